@@ -1,0 +1,1 @@
+"""The rules engine: rulesets as data, melds, declarations and scoring. Knows nothing of Parquet."""

@@ -1,0 +1,117 @@
+"""Is a declaration valid? Every reason it is not, in plain words."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from audit.cards import format_codes
+from audit.rules.melds import Jokers, Verdict, classify
+from audit.rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCheck:
+    """One group of an arrangement and the verdict on it."""
+
+    cards: tuple[int, ...]
+    verdict: Verdict
+
+    @property
+    def text(self) -> str:
+        return format_codes(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationCheck:
+    """The verdict on a whole declaration: ``valid`` exactly when ``reasons`` is empty."""
+
+    groups: tuple[GroupCheck, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.reasons
+
+
+def check_groups(
+    groups: Sequence[Sequence[int]], jokers: Jokers, rules: Ruleset
+) -> tuple[GroupCheck, ...]:
+    return tuple(GroupCheck(tuple(g), classify(g, jokers, rules)) for g in groups)
+
+
+def unmet_requirements(groups: Sequence[GroupCheck], rules: Ruleset) -> list[str]:
+    """What the valid groups lack of the ruleset's requirements (empty when they are met).
+
+    The requirement is: ``min_runs`` sequences, ``min_pure_runs`` of them pure and, where
+    ``long_run_length`` is set, one of them at least that long. With a pure sequence and a
+    second sequence, one of the two can always be the long one, so "some sequence is long
+    enough" is the same test as 003_'s "either First Life or Second Life".
+    """
+    runs = [g for g in groups if g.verdict.is_run]
+    pure = [g for g in runs if g.verdict.is_pure_run]
+    reasons = []
+    if len(runs) < rules.min_runs:
+        reasons.append(
+            f"it has {_count(len(runs), 'sequence')}; a declaration needs at least {rules.min_runs}"
+        )
+    if len(pure) < rules.min_pure_runs:
+        reasons.append(
+            "it has no pure sequence (a sequence without a joker)"
+            if not pure
+            else f"it has {_count(len(pure), 'pure sequence')}; it needs {rules.min_pure_runs}"
+        )
+    long = rules.long_run_length
+    if long is not None and runs and not any(len(g.cards) >= long for g in runs):
+        reasons.append(f"none of its sequences has {long} or more cards")
+    return reasons
+
+
+def check_declaration(
+    hand: Sequence[int],
+    groups: Sequence[Sequence[int]],
+    jokers: Jokers,
+    rules: Ruleset,
+) -> DeclarationCheck:
+    """Check that ``groups`` arrange exactly ``hand`` into valid melds meeting the rules.
+
+    ``hand`` holds the cards the declarer must arrange (without the finish-slot card).
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> rs = load_preset("standard-13")
+    >>> groups = [g.split() for g in ("2H 3H 4H", "5S 6S JK", "9C 9D 9S", "KD KC KS AH")]
+    >>> hand = parse_codes(sum(groups, []))
+    >>> check_declaration(hand, [parse_codes(g) for g in groups], Jokers.of_rank(7), rs).valid
+    True
+    >>> bad = [parse_codes(g) for g in (["2H", "3H", "5H"], ["5S", "6S", "JK"])]
+    >>> check_declaration(parse_codes("2H 3H 5H 5S 6S JK".split()), bad, Jokers.of_rank(7), rs).reasons
+    ('2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps and it has 0', 'it has 1 sequence; a declaration needs at least 2', 'it has no pure sequence (a sequence without a joker)')
+    """
+    checked = check_groups(groups, jokers, rules)
+    reasons = _mismatch(hand, groups)
+    reasons += [g.verdict.reason for g in checked if not g.verdict.is_valid]
+    reasons += unmet_requirements(checked, rules)
+    return DeclarationCheck(checked, tuple(reasons))
+
+
+def _mismatch(hand: Sequence[int], groups: Sequence[Sequence[int]]) -> list[str]:
+    held = Counter(hand)
+    placed: Counter[int] = Counter()
+    for group in groups:
+        placed.update(group)
+    extra = sorted((placed - held).elements())
+    missing = sorted((held - placed).elements())
+    reasons = []
+    if extra:
+        reasons.append(
+            f"the groups hold {format_codes(extra)}, which the player does not have"
+        )
+    if missing:
+        reasons.append(f"the groups leave out {format_codes(missing)} from the player's cards")
+    return reasons
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}" if n else f"no {noun}s"

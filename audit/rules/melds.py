@@ -1,0 +1,290 @@
+"""Jokers of a hand and the verdict on one group of cards: pure run, impure run, set, ...
+
+This is the reference classifier: plain, exhaustive over the few ways a group can be read,
+and the source of every reason a person reads. The solver (``solver.py``) is the fast path
+and is tested against it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum, unique
+from itertools import combinations
+
+from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, Suit, code_of, format_codes
+from audit.rules.ruleset import Ruleset
+
+_SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
+
+
+@dataclass(frozen=True, slots=True)
+class Jokers:
+    """The jokers of one hand: printed jokers always, plus suited cards made wild.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> j = Jokers.for_wild_card("5C", load_preset("standard-13"))
+    >>> j.wild_rank, j.describe()
+    (5, 'printed jokers and every 5 (wild rank, from the wild card 5C)')
+    >>> Jokers.for_wild_card("JK", load_preset("standard-13")).wild_rank
+    1
+    """
+
+    wild_rank: int | None
+    codes: frozenset[int]
+    """Suited codes that are jokers in this hand (the printed joker is always one)."""
+    wild_card: str | None = None
+
+    @classmethod
+    def for_wild_card(cls, wild_card: str | int | None, rules: Ruleset) -> Jokers:
+        """The jokers the ruleset makes of the card turned up (a code, text, or ``None``)."""
+        if wild_card is None or not rules.wild_rank_from_wild_card:
+            return cls(None, frozenset(), None)
+        code = wild_card if isinstance(wild_card, int) else _parse(wild_card)
+        if code == JOKER:
+            rank = rules.printed_joker_wild_rank.number
+            return cls(rank, frozenset(code_of(rank, s) for s in range(4)), CODE_TEXT[code])
+        rank = RANK_OF[code]
+        codes = {code_of(rank, s) for s in range(4)}
+        if rules.up_down_jokers:
+            suit = SUIT_OF[code]
+            codes |= {code_of(rank % 13 + 1, suit), code_of((rank - 2) % 13 + 1, suit)}
+        return cls(rank, frozenset(codes), CODE_TEXT[code])
+
+    @classmethod
+    def of_rank(cls, rank: Rank | int | None) -> Jokers:
+        """Printed jokers plus every card of ``rank``."""
+        if rank is None:
+            return cls(None, frozenset())
+        number = rank.number if isinstance(rank, Rank) else rank
+        return cls(number, frozenset(code_of(number, s) for s in range(4)))
+
+    def is_joker(self, code: int) -> bool:
+        return code == JOKER or code in self.codes
+
+    def describe(self) -> str:
+        if self.wild_rank is None:
+            return "printed jokers only"
+        name = Rank.from_number(self.wild_rank).value.replace("T", "10")
+        origin = f", from the wild card {self.wild_card}" if self.wild_card else ""
+        return f"printed jokers and every {name} (wild rank{origin})"
+
+
+def _parse(text: str) -> int:
+    from audit.cards import parse_code
+
+    return parse_code(text)
+
+
+@unique
+class MeldKind(StrEnum):
+    PURE_RUN = "pure sequence"
+    IMPURE_RUN = "impure sequence"
+    SET = "set"
+    TUNNELA = "tunnela"
+    JOKERS = "group of jokers"
+    INVALID = "invalid group"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a group is, with the reason in plain words.
+
+    ``jokers`` is how many cards of the group stand in for other cards.
+    """
+
+    kind: MeldKind
+    reason: str
+    jokers: int = 0
+
+    @property
+    def is_valid(self) -> bool:
+        return self.kind is not MeldKind.INVALID
+
+    @property
+    def is_run(self) -> bool:
+        return self.kind in (MeldKind.PURE_RUN, MeldKind.IMPURE_RUN)
+
+    @property
+    def is_pure_run(self) -> bool:
+        return self.kind is MeldKind.PURE_RUN
+
+
+def classify(group: Sequence[int], jokers: Jokers, rules: Ruleset) -> Verdict:
+    """The verdict on one group of integer card codes.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> rs, j = load_preset("standard-13"), Jokers.of_rank(5)
+    >>> classify(parse_codes(["QH", "KH", "AH"]), j, rs).kind
+    <MeldKind.PURE_RUN: 'pure sequence'>
+    >>> classify(parse_codes(["KH", "AH", "2H"]), j, rs).reason
+    'KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2'
+    """
+    cards = list(group)
+    text = format_codes(cards)
+    if not cards:
+        return Verdict(MeldKind.INVALID, "an empty group")
+    wild = [c for c in cards if c != JOKER and c in jokers.codes]
+    naturals = [c for c in cards if c != JOKER and c not in jokers.codes]
+    n = len(cards)
+
+    if n < rules.min_meld_size:
+        if not naturals:
+            return _jokers_only(text, n, rules)
+        return Verdict(
+            MeldKind.INVALID,
+            f"{text} has {n} card{'s' if n != 1 else ''}; a sequence or set needs "
+            f"at least {rules.min_meld_size}",
+        )
+
+    run = _best_run(text, naturals, wild, n, rules)
+    if isinstance(run, Verdict):
+        return run
+    if rules.tunnela and n == 3 and not wild and len(set(naturals)) == 1:
+        return Verdict(MeldKind.TUNNELA, f"{text} is a tunnela: three identical cards")
+    meld_set = _best_set(text, naturals, wild, n, rules)
+    if isinstance(meld_set, Verdict):
+        return meld_set
+    if not naturals:
+        return _jokers_only(text, n, rules)
+    return Verdict(MeldKind.INVALID, _why_not(text, naturals, run, meld_set))
+
+
+def _jokers_only(text: str, n: int, rules: Ruleset) -> Verdict:
+    mode = rules.jokers_only_group
+    if mode == "leftover":
+        return Verdict(MeldKind.JOKERS, f"{text} are jokers put aside together", n)
+    if mode == "run" and n >= rules.min_meld_size and (
+        rules.max_jokers_per_run is None or n <= rules.max_jokers_per_run
+    ):
+        return Verdict(MeldKind.IMPURE_RUN, f"{text} are jokers standing for a sequence", n)
+    return Verdict(
+        MeldKind.INVALID,
+        f"{text} has no real card to form a sequence or set around "
+        "(melds.jokers_only_group does not allow a group of jokers alone)",
+    )
+
+
+def _subsets_largest_first(items: list[int]) -> Iterable[tuple[int, ...]]:
+    for size in range(len(items), -1, -1):
+        yield from combinations(items, size)
+
+
+def _best_run(
+    text: str, naturals: list[int], wild: list[int], n: int, rules: Ruleset
+) -> Verdict | str:
+    """The run reading with the fewest jokers, or why there is none."""
+    usable = wild if rules.wild_natural_keeps_pure else []
+    reason = ""
+    for as_natural in _subsets_largest_first(usable):
+        real = naturals + list(as_natural)
+        if not real:
+            continue
+        gap = _run_gaps(real, n, rules)
+        if isinstance(gap, str):
+            reason = reason or gap
+            continue
+        used = n - len(real)
+        if rules.max_jokers_per_run is not None and used > rules.max_jokers_per_run:
+            reason = (
+                f"a sequence may use at most {rules.max_jokers_per_run} "
+                f"joker{'s' if rules.max_jokers_per_run != 1 else ''}, and this one needs {used}"
+            )
+            continue
+        if used == 0:
+            return Verdict(MeldKind.PURE_RUN, f"{text} is a sequence without a joker")
+        return Verdict(
+            MeldKind.IMPURE_RUN,
+            f"{text} is a sequence with {used} joker{'s' if used != 1 else ''}",
+            used,
+        )
+    return reason
+
+
+def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
+    """``None`` when ``real`` cards and ``n - len(real)`` jokers make a run, else why not."""
+    suits = {SUIT_OF[c] for c in real}
+    if len(suits) > 1:
+        return "its cards are of more than one suit"
+    ranks = [RANK_OF[c] for c in real]
+    if rules.run_wraps:
+        if len(set(ranks)) != len(ranks) or n > 13:
+            return "a rank appears twice"
+        for start in range(1, 14):
+            window = {(start - 1 + i) % 13 + 1 for i in range(n)}
+            if set(ranks) <= window:
+                return None
+        return "its ranks do not fit in one sequence"
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    aces = ranks.count(1)
+    others = [r for r in ranks if r != 1]
+    if len(set(others)) != len(others) or aces > 2:
+        return "a rank appears twice"
+    if n > highest - lowest + 1:
+        return f"a sequence has at most {highest - lowest + 1} cards"
+    fewest_missing = None
+    for high_aces in range(aces + 1):
+        places = others + [14] * high_aces + [1] * (aces - high_aces)
+        if len(set(places)) != len(places) or min(places) < lowest or max(places) > highest:
+            continue
+        missing = max(places) - min(places) + 1 - len(places)
+        if missing <= n - len(places):
+            return None
+        if fewest_missing is None or missing < fewest_missing:
+            fewest_missing = missing
+    if aces and 13 in ranks and 2 in ranks:
+        return "a sequence may not turn the corner from K through A to 2"
+    if fewest_missing is None:
+        return "its ranks do not fit in one sequence"
+    jokers = n - len(real)
+    return (
+        f"its cards need {fewest_missing} joker{'s' if fewest_missing != 1 else ''} to fill "
+        f"the gaps and it has {jokers}"
+    )
+
+
+def _best_set(
+    text: str, naturals: list[int], wild: list[int], n: int, rules: Ruleset
+) -> Verdict | str:
+    reason = ""
+    for as_natural in _subsets_largest_first(wild):
+        real = naturals + list(as_natural)
+        if not real:
+            continue
+        if len({RANK_OF[c] for c in real}) > 1:
+            reason = reason or "its cards are of more than one rank"
+            continue
+        counts = Counter(SUIT_OF[c] for c in real)
+        if max(counts.values()) > 1:
+            twice = next(s for s, k in counts.items() if k > 1)
+            reason = f"a set holds each suit once, and {_SUIT_NAMES[twice]} appears twice"
+            continue
+        if n > rules.max_set_size:
+            reason = f"a set has at most {rules.max_set_size} cards, and this one has {n}"
+            continue
+        used = n - len(real)
+        if rules.max_jokers_per_set is not None and used > rules.max_jokers_per_set:
+            reason = f"a set may use at most {rules.max_jokers_per_set} jokers"
+            continue
+        suffix = f" with {used} joker{'s' if used != 1 else ''}" if used else ""
+        return Verdict(MeldKind.SET, f"{text} is a set{suffix}", used)
+    return reason
+
+
+def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
+    one_suit = len({SUIT_OF[c] for c in naturals}) == 1
+    one_rank = len({RANK_OF[c] for c in naturals}) == 1
+    if one_suit and not one_rank:
+        return f"{text} is not a sequence: {run}"
+    if one_rank and not one_suit:
+        return f"{text} is not a set: {meld_set}"
+    if one_rank and one_suit:
+        return f"{text} is neither a sequence nor a set: {meld_set or run}"
+    return f"{text} is neither a sequence nor a set: its cards mix suits and ranks"
+
+
+def suit_name(suit: Suit) -> str:
+    return _SUIT_NAMES[suit.index]

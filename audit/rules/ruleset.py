@@ -1,0 +1,459 @@
+"""Rulesets as data: TOML presets loaded into frozen, validated objects.
+
+A preset file holds one table per rule, ``[section.name]`` with ``value``, ``text`` (the
+rule in plain words) and ``source`` (the seed file and the words it rests on), plus an
+optional ``choice`` where the seeds disagree or are silent. ``extends = "other-id"`` takes
+every rule of another preset and overrides some. An unknown key, a missing rule or a bad
+value is a ``RulesetError`` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+from audit.cards import JOKER, RANK_OF, Rank
+from audit.errors import RulesetError
+
+FORMATS = ("points", "pool_101", "pool_201", "deals")
+JokersOnlyGroup = Literal["leftover", "run", "invalid"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """One rule of a preset, as ``rules show`` prints it and a finding cites it."""
+
+    key: str
+    value: object
+    text: str
+    source: str
+    choice: str = ""
+
+    def cite(self) -> str:
+        """``key: text (source)``, the ``rule`` column of a finding."""
+        return f"{self.key}: {self.text} ({self.source})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShoeSpec:
+    """The shoe for a range of player counts."""
+
+    min_players: int
+    max_players: int
+    decks: int
+    printed_jokers: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DropPenalty:
+    first: int
+    middle: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolRules:
+    """The thresholds of one pool format (101 or 201), per 000_."""
+
+    elimination_score: int
+    exactly_eliminates: bool
+    rebuy_min_players: int
+    rebuy_below: int
+    manual_split_min_score: int
+    drop_base: int
+    drop_step: int
+    split_drop_difference: tuple[int, int]
+    auto_split_above: int
+
+    def is_eliminated(self, score: int) -> bool:
+        if self.exactly_eliminates:
+            return score >= self.elimination_score
+        return score > self.elimination_score
+
+    def first_drops_left(self, score: int) -> int:
+        """INT((base - score) / step), truncated toward zero as the seed's INTEGER()."""
+        return int((self.drop_base - score) / self.drop_step)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruleset:
+    """Every rule the replay needs, fixed by a preset. Build it with ``load_preset``.
+
+    >>> rs = load_preset("standard-13")
+    >>> rs.cards_per_hand, rs.cap, rs.drop_penalty("pool_201")
+    (13, 80, DropPenalty(first=25, middle=50))
+    """
+
+    id: str
+    title: str
+    path: str
+    rules: Mapping[str, Rule] = field(repr=False, compare=False)
+
+    cards_per_hand: int
+    min_players: int
+    max_players: int
+    shoes: tuple[ShoeSpec, ...]
+
+    wild_rank_from_wild_card: bool
+    printed_joker_wild_rank: Rank
+    up_down_jokers: bool
+
+    min_meld_size: int
+    ace_low: bool
+    ace_high: bool
+    run_wraps: bool
+    max_set_size: int
+    max_jokers_per_run: int | None
+    max_jokers_per_set: int | None
+    wild_natural_keeps_pure: bool
+    jokers_only_group: JokersOnlyGroup
+    tunnela: bool
+
+    min_runs: int
+    min_pure_runs: int
+    long_run_length: int | None
+    invalid_penalty: int
+    invalid_ends_hand: bool
+
+    card_points: tuple[int, ...]
+    """Points by rank number: ``card_points[1]`` is the ace, ``[13]`` the king."""
+    joker_points: int
+    cap: int
+    unmet_requirement: Literal["all_cards"]
+    first_hand_show_cap: int
+
+    drops: Mapping[str, DropPenalty | None]
+    pools: Mapping[str, PoolRules]
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.min_players > self.max_players:
+            problems.append("deal.players: the minimum is above the maximum")
+        if not self.ace_low and not self.ace_high:
+            problems.append("melds.ace_low/ace_high: an ace must fit somewhere in a sequence")
+        if self.max_set_size < self.min_meld_size:
+            problems.append("melds.max_set_size: smaller than melds.min_size")
+        if self.min_pure_runs > self.min_runs:
+            problems.append("declaration.min_pure_runs: more than declaration.min_runs")
+        covered = set()
+        for shoe in self.shoes:
+            covered.update(range(shoe.min_players, shoe.max_players + 1))
+        missing = sorted(set(range(self.min_players, self.max_players + 1)) - covered)
+        if missing:
+            problems.append(f"deal.shoes: no shoe for {missing} players")
+        if problems:
+            raise RulesetError(f"{self.path}: " + "; ".join(problems))
+
+    def rule(self, key: str) -> Rule:
+        return self.rules[key]
+
+    def cite(self, key: str) -> str:
+        return self.rules[key].cite()
+
+    def shoe_for(self, players: int) -> ShoeSpec | None:
+        for shoe in self.shoes:
+            if shoe.min_players <= players <= shoe.max_players:
+                return shoe
+        return None
+
+    def drop_penalty(self, game_format: str) -> DropPenalty | None:
+        """The drop penalties of a game format; ``None`` where drops are not allowed."""
+        return self.drops[game_format]
+
+    def points_table(self, joker_codes: frozenset[int]) -> tuple[int, ...]:
+        """Points of each of the 53 codes, for a hand whose jokers are ``joker_codes``."""
+        return tuple(
+            self.joker_points if code in joker_codes or code == JOKER
+            else self.card_points[RANK_OF[code]]
+            for code in range(53)
+        )
+
+
+# ------------------------------------------------------------------ value parsers
+
+Parser = Callable[[object], object]
+
+
+def _int(lo: int, hi: int) -> Parser:
+    def parse(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"expected a whole number from {lo} to {hi}, got {value!r}")
+        return value
+
+    return parse
+
+
+def _int_or(word: str, lo: int, hi: int) -> Parser:
+    number = _int(lo, hi)
+
+    def parse(value: object) -> int | None:
+        if value == word:
+            return None
+        try:
+            return int(number(value))  # type: ignore[call-overload]
+        except ValueError:
+            raise ValueError(
+                f"expected {word!r} or a whole number from {lo} to {hi}, got {value!r}"
+            ) from None
+
+    return parse
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _choice(*words: str) -> Parser:
+    def parse(value: object) -> str:
+        if value not in words:
+            raise ValueError(f"expected one of {', '.join(map(repr, words))}, got {value!r}")
+        return str(value)
+
+    return parse
+
+
+def _rank(value: object) -> Rank:
+    try:
+        return Rank(str(value))
+    except ValueError:
+        raise ValueError(f"expected a rank A 2-9 T J Q K, got {value!r}") from None
+
+
+def _range(lo: int, hi: int) -> Parser:
+    number = _int(lo, hi)
+
+    def parse(value: object) -> tuple[int, int]:
+        if not isinstance(value, list) or len(value) != 2:
+            raise ValueError(f"expected [low, high], got {value!r}")
+        low, high = (int(number(v)) for v in value)  # type: ignore[call-overload]
+        if low > high:
+            raise ValueError(f"expected [low, high] with low <= high, got {value!r}")
+        return low, high
+
+    return parse
+
+
+def _shoes(value: object) -> tuple[ShoeSpec, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"expected a list of shoes, got {value!r}")
+    shoes = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"players", "decks", "printed_jokers"}:
+            raise ValueError(
+                f"expected {{ players = [lo, hi], decks = N, printed_jokers = N }}, got {item!r}"
+            )
+        low, high = _range(2, 10)(item["players"])  # type: ignore[misc]
+        shoes.append(
+            ShoeSpec(
+                min_players=low,
+                max_players=high,
+                decks=int(_int(1, 8)(item["decks"])),  # type: ignore[call-overload]
+                printed_jokers=int(_int(0, 32)(item["printed_jokers"])),  # type: ignore[call-overload]
+            )
+        )
+    return tuple(shoes)
+
+
+def _card_points(value: object) -> tuple[int, ...]:
+    if not isinstance(value, dict) or set(value) != {rank.value for rank in Rank}:
+        raise ValueError("expected points for exactly the ranks A 2 3 4 5 6 7 8 9 T J Q K")
+    points = _int(0, 100)
+    return (0, *(int(points(value[rank.value])) for rank in Rank))  # type: ignore[call-overload]
+
+
+def _drop(value: object) -> DropPenalty | None:
+    if value == "none":
+        return None
+    if not isinstance(value, dict) or set(value) != {"first", "middle"}:
+        raise ValueError(f"expected 'none' or {{ first = N, middle = N }}, got {value!r}")
+    points = _int(0, 1000)
+    return DropPenalty(
+        first=int(points(value["first"])),  # type: ignore[call-overload]
+        middle=int(points(value["middle"])),  # type: ignore[call-overload]
+    )
+
+
+_POOL_KEYS: dict[str, Parser] = {
+    "elimination_score": _int(1, 10_000),
+    "exactly_eliminates": _bool,
+    "rebuy_min_players": _int(2, 10),
+    "rebuy_below": _int(0, 10_000),
+    "manual_split_min_score": _int(0, 10_000),
+    "drop_base": _int(1, 10_000),
+    "drop_step": _int(1, 10_000),
+    "split_drop_difference": _range(0, 100),
+    "auto_split_above": _int(0, 10_000),
+}
+
+# TOML key -> (Ruleset attribute, parser). Pool keys are added below for each pool format.
+_KEYS: dict[str, tuple[str, Parser]] = {
+    "deal.cards_per_hand": ("cards_per_hand", _int(1, 60)),
+    "deal.players": ("players", _range(2, 10)),
+    "deal.shoes": ("shoes", _shoes),
+    "jokers.wild_rank_from_wild_card": ("wild_rank_from_wild_card", _bool),
+    "jokers.printed_joker_wild_rank": ("printed_joker_wild_rank", _rank),
+    "jokers.up_down_jokers": ("up_down_jokers", _bool),
+    "melds.min_size": ("min_meld_size", _int(2, 13)),
+    "melds.ace_low": ("ace_low", _bool),
+    "melds.ace_high": ("ace_high", _bool),
+    "melds.run_wraps": ("run_wraps", _bool),
+    "melds.max_set_size": ("max_set_size", _int(3, 13)),
+    "melds.max_jokers_per_run": ("max_jokers_per_run", _int_or("unlimited", 0, 13)),
+    "melds.max_jokers_per_set": ("max_jokers_per_set", _int_or("unlimited", 0, 13)),
+    "melds.wild_natural_keeps_pure": ("wild_natural_keeps_pure", _bool),
+    "melds.jokers_only_group": ("jokers_only_group", _choice("leftover", "run", "invalid")),
+    "melds.tunnela": ("tunnela", _bool),
+    "declaration.min_runs": ("min_runs", _int(0, 10)),
+    "declaration.min_pure_runs": ("min_pure_runs", _int(0, 10)),
+    "declaration.long_run_length": ("long_run_length", _int_or("none", 3, 14)),
+    "declaration.invalid_penalty": ("invalid_penalty", _int(0, 1000)),
+    "declaration.invalid_ends_hand": ("invalid_ends_hand", _bool),
+    "points.card_points": ("card_points", _card_points),
+    "points.joker_points": ("joker_points", _int(0, 100)),
+    "points.cap": ("cap", _int(1, 1000)),
+    "points.unmet_requirement": ("unmet_requirement", _choice("all_cards")),
+    "points.first_hand_show_cap": ("first_hand_show_cap", _int(0, 1000)),
+    **{f"drops.{fmt}": (f"drop:{fmt}", _drop) for fmt in FORMATS},
+    **{
+        f"{pool}.{key}": (f"pool:{pool}:{key}", parser)
+        for pool in ("pool_101", "pool_201")
+        for key, parser in _POOL_KEYS.items()
+    },
+}
+_RULE_FIELDS = {"value", "text", "source", "choice"}
+_META = {"id", "title", "extends"}
+
+
+# ------------------------------------------------------------------ loading
+
+
+def preset_ids() -> list[str]:
+    """The ids of the presets shipped inside the package, sorted."""
+    folder = resources.files("audit.rules") / "presets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def load_preset(preset_id: str) -> Ruleset:
+    """The shipped preset ``preset_id``; an unknown id is a ``RulesetError``."""
+    if preset_id not in preset_ids():
+        raise RulesetError(
+            f"unknown ruleset {preset_id!r}; the presets are: {', '.join(preset_ids())}",
+            slug="unknown-ruleset",
+        )
+    resource = resources.files("audit.rules") / "presets" / f"{preset_id}.toml"
+    return _build(_read(resource.read_text(encoding="utf-8"), f"presets/{preset_id}.toml"))
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    """A ruleset from a TOML file of the preset format (``extends`` names a shipped preset)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError(f"{path}: cannot read the ruleset ({exc.strerror})") from None
+    return _build(_read(text, str(path)))
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    path: str
+    meta: dict[str, str]
+    rules: dict[str, Rule]
+
+
+def _read(text: str, path: str) -> _Parsed:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+    meta: dict[str, str] = {}
+    rules: dict[str, Rule] = {}
+    for key, value in data.items():
+        if key in _META:
+            if not isinstance(value, str):
+                raise RulesetError(f"{path}: {key} must be a string, got {value!r}")
+            meta[key] = value
+        elif isinstance(value, dict):
+            _collect(path, key, value, rules)
+        else:
+            raise RulesetError(f"{path}: unknown key {key!r}")
+    if "id" not in meta:
+        raise RulesetError(f"{path}: the preset has no id")
+    return _Parsed(path, meta, rules)
+
+
+def _collect(path: str, prefix: str, table: dict[str, Any], rules: dict[str, Rule]) -> None:
+    if "value" in table:
+        unknown = set(table) - _RULE_FIELDS
+        if unknown:
+            raise RulesetError(f"{path}: {prefix}: unknown field {sorted(unknown)[0]!r}")
+        if prefix not in _KEYS:
+            raise RulesetError(f"{path}: unknown key {prefix!r}")
+        for name in ("text", "source"):
+            if not isinstance(table.get(name), str) or not table[name].strip():
+                raise RulesetError(f"{path}: {prefix}: the rule has no {name}")
+        rules[prefix] = Rule(
+            key=prefix,
+            value=table["value"],
+            text=table["text"],
+            source=table["source"],
+            choice=str(table.get("choice", "")),
+        )
+        return
+    for key, value in table.items():
+        if not isinstance(value, dict):
+            raise RulesetError(f"{path}: unknown key '{prefix}.{key}'")
+        _collect(path, f"{prefix}.{key}", value, rules)
+
+
+_LOADING: set[str] = set()
+
+
+def _build(parsed: _Parsed) -> Ruleset:
+    rules: dict[str, Rule] = {}
+    parent = parsed.meta.get("extends")
+    if parent is not None:
+        if parent in _LOADING:
+            raise RulesetError(f"{parsed.path}: extends {parent!r}, which extends it back")
+        _LOADING.add(parsed.meta["id"])
+        try:
+            rules.update(load_preset(parent).rules)
+        finally:
+            _LOADING.discard(parsed.meta["id"])
+    rules.update(parsed.rules)
+    missing = [key for key in _KEYS if key not in rules]
+    if missing:
+        raise RulesetError(f"{parsed.path}: missing rule {missing[0]!r}")
+
+    values: dict[str, object] = {}
+    for key, (attr, parser) in _KEYS.items():
+        try:
+            values[attr] = parser(rules[key].value)
+        except ValueError as exc:
+            raise RulesetError(f"{parsed.path}: {key}: {exc}") from None
+
+    players = values.pop("players")
+    assert isinstance(players, tuple)
+    drops = {fmt: values.pop(f"drop:{fmt}") for fmt in FORMATS}
+    pools = {
+        pool: PoolRules(**{key: values.pop(f"pool:{pool}:{key}") for key in _POOL_KEYS})  # type: ignore[arg-type]
+        for pool in ("pool_101", "pool_201")
+    }
+    return Ruleset(
+        id=parsed.meta["id"],
+        title=parsed.meta.get("title", parsed.meta["id"]),
+        path=parsed.path,
+        rules=MappingProxyType(rules),
+        min_players=players[0],
+        max_players=players[1],
+        drops=MappingProxyType(drops),  # type: ignore[arg-type]
+        pools=MappingProxyType(pools),
+        **values,  # type: ignore[arg-type]
+    )
