@@ -81,7 +81,7 @@ def check_declaration(
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
     >>> rs = load_preset("standard-13")
-    >>> groups = [g.split() for g in ("2H 3H 4H", "5S 6S JK", "9C 9D 9S", "KD KC KS AH")]
+    >>> groups = [g.split() for g in ("2H 3H 4H", "5S 6S JK", "9C 9D 9S", "KD KC KS 7H")]
     >>> hand = parse_codes(sum(groups, []))
     >>> check_declaration(hand, [parse_codes(g) for g in groups], Jokers.of_rank(7), rs).valid
     True
