@@ -80,9 +80,11 @@ class PoolRules:
         return int((self.drop_base - score) / self.drop_step)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Ruleset:
     """Every rule the replay needs, fixed by a preset. Build it with ``load_preset``.
+
+    Compared and hashed by identity: presets are loaded once and cached.
 
     >>> rs = load_preset("standard-13")
     >>> rs.cards_per_hand, rs.cap, rs.drop_penalty("pool_201")

@@ -1,0 +1,91 @@
+"""The ``rummy-audit`` command line: thin typer commands over keyword-only functions.
+
+Exit status (audit-output.md): 0 clean, 1 findings at or above ``--fail-on``, 2 the run
+could not be done. Every ``AuditError`` becomes one line on stderr and status 2.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from audit.errors import AuditError
+from audit.rules import explain as rules_explain
+from audit.rules.ruleset import load_preset, preset_ids
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+app = typer.Typer(
+    name="rummy-audit",
+    help="Replay Indian Rummy game logs and audit them for rule breaks and fair play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+rules_app = typer.Typer(
+    help="Look at the rule presets and check hands against them.", no_args_is_help=True
+)
+app.add_typer(rules_app, name="rules")
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn an ``AuditError`` into one line on stderr and exit status 2, no traceback."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except AuditError as exc:
+            typer.echo(f"rummy-audit: error: {exc}", err=True)
+            raise typer.Exit(code=EXIT_ERROR) from None
+
+    return run
+
+
+@rules_app.command("list")
+@one_line_errors
+def rules_list() -> None:
+    """List the rule presets shipped with the audit."""
+    for preset in preset_ids():
+        typer.echo(f"{preset}\t{load_preset(preset).title}")
+
+
+@rules_app.command("show")
+@one_line_errors
+def rules_show(
+    preset: Annotated[str, typer.Argument(help="Preset id, e.g. standard-13.")],
+) -> None:
+    """Print every rule of a preset with its value and its source."""
+    typer.echo(rules_explain.show_preset(load_preset(preset)))
+
+
+@rules_app.command("check")
+@one_line_errors
+def rules_check(
+    groups: Annotated[
+        list[str],
+        typer.Argument(
+            help="The cards, a group per argument ('AH 2H 3H' or AH,2H,3H), or single "
+            "cards with '/' between groups. Cards not grouped at all are one group."
+        ),
+    ],
+    wild: Annotated[
+        str | None,
+        typer.Option("--wild", help="The wild card turned up (e.g. 5C, or JK): its rank is wild."),
+    ] = None,
+    preset: Annotated[str, typer.Option("--preset", help="Rule preset id.")] = "standard-13",
+) -> None:
+    """Classify groups of cards; for a whole hand, judge the declaration and find its best
+    score."""
+    typer.echo(rules_explain.check_groups_text(groups, wild=wild, rules=load_preset(preset)))
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,1 @@
+"""Reading the nightly game logs: the input contract and its checks."""

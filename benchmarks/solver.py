@@ -1,0 +1,138 @@
+"""Benchmark of the optimal-arrangement solver (audit/rules/solver.py).
+
+Three sets of 13-card hands, all seeded:
+- random deals: 13 cards and a wild card from a shuffled 2-deck + 2-joker shoe;
+- end of play: hands as they stand when a real hand ends, made by playing 8-20 turns of
+  draw-and-discard from a random deal, each turn discarding the highest unmatched card of the
+  hand's best arrangement;
+- 4+ jokers: random deals from the 3-deck + 6-joker shoe of first-life-13 kept only when the
+  hand holds 4 or more jokers (printed or wild).
+
+Prints a Markdown table; ``run.py`` writes it into benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from audit.cards import JOKER, format_codes
+from audit.rules.melds import Jokers
+from audit.rules.ruleset import Ruleset, load_preset
+from audit.rules.scoring import card_points
+from audit.rules.solver import best_arrangement, best_points
+
+Hand = tuple[list[int], Jokers]
+
+
+def shoe(decks: int, jokers: int) -> list[int]:
+    return [c for c in range(52) for _ in range(decks)] + [JOKER] * jokers
+
+
+def random_deals(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
+    cards = shoe(2, 2)
+    out = []
+    for _ in range(n):
+        rng.shuffle(cards)
+        out.append((cards[:13], Jokers.for_wild_card(cards[13], rules)))
+    return out
+
+
+def end_of_play(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
+    cards = shoe(2, 2)
+    out = []
+    for _ in range(n):
+        rng.shuffle(cards)
+        hand, jokers, stock = cards[:13], Jokers.for_wild_card(cards[13], rules), cards[14:]
+        for turn in range(rng.randint(8, 20)):
+            hand = [*hand, stock[turn]]
+            _, groups = best_arrangement(hand, jokers, rules)
+            loose = [g[0] for g in groups if len(g) == 1 and not jokers.is_joker(g[0])]
+            pool = loose or [c for c in hand if not jokers.is_joker(c)] or hand
+            worst = max(pool, key=lambda c: (card_points([c], jokers, rules), c))
+            hand.remove(worst)
+        out.append((hand, jokers))
+    return out
+
+
+def joker_rich(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
+    cards = shoe(3, 6)
+    out = []
+    while len(out) < n:
+        rng.shuffle(cards)
+        hand, jokers = cards[:13], Jokers.for_wild_card(cards[13], rules)
+        if sum(jokers.is_joker(c) for c in hand) >= 4:
+            out.append((hand, jokers))
+    return out
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    preset: str
+    hands: int
+    mean_us: float
+    p50_us: float
+    p99_us: float
+    max_us: float
+    worst: str
+
+
+def measure(name: str, hands: list[Hand], rules: Ruleset) -> Figure:
+    best_points(*hands[0], rules)  # warm caches
+    times = []
+    worst, worst_t = hands[0], -1.0
+    clock = time.perf_counter
+    for hand, jokers in hands:
+        t0 = clock()
+        best_points(hand, jokers, rules)
+        elapsed = clock() - t0
+        times.append(elapsed)
+        if elapsed > worst_t:
+            worst, worst_t = (hand, jokers), elapsed
+    times.sort()
+    wild = worst[1].wild_card or "-"
+    return Figure(
+        name=name,
+        preset=rules.id,
+        hands=len(hands),
+        mean_us=statistics.fmean(times) * 1e6,
+        p50_us=times[len(times) // 2] * 1e6,
+        p99_us=times[int(len(times) * 0.99)] * 1e6,
+        max_us=worst_t * 1e6,
+        worst=f"{format_codes(worst[0])} (wild {wild})",
+    )
+
+
+SETS: list[tuple[str, Callable[[random.Random, int, Ruleset], list[Hand]], int]] = [
+    ("random deals", random_deals, 20_000),
+    ("end of play", end_of_play, 3_000),
+    ("4+ jokers", joker_rich, 5_000),
+]
+
+
+def main(scale: float = 1.0) -> str:
+    rows = []
+    for preset in ("standard-13", "first-life-13"):
+        rules = load_preset(preset)
+        for name, make, n in SETS:
+            hands = make(random.Random(f"{preset}/{name}"), max(10, int(n * scale)), rules)
+            rows.append(measure(name, hands, rules))
+    lines = [
+        "| hands | preset | n | mean µs | p50 µs | p99 µs | max µs | slowest hand |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {f.name} | {f.preset} | {f.hands:,} | {f.mean_us:.0f} | {f.p50_us:.0f} | "
+        f"{f.p99_us:.0f} | {f.max_us:.0f} | `{f.worst}` |"
+        for f in rows
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(main(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0))

@@ -1,0 +1,197 @@
+"""An obviously-correct reference for the fewest points a hand can be charged.
+
+It knows nothing of the solver. It asks ``classify`` (melds.py) which groups of the hand are
+valid melds and searches every collection of disjoint valid melds; ``score_arrangement``
+(scoring.py) is what the tests check its answers against.
+
+1. The valid melds. ``classify`` reads a group's cards as naturals and jokers (printed
+   ``JK`` and the cards ``jokers.is_joker`` names). Every reading it accepts has natural
+   cards of one suit (a sequence, a tunnela), of one rank (a set, a tunnela) or none at all
+   (a group of jokers), so a valid group lies inside one of 17 pools: the cards of a suit
+   plus every joker, the cards of a rank plus every joker. Every subset of every pool is
+   classified (``test_melds`` checks the premise on random groups). ``classify`` depends
+   only on the multiset of codes, so equal multisets (two decks) are classified once.
+2. The search. Melds are bitmasks over hand positions. ``_best(uncovered)`` takes the
+   lowest uncovered position and either leaves that card unmatched or covers it with a
+   valid meld that holds it and lies inside ``uncovered``, so every collection of disjoint
+   melds is reached. For each requirement state (sequences, pure sequences, "has a long
+   sequence", each counted only as far as the ruleset asks) it keeps the fewest points of
+   unmatched cards.
+3. The charge. A collection that meets the requirement is charged its unmatched cards; any
+   other arrangement is charged every card (003_); everything is capped.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from audit.cards import RANK_OF, SUIT_OF
+from audit.rules.melds import Jokers, Verdict, classify
+from audit.rules.ruleset import Ruleset
+from audit.rules.scoring import card_points
+
+State = tuple[int, int, bool]
+"""(sequences, pure sequences, has a long sequence), counts capped at what the rules ask."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Meld:
+    mask: int
+    runs: int
+    pure: int
+    length: int
+
+
+def valid_melds(
+    cards: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> dict[int, Verdict]:
+    """Every valid meld of ``cards``: bitmask over positions -> its verdict."""
+    positions = range(len(cards))
+    joker_bits = sum(1 << i for i in positions if jokers.is_joker(cards[i]))
+    pools = [
+        sum(1 << i for i in positions if not jokers.is_joker(cards[i]) and key(cards[i]) == v)
+        for key, values in ((SUIT_OF.__getitem__, range(4)), (RANK_OF.__getitem__, range(1, 14)))
+        for v in values
+    ]
+    seen: set[int] = set()
+    verdicts: dict[tuple[int, ...], Verdict] = {}
+    melds: dict[int, Verdict] = {}
+    for pool in pools:
+        full = pool | joker_bits
+        sub = full
+        while sub:  # every non-empty subset of the pool
+            if sub not in seen:
+                seen.add(sub)
+                codes = tuple(sorted(cards[i] for i in positions if sub >> i & 1))
+                verdict = verdicts.get(codes)
+                if verdict is None:
+                    verdict = verdicts[codes] = classify(codes, jokers, rules)
+                if verdict.is_valid:
+                    melds[sub] = verdict
+            sub = (sub - 1) & full
+    return melds
+
+
+def brute_force(
+    hand: Sequence[int], jokers: Jokers, rules: Ruleset, *, cap: int | None = None
+) -> tuple[int, list[list[int]]]:
+    """The fewest points ``hand`` can be charged, and an arrangement charged that many.
+
+    The arrangement holds the chosen melds, then each unmatched card as a group of its own.
+    """
+    # Jokers last: the search then starts from natural cards, which fit in few melds.
+    cards = sorted(hand, key=lambda c: (jokers.is_joker(c), c))
+    n = len(cards)
+    points = [card_points([c], jokers, rules) for c in cards]
+    limit = rules.cap if cap is None else cap
+    every_card = sum(points)
+
+    need_runs = max(rules.min_runs, 1)
+    need_pure = rules.min_pure_runs
+    long = rules.long_run_length
+    by_lowest: list[list[_Meld]] = [[] for _ in range(n)]
+    for mask, verdict in valid_melds(cards, jokers, rules).items():
+        length = mask.bit_count() if verdict.is_run else 0
+        by_lowest[(mask & -mask).bit_length() - 1].append(
+            _Meld(mask, int(verdict.is_run), int(verdict.is_pure_run), length)
+        )
+
+    def add(state: State, meld: _Meld) -> State:
+        runs, pure, has_long = state
+        return (
+            min(runs + meld.runs, need_runs),
+            min(pure + meld.pure, need_pure),
+            has_long or (long is not None and meld.length >= long),
+        )
+
+    # _best(uncovered) -> {state of the melds chosen among `uncovered`: (points, choice)};
+    # choice is the meld covering the lowest uncovered card, or 0 if that card is unmatched.
+    memo: dict[int, dict[State, tuple[int, int, State]]] = {0: {(0, 0, False): (0, 0, (0, 0, False))}}
+
+    def best(uncovered: int) -> dict[State, tuple[int, int, State]]:
+        found = memo.get(uncovered)
+        if found is not None:
+            return found
+        low = uncovered & -uncovered
+        i = low.bit_length() - 1
+        out: dict[State, tuple[int, int, State]] = {}
+        for state, (pts, _, _) in best(uncovered ^ low).items():
+            if state not in out or pts + points[i] < out[state][0]:
+                out[state] = (pts + points[i], 0, state)
+        for meld in by_lowest[i]:
+            if meld.mask & ~uncovered:
+                continue
+            for state, (pts, _, _) in best(uncovered ^ meld.mask).items():
+                new = add(state, meld)
+                if new not in out or pts < out[new][0]:
+                    out[new] = (pts, meld.mask, state)
+        memo[uncovered] = out
+        return out
+
+    full = (1 << n) - 1
+    finals = best(full)
+    met = [
+        (pts, state)
+        for state, (pts, _, _) in finals.items()
+        if _meets(state, rules)
+    ]
+    if not met:  # every arrangement counts every card: all singles is one of them
+        return min(limit, every_card), [[c] for c in cards]
+    pts, state = min(met)
+    groups: list[list[int]] = []
+    uncovered = full
+    while uncovered:
+        _, choice, before = memo[uncovered][state]
+        if choice:
+            groups.append([cards[i] for i in range(n) if choice >> i & 1])
+            uncovered ^= choice
+        else:
+            low = uncovered & -uncovered
+            groups.append([cards[low.bit_length() - 1]])
+            uncovered ^= low
+        state = before
+    return min(limit, every_card, pts), groups
+
+
+def _meets(state: State, rules: Ruleset) -> bool:
+    """The declaration requirement, from the ruleset's words (declaration.* rules).
+
+    ``min_runs`` sequences, ``min_pure_runs`` of them pure, and where ``long_run_length``
+    is set one sequence at least that long (asked only of a hand that has sequences).
+    """
+    runs, pure, has_long = state
+    return (
+        runs >= rules.min_runs
+        and pure >= rules.min_pure_runs
+        and (rules.long_run_length is None or runs == 0 or has_long)
+    )
+
+
+def _benchmark() -> None:  # pragma: no cover - run by hand: python -m tests.rules.brute
+    from audit.cards import JOKER
+    from audit.rules.ruleset import load_preset
+
+    rng = random.Random(7)
+    for preset in ("standard-13", "first-life-13"):
+        rules = load_preset(preset)
+        for n_jokers in (0, 2, 4, 6):
+            hands = []
+            for _ in range(200):
+                wild = rng.randrange(52)
+                jokers = Jokers.for_wild_card(wild, rules)
+                naturals = [c for c in range(52) if not jokers.is_joker(c)] * 2
+                wilds = [JOKER, JOKER, *sorted(jokers.codes) * 2]
+                hand = rng.sample(naturals, 13 - n_jokers) + rng.sample(wilds, n_jokers)
+                hands.append((hand, jokers))
+            start = time.perf_counter()
+            for hand, jokers in hands:
+                brute_force(hand, jokers, rules)
+            per_hand = (time.perf_counter() - start) / len(hands) * 1000
+            print(f"{preset:14} {n_jokers} jokers: {per_hand:6.2f} ms a hand")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _benchmark()
