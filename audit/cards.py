@@ -27,7 +27,8 @@ class Suit(StrEnum):
     CLUBS = "C"
 
     @property
-    def index(self) -> int:
+    def number(self) -> int:
+        """0..3 in the order S H D C, as in the integer card codes."""
         return _SUIT_INDEX[self]
 
     @property
@@ -79,15 +80,16 @@ JOKER = 52
 JOKER_TEXT = "JK"
 N_CODES = 53
 
-CODE_TEXT: tuple[str, ...] = tuple(
-    f"{rank.value}{suit.value}" for suit in _SUITS for rank in _RANKS
-) + (JOKER_TEXT,)
+CODE_TEXT: tuple[str, ...] = (
+    *(f"{rank.value}{suit.value}" for suit in _SUITS for rank in _RANKS),
+    JOKER_TEXT,
+)
 """``CODE_TEXT[code]`` is the contract string of an integer code."""
 CODE_OF: dict[str, int] = {text: code for code, text in enumerate(CODE_TEXT)}
 """``CODE_OF[text]`` is the integer code of a contract string."""
-RANK_OF: tuple[int, ...] = tuple(code % 13 + 1 for code in range(52)) + (0,)
+RANK_OF: tuple[int, ...] = (*(code % 13 + 1 for code in range(52)), 0)
 """1..13 (ace 1, king 13) for each code; 0 for the printed joker."""
-SUIT_OF: tuple[int, ...] = tuple(code // 13 for code in range(52)) + (-1,)
+SUIT_OF: tuple[int, ...] = (*(code // 13 for code in range(52)), -1)
 """0..3 (S H D C) for each code; -1 for the printed joker."""
 
 
@@ -101,10 +103,10 @@ def parse_code(text: str) -> int:
 
     >>> parse_code("TH"), parse_code("JK")
     (22, 52)
-    >>> parse_code("10H")
+    >>> parse_code("10H")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    audit.errors.CardError: '10H' is not a card code: use rank A 2-9 T J Q K then suit S H D C, or JK
+    audit.errors.CardError: '10H' is not a card code: use rank A 2-9 T J Q K then suit ...
     """
     code = CODE_OF.get(text) if isinstance(text, str) else None
     if code is None:
@@ -158,10 +160,10 @@ class Card:
 
     >>> Card.parse("TH 2s JK")
     (TH, 2S, JK)
-    >>> Card.parse("1H")
+    >>> Card.parse("1H")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    audit.errors.CardError: '1H' is not a card code: use rank A 2-9 T J Q K then suit S H D C, or JK
+    audit.errors.CardError: '1H' is not a card code: use rank A 2-9 T J Q K then suit ...
     """
 
     rank: Rank | None
@@ -189,7 +191,7 @@ class Card:
     def code(self) -> int:
         if self.rank is None or self.suit is None:
             return JOKER
-        return self.suit.index * 13 + self.rank.number - 1
+        return self.suit.number * 13 + self.rank.number - 1
 
     @property
     def is_printed_joker(self) -> bool:
@@ -222,7 +224,7 @@ def shoe_composition(decks: int, printed_jokers: int) -> Counter[int]:
     """
     if decks < 1 or printed_jokers < 0:
         raise CardError(f"a shoe needs 1+ decks and 0+ jokers, not {decks} and {printed_jokers}")
-    shoe: Counter[int] = Counter({code: decks for code in range(52)})
+    shoe: Counter[int] = Counter(dict.fromkeys(range(52), decks))
     if printed_jokers:
         shoe[JOKER] = printed_jokers
     return shoe

@@ -12,8 +12,8 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
+import audit.rules.explain as rules_explain
 from audit.errors import AuditError
-from audit.rules import explain as rules_explain
 from audit.rules.ruleset import load_preset, preset_ids
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

@@ -86,8 +86,12 @@ def check_declaration(
     >>> check_declaration(hand, [parse_codes(g) for g in groups], Jokers.of_rank(7), rs).valid
     True
     >>> bad = [parse_codes(g) for g in (["2H", "3H", "5H"], ["5S", "6S", "JK"])]
-    >>> check_declaration(parse_codes("2H 3H 5H 5S 6S JK".split()), bad, Jokers.of_rank(7), rs).reasons
-    ('2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps and it has 0', 'it has 1 sequence; a declaration needs at least 2', 'it has no pure sequence (a sequence without a joker)')
+    >>> hand = parse_codes("2H 3H 5H 5S 6S JK".split())
+    >>> for reason in check_declaration(hand, bad, Jokers.of_rank(7), rs).reasons:
+    ...     print(reason)
+    2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps and it has 0
+    it has 1 sequence; a declaration needs at least 2
+    it has no pure sequence (a sequence without a joker)
     """
     checked = check_groups(groups, jokers, rules)
     reasons = _mismatch(hand, groups)

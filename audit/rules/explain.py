@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from audit.cards import format_codes, parse_codes, split_codes
 from audit.rules.declaration import GroupCheck, check_declaration
@@ -32,7 +32,7 @@ def show_preset(rules: Ruleset) -> str:
     return "\n".join(lines)
 
 
-def _rule_order(rules: Ruleset) -> object:
+def _rule_order(rules: Ruleset) -> Callable[[str], tuple[int, int]]:
     order = {key: i for i, key in enumerate(rules.rules)}
     sections: dict[str, int] = {}
     for key in rules.rules:
@@ -59,7 +59,7 @@ def split_groups(args: Sequence[str]) -> list[list[int]]:
     single cards with no separator at all are one group.
 
     >>> split_groups(["AH 2H 3H", "9S,TS,JK"])
-    [[0, 1, 2], [21, 22, 52]]
+    [[13, 14, 15], [8, 9, 52]]
     >>> [len(g) for g in split_groups(["AH", "2H", "/", "3H", "4H"])]
     [2, 2]
     """

@@ -287,4 +287,4 @@ def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
 
 
 def suit_name(suit: Suit) -> str:
-    return _SUIT_NAMES[suit.index]
+    return _SUIT_NAMES[suit.number]

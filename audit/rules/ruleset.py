@@ -142,7 +142,7 @@ class Ruleset:
             problems.append("melds.max_set_size: smaller than melds.min_size")
         if self.min_pure_runs > self.min_runs:
             problems.append("declaration.min_pure_runs: more than declaration.min_runs")
-        covered = set()
+        covered: set[int] = set()
         for shoe in self.shoes:
             covered.update(range(shoe.min_players, shoe.max_players + 1))
         missing = sorted(set(range(self.min_players, self.max_players + 1)) - covered)
@@ -181,23 +181,22 @@ class Ruleset:
 Parser = Callable[[object], object]
 
 
-def _int(lo: int, hi: int) -> Parser:
-    def parse(value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"expected a whole number from {lo} to {hi}, got {value!r}")
-        return value
+def _whole(value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"expected a whole number from {lo} to {hi}, got {value!r}")
+    return value
 
-    return parse
+
+def _int(lo: int, hi: int) -> Parser:
+    return lambda value: _whole(value, lo, hi)
 
 
 def _int_or(word: str, lo: int, hi: int) -> Parser:
-    number = _int(lo, hi)
-
     def parse(value: object) -> int | None:
         if value == word:
             return None
         try:
-            return int(number(value))  # type: ignore[call-overload]
+            return _whole(value, lo, hi)
         except ValueError:
             raise ValueError(
                 f"expected {word!r} or a whole number from {lo} to {hi}, got {value!r}"
@@ -228,18 +227,17 @@ def _rank(value: object) -> Rank:
         raise ValueError(f"expected a rank A 2-9 T J Q K, got {value!r}") from None
 
 
+def _pair(value: object, lo: int, hi: int) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"expected [low, high], got {value!r}")
+    low, high = _whole(value[0], lo, hi), _whole(value[1], lo, hi)
+    if low > high:
+        raise ValueError(f"expected [low, high] with low <= high, got {value!r}")
+    return low, high
+
+
 def _range(lo: int, hi: int) -> Parser:
-    number = _int(lo, hi)
-
-    def parse(value: object) -> tuple[int, int]:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ValueError(f"expected [low, high], got {value!r}")
-        low, high = (int(number(v)) for v in value)  # type: ignore[call-overload]
-        if low > high:
-            raise ValueError(f"expected [low, high] with low <= high, got {value!r}")
-        return low, high
-
-    return parse
+    return lambda value: _pair(value, lo, hi)
 
 
 def _shoes(value: object) -> tuple[ShoeSpec, ...]:
@@ -251,13 +249,13 @@ def _shoes(value: object) -> tuple[ShoeSpec, ...]:
             raise ValueError(
                 f"expected {{ players = [lo, hi], decks = N, printed_jokers = N }}, got {item!r}"
             )
-        low, high = _range(2, 10)(item["players"])  # type: ignore[misc]
+        low, high = _pair(item["players"], 2, 10)
         shoes.append(
             ShoeSpec(
                 min_players=low,
                 max_players=high,
-                decks=int(_int(1, 8)(item["decks"])),  # type: ignore[call-overload]
-                printed_jokers=int(_int(0, 32)(item["printed_jokers"])),  # type: ignore[call-overload]
+                decks=_whole(item["decks"], 1, 8),
+                printed_jokers=_whole(item["printed_jokers"], 0, 32),
             )
         )
     return tuple(shoes)
@@ -266,8 +264,7 @@ def _shoes(value: object) -> tuple[ShoeSpec, ...]:
 def _card_points(value: object) -> tuple[int, ...]:
     if not isinstance(value, dict) or set(value) != {rank.value for rank in Rank}:
         raise ValueError("expected points for exactly the ranks A 2 3 4 5 6 7 8 9 T J Q K")
-    points = _int(0, 100)
-    return (0, *(int(points(value[rank.value])) for rank in Rank))  # type: ignore[call-overload]
+    return (0, *(_whole(value[rank.value], 0, 100) for rank in Rank))
 
 
 def _drop(value: object) -> DropPenalty | None:
@@ -275,10 +272,8 @@ def _drop(value: object) -> DropPenalty | None:
         return None
     if not isinstance(value, dict) or set(value) != {"first", "middle"}:
         raise ValueError(f"expected 'none' or {{ first = N, middle = N }}, got {value!r}")
-    points = _int(0, 1000)
     return DropPenalty(
-        first=int(points(value["first"])),  # type: ignore[call-overload]
-        middle=int(points(value["middle"])),  # type: ignore[call-overload]
+        first=_whole(value["first"], 0, 1000), middle=_whole(value["middle"], 0, 1000)
     )
 
 
@@ -339,7 +334,8 @@ _META = {"id", "title", "extends"}
 def preset_ids() -> list[str]:
     """The ids of the presets shipped inside the package, sorted."""
     folder = resources.files("audit.rules") / "presets"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    names = (p.name for p in folder.iterdir())
+    return sorted(name.removesuffix(".toml") for name in names if name.endswith(".toml"))
 
 
 @cache

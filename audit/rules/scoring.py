@@ -65,8 +65,8 @@ def score_arrangement(
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
     >>> rs = load_preset("standard-13")
-    >>> s = score_arrangement([parse_codes(g.split()) for g in ("2H 3H 4H", "9S TS JK", "KD QC 4S")],
-    ...                       Jokers.of_rank(7), rs)
+    >>> groups = [parse_codes(g.split()) for g in ("2H 3H 4H", "9S TS JK", "KD QC 4S")]
+    >>> s = score_arrangement(groups, Jokers.of_rank(7), rs)
     >>> s.points, s.summary()
     (24, 'the cards left unmatched, KD QC 4S, are worth 24')
     """
