@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
 import audit.rules.explain as rules_explain
+from audit import run
 from audit.errors import AuditError
+from audit.findings import Severity
 from audit.rules.ruleset import load_preset, preset_ids
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -46,6 +49,40 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(code=EXIT_ERROR) from None
 
     return run
+
+
+@app.command("replay")
+@one_line_errors
+def replay(
+    logs: Annotated[Path, typer.Argument(help="The log root: one folder per table.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the outputs.")] = Path("out"),
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
+    ] = None,
+    fail_on: Annotated[
+        Severity,
+        typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity."),
+    ] = Severity.MAJOR,
+    progress: Annotated[
+        bool | None,
+        typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
+    ] = None,
+) -> None:
+    """Re-play and re-verify every hand of a log root; write findings, hands, quarantine,
+    report and run.json to --out."""
+    summary = run.replay_logs(
+        logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress
+    )
+    hands = summary.hands
+    typer.echo(
+        f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
+        f"{hands.get('discrepancy', 0)} with discrepancies, "
+        f"{hands.get('quarantined', 0)} quarantined; "
+        f"{sum(summary.findings.values())} findings"
+        + (f", worst {summary.worst.value}" if summary.worst else "")
+        + f"; outputs in {summary.out}"
+    )
+    raise typer.Exit(code=summary.exit_status)
 
 
 @rules_app.command("list")

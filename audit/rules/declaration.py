@@ -109,9 +109,7 @@ def _mismatch(hand: Sequence[int], groups: Sequence[Sequence[int]]) -> list[str]
     missing = sorted((held - placed).elements())
     reasons = []
     if extra:
-        reasons.append(
-            f"the groups hold {format_codes(extra)}, which the player does not have"
-        )
+        reasons.append(f"the groups hold {format_codes(extra)}, which the player does not have")
     if missing:
         reasons.append(f"the groups leave out {format_codes(missing)} from the player's cards")
     return reasons

@@ -156,8 +156,10 @@ def _jokers_only(text: str, n: int, rules: Ruleset) -> Verdict:
     mode = rules.jokers_only_group
     if mode == "leftover":
         return Verdict(MeldKind.JOKERS, f"{text} are jokers put aside together", n)
-    if mode == "run" and n >= rules.min_meld_size and (
-        rules.max_jokers_per_run is None or n <= rules.max_jokers_per_run
+    if (
+        mode == "run"
+        and n >= rules.min_meld_size
+        and (rules.max_jokers_per_run is None or n <= rules.max_jokers_per_run)
     ):
         return Verdict(MeldKind.IMPURE_RUN, f"{text} are jokers standing for a sequence", n)
     return Verdict(

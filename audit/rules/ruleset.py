@@ -105,6 +105,8 @@ class Ruleset:
     printed_joker_wild_rank: Rank
     up_down_jokers: bool
 
+    joker_from_discard: Literal["allowed", "open_card_only", "never"]
+
     min_meld_size: int
     ace_low: bool
     ace_high: bool
@@ -170,7 +172,8 @@ class Ruleset:
     def points_table(self, joker_codes: frozenset[int]) -> tuple[int, ...]:
         """Points of each of the 53 codes, for a hand whose jokers are ``joker_codes``."""
         return tuple(
-            self.joker_points if code in joker_codes or code == JOKER
+            self.joker_points
+            if code in joker_codes or code == JOKER
             else self.card_points[RANK_OF[code]]
             for code in range(53)
         )
@@ -290,13 +293,26 @@ _POOL_KEYS: dict[str, Parser] = {
 }
 
 # TOML key -> (Ruleset attribute, parser). Pool keys are added below for each pool format.
+# Rules with attribute "" are fixed rules, kept for their words and source (the replay
+# cites them) and not settable: their value is the one word the parser accepts.
 _KEYS: dict[str, tuple[str, Parser]] = {
+    "deal.procedure": ("", _choice("log-contract")),
+    "turns.order": ("", _choice("seat-order")),
+    "turns.draw_top_card": ("", _choice("top-only")),
+    "turns.discard_from_hand": ("", _choice("own-cards")),
+    "turns.reshuffle": ("", _choice("discard-pile-less-top")),
+    "declaration.groups_exact": ("", _choice("all-cards")),
+    "money.points_settlement": ("", _choice("points-x-value-less-rake")),
     "deal.cards_per_hand": ("cards_per_hand", _int(1, 60)),
     "deal.players": ("players", _range(2, 10)),
     "deal.shoes": ("shoes", _shoes),
     "jokers.wild_rank_from_wild_card": ("wild_rank_from_wild_card", _bool),
     "jokers.printed_joker_wild_rank": ("printed_joker_wild_rank", _rank),
     "jokers.up_down_jokers": ("up_down_jokers", _bool),
+    "draws.joker_from_discard": (
+        "joker_from_discard",
+        _choice("allowed", "open_card_only", "never"),
+    ),
     "melds.min_size": ("min_meld_size", _int(2, 13)),
     "melds.ace_low": ("ace_low", _bool),
     "melds.ace_high": ("ace_high", _bool),
@@ -433,9 +449,11 @@ def _build(parsed: _Parsed) -> Ruleset:
     values: dict[str, object] = {}
     for key, (attr, parser) in _KEYS.items():
         try:
-            values[attr] = parser(rules[key].value)
+            value = parser(rules[key].value)
         except ValueError as exc:
             raise RulesetError(f"{parsed.path}: {key}: {exc}") from None
+        if attr:
+            values[attr] = value
 
     players = values.pop("players")
     assert isinstance(players, tuple)

@@ -88,12 +88,7 @@ def _requirement_tables(
     """
     runs_cap, pure_cap = rules.min_runs, rules.min_pure_runs
     need_long = rules.long_run_length is not None
-    states = [
-        (r, p, lg)
-        for lg in (0, 1)
-        for p in range(pure_cap + 1)
-        for r in range(runs_cap + 1)
-    ]
+    states = [(r, p, lg) for lg in (0, 1) for p in range(pure_cap + 1) for r in range(runs_cap + 1)]
     index = {s: i for i, s in enumerate(states)}
     table = []
     for r, p, lg in states:
@@ -400,9 +395,7 @@ class _Search:
         loose: list[list[int]] = []
         for delta, kind in plan.moves:
             cards = [
-                self.items[i]
-                for i in range(len(self.items))
-                for _ in range((delta >> (3 * i)) & 7)
+                self.items[i] for i in range(len(self.items)) for _ in range((delta >> (3 * i)) & 7)
             ]
             if kind == -1:
                 pool.extend(cards)

@@ -23,7 +23,6 @@ valid melds and searches every collection of disjoint valid melds; ``score_arran
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -109,7 +108,8 @@ def brute_force(
 
     # _best(uncovered) -> {state of the melds chosen among `uncovered`: (points, choice)};
     # choice is the meld covering the lowest uncovered card, or 0 if that card is unmatched.
-    memo: dict[int, dict[State, tuple[int, int, State]]] = {0: {(0, 0, False): (0, 0, (0, 0, False))}}
+    empty: State = (0, 0, False)
+    memo: dict[int, dict[State, tuple[int, int, State]]] = {0: {empty: (0, 0, empty)}}
 
     def best(uncovered: int) -> dict[State, tuple[int, int, State]]:
         found = memo.get(uncovered)
@@ -170,28 +170,26 @@ def _meets(state: State, rules: Ruleset) -> bool:
     )
 
 
-def _benchmark() -> None:  # pragma: no cover - run by hand: python -m tests.rules.brute
-    from audit.cards import JOKER
-    from audit.rules.ruleset import load_preset
+def _benchmark() -> None:  # run by hand: python -m tests.rules.brute
+    from .hands import seeded_deal
 
-    rng = random.Random(7)
-    for preset in ("standard-13", "first-life-13"):
-        rules = load_preset(preset)
-        for n_jokers in (0, 2, 4, 6):
-            hands = []
-            for _ in range(200):
-                wild = rng.randrange(52)
-                jokers = Jokers.for_wild_card(wild, rules)
-                naturals = [c for c in range(52) if not jokers.is_joker(c)] * 2
-                wilds = [JOKER, JOKER, *sorted(jokers.codes) * 2]
-                hand = rng.sample(naturals, 13 - n_jokers) + rng.sample(wilds, n_jokers)
-                hands.append((hand, jokers))
-            start = time.perf_counter()
-            for hand, jokers in hands:
-                brute_force(hand, jokers, rules)
-            per_hand = (time.perf_counter() - start) / len(hands) * 1000
-            print(f"{preset:14} {n_jokers} jokers: {per_hand:6.2f} ms a hand")
+    kinds = ("plain", "3-6 jokers", "near-complete")
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for seed in range(3000):
+        deal = seeded_deal(seed)
+        rules, jokers = deal.rules, deal.jokers
+        start = time.perf_counter()
+        brute_force(deal.hand, jokers, rules)
+        times[kinds[seed // 2 % 3]].append(time.perf_counter() - start)
+    for kind, spent in times.items():
+        spent.sort()
+        print(
+            f"{kind:14} mean {sum(spent) / len(spent) * 1000:6.2f} ms, "
+            f"p99 {spent[len(spent) * 99 // 100] * 1000:6.2f} ms, max {spent[-1] * 1000:6.2f} ms"
+        )
+    every = [t for spent in times.values() for t in spent]
+    print(f"all            mean {sum(every) / len(every) * 1000:6.2f} ms")
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":
     _benchmark()

@@ -1,0 +1,132 @@
+"""The output files of a run (docs/contract/audit-output.md), written atomically.
+
+Each file is written under a temporary name in the output folder and renamed into place,
+so a crash never leaves a half-written file under its final name. Rows are sorted by
+stable keys before writing, so the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.findings import COLUMNS, Finding, Severity
+
+OUTPUT_VERSION = "1"
+
+FINDINGS_SCHEMA = pa.schema(
+    [
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("severity", pa.string(), nullable=False),
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("hand_id", pa.string()),
+        pa.field("player_id", pa.string()),
+        pa.field("seq", pa.int32()),
+        pa.field("expected", pa.string()),
+        pa.field("recorded", pa.string()),
+        pa.field("message", pa.string(), nullable=False),
+        pa.field("rule", pa.string(), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+HANDS_SCHEMA = pa.schema(
+    [
+        pa.field("hand_id", pa.string(), nullable=False),
+        pa.field("game_id", pa.string()),
+        pa.field("hand_no", pa.int16()),
+        pa.field("format", pa.string()),
+        pa.field("ruleset", pa.string()),
+        pa.field("players", pa.int8()),
+        pa.field("status", pa.string(), nullable=False),
+        pa.field("findings", pa.int32(), nullable=False),
+        pa.field("worst_severity", pa.string()),
+        pa.field("reason", pa.string()),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+QUARANTINE_SCHEMA = pa.schema(
+    [
+        pa.field("table", pa.string(), nullable=False),
+        pa.field("file", pa.string()),
+        pa.field("row", pa.int64()),
+        pa.field("game_id", pa.string()),
+        pa.field("hand_id", pa.string()),
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("reason", pa.string(), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One row of hands.parquet: how one input hand's replay ended."""
+
+    hand_id: str
+    game_id: str | None
+    hand_no: int | None
+    format: str | None
+    ruleset: str | None
+    players: int | None
+    status: str
+    findings: int
+    worst_severity: str | None
+    reason: str | None
+
+
+def worst(findings: Iterable[Finding]) -> Severity | None:
+    best: Severity | None = None
+    for f in findings:
+        if best is None or f.severity.rank > best.rank:
+            best = f.severity
+    return best
+
+
+def _atomic(path: Path, write: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_parquet(path: Path, rows: Sequence[Any], columns: Sequence[str], schema: Any) -> None:
+    data = {name: [getattr(r, name) for r in rows] for name in columns}
+    table = pa.Table.from_pydict(data, schema=schema)
+    _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+
+
+def write_findings(path: Path, findings: Sequence[Finding]) -> None:
+    ordered = sorted(findings, key=Finding.sort_key)
+    _write_parquet(path, ordered, COLUMNS, FINDINGS_SCHEMA)
+
+
+def write_hands(path: Path, hands: Sequence[HandRow]) -> None:
+    ordered = sorted(hands, key=lambda h: (h.game_id or "", h.hand_no or 0, h.hand_id))
+    _write_parquet(path, ordered, HANDS_SCHEMA.names, HANDS_SCHEMA)
+
+
+def write_quarantine(path: Path, rows: Sequence[Any]) -> None:
+    def key(r: Any) -> tuple[str, str, int, str, str]:
+        return (r.table, r.file or "", -1 if r.row is None else r.row, r.hand_id or "", r.reason)
+
+    _write_parquet(path, sorted(rows, key=key), QUARANTINE_SCHEMA.names, QUARANTINE_SCHEMA)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n"
+    _atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

@@ -1,0 +1,1 @@
+"""Hand replay: a deterministic state machine per hand, and the outcomes it implies."""

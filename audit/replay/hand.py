@@ -1,0 +1,580 @@
+"""The state machine of one hand: deal, turns, draws, discards, drops, declaration, shows.
+
+``HandReplay(hand, game, rules).run()`` applies each recorded event in seq order and raises
+findings, never exceptions, when the log breaks a rule. After a discrepancy it goes on with
+what the log recorded (the card drawn is the card recorded), so one error is one finding.
+docs/replay.md states every rule checked here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from audit.cards import CODE_TEXT, format_codes, shoe_composition
+from audit.findings import Finding, finding
+from audit.replay.records import Event, Game, Hand
+from audit.rules.declaration import DeclarationCheck, check_declaration
+from audit.rules.melds import Jokers
+from audit.rules.ruleset import Ruleset
+
+
+class Status(StrEnum):
+    IN = "in"
+    DROPPED = "dropped"
+    LEFT = "left"
+    INVALID = "invalid"
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player's state in the hand."""
+
+    player: str
+    cards: list[int]
+    status: Status = Status.IN
+    has_drawn: bool = False
+    """Drew at least once this hand: a drop is then a middle drop."""
+    turns: int = 0
+    """Turns completed (a discard or a declaration)."""
+    dropped_first: bool = False
+    drop_seq: int | None = None
+    shown: list[list[int]] | None = None
+    show_matches: bool = True
+
+
+@dataclass(slots=True)
+class Declaration:
+    player: str
+    seq: int
+    check: DeclarationCheck
+    turns_of_others: dict[str, int] = field(default_factory=dict)
+    """Turns each other player had completed when the declaration came (first hand show)."""
+
+
+class HandReplay:
+    """Replays one hand; read ``findings``, ``seats``, ``declarations`` after ``run()``."""
+
+    def __init__(self, hand: Hand, game: Game, rules: Ruleset) -> None:
+        self.hand = hand
+        self.game = game
+        self.rules = rules
+        self.jokers = Jokers.for_wild_card(hand.wild, rules)
+        self.findings: list[Finding] = []
+        self.seats: dict[str, Seat] = {p: Seat(p, []) for p in hand.seats}
+        self.order = list(hand.seats)
+        self.stock: list[int] = []
+        self.pile: list[int] = []
+        self.pile_from_player: list[bool] = []
+        self.current = 0
+        self.drawn_this_turn = False
+        self.declarations: list[Declaration] = []
+        self.winner: str | None = None
+        self.ended = False
+        self.unfinished = False
+
+    # ------------------------------------------------------------ findings
+
+    def _find(
+        self,
+        check: str,
+        rule_key: str,
+        message: str,
+        *,
+        player: str | None = None,
+        seq: int | None = None,
+        expected: object = None,
+        recorded: object = None,
+    ) -> None:
+        self.findings.append(
+            finding(
+                check,
+                game_id=self.hand.game_id,
+                hand_id=self.hand.hand_id,
+                player_id=player,
+                seq=seq,
+                expected=expected,
+                recorded=recorded,
+                message=message,
+                rule=self.rules.cite(rule_key) if rule_key in self.rules.rules else rule_key,
+            )
+        )
+
+    # ------------------------------------------------------------ the deal
+
+    def deal(self) -> bool:
+        """Check the shoe and deal it; ``False`` when the shoe cannot be dealt at all."""
+        hand, rules, game = self.hand, self.rules, self.game
+        n, k = len(hand.seats), game.cards_per_hand
+        spec = rules.shoe_for(n)
+        if spec is None:
+            self._find(
+                "deck.composition",
+                "deal.shoes",
+                f"The ruleset {rules.id} has no shoe for a table of {n} players.",
+                expected=f"{rules.min_players}-{rules.max_players} players",
+                recorded=f"{n} players",
+            )
+        else:
+            if (game.decks, game.printed_jokers) != (spec.decks, spec.printed_jokers):
+                self._find(
+                    "deck.composition",
+                    "deal.shoes",
+                    f"The game records {game.decks} decks and {game.printed_jokers} printed "
+                    f"jokers, but {rules.id} plays {n} players with {spec.decks} decks and "
+                    f"{spec.printed_jokers} printed jokers.",
+                    expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
+                    recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
+                )
+            expected = shoe_composition(spec.decks, spec.printed_jokers)
+            actual = Counter(hand.shoe)
+            if actual != expected:
+                missing = sorted((expected - actual).elements())
+                extra = sorted((actual - expected).elements())
+                parts = []
+                if missing:
+                    parts.append(f"lacks {format_codes(missing)}")
+                if extra:
+                    parts.append(f"holds extra {format_codes(extra)}")
+                self._find(
+                    "deck.composition",
+                    "deal.shoes",
+                    f"The shoe of {len(hand.shoe)} cards is not {spec.decks} decks and "
+                    f"{spec.printed_jokers} jokers: it {' and '.join(parts)}.",
+                    expected=f"{sum(expected.values())} cards",
+                    recorded="; ".join(parts),
+                )
+        if len(hand.shoe) < n * k + 2:
+            self._find(
+                "deck.composition",
+                "deal.shoes",
+                f"The shoe holds {len(hand.shoe)} cards, too few to deal {k} cards to {n} "
+                "players and turn up the wild and open cards.",
+                expected=f"at least {n * k + 2} cards",
+                recorded=f"{len(hand.shoe)} cards",
+            )
+            return False
+        for i in range(n * k):
+            self.seats[hand.seats[i % n]].cards.append(hand.shoe[i])
+        wild, open_card = hand.shoe[n * k], hand.shoe[n * k + 1]
+        if hand.wild != wild:
+            self._find(
+                "deal.mismatch",
+                "deal.procedure",
+                f"The wild card recorded is {CODE_TEXT[hand.wild]}, but the deal turns up "
+                f"{CODE_TEXT[wild]} after dealing {k} cards to each of {n} players.",
+                expected=CODE_TEXT[wild],
+                recorded=CODE_TEXT[hand.wild],
+            )
+        if hand.open != open_card:
+            self._find(
+                "deal.mismatch",
+                "deal.procedure",
+                f"The open card recorded is {CODE_TEXT[hand.open]}, but the deal puts "
+                f"{CODE_TEXT[open_card]} face up to start the discard pile.",
+                expected=CODE_TEXT[open_card],
+                recorded=CODE_TEXT[hand.open],
+            )
+        # Go on with what was recorded: the recorded wild card chose the jokers.
+        self.pile, self.pile_from_player = [hand.open], [False]
+        self.stock = hand.shoe[n * k + 2 :]
+        self.stock.reverse()  # the top of the stock is the end of the list: pop() draws
+        return True
+
+    # ------------------------------------------------------------ turns
+
+    def _active(self) -> list[str]:
+        return [p for p in self.order if self.seats[p].status is Status.IN]
+
+    def _advance(self, after: str) -> None:
+        """The turn passes to the next player still in, after ``after``."""
+        i = self.order.index(after)
+        n = len(self.order)
+        for step in range(1, n + 1):
+            p = self.order[(i + step) % n]
+            if self.seats[p].status is Status.IN:
+                self.current = (i + step) % n
+                break
+        self.drawn_this_turn = False
+
+    def _check_turn(self, e: Event, *, draw: bool, dropping: bool = False) -> Seat | None:
+        """Turn checks for an action by ``e.player``; returns the seat to apply it to.
+
+        ``draw``: the action opens a turn (a draw or a drop); else it closes one."""
+        player = e.player
+        seat = self.seats.get(player) if player is not None else None
+        if seat is None:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} acted in this hand but was not dealt in.",
+                player=player,
+                seq=e.seq,
+                recorded=e.action,
+            )
+            return None
+        if self.ended:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} played a card after the hand had ended.",
+                player=player,
+                seq=e.seq,
+                recorded=e.action,
+            )
+            return None
+        if seat.status is not Status.IN:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} acted after leaving the hand ({seat.status.value}).",
+                player=player,
+                seq=e.seq,
+                recorded=e.action,
+            )
+            return None
+        expected = self.order[self.current]
+        if player != expected:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} acted out of turn: it was {expected}'s turn.",
+                player=player,
+                seq=e.seq,
+                expected=expected,
+                recorded=player,
+            )
+            self.current = self.order.index(seat.player)
+            self.drawn_this_turn = not draw  # resynchronise on the recorded fact
+        elif draw and self.drawn_this_turn and not dropping:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} drew twice in one turn.",
+                player=player,
+                seq=e.seq,
+                recorded=e.action,
+            )
+        elif not draw and not self.drawn_this_turn:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} tried to {e.action} without drawing a card first.",
+                player=player,
+                seq=e.seq,
+                recorded=e.action,
+            )
+        return seat
+
+    # ------------------------------------------------------------ moves
+
+    def draw_stock(self, e: Event) -> None:
+        seat = self._check_turn(e, draw=True)
+        if seat is None:
+            return
+        card = e.card
+        if not self.stock:
+            self._find(
+                "draw.stock_mismatch",
+                "turns.draw_top_card",
+                f"{seat.player} drew {CODE_TEXT[card]} from an empty stock; the discard pile "
+                "should have been reshuffled first.",
+                player=seat.player,
+                seq=e.seq,
+                expected="a reshuffle",
+                recorded=CODE_TEXT[card],
+            )
+        elif self.stock[-1] == card:
+            self.stock.pop()
+        else:
+            top = self.stock[-1]
+            where = "from deeper in the stock"
+            if card in self.stock:
+                del self.stock[len(self.stock) - 1 - self.stock[::-1].index(card)]
+            else:
+                where = "which was not in the stock at all"
+            self._find(
+                "draw.stock_mismatch",
+                "turns.draw_top_card",
+                f"{seat.player} drew {CODE_TEXT[card]} ({where}), but the card on top of the "
+                f"stock was {CODE_TEXT[top]}.",
+                player=seat.player,
+                seq=e.seq,
+                expected=CODE_TEXT[top],
+                recorded=CODE_TEXT[card],
+            )
+        seat.cards.append(card)
+        seat.has_drawn = True
+        self.drawn_this_turn = True
+
+    def draw_discard(self, e: Event) -> None:
+        seat = self._check_turn(e, draw=True)
+        if seat is None:
+            return
+        card = e.card
+        if not self.pile:
+            self._find(
+                "draw.discard_mismatch",
+                "turns.draw_top_card",
+                f"{seat.player} took {CODE_TEXT[card]} from an empty discard pile.",
+                player=seat.player,
+                seq=e.seq,
+                expected="no card",
+                recorded=CODE_TEXT[card],
+            )
+        elif self.pile[-1] != card:
+            top = self.pile[-1]
+            self._find(
+                "draw.discard_mismatch",
+                "turns.draw_top_card",
+                f"{seat.player} took {CODE_TEXT[card]} from the discard pile, but the card on "
+                f"top of it was {CODE_TEXT[top]}.",
+                player=seat.player,
+                seq=e.seq,
+                expected=CODE_TEXT[top],
+                recorded=CODE_TEXT[card],
+            )
+            if card in self.pile:
+                i = len(self.pile) - 1 - self.pile[::-1].index(card)
+                del self.pile[i], self.pile_from_player[i]
+        else:
+            from_player = self.pile_from_player[-1]
+            self.pile.pop()
+            self.pile_from_player.pop()
+            self._check_joker_pick(seat, e, card, from_player)
+        seat.cards.append(card)
+        seat.has_drawn = True
+        self.drawn_this_turn = True
+
+    def _check_joker_pick(self, seat: Seat, e: Event, card: int, from_player: bool) -> None:
+        rule = self.rules.joker_from_discard
+        if rule == "allowed" or not self.jokers.is_joker(card):
+            return
+        if rule == "open_card_only" and not from_player:
+            return
+        self._find(
+            "draw.forbidden",
+            "draws.joker_from_discard",
+            f"{seat.player} took the joker {CODE_TEXT[card]} from the discard pile"
+            + (", where another player had discarded it." if from_player else "."),
+            player=seat.player,
+            seq=e.seq,
+            expected="a draw from the stock or a non-joker",
+            recorded=CODE_TEXT[card],
+        )
+
+    def _take_from_hand(self, seat: Seat, e: Event, what: str) -> None:
+        if e.card in seat.cards:
+            seat.cards.remove(e.card)
+            return
+        self._find(
+            "discard.not_in_hand",
+            "turns.discard_from_hand",
+            f"{seat.player} {what} {CODE_TEXT[e.card]}, a card they did not hold "
+            f"(they held {format_codes(sorted(seat.cards))}).",
+            player=seat.player,
+            seq=e.seq,
+            expected=format_codes(sorted(seat.cards)),
+            recorded=CODE_TEXT[e.card],
+        )
+
+    def discard(self, e: Event) -> None:
+        seat = self._check_turn(e, draw=False)
+        if seat is None:
+            return
+        self._take_from_hand(seat, e, "discarded")
+        self.pile.append(e.card)
+        self.pile_from_player.append(True)
+        seat.turns += 1
+        self._advance(seat.player)
+
+    def drop(self, e: Event) -> None:
+        player = e.player
+        seat = self.seats.get(player) if player is not None else None
+        leaving = e.reason in ("left", "disconnect") and e.auto
+        if seat is not None and leaving and seat.status is Status.IN and not self.ended:
+            pass  # a player may leave at any time, in turn or not
+        else:
+            seat = self._check_turn(e, draw=True, dropping=True)
+            if seat is None:
+                return
+            if self.drawn_this_turn and self.order[self.current] == seat.player:
+                self._find(
+                    "turn.order",
+                    "turns.order",
+                    f"{seat.player} dropped after drawing a card; a drop replaces the draw.",
+                    player=seat.player,
+                    seq=e.seq,
+                    recorded="drop after draw",
+                )
+        assert seat is not None
+        was_current = self.order[self.current] == seat.player
+        seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
+        seat.dropped_first = not seat.has_drawn
+        seat.drop_seq = e.seq
+        if was_current:
+            self._advance(seat.player)
+        self._end_if_one_left()
+
+    def _end_if_one_left(self) -> None:
+        active = self._active()
+        if len(active) == 1 and not self.ended:
+            self.ended = True
+            self.winner = active[0]
+
+    def declare(self, e: Event) -> None:
+        seat = self._check_turn(e, draw=False)
+        if seat is None:
+            return
+        self._take_from_hand(seat, e, "put on the finish slot")
+        groups = e.groups or []
+        check = check_declaration(seat.cards, groups, self.jokers, self.rules)
+        if _mismatched(seat.cards, groups):
+            self._find(
+                "declare.groups_mismatch",
+                "declaration.groups_exact",
+                f"{seat.player} declared groups that are not exactly their cards: "
+                f"{'; '.join(r for r in check.reasons if r.startswith('the groups'))}.",
+                player=seat.player,
+                seq=e.seq,
+                expected=format_codes(sorted(seat.cards)),
+                recorded=format_codes(sorted(c for g in groups for c in g)),
+            )
+        others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
+        self.declarations.append(Declaration(seat.player, e.seq, check, others))
+        seat.turns += 1
+        seat.shown = [list(g) for g in groups]
+        if check.valid:
+            self.ended = True
+            self.winner = seat.player
+            return
+        seat.status = Status.INVALID
+        if self.rules.invalid_ends_hand:
+            self.ended = True
+            return
+        self._advance(seat.player)
+        self._end_if_one_left()
+
+    def show(self, e: Event) -> None:
+        player = e.player
+        seat = self.seats.get(player) if player is not None else None
+        declared = self.winner is not None and bool(self.declarations)
+        out = seat is None or seat.status is not Status.IN or seat.player == self.winner
+        if seat is None or not declared or out:
+            why = (
+                "was not dealt in"
+                if seat is None
+                else "showed cards before any valid declaration"
+                if not declared
+                else "showed cards without being in the hand"
+            )
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} {why}.",
+                player=player,
+                seq=e.seq,
+                recorded="show",
+            )
+            return
+        if seat.shown is not None:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{player} showed their cards twice.",
+                player=player,
+                seq=e.seq,
+                recorded="show",
+            )
+        groups = e.groups or []
+        seat.shown = [list(g) for g in groups]
+        seat.show_matches = not _mismatched(seat.cards, groups)
+        if not seat.show_matches:
+            shown = sorted(c for g in groups for c in g)
+            self._find(
+                "declare.groups_mismatch",
+                "declaration.groups_exact",
+                f"{player} showed {format_codes(shown)}, "
+                f"but held {format_codes(sorted(seat.cards))}.",
+                player=player,
+                seq=e.seq,
+                expected=format_codes(sorted(seat.cards)),
+                recorded=format_codes(shown),
+            )
+
+    def reshuffle(self, e: Event) -> None:
+        new_stock = (e.groups or [[]])[0] if e.groups else []
+        if self.stock:
+            self._find(
+                "draw.reshuffle",
+                "turns.reshuffle",
+                f"The discard pile was reshuffled while {len(self.stock)} cards were still in "
+                "the stock.",
+                seq=e.seq,
+                expected="an empty stock",
+                recorded=f"{len(self.stock)} cards left",
+            )
+        expected = Counter(self.pile[:-1])
+        actual = Counter(new_stock)
+        if expected != actual:
+            missing = sorted((expected - actual).elements())
+            extra = sorted((actual - expected).elements())
+            parts = []
+            if missing:
+                parts.append(f"lacks {format_codes(missing)}")
+            if extra:
+                parts.append(f"adds {format_codes(extra)}")
+            self._find(
+                "draw.reshuffle",
+                "turns.reshuffle",
+                "The reshuffled stock is not the discard pile less its top card: it "
+                f"{' and '.join(parts)}.",
+                seq=e.seq,
+                expected=f"{sum(expected.values())} cards",
+                recorded="; ".join(parts),
+            )
+        self.stock = list(reversed(new_stock))
+        self.pile, self.pile_from_player = self.pile[-1:], self.pile_from_player[-1:]
+
+    # ------------------------------------------------------------ the whole hand
+
+    def run(self) -> HandReplay:
+        if not self.deal():
+            return self
+        for e in self.hand.events:
+            match e.action:
+                case "draw_stock":
+                    self.draw_stock(e)
+                case "draw_discard":
+                    self.draw_discard(e)
+                case "discard":
+                    self.discard(e)
+                case "drop":
+                    self.drop(e)
+                case "declare":
+                    self.declare(e)
+                case "show":
+                    self.show(e)
+                case "reshuffle":
+                    self.reshuffle(e)
+                case _:
+                    raise ValueError(f"unknown action {e.action!r}; the reader admits no such row")
+        if not self.ended:
+            self.unfinished = True
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"The hand's events end with {len(self._active())} players still in and no "
+                "valid declaration.",
+                expected="a valid declaration or one player left",
+                recorded=f"{len(self._active())} players in",
+            )
+        return self
+
+
+def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:
+    placed: Counter[int] = Counter()
+    for g in groups:
+        placed.update(g)
+    return placed != Counter(cards)

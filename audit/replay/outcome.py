@@ -1,0 +1,320 @@
+"""What each player's outcome and points should be, and how the recorded results compare.
+
+``audit_hand(hand, game, rules)`` is the whole of one hand's audit: the replay, the rules'
+outcomes, and the findings where ``results`` disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from audit.findings import Finding, finding
+from audit.replay.hand import HandReplay, Seat, Status
+from audit.replay.records import Game, Hand, Result
+from audit.rules.ruleset import Ruleset
+from audit.rules.scoring import Score, score_arrangement
+from audit.rules.solver import best_arrangement
+
+PAISA = Decimal("0.01")
+_DROP_WORDS = {
+    "first_drop": "dropped before drawing a card (a first drop)",
+    "middle_drop": "dropped after drawing (a middle drop)",
+}
+_FORMAT_WORDS = {
+    "points": "points rummy",
+    "pool_101": "101 pool",
+    "pool_201": "201 pool",
+    "deals": "deals rummy",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """The rules' outcome for one player, with the words and the rule behind it."""
+
+    outcome: str
+    points: int
+    rule_key: str
+    why: str
+    seq: int | None = None
+    score: Score | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandAudit:
+    status: str
+    findings: list[Finding]
+    replay: HandReplay
+    expected: dict[str, Expected]
+
+
+def audit_hand(hand: Hand, game: Game, rules: Ruleset) -> HandAudit:
+    replay = HandReplay(hand, game, rules).run()
+    expected = expected_outcomes(replay)
+    findings = list(replay.findings)
+    findings += compare_results(replay, expected)
+    if game.format == "points":
+        findings += compare_money(replay, game)
+    return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+# ------------------------------------------------------------ the rules' outcomes
+
+
+def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
+    """The outcome and points the rules give each seated player (none while unfinished)."""
+    rules, game = replay.rules, replay.game
+    out: dict[str, Expected] = {}
+    valid = next((d for d in replay.declarations if d.check.valid), None)
+    for player, seat in replay.seats.items():
+        if seat.status in (Status.DROPPED, Status.LEFT):
+            out[player] = _drop(seat, game, rules)
+        elif seat.status is Status.INVALID:
+            declaration = next(d for d in replay.declarations if d.player == player)
+            out[player] = Expected(
+                "invalid_declare",
+                rules.invalid_penalty,
+                "declaration.invalid_penalty",
+                "the declaration was invalid: " + "; ".join(declaration.check.reasons),
+                seq=declaration.seq,
+            )
+        elif player == replay.winner:
+            out[player] = Expected(
+                "won",
+                0,
+                "declaration.min_runs" if valid and valid.player == player else "turns.order",
+                "made a valid declaration"
+                if valid and valid.player == player
+                else "was the last player left in the hand",
+                seq=valid.seq if valid and valid.player == player else None,
+            )
+        elif valid is not None:
+            out[player] = _loser(seat, valid.turns_of_others.get(player, 1), replay)
+        elif replay.ended and replay.winner is None:  # an invalid declaration ended the hand
+            out[player] = Expected(
+                "lost",
+                0,
+                "declaration.invalid_ends_hand",
+                "the hand ended on an invalid declaration",
+            )
+    return out
+
+
+def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
+    outcome = "first_drop" if seat.dropped_first else "middle_drop"
+    penalty = rules.drop_penalty(game.format)
+    key = f"drops.{game.format}"
+    if penalty is None:
+        return Expected(
+            outcome,
+            rules.cap,
+            "points.cap",
+            f"left a {_FORMAT_WORDS.get(game.format, game.format)} game, where there are no "
+            f"drops, and is charged the full count of {rules.cap}",
+            seq=seat.drop_seq,
+        )
+    points = penalty.first if seat.dropped_first else penalty.middle
+    return Expected(outcome, points, key, _DROP_WORDS[outcome], seq=seat.drop_seq)
+
+
+def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
+    rules = replay.rules
+    cap = rules.cap
+    key = "points.cap"
+    if turns_before == 0 and rules.first_hand_show_cap < cap:
+        cap, key = rules.first_hand_show_cap, "points.first_hand_show_cap"
+    if seat.shown is not None and seat.show_matches:
+        score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
+        how = "as shown"
+    else:
+        _, groups = best_arrangement(seat.cards, replay.jokers, rules, cap=cap)
+        score = score_arrangement(groups, replay.jokers, rules, cap=cap)
+        how = "arranged at best by the server (no show recorded)"
+    why = score.summary()
+    if score.raw > score.points and key == "points.first_hand_show_cap":
+        why += " (first hand show: they had not yet had a turn)"
+    elif score.raw <= score.points:
+        key = "points.unmet_requirement" if not score.requirement_met else "points.card_points"
+    return Expected("lost", score.points, key, f"{why}, {how}", score=score)
+
+
+# ------------------------------------------------------------ comparing with results
+
+
+def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[Finding]:
+    hand, rules = replay.hand, replay.rules
+    recorded: dict[str, Result] = {}
+    out: list[Finding] = []
+
+    def add(
+        check: str,
+        key: str,
+        message: str,
+        *,
+        player_id: str,
+        seq: int | None = None,
+        expected: object = None,
+        recorded: object = None,
+    ) -> None:
+        out.append(
+            finding(
+                check,
+                game_id=hand.game_id,
+                hand_id=hand.hand_id,
+                player_id=player_id,
+                seq=seq,
+                expected=expected,
+                recorded=recorded,
+                message=message,
+                rule=rules.cite(key) if key in rules.rules else key,
+            )
+        )
+
+    for row in hand.results:
+        if row.player not in replay.seats:
+            add(
+                "score.outcome",
+                "turns.order",
+                f"{row.player} has a result ({row.outcome}, {row.points} points) in a hand they "
+                "were not dealt in.",
+                player_id=row.player,
+                recorded=row.outcome,
+            )
+        elif row.player in recorded:
+            add(
+                "score.outcome",
+                "turns.order",
+                f"{row.player} has more than one result for this hand.",
+                player_id=row.player,
+                recorded=row.outcome,
+            )
+        else:
+            recorded[row.player] = row
+    declarers = {d.player: d for d in replay.declarations}
+    for player in replay.seats:
+        found = recorded.get(player)
+        want = expected.get(player)
+        if found is None:
+            add(
+                "score.outcome",
+                "turns.order",
+                f"No result is recorded for {player}, who was dealt in.",
+                player_id=player,
+                expected=want.outcome if want else None,
+            )
+            continue
+        row = found
+        if want is None:
+            continue
+        if row.outcome != want.outcome:
+            declaration = declarers.get(player)
+            verdicts = {row.outcome, want.outcome}
+            if declaration is not None and verdicts <= {"won", "invalid_declare"}:
+                if declaration.check.valid:
+                    message = (
+                        f"{player}'s declaration was judged invalid, but it is valid: every "
+                        "group is a sequence or set and the requirement is met."
+                    )
+                else:
+                    message = (
+                        f"{player}'s declaration was accepted, but it is invalid: "
+                        + "; ".join(declaration.check.reasons)
+                        + "."
+                    )
+                add(
+                    "declare.verdict",
+                    "declaration.min_pure_runs",
+                    message,
+                    player_id=player,
+                    seq=declaration.seq,
+                    expected=want.outcome,
+                    recorded=row.outcome,
+                )
+            else:
+                add(
+                    "score.outcome",
+                    want.rule_key,
+                    f"{player} is recorded as {row.outcome.replace('_', ' ')}, but the hand "
+                    f"gives {want.outcome.replace('_', ' ')}: {player} {want.why}.",
+                    player_id=player,
+                    seq=want.seq,
+                    expected=want.outcome,
+                    recorded=row.outcome,
+                )
+            continue
+        if row.points != want.points:
+            if want.outcome in _DROP_WORDS:
+                fmt = _FORMAT_WORDS.get(replay.game.format, replay.game.format)
+                message = (
+                    f"{player} {want.why} and should be charged {want.points} points in {fmt}, "
+                    f"but was charged {row.points}."
+                )
+                check = "drop.penalty"
+            else:
+                message = f"{player} was charged {row.points} points; {want.why}."
+                check = "score.points"
+            add(
+                check,
+                want.rule_key,
+                message,
+                player_id=player,
+                seq=want.seq,
+                expected=want.points,
+                recorded=row.points,
+            )
+    return out
+
+
+def compare_money(replay: HandReplay, game: Game) -> list[Finding]:
+    """Points rummy: each loser pays points x point value; the winner gets the sum less rake.
+
+    Amounts are checked against the RECORDED points, so a wrong score is one finding
+    (score.points) and a wrong amount for the recorded score is another (score.amount).
+    """
+    hand, rules = replay.hand, replay.rules
+    if game.point_value is None:
+        return []
+    key = "money.points_settlement"
+    out: list[Finding] = []
+    winners = [r for r in hand.results if r.outcome == "won"]
+    paid = Decimal(0)
+    for row in hand.results:
+        if row.outcome == "won":
+            continue
+        want = -(row.points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
+        paid -= want
+        if row.amount != want:
+            out.append(
+                finding(
+                    "score.amount",
+                    game_id=hand.game_id,
+                    hand_id=hand.hand_id,
+                    player_id=row.player,
+                    expected=want,
+                    recorded=row.amount,
+                    message=f"{row.player} lost {row.points} points at {game.point_value} a "
+                    f"point and should pay {-want}, but the record shows {row.amount}.",
+                    rule=rules.cite(key),
+                )
+            )
+    if len(winners) == 1:
+        rake = (paid * game.rake_pct / 100).quantize(PAISA, ROUND_HALF_UP)
+        want = paid - rake
+        row = winners[0]
+        if row.amount != want:
+            out.append(
+                finding(
+                    "score.amount",
+                    game_id=hand.game_id,
+                    hand_id=hand.hand_id,
+                    player_id=row.player,
+                    expected=want,
+                    recorded=row.amount,
+                    message=f"{row.player} won {paid} from the losers and, after the "
+                    f"{game.rake_pct}% rake of {rake}, should receive {want}, but the record "
+                    f"shows {row.amount}.",
+                    rule=rules.cite(key),
+                )
+            )
+    return out

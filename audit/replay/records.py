@@ -1,0 +1,100 @@
+"""What the reader hands to the replay: one game's facts and claims as plain Python values.
+
+Cards are already integer codes (audit/cards.py); a hand whose rows could not be read
+carries ``quarantine`` (the reason) instead of being replayed. Timestamps stay in the
+columnar engines (think times are DuckDB's business), except where a check needs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import NamedTuple
+
+NO_CARD = -1
+
+
+class Event(NamedTuple):
+    """One row of ``events``; ``card`` is ``NO_CARD`` when the row has none."""
+
+    seq: int
+    player: str | None
+    action: str
+    card: int
+    groups: list[list[int]] | None
+    auto: bool
+    reason: str | None
+
+
+class Result(NamedTuple):
+    """One row of ``results``: what the platform recorded for a player."""
+
+    player: str
+    outcome: str
+    points: int
+    score_after: int | None
+    amount: Decimal | None
+
+
+class GameEvent(NamedTuple):
+    after_hand_no: int
+    seq: int
+    player: str | None
+    action: str
+    score: int | None
+    split_kind: str | None
+
+
+class LedgerRow(NamedTuple):
+    player: str | None
+    kind: str
+    amount: Decimal
+
+
+@dataclass(slots=True)
+class Game:
+    """One row of ``games`` (and, for game-level checks, its game events and ledger)."""
+
+    game_id: str
+    table_id: str
+    format: str
+    deals_count: int | None
+    cards_per_hand: int
+    ruleset: str
+    decks: int
+    printed_jokers: int
+    max_players: int
+    chip_type: str
+    entry_fee: Decimal | None
+    point_value: Decimal | None
+    rake_pct: Decimal
+    running: bool
+    game_events: list[GameEvent] = field(default_factory=list)
+    ledger: list[LedgerRow] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Hand:
+    """One row of ``hands`` with its events (in seq order) and its results rows."""
+
+    hand_id: str
+    game_id: str
+    hand_no: int
+    seats: list[str]
+    shoe: list[int]
+    wild: int
+    open: int
+    events: list[Event]
+    results: list[Result]
+    quarantine: str | None = None
+    """Why the hand cannot be replayed (a bad row, a gap in seq, no results...)."""
+
+
+@dataclass(slots=True)
+class GameUnit:
+    """A game with all its hands, in hand_no order. ``game`` is ``None`` when the hands
+    name a game_id that ``games`` does not hold (then every hand is quarantined)."""
+
+    game_id: str
+    game: Game | None
+    hands: list[Hand]
