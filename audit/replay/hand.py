@@ -49,6 +49,9 @@ class Declaration:
     player: str
     seq: int
     check: DeclarationCheck
+    """The rules' verdict."""
+    accepted: bool
+    """What the platform did, as the events after it show: the hand ended (accepted)."""
     turns_of_others: dict[str, int] = field(default_factory=dict)
     """Turns each other player had completed when the declaration came (first hand show)."""
 
@@ -73,6 +76,7 @@ class HandReplay:
         self.winner: str | None = None
         self.ended = False
         self.unfinished = False
+        self.recorded_outcomes = {r.player: r.outcome for r in hand.results}
 
     # ------------------------------------------------------------ findings
 
@@ -423,7 +427,11 @@ class HandReplay:
             self.ended = True
             self.winner = active[0]
 
-    def declare(self, e: Event) -> None:
+    def declare(self, e: Event, after: Event | None) -> None:
+        """A declaration. The rules judge it (``check``); the record says what the platform
+        did with it: the declarer's result (won or invalid_declare) or, failing that, the
+        events after it (shows: accepted; more play: rejected). The replay follows the
+        platform, so a wrong verdict is one ``declare.verdict`` finding, not a cascade."""
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
@@ -442,10 +450,15 @@ class HandReplay:
                 recorded=format_codes(sorted(c for g in groups for c in g)),
             )
         others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
-        self.declarations.append(Declaration(seat.player, e.seq, check, others))
+        recorded = self.recorded_outcomes.get(seat.player)
+        if recorded in ("won", "invalid_declare"):
+            accepted = recorded == "won"
+        else:
+            accepted = check.valid if after is None else after.action == "show"
+        self.declarations.append(Declaration(seat.player, e.seq, check, accepted, others))
         seat.turns += 1
         seat.shown = [list(g) for g in groups]
-        if check.valid:
+        if accepted:
             self.ended = True
             self.winner = seat.player
             return
@@ -542,7 +555,8 @@ class HandReplay:
     def run(self) -> HandReplay:
         if not self.deal():
             return self
-        for e in self.hand.events:
+        events = self.hand.events
+        for i, e in enumerate(events):
             match e.action:
                 case "draw_stock":
                     self.draw_stock(e)
@@ -553,7 +567,7 @@ class HandReplay:
                 case "drop":
                     self.drop(e)
                 case "declare":
-                    self.declare(e)
+                    self.declare(e, events[i + 1] if i + 1 < len(events) else None)
                 case "show":
                     self.show(e)
                 case "reshuffle":

@@ -55,7 +55,7 @@ def audit_hand(hand: Hand, game: Game, rules: Ruleset) -> HandAudit:
     findings = list(replay.findings)
     findings += compare_results(replay, expected)
     if game.format == "points":
-        findings += compare_money(replay, game)
+        findings += compare_money(replay, game, expected)
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
 
 
@@ -66,12 +66,13 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
     """The outcome and points the rules give each seated player (none while unfinished)."""
     rules, game = replay.rules, replay.game
     out: dict[str, Expected] = {}
-    valid = next((d for d in replay.declarations if d.check.valid), None)
+    ending = next((d for d in replay.declarations if d.accepted), None)
+    declared = {d.player: d for d in replay.declarations}
     for player, seat in replay.seats.items():
+        declaration = declared.get(player)
         if seat.status in (Status.DROPPED, Status.LEFT):
             out[player] = _drop(seat, game, rules)
-        elif seat.status is Status.INVALID:
-            declaration = next(d for d in replay.declarations if d.player == player)
+        elif declaration is not None and not declaration.check.valid:
             out[player] = Expected(
                 "invalid_declare",
                 rules.invalid_penalty,
@@ -79,18 +80,14 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 "the declaration was invalid: " + "; ".join(declaration.check.reasons),
                 seq=declaration.seq,
             )
-        elif player == replay.winner:
+        elif declaration is not None:
             out[player] = Expected(
-                "won",
-                0,
-                "declaration.min_runs" if valid and valid.player == player else "turns.order",
-                "made a valid declaration"
-                if valid and valid.player == player
-                else "was the last player left in the hand",
-                seq=valid.seq if valid and valid.player == player else None,
+                "won", 0, "declaration.min_runs", "made a valid declaration", seq=declaration.seq
             )
-        elif valid is not None:
-            out[player] = _loser(seat, valid.turns_of_others.get(player, 1), replay)
+        elif player == replay.winner:
+            out[player] = Expected("won", 0, "turns.order", "was the last player left in the hand")
+        elif ending is not None:
+            out[player] = _loser(seat, ending.turns_of_others.get(player, 1), replay)
         elif replay.ended and replay.winner is None:  # an invalid declaration ended the hand
             out[player] = Expected(
                 "lost",
@@ -266,11 +263,14 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
     return out
 
 
-def compare_money(replay: HandReplay, game: Game) -> list[Finding]:
+def compare_money(
+    replay: HandReplay, game: Game, expected: dict[str, Expected]
+) -> list[Finding]:
     """Points rummy: each loser pays points x point value; the winner gets the sum less rake.
 
-    Amounts are checked against the RECORDED points, so a wrong score is one finding
-    (score.points) and a wrong amount for the recorded score is another (score.amount).
+    A loser's points are the rules' points when the rules agree with the recorded outcome,
+    else the recorded points: a wrong verdict is then one finding (declare.verdict or
+    score.outcome), not also a money finding; wrong points charged as money are two.
     """
     hand, rules = replay.hand, replay.rules
     if game.point_value is None:
@@ -282,7 +282,9 @@ def compare_money(replay: HandReplay, game: Game) -> list[Finding]:
     for row in hand.results:
         if row.outcome == "won":
             continue
-        want = -(row.points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
+        rules_say = expected.get(row.player)
+        points = rules_say.points if rules_say and rules_say.outcome == row.outcome else row.points
+        want = -(points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
         paid -= want
         if row.amount != want:
             out.append(
@@ -293,8 +295,8 @@ def compare_money(replay: HandReplay, game: Game) -> list[Finding]:
                     player_id=row.player,
                     expected=want,
                     recorded=row.amount,
-                    message=f"{row.player} lost {row.points} points at {game.point_value} a "
-                    f"point and should pay {-want}, but the record shows {row.amount}.",
+                    message=f"{row.player} lost {points} points at {game.point_value} a point, "
+                    f"so the amount should be {want}, but the record shows {row.amount}.",
                     rule=rules.cite(key),
                 )
             )

@@ -37,7 +37,7 @@ class Score:
         why = (
             "the cards left unmatched"
             if self.requirement_met
-            else f"all cards count because {'; '.join(self.unmet)}"
+            else f"every card counts ({self.unmet[0]}):"
         )
         capped = f", capped at {self.cap}" if self.raw > self.points else ""
         return f"{why}, {format_codes(self.counted)}, are worth {self.raw}{capped}"
