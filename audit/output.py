@@ -127,6 +127,9 @@ def write_quarantine(path: Path, rows: Sequence[Any]) -> None:
     _write_parquet(path, sorted(rows, key=key), QUARANTINE_SCHEMA.names, QUARANTINE_SCHEMA)
 
 
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    text = json.dumps(data, indent=2, sort_keys=True, default=str) + "\n"
+def write_text(path: Path, text: str) -> None:
     _atomic(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    write_text(path, json.dumps(data, indent=2, sort_keys=True, default=str) + "\n")

@@ -34,6 +34,7 @@ from audit.output import (
 )
 from audit.replay.outcome import audit_hand
 from audit.replay.records import Game, GameUnit, Hand
+from audit.report.render import write_report
 from audit.rules.ruleset import Ruleset, load_preset
 
 
@@ -289,6 +290,7 @@ def replay_logs(
             "exit_status": status,
         },
     )
+    write_report(out)
     return RunSummary(hands, by_check, severity, status, out)
 
 

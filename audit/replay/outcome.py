@@ -263,9 +263,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
     return out
 
 
-def compare_money(
-    replay: HandReplay, game: Game, expected: dict[str, Expected]
-) -> list[Finding]:
+def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected]) -> list[Finding]:
     """Points rummy: each loser pays points x point value; the winner gets the sum less rake.
 
     A loser's points are the rules' points when the rules agree with the recorded outcome,

@@ -1,0 +1,1 @@
+"""The HTML report: view models built from the outputs, then rendered (templates in reports/)."""
