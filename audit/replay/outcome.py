@@ -34,7 +34,9 @@ class Expected:
     """The rules' outcome for one player, with the words and the rule behind it."""
 
     outcome: str
-    points: int
+    points: int | None
+    """``None`` when the rules cannot say (the player's show does not match their cards,
+    already a ``declare.groups_mismatch``): the recorded points are then taken as given."""
     rule_key: str
     why: str
     seq: int | None = None
@@ -121,7 +123,9 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
     key = "points.cap"
     if turns_before == 0 and rules.first_hand_show_cap < cap:
         cap, key = rules.first_hand_show_cap, "points.first_hand_show_cap"
-    if seat.shown is not None and seat.show_matches:
+    if seat.shown is not None and not seat.show_matches:
+        return Expected("lost", None, "declaration.groups_exact", "showed other cards than held")
+    if seat.shown is not None:
         score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
         how = "as shown"
     else:
@@ -240,7 +244,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                     recorded=row.outcome,
                 )
             continue
-        if row.points != want.points:
+        if want.points is not None and row.points != want.points:
             if want.outcome in _DROP_WORDS:
                 fmt = _FORMAT_WORDS.get(replay.game.format, replay.game.format)
                 message = (
@@ -281,7 +285,9 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         if row.outcome == "won":
             continue
         rules_say = expected.get(row.player)
-        points = rules_say.points if rules_say and rules_say.outcome == row.outcome else row.points
+        points = row.points
+        if rules_say and rules_say.outcome == row.outcome and rules_say.points is not None:
+            points = rules_say.points
         want = -(points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
         paid -= want
         if row.amount != want:

@@ -193,5 +193,7 @@ def random_partition(rng: random.Random, hand: list[int]) -> list[list[int]]:
 
 
 presets = st.sampled_from(PRESETS).map(load_preset)
+rngs = st.integers(0, 2**32 - 1).map(random.Random)
+"""Seeded ``random.Random`` for the builders here, which draw too much for ``st.randoms()``."""
 deals = st.builds(seeded_deal, st.integers(min_value=0, max_value=2**32))
 """Seeded deals: plain, joker-heavy and near-complete hands of both presets."""
