@@ -9,8 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.replay.scenario import cards
-
 P1 = "2H 3H 4H 5S 6S 7S 9C 9D 9S KD KC KS QH"
 P2 = "AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC"
 DECLARE = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS JK"
@@ -21,14 +19,14 @@ WON = {"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-40.00")}
 
 def base(**over: Any) -> dict[str, Any]:
     """The clean hand: P1 draws the joker and declares on the first turn; P2 shows."""
-    kw: dict[str, Any] = dict(
-        seats={"P1": P1, "P2": P2},
-        wild="8S",
-        open="AC",
-        stock="JK 2S 6H 7D",
-        events=["P1 draw_stock JK", DECLARE, SHOW],
-        results=dict(WON),
-    )
+    kw: dict[str, Any] = {
+        "seats": {"P1": P1, "P2": P2},
+        "wild": "8S",
+        "open": "AC",
+        "stock": "JK 2S 6H 7D",
+        "events": ["P1 draw_stock JK", DECLARE, SHOW],
+        "results": dict(WON),
+    }
     kw.update(over)
     return kw
 
