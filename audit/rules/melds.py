@@ -186,7 +186,7 @@ def _best_run(
             continue
         gap = _run_gaps(real, n, rules)
         if isinstance(gap, str):
-            reason = reason or gap
+            reason = gap  # the last reading tried, with every wild card a joker, explains best
             continue
         used = n - len(real)
         if rules.max_jokers_per_run is not None and used > rules.max_jokers_per_run:
@@ -269,7 +269,8 @@ def _best_set(
             continue
         used = n - len(real)
         if rules.max_jokers_per_set is not None and used > rules.max_jokers_per_set:
-            reason = f"a set may use at most {rules.max_jokers_per_set} jokers"
+            most = rules.max_jokers_per_set
+            reason = f"a set may use at most {most} joker{'s' if most != 1 else ''}"
             continue
         suffix = f" with {used} joker{'s' if used != 1 else ''}" if used else ""
         return Verdict(MeldKind.SET, f"{text} is a set{suffix}", used)

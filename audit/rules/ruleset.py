@@ -128,7 +128,7 @@ class Ruleset:
     """Points by rank number: ``card_points[1]`` is the ace, ``[13]`` the king."""
     joker_points: int
     cap: int
-    unmet_requirement: Literal["all_cards"]
+    unmet_requirement: Literal["all_cards", "full_count"]
     first_hand_show_cap: int
 
     drops: Mapping[str, DropPenalty | None]
@@ -331,7 +331,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "points.card_points": ("card_points", _card_points),
     "points.joker_points": ("joker_points", _int(0, 100)),
     "points.cap": ("cap", _int(1, 1000)),
-    "points.unmet_requirement": ("unmet_requirement", _choice("all_cards")),
+    "points.unmet_requirement": ("unmet_requirement", _choice("all_cards", "full_count")),
     "points.first_hand_show_cap": ("first_hand_show_cap", _int(0, 1000)),
     **{f"drops.{fmt}": (f"drop:{fmt}", _drop) for fmt in FORMATS},
     **{
@@ -439,6 +439,8 @@ def _build(parsed: _Parsed) -> Ruleset:
         _LOADING.add(parsed.meta["id"])
         try:
             rules.update(load_preset(parent).rules)
+        except RulesetError as exc:
+            raise RulesetError(f"{parsed.path}: extends: {exc}") from None
         finally:
             _LOADING.discard(parsed.meta["id"])
     rules.update(parsed.rules)

@@ -25,6 +25,8 @@ class Score:
     groups: tuple[GroupCheck, ...]
     counted: tuple[int, ...]
     unmet: tuple[str, ...]
+    full_count: bool = False
+    """The requirement is unmet and the ruleset charges the full count, not the cards."""
 
     @property
     def requirement_met(self) -> bool:
@@ -34,12 +36,14 @@ class Score:
         """One sentence: what counts and what it comes to."""
         if not self.counted:
             return "every card is in a valid sequence or set: 0 points"
-        why = (
-            "the cards left unmatched"
-            if self.requirement_met
-            else f"every card counts ({self.unmet[0]}):"
-        )
+        if self.requirement_met:
+            why = "the cards left unmatched"
+        else:
+            why = f"every card counts because {self.unmet[0]}; the cards"
         capped = f", capped at {self.cap}" if self.raw > self.points else ""
+        if self.full_count:
+            cards = format_codes(self.counted)
+            return f"{why}, {cards}, are charged the full count of {self.raw}{capped}"
         return f"{why}, {format_codes(self.counted)}, are worth {self.raw}{capped}"
 
 
@@ -77,5 +81,6 @@ def score_arrangement(
         counted = tuple(c for g in checked for c in g.cards)
     else:
         counted = tuple(c for g in checked if not g.verdict.is_valid for c in g.cards)
-    raw = card_points(counted, jokers, rules)
-    return Score(min(raw, limit), raw, limit, checked, counted, unmet)
+    full_count = bool(unmet) and rules.unmet_requirement == "full_count"
+    raw = rules.cap if full_count else card_points(counted, jokers, rules)
+    return Score(min(raw, limit), raw, limit, checked, counted, unmet, full_count)

@@ -1,6 +1,7 @@
 """The exact optimal arrangement: the fewest points any arrangement of a hand is charged.
 
-The answer is ``min(cap, every card's points, D)`` where ``D`` is the least deadwood of an
+The answer is ``min(cap, U, D)`` where ``U`` is what an arrangement without the requirement
+is charged (every card's points, or the full count under ``full_count``) and ``D`` is the least deadwood of an
 arrangement that meets the declaration requirement (two sequences, one pure, ...). ``D`` is
 found by a memoised search over the hand, written for speed:
 
@@ -45,7 +46,7 @@ _CONTRIB = {
 class _Plan:
     """The moves of an optimal search path and where it ended.
 
-    A move is (delta, kind): kind -1 a wild card to the joker pool, 0 a card left unmatched,
+    A move is (delta, kind): kind -1 a wild card left in the joker pool, 0 a card unmatched,
     k > 0 a meld that takes k - 1 jokers from the pool.
     """
 
@@ -146,9 +147,12 @@ class _Search:
 
     # ------------------------------------------------------------ candidates
 
-    def _candidates(self) -> list[list[tuple[int, int, int]]]:
+    def _candidates(self) -> list[list[tuple[int, int, int, int]]]:
         """For each item, the melds whose first (lowest-index) item it is:
-        (delta of the packed multiset, jokers needed, contribution)."""
+        (delta of the packed multiset, cost, contribution, jokers needed).
+
+        Every wild card starts in the joker pool; a meld that uses one as itself takes it
+        out of the pool, so a meld's cost to the pool is its jokers plus its wild cards."""
         rules = self.rules
         found: dict[tuple[int, int], set[int]] = {}
         for core, need, contrib in self._runs():
@@ -159,11 +163,12 @@ class _Search:
             for i, code in enumerate(self.items):
                 if code not in self.jokers.codes and (self.full >> (3 * i)) & 3 >= 3:
                     found.setdefault((3 << (3 * i), 0), set()).add(_SET)
-        by_first: list[list[tuple[int, int, int]]] = [[] for _ in self.items]
+        by_first: list[list[tuple[int, int, int, int]]] = [[] for _ in self.items]
         for (delta, need), contribs in found.items():
             first = ((delta & -delta).bit_length() - 1) // 3
+            wild = sum((delta >> (3 * i)) & 7 for i in range(self.n_wild))
             for contrib in _undominated(contribs):
-                by_first[first].append((delta, need, contrib))
+                by_first[first].append((delta, need + wild, contrib, need))
         for options in by_first:
             options.sort(key=lambda o: (o[1], -o[0]))
         return by_first
@@ -268,7 +273,8 @@ class _Search:
 
     def run(self) -> tuple[int, _Plan | None]:
         """(points, plan); the plan is the moves chosen, ``None`` when every card counts."""
-        bound = min(self.total, self.limit)
+        unmet = self.total if self.rules.unmet_requirement == "all_cards" else self.rules.cap
+        bound = min(unmet, self.limit)
         if bound == 0 or (self.rules.min_pure_runs and not self._pure_run_possible()):
             return bound, None
         by_first = self._candidates()
@@ -290,20 +296,20 @@ class _Search:
             i = (low.bit_length() - 1) // 3
             rest = rem - (1 << (3 * i))
             if i < n_wild:
-                best = solve(rest, jok + 1, state)
+                best = solve(rest, jok, state)  # stays in the joker pool
             else:
                 best = points[i] + solve(rest, jok, state)
             fits = rem | guard
             moves = table[state]
-            for delta, need, contrib in by_first[i]:
-                if need <= jok and (fits - delta) & guard == guard:
-                    value = solve(rem - delta, jok - need, moves[contrib])
+            for delta, cost, contrib, _ in by_first[i]:
+                if cost <= jok and (fits - delta) & guard == guard:
+                    value = solve(rem - delta, jok - cost, moves[contrib])
                     if value < best:
                         best = value
             memo[key] = best
             return best
 
-        deadwood = solve(self.full, len(self.printed), 0)
+        deadwood = solve(self.full, self.joker_total, 0)
         if deadwood >= bound:
             return bound, None
         return deadwood, self._plan(deadwood, solve, by_first, table)
@@ -354,31 +360,31 @@ class _Search:
         self,
         target: int,
         solve: Callable[[int, int, int], int],
-        by_first: list[list[tuple[int, int, int]]],
+        by_first: list[list[tuple[int, int, int, int]]],
         table: tuple[tuple[int, ...], ...],
     ) -> _Plan:
         """Walk the memoised search again to recover the moves behind ``target``."""
-        rem, jok, state, owed = self.full, len(self.printed), 0, target
+        rem, jok, state, owed = self.full, self.joker_total, 0, target
         plan: list[tuple[int, int]] = []
         while rem:
             low = rem & -rem
             i = (low.bit_length() - 1) // 3
             unit = 1 << (3 * i)
             if i < self.n_wild:
-                if solve(rem - unit, jok + 1, state) == owed:
-                    rem, jok = rem - unit, jok + 1
-                    plan.append((unit, -1))  # to the joker pool
+                if solve(rem - unit, jok, state) == owed:
+                    rem = rem - unit
+                    plan.append((unit, -1))  # stays in the joker pool
                     continue
             elif self.item_points[i] + solve(rem - unit, jok, state) == owed:
                 rem, owed = rem - unit, owed - self.item_points[i]
                 plan.append((unit, 0))  # unmatched
                 continue
             fits = rem | self.guard
-            for delta, need, contrib in by_first[i]:
-                if need <= jok and (fits - delta) & self.guard == self.guard:
+            for delta, cost, contrib, need in by_first[i]:
+                if cost <= jok and (fits - delta) & self.guard == self.guard:
                     nxt = table[state][contrib]
-                    if solve(rem - delta, jok - need, nxt) == owed:
-                        rem, jok, state = rem - delta, jok - need, nxt
+                    if solve(rem - delta, jok - cost, nxt) == owed:
+                        rem, jok, state = rem - delta, jok - cost, nxt
                         plan.append((delta, need + 1))  # a meld with `need` jokers
                         break
             else:  # pragma: no cover - the memo always holds a way to its own value

@@ -11,7 +11,7 @@ valid melds and searches every collection of disjoint valid melds; ``score_arran
    plus every joker, the cards of a rank plus every joker. Every subset of every pool is
    classified (``test_melds`` checks the premise on random groups). ``classify`` depends
    only on the multiset of codes, so equal multisets (two decks) are classified once.
-2. The search. Melds are bitmasks over hand positions. ``_best(uncovered)`` takes the
+2. The search. Melds are bitmasks over hand positions. ``best(uncovered)`` takes the
    lowest uncovered position and either leaves that card unmatched or covers it with a
    valid meld that holds it and lies inside ``uncovered``, so every collection of disjoint
    melds is reached. For each requirement state (sequences, pure sequences, "has a long
@@ -44,9 +44,7 @@ class _Meld:
     length: int
 
 
-def valid_melds(
-    cards: Sequence[int], jokers: Jokers, rules: Ruleset
-) -> dict[int, Verdict]:
+def valid_melds(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> dict[int, Verdict]:
     """Every valid meld of ``cards``: bitmask over positions -> its verdict."""
     positions = range(len(cards))
     joker_bits = sum(1 << i for i in positions if jokers.is_joker(cards[i]))
@@ -86,7 +84,9 @@ def brute_force(
     n = len(cards)
     points = [card_points([c], jokers, rules) for c in cards]
     limit = rules.cap if cap is None else cap
-    every_card = sum(points)
+    # What an arrangement without the requirement is charged: every card (all_cards, 003_,
+    # 004_) or the full count (full_count, 003_'s "loses 80 points").
+    every_card = sum(points) if rules.unmet_requirement == "all_cards" else rules.cap
 
     need_runs = max(rules.min_runs, 1)
     need_pure = rules.min_pure_runs
@@ -106,7 +106,7 @@ def brute_force(
             has_long or (long is not None and meld.length >= long),
         )
 
-    # _best(uncovered) -> {state of the melds chosen among `uncovered`: (points, choice)};
+    # best(uncovered) -> {state of the melds chosen among `uncovered`: (points, choice)};
     # choice is the meld covering the lowest uncovered card, or 0 if that card is unmatched.
     empty: State = (0, 0, False)
     memo: dict[int, dict[State, tuple[int, int, State]]] = {0: {empty: (0, 0, empty)}}
@@ -133,11 +133,7 @@ def brute_force(
 
     full = (1 << n) - 1
     finals = best(full)
-    met = [
-        (pts, state)
-        for state, (pts, _, _) in finals.items()
-        if _meets(state, rules)
-    ]
+    met = [(pts, state) for state, (pts, _, _) in finals.items() if _meets(state, rules)]
     if not met:  # every arrangement counts every card: all singles is one of them
         return min(limit, every_card), [[c] for c in cards]
     pts, state = min(met)

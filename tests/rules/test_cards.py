@@ -25,8 +25,6 @@ from audit.cards import (
 )
 from audit.errors import CardError
 
-from .support import STANDARD
-
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "SHDC"
 ALL_TEXTS = [r + s for s in SUIT_CHARS for r in RANK_CHARS] + ["JK"]
@@ -136,12 +134,6 @@ def test_shoe_difference_names_missing_and_extra_cards() -> None:
     assert missing == Counter({parse_code("AS"): 1, JOKER: 1})
     assert extra == Counter({parse_code("KD"): 1})
     assert shoe_difference(list(expected.elements()), expected) == (Counter(), Counter())
-
-
-def test_shoe_of_the_standard_preset_is_what_its_rule_says() -> None:
-    """`deal.shoes` (standard-13): 'two 52-card decks with one printed joker each: 106 cards'."""
-    (spec,) = STANDARD.shoes
-    assert sum(shoe_composition(spec.decks, spec.printed_jokers).values()) == 106
 
 
 @given(st.lists(texts, max_size=30))

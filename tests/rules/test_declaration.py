@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from audit.rules.declaration import check_declaration, check_groups, unmet_requirements
 from audit.rules.melds import Jokers, MeldKind
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import Ruleset, load_preset
 
-from .hands import random_partition, rngs, seeded_deal, valid_declaration
+from .hands import presets, random_partition, rngs, seeded_deal, valid_declaration
 from .support import FIRST_LIFE, NO_WILD, STANDARD, cards, flat, groups, variant
 
 
@@ -33,7 +33,10 @@ def test_a_valid_declaration_of_13_cards_001() -> None:
     assert check.reasons == ()
     assert [g.text for g in check.groups] == [part.strip() for part in VALID_13.split("/")]
     assert [g.verdict.kind for g in check.groups] == [
-        MeldKind.PURE_RUN, MeldKind.IMPURE_RUN, MeldKind.SET, MeldKind.SET
+        MeldKind.PURE_RUN,
+        MeldKind.IMPURE_RUN,
+        MeldKind.SET,
+        MeldKind.SET,
     ]
 
 
@@ -159,7 +162,7 @@ def arrangements(draw: st.DrawFn) -> tuple[list[int], list[list[int]], Jokers, R
     """A valid declaration half the time, else a seeded hand cut into random groups."""
     rng = draw(rngs)
     if draw(st.booleans()):
-        rules = draw(st.sampled_from([STANDARD, FIRST_LIFE]))
+        rules = load_preset(draw(presets))
         melds, jokers = valid_declaration(rng, rules)
         return [c for g in melds for c in g], melds, jokers, rules
     deal = seeded_deal(draw(st.integers(0, 2**32)))
@@ -179,11 +182,12 @@ def test_order_of_groups_and_cards_never_changes_the_verdict(
     assert unmet_requirements(first.groups, rules) == unmet_requirements(second.groups, rules)
 
 
-@given(rngs, st.sampled_from([STANDARD, FIRST_LIFE]))
+@given(rngs, presets)
 def test_built_declarations_are_valid_and_their_groups_are_melds(
-    rng: random.Random, rules: Ruleset
+    rng: random.Random, preset: str
 ) -> None:
     """The declarations the property tests build (hands.valid_declaration) are what they say."""
+    rules = load_preset(preset)
     melds, jokers = valid_declaration(rng, rules)
     assert all(g.verdict.is_valid for g in check_groups(melds, jokers, rules))
     assert unmet_requirements(check_groups(melds, jokers, rules), rules) == []

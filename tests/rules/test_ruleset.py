@@ -30,36 +30,25 @@ DOCUMENTS["log-format.md"] = ROOT / "docs" / "contract" / "log-format.md"
 SHORT_NAMES = {name[:4]: name for name in DOCUMENTS if name.endswith(".txt")}
 REFERENCE = re.compile(r"(\d{3}_[0-9a-f]{16}\.txt|\d{3}_(?![0-9a-f])|log-format\.md)")
 QUOTE = re.compile(r"(?:^|(?<=[\s(:;,]))'(.+?)'(?=$|[\s);,])")
-MISQUOTED = {
-    "standard-13:drops.points": (
-        "001_ has 'First drop (leaving before first turn) | 20 points'; the source quotes it "
-        "as 'First drop 20 points' without marking the words left out"
-    ),
-    "standard-13:pool_101.rebuy_below": (
-        "000_ says 'This criterion can only be fulfilled if the highest score of the round is "
-        "below 79 points for 101 Rummy'; the source quotes 'only if the highest score ...'"
-    ),
-}
+MISQUOTED: dict[str, str] = {}
 
 
 def _normal(text: str) -> str:
     """Text without table bars, backquotes and double quotes, one space, lower case."""
-    text = re.sub("[`\"\u201c\u201d]", "", text.replace("|", " ")).replace("\u2019", "'")
+    text = re.sub('[`"\u201c\u201d]', "", text.replace("|", " ")).replace("\u2019", "'")
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
 def _citations(source: str) -> list[tuple[list[str], str]]:
     """(documents, quoted words) for each quote, attributed to the documents named just
     before it ("001_ and 004_ allow a pick 'from the open deck'": either of the two)."""
-    parts = REFERENCE.split(source)
+    parts = REFERENCE.split(source)  # text, reference, text, reference, ..., text
     found = []
     named: list[str] = []
     for i in range(1, len(parts), 2):
         name = SHORT_NAMES.get(parts[i], parts[i])
-        quotes = QUOTE.findall(parts[i + 1])
-        joined = not quotes and parts[i + 1].strip() in {"and", ",", ""}
-        named = [*named, name] if joined or (named and parts[i - 1].strip() in {"and", ","}) else [name]
-        found += [(named, quote) for quote in quotes]
+        named = [*named, name] if named and parts[i - 1].strip() in {"and", ","} else [name]
+        found += [(named, quote) for quote in QUOTE.findall(parts[i + 1])]
     return found
 
 
@@ -69,7 +58,9 @@ def _distinct_rules() -> list[object]:
     for preset in PRESETS:
         for key, rule in load_preset(preset).rules.items():
             rid = f"{preset}:{key}"
-            marks = [pytest.mark.xfail(strict=True, reason=MISQUOTED[rid])] if rid in MISQUOTED else []
+            marks = (
+                [pytest.mark.xfail(strict=True, reason=MISQUOTED[rid])] if rid in MISQUOTED else []
+            )
             seen.setdefault((key, rule.source), pytest.param(rule, id=rid, marks=marks))
     return list(seen.values())
 
@@ -87,7 +78,8 @@ def test_every_rule_cites_a_seed_and_quotes_it_word_for_word(rule: Rule) -> None
     """STYLE 18: the rulebook is in the repo, and every rule rests on its words.
 
     A source names a seed file (``000_...txt`` or ``000_``) or says the seeds are silent,
-    and every 'quoted' passage (split at ``...``) is in the document named before it.
+    and every 'quoted' passage is in the document named before it (split at ``...``, and at
+    ``; `` where a quote joins the cells of a table row).
     """
     assert rule.text.strip()
     cited = REFERENCE.findall(rule.source)
@@ -99,12 +91,22 @@ def test_every_rule_cites_a_seed_and_quotes_it_word_for_word(rule: Rule) -> None
             assert any(_normal(piece) in w for w in words), f"{rule.key}: {piece!r} not in {names}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="melds.wild_natural_keeps_pure says 'seeds silent', but 000_ speaks: 'one has to "
-    "be Pure sequence (without wild card or joker)'; the choice should name 000_ as the seed "
-    "on the other side",
-)
+def test_the_quote_check_catches_a_misquote_and_a_missing_source() -> None:
+    def rule(source: str) -> Rule:
+        return Rule(key="points.cap", value=80, text="t", source=source)
+
+    test_every_rule_cites_a_seed_and_quotes_it_word_for_word(
+        rule("001_ and 004_: 'Maximum points cap | 80 points'; 000_: 'Full count is 80 points'")
+    )
+    for source in (
+        "000_1729c72ad4c1f885.txt: 'A maximum Full count is 90 points'",
+        "004_: 'A maximum Full count is 80 points'",  # it is 000_ that says so
+        "common practice",
+    ):
+        with pytest.raises(AssertionError):
+            test_every_rule_cites_a_seed_and_quotes_it_word_for_word(rule(source))
+
+
 def test_wild_natural_keeps_pure_names_the_seed_against_it_000() -> None:
     """`melds.wild_natural_keeps_pure`: 000_ says 'one has to be Pure sequence (without wild
     card or joker)' and 'one should be compulsorily Pure Sequence (without wild card or
@@ -126,9 +128,16 @@ def test_every_rule_key_has_a_rule_test() -> None:
 
 def test_first_life_differs_from_standard_only_where_003_speaks() -> None:
     """first-life-13 `extends` standard-13 and changes `deal.shoes`,
-    `melds.max_jokers_per_run` and `declaration.long_run_length`, each citing 003_."""
+    `melds.max_jokers_per_run`, `declaration.long_run_length` and
+    `points.unmet_requirement` (full count: 'When all the 13 cards are unmatched, the player
+    loses 80 points'), each citing 003_."""
     changed = {k for k in STANDARD.rules if STANDARD.rules[k] != FIRST_LIFE.rules[k]}
-    assert changed == {"deal.shoes", "melds.max_jokers_per_run", "declaration.long_run_length"}
+    assert changed == {
+        "deal.shoes",
+        "melds.max_jokers_per_run",
+        "declaration.long_run_length",
+        "points.unmet_requirement",
+    }
     assert all(FIRST_LIFE.rules[k].source.startswith("003_") for k in changed)
 
 
@@ -303,7 +312,11 @@ def _refusal(tmp_path: Path, body: str, *, extends: str | None = "standard-13") 
 
 def test_a_ruleset_file_extends_a_preset(tmp_path: Path) -> None:
     rules = _load(tmp_path, rule_table("points.cap", 60, text="Never more than 60.", source="x"))
-    assert (rules.id, rules.title, rules.path) == ("custom", "custom", str(tmp_path / "custom.toml"))
+    assert (rules.id, rules.title, rules.path) == (
+        "custom",
+        "custom",
+        str(tmp_path / "custom.toml"),
+    )
     assert rules.cap == 60
     assert rules.rule("points.cap").text == "Never more than 60."
     assert rules.min_runs == STANDARD.min_runs
@@ -327,7 +340,9 @@ def test_unknown_key_names_the_file_and_the_key(tmp_path: Path, body: str, key: 
 
 def test_unknown_field_of_a_rule_names_the_file_and_the_key(tmp_path: Path) -> None:
     body = rule_table("points.cap", 60) + 'note = "why"\n'
-    assert _refusal(tmp_path, body) == f"{tmp_path / 'custom.toml'}: points.cap: unknown field 'note'"
+    assert (
+        _refusal(tmp_path, body) == f"{tmp_path / 'custom.toml'}: points.cap: unknown field 'note'"
+    )
 
 
 @pytest.mark.parametrize("field", ["source", "text"])
@@ -359,7 +374,11 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
             "maybe",
             "expected one of 'leftover', 'run', 'invalid', got 'maybe'",
         ),
-        ("points.unmet_requirement", "80", "expected one of 'all_cards', got '80'"),
+        (
+            "points.unmet_requirement",
+            "80",
+            "expected one of 'all_cards', 'full_count', got '80'",
+        ),
         ("jokers.printed_joker_wild_rank", "1", "expected a rank A 2-9 T J Q K, got '1'"),
         ("deal.players", [6, 2], "expected [low, high] with low <= high, got [6, 2]"),
         ("deal.players", "2-6", "expected [low, high], got '2-6'"),
@@ -397,11 +416,6 @@ def test_unknown_preset_id_message() -> None:
     assert raised.value.slug == "unknown-ruleset"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="load_ruleset_file lets load_preset's error through: 'unknown ruleset "
-    "'standard-21'; the presets are: ...' names neither the file nor the key 'extends'",
-)
 def test_extends_unknown_preset_names_the_file_and_the_key(tmp_path: Path) -> None:
     """ruleset.py: 'An unknown key, a missing rule or a bad value is a RulesetError naming
     the file and the key.'"""
@@ -417,7 +431,10 @@ def test_ruleset_without_id_or_with_a_bad_title(tmp_path: Path) -> None:
     with pytest.raises(RulesetError) as raised:
         load_ruleset_file(path)
     assert str(raised.value) == f"{path}: the preset has no id"
-    assert _refusal(tmp_path, "title = 3\n") == f"{tmp_path / 'custom.toml'}: title must be a string, got 3"
+    assert (
+        _refusal(tmp_path, "title = 3\n")
+        == f"{tmp_path / 'custom.toml'}: title must be a string, got 3"
+    )
 
 
 def test_ruleset_that_is_not_toml_or_not_there(tmp_path: Path) -> None:
@@ -449,7 +466,10 @@ def test_missing_rule_names_the_file_and_the_key(tmp_path: Path) -> None:
             {"melds.ace_low": False, "melds.ace_high": False},
             "melds.ace_low/ace_high: an ace must fit somewhere in a sequence",
         ),
-        ({"melds.min_size": 4, "melds.max_set_size": 3}, "melds.max_set_size: smaller than melds.min_size"),
+        (
+            {"melds.min_size": 4, "melds.max_set_size": 3},
+            "melds.max_set_size: smaller than melds.min_size",
+        ),
         (
             {"declaration.min_pure_runs": 3},
             "declaration.min_pure_runs: more than declaration.min_runs",

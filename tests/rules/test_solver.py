@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from audit.cards import JOKER, format_codes
 from audit.rules.melds import Jokers
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import load_preset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement, best_points
 
@@ -22,10 +22,6 @@ from .support import FIRST_LIFE, STANDARD, cards, flat
 HANDS = 10_000
 CHUNK = 500
 
-KNOWN_SOLVER_MISSES: dict[int, str] = {}
-"""Seeds whose hands the solver gets wrong, tested (xfail) by
-``test_solver_lets_a_wild_card_stand_as_itself_in_an_impure_run`` and left out of the
-agreement test so that it keeps checking every other hand."""
 
 
 def disagreement(deal: Deal) -> str | None:
@@ -49,7 +45,9 @@ def disagreement(deal: Deal) -> str | None:
         problems.append("best_arrangement's groups are not the hand")
     if not problems:
         return None
-    return f"{deal}: " + "; ".join(problems) + f" (groups: {' / '.join(map(format_codes, arranged))})"
+    return (
+        f"{deal}: " + "; ".join(problems) + f" (groups: {' / '.join(map(format_codes, arranged))})"
+    )
 
 
 @pytest.mark.slow
@@ -60,8 +58,6 @@ def test_solver_agrees_with_brute_force_on_10000_seeded_hands(first: int) -> Non
     """Plain deals, deals of 3-6 jokers and near-complete hands of both presets (hands.py)."""
     failures = []
     for seed in range(first, first + CHUNK):
-        if seed in KNOWN_SOLVER_MISSES:
-            continue
         problem = disagreement(seeded_deal(seed))
         if problem is not None:
             failures.append((seed, problem))
@@ -71,27 +67,25 @@ def test_solver_agrees_with_brute_force_on_10000_seeded_hands(first: int) -> Non
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solver.py decides wild cards one by one and a meld may only take jokers already in "
-    "the pool, so a run with one wild card as itself and another as its joker is never built "
-    "(9S TS QS 9D with nines wild under first-life-13, one joker per run)",
-)
-@pytest.mark.parametrize(
-    "seed", sorted(KNOWN_SOLVER_MISSES) or [None], ids=lambda s: f"seed-{s}"
-)
-def test_solver_lets_a_wild_card_stand_as_itself_in_an_impure_run(seed: int | None) -> None:
-    """`melds.wild_natural_keeps_pure`, `melds.max_jokers_per_run` = 1 (first-life-13): with
-    nines wild, 9S TS QS 9D is a sequence with one joker (the classifier agrees, test_melds);
-    with 8C 9C TC it meets the requirement."""
-    if seed is None:
-        deal = Deal(tuple(cards("9S TS QS 9D 8C 9C TC 3S 4S 7S JH TD TC")), 0, "first-life-13")
-        jokers = Jokers.of_rank(9)
-        hand = list(deal.hand)
-        assert brute_force(hand, jokers, FIRST_LIFE)[0] < 80
-        assert best_points(hand, jokers, FIRST_LIFE) == brute_force(hand, jokers, FIRST_LIFE)[0]
-        return
-    assert disagreement(seeded_deal(seed)) is None
+
+
+WILD_AS_ITSELF = "3S 4S 7S 9S TS QS JH 9D TD 8C 9C TC TC"
+
+
+def test_a_wild_card_as_itself_and_another_as_its_joker_make_a_first_life_run_003() -> None:
+    """`melds.wild_natural_keeps_pure`, `melds.max_jokers_per_run` = 1 (first-life-13).
+    Nines wild: 9S TS QS 9D is 9-10-J-Q with 9S as itself and 9D as the one joker, 8C 9C TC
+    is pure, and 3S 4S 7S JH TD TC are left: 3 + 4 + 7 + 10 + 10 + 10 = 44."""
+    arranged = [cards("9S TS QS 9D"), cards("8C 9C TC"), cards("3S 4S 7S JH TD TC")]
+    assert sorted(c for g in arranged for c in g) == sorted(cards(WILD_AS_ITSELF))
+    assert score_arrangement(arranged, Jokers.of_rank(9), FIRST_LIFE).points == 44
+    assert brute_force(cards(WILD_AS_ITSELF), Jokers.of_rank(9), FIRST_LIFE)[0] == 44
+
+
+def test_solver_lets_a_wild_card_stand_as_itself_in_an_impure_run_003() -> None:
+    """The hand above: a wild card as itself and another as the run's one joker (a solver
+    bug once charged it 80)."""
+    assert best_points(cards(WILD_AS_ITSELF), Jokers.of_rank(9), FIRST_LIFE) == 44
 
 
 # ------------------------------------------------------------------ properties
@@ -150,10 +144,12 @@ def test_replacing_a_card_of_the_only_pure_sequence_can_raise_the_points() -> No
     assert brute_force(hand, Jokers.of_rank(None), STANDARD)[0] == min(80, every_card)
 
 
-@given(rngs, st.sampled_from([STANDARD, FIRST_LIFE]))
+@pytest.mark.parametrize("preset", ["standard-13", "first-life-13"])
+@given(rngs)
 def test_a_hand_of_valid_melds_meeting_the_requirement_scores_0(
-    rng: random.Random, rules: Ruleset
+    preset: str, rng: random.Random
 ) -> None:
+    rules = load_preset(preset)
     melds, jokers = valid_declaration(rng, rules)
     hand = [c for g in melds for c in g]
     assert best_points(hand, jokers, rules) == 0
