@@ -413,6 +413,18 @@ class HandReplay:
                     recorded="drop after draw",
                 )
         assert seat is not None
+        fmt = self.game.format
+        if self.rules.drop_penalty(fmt) is None and e.reason != "left":
+            self._find(
+                "drop.penalty",
+                f"drops.{fmt}",
+                f"{seat.player} dropped, but a {fmt.replace('_', ' ')} game allows no drops; "
+                f"the player is charged the full count of {self.rules.cap}.",
+                player=seat.player,
+                seq=e.seq,
+                expected="no drop",
+                recorded="drop",
+            )
         was_current = self.order[self.current] == seat.player
         seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
         seat.dropped_first = not seat.has_drawn

@@ -1,0 +1,232 @@
+"""The replay through the less common turns of a hand: the stock running out and being
+reshuffled, time-outs played by the server, a player who leaves, an invalid declaration
+after which play goes on, drops in pool and deals. docs/replay.md states each rule."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from audit.cards import CODE_TEXT, parse_code
+from audit.replay.outcome import audit_hand
+from audit.replay.records import Event, Game, Hand, Result
+from audit.rules.ruleset import load_preset
+from tests.replay.cases import DECLARE, P1, P2, base
+from tests.replay.scenario import parse_event, scenario
+
+STANDARD = load_preset("standard-13")
+
+
+def audit(game: Game, hand: Hand) -> list[tuple[str, str | None, int | None]]:
+    return [(f.check, f.player_id, f.seq) for f in audit_hand(hand, game, STANDARD).findings]
+
+
+def exhaust_stock(game: Game, hand: Hand) -> tuple[list[Event], list[int]]:
+    """Both players draw from the stock and discard what they drew until it is empty."""
+    n, k = len(hand.seats), game.cards_per_hand
+    stock = hand.shoe[n * k + 2 :]
+    events: list[Event] = []
+    for i, card in enumerate(stock):
+        player = hand.seats[i % n]
+        events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+        events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+    pile = [hand.open, *stock]
+    return events, pile
+
+
+def test_stock_runs_out_and_the_discard_pile_is_reshuffled() -> None:
+    """`turns.reshuffle`: the new stock is the discard pile less its top card; play goes on
+    from it. Then P1 drops in the middle of the hand and P2 wins (`drops.points`)."""
+    game, hand = scenario(**base(events=[], results={}))
+    events, pile = exhaust_stock(game, hand)
+    new_stock = list(reversed(pile[:-1]))  # any order will do
+    events.append(Event(len(events), None, "reshuffle", -1, [new_stock], False, None))
+    top = new_stock[0]
+    events.append(parse_event(len(events), f"P1 draw_stock {CODE_TEXT[top]}"))
+    events.append(parse_event(len(events), f"P1 discard {CODE_TEXT[top]}"))
+    events.append(parse_event(len(events), "P2 drop"))
+    hand.events = events
+    hand.results = [
+        Result("P1", "won", 0, None, Decimal("36.00")),
+        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
+    ]
+    assert audit(game, hand) == []
+
+
+def test_a_reshuffle_that_loses_a_card_is_a_finding() -> None:
+    """`turns.reshuffle`: a stock rebuilt without one of the pile's cards is
+    `draw.reshuffle`, and only that: play goes on from the recorded stock."""
+    game, hand = scenario(**base(events=[], results={}))
+    events, pile = exhaust_stock(game, hand)
+    new_stock = pile[1:-1]  # the open card went missing
+    seq = len(events)
+    events.append(Event(seq, None, "reshuffle", -1, [new_stock], False, None))
+    events.append(parse_event(seq + 1, "P1 drop"))
+    hand.events = events
+    hand.results = [
+        Result("P1", "middle_drop", 40, None, Decimal("-40.00")),
+        Result("P2", "won", 0, None, Decimal("36.00")),
+    ]
+    assert audit(game, hand) == [("draw.reshuffle", None, seq)]
+
+
+def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
+    """`turns.reshuffle`: with the stock empty the pile must be reshuffled before a draw."""
+    game, hand = scenario(**base(events=[], results={}))
+    events, pile = exhaust_stock(game, hand)
+    seq = len(events)
+    events.append(parse_event(seq, f"P1 draw_stock {CODE_TEXT[pile[0]]}"))
+    events.append(parse_event(seq + 1, f"P1 discard {CODE_TEXT[pile[0]]}"))
+    events.append(parse_event(seq + 2, "P2 drop"))
+    hand.events = events
+    hand.results = [
+        Result("P1", "won", 0, None, Decimal("36.00")),
+        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
+    ]
+    assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq)]
+
+
+def test_a_time_out_played_by_the_server_is_held_to_the_same_rules() -> None:
+    """`turns.order`: an `auto` discard (reason timeout) is the player's turn, played by
+    the server; it must still discard a card the player holds."""
+    ok = base(
+        stock="2S JK",
+        events=["P1 draw_stock 2S", "P1 discard 2S auto timeout", "P2 drop"],
+        results={"P1": ("won", 0, "18.00"), "P2": ("first_drop", 20, "-20.00")},
+    )
+    assert audit(*scenario(**ok)) == []
+    bad = dict(ok, events=["P1 draw_stock 2S", "P1 discard 3S auto timeout", "P2 drop"])
+    assert audit(*scenario(**bad)) == [("discard.not_in_hand", "P1", 1)]
+
+
+def test_a_player_who_leaves_out_of_turn_is_charged_a_drop_and_acts_no_more() -> None:
+    """`turns.order`: a player who leaves (an `auto` drop, reason left) may do so out of
+    turn, is charged the drop (`drops.points`), and any later action is `turn.order`."""
+    three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
+    ok = base(
+        seats=three,
+        stock="2S JK 6H",
+        events=["P1 draw_stock 2S", "P3 drop auto left", "P1 discard 2S", "P2 drop"],
+        results={
+            "P1": ("won", 0, "54.00"),
+            "P2": ("first_drop", 20, "-20.00"),
+            "P3": ("first_drop", 40, "-40.00"),
+        },
+    )
+    # P3 left before ever drawing: a first drop, 20 points, not 40; the money followed the
+    # wrong charge, so P3 paid 20 too much and P1 was paid 18 too much.
+    assert audit(*scenario(**ok)) == [
+        ("drop.penalty", "P3", 1),
+        ("score.amount", "P3", None),
+        ("score.amount", "P1", None),
+    ]
+    fixed = dict(ok, results={**ok["results"], "P3": ("first_drop", 20, "-20.00")})
+    fixed["results"]["P1"] = ("won", 0, "36.00")
+    assert audit(*scenario(**fixed)) == []
+    late = dict(fixed, events=[*fixed["events"][:3], "P3 draw_stock JK", "P2 drop"])
+    assert ("turn.order", "P3", 3) in audit(*scenario(**late))
+
+
+def test_play_goes_on_after_an_invalid_declaration() -> None:
+    """`declaration.invalid_ends_hand` = false: the invalid declarer is charged
+    `declaration.invalid_penalty` (80) and is out; the other two play on."""
+    three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
+    kw = base(
+        seats=three,
+        stock="7D JK 6H",
+        events=[
+            "P1 draw_stock 7D",
+            "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D",
+            "P2 draw_stock JK",
+            "P2 discard JK",
+            "P3 drop",
+        ],
+        results={
+            "P1": ("invalid_declare", 80, "-80.00"),
+            "P2": ("won", 0, "90.00"),
+            "P3": ("middle_drop", 20, "-20.00"),
+        },
+    )
+    # P3 never drew: a first drop (20), not a middle drop.
+    assert audit(*scenario(**kw)) == [("score.outcome", "P3", 4)]
+    kw["results"]["P3"] = ("first_drop", 20, "-20.00")
+    assert audit(*scenario(**kw)) == []
+
+
+def test_the_first_hand_show_cap_only_spares_players_without_a_turn_000() -> None:
+    """`points.first_hand_show_cap`. 000_: 'Point calculations for players who have not yet
+    played their first turn will be actual calculated points of melds or 40 points whichever
+    is lower.' Seats P2, P1, P3: P2 plays a turn, P1 declares at once; P2 pays every card
+    (77), P3, who had no turn, pays 40 of the 95 its cards are worth."""
+    p3 = "AH 2C 3D 4C 5H 6D 7C 9D 9H TH JD QS KH"
+    kw = base(
+        seats={"P2": P2, "P1": P1, "P3": p3},
+        stock="2S JK 6H",
+        events=[
+            "P2 draw_stock 2S",
+            "P2 discard 2S",
+            "P1 draw_stock JK",
+            DECLARE,
+            f"P2 show: {P2}",
+            f"P3 show: {p3}",
+        ],
+        results={
+            "P2": ("lost", 77, "-77.00"),
+            "P1": ("won", 0, "105.30"),
+            "P3": ("lost", 40, "-40.00"),
+        },
+    )
+    assert audit(*scenario(**kw)) == []
+    kw["results"]["P3"] = ("lost", 80, "-80.00")  # overcharged, and made to pay for it
+    assert audit(*scenario(**kw)) == [("score.points", "P3", None), ("score.amount", "P3", None)]
+
+
+def test_a_joker_a_player_discarded_may_not_be_taken_from_the_pile() -> None:
+    """`draws.joker_from_discard` = open_card_only: P1 takes the joker P2 discarded."""
+    kw = base(
+        seats={"P2": P2, "P1": P1},
+        stock="JK 6H",
+        events=[
+            "P2 draw_stock JK",
+            "P2 discard JK",
+            "P1 draw_discard JK",
+            DECLARE,
+            f"P2 show: {P2}",
+        ],
+        results={"P2": ("lost", 77, "-77.00"), "P1": ("won", 0, "69.30")},
+    )
+    assert audit(*scenario(**kw)) == [("draw.forbidden", "P1", 2)]
+
+
+def test_a_drop_in_deals_is_not_allowed_000() -> None:
+    """`drops.deals` = none. 000_: 'No Drop is allowed in Best of 2 and Best of 3'. A player
+    who drops anyway is charged the full count (`points.cap`)."""
+    kw = base(
+        game_format="deals",
+        events=["P1 draw_stock JK", "P1 discard JK", "P2 drop"],
+        results={"P1": ("won", 0, "80"), "P2": ("first_drop", 80, "-80")},
+    )
+    game, hand = scenario(**kw)
+    assert audit(game, hand) == [("drop.penalty", "P2", 2)]
+    kw["events"] = ["P1 draw_stock JK", "P1 discard JK", "P2 drop auto left"]
+    assert audit(*scenario(**kw)) == []
+
+
+def test_pool_201_drops_cost_25_and_50_000() -> None:
+    """`drops.pool_201`. 000_: first drop 'In 201 Pool, the score is 25', middle 50."""
+    kw = base(
+        game_format="pool_201",
+        events=["P1 draw_stock JK", "P1 discard JK", "P2 drop"],
+        results={"P1": ("won", 0, None), "P2": ("first_drop", 25, None)},
+    )
+    assert audit(*scenario(**kw)) == []
+    kw["results"] = {"P1": ("won", 0, None), "P2": ("first_drop", 20, None)}
+    assert audit(*scenario(**kw)) == [("drop.penalty", "P2", 2)]
+
+
+def test_a_joker_turned_up_as_the_open_card_may_be_taken() -> None:
+    """`draws.joker_from_discard` = open_card_only: the open card may be a joker and be
+    taken; P1 then declares with it."""
+    kw = base(open="JK", stock="6H", events=["P1 draw_discard JK", DECLARE, base()["events"][2]])
+    game, hand = scenario(**kw)
+    assert hand.open == parse_code("JK")
+    assert audit(game, hand) == []
