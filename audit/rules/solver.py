@@ -1,14 +1,15 @@
 """The exact optimal arrangement: the fewest points any arrangement of a hand is charged.
 
-The answer is ``min(cap, U, D)`` where ``U`` is what an arrangement without the requirement
-is charged (every card's points, or the full count under ``full_count``) and ``D`` is the least deadwood of an
-arrangement that meets the declaration requirement (two sequences, one pure, ...). ``D`` is
-found by a memoised search over the hand, written for speed:
+The answer is ``min(cap, U, D)``: ``U`` is what an arrangement without the requirement is
+charged (every card's points, or the full count under ``full_count``), ``D`` the least
+deadwood of an arrangement that meets the declaration requirement (two sequences, one
+pure, ...). ``D`` is found by a memoised search over the hand, written for speed:
 
 - Jokers are interchangeable, so a meld is its *core* of real cards plus a number of jokers;
-  only the count of jokers left matters. Wild-rank cards (0 points) may stand as themselves
-  (in a set, or in a pure sequence when ``melds.wild_natural_keeps_pure``) or join the joker
-  pool; they come first in the search so that choice is made before any joker is spent.
+  only the count of jokers left matters. Every wild-rank card (0 points) starts in the joker
+  pool; a meld that has one stand as itself (in a set, or in a sequence when
+  ``melds.wild_natural_keeps_pure``) takes it out of the pool. Wild cards come first in the
+  search, so every meld holding one is met while its card is decided.
 - The cards left are a multiset packed in one int, three bits a distinct card (a count and
   a guard bit), so "does this meld still fit" is one subtraction and one mask.
 - The search always decides the highest-valued card left: unmatched, or in one of the
@@ -295,10 +296,8 @@ class _Search:
             low = rem & -rem
             i = (low.bit_length() - 1) // 3
             rest = rem - (1 << (3 * i))
-            if i < n_wild:
-                best = solve(rest, jok, state)  # stays in the joker pool
-            else:
-                best = points[i] + solve(rest, jok, state)
+            # A wild card left alone stays in the joker pool; any other card counts.
+            best = solve(rest, jok, state) + (0 if i < n_wild else points[i])
             fits = rem | guard
             moves = table[state]
             for delta, cost, contrib, _ in by_first[i]:
