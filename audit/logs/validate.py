@@ -1,18 +1,26 @@
-"""Row checks of the log contract, as DuckDB SQL over whole tables, and a file's width check.
+"""The log contract's checks and conversions beyond the schema, as columnar expressions.
 
-`row_checks(table)` gives two SQL expressions over one row of a table: whether the row keeps
-the contract, and, for a bad row only, what it breaks, as a list of `{col, kind, value}`
-structs that `describe` turns into one plain line. Nothing here walks rows in Python.
+- `row_checks(table)`: two DuckDB SQL expressions over one row of a table, whether the row
+  keeps the contract and, for a bad row only, what it breaks, as a list of
+  `{col, kind, value}` structs that `describe` turns into one plain line.
+- `source_sql` and `staged_columns`: a table's rows read from its files, and cast to the
+  contract's types with cards as integer codes (audit/cards.py), in SQL.
+- `width_problems`: the one file-level check that needs values; a file may write an integer
+  or a decimal column wider than the contract's, and a value that does not fit refuses it.
+- `event_stats`, `result_stats` and the `*_problem` messages: the hand-level checks, as
+  polars aggregates per hand; Python only words the few hands that fail them.
 
-`width_problems` is the one file-level check that needs values: a file may write an integer
-or decimal column wider than the contract's, and a value that does not fit refuses the file.
+No row is walked in Python.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -24,13 +32,21 @@ CARD_COLUMNS: dict[str, frozenset[str]] = {
     "hands": frozenset({"shoe", "wild_card", "open_card"}),
     "events": frozenset({"card", "groups"}),
 }
-"""The columns whose strings (or list items) must be card codes, per table."""
+"""The columns whose strings, or list items, must be card codes."""
 
 _CODES = "MAP {" + ", ".join(f"'{text}': {code}" for code, text in enumerate(CODE_TEXT)) + "}"
+_DUCK_NAMES = {
+    "string": "VARCHAR",
+    "bool": "BOOLEAN",
+    "int8": "TINYINT",
+    "int16": "SMALLINT",
+    "int32": "INTEGER",
+    "int64": "BIGINT",
+}
 
 
 def quote(name: str) -> str:
-    """A SQL identifier for a contract name."""
+    """A SQL identifier."""
     return '"' + name.replace('"', '""') + '"'
 
 
@@ -40,7 +56,11 @@ def literal(text: str) -> str:
 
 
 def duck_type(dtype: pa.DataType) -> str:
-    """The DuckDB type of a contract Arrow type."""
+    """The DuckDB type of a contract Arrow type.
+
+    >>> duck_type(load_contract()["hands"].column("seats").arrow_type)
+    'STRUCT("seat" TINYINT, "player_id" VARCHAR)[]'
+    """
     if pa.types.is_list(dtype):
         return f"{duck_type(dtype.value_type)}[]"
     if pa.types.is_struct(dtype):
@@ -49,23 +69,318 @@ def duck_type(dtype: pa.DataType) -> str:
         return f"DECIMAL({dtype.precision},{dtype.scale})"
     if pa.types.is_timestamp(dtype):
         return "TIMESTAMPTZ"
-    names = {"string": "VARCHAR", "bool": "BOOLEAN", "int8": "TINYINT", "int16": "SMALLINT"}
-    return names.get(str(dtype), {"int32": "INTEGER", "int64": "BIGINT"}.get(str(dtype), "?"))
+    return _DUCK_NAMES[str(dtype)]
+
+
+def file_literal(path: str) -> str:
+    """A SQL literal naming exactly one file: DuckDB reads `*`, `?` and `[` as a glob.
+
+    >>> file_literal("events/part[1].parquet")
+    "'events/part[[]1].parquet'"
+    """
+    return literal(re.sub(r"([*?\[])", r"[\1]", path))
+
+
+def source_sql(table: str, paths: list[str], *, first_file: int, row_bits: int) -> str:
+    """SQL for the contract columns of every row of `paths`, with `_k`, the row's place in
+    the input: `(first_file + file index) << row_bits | row index`. Timestamps are read as
+    TIMESTAMPTZ (any unit); a partition folder never becomes a column."""
+    columns = load_contract()[table].columns
+    if not paths:
+        nulls = ", ".join(
+            f"CAST(NULL AS {duck_type(c.arrow_type)}) AS {quote(c.name)}" for c in columns
+        )
+        return f"SELECT {nulls}, CAST(NULL AS BIGINT) AS _k WHERE false"
+    names = ", ".join(
+        f"CAST({quote(c.name)} AS TIMESTAMPTZ) AS {quote(c.name)}"
+        if pa.types.is_timestamp(c.arrow_type)
+        else quote(c.name)
+        for c in columns
+    )
+    listed = ", ".join(file_literal(path) for path in paths)
+    return (
+        f"SELECT {names}, (CAST(file_index AS BIGINT) + {first_file}) << {row_bits}"
+        " | file_row_number AS _k"
+        f" FROM read_parquet([{listed}], union_by_name=true, hive_partitioning=false)"
+    )
+
+
+def staged_columns(table: str) -> str:
+    """SQL for the columns of a table the replay needs, in the contract's types, cards as
+    codes and seats as player ids; timestamps and the shuffle commitment stay behind."""
+    out = []
+    for column in load_contract()[table].columns:
+        name, dtype = quote(column.name), column.arrow_type
+        if column.name in CARD_COLUMNS.get(table, ()):
+            out.append(f"{card_codes_sql(column)} AS {name}")
+        elif column.name == "seats":
+            out.append(
+                f"list_transform({name}, lambda s: struct_extract(s, 'player_id')) AS {name}"
+            )
+        elif not (pa.types.is_timestamp(dtype) or pa.types.is_struct(dtype)):
+            out.append(f"CAST({name} AS {duck_type(dtype)}) AS {name}")
+    return ", ".join(out)
 
 
 def card_codes_sql(column: Column) -> str:
-    """SQL for a card column with every card replaced by its integer code (NULL if none)."""
-    depth, dtype = 0, column.arrow_type
+    """SQL for a card column with each card replaced by its code (audit.cards), or NULL
+    where a string is not a card code."""
+    return _map_cards(quote(column.name), column.arrow_type, 1)
+
+
+def _map_cards(expr: str, dtype: pa.DataType, level: int) -> str:
+    if pa.types.is_list(dtype):
+        inner = _map_cards(f"c{level}", dtype.value_type, level + 1)
+        return f"list_transform({expr}, lambda c{level}: {inner})"
+    return f"CAST({_CODES}[{expr}] AS TINYINT)"
+
+
+def _null_inside(expr: str, dtype: pa.DataType, level: int) -> str | None:
+    """SQL true when a list or struct value holds a null item or field; None for scalars."""
+    if pa.types.is_list(dtype):
+        item = f"x{level}"
+        inner = _null_inside(item, dtype.value_type, level + 1)
+        test = f"{item} IS NULL" + (f" OR {inner}" if inner else "")
+        return f"len(list_filter({expr}, lambda {item}: {test})) > 0"
+    if pa.types.is_struct(dtype):
+        tests = []
+        for field in dtype:
+            value = f"struct_extract({expr}, {literal(field.name)})"
+            inner = _null_inside(value, field.type, level)
+            tests.append(f"{value} IS NULL" + (f" OR {inner}" if inner else ""))
+        return f"({expr} IS NOT NULL AND ({' OR '.join(tests)}))"
+    return None
+
+
+def _what_is_inside(dtype: pa.DataType) -> str:
+    kinds = []
     while pa.types.is_list(dtype):
-        depth, dtype = depth + 1, dtype.value_type
-    expr = f"{_CODES}[c{depth}]"
-    for level in range(depth, 0, -1):
-        expr = f"list_transform(c{level}, lambda c{level - 1}: {expr})"
-    return expr.replace(f"c{depth}]" if depth == 0 else "c0)", "")[:0] or _codes_of(column, depth)
+        kinds.append("item")
+        dtype = dtype.value_type
+    if pa.types.is_struct(dtype):
+        kinds.append("field")
+    return " or ".join(dict.fromkeys(kinds))
 
 
-def _codes_of(column: Column, depth: int) -> str:
-    expr = f"{_CODES}[c{depth}]"
-    for level in range(depth, 0, -1):
-        expr = f"list_transform(c{level - 1}, lambda c{level}: {expr})"
-    return expr.replace("c0", quote(column.name)) if depth else f"{_CODES}[{quote(column.name)}]"
+@dataclass(frozen=True)
+class _Check:
+    bad: str
+    """SQL true when the row breaks the check (never NULL)."""
+    column: str
+    kind: str
+    value: str
+    """SQL VARCHAR: the offending value, for the message."""
+
+
+def _column_checks(table: str, column: Column) -> list[_Check]:
+    name, dtype = quote(column.name), column.arrow_type
+    checks = []
+    if not column.nullable:
+        checks.append(_Check(f"{name} IS NULL", column.name, "null", "NULL"))
+    inside = _null_inside(name, dtype, 1)
+    if inside:
+        checks.append(_Check(inside, column.name, "null_inside", literal(_what_is_inside(dtype))))
+    if column.values:
+        allowed = ", ".join(literal(value) for value in column.values)
+        checks.append(_Check(f"{name} NOT IN ({allowed})", column.name, "values", name))
+    if column.name in CARD_COLUMNS.get(table, ()):
+        if pa.types.is_list(dtype):
+            items = f"flatten({name})" if pa.types.is_list(dtype.value_type) else name
+            bad = f"list_filter({items}, lambda c: c IS NOT NULL AND {_CODES}[c] IS NULL)"
+            checks.append(_Check(f"len({bad}) > 0", column.name, "card_item", f"{bad}[1]"))
+        else:
+            bad = f"{name} IS NOT NULL AND {_CODES}[{name}] IS NULL"
+            checks.append(_Check(bad, column.name, "card", name))
+    return checks
+
+
+def _table_checks(table: str) -> list[_Check]:
+    checks = [c for column in load_contract()[table].columns for c in _column_checks(table, column)]
+    if table == "events":
+        checks.append(_Check("seq < 0", "seq", "negative", "CAST(seq AS VARCHAR)"))
+        checks.append(
+            _Check("player_id IS NULL AND action <> 'reshuffle'", "player_id", "server", "NULL")
+        )
+    return checks
+
+
+@dataclass(frozen=True)
+class RowChecks:
+    ok: str
+    """SQL true when the row keeps the contract."""
+    problems: str
+    """SQL list of {col, kind, value} structs, NULL when the row is good."""
+
+
+def row_checks(table: str) -> RowChecks:
+    """SQL over the columns of one row of `table`, as read from its files.
+
+    >>> "NOT IN ('points', 'pool_101', 'pool_201', 'deals')" in row_checks("games").ok
+    True
+    """
+    checks = _table_checks(table)
+    ok = "NOT (" + " OR ".join(f"coalesce({c.bad}, false)" for c in checks) + ")"
+    items = ", ".join(
+        f"CASE WHEN coalesce({c.bad}, false) THEN {{'col': {literal(c.column)},"
+        f" 'kind': {literal(c.kind)}, 'value': CAST({c.value} AS VARCHAR)}} END"
+        for c in checks
+    )
+    problems = f"CASE WHEN NOT ({ok}) THEN list_filter([{items}], lambda p: p IS NOT NULL) END"
+    return RowChecks(ok=ok, problems=problems)
+
+
+def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
+    """The problems of one bad row, as `row_checks` lists them, in one plain line.
+
+    >>> describe("events", [{"col": "card", "kind": "card", "value": "ZZ"}])
+    "card 'ZZ' is not a card code"
+    >>> describe("games", [{"col": "format", "kind": "values", "value": "poker"}])
+    "format 'poker' is not one of points, pool_101, pool_201, deals"
+    """
+    parts = []
+    for problem in problems:
+        column, value = problem["col"], problem["value"]
+        match problem["kind"]:
+            case "null":
+                parts.append(f"{column} is null")
+            case "null_inside":
+                parts.append(f"{column} holds a null {value}")
+            case "values":
+                allowed = ", ".join(load_contract()[table].column(column).values)
+                parts.append(f"{column} {value!r} is not one of {allowed}")
+            case "card":
+                parts.append(f"{column} {value!r} is not a card code")
+            case "card_item":
+                parts.append(f"{column} holds {value!r}, which is not a card code")
+            case "negative":
+                parts.append(f"{column} {value} is negative")
+            case "server":
+                parts.append(f"{column} is null, which only a reshuffle row may be")
+            case kind:
+                raise ValueError(f"unknown row problem kind {kind!r}")
+    return "; ".join(parts)
+
+
+def _narrower(want: pa.DataType, got: pa.DataType) -> bool:
+    """Whether a file type `got`, accepted for `want`, may hold values `want` cannot."""
+    if pa.types.is_list(want):
+        return _narrower(want.value_type, got.value_type)
+    if pa.types.is_struct(want):
+        return any(_narrower(f.type, got.field(f.name).type) for f in want)
+    if pa.types.is_integer(want):
+        return bool(got.bit_width > want.bit_width)
+    if pa.types.is_decimal(want):
+        return bool(got.precision > want.precision)
+    return False
+
+
+def _leaves(array: Any, want: pa.DataType, path: str) -> list[tuple[str, Any, pa.DataType]]:
+    """The integer and decimal leaves of a column, flattened, with their contract type."""
+    if pa.types.is_list(want):
+        return _leaves(pc.list_flatten(array), want.value_type, f"{path}[]")
+    if pa.types.is_struct(want):
+        return [
+            leaf
+            for f in want
+            for leaf in _leaves(pc.struct_field(array, f.name), f.type, f"{path}.{f.name}")
+        ]
+    if pa.types.is_integer(want) or pa.types.is_decimal(want):
+        return [(path, array, want)]
+    return []
+
+
+def width_problems(table: str, path: Any, schema: pa.Schema, *, source: str) -> list[str]:
+    """Why a file's wider integer or decimal columns hold values the contract's width
+    cannot, one line each; reads only those columns, and only when the file has them.
+
+    `schema` must already pass `check_schema`.
+    """
+    columns = [
+        c
+        for c in load_contract()[table].columns
+        if _narrower(c.arrow_type, schema.field(c.name).type)
+    ]
+    if not columns:
+        return []
+    data = pq.read_table(path, columns=[c.name for c in columns])
+    problems = []
+    for column in columns:
+        for where, values, want in _leaves(
+            data.column(column.name), column.arrow_type, column.name
+        ):
+            try:
+                pc.cast(values, want)
+            except pa.ArrowInvalid as error:
+                reason = str(error).splitlines()[0]
+                problems.append(
+                    f"{source}: column `{where}` holds a value that does not fit"
+                    f" {type_name(want)}: {reason}"
+                )
+    return problems
+
+
+# ---------------------------------------------------------------- hand-level checks
+
+
+def event_stats(events: pl.DataFrame) -> pl.DataFrame:
+    """Per hand `_h` of events sorted by (hand, seq): how many rows, how many good, and
+    whether their seqs run 0, 1, 2, ... (bad rows count: the check is about the log)."""
+    return events.group_by("_h").agg(
+        n_events=pl.len(),
+        n_good_events=pl.col("_ok").sum(),
+        seq_ok=(pl.col("seq") == pl.int_range(pl.len(), dtype=pl.Int32)).all(),
+    )
+
+
+def result_stats(results: pl.DataFrame) -> pl.DataFrame:
+    """Per hand `_h`: how many results rows, how many good, and whether the good ones
+    name each player once (the key is (hand_id, player_id))."""
+    return results.group_by("_h").agg(
+        n_results=pl.len(),
+        n_good_results=pl.col("_ok").sum(),
+        results_unique=~pl.col("player_id").filter(pl.col("_ok")).is_duplicated().any(),
+    )
+
+
+SEATS_OK = (pl.col("seats").list.len() > 0) & (
+    pl.col("seats").list.n_unique() == pl.col("seats").list.len()
+)
+"""A hand's seats name at least one player, each once."""
+
+
+def seats_problem(name: str, seats: list[str]) -> str:
+    """
+    >>> seats_problem("hand h1", ["p1", "p2", "p1"])
+    'hand h1 seats player p1 2 times'
+    """
+    if not seats:
+        return f"{name} has no seats"
+    player = next(p for p in seats if seats.count(p) > 1)
+    return f"{name} seats player {player} {seats.count(player)} times"
+
+
+def results_problem(name: str, players: list[str]) -> str:
+    """
+    >>> results_problem("hand h1", ["p1", "p2", "p2"])
+    'hand h1 has 2 results rows for player p2'
+    """
+    player = next(p for p in players if players.count(p) > 1)
+    return f"{name} has {players.count(player)} results rows for player {player}"
+
+
+def seq_problem(name: str, seqs: list[int | None]) -> list[str]:
+    """Where sorted seqs first leave 0, 1, 2, ...; nulls and negatives are row problems.
+
+    >>> seq_problem("hand h1", [0, 1, 3])
+    ['hand h1 events jump from seq 1 to 3']
+    >>> seq_problem("hand h1", [None, -1, 0, 1])
+    []
+    """
+    for expected, seq in enumerate(s for s in seqs if s is not None and s >= 0):
+        if seq < expected:
+            return [f"{name} events repeat seq {seq}"]
+        if seq > expected:
+            if expected == 0:
+                return [f"{name} events start at seq {seq}, not 0"]
+            return [f"{name} events jump from seq {expected - 1} to {seq}"]
+    return []

@@ -1,0 +1,641 @@
+"""From a log root to units of complete games, with every unreadable file, row and hand
+quarantined with why.
+
+`open_log_root` finds the Parquet files of the seven tables and checks each file's footer
+(schema version, schema). `iter_units` then works in two steps, so that memory stays bounded
+whatever the size of the night and the order of its files:
+
+1. DuckDB (out of core, spilling under `workdir`) reads every good file of a table at once,
+   runs the row checks of `audit.logs.validate`, encodes cards as integer codes, finds each
+   hand's game, and writes the rows to Parquet under `workdir`, partitioned by a bucket
+   `hash(game_id) % K`: all rows of a game land in one bucket.
+2. Bucket by bucket, polars reads the rows of one bucket, runs the hand-level checks
+   set-wise, and Python builds the records of `audit.replay.records`, game by game.
+
+Every input hand is yielded exactly once, quarantined or not; rows that belong to no hand
+(orphans) are listed in `quarantine` instead.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import repeat
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.errors import LogFormatError
+from audit.logs.contract import (
+    REQUIRED_TABLES,
+    TABLES,
+    check_schema,
+    file_schema_version,
+)
+from audit.logs.validate import (
+    SEATS_OK,
+    describe,
+    event_stats,
+    file_literal,
+    literal,
+    result_stats,
+    results_problem,
+    row_checks,
+    seats_problem,
+    seq_problem,
+    source_sql,
+    staged_columns,
+    width_problems,
+)
+from audit.replay.records import (
+    NO_CARD,
+    Event,
+    Game,
+    GameEvent,
+    GameUnit,
+    Hand,
+    LedgerRow,
+    Result,
+)
+
+MEMORY_LIMIT = "2GB"
+"""DuckDB's memory limit while staging; beyond it, it spills under `workdir`."""
+BATCH_EVENTS = 100_000
+"""About how many events a yielded batch holds (a game is never split): it bounds the
+Python objects alive at once, which weigh ~20 times their columnar form."""
+_HASH_CHUNK = 1 << 20
+_T = TypeVar("_T", bound=tuple[Any, ...])
+_ROW_BITS = 40
+"""`_k`, a row's place in the input, is `file index << 40 | row index`."""
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """A good Parquet file of the log root; `path` is relative to the root, '/'-separated."""
+
+    table: str
+    path: str
+    size: int
+    sha256: str
+    rows: int
+
+
+@dataclass(frozen=True)
+class QuarantineRow:
+    """A file, row or hand that could not be read, with why; one row of quarantine.parquet.
+
+    `row` is the 0-based row index inside `file`, when known; `check` is `input.file`,
+    `input.row` or `input.hand`.
+    """
+
+    table: str
+    file: str | None
+    row: int | None
+    hand_id: str | None
+    game_id: str | None
+    check: str
+    reason: str
+
+
+@dataclass
+class LogRoot:
+    """A log root's good files per table (sorted by path), its refused files, and the
+    optional tables it lacks."""
+
+    root: Path
+    files: dict[str, list[InputFile]]
+    bad_files: list[QuarantineRow] = field(default_factory=list)
+    missing_optional: list[str] = field(default_factory=list)
+
+
+def open_log_root(root: Path) -> LogRoot:
+    """Find and check the Parquet files of every table under `root` (footers only, except
+    the columns a file writes wider than the contract, whose values are range-checked).
+
+    Raises `SchemaVersionError` for a file of another schema version (the run stops), and
+    `LogFormatError` when `root` is not a folder or a required table has no readable file.
+    """
+    if not root.is_dir():
+        raise LogFormatError(f"the log root {root} is not a folder")
+    log = LogRoot(root=root, files={})
+    for table in TABLES:
+        folder = root / table
+        paths = sorted(
+            (p.relative_to(root).as_posix() for p in folder.rglob("*.parquet") if p.is_file()),
+        )
+        good = []
+        for rel in paths:
+            item, problem = _inspect(table, root / rel, rel)
+            if problem:
+                log.bad_files.append(
+                    QuarantineRow(table, rel, None, None, None, "input.file", problem)
+                )
+            else:
+                good.append(item)
+        log.files[table] = good
+        if good:
+            continue
+        if table not in REQUIRED_TABLES:
+            log.missing_optional.append(table)
+            continue
+        if not folder.is_dir():
+            why = f"there is no {table}/ folder"
+        elif not paths:
+            why = f"{table}/ holds no .parquet file"
+        else:
+            first = next(b.reason for b in log.bad_files if b.table == table)
+            why = f"all {len(paths)} of its files were refused, the first because {first}"
+        raise LogFormatError(f"the log root has no readable {table}/ table: {why}")
+    return log
+
+
+def _inspect(table: str, path: Path, rel: str) -> tuple[InputFile, str]:
+    """The file's record, and why it is refused ("" when it is good)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK):
+            digest.update(chunk)
+        try:
+            meta = pq.read_metadata(handle)
+            schema = meta.schema.to_arrow_schema()
+        except (pa.ArrowException, OSError) as error:
+            item = InputFile(table, rel, path.stat().st_size, digest.hexdigest(), 0)
+            return item, f"{rel} is not a readable Parquet file: {_first_line(error)}"
+    item = InputFile(table, rel, path.stat().st_size, digest.hexdigest(), meta.num_rows)
+    file_schema_version(meta.metadata, rel)
+    problems = check_schema(table, schema, source=rel)
+    if not problems:
+        try:
+            problems = width_problems(table, path, schema, source=rel)
+        except (pa.ArrowException, OSError) as error:
+            problems = [f"{rel} is not a readable Parquet file: {_first_line(error)}"]
+    return item, "; ".join(problems)
+
+
+def _first_line(error: Exception) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
+def iter_units(
+    log: LogRoot,
+    *,
+    quarantine: list[QuarantineRow],
+    target_rows: int = 2_000_000,
+    workdir: Path,
+) -> Iterator[list[GameUnit]]:
+    """Batches of complete games: every hand of a game and every event of a hand in one
+    batch; games by game_id inside a bucket, hands by (hand_no, hand_id), events by seq.
+
+    Appends to `quarantine` every bad row, every hand-level problem and every row that
+    names a hand or game the log does not hold. Buckets hold about `target_rows` events
+    each; staging files live in a fresh folder under `workdir`, removed at the end.
+    """
+    event_rows = sum(f.rows for f in log.files["events"])
+    buckets = max(1, -(-event_rows // max(1, target_rows)))
+    folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
+    try:
+        staged = _stage(log, folder, buckets)
+        quarantine.extend(staged.quarantine)
+        for bucket in range(buckets):
+            yield from _Bucket(staged, bucket, quarantine).batches()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- staging, in DuckDB
+
+
+_STAGED = ("games", "hands", "events", "results", "game_events", "ledger")
+_HAND_TABLES = ("hands", "events", "results")
+
+
+@dataclass
+class _Staged:
+    folder: Path
+    files: list[str]
+    """Relative paths by global file index (`_k >> 40`)."""
+    schemas: dict[str, pl.Schema]
+    quarantine: list[QuarantineRow]
+    hand_reasons: dict[str, str]
+    """The first bad hands, events or results row of a hand, as its quarantine reason."""
+    game_reasons: dict[str, str]
+    """Why a game's games row cannot be used."""
+
+    def where(self, key: int) -> tuple[str, int]:
+        return self.files[key >> _ROW_BITS], key & ((1 << _ROW_BITS) - 1)
+
+    def paths(self, table: str, bucket: int | None = None) -> list[Path]:
+        part = "*" if bucket is None else f"bucket={bucket}"
+        return sorted((self.folder / table).glob(f"{part}/*.parquet"))
+
+
+def _bucket_of(column: str, buckets: int) -> str:
+    return (
+        f"CASE WHEN {column} IS NULL THEN -1 ELSE CAST(hash({column}) % {buckets} AS INTEGER) END"
+    )
+
+
+def _stage_queries(buckets: int) -> dict[str, str]:
+    """Per table, the query whose rows are staged; hand rows need `hand_map`."""
+    checked = "_k, _ok, _p"
+    by_game = _bucket_of("game_id", buckets)
+    by_hand = f"{checked}, coalesce(_bucket, -1) AS bucket"
+    return {
+        "games": f"SELECT {staged_columns('games')}, ended_at IS NULL AS running, {checked},"
+        " count(*) OVER (PARTITION BY game_id) AS _copies,"
+        " _k = min(_k) OVER (PARTITION BY game_id) AS _first,"
+        f" {by_game} AS bucket FROM chk_games",
+        "hands": f"SELECT _h, _game, {staged_columns('hands')}, {checked}, _copies,"
+        " _k = _first_k AS _first, coalesce(_bucket, -1) AS bucket"
+        " FROM chk_hands LEFT JOIN hand_map ON hand_id = _hid",
+        "events": f"SELECT _h, {staged_columns('events')}, {by_hand}"
+        " FROM chk_events LEFT JOIN hand_map ON hand_id = _hid",
+        "results": f"SELECT _h, {staged_columns('results')}, {by_hand}"
+        " FROM chk_results LEFT JOIN hand_map ON hand_id = _hid",
+        "game_events": f"SELECT {staged_columns('game_events')}, {checked},"
+        f" {by_game} AS bucket FROM chk_game_events",
+        "ledger": f"SELECT {staged_columns('ledger')}, epoch_ms(ts) AS _t, {checked},"
+        f" {by_game} AS bucket FROM chk_ledger",
+    }
+
+
+def _hand_map(buckets: int) -> str:
+    """One row per hand id: its first hands row (`_first_k`) decides its game; `_h` orders
+    all hands by (game_id, hand_no, hand_id)."""
+    return (
+        "CREATE TABLE hand_map AS SELECT _hid, _game, _first_k, _copies,"
+        f" {_bucket_of('_game', buckets)} AS _bucket,"
+        " row_number() OVER (ORDER BY _game, _no, _hid) AS _h"
+        " FROM (SELECT hand_id AS _hid, coalesce(arg_min_null(game_id, _k), '') AS _game,"
+        " arg_min_null(hand_no, _k) AS _no, min(_k) AS _first_k, count(*) AS _copies"
+        " FROM raw_hands WHERE hand_id IS NOT NULL GROUP BY hand_id)"
+    )
+
+
+def _stage(log: LogRoot, folder: Path, buckets: int) -> _Staged:
+    """Check, encode and bucket every table; collect the row-level quarantine."""
+    config: dict[str, str | bool | int | float | list[str]] = {
+        "memory_limit": MEMORY_LIMIT,
+        "temp_directory": str(folder / "spill"),
+        "preserve_insertion_order": False,
+    }
+    staged = _Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
+    con = duckdb.connect(config=config)
+    try:
+        offset = 0
+        for table in TABLES:
+            paths = [str(log.root / f.path) for f in log.files[table]]
+            _create_views(con, table, paths, offset)
+            offset += len(paths)
+        con.execute(_hand_map(buckets))
+        for table, query in _stage_queries(buckets).items():
+            target = literal(str(folder / table))
+            con.execute(f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (bucket))")
+            skip = "bucket, _p, hand_id" if table in ("events", "results") else "bucket, _p"
+            empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
+            staged.schemas[table] = empty.pl().schema
+        _collect_quarantine(con, staged)
+    except duckdb.Error as error:
+        raise LogFormatError(f"the log files could not be read: {_first_line(error)}") from error
+    finally:
+        con.close()
+    return staged
+
+
+def _create_views(
+    con: duckdb.DuckDBPyConnection, table: str, paths: list[str], first_file: int
+) -> None:
+    """`raw_<table>`: the contract columns of every row of the table's good files, with
+    `_k`; `chk_<table>`: the same with `_ok` and `_p`, its row checks."""
+    checks = row_checks(table)
+    source = source_sql(table, paths, first_file=first_file, row_bits=_ROW_BITS)
+    con.execute(f"CREATE VIEW raw_{table} AS {source}")
+    con.execute(
+        f"CREATE VIEW chk_{table} AS SELECT *, {checks.ok} AS _ok,"
+        f" {checks.problems} AS _p FROM raw_{table}"
+    )
+
+
+def _ids(table: str) -> str:
+    """SQL for the hand id and the game id of a row of `table`, NULL when it has none."""
+    hand = "hand_id" if table in _HAND_TABLES else "NULL"
+    game = "nullif(_game, '')" if table in ("events", "results") else "game_id"
+    return f"{hand} AS h, {game} AS g"
+
+
+def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
+    """Bad rows, duplicated keys and orphans, in a stable order."""
+
+    def rows(table: str, query: str) -> list[tuple[Any, ...]]:
+        paths = staged.paths(table)
+        if table != "sessions" and not paths:
+            return []
+        listed = ", ".join(file_literal(str(path)) for path in paths)
+        source = "chk_sessions" if table == "sessions" else f"read_parquet([{listed}])"
+        return con.sql(query.format(src=source)).fetchall()
+
+    out = staged.quarantine
+    for table in TABLES:
+        join = " LEFT JOIN hand_map ON hand_id = _hid" if table in ("events", "results") else ""
+        query = f"SELECT _k, {_ids(table)}, _p FROM {{src}}{join} WHERE NOT _ok ORDER BY _k"
+        for key, hand, game, problems in rows(table, query):
+            file, row = staged.where(key)
+            reason = f"{table} row {row} of {file}: {describe(table, problems)}"
+            out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason))
+            if hand is not None and table in _HAND_TABLES:
+                staged.hand_reasons.setdefault(hand, reason)
+            elif game is not None and table == "games":
+                staged.game_reasons.setdefault(game, reason)
+    copies = (
+        "SELECT {ids}, _k, _copies FROM {{src}}"
+        " WHERE _copies > 1 AND {key} IS NOT NULL ORDER BY {key}, _k"
+    )
+    for game, key, n in rows("games", copies.format(ids="game_id", key="game_id")):
+        file, row = staged.where(key)
+        reason = f"game {game} appears {n} times in games"
+        out.append(QuarantineRow("games", file, row, None, game, "input.row", reason))
+        staged.game_reasons.setdefault(game, reason)
+    for hand, game, key, n in rows("hands", copies.format(ids="hand_id, game_id", key="hand_id")):
+        file, row = staged.where(key)
+        reason = f"hand {hand} appears {n} times in hands"
+        out.append(QuarantineRow("hands", file, row, hand, game, "input.hand", reason))
+    orphans = (
+        "SELECT hand_id, count(*), min(_k) FROM {src} WHERE _h IS NULL AND hand_id IS NOT NULL"
+        " GROUP BY hand_id ORDER BY hand_id"
+    )
+    for table in ("events", "results"):
+        for hand, n, key in rows(table, orphans):
+            reason = f"{table} name hand {hand}, which hands does not hold ({_rows(n)})"
+            out.append(
+                QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
+            )
+    games = staged.paths("games")
+    usable = (
+        f"SELECT game_id, bool_and(_ok) AND count(*) = 1 AS usable FROM"
+        f" read_parquet([{', '.join(file_literal(str(p)) for p in games)}]) GROUP BY game_id"
+        if games
+        else "SELECT NULL::VARCHAR AS game_id, NULL::BOOLEAN AS usable WHERE false"
+    )
+    strays = (
+        f"SELECT game_id, count(*), min(_k), any_value(usable) IS NOT NULL FROM {{src}}"
+        f" LEFT JOIN ({usable}) USING (game_id) WHERE game_id IS NOT NULL"
+        " AND NOT coalesce(usable, false) GROUP BY game_id ORDER BY game_id"
+    )
+    for table in ("game_events", "ledger"):
+        for game, n, key, known in rows(table, strays):
+            held = "whose games row is quarantined" if known else "which games does not hold"
+            reason = f"{table} name game {game}, {held} ({_rows(n)})"
+            out.append(
+                QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
+            )
+
+
+def _rows(n: int) -> str:
+    return "1 row" if n == 1 else f"{n} rows"
+
+
+# ---------------------------------------------------------------- one bucket, in polars
+
+
+_EVENT_COLUMNS = ("seq", "player_id", "action", "card", "groups", "auto", "reason")
+_RESULT_COLUMNS = ("player_id", "outcome", "points", "score_after", "amount")
+_GAME_COLUMNS = (
+    "game_id", "table_id", "format", "deals_count", "cards_per_hand", "ruleset", "decks",
+    "printed_jokers", "max_players", "chip_type", "entry_fee", "point_value", "rake_pct",
+    "running",
+)  # fmt: skip
+
+
+class _HandRow(NamedTuple):
+    """A hand's first hands row with what polars found about its rows."""
+
+    h: int
+    hand_id: str
+    game: str
+    hand_no: int | None
+    seats: list[str] | None
+    shoe: list[int] | None
+    wild_card: int | None
+    open_card: int | None
+    ok: bool
+    copies: int
+    n_events: int
+    n_good_events: int
+    seq_ok: bool | None
+    n_results: int
+    n_good_results: int
+    results_unique: bool | None
+    seats_ok: bool | None
+
+
+class _Bucket:
+    """The games of one bucket, read with polars, with the hand-level checks done set-wise."""
+
+    def __init__(self, staged: _Staged, bucket: int, quarantine: list[QuarantineRow]) -> None:
+        self.staged, self.quarantine = staged, quarantine
+        frame = {table: self._read(table, bucket) for table in _STAGED}
+        events = _in_seq_order(frame["events"])
+        results = frame["results"].sort("_h", "player_id", "_k")
+        self.events = (
+            events.filter(pl.col("_ok"))
+            .select(pl.col(_EVENT_COLUMNS).exclude("card"), pl.col("card").fill_null(NO_CARD))
+            .select(_EVENT_COLUMNS)
+        )
+        self.results = results.filter(pl.col("_ok")).select(_RESULT_COLUMNS)
+        per_hand = event_stats(events)
+        broken = per_hand.filter(~pl.col("seq_ok"))["_h"]
+        self.broken_seqs: dict[int, list[int | None]] = dict(
+            events.filter(pl.col("_h").is_in(broken.implode()))
+            .group_by("_h")
+            .agg("seq")
+            .iter_rows()
+        )
+        self.hands = (
+            frame["hands"]
+            .filter(pl.col("_first"))
+            .sort("_h")
+            .join(per_hand, on="_h", how="left")
+            .join(result_stats(results), on="_h", how="left")
+            .with_columns(
+                pl.col("n_events", "n_good_events", "n_results", "n_good_results").fill_null(0),
+                seats_ok=SEATS_OK,
+            )
+            .rename({"_h": "h", "_game": "game", "_ok": "ok", "_copies": "copies"})
+            .select(_HandRow._fields)
+        )
+        games = frame["games"].filter(pl.col("_first"))
+        usable = pl.col("_ok") & (pl.col("_copies") == 1)
+        self.known_games = set(games["game_id"])
+        self.game_rows = {
+            row["game_id"]: row
+            for row in games.filter(usable).select(_GAME_COLUMNS).iter_rows(named=True)
+        }
+        self.game_events = _by_game(
+            frame["game_events"].filter(pl.col("_ok")).sort("game_id", "seq", "_k"),
+            GameEvent._make,
+            ("after_hand_no", "seq", "player_id", "action", "score", "split_kind"),
+        )
+        self.ledger = _by_game(
+            frame["ledger"].filter(pl.col("_ok")).sort("game_id", "_t", "_k"),
+            LedgerRow._make,
+            ("player_id", "kind", "amount"),
+        )
+
+    def _read(self, table: str, bucket: int) -> pl.DataFrame:
+        schema = self.staged.schemas[table]
+        paths = self.staged.paths(table, bucket)
+        if not paths:
+            return pl.DataFrame(schema=schema)
+        return pl.read_parquet(paths, columns=schema.names(), hive_partitioning=False, glob=False)
+
+    def batches(self) -> Iterator[list[GameUnit]]:
+        """Units of whole games, in batches of about BATCH_EVENTS events."""
+        per_game = self.hands.group_by("game", maintain_order=True).agg(
+            pl.len(), pl.col("n_good_events").sum(), pl.col("n_good_results").sum()
+        )
+        counts = {game: (h, e, r) for game, h, e, r in per_game.iter_rows()}
+        # Python's string order is DuckDB's (binary), so hands stay in `_h` order.
+        games = sorted(set(counts) | self.known_games)
+        start: tuple[int, ...] = (0, 0, 0)
+        size: tuple[int, ...] = (0, 0, 0)
+        batch: list[str] = []
+        for index, game in enumerate(games):
+            batch.append(game)
+            size = tuple(a + b for a, b in zip(size, counts.get(game, (0, 0, 0)), strict=True))
+            if size[1] >= BATCH_EVENTS or index == len(games) - 1:
+                with _gc_paused():
+                    units = self._units(batch, start, size)
+                yield units
+                start = tuple(a + b for a, b in zip(start, size, strict=True))
+                size, batch = (0, 0, 0), []
+
+    def _units(
+        self, games: list[str], start: tuple[int, ...], size: tuple[int, ...]
+    ) -> list[GameUnit]:
+        events = _records(self.events.slice(start[1], size[1]), Event)
+        results = _records(self.results.slice(start[2], size[2]), Result)
+        units = {game: GameUnit(game, self._game(game), []) for game in games}
+        e = r = 0
+        for row in map(_HandRow._make, self.hands.slice(start[0], size[0]).iter_rows()):
+            # A bad hands row keeps only its ids: its other values may be nulls or bad codes.
+            hand = Hand(
+                hand_id=row.hand_id,
+                game_id=row.game,
+                hand_no=row.hand_no or 0,
+                seats=(row.ok and row.seats) or [],
+                shoe=(row.ok and row.shoe) or [],
+                wild=row.wild_card if row.ok and row.wild_card is not None else NO_CARD,
+                open=row.open_card if row.ok and row.open_card is not None else NO_CARD,
+                events=events[e : e + row.n_good_events],
+                results=results[r : r + row.n_good_results],
+            )
+            e, r = e + row.n_good_events, r + row.n_good_results
+            hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
+            units[row.game].hands.append(hand)
+        return list(units.values())
+
+    def _game(self, game_id: str) -> Game | None:
+        row = self.game_rows.get(game_id)
+        if row is None:
+            return None
+        return Game(
+            **row,
+            game_events=self.game_events.get(game_id, []),
+            ledger=self.ledger.get(game_id, []),
+        )
+
+    def _quarantine(self, row: _HandRow, hand: Hand, has_game: bool) -> str | None:
+        """Why the hand cannot be replayed, or None; its own problems go to quarantine."""
+        reasons = []
+        if row.hand_id in self.staged.hand_reasons:
+            reasons.append(self.staged.hand_reasons[row.hand_id])
+        if row.copies > 1:
+            reasons.append(f"hand {row.hand_id} appears {row.copies} times in hands")
+        found = self._hand_problems(row, hand, has_game)
+        if found:
+            problem = "; ".join(found)
+            game = row.game or None
+            self.quarantine.append(
+                QuarantineRow("hands", None, None, row.hand_id, game, "input.hand", problem)
+            )
+        return "; ".join(reasons + found) or None
+
+    def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
+        name, found = f"hand {row.hand_id}", []
+        if row.game and not has_game:
+            if row.game in self.known_games:
+                why = self.staged.game_reasons[row.game]
+                found.append(f"{name} is in game {row.game}, whose games row is quarantined: {why}")
+            else:
+                found.append(f"{name} names game {row.game}, which games does not hold")
+        if row.ok and not row.seats_ok:
+            found.append(seats_problem(name, hand.seats))
+        if row.n_events == 0:
+            found.append(f"{name} has no events")
+        elif not row.seq_ok:
+            found += seq_problem(name, self.broken_seqs[row.h])
+        if row.n_results == 0:
+            found.append(f"{name} has no results")
+        elif not row.results_unique:
+            found.append(results_problem(name, [result.player for result in hand.results]))
+        return found
+
+
+def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:
+    """One `kind` per row, built column by column: the one step that walks every row."""
+    columns = (
+        _sparse(series) if isinstance(series.dtype, pl.List) else series.to_list()
+        for series in frame.iter_columns()
+    )
+    return list(map(tuple.__new__, repeat(kind), zip(*columns, strict=True)))
+
+
+def _sparse(series: pl.Series) -> list[Any]:
+    """A mostly-null column as a list: only its values are converted one by one."""
+    out: list[Any] = [None] * len(series)
+    where = series.is_not_null().arg_true()
+    for index, value in zip(where.to_list(), series.gather(where).to_list(), strict=True):
+        out[index] = value
+    return out
+
+
+def _in_seq_order(events: pl.DataFrame) -> pl.DataFrame:
+    """Events by (hand, seq, place in the input). One int64 key (hand, seq) does it unless
+    a hand repeats a seq, four times faster than sorting on three columns."""
+    seq = pl.col("seq").cast(pl.Int64).fill_null(-(1 << 31)) + (1 << 31)
+    events = events.with_columns(_e=pl.col("_h") * (1 << 32) + seq).sort("_e")
+    if (events["_e"].diff() == 0).any():
+        events = events.sort("_e", "_k")
+    return events
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while records are built: they hold no cycles,
+    and a collection every few hundred allocations, each walking every live object,
+    more than doubled the time to build a million of them."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _by_game(
+    frame: pl.DataFrame, make: Callable[[Iterable[Any]], _T], columns: tuple[str, ...]
+) -> dict[str, list[_T]]:
+    out: dict[str, list[_T]] = {}
+    for game, *values in frame.select("game_id", *columns).iter_rows():
+        out.setdefault(game, []).append(make(values))
+    return out
