@@ -3,11 +3,16 @@ exactly the expected finding (check, hand, player, seq). docs/replay.md states t
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pyarrow.parquet as pq
 import pytest
 
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
+from audit.run import replay_logs
 from tests.replay.cases import CASES, Case
+from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
 
 
@@ -21,3 +26,24 @@ def test_check_in_memory(case: Case) -> None:
     else:
         assert got == [case.expect], [f.message for f in result.findings]
         assert result.status == "discrepancy"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_check_end_to_end(case: Case, tmp_path: Path) -> None:
+    """The same hand written as a Parquet log root (events split over 3 files in reverse
+    order) and replayed by `replay_logs`: findings.parquet holds exactly the finding."""
+    game, hand = scenario(**case.kwargs)
+    logs = write_log(tmp_path / "logs", [(game, hand)], split_events_into=3, shuffle_files=True)
+    summary = replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
+    findings = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    got = [(f["check"], f["hand_id"], f["player_id"], f["seq"]) for f in findings]
+    hands = pq.read_table(tmp_path / "out" / "hands.parquet").to_pylist()
+    assert [h["hand_id"] for h in hands] == ["H1"]
+    if case.expect is None:
+        assert got == [], [f["message"] for f in findings]
+        assert hands[0]["status"] == "verified"
+        assert summary.exit_status == 0
+    else:
+        assert got == [case.expect], [f["message"] for f in findings]
+        assert hands[0]["status"] == "discrepancy"
+        assert all(f["message"] and f["rule"] for f in findings)

@@ -1,0 +1,140 @@
+"""End to end: bad input in a batch, unusable log roots, determinism, the exit status."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.run import replay_logs
+from tests.logs.logbuilder import write_table
+from tests.replay.cases import CASES, base
+from tests.replay.parquet import builder_for, write_log
+from tests.replay.scenario import scenario
+
+runner = CliRunner()
+
+
+def clean_hands(n: int, game_id: str = "G1") -> list:  # type: ignore[type-arg]
+    pairs = []
+    for i in range(n):
+        game, hand = scenario(**base(hand_id=f"H{i + 1}", game_id=game_id))
+        hand.hand_no = i + 1
+        pairs.append((game, hand))
+    return pairs
+
+
+def read(out: Path, name: str) -> list[dict]:  # type: ignore[type-arg]
+    return pq.read_table(out / name).to_pylist()
+
+
+def test_bad_input_is_quarantined_and_every_good_hand_is_still_verified(tmp_path: Path) -> None:
+    """A table file missing a column, a corrupt Parquet file, an unknown card code, a hand
+    without results, a duplicated hand id and a gap in seq: each gets its quarantine row
+    with the reason, and the good hands of the same batch are verified."""
+    logs = builder_for(tmp_path / "logs", clean_hands(8))
+    rows = logs.rows
+    # H2: an unknown card code in an event.
+    next(e for e in rows["events"] if e["hand_id"] == "H2" and e["seq"] == 0)["card"] = "ZZ"
+    # H3: no results.
+    rows["results"] = [r for r in rows["results"] if r["hand_id"] != "H3"]
+    # H4: the hands row twice.
+    rows["hands"].append(dict(next(h for h in rows["hands"] if h["hand_id"] == "H4")))
+    # H5: a gap in seq.
+    rows["events"] = [e for e in rows["events"] if not (e["hand_id"] == "H5" and e["seq"] == 1)]
+    # H6: its results are in a second file that lacks the points column.
+    h6 = [r for r in rows["results"] if r["hand_id"] == "H6"]
+    rows["results"] = [r for r in rows["results"] if r["hand_id"] != "H6"]
+    root = logs.write()
+    table = pa.Table.from_pylist([{k: v for k, v in r.items() if k != "points"} for r in h6])
+    write_table(root, "results", table, "date=2026-11-29/part-1.parquet")
+    # A corrupt file among the events.
+    (root / "events" / "date=2026-11-29" / "broken.parquet").write_bytes(b"not parquet at all")
+
+    summary = replay_logs(logs=root, out=tmp_path / "out", workers=1, progress=False)
+    hands = {h["hand_id"]: h for h in read(tmp_path / "out", "hands.parquet")}
+    assert sorted(hands) == [f"H{i}" for i in range(1, 9)]
+    status = {h: hands[h]["status"] for h in hands}
+    assert status == {
+        "H1": "verified", "H2": "quarantined", "H3": "quarantined", "H4": "quarantined",
+        "H5": "quarantined", "H6": "quarantined", "H7": "verified", "H8": "verified",
+    }  # fmt: skip
+    reasons = {h: hands[h]["reason"] for h in hands if hands[h]["reason"]}
+    assert "'ZZ' is not a card code" in reasons["H2"]
+    assert "no results" in reasons["H3"] and "no results" in reasons["H6"]
+    assert "2 times" in reasons["H4"]
+    assert "seq" in reasons["H5"]
+    quarantine = read(tmp_path / "out", "quarantine.parquet")
+    files = {(q["table"], q["file"]) for q in quarantine if q["check"] == "input.file"}
+    assert files == {
+        ("events", "events/date=2026-11-29/broken.parquet"),
+        ("results", "results/date=2026-11-29/part-1.parquet"),
+    }
+    missing = next(q for q in quarantine if q["table"] == "results" and q["check"] == "input.file")
+    assert "points" in missing["reason"]
+    assert {q["hand_id"] for q in quarantine} >= {"H2", "H3", "H4", "H5", "H6"}
+    findings = read(tmp_path / "out", "findings.parquet")
+    assert {f["check"] for f in findings} == {"input.file", "input.row", "input.hand"}
+    assert summary.exit_status == 1  # input.* findings are major: the night did not fully verify
+
+
+def test_two_runs_give_byte_identical_findings_and_hands(tmp_path: Path) -> None:
+    pairs = []
+    for i, case in enumerate(CASES):
+        game, hand = scenario(**{**case.kwargs, "hand_id": f"H{i:02d}", "game_id": f"G{i:02d}"})
+        pairs.append((game, hand))
+    logs = write_log(tmp_path / "logs", pairs, split_events_into=4, shuffle_files=True)
+    digests = []
+    for run, workers in (("a", 1), ("b", 2)):
+        replay_logs(logs=logs, out=tmp_path / run, workers=workers, progress=False)
+        digests.append(
+            [
+                hashlib.sha256((tmp_path / run / name).read_bytes()).hexdigest()
+                for name in ("findings.parquet", "hands.parquet", "quarantine.parquet")
+            ]
+        )
+    assert digests[0] == digests[1]
+    assert len(read(tmp_path / "a", "findings.parquet")) == sum(1 for c in CASES if c.expect)
+
+
+def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
+    """Exit 0 with nothing at or above --fail-on, 1 with findings at or above it."""
+    clean = write_log(tmp_path / "clean", clean_hands(2))
+    result = runner.invoke(app, ["replay", str(clean), "--out", str(tmp_path / "o1")])
+    assert result.exit_code == 0, result.output
+    assert "2 hands: 2 verified, 0 with discrepancies, 0 quarantined; 0 findings" in result.output
+    assert (tmp_path / "o1" / "report.html").exists()
+    assert (tmp_path / "o1" / "run.json").exists()
+
+    broken = next(c for c in CASES if c.name == "score.amount")
+    game, hand = scenario(**broken.kwargs)
+    logs = write_log(tmp_path / "broken", [(game, hand)])
+    args = ["replay", str(logs), "--out", str(tmp_path / "o2")]
+    assert runner.invoke(app, args).exit_code == 1  # major >= the default --fail-on major
+    assert runner.invoke(app, [*args, "--fail-on", "critical"]).exit_code == 0
+
+
+def test_an_unusable_log_root_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    for name in (logs / "events").rglob("*.parquet"):
+        name.unlink()
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert result.output.startswith("rummy-audit: error:")
+    assert "events" in result.output
+
+
+def test_a_newer_schema_version_stops_the_run_with_exit_2(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    path = next((logs / "games").rglob("*.parquet"))
+    table = pq.read_table(path)
+    table = table.replace_schema_metadata({"rummy_audit.schema_version": "2"})
+    pq.write_table(table, path)
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "version 2" in result.output
