@@ -123,6 +123,9 @@ def classify(group: Sequence[int], jokers: Jokers, rules: Ruleset) -> Verdict:
     'KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2'
     """
     cards = list(group)
+    fast = _plain_meld(cards, jokers, rules)
+    if fast is not None:
+        return fast
     text = format_codes(cards)
     if not cards:
         return Verdict(MeldKind.INVALID, "an empty group")
@@ -150,6 +153,28 @@ def classify(group: Sequence[int], jokers: Jokers, rules: Ruleset) -> Verdict:
     if not naturals:
         return _jokers_only(text, n, rules)
     return Verdict(MeldKind.INVALID, _why_not(text, naturals, run, meld_set))
+
+
+def _plain_meld(cards: list[int], jokers: Jokers, rules: Ruleset) -> Verdict | None:
+    """The verdict on a valid group without any joker, found the short way; ``None`` for
+    anything else (jokers, or an invalid group, whose reason the full reading gives)."""
+    n = len(cards)
+    if n < rules.min_meld_size or JOKER in cards or not jokers.codes.isdisjoint(cards):
+        return None
+    suits = {SUIT_OF[c] for c in cards}
+    ranks = sorted(RANK_OF[c] for c in cards)
+    if len(suits) == 1 and not rules.run_wraps and len(set(ranks)) == n:
+        fits = ranks[-1] - ranks[0] == n - 1 and (rules.ace_low or ranks[0] != 1)
+        if not fits and ranks[0] == 1 and rules.ace_high:  # the ace after the king
+            high = [*ranks[1:], 14]
+            fits = high[-1] - high[0] == n - 1
+        if fits:
+            return Verdict(
+                MeldKind.PURE_RUN, f"{format_codes(cards)} is a sequence without a joker"
+            )
+    if ranks[0] == ranks[-1] and len(suits) == n and n <= rules.max_set_size:
+        return Verdict(MeldKind.SET, f"{format_codes(cards)} is a set")
+    return None
 
 
 def _jokers_only(text: str, n: int, rules: Ruleset) -> Verdict:

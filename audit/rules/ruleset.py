@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -171,12 +171,16 @@ class Ruleset:
 
     def points_table(self, joker_codes: frozenset[int]) -> tuple[int, ...]:
         """Points of each of the 53 codes, for a hand whose jokers are ``joker_codes``."""
-        return tuple(
-            self.joker_points
-            if code in joker_codes or code == JOKER
-            else self.card_points[RANK_OF[code]]
-            for code in range(53)
-        )
+        return _points_table(self, joker_codes)
+
+
+@lru_cache(maxsize=1024)
+def _points_table(rules: Ruleset, joker_codes: frozenset[int]) -> tuple[int, ...]:
+    return tuple(
+        rules.joker_points if code in joker_codes or code == JOKER
+        else rules.card_points[RANK_OF[code]]
+        for code in range(53)
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------ value parsers
