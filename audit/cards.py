@@ -127,7 +127,7 @@ def format_codes(codes: Iterable[int]) -> str:
     >>> format_codes([22, 52, 0])
     'TH JK AS'
     """
-    return " ".join(CODE_TEXT[code] for code in codes)
+    return " ".join(map(CODE_TEXT.__getitem__, codes))
 
 
 _SPLIT = re.compile(r"[\s,]+")

@@ -7,6 +7,7 @@ adds; each check has a default severity and says what raises it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
@@ -132,3 +133,11 @@ def finding(
         message=message,
         rule=rule,
     )
+
+
+def worst(findings: Iterable[Finding]) -> Severity | None:
+    best: Severity | None = None
+    for f in findings:
+        if best is None or f.severity.rank > best.rank:
+            best = f.severity
+    return best

@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit.findings import COLUMNS, Finding, Severity
+from audit.findings import COLUMNS, Finding
+from audit.replay.records import HandRow
 
 OUTPUT_VERSION = "1"
 
@@ -66,30 +66,6 @@ QUARANTINE_SCHEMA = pa.schema(
     ],
     metadata={"rummy_audit.output_version": OUTPUT_VERSION},
 )
-
-
-@dataclass(frozen=True, slots=True)
-class HandRow:
-    """One row of hands.parquet: how one input hand's replay ended."""
-
-    hand_id: str
-    game_id: str | None
-    hand_no: int | None
-    format: str | None
-    ruleset: str | None
-    players: int | None
-    status: str
-    findings: int
-    worst_severity: str | None
-    reason: str | None
-
-
-def worst(findings: Iterable[Finding]) -> Severity | None:
-    best: Severity | None = None
-    for f in findings:
-        if best is None or f.severity.rank > best.rank:
-            best = f.severity
-    return best
 
 
 def _atomic(path: Path, write: Any) -> None:

@@ -13,178 +13,71 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from audit import __version__
-from audit.errors import AuditError, RulesetError
-from audit.findings import Finding, Severity, finding
-from audit.logs.reader import QuarantineRow, iter_units, open_log_root
+from audit.errors import AuditError
+from audit.findings import Finding, Severity, finding, worst
+from audit.logs.reader import Staging, open_log_root, read_bucket, staging
 from audit.output import (
     OUTPUT_VERSION,
-    HandRow,
-    worst,
     write_findings,
     write_hands,
     write_json,
     write_quarantine,
 )
-from audit.replay.outcome import audit_hand
-from audit.replay.records import Game, GameUnit, Hand
+from audit.replay.batch import BatchResult, audit_games
+from audit.replay.records import QuarantineRow
 from audit.report.render import write_report
-from audit.rules.ruleset import Ruleset, load_preset
-
-
-@dataclass
-class BatchResult:
-    findings: list[Finding] = field(default_factory=list)
-    hands: list[HandRow] = field(default_factory=list)
-    quarantine: list[QuarantineRow] = field(default_factory=list)
-
-    def extend(self, other: BatchResult) -> None:
-        self.findings += other.findings
-        self.hands += other.hands
-        self.quarantine += other.quarantine
-
-
-def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
-    return HandRow(
-        hand_id=hand.hand_id,
-        game_id=hand.game_id,
-        hand_no=hand.hand_no,
-        format=game.format if game else None,
-        ruleset=game.ruleset if game else None,
-        players=len(hand.seats) or None,
-        status="quarantined",
-        findings=0,
-        worst_severity=None,
-        reason=reason,
-    )
-
-
-def _rules_for(game: Game) -> Ruleset | str:
-    """The game's preset, or why it cannot be used (a reason for the quarantine)."""
-    try:
-        rules = load_preset(game.ruleset)
-    except RulesetError as exc:
-        return f"game {game.game_id}: {exc}"
-    if rules.cards_per_hand != game.cards_per_hand:
-        return (
-            f"game {game.game_id} deals {game.cards_per_hand} cards but its ruleset "
-            f"{rules.id} deals {rules.cards_per_hand}"
-        )
-    return rules
-
-
-def audit_games(units: list[GameUnit]) -> BatchResult:
-    """Audit complete games: every hand replayed, then the game-level checks."""
-    out = BatchResult()
-    for unit in units:
-        game = unit.game
-        rules: Ruleset | str = (
-            _rules_for(game) if game else f"game {unit.game_id} is not in the games table"
-        )
-        for hand in unit.hands:
-            if hand.quarantine is not None:
-                out.hands.append(_quarantined(hand, game, hand.quarantine))
-                continue
-            if isinstance(rules, str) or game is None:
-                reason = rules if isinstance(rules, str) else "no game"
-                out.hands.append(_quarantined(hand, game, reason))
-                out.quarantine.append(
-                    QuarantineRow(
-                        table="hands",
-                        file=None,
-                        row=None,
-                        hand_id=hand.hand_id,
-                        game_id=hand.game_id,
-                        check="input.hand",
-                        reason=reason,
-                    )
-                )
-                continue
-            result = audit_hand(hand, game, rules)
-            severity = worst(result.findings)
-            out.findings += result.findings
-            out.hands.append(
-                HandRow(
-                    hand_id=hand.hand_id,
-                    game_id=hand.game_id,
-                    hand_no=hand.hand_no,
-                    format=game.format,
-                    ruleset=game.ruleset,
-                    players=len(hand.seats),
-                    status=result.status,
-                    findings=len(result.findings),
-                    worst_severity=severity.value if severity else None,
-                    reason=None,
-                )
-            )
-        if game is not None and game.running:
-            out.findings.append(
-                finding(
-                    "game.running",
-                    game_id=game.game_id,
-                    message=f"Game {game.game_id} was still running when the logs were cut; "
-                    "its game-level checks wait for the next batch.",
-                    rule="games.ended_at: null while the game is still running (log-format.md)",
-                )
-            )
-    return out
-
 
 # ------------------------------------------------------------ execution
 
 
-def _batches(units: Iterable[list[GameUnit]], size: int) -> Iterator[list[GameUnit]]:
-    """Regroup the reader's batches into work items of about ``size`` hands."""
-    pending: list[GameUnit] = []
-    hands = 0
-    for batch in units:
-        for unit in batch:
-            pending.append(unit)
-            hands += len(unit.hands)
-            if hands >= size:
-                yield pending
-                pending, hands = [], 0
-    if pending:
-        yield pending
+def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
+    """Read one bucket of complete games and audit it: one worker's unit of work."""
+    quarantine: list[QuarantineRow] = []
+    out = BatchResult()
+    for batch in read_bucket(stage, bucket, quarantine):
+        out.extend(audit_games(batch))
+    out.quarantine += quarantine
+    return out
 
 
-def run_all(
-    work: Iterable[list[GameUnit]],
-    workers: int,
-    on_done: Callable[[BatchResult], None],
+def run_buckets(
+    stage: Staging, workers: int, on_done: Callable[[BatchResult], None]
 ) -> BatchResult:
-    """Audit every work item, in-process (1 worker) or in a spawn process pool.
+    """Audit every bucket, in-process or in a spawn process pool of ``workers``.
 
-    At most ``2 * workers`` items are in flight, so memory stays flat however many games
-    the night holds.
+    Workers read their bucket themselves, so only results cross between processes; each
+    holds one bucket at a time, so memory stays flat however many games the night holds.
     """
     total = BatchResult()
-    if workers <= 1:
-        for item in work:
-            result = audit_games(item)
+    if workers <= 1 or stage.buckets == 1:
+        for bucket in range(stage.buckets):
+            result = audit_bucket(stage, bucket)
             total.extend(result)
             on_done(result)
         return total
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        in_flight: list[Future[BatchResult]] = []
-        for item in work:
-            in_flight.append(pool.submit(audit_games, item))
-            while len(in_flight) >= 2 * workers:
-                result = in_flight.pop(0).result()
-                total.extend(result)
-                on_done(result)
-        for future in in_flight:
+        futures = [pool.submit(audit_bucket, stage, b) for b in range(stage.buckets)]
+        for future in as_completed(futures):
             result = future.result()
             total.extend(result)
             on_done(result)
     return total
+
+
+def bucket_rows(event_rows: int, workers: int) -> int:
+    """Events per bucket: at most 2M (memory), and small enough that every worker gets
+    about two buckets to even out the load."""
+    if workers <= 1:
+        return 2_000_000
+    return max(200_000, min(2_000_000, event_rows // (2 * workers)))
 
 
 @dataclass(frozen=True)
@@ -217,7 +110,6 @@ def replay_logs(
     workers: int | None = None,
     fail_on: Severity = Severity.MAJOR,
     progress: bool | None = None,
-    batch_hands: int = 2_000,
 ) -> RunSummary:
     """Replay a log root into ``out``; raises ``AuditError`` when the run cannot be done."""
     started = time.perf_counter()
@@ -230,11 +122,14 @@ def replay_logs(
     quarantine: list[QuarantineRow] = list(log.bad_files)
     show = sys.stderr.isatty() if progress is None else progress
     expected_hands = sum(f.rows for f in log.files.get("hands", []))
-    with tempfile.TemporaryDirectory(prefix=".rummy-audit-", dir=out) as workdir:
-        units = iter_units(log, quarantine=quarantine, workdir=Path(workdir))
-        work = _batches(units, batch_hands)
-        with _progress(show, expected_hands) as tick:
-            total = run_all(work, workers, lambda r: tick(len(r.hands)))
+    event_rows = sum(f.rows for f in log.files.get("events", []))
+    target = bucket_rows(event_rows, workers)
+    with (
+        tempfile.TemporaryDirectory(prefix=".rummy-audit-", dir=out) as workdir,
+        staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)) as stage,
+        _progress(show, expected_hands) as tick,
+    ):
+        total = run_buckets(stage, workers, lambda r: tick(len(r.hands)))
     replayed = time.perf_counter()
 
     quarantine += total.quarantine

@@ -64,6 +64,7 @@ from audit.replay.records import (
     GameUnit,
     Hand,
     LedgerRow,
+    QuarantineRow,
     Result,
 )
 
@@ -87,23 +88,6 @@ class InputFile:
     size: int
     sha256: str
     rows: int
-
-
-@dataclass(frozen=True)
-class QuarantineRow:
-    """A file, row or hand that could not be read, with why; one row of quarantine.parquet.
-
-    `row` is the 0-based row index inside `file`, when known; `check` is `input.file`,
-    `input.row` or `input.hand`.
-    """
-
-    table: str
-    file: str | None
-    row: int | None
-    hand_id: str | None
-    game_id: str | None
-    check: str
-    reason: str
 
 
 @dataclass
@@ -185,6 +169,46 @@ def _first_line(error: Exception) -> str:
     return (str(error).splitlines() or [type(error).__name__])[0]
 
 
+@dataclass(frozen=True)
+class Staging:
+    """A log root staged into hash buckets of complete games, ready to be read bucket by
+    bucket, in this process or another one (it pickles: paths and small metadata)."""
+
+    staged: _Staged
+    buckets: int
+
+
+@contextmanager
+def staging(
+    log: LogRoot,
+    *,
+    quarantine: list[QuarantineRow],
+    target_rows: int = 2_000_000,
+    workdir: Path,
+) -> Iterator[Staging]:
+    """Stage every table into buckets of about `target_rows` events each (whole games per
+    bucket), in a fresh folder under `workdir` removed on exit. Appends every bad row and
+    every row naming a hand or game the log does not hold to `quarantine`."""
+    event_rows = sum(f.rows for f in log.files["events"])
+    buckets = max(1, -(-event_rows // max(1, target_rows)))
+    folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
+    try:
+        staged = _stage(log, folder, buckets)
+        quarantine.extend(staged.quarantine)
+        yield Staging(staged, buckets)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def read_bucket(
+    stage: Staging, bucket: int, quarantine: list[QuarantineRow]
+) -> Iterator[list[GameUnit]]:
+    """Batches of complete games of one bucket: every hand of a game and every event of a
+    hand in one batch; games by game_id, hands by (hand_no, hand_id), events by seq.
+    Appends the bucket's hand-level problems to `quarantine`."""
+    yield from _Bucket(stage.staged, bucket, quarantine).batches()
+
+
 def iter_units(
     log: LogRoot,
     *,
@@ -192,23 +216,11 @@ def iter_units(
     target_rows: int = 2_000_000,
     workdir: Path,
 ) -> Iterator[list[GameUnit]]:
-    """Batches of complete games: every hand of a game and every event of a hand in one
-    batch; games by game_id inside a bucket, hands by (hand_no, hand_id), events by seq.
-
-    Appends to `quarantine` every bad row, every hand-level problem and every row that
-    names a hand or game the log does not hold. Buckets hold about `target_rows` events
-    each; staging files live in a fresh folder under `workdir`, removed at the end.
-    """
-    event_rows = sum(f.rows for f in log.files["events"])
-    buckets = max(1, -(-event_rows // max(1, target_rows)))
-    folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
-    try:
-        staged = _stage(log, folder, buckets)
-        quarantine.extend(staged.quarantine)
-        for bucket in range(buckets):
-            yield from _Bucket(staged, bucket, quarantine).batches()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    """Every bucket's batches of complete games, in bucket order (``staging`` then
+    ``read_bucket``, in this process)."""
+    with staging(log, quarantine=quarantine, target_rows=target_rows, workdir=workdir) as stage:
+        for bucket in range(stage.buckets):
+            yield from read_bucket(stage, bucket, quarantine)
 
 
 # ---------------------------------------------------------------- staging, in DuckDB

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from audit.cards import CODE_TEXT, format_codes, shoe_composition
 from audit.findings import Finding, finding
@@ -131,24 +132,8 @@ class HandReplay:
                     expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
                     recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
                 )
-            expected = shoe_composition(spec.decks, spec.printed_jokers)
-            actual = Counter(hand.shoe)
-            if actual != expected:
-                missing = sorted((expected - actual).elements())
-                extra = sorted((actual - expected).elements())
-                parts = []
-                if missing:
-                    parts.append(f"lacks {format_codes(missing)}")
-                if extra:
-                    parts.append(f"holds extra {format_codes(extra)}")
-                self._find(
-                    "deck.composition",
-                    "deal.shoes",
-                    f"The shoe of {len(hand.shoe)} cards is not {spec.decks} decks and "
-                    f"{spec.printed_jokers} jokers: it {' and '.join(parts)}.",
-                    expected=f"{sum(expected.values())} cards",
-                    recorded="; ".join(parts),
-                )
+            if sorted(hand.shoe) != _sorted_shoe(spec.decks, spec.printed_jokers):
+                self._shoe_finding(spec.decks, spec.printed_jokers)
         if len(hand.shoe) < n * k + 2:
             self._find(
                 "deck.composition",
@@ -185,6 +170,25 @@ class HandReplay:
         self.stock = hand.shoe[n * k + 2 :]
         self.stock.reverse()  # the top of the stock is the end of the list: pop() draws
         return True
+
+    def _shoe_finding(self, decks: int, printed_jokers: int) -> None:
+        expected = shoe_composition(decks, printed_jokers)
+        actual = Counter(self.hand.shoe)
+        missing = sorted((expected - actual).elements())
+        extra = sorted((actual - expected).elements())
+        parts = []
+        if missing:
+            parts.append(f"lacks {format_codes(missing)}")
+        if extra:
+            parts.append(f"holds extra {format_codes(extra)}")
+        self._find(
+            "deck.composition",
+            "deal.shoes",
+            f"The shoe of {len(self.hand.shoe)} cards is not {decks} decks and "
+            f"{printed_jokers} jokers: it {' and '.join(parts)}.",
+            expected=f"{sum(expected.values())} cards",
+            recorded="; ".join(parts),
+        )
 
     # ------------------------------------------------------------ turns
 
@@ -600,7 +604,9 @@ class HandReplay:
 
 
 def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:
-    placed: Counter[int] = Counter()
-    for g in groups:
-        placed.update(g)
-    return placed != Counter(cards)
+    return sorted(cards) != sorted(c for g in groups for c in g)
+
+
+@lru_cache(maxsize=64)
+def _sorted_shoe(decks: int, printed_jokers: int) -> list[int]:
+    return sorted(shoe_composition(decks, printed_jokers).elements())

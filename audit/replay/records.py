@@ -51,6 +51,23 @@ class LedgerRow(NamedTuple):
     amount: Decimal
 
 
+@dataclass(frozen=True)
+class QuarantineRow:
+    """A file, row or hand that could not be read, with why; one row of quarantine.parquet.
+
+    `row` is the 0-based row index inside `file`, when known; `check` is `input.file`,
+    `input.row` or `input.hand`.
+    """
+
+    table: str
+    file: str | None
+    row: int | None
+    hand_id: str | None
+    game_id: str | None
+    check: str
+    reason: str
+
+
 @dataclass(slots=True)
 class Game:
     """One row of ``games`` (and, for game-level checks, its game events and ledger)."""
@@ -98,3 +115,19 @@ class GameUnit:
     game_id: str
     game: Game | None
     hands: list[Hand]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRow:
+    """One row of hands.parquet: how one input hand's replay ended."""
+
+    hand_id: str
+    game_id: str | None
+    hand_no: int | None
+    format: str | None
+    ruleset: str | None
+    players: int | None
+    status: str
+    findings: int
+    worst_severity: str | None
+    reason: str | None

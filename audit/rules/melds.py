@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
+from functools import lru_cache
 from itertools import combinations
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, Suit, code_of, format_codes
@@ -122,6 +123,14 @@ def classify(group: Sequence[int], jokers: Jokers, rules: Ruleset) -> Verdict:
     >>> classify(parse_codes(["KH", "AH", "2H"]), j, rs).reason
     'KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2'
     """
+    return _classify(tuple(group), jokers.codes, rules)
+
+
+@lru_cache(maxsize=1 << 16)
+def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Ruleset) -> Verdict:
+    """``classify``, cached: the same groups (single cards above all) come back hand after
+    hand, and a verdict depends only on the cards, the jokers and the rules."""
+    jokers = Jokers(None, joker_codes)
     cards = list(group)
     fast = _plain_meld(cards, jokers, rules)
     if fast is not None:

@@ -1,0 +1,256 @@
+"""The simulated platform's nightly export: game records to Parquet, in the log contract.
+
+Games are buffered and written in batches: each batch becomes one file per table under a
+Hive partition of the day the game started (``events/date=2026-11-29/part-3.parquet``), so
+a game's rows never span two files. Columns are built as Arrow arrays from integer codes
+(cards become their contract strings through one `take` on a 53-entry dictionary), cast to
+the contract's exact schema (`audit.logs.contract`), and written with fixed options, so the
+same records give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+from audit.cards import CODE_TEXT
+from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY, load_contract
+from audit.sim.play import GameLog
+
+GAMES_PER_FILE = 100
+_CARDS = pa.array(CODE_TEXT, pa.string())
+_MS = pa.timestamp("ms", tz="UTC")
+_WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 3}
+
+
+class Label(NamedTuple):
+    """A planted anomaly and the finding the audit should raise for it (ground truth)."""
+
+    game_id: str
+    hand_id: str | None
+    seq: int | None
+    player_id: str | None
+    check: str
+    note: str
+
+
+LABELS_SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("hand_id", pa.string()),
+        pa.field("seq", pa.int32()),
+        pa.field("player_id", pa.string()),
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("note", pa.string(), nullable=False),
+    ],
+    metadata={SCHEMA_VERSION_KEY: str(SCHEMA_VERSION)},
+)
+
+
+class LogWriter:
+    """Writes games to a log root in batches of ``games_per_file``."""
+
+    def __init__(self, root: Path, *, games_per_file: int = GAMES_PER_FILE) -> None:
+        self.root = root
+        self.games_per_file = games_per_file
+        self.buffer: list[GameLog] = []
+        self.batch = 0
+        self.contract = load_contract()
+
+    def add(self, game: GameLog) -> None:
+        self.buffer.append(game)
+        if len(self.buffer) >= self.games_per_file:
+            self.flush()
+
+    def flush(self) -> None:
+        by_day: dict[str, list[GameLog]] = {}
+        for game in self.buffer:
+            by_day.setdefault(_day(game.started), []).append(game)
+        for day, games in by_day.items():
+            for name, columns in _tables(games).items():
+                table = pa.Table.from_arrays(columns, schema=self.contract[name].arrow_schema)
+                folder = self.root / name / f"date={day}"
+                folder.mkdir(parents=True, exist_ok=True)
+                pq.write_table(table, folder / f"part-{self.batch}.parquet", **_WRITE_OPTIONS)
+        self.buffer.clear()
+        self.batch += 1
+
+    def close(self, labels: Sequence[Label]) -> None:
+        """Write what is buffered, and the planted anomalies as ``labels.parquet``."""
+        if self.buffer:
+            self.flush()
+        table = pa.Table.from_pylist([label._asdict() for label in labels], schema=LABELS_SCHEMA)
+        pq.write_table(table, self.root / "labels.parquet", **_WRITE_OPTIONS)
+
+
+def _day(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
+
+
+def _tables(games: list[GameLog]) -> dict[str, list[pa.Array]]:
+    return {
+        "games": _games(games),
+        "hands": _hands(games),
+        "events": _events(games),
+        "results": _results(games),
+        "game_events": _game_events(games),
+        "ledger": _ledger(games),
+        "sessions": _sessions(games),
+    }
+
+
+def _cards(codes: Sequence[int | None]) -> pa.Array:
+    return pc.take(_CARDS, pa.array(codes, pa.int8()))
+
+
+def _card_lists(lists: Sequence[Sequence[int]]) -> pa.Array:
+    lengths = [len(cards) for cards in lists]
+    offsets = pa.array([0, *_running(lengths)], pa.int32())
+    return pa.ListArray.from_arrays(offsets, _cards([c for cards in lists for c in cards]))
+
+
+def _card_groups(rows: Sequence[list[list[int]] | None]) -> pa.Array:
+    """``list<list<string>>`` from nested lists of codes (None for a null row)."""
+    nested = pa.array(rows, pa.list_(pa.list_(pa.int8())))
+    inner = nested.values
+    strings = pc.take(_CARDS, inner.values)
+    inner = pa.ListArray.from_arrays(inner.offsets, strings)
+    return pa.ListArray.from_arrays(nested.offsets, inner, mask=nested.is_null())
+
+
+def _running(lengths: Sequence[int]) -> list[int]:
+    out, total = [], 0
+    for length in lengths:
+        total += length
+        out.append(total)
+    return out
+
+
+def _ms(values: Sequence[int]) -> pa.Array:
+    return pa.array(values, pa.int64()).cast(_MS)
+
+
+def _games(games: list[GameLog]) -> list[pa.Array]:
+    tables = [g.table for g in games]
+    return [
+        pa.array([g.game_id for g in games], pa.string()),
+        pa.array([t.table_id for t in tables], pa.string()),
+        pa.array([t.format for t in tables], pa.string()),
+        pa.array([t.deals_count for t in tables], pa.int8()),
+        pa.array([t.rules.cards_per_hand for t in tables], pa.int8()),
+        pa.array([t.rules.id for t in tables], pa.string()),
+        pa.array([g.decks for g in games], pa.int8()),
+        pa.array([g.printed_jokers for g in games], pa.int8()),
+        pa.array([t.max_players for t in tables], pa.int8()),
+        pa.array([t.chip_type for t in tables], pa.string()),
+        pa.array([t.entry_fee for t in tables], pa.decimal128(18, 2)),
+        pa.array([t.point_value for t in tables], pa.decimal128(18, 4)),
+        pa.array([t.rake_pct for t in tables], pa.decimal128(5, 2)),
+        _ms([g.started for g in games]),
+        _ms([g.ended for g in games]),
+    ]
+
+
+def _hands(games: list[GameLog]) -> list[pa.Array]:
+    hands = [(g, h) for g in games for h in g.hands]
+    seats = [seat for _, h in hands for seat in h.seats]
+    seat_struct = pa.StructArray.from_arrays(
+        [pa.array([s for s, _ in seats], pa.int8()), pa.array([p for _, p in seats], pa.string())],
+        names=["seat", "player_id"],
+    )
+    seat_offsets = pa.array([0, *_running([len(h.seats) for _, h in hands])], pa.int32())
+    no_shuffle = pa.nulls(len(hands), load_contract()["hands"].column("shuffle").arrow_type)
+    return [
+        pa.array([h.hand_id for _, h in hands], pa.string()),
+        pa.array([g.game_id for g, _ in hands], pa.string()),
+        pa.array([h.hand_no for _, h in hands], pa.int16()),
+        pa.ListArray.from_arrays(seat_offsets, seat_struct),
+        _card_lists([h.shoe for _, h in hands]),
+        _cards([h.wild for _, h in hands]),
+        _cards([h.open for _, h in hands]),
+        no_shuffle,
+        _ms([h.started for _, h in hands]),
+        _ms([h.ended for _, h in hands]),
+    ]
+
+
+def _events(games: list[GameLog]) -> list[pa.Array]:
+    hands = [h for g in games for h in g.hands]
+    rows = [row for h in hands for row in h.events]
+    ts, players, actions, cards, groups, auto, reasons = (
+        zip(*rows, strict=True) if rows else [()] * 7
+    )
+    return [
+        pa.array([h.hand_id for h in hands for _ in h.events], pa.string()),
+        pa.array([seq for h in hands for seq in range(len(h.events))], pa.int32()),
+        _ms(ts),
+        pa.array(players, pa.string()),
+        pa.array(actions, pa.string()),
+        _cards(cards),
+        _card_groups(groups),
+        pa.array(auto, pa.bool_()),
+        pa.array(reasons, pa.string()),
+    ]
+
+
+def _results(games: list[GameLog]) -> list[pa.Array]:
+    hands = [h for g in games for h in g.hands]
+    return [
+        pa.array([h.hand_id for h in hands for _ in h.seats], pa.string()),
+        pa.array([p for h in hands for _, p in h.seats], pa.string()),
+        pa.array([o for h in hands for o in h.outcomes], pa.string()),
+        pa.array([p for h in hands for p in h.points], pa.int16()),
+        pa.array([s for h in hands for s in h.score_after], pa.int16()),
+        pa.array([a for h in hands for a in h.amounts], pa.decimal128(18, 2)),
+    ]
+
+
+def _game_events(games: list[GameLog]) -> list[pa.Array]:
+    rows = [(g.game_id, seq, *row) for g in games for seq, row in enumerate(g.game_events)]
+    game_ids, seqs, after, ts, players, actions, scores, kinds = (
+        zip(*rows, strict=True) if rows else [()] * 8
+    )
+    return [
+        pa.array(game_ids, pa.string()),
+        pa.array(after, pa.int16()),
+        pa.array(seqs, pa.int32()),
+        _ms(ts),
+        pa.array(players, pa.string()),
+        pa.array(actions, pa.string()),
+        pa.array(scores, pa.int16()),
+        pa.array(kinds, pa.string()),
+    ]
+
+
+def _ledger(games: list[GameLog]) -> list[pa.Array]:
+    rows = [(g.game_id, *row) for g in games for row in g.ledger]
+    game_ids, players, kinds, amounts, ts = zip(*rows, strict=True) if rows else [()] * 5
+    return [
+        pa.array(game_ids, pa.string()),
+        pa.array(players, pa.string()),
+        pa.array(kinds, pa.string()),
+        pa.array(amounts, pa.decimal128(18, 2)),
+        _ms(ts),
+    ]
+
+
+def _sessions(games: list[GameLog]) -> list[pa.Array]:
+    rows = [(g.game_id, *row) for g in games for row in g.sessions]
+    game_ids, players, clients, ips, devices, joined, left = (
+        zip(*rows, strict=True) if rows else [()] * 7
+    )
+    return [
+        pa.array(players, pa.string()),
+        pa.array(game_ids, pa.string()),
+        pa.array(clients, pa.string()),
+        pa.array(ips, pa.string()),
+        pa.array(devices, pa.string()),
+        _ms(joined),
+        _ms(left),
+    ]
