@@ -39,7 +39,7 @@ def run(*cmd: str | Path) -> None:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be run by an older python3
         sys.exit(f"rummy-audit needs Python 3.11 or newer, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted and PY.exists():
@@ -53,8 +53,18 @@ def ensure_venv() -> None:
 
 
 def demo() -> None:
-    """Until the replay lands: the rules engine over the bundled sample hands."""
+    """The nightly audit on demo data: simulate a night of games, replay it, then the
+    rules engine on the bundled sample hands a support agent might be asked about."""
     cli = BIN / "rummy-audit"
+    logs, out = Path("demo/logs"), Path("demo/out")  # relative to ROOT, the commands' cwd
+    if not (ROOT / logs / "games").exists():
+        run(cli, "simulate", "--games", "300", "--seed", "20261129", "--out", logs)
+    code = subprocess.run(
+        [str(cli), "replay", str(logs), "--out", str(out)], cwd=ROOT, check=False
+    ).returncode
+    if code == 2:
+        sys.exit(code)
+    print(f"report: {out / 'report.html'}", flush=True)
     for line in (ROOT / "demo" / "hands.txt").read_text().splitlines():
         line = line.strip()
         if not line or line.startswith("#"):

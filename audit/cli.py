@@ -85,6 +85,22 @@ def replay(
     raise typer.Exit(code=summary.exit_status)
 
 
+@app.command("simulate")
+@one_line_errors
+def simulate(
+    out: Annotated[Path, typer.Option("--out", help="Empty folder for the log root.")],
+    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same bytes.")] = 1,
+) -> None:
+    """Write realistic game logs in the log contract, played by simulated players."""
+    from audit.sim import simulate as play
+
+    summary = play(games=games, out=out, seed=seed)
+    typer.echo(
+        f"{summary.games} games, {summary.hands} hands, {summary.events} events written to {out}"
+    )
+
+
 @rules_app.command("list")
 @one_line_errors
 def rules_list() -> None:

@@ -19,9 +19,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import replay  # noqa: E402
 import solver  # noqa: E402
 
-BENCHMARKS = {"solver": solver.main}
+BENCHMARKS = {"solver": solver.main, "replay": replay.main}
 
 
 def machine() -> str:
