@@ -19,7 +19,8 @@ from pathlib import Path
 
 from audit.errors import AuditError
 from audit.rules.ruleset import FORMATS, Ruleset, load_preset
-from audit.sim.play import JOIN_AHEAD_MS, GameLog, TableSpec, play_game, stable_shoe
+from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
+from audit.sim.play import GameLog, TableSpec
 from audit.sim.players import Profile, new_player
 from audit.sim.writer import Label, LogWriter
 
@@ -33,23 +34,14 @@ PRESET_WEIGHTS = (3, 1)  # the first preset named, then each of the others
 TABLE_SIZES, TABLE_SIZE_WEIGHTS = (2, 4, 6), (2, 1, 7)
 PLAYER_COUNT_WEIGHTS = {2: 2, 3: 2, 4: 3, 5: 3, 6: 3}
 GAMES_PER_TABLE = 8
+PLAYERS_PER_TABLE = 8  # the pool of players: enough to fill the tables, few enough to meet again
+SEATING_LOOKS = 50
 ENTRY_FEES = tuple(
     Decimal(f) for f in ("10.00", "25.00", "50.00", "75.00", "100.00", "150.00", "250.00", "500.00")
 )
 POINT_VALUES = tuple(
-    Decimal(v)
-    for v in (
-        "0.0500",
-        "0.0800",
-        "0.1000",
-        "0.1250",
-        "0.2500",
-        "0.3333",
-        "0.5000",
-        "1.0000",
-        "2.0000",
-        "5.0000",
-    )
+    Decimal(v) for v in ("0.0500", "0.0800", "0.1000", "0.1250", "0.2500", "0.3333", "0.5000",
+                         "1.0000", "2.0000", "5.0000")
 )
 RAKE_PCTS = tuple(Decimal(r) for r in ("10.00", "11.25", "12.50", "13.75", "15.00"))
 PRACTICE_SHARE = 0.15
@@ -95,19 +87,23 @@ def simulate(
     rules = [load_preset(p) for p in presets]
     n_tables = max(len(formats) * len(rules), -(-games // GAMES_PER_TABLE))
     tables = [_new_table(rng, number, formats, rules) for number in range(n_tables)]
-    players = [new_player(rng, number + 1) for number in range(8 * n_tables + 12)]
+    players = [new_player(rng, n + 1) for n in range(PLAYERS_PER_TABLE * n_tables + 12)]
     busy_until = [0] * len(players)
     free_at = [(EPOCH_MS + rng.randrange(0, 2 * 3_600_000), t) for t in range(n_tables)]
     heapq.heapify(free_at)
     writer = LogWriter(out)
     summary = SimSummary()
-    for number in range(1, games + 1):
+    number = 0
+    while number < games:
         start, t = heapq.heappop(free_at)
-        table = tables[t]
-        seated = _seat_players(rng, table, start, players, busy_until)
+        seated = _seat_players(rng, tables[t], start, players, busy_until)
+        if seated is None:  # too few players free: the table waits a minute
+            heapq.heappush(free_at, (start + 60_000, t))
+            continue
+        number += 1
         game = play_game(
             game_id=f"G{number:06d}",
-            table=table,
+            table=tables[t],
             players=seated,
             start=start,
             rng=random.Random(rng.getrandbits(64)),
@@ -170,9 +166,10 @@ def _seat_players(
     start: int,
     players: list[Profile],
     busy_until: list[int],
-) -> list[tuple[int, Profile]]:
-    """Players free at ``start``, in seat order. Pool games that lose players on the way
-    seat only as many as keep the preset's shoe (``stable_shoe``)."""
+) -> list[tuple[int, Profile]] | None:
+    """Players free at ``start``, in seat order, or None when a few random looks find too
+    few. Pool games that lose players on the way seat only as many as keep the preset's
+    shoe (``stable_shoe``)."""
     counts = [
         n
         for n in range(table.rules.min_players, table.max_players + 1)
@@ -180,9 +177,13 @@ def _seat_players(
     ]
     count = rng.choices(counts, weights=[PLAYER_COUNT_WEIGHTS[n] for n in counts])[0]
     chosen: list[int] = []
-    while len(chosen) < count:
+    for _ in range(SEATING_LOOKS * count):
         pick = rng.randrange(len(players))
         if busy_until[pick] <= start and pick not in chosen:
             chosen.append(pick)
+            if len(chosen) == count:
+                break
+    else:
+        return None
     seats = sorted(rng.sample(range(1, table.max_players + 1), count))
     return [(seat, players[pick]) for seat, pick in zip(seats, chosen, strict=True)]

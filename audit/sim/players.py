@@ -278,10 +278,12 @@ class Holding:
         return loose, partnered, pure, worst
 
     def may_be_complete(self, loose: int, partnered: int, pure: bool, *, glance: bool) -> bool:
-        """A cheap necessary test for "the hand less one card arranges with no points":
-        a pure run of real cards, and enough jokers for what is not yet in a meld
-        (two for each loose card, one for each two partnered cards). With ``glance``,
-        also what the player sees at a glance (``looks_complete``), which may be wrong."""
+        """A cheap test that "the hand less one card may arrange with no points": a pure
+        run of real cards, and enough jokers for what is not yet in a meld (two for each
+        loose card, one for each two partnered cards). It passes nearly every complete
+        hand (it misses a pure run that needs a wild-rank card in its own place). With
+        ``glance``, also what the player sees at a glance (``looks_complete``), which may
+        be wrong either way; the solver decides."""
         if not pure:
             return False
         if loose:

@@ -54,18 +54,17 @@ LABELS_SCHEMA = pa.schema(
 
 
 class LogWriter:
-    """Writes games to a log root in batches of ``games_per_file``."""
+    """Writes games to a log root, ``GAMES_PER_FILE`` games to a file of each table."""
 
-    def __init__(self, root: Path, *, games_per_file: int = GAMES_PER_FILE) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
-        self.games_per_file = games_per_file
         self.buffer: list[GameLog] = []
         self.batch = 0
         self.contract = load_contract()
 
     def add(self, game: GameLog) -> None:
         self.buffer.append(game)
-        if len(self.buffer) >= self.games_per_file:
+        if len(self.buffer) >= GAMES_PER_FILE:
             self.flush()
 
     def flush(self) -> None:
