@@ -68,7 +68,7 @@ from audit.replay.records import (
     Result,
 )
 
-MEMORY_LIMIT = "2GB"
+MEMORY_LIMIT = "1GB"
 """DuckDB's memory limit while staging; beyond it, it spills under `workdir`."""
 BATCH_EVENTS = 100_000
 """About how many events a yielded batch holds (a game is never split): it bounds the

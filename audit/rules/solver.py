@@ -155,20 +155,25 @@ class _Search:
         Every wild card starts in the joker pool; a meld that uses one as itself takes it
         out of the pool, so a meld's cost to the pool is its jokers plus its wild cards."""
         rules = self.rules
-        found: dict[tuple[int, int], set[int]] = {}
+        found: dict[tuple[int, int], int] = {}  # (delta, need) -> contributions, a bit each
         for core, need, contrib in self._runs():
-            found.setdefault((core, need), set()).add(contrib)
+            found[core, need] = found.get((core, need), 0) | 1 << contrib
         for core, need in self._sets():
-            found.setdefault((core, need), set()).add(_SET)
+            found[core, need] = found.get((core, need), 0) | 1 << _SET
         if rules.tunnela:
             for i, code in enumerate(self.items):
                 if code not in self.jokers.codes and (self.full >> (3 * i)) & 3 >= 3:
-                    found.setdefault((3 << (3 * i), 0), set()).add(_SET)
+                    found[3 << (3 * i), 0] = found.get((3 << (3 * i), 0), 0) | 1 << _SET
         by_first: list[list[tuple[int, int, int, int]]] = [[] for _ in self.items]
+        wild_digits = (1 << (3 * self.n_wild)) - 1
         for (delta, need), contribs in found.items():
             first = ((delta & -delta).bit_length() - 1) // 3
-            wild = sum((delta >> (3 * i)) & 7 for i in range(self.n_wild))
-            for contrib in _undominated(contribs):
+            wild = (
+                sum((delta >> (3 * i)) & 7 for i in range(self.n_wild))
+                if delta & wild_digits
+                else 0
+            )
+            for contrib in _UNDOMINATED[contribs]:
                 by_first[first].append((delta, need + wild, contrib, need))
         for options in by_first:
             options.sort(key=lambda o: (o[1], -o[0]))
@@ -430,17 +435,18 @@ def _display_order(cards: list[int]) -> list[int]:
     return sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
 
 
-def _undominated(contribs: set[int]) -> list[int]:
-    """Drop contributions another one of the same meld beats (a run beats a set, ...)."""
-    if len(contribs) == 1:
-        return list(contribs)
-    keep = []
-    for c in contribs:
-        r, p, lg = _CONTRIB[c]
-        beaten = any(
-            d != c and all(x >= y for x, y in zip(_CONTRIB[d], (r, p, lg), strict=True))
-            for d in contribs
+def _undominated(contribs: int) -> tuple[int, ...]:
+    """The contributions of a bit set that no other one of the same meld beats (a run beats
+    a set, a pure run an impure one, a long run a short one)."""
+    present = [c for c in range(5) if contribs >> c & 1]
+    return tuple(
+        c
+        for c in present
+        if not any(
+            d != c and all(x >= y for x, y in zip(_CONTRIB[d], _CONTRIB[c], strict=True))
+            for d in present
         )
-        if not beaten:
-            keep.append(c)
-    return sorted(keep)
+    )
+
+
+_UNDOMINATED = tuple(_undominated(mask) for mask in range(32))
