@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from audit.errors import RulesetError
 from audit.findings import Finding, finding, worst
 from audit.replay.outcome import audit_hand
-from audit.replay.records import Game, GameUnit, Hand, HandRow, QuarantineRow
+from audit.replay.records import NO_CARD, Game, GameUnit, Hand, HandRow, QuarantineRow
 from audit.rules.ruleset import Ruleset, load_preset
 
 
@@ -42,6 +42,24 @@ def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
     )
 
 
+_NEEDS_CARD = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
+_NEEDS_GROUPS = frozenset({"declare", "show", "reshuffle"})
+
+
+def malformed_event(hand: Hand) -> str | None:
+    """Why an event row cannot be replayed at all (a draw without its card, a declaration
+    without its groups, an action without a player), or ``None``. Such a hand is
+    quarantined: the replay will not guess what the row meant."""
+    for e in hand.events:
+        if e.player is None and e.action != "reshuffle":
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) names no player"
+        if e.action in _NEEDS_CARD and e.card == NO_CARD:
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no card"
+        if e.action in _NEEDS_GROUPS and not e.groups:
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no groups"
+    return None
+
+
 def _rules_for(game: Game) -> Ruleset | str:
     """The game's preset, or why it cannot be used (a reason for the quarantine)."""
     try:
@@ -68,8 +86,9 @@ def audit_games(units: list[GameUnit]) -> BatchResult:
             if hand.quarantine is not None:
                 out.hands.append(_quarantined(hand, game, hand.quarantine))
                 continue
-            if isinstance(rules, str) or game is None:
-                reason = rules if isinstance(rules, str) else "no game"
+            problem = malformed_event(hand)
+            if isinstance(rules, str) or game is None or problem is not None:
+                reason = rules if isinstance(rules, str) else problem or "the game is not known"
                 out.hands.append(_quarantined(hand, game, reason))
                 out.quarantine.append(
                     QuarantineRow(

@@ -139,3 +139,21 @@ def test_a_newer_schema_version_stops_the_run_with_exit_2(tmp_path: Path) -> Non
     result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "version 2" in result.output
+
+
+def test_an_event_the_replay_cannot_read_quarantines_its_hand(tmp_path: Path) -> None:
+    """A draw without its card or a declaration without its groups is not guessed at: the
+    hand is quarantined with the reason, the others are verified."""
+    logs = builder_for(tmp_path / "logs", clean_hands(3))
+    rows = logs.rows["events"]
+    next(e for e in rows if e["hand_id"] == "H1" and e["action"] == "draw_stock")["card"] = None
+    next(e for e in rows if e["hand_id"] == "H2" and e["action"] == "declare")["groups"] = None
+    replay_logs(logs=logs.write(), out=tmp_path / "out", workers=1, progress=False)
+    hands = {h["hand_id"]: h for h in read(tmp_path / "out", "hands.parquet")}
+    assert [hands[h]["status"] for h in ("H1", "H2", "H3")] == [
+        "quarantined",
+        "quarantined",
+        "verified",
+    ]
+    assert hands["H1"]["reason"] == "hand H1 event 0 (draw_stock) has no card"
+    assert hands["H2"]["reason"] == "hand H2 event 1 (declare) has no groups"
