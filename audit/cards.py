@@ -230,6 +230,23 @@ def shoe_composition(decks: int, printed_jokers: int) -> Counter[int]:
     return shoe
 
 
+def difference_words(
+    expected: Iterable[int], actual: Iterable[int], *, extra: str = "holds extra"
+) -> list[str]:
+    """How a multiset of cards differs from the one expected, in words: ``["lacks AS",
+    "holds extra 2S 2S"]``; empty when they are the same.
+
+    >>> difference_words([0, 1, 52], [0, 14, 14])
+    ['lacks 2S JK', 'holds extra 2H 2H']
+    """
+    want, got = Counter(expected), Counter(actual)
+    missing, more = sorted((want - got).elements()), sorted((got - want).elements())
+    words = [f"lacks {format_codes(missing)}"] if missing else []
+    if more:
+        words.append(f"{extra} {format_codes(more)}")
+    return words
+
+
 def shoe_difference(
     shoe: Sequence[int], expected: Counter[int]
 ) -> tuple[Counter[int], Counter[int]]:

@@ -8,12 +8,11 @@ docs/replay.md states every rule checked here.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from audit.cards import CODE_TEXT, format_codes, shoe_composition
+from audit.cards import CODE_TEXT, difference_words, format_codes, shoe_composition
 from audit.findings import Finding, finding
 from audit.replay.records import Event, Game, Hand
 from audit.rules.declaration import DeclarationCheck, check_declaration
@@ -173,14 +172,7 @@ class HandReplay:
 
     def _shoe_finding(self, decks: int, printed_jokers: int) -> None:
         expected = shoe_composition(decks, printed_jokers)
-        actual = Counter(self.hand.shoe)
-        missing = sorted((expected - actual).elements())
-        extra = sorted((actual - expected).elements())
-        parts = []
-        if missing:
-            parts.append(f"lacks {format_codes(missing)}")
-        if extra:
-            parts.append(f"holds extra {format_codes(extra)}")
+        parts = difference_words(expected.elements(), self.hand.shoe)
         self._find(
             "deck.composition",
             "deal.shoes",
@@ -544,23 +536,15 @@ class HandReplay:
                 expected="an empty stock",
                 recorded=f"{len(self.stock)} cards left",
             )
-        expected = Counter(self.pile[:-1])
-        actual = Counter(new_stock)
-        if expected != actual:
-            missing = sorted((expected - actual).elements())
-            extra = sorted((actual - expected).elements())
-            parts = []
-            if missing:
-                parts.append(f"lacks {format_codes(missing)}")
-            if extra:
-                parts.append(f"adds {format_codes(extra)}")
+        parts = difference_words(self.pile[:-1], new_stock, extra="adds")
+        if parts:
             self._find(
                 "draw.reshuffle",
                 "turns.reshuffle",
                 "The reshuffled stock is not the discard pile less its top card: it "
                 f"{' and '.join(parts)}.",
                 seq=e.seq,
-                expected=f"{sum(expected.values())} cards",
+                expected=f"{len(self.pile) - 1} cards",
                 recorded="; ".join(parts),
             )
         self.stock = list(reversed(new_stock))

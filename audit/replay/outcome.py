@@ -277,8 +277,24 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
     hand, rules = replay.hand, replay.rules
     if game.point_value is None:
         return []
-    key = "money.points_settlement"
     out: list[Finding] = []
+
+    def check(row: Result, want: Decimal, why: str) -> None:
+        if row.amount != want:
+            out.append(
+                finding(
+                    "score.amount",
+                    game_id=hand.game_id,
+                    hand_id=hand.hand_id,
+                    player_id=row.player,
+                    expected=want,
+                    recorded=row.amount,
+                    message=f"{row.player} {why}, so the amount should be {want}, but the "
+                    f"record shows {row.amount}.",
+                    rule=rules.cite("money.points_settlement"),
+                )
+            )
+
     winners = [r for r in hand.results if r.outcome == "won"]
     paid = Decimal(0)
     for row in hand.results:
@@ -290,37 +306,12 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             points = rules_say.points
         want = -(points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
         paid -= want
-        if row.amount != want:
-            out.append(
-                finding(
-                    "score.amount",
-                    game_id=hand.game_id,
-                    hand_id=hand.hand_id,
-                    player_id=row.player,
-                    expected=want,
-                    recorded=row.amount,
-                    message=f"{row.player} lost {points} points at {game.point_value} a point, "
-                    f"so the amount should be {want}, but the record shows {row.amount}.",
-                    rule=rules.cite(key),
-                )
-            )
+        check(row, want, f"lost {points} points at {game.point_value} a point")
     if len(winners) == 1:
         rake = (paid * game.rake_pct / 100).quantize(PAISA, ROUND_HALF_UP)
-        want = paid - rake
-        row = winners[0]
-        if row.amount != want:
-            out.append(
-                finding(
-                    "score.amount",
-                    game_id=hand.game_id,
-                    hand_id=hand.hand_id,
-                    player_id=row.player,
-                    expected=want,
-                    recorded=row.amount,
-                    message=f"{row.player} won {paid} from the losers and, after the "
-                    f"{game.rake_pct}% rake of {rake}, should receive {want}, but the record "
-                    f"shows {row.amount}.",
-                    rule=rules.cite(key),
-                )
-            )
+        check(
+            winners[0],
+            paid - rake,
+            f"won {paid} from the losers, less the {game.rake_pct}% rake of {rake}",
+        )
     return out

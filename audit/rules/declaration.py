@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from audit.cards import format_codes
+from audit.cards import difference_words, format_codes
 from audit.rules.melds import Jokers, Verdict, classify
 from audit.rules.ruleset import Ruleset
 
@@ -101,17 +100,14 @@ def check_declaration(
 
 
 def _mismatch(hand: Sequence[int], groups: Sequence[Sequence[int]]) -> list[str]:
-    held = Counter(hand)
-    placed: Counter[int] = Counter()
-    for group in groups:
-        placed.update(group)
-    extra = sorted((placed - held).elements())
-    missing = sorted((held - placed).elements())
+    words = difference_words(hand, (c for g in groups for c in g), extra="adds")
     reasons = []
-    if extra:
-        reasons.append(f"the groups hold {format_codes(extra)}, which the player does not have")
-    if missing:
-        reasons.append(f"the groups leave out {format_codes(missing)} from the player's cards")
+    for part in reversed(words):  # what the groups add first, then what they leave out
+        verb, _, cards = part.partition(" ")
+        if verb == "adds":
+            reasons.append(f"the groups hold {cards}, which the player does not have")
+        else:
+            reasons.append(f"the groups leave out {cards} from the player's cards")
     return reasons
 
 
