@@ -65,6 +65,8 @@ CATALOG: dict[str, Check] = _catalog(
     ("ledger.balance", C, "a game's money does not balance, or a payout differs from the rules"),
     ("table.limit", MN, "a player sat at more tables at once than the client allows"),
     ("game.running", INF, "the game was still running when the batch was cut"),
+    ("check.skipped", INF, "a check could not run: an optional table it needs is missing"),
+    ("game.unchecked", INF, "a game-level check was skipped: a hand of the game was quarantined"),
     ("input.file", MJ, "a file could not be read or does not match the contract"),
     ("input.row", MJ, "a row breaks the input contract"),
     ("input.hand", MJ, "a hand cannot be replayed from what the log holds"),

@@ -22,7 +22,8 @@ from typing import Any
 from audit import __version__
 from audit.errors import AuditError
 from audit.findings import Finding, Severity, finding, worst
-from audit.logs.reader import Staging, open_log_root, read_bucket, staging
+from audit.games.tables import table_limit_findings
+from audit.logs.reader import LogRoot, Staging, open_log_root, read_bucket, staging
 from audit.output import (
     OUTPUT_VERSION,
     write_findings,
@@ -89,6 +90,34 @@ class RunSummary:
     out: Path
 
 
+_NEEDED_BY = {
+    "sessions": "table.limit",
+    "ledger": "ledger.balance and the split amounts of pool.split",
+    "game_events": "pool.elimination, pool.rebuy, pool.split and the winner of deals.chips",
+}
+
+
+def _night_checks(log: LogRoot) -> list[Finding]:
+    """Checks over the whole night's files: table limits; and one note per optional table
+    that is missing, naming the checks that could not run (skipped, never passed)."""
+    found = table_limit_findings(
+        [log.root / f.path for f in log.files.get("sessions", [])],
+        [log.root / f.path for f in log.files.get("games", [])],
+        log.root,
+    )
+    for table in sorted(log.missing_optional):
+        found.append(
+            finding(
+                "check.skipped",
+                game_id="",
+                message=f"The log root has no {table} table, so {_NEEDED_BY[table]} "
+                "could not be checked.",
+                rule=f"{table} is optional (log-format.md); a check that needs it is skipped",
+            )
+        )
+    return found
+
+
 def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
     return [
         finding(
@@ -133,7 +162,7 @@ def replay_logs(
     replayed = time.perf_counter()
 
     quarantine += total.quarantine
-    findings = total.findings + _input_findings(quarantine)
+    findings = total.findings + _input_findings(quarantine) + _night_checks(log)
     write_findings(out / "findings.parquet", findings)
     write_hands(out / "hands.parquet", total.hands)
     write_quarantine(out / "quarantine.parquet", quarantine)

@@ -6,10 +6,14 @@ worker starts fast.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 from audit.errors import RulesetError
-from audit.findings import Finding, finding, worst
+from audit.findings import Finding, Severity, finding, worst
+from audit.games.deals import check_deals
+from audit.games.ledger import check_ledger
+from audit.games.pool import check_pool
 from audit.replay.outcome import audit_hand
 from audit.replay.records import NO_CARD, Game, GameUnit, Hand, HandRow, QuarantineRow
 from audit.rules.ruleset import Ruleset, load_preset
@@ -74,6 +78,55 @@ def _rules_for(game: Game) -> Ruleset | str:
     return rules
 
 
+def _game_checks(game: Game, hands: list[Hand], rules: Ruleset, out: BatchResult) -> None:
+    """The game-level checks of one game, after its hands; a hand a game-level finding
+    names becomes a hand with a discrepancy."""
+    if game.running:
+        found = [
+            finding(
+                "game.running",
+                game_id=game.game_id,
+                message=f"Game {game.game_id} was still running when the logs were cut; "
+                "its game-level checks wait for the next batch.",
+                rule="games.ended_at: null while the game is still running (log-format.md)",
+            )
+        ]
+    else:
+        found = check_ledger(game, hands, rules)
+        if game.format == "deals":
+            found += check_deals(game, hands, rules)
+        elif game.format in ("pool_101", "pool_201"):
+            skipped = [h.hand_id for h in hands if h.quarantine is not None]
+            if skipped:
+                found.append(
+                    finding(
+                        "game.unchecked",
+                        game_id=game.game_id,
+                        message=f"The running scores of pool game {game.game_id} were not "
+                        f"checked: hand {skipped[0]} could not be replayed.",
+                        rule="pool scores run hand by hand (000_)",
+                    )
+                )
+            else:
+                found += check_pool(game, hands, rules)
+    out.findings += found
+    named = Counter(f.hand_id for f in found if f.hand_id is not None)
+    if not named:
+        return
+    for i, row in enumerate(out.hands):
+        if row.hand_id in named and row.game_id == game.game_id and row.status != "quarantined":
+            mine = [f for f in found if f.hand_id == row.hand_id]
+            severities = [f.severity for f in mine]
+            if row.worst_severity is not None:
+                severities.append(Severity(row.worst_severity))
+            out.hands[i] = replace(
+                row,
+                status="discrepancy",
+                findings=row.findings + len(mine),
+                worst_severity=max(severities, key=lambda s: s.rank).value,
+            )
+
+
 def audit_games(units: list[GameUnit]) -> BatchResult:
     """Audit complete games: every hand replayed, then the game-level checks."""
     out = BatchResult()
@@ -119,14 +172,6 @@ def audit_games(units: list[GameUnit]) -> BatchResult:
                     reason=None,
                 )
             )
-        if game is not None and game.running:
-            out.findings.append(
-                finding(
-                    "game.running",
-                    game_id=game.game_id,
-                    message=f"Game {game.game_id} was still running when the logs were cut; "
-                    "its game-level checks wait for the next batch.",
-                    rule="games.ended_at: null while the game is still running (log-format.md)",
-                )
-            )
+        if game is not None and not isinstance(rules, str):
+            _game_checks(game, unit.hands, rules, out)
     return out

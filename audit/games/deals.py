@@ -1,0 +1,172 @@
+"""Deals rummy (best of 2, best of 3): the chips each deal moves and who wins the game.
+
+000_1729c72ad4c1f885.txt names the format ("Best of 2 / Best of 3", rounds played on one
+table, "No Drop is allowed") and says chips are "deducted and credited ... with respect to
+the player's wins and losses". The readings this module applies (docs/replay.md, "Money"):
+
+- in each deal every loser's ``results.amount`` is ``-points`` (the recorded points; the
+  replay checks the points themselves) and the winner's is ``+`` the sum the losers lost;
+- after ``deals_count`` deals the game goes to the player with the most chips, by the
+  recorded points; while the lead is tied one more deal is played (the seeds are silent;
+  this is the reading the simulator follows too, so no ruleset option is needed);
+- a finished game has exactly one ``game_won`` game event, naming that player.
+
+A quarantined hand has no trustworthy results: its chips are not checked, and the chip
+totals (so the winner and the deal count) are not judged for a game that has one.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from audit.findings import Finding, finding
+from audit.replay.records import Game, Hand
+from audit.rules.ruleset import Ruleset
+
+CHIPS_RULE = (
+    "deals.chips: In deals rummy each loser of a deal loses chips equal to their points and "
+    "the winner of the deal takes the sum; after the deals of the game (2 or 3) the most "
+    "chips wins, and a tie for the lead is played off with one more deal "
+    "(000_1729c72ad4c1f885.txt: 'Best of 2 / Best of 3', 'Specific numbers of chips are "
+    "deducted and credited ... with respect to the player's wins and losses')"
+)
+
+
+def check_deals(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+    """``deals.chips`` findings for one deals game (none for another format)."""
+    if game.format != "deals":
+        return []
+    out: list[Finding] = []
+    chips: dict[str, int] = {}
+    complete = True
+    for hand in hands:
+        if hand.quarantine is not None:
+            complete = False
+            continue
+        moved = _moved(hand)
+        if moved is None:
+            complete = False
+            continue
+        out.extend(_amount_findings(hand, moved))
+        for player, count in moved.items():
+            chips[player] = chips.get(player, 0) + count
+    if complete and game.deals_count is not None:
+        out.extend(_deal_count_findings(game, hands, game.deals_count))
+        if not game.running:
+            out.extend(_winner_findings(game, chips))
+    return out
+
+
+def _moved(hand: Hand) -> dict[str, int] | None:
+    """The chips each player should move in this deal, from the recorded points; None
+    when the deal has not exactly one winner (the replay's outcome checks say why)."""
+    winners = [r.player for r in hand.results if r.outcome == "won"]
+    if len(winners) != 1:
+        return None
+    moved = {r.player: -r.points for r in hand.results if r.outcome != "won"}
+    moved[winners[0]] = -sum(moved.values())
+    return moved
+
+
+def _amount_findings(hand: Hand, moved: dict[str, int]) -> list[Finding]:
+    out = []
+    for row in hand.results:
+        want = Decimal(moved[row.player])
+        if row.amount is not None and row.amount == want:
+            continue
+        if row.outcome == "won":
+            why = f"won the deal, so should take {want} chips (the sum the others lost)"
+        else:
+            why = f"lost the deal with {row.points} points, so should lose {-want} chips"
+        out.append(
+            finding(
+                "deals.chips",
+                game_id=hand.game_id,
+                hand_id=hand.hand_id,
+                player_id=row.player,
+                expected=want,
+                recorded=row.amount,
+                message=f"{row.player} {why}, but the record shows {row.amount}.",
+                rule=CHIPS_RULE,
+            )
+        )
+    return out
+
+
+def _leaders(chips: dict[str, int]) -> list[str]:
+    most = max(chips.values(), default=0)
+    return sorted(p for p, count in chips.items() if count == most)
+
+
+def _deal_count_findings(game: Game, hands: list[Hand], deals_count: int) -> list[Finding]:
+    """A deal played after the game was already decided (the last deal was reached and
+    one player led), or a finished game with fewer deals than it should have had."""
+    out = []
+    chips: dict[str, int] = {}
+    for number, hand in enumerate(hands, start=1):
+        if number > deals_count and len(_leaders(chips)) == 1:
+            out.append(
+                finding(
+                    "deals.chips",
+                    game_id=game.game_id,
+                    hand_id=hand.hand_id,
+                    expected=f"at most {number - 1} deals",
+                    recorded=f"deal {number}",
+                    message=f"Deal {number} was played although the game of {deals_count} "
+                    f"deals was already decided, {_leaders(chips)[0]} leading on chips.",
+                    rule=CHIPS_RULE,
+                )
+            )
+            break
+        for player, count in (_moved(hand) or {}).items():
+            chips[player] = chips.get(player, 0) + count
+    if not game.running and len(hands) < deals_count:
+        out.append(
+            finding(
+                "deals.chips",
+                game_id=game.game_id,
+                expected=f"{deals_count} deals",
+                recorded=f"{len(hands)} deals",
+                message=f"The game ended after {len(hands)} deals, but a best of "
+                f"{deals_count} plays {deals_count}.",
+                rule=CHIPS_RULE,
+            )
+        )
+    return out
+
+
+def _winner_findings(game: Game, chips: dict[str, int]) -> list[Finding]:
+    """The finished game's ``game_won`` must name the one player with the most chips."""
+    leaders = _leaders(chips)
+    named = [e.player for e in game.game_events if e.action == "game_won"]
+    if not chips:
+        return []
+    if len(leaders) > 1:
+        return [
+            finding(
+                "deals.chips",
+                game_id=game.game_id,
+                player_id=named[0] if named else None,
+                expected="one more deal",
+                recorded=f"game won by {named[0]}" if named else "game ended",
+                message=f"The game ended with {' and '.join(leaders)} tied at "
+                f"{chips[leaders[0]]} chips, where one more deal should have been played.",
+                rule=CHIPS_RULE,
+            )
+        ]
+    leader = leaders[0]
+    if named == [leader]:
+        return []
+    recorded = ", ".join(str(p) for p in named) if named else None
+    return [
+        finding(
+            "deals.chips",
+            game_id=game.game_id,
+            player_id=named[0] if len(named) == 1 else leader,
+            expected=leader,
+            recorded=recorded,
+            message=f"{leader} ended with the most chips ({chips[leader]}) and should win the "
+            f"game, but the record names {recorded or 'no winner'}.",
+            rule=CHIPS_RULE,
+        )
+    ]

@@ -1,0 +1,197 @@
+"""The ledger of one game: its money balances to the paisa and pays what the rules say.
+
+Ledger amounts are signed from the player's side (log-format.md: buy-ins negative, prizes
+positive, rake rows positive, the platform's rows with no player), so a balanced game's
+rows add up to exactly zero: ``-(buy_in + rebuy) = prize + split + rake + refund`` and, in
+points rummy, ``-(points_settlement) = rake``. On top of the balance:
+
+- points rummy: each player's ``points_settlement`` rows add up to their ``results.amount``
+  over the game's hands, and the ``rake`` rows to the hands' rakes (what the losers paid
+  less what the winner took);
+- pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake,
+  ``rake_pct`` of it rounded half-up to the paisa (000_1729c72ad4c1f885.txt: "Amount equal
+  to the wagering after deducting the rake amount"); the buy-ins and rebuys are those
+  entry fees, and without a split the winner's ``prize`` is the whole pool. Split amounts
+  are the pool checks' business (audit/games/pool.py); here a split game only balances.
+
+Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
+ledger row is not judged (the ledger table is optional); a game with ``refund`` rows was
+called off, so only its balance is checked; so is a points game with a quarantined hand
+(its results cannot be trusted). Practice-chip games raise the same findings at severity
+``info``: no real money moved.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import ROUND_HALF_UP, Decimal
+
+from audit.findings import Finding, Severity, finding
+from audit.replay.records import Game, Hand
+from audit.rules.ruleset import Ruleset
+
+PAISA = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+BALANCE_RULE = (
+    "ledger.balance: Every game's money balances to the paisa: what the players pay in "
+    "(buy-ins, rebuys, points lost) equals what is paid out (prizes, splits, points won, "
+    "refunds) plus the platform's rake (log-format.md, ledger; 000_1729c72ad4c1f885.txt: "
+    "'Specific numbers of chips are deducted and credited ... with respect to the player's "
+    "wins and losses')"
+)
+POOL_RULE = (
+    "ledger.prize: The prize of a pool or deals game is the entry fees of every player and "
+    "rebuy, less the rake (rake_pct of the fees, rounded half-up to the paisa), paid to the "
+    "winner (000_1729c72ad4c1f885.txt: 'Amount equal to the wagering after deducting the "
+    "rake amount'; log-format.md: entry_fee, rake_pct)"
+)
+
+
+def money(value: Decimal) -> Decimal:
+    """Rounded half-up to the paisa."""
+    return value.quantize(PAISA, rounding=ROUND_HALF_UP)
+
+
+def check_ledger(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+    """``ledger.balance`` findings for one game (``rules`` is kept for a uniform signature:
+    the money rules are the game's own fees and rates)."""
+    del rules
+    if game.running or not game.ledger:
+        return []
+    severity = Severity.INFO if game.chip_type == "practice" else None
+    out = _balance(game)
+    if not any(row.kind == "refund" for row in game.ledger):
+        if game.format == "points":
+            if all(hand.quarantine is None for hand in hands):
+                out += _points(game, hands)
+        elif game.entry_fee is not None:
+            out += _pool(game, hands, game.entry_fee)
+    if severity is not None:
+        out = [_at(f, severity) for f in out]
+    return out
+
+
+def _at(f: Finding, severity: Severity) -> Finding:
+    return finding(
+        f.check, game_id=f.game_id, hand_id=f.hand_id, player_id=f.player_id, seq=f.seq,
+        expected=f.expected, recorded=f.recorded, message=f.message, rule=f.rule,
+        severity=severity,
+    )  # fmt: skip
+
+
+def _total(game: Game, *kinds: str) -> Decimal:
+    return sum((row.amount for row in game.ledger if row.kind in kinds), ZERO)
+
+
+def _balance(game: Game) -> list[Finding]:
+    net = sum((row.amount for row in game.ledger), ZERO)
+    if net == 0:
+        return []
+    paid_in = -sum((row.amount for row in game.ledger if row.amount < 0), ZERO)
+    paid_out = sum((row.amount for row in game.ledger if row.amount > 0), ZERO)
+    return [
+        finding(
+            "ledger.balance",
+            game_id=game.game_id,
+            expected=f"paid out {paid_in}",
+            recorded=f"paid out {paid_out}",
+            message=f"Game {game.game_id} took in {paid_in} but paid out {paid_out} "
+            f"(rake included), {abs(net)} too {'much' if net > 0 else 'little'}.",
+            rule=BALANCE_RULE,
+        )
+    ]
+
+
+def _points(game: Game, hands: list[Hand]) -> list[Finding]:
+    """Each player's settlements against their recorded results; the rake rows against
+    the hands' rakes."""
+    won: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    hand_rake = ZERO
+    for hand in hands:
+        for result in hand.results:
+            amount = result.amount if result.amount is not None else ZERO
+            won[result.player] += amount
+            hand_rake -= amount
+    settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "points_settlement" and row.player is not None:
+            settled[row.player] += row.amount
+    out = []
+    for player in sorted(set(won) | set(settled)):
+        if won[player] == settled[player]:
+            continue
+        out.append(
+            finding(
+                "ledger.balance",
+                game_id=game.game_id,
+                player_id=player,
+                expected=won[player],
+                recorded=settled[player],
+                message=f"{player}'s hands add up to {won[player]}, but the ledger settled "
+                f"{settled[player]} with them.",
+                rule=BALANCE_RULE,
+            )
+        )
+    rake = _total(game, "rake")
+    if rake != hand_rake:
+        out.append(
+            finding(
+                "ledger.balance",
+                game_id=game.game_id,
+                expected=hand_rake,
+                recorded=rake,
+                message=f"The hands of game {game.game_id} left {hand_rake} of rake, but "
+                f"the ledger's rake rows add up to {rake}.",
+                rule=BALANCE_RULE,
+            )
+        )
+    return out
+
+
+def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
+    """Entry fees, rake and the winner's prize of a pool or deals game."""
+    players = len({player for hand in hands for player in hand.seats})
+    rebuys = sum(1 for e in game.game_events if e.action == "rebuy")
+    gross = fee * (players + rebuys)
+    rake = money(gross * game.rake_pct / 100)
+    prize = gross - rake
+    out = []
+
+    def add(player: str | None, expected: Decimal, recorded: Decimal, message: str) -> None:
+        out.append(
+            finding(
+                "ledger.balance",
+                game_id=game.game_id,
+                player_id=player,
+                expected=expected,
+                recorded=recorded,
+                message=message,
+                rule=POOL_RULE,
+            )
+        )
+
+    entries = -_total(game, "buy_in", "rebuy")
+    if hands and entries != gross:
+        add(None, gross, entries, f"{players} players and {rebuys} rebuys at {fee} should "
+            f"pay {gross} in entry fees, but the ledger took {entries}.")  # fmt: skip
+    recorded_rake = _total(game, "rake")
+    if hands and recorded_rake != rake:
+        add(None, rake, recorded_rake, f"The rake on {gross} of entry fees at "
+            f"{game.rake_pct}% is {rake}, but the ledger took {recorded_rake}.")  # fmt: skip
+    if any(row.kind == "split" for row in game.ledger) or not hands:
+        return out
+    named = [e.player for e in game.game_events if e.action == "game_won"]
+    winner = named[0] if len(named) == 1 else None
+    paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "prize":
+            paid[row.player] += row.amount
+    if winner is not None and paid[winner] != prize:
+        add(winner, prize, paid[winner], f"{winner} won the game and should be paid the "
+            f"prize of {prize}, but the ledger paid {paid[winner]}.")  # fmt: skip
+    for player in sorted((p for p in paid if p != winner), key=str):
+        if paid[player] != 0:
+            add(player, ZERO, paid[player], f"{player} did not win the game but the "
+                f"ledger paid them a prize of {paid[player]}.")  # fmt: skip
+    return out

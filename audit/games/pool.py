@@ -1,0 +1,377 @@
+"""Game-level checks of a pool game (101 or 201): running scores, eliminations, rebuys
+and splits, as 000_ describes them and the preset's ``pool_101.*`` / ``pool_201.*``
+rules fix them.
+
+The running scores are replayed from each hand's RECORDED points (a wrong ``points`` is a
+hand-level finding, not a cascade here), and after a wrong ``score_after`` the replay goes
+on from the recorded value (the platform decided eliminations and splits on it), so one
+wrong score is one finding. Likewise eliminations, rebuys and splits are followed as the
+platform recorded them once they have been checked.
+
+Readings chosen where 000_ allows two:
+
+- "Re-join is only possible when more than 2 players are playing": counted among the
+  players still in after the hand's eliminations (``rebuy_min_players`` of them), and
+  "the highest score of the round" is the highest score among those players.
+- Several rebuyers take 1 + highest, 2 + highest, ... in the turn order of the hand just
+  played.
+- Auto split: every player left (2 or more, after rebuys) above ``auto_split_above``; a
+  game that qualified must split, so one that went on is a finding.
+- Money: prize pool = entry_fee x (players of hand 1 + rebuys) less the rake,
+  rake = round(pool x rake_pct / 100) half-up to the paisa. Auto split: the prize in
+  equal shares; manual split: each player's extra first drops (theirs - the fewest) paid
+  at the entry fee less its own rake, the rest in equal shares. Equal shares are cut to
+  the paisa and the paise left over go one each to the first players in seat order. The
+  records carry no seat numbers, so seat order is read as the turn order of hand 1 (the
+  first hand's first player sits in the first seat), as the simulator writes it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from audit.findings import Finding, finding
+from audit.replay.records import Game, GameEvent, Hand
+from audit.rules.ruleset import PoolRules, Ruleset
+
+PAISA = Decimal("0.01")
+
+
+def money(value: Decimal) -> Decimal:
+    """``value`` rounded half-up to the paisa."""
+    return value.quantize(PAISA, rounding=ROUND_HALF_UP)
+
+
+def equal_shares(total: Decimal, n: int) -> list[Decimal]:
+    """``total`` in ``n`` shares to the paisa, the leftover paise one each to the first.
+
+    >>> equal_shares(Decimal("100.00"), 3)
+    [Decimal('33.34'), Decimal('33.33'), Decimal('33.33')]
+    """
+    base, extra = divmod(int(total / PAISA), n)
+    return [(base + (1 if i < extra else 0)) * PAISA for i in range(n)]
+
+
+def split_shares(
+    *,
+    kind: str,
+    scores: list[int],
+    pool: PoolRules,
+    entry_fee: Decimal,
+    entries: int,
+    rake_pct: Decimal,
+) -> list[Decimal]:
+    """What each player (``scores`` in seat order) is owed by an auto or manual split.
+
+    >>> rules = PoolRules(elimination_score=101, exactly_eliminates=True,
+    ...     rebuy_min_players=3, rebuy_below=79, manual_split_min_score=61, drop_base=100,
+    ...     drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
+    >>> split_shares(kind="auto", scores=[85, 88], pool=rules, entry_fee=Decimal("100.00"),
+    ...     entries=2, rake_pct=Decimal("10.00"))
+    [Decimal('90.00'), Decimal('90.00')]
+    """
+    pot = entry_fee * entries
+    prize = pot - money(pot * rake_pct / 100)
+    if kind != "manual":
+        return equal_shares(prize, len(scores))
+    drops = [pool.first_drops_left(s) for s in scores]
+    per_drop = entry_fee - money(entry_fee * rake_pct / 100)
+    extra = [(d - min(drops)) * per_drop for d in drops]
+    rest = equal_shares(prize - sum(extra, Decimal(0)), len(scores))
+    return [e + r for e, r in zip(extra, rest, strict=True)]
+
+
+class _PoolCheck:
+    def __init__(self, game: Game, hands: list[Hand], rules: Ruleset) -> None:
+        self.game, self.hands, self.rules = game, hands, rules
+        self.fmt = game.format
+        self.pool = rules.pools[game.format]
+        self.out: list[Finding] = []
+        self.scores: dict[str, int] = {}
+        self.gone: dict[str, int] = {}  # eliminated (not rebought) -> after which hand
+        self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
+        self.wrongly_out: set[str] = set()  # eliminations reported as wrong
+        self.seat_order: list[str] = list(hands[0].seats) if hands else []
+        self.rebuys = 0
+        self.split_after: int | None = None
+        self.was_split = False
+        self.events: dict[int, list[GameEvent]] = defaultdict(list)
+        for event in game.game_events:
+            self.events[event.after_hand_no].append(event)
+
+    def add(self, check: str, key: str, message: str, **kw: Any) -> None:
+        rule = self.rules.cite(f"{self.fmt}.{key}")
+        self.out.append(finding(check, game_id=self.game.game_id, message=message, rule=rule, **kw))
+
+    def run(self) -> list[Finding]:
+        for index, hand in enumerate(self.hands):
+            last = index == len(self.hands) - 1
+            self.seated(hand)
+            self.score(hand)
+            active = self.after(hand, last)
+            self.splits(hand, active, last)
+        return self.out
+
+    # ---------------------------------------------------------------- per hand
+
+    def seated(self, hand: Hand) -> None:
+        if self.split_after is not None:
+            self.add(
+                "pool.split", "auto_split_above",
+                f"Hand {hand.hand_no} was dealt after the game was split after hand "
+                f"{self.split_after}; a split ends the game.",
+                hand_id=hand.hand_id,
+            )  # fmt: skip
+            self.split_after = None
+        for player in hand.seats:
+            if player in self.gone and player not in self.ghosts:
+                self.ghosts.add(player)
+                self.add(
+                    "pool.elimination", "elimination_score",
+                    f"{player} was eliminated after hand {self.gone[player]} but is seated "
+                    f"in hand {hand.hand_no} without a rebuy.",
+                    hand_id=hand.hand_id, player_id=player,
+                )  # fmt: skip
+
+    def score(self, hand: Hand) -> None:
+        results = {r.player: r for r in hand.results}
+        for player in hand.seats:
+            result = results.get(player)
+            if result is None:
+                continue  # a hand-level problem
+            before = self.scores.get(player, 0)
+            expected = before + result.points
+            recorded = result.score_after
+            if hand.quarantine is None and recorded != expected:
+                shown = "missing" if recorded is None else f"recorded as {recorded}"
+                self.add(
+                    "pool.score", "elimination_score",
+                    f"{player}'s pool score after hand {hand.hand_no} is {shown}, but "
+                    f"{before} + {result.points} = {expected}.",
+                    hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
+                )  # fmt: skip
+            self.scores[player] = expected if recorded is None else recorded
+
+    def after(self, hand: Hand, last: bool) -> list[str]:
+        """Check the eliminations and rebuys after ``hand``; the players still in after it."""
+        events = self.events.get(hand.hand_no, [])
+        no = hand.hand_no
+        eliminated = {e.player: e for e in events if e.action == "eliminated"}
+        for player in hand.seats:
+            score = self.scores.get(player, 0)
+            event = eliminated.get(player)
+            if event is None:
+                if (
+                    self.pool.is_eliminated(score)
+                    and player not in self.ghosts
+                    and not (last and self.game.running)
+                ):
+                    self.add(
+                        "pool.elimination", "elimination_score",
+                        f"{player} reached {score} after hand {no}, which eliminates at "
+                        f"{self.pool.elimination_score}, but no elimination was recorded.",
+                        hand_id=hand.hand_id, player_id=player, expected="eliminated",
+                    )  # fmt: skip
+            elif not self.pool.is_eliminated(score):
+                self.wrongly_out.add(player)
+                self.add(
+                    "pool.elimination", "elimination_score",
+                    f"{player} was eliminated after hand {no} with {score}, below the "
+                    f"{self.pool.elimination_score} that eliminates.",
+                    hand_id=hand.hand_id, player_id=player, seq=event.seq,
+                    recorded="eliminated",
+                )  # fmt: skip
+            elif event.score != score:
+                self.add(
+                    "pool.elimination", "elimination_score",
+                    f"{player}'s elimination after hand {no} is recorded with a score of "
+                    f"{event.score}, but their score was {score}.",
+                    hand_id=hand.hand_id, player_id=player, seq=event.seq,
+                    expected=score, recorded=event.score,
+                )  # fmt: skip
+        for who, event in eliminated.items():
+            if who not in hand.seats:
+                self.add(
+                    "pool.elimination", "elimination_score",
+                    f"{who} is recorded as eliminated after hand {no}, a hand they did "
+                    "not play.",
+                    hand_id=hand.hand_id, player_id=who, seq=event.seq,
+                )  # fmt: skip
+        out = [p for p in hand.seats if p in eliminated]
+        still_in = [p for p in hand.seats if p not in eliminated]
+        back = self.rebuy(hand, events, out, still_in)
+        for player in out:
+            if player not in back and player not in self.wrongly_out:
+                self.gone[player] = no
+        return [p for p in hand.seats if p in still_in or p in back]
+
+    def rebuy(
+        self, hand: Hand, events: list[GameEvent], out: list[str], still_in: list[str]
+    ) -> list[str]:
+        rebuys = [e for e in events if e.action == "rebuy" and e.player is not None]
+        if not rebuys:
+            return []
+        no, pool = hand.hand_no, self.pool
+        highest = max((self.scores.get(p, 0) for p in still_in), default=0)
+        valid = [e.player for e in rebuys if e.player in out]
+        in_turn = [p for p in hand.seats if p in valid]
+        back: list[str] = []
+        for event in rebuys:
+            player = event.player
+            assert player is not None
+            kw: dict[str, Any] = {"hand_id": hand.hand_id, "player_id": player, "seq": event.seq}
+            if player not in out:
+                self.add(
+                    "pool.rebuy", "rebuy_below",
+                    f"{player} is recorded as rebuying after hand {no} without being "
+                    "eliminated in it.",
+                    **kw,
+                )  # fmt: skip
+                continue
+            back.append(player)
+            self.rebuys += 1
+            if len(still_in) < pool.rebuy_min_players:
+                self.add(
+                    "pool.rebuy", "rebuy_min_players",
+                    f"{player} rebought after hand {no} with only {len(still_in)} players "
+                    f"still in; a rebuy needs at least {pool.rebuy_min_players}.",
+                    **kw,
+                )  # fmt: skip
+            elif highest >= pool.rebuy_below:
+                self.add(
+                    "pool.rebuy", "rebuy_below",
+                    f"{player} rebought after hand {no} while the highest score still in "
+                    f"was {highest}; a rebuy is allowed only below {pool.rebuy_below}.",
+                    **kw,
+                )  # fmt: skip
+            expected = highest + 1 + in_turn.index(player)
+            allowed = len(still_in) >= pool.rebuy_min_players and highest < pool.rebuy_below
+            if allowed and event.score != expected:
+                self.add(
+                    "pool.rebuy", "rebuy_below",
+                    f"{player} rebought after hand {no} at {event.score}, but the new score "
+                    f"should be {expected} (the highest score still in was {highest}).",
+                    expected=expected, recorded=event.score, **kw,
+                )  # fmt: skip
+            self.scores[player] = expected if event.score is None else event.score
+        return back
+
+    # ---------------------------------------------------------------- splits
+
+    def splits(self, hand: Hand, active: list[str], last: bool) -> None:
+        events = self.events.get(hand.hand_no, [])
+        no, pool = hand.hand_no, self.pool
+        scores = [self.scores.get(p, 0) for p in active]
+        auto_due = len(active) >= 2 and all(s > pool.auto_split_above for s in scores)
+        split = next((e for e in events if e.action == "split"), None)
+        if split is None:
+            if auto_due and not self.was_split and not (last and self.game.running):
+                self.add(
+                    "pool.split", "auto_split_above",
+                    f"After hand {no} every player left stood above {pool.auto_split_above}, "
+                    "so the prize should have been split automatically, but play went on.",
+                    hand_id=hand.hand_id, expected="auto split",
+                )  # fmt: skip
+            return
+        self.split_after, self.was_split = no, True
+        kw: dict[str, Any] = {"hand_id": hand.hand_id, "seq": split.seq}
+        if split.split_kind == "manual":
+            self.manual(hand, events, active, scores, kw)
+        elif not auto_due:
+            self.add(
+                "pool.split", "auto_split_above",
+                f"The game was split automatically after hand {no}, but an auto split needs "
+                f"2 or more players left, all above {pool.auto_split_above}.",
+                **kw,
+            )  # fmt: skip
+        self.amounts(hand, active, scores, split.split_kind or "auto")
+
+    def manual(
+        self,
+        hand: Hand,
+        events: list[GameEvent],
+        active: list[str],
+        scores: list[int],
+        kw: dict[str, Any],
+    ) -> None:
+        no, pool = hand.hand_no, self.pool
+        drops = [pool.first_drops_left(s) for s in scores]
+        low, high = pool.split_drop_difference
+        problems = []
+        if len(active) < 2:
+            problems.append(("manual_split_min_score", "at least 2 players left"))
+        if any(s < pool.manual_split_min_score for s in scores):
+            problems.append(
+                ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or more")
+            )
+        if drops and not low <= max(drops) - min(drops) <= high:
+            problems.append(
+                ("split_drop_difference", f"first drops left differing by {low} to {high}")
+            )
+        for key, need in problems:
+            self.add(
+                "pool.split", key,
+                f"The game was split by agreement after hand {no}, but a manual split needs "
+                f"{need}.",
+                **kw,
+            )  # fmt: skip
+        accepted = {e.player for e in events if e.action == "split_accept"}
+        for event in events:
+            if event.action == "split_reject":
+                self.add(
+                    "pool.split", "manual_split_min_score",
+                    f"The game was split by agreement after hand {no}, but {event.player} "
+                    "rejected the split.",
+                    hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
+                )  # fmt: skip
+        for player in active:
+            if player not in accepted:
+                self.add(
+                    "pool.split", "manual_split_min_score",
+                    f"The game was split by agreement after hand {no}, but {player} never "
+                    "accepted the split.",
+                    hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
+                )  # fmt: skip
+
+    def amounts(self, hand: Hand, active: list[str], scores: list[int], kind: str) -> None:
+        """Each split row of the ledger against what the split owes (see the module doc)."""
+        game = self.game
+        if not game.ledger or game.entry_fee is None or not active:
+            return  # no ledger table: the amounts are not checked here
+        order = {p: i for i, p in enumerate(self.seat_order)}
+        seated = sorted(range(len(active)), key=lambda i: order.get(active[i], len(order)))
+        owed = split_shares(
+            kind=kind,
+            scores=[scores[i] for i in seated],
+            pool=self.pool,
+            entry_fee=game.entry_fee,
+            entries=len(self.seat_order) + self.rebuys,
+            rake_pct=game.rake_pct,
+        )
+        expected = {active[i]: share for i, share in zip(seated, owed, strict=True)}
+        paid: dict[str, Decimal] = defaultdict(Decimal)
+        for row in game.ledger:
+            if row.kind == "split" and row.player is not None:
+                paid[row.player] += row.amount
+        what = "automatic" if kind != "manual" else "agreed"
+        for player in [*active, *sorted(set(paid) - set(active))]:
+            want, got = expected.get(player, Decimal("0.00")), paid.get(player)
+            if got != want:
+                shown = "nothing" if got is None else f"{got}"
+                self.add(
+                    "pool.split",
+                    "auto_split_above" if kind != "manual" else "split_drop_difference",
+                    f"{player} was paid {shown} in the {what} split after hand "
+                    f"{hand.hand_no}, but their share is {want}.",
+                    hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
+                )  # fmt: skip
+
+
+def check_pool(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+    """The pool findings of one ``pool_101`` / ``pool_201`` game: ``hands`` in hand_no
+    order, ``game.game_events`` in seq order (see the module doc for the readings)."""
+    if game.format not in rules.pools:
+        return []
+    return _PoolCheck(game, hands, rules).run()

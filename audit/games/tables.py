@@ -1,0 +1,111 @@
+"""Table limits: how many games a player sits in at once, per client, in DuckDB.
+
+The rule and the pattern are stated at the top of ``sql/table_limit.sql``; this module
+loads the sessions and games Parquet files as views, runs that query and turns each
+episode (the first moment a player passed their client's limit) into a ``table.limit``
+finding on the game whose seat passed it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from audit.errors import LogFormatError
+from audit.findings import Finding, finding
+
+LIMIT_RULE = (
+    "table.limit: A player may play at most 3 tables at once from the app, and at most 5 "
+    "from the web, of which at most 3 cash or practice tables "
+    "(000_1729c72ad4c1f885.txt: 'total of 3 tables can be played upon at any point of "
+    "time in App and 5 tables can be played upon at any point in PC (3 cash/practice game "
+    "tables and 2 tournament tables or 5 tournament tables)')"
+)
+APP_LIMIT, WEB_LIMIT, WEB_CASH_LIMIT = 3, 5, 3
+
+
+def table_limit_sql() -> str:
+    return resources.files("audit.games").joinpath("sql/table_limit.sql").read_text("utf-8")
+
+
+def table_limit_findings(
+    session_files: list[Path],
+    games_files: list[Path] | None = None,
+    root_for_names: Path | None = None,
+) -> list[Finding]:
+    """One ``table.limit`` finding per player, client and episode over the limit.
+
+    ``games_files`` give each game's chip_type (without them every game counts as a cash
+    or practice table); ``root_for_names``, when given, is the log root the files are
+    named relative to in an error.
+    """
+    if not session_files:
+        return []
+    con = duckdb.connect()
+    try:
+        _view(con, "sessions", session_files, root_for_names)
+        if games_files:
+            _view(con, "games", games_files, root_for_names, "game_id, chip_type")
+        else:
+            con.sql(
+                "CREATE VIEW games AS SELECT NULL::VARCHAR AS game_id, "
+                "NULL::VARCHAR AS chip_type WHERE false"
+            )
+        rows = con.sql(table_limit_sql()).fetchall()
+    finally:
+        con.close()
+    return [_finding(*row) for row in rows]
+
+
+def _view(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    files: list[Path],
+    root: Path | None,
+    columns: str = "*",
+) -> None:
+    listed = ", ".join("'" + str(p).replace("'", "''") + "'" for p in files)
+    try:
+        con.sql(
+            f"CREATE VIEW {name} AS SELECT {columns} "
+            f"FROM read_parquet([{listed}], union_by_name = true)"
+        )
+    except duckdb.Error as error:
+        names = ", ".join(_name(p, root) for p in files)
+        first = (str(error).splitlines() or [type(error).__name__])[0]
+        raise LogFormatError(f"the {name} files ({names}) cannot be read: {first}") from error
+
+
+def _name(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return path.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path.name
+
+
+def _finding(
+    player: str, client: str, at_ms: int, tables: int, cash_tables: int, game_id: str
+) -> Finding:
+    at = datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    where = "the app" if client == "app" else "the web"
+    if client == "app":
+        limit, count, what = APP_LIMIT, tables, "tables"
+    elif tables > WEB_LIMIT:
+        limit, count, what = WEB_LIMIT, tables, "tables"
+    else:
+        limit, count, what = WEB_CASH_LIMIT, cash_tables, "cash or practice tables"
+    return finding(
+        "table.limit",
+        game_id=game_id,
+        player_id=player,
+        expected=f"at most {limit} {what} on {client}",
+        recorded=f"{count} {what} on {client}",
+        message=f"{player} was playing {count} {what} at once from {where} at {at}, "
+        f"more than the {limit} allowed.",
+        rule=LIMIT_RULE,
+    )

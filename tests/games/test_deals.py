@@ -1,0 +1,151 @@
+"""Deals rummy chips and winner (000_1729c72ad4c1f885.txt: "Best of 2 / Best of 3", chips
+"deducted and credited ... with respect to the player's wins and losses")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from audit.findings import Finding
+from audit.games.deals import check_deals
+from audit.logs.reader import iter_units, open_log_root
+from audit.replay.records import Game, GameEvent, Hand, Result
+from audit.rules.ruleset import load_preset
+from audit.sim import simulate
+
+RULES = load_preset("standard-13")
+
+
+def game(*, deals: int = 2, winner: str | None = "A", running: bool = False) -> Game:
+    events = [] if winner is None else [GameEvent(deals, 1, winner, "game_won", None, None)]
+    return Game(
+        game_id="G1", table_id="T1", format="deals", deals_count=deals, cards_per_hand=13,
+        ruleset="standard-13", decks=2, printed_jokers=2, max_players=6, chip_type="real",
+        entry_fee=Decimal("50.00"), point_value=None, rake_pct=Decimal("10.00"),
+        running=running, game_events=events,
+    )  # fmt: skip
+
+
+def deal(no: int, won: str, points: dict[str, int], amounts: dict[str, str] | None = None) -> Hand:
+    """Deal ``no``: ``won`` wins, the others lose ``points``; amounts as the rules say
+    unless given."""
+    total = sum(points.values())
+    chips = {p: -n for p, n in points.items()} | {won: total}
+    results = [
+        Result(
+            p, "won" if p == won else "lost", points.get(p, 0), None,
+            Decimal(amounts[p]) if amounts and p in amounts else Decimal(chips[p]),
+        )
+        for p in sorted(chips)
+    ]  # fmt: skip
+    return Hand(f"G1-{no:02d}", "G1", no, sorted(chips), [], 0, 0, [], results)
+
+
+def keys(findings: list[Finding]) -> list[tuple[str, str, str | None, str | None]]:
+    return [(f.check, f.game_id, f.hand_id, f.player_id) for f in findings]
+
+
+def two_deals() -> list[Hand]:
+    """A wins deal 1 (+50), B wins deal 2 (+30): A leads 50 - 30 + ... = A on 20."""
+    return [deal(1, "A", {"B": 30, "C": 20}), deal(2, "B", {"A": 30, "C": 10})]
+
+
+def test_deal_chips_losers_pay_points_winner_takes_sum() -> None:
+    """000_: chips follow wins and losses; each loser -points, the winner +sum."""
+    assert check_deals(game(), two_deals(), RULES) == []
+
+
+def test_deal_chips_wrong_loser_amount() -> None:
+    hands = two_deals()
+    hands[1] = deal(2, "B", {"A": 30, "C": 10}, {"C": "-12"})
+    found = check_deals(game(), hands, RULES)
+    assert keys(found) == [("deals.chips", "G1", "G1-02", "C")]
+    assert found[0].expected == "-10"
+    assert found[0].recorded == "-12"
+
+
+def test_deal_chips_wrong_winner_amount() -> None:
+    hands = [deal(1, "A", {"B": 30, "C": 20}, {"A": "45"}), two_deals()[1]]
+    assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", "G1-01", "A")]
+
+
+def test_deal_chips_missing_amount() -> None:
+    hand = deal(1, "A", {"B": 30, "C": 20})
+    hand.results[1] = hand.results[1]._replace(amount=None)
+    found = check_deals(game(), [hand, two_deals()[1]], RULES)
+    assert keys(found) == [("deals.chips", "G1", "G1-01", "B")]
+
+
+def test_game_goes_to_most_chips() -> None:
+    """A has 50 - 30 = 20, B 30 - 30 = 0, C -30: A wins; naming B is a finding on B."""
+    assert keys(check_deals(game(winner="B"), two_deals(), RULES)) == [
+        ("deals.chips", "G1", None, "B")
+    ]
+
+
+def test_game_won_missing() -> None:
+    assert keys(check_deals(game(winner=None), two_deals(), RULES)) == [
+        ("deals.chips", "G1", None, "A")
+    ]
+
+
+def tied() -> list[Hand]:
+    """A +30 then -30, B -30 then +30: A and B tie on 0 after two deals."""
+    return [deal(1, "A", {"B": 30}), deal(2, "B", {"A": 30})]
+
+
+def test_tie_is_played_off_with_one_more_deal() -> None:
+    """A tie for the lead after the last deal means one more deal (the reading in
+    deals.py: 000_ says 'Best of 2 / Best of 3' and is silent on ties)."""
+    hands = [*tied(), deal(3, "B", {"A": 5})]
+    assert check_deals(game(winner="B"), hands, RULES) == []
+
+
+def test_tie_ended_without_another_deal() -> None:
+    assert keys(check_deals(game(winner="A"), tied(), RULES)) == [("deals.chips", "G1", None, "A")]
+
+
+def test_no_deal_after_the_game_is_decided() -> None:
+    hands = [*two_deals(), deal(3, "A", {"B": 5, "C": 5})]
+    assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", "G1-03", None)]
+
+
+def test_no_fewer_deals_than_the_game_has() -> None:
+    hands = [deal(1, "A", {"B": 30, "C": 20})]
+    assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", None, None)]
+
+
+def test_running_game_is_not_judged_on_its_winner() -> None:
+    hands = [deal(1, "A", {"B": 30, "C": 20})]
+    assert check_deals(game(winner=None, running=True), hands, RULES) == []
+
+
+def test_other_formats_and_quarantined_deals_are_skipped() -> None:
+    points = replace(game(), format="points")
+    assert check_deals(points, two_deals(), RULES) == []
+    bad = deal(1, "A", {"B": 30, "C": 20}, {"A": "1"})
+    bad.quarantine = "a gap in seq"
+    assert check_deals(game(winner="Z"), [bad, two_deals()[1]], RULES) == []
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sim") / "root"
+    simulate(games=200, out=root, seed=20261132)
+    return root
+
+
+def test_simulated_deals_games_pass(simulated: Path, tmp_path: Path) -> None:
+    """The simulator follows 000_'s deals rules, so its deals games raise nothing."""
+    found: list[Finding] = []
+    deals_games = 0
+    for batch in iter_units(open_log_root(simulated), quarantine=[], workdir=tmp_path):
+        for unit in batch:
+            assert unit.game is not None
+            deals_games += unit.game.format == "deals"
+            found += check_deals(unit.game, unit.hands, load_preset(unit.game.ruleset))
+    assert deals_games > 10
+    assert found == []

@@ -1,0 +1,248 @@
+"""Ledger balance and payouts (000_1729c72ad4c1f885.txt: chips "deducted and credited ...
+with respect to the player's wins and losses"; a prize is "the wagering after deducting
+the rake amount"; log-format.md, ledger)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audit.findings import Finding, Severity
+from audit.games.ledger import check_ledger
+from audit.logs.reader import iter_units, open_log_root
+from audit.replay.records import Game, GameEvent, Hand, LedgerRow, Result
+from audit.rules.ruleset import load_preset
+from audit.sim import simulate
+
+RULES = load_preset("standard-13")
+D = Decimal
+
+
+def keys(findings: list[Finding]) -> list[tuple[str, str, str | None, str | None]]:
+    return [(f.check, f.game_id, f.hand_id, f.player_id) for f in findings]
+
+
+def game(fmt: str, ledger: list[LedgerRow], **over: object) -> Game:
+    g = Game(
+        game_id="G1", table_id="T1", format=fmt, deals_count=2 if fmt == "deals" else None,
+        cards_per_hand=13, ruleset="standard-13", decks=2, printed_jokers=2, max_players=6,
+        chip_type="real", entry_fee=None if fmt == "points" else D("50.00"),
+        point_value=D("0.5000") if fmt == "points" else None, rake_pct=D("12.50"),
+        running=False, ledger=ledger,
+    )  # fmt: skip
+    return replace(g, **over)  # type: ignore[arg-type]
+
+
+def hand(no: int, amounts: dict[str, str], won: str) -> Hand:
+    results = [Result(p, "won" if p == won else "lost", 0, None, D(a)) for p, a in amounts.items()]
+    return Hand(f"G1-{no:02d}", "G1", no, list(amounts), [], 0, 0, [], results)
+
+
+# ---------------------------------------------------------------- points rummy
+
+# Hand 1: B pays 20.00 and C 10.00, A takes 30.00 less 12.5% rake = 26.25 (rake 3.75).
+# Hand 2: A pays 8.00, B takes 7.00 (rake 1.00).
+POINTS_HANDS = [
+    hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A"),
+    hand(2, {"A": "-8.00", "B": "7.00"}, "B"),
+]
+
+
+def points_ledger() -> list[LedgerRow]:
+    return [
+        LedgerRow("A", "points_settlement", D("26.25")),
+        LedgerRow("B", "points_settlement", D("-20.00")),
+        LedgerRow("C", "points_settlement", D("-10.00")),
+        LedgerRow(None, "rake", D("3.75")),
+        LedgerRow("A", "points_settlement", D("-8.00")),
+        LedgerRow("B", "points_settlement", D("7.00")),
+        LedgerRow(None, "rake", D("1.00")),
+    ]
+
+
+def test_points_settlements_follow_results_and_balance() -> None:
+    assert check_ledger(game("points", points_ledger()), POINTS_HANDS, RULES) == []
+
+
+def test_points_settlement_differs_from_results() -> None:
+    """B's settlements (-20.00 + 7.50) differ from B's hands (-13.00), and the game no
+    longer balances (the rake rows still match the hands)."""
+    ledger = points_ledger()
+    ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert keys(found) == [
+        ("ledger.balance", "G1", None, None),
+        ("ledger.balance", "G1", None, "B"),
+    ]
+    assert found[1].expected == "-13.00"
+    assert found[1].recorded == "-12.50"
+
+
+def test_points_rake_rows_equal_the_hands_rakes() -> None:
+    """The settlements match, but the platform booked 0.50 more rake than the hands left."""
+    ledger = [*points_ledger()[:-1], LedgerRow(None, "rake", D("1.50"))]
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, None)] * 2
+    assert found[1].expected == "4.75"
+    assert found[1].recorded == "5.25"
+
+
+def test_points_game_with_a_quarantined_hand_only_balances() -> None:
+    ledger = points_ledger()
+    ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
+    ledger[6] = LedgerRow(None, "rake", D("0.50"))
+    broken = [POINTS_HANDS[0], replace(POINTS_HANDS[1], quarantine="no results", results=[])]
+    assert check_ledger(game("points", ledger), broken, RULES) == []
+
+
+def test_practice_chip_findings_are_info() -> None:
+    ledger = points_ledger()
+    ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
+    found = check_ledger(game("points", ledger, chip_type="practice"), POINTS_HANDS, RULES)
+    assert found
+    assert {f.severity for f in found} == {Severity.INFO}
+
+
+# ---------------------------------------------------------------- pool and deals
+
+POOL_HANDS = [hand(1, {"A": "0", "B": "0", "C": "0"}, "A")]
+REBUY = GameEvent(1, 2, "C", "rebuy", 60, None)
+WON = GameEvent(3, 9, "A", "game_won", None, None)
+
+
+def pool_ledger(prize: str = "175.00", rake: str = "25.00") -> list[LedgerRow]:
+    """3 players and a rebuy at 50.00: 200.00, 12.5% rake 25.00, prize 175.00."""
+    return [
+        LedgerRow("A", "buy_in", D("-50.00")),
+        LedgerRow("B", "buy_in", D("-50.00")),
+        LedgerRow("C", "buy_in", D("-50.00")),
+        LedgerRow("C", "rebuy", D("-50.00")),
+        LedgerRow("A", "prize", D(prize)),
+        LedgerRow(None, "rake", D(rake)),
+    ]
+
+
+def pool_game(ledger: list[LedgerRow], **over: object) -> Game:
+    return game("pool_101", ledger, game_events=[REBUY, WON], **over)
+
+
+def test_pool_prize_is_entry_fees_less_rake() -> None:
+    """000_: the prize is the wagering after deducting the rake."""
+    assert check_ledger(pool_game(pool_ledger()), POOL_HANDS, RULES) == []
+
+
+def test_pool_prize_short() -> None:
+    found = check_ledger(pool_game(pool_ledger(prize="170.00")), POOL_HANDS, RULES)
+    assert keys(found) == [
+        ("ledger.balance", "G1", None, None),
+        ("ledger.balance", "G1", None, "A"),
+    ]
+
+
+def test_pool_rake_over_rake_pct() -> None:
+    """Rake 30.00 and prize 170.00 balance, but the rake is not 12.5% of 200.00."""
+    found = check_ledger(pool_game(pool_ledger("170.00", "30.00")), POOL_HANDS, RULES)
+    assert keys(found) == [
+        ("ledger.balance", "G1", None, None),
+        ("ledger.balance", "G1", None, "A"),
+    ]
+    assert found[0].expected == "25.00"
+    assert found[0].recorded == "30.00"
+
+
+def test_rake_rounds_half_up_to_the_paisa() -> None:
+    """3 x 10.00 = 30.00 at 12.75% is 3.825: half-up a rake of 3.83 and a prize of 26.17;
+    the banker's 3.82 (prize 26.18) balances but takes the wrong rake and prize."""
+
+    def deals_game(prize: str, rake: str) -> Game:
+        ledger = [
+            *(LedgerRow(p, "buy_in", D("-10.00")) for p in "ABC"),
+            LedgerRow("A", "prize", D(prize)),
+            LedgerRow(None, "rake", D(rake)),
+        ]
+        return game("deals", ledger, entry_fee=D("10.00"), rake_pct=D("12.75"),
+                    game_events=[WON])  # fmt: skip
+
+    assert check_ledger(deals_game("26.17", "3.83"), POOL_HANDS, RULES) == []
+    found = check_ledger(deals_game("26.18", "3.82"), POOL_HANDS, RULES)
+    assert keys(found) == [
+        ("ledger.balance", "G1", None, None),
+        ("ledger.balance", "G1", None, "A"),
+    ]
+
+
+def test_pool_buy_ins_are_the_entry_fees() -> None:
+    ledger = pool_ledger()
+    ledger[3] = LedgerRow("C", "rebuy", D("-40.00"))
+    found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, None)] * 2
+    assert found[1].expected == "200.00"
+    assert found[1].recorded == "190.00"
+
+
+def test_prize_to_a_player_who_did_not_win() -> None:
+    ledger = pool_ledger()
+    ledger[4] = LedgerRow("B", "prize", D("175.00"))
+    found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "A"), ("ledger.balance", "G1", None, "B")]
+
+
+def test_split_game_only_balances() -> None:
+    """Split amounts are the pool checks'; here only the balance counts."""
+    split = [*pool_ledger()[:4], LedgerRow("A", "split", D("90.00")),
+             LedgerRow("B", "split", D("85.00")), LedgerRow(None, "rake", D("25.00"))]  # fmt: skip
+    assert check_ledger(pool_game(split), POOL_HANDS, RULES) == []
+    split[4] = LedgerRow("A", "split", D("95.00"))
+    assert keys(check_ledger(pool_game(split), POOL_HANDS, RULES)) == [
+        ("ledger.balance", "G1", None, None)
+    ]
+
+
+def test_running_and_empty_ledgers_are_not_judged() -> None:
+    assert check_ledger(pool_game(pool_ledger()[:4], running=True), POOL_HANDS, RULES) == []
+    assert check_ledger(pool_game([]), POOL_HANDS, RULES) == []
+
+
+# ---------------------------------------------------------------- the simulator
+
+
+def run_checks(root: Path, workdir: Path) -> tuple[int, list[Finding]]:
+    found: list[Finding] = []
+    games = 0
+    for batch in iter_units(open_log_root(root), quarantine=[], workdir=workdir):
+        for unit in batch:
+            assert unit.game is not None
+            games += 1
+            found += check_ledger(unit.game, unit.hands, load_preset(unit.game.ruleset))
+    return games, found
+
+
+def test_simulated_games_balance(tmp_path: Path) -> None:
+    """The simulator pays out by 000_'s rules: none of its 200 games raises a finding."""
+    simulate(games=200, out=tmp_path / "root", seed=20261132)
+    games, found = run_checks(tmp_path / "root", tmp_path)
+    assert games == 200
+    assert found == []
+
+
+@settings(max_examples=4)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_money_is_conserved_to_the_paisa(
+    seed: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Property: in every game of a generated batch the ledger adds up to exactly zero
+    (what players pay in = what is paid out + rake) and the checks agree."""
+    root = tmp_path_factory.mktemp("batch")
+    simulate(games=25, out=root / "root", seed=seed)
+    for batch in iter_units(open_log_root(root / "root"), quarantine=[], workdir=root):
+        for unit in batch:
+            assert unit.game is not None
+            ledger = unit.game.ledger
+            assert sum((row.amount for row in ledger), Decimal(0)) == 0
+            assert all(row.amount == row.amount.quantize(D("0.01")) for row in ledger)
+    assert run_checks(root / "root", root)[1] == []

@@ -1,0 +1,300 @@
+"""Pool game checks (audit/games/pool.py) against the pool rules of 000_1729c72ad4c1f885.txt
+(elimination, Re-Buy, Manual Split, Auto Split) as the standard-13 preset fixes them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from pathlib import Path
+
+from audit.findings import Finding
+from audit.games.pool import check_pool
+from audit.logs.reader import iter_units, open_log_root
+from audit.replay.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
+from audit.rules.ruleset import load_preset
+from audit.sim import simulate
+
+RULES = load_preset("standard-13")
+FEE, RAKE = Decimal("100.00"), Decimal("10.00")
+
+Ev = tuple[int, str | None, str, int | None, str | None]
+
+
+def ev(after: int, player: str | None, action: str, score: int | None = None) -> Ev:
+    kind = None
+    if action in ("auto", "manual"):
+        action, kind = "split", action
+    return (after, player, action, score, kind)
+
+
+def pool_game(
+    points: Sequence[dict[str, int]],
+    events: Iterable[Ev] = (),
+    ledger: Iterable[tuple[str | None, str, str]] = (),
+    *,
+    fee: Decimal = FEE,
+    rake: Decimal = RAKE,
+    fmt: str = "pool_101",
+) -> tuple[Game, list[Hand]]:
+    """A pool game ``g1`` (101 unless ``fmt`` says): hand ``n`` is ``h{n}``, seated in the
+    order of ``points[n-1]`` (turn order), with correct running scores (a rebuy resets the
+    score)."""
+    events = list(events)
+    scores: dict[str, int] = {}
+    hands = []
+    for no, row in enumerate(points, 1):
+        results = []
+        for player, charged in row.items():
+            scores[player] = scores.get(player, 0) + charged
+            outcome = "won" if charged == 0 else "lost"
+            results.append(Result(player, outcome, charged, scores[player], None))
+        hands.append(
+            Hand(f"h{no}", "g1", no, list(row), [], NO_CARD, NO_CARD, [], results)
+        )  # fmt: skip
+        for after, player, action, score, _ in events:
+            if after == no and action == "rebuy" and player and score is not None:
+                scores[player] = score
+    game = Game(
+        game_id="g1", table_id="t1", format=fmt, deals_count=None, cards_per_hand=13,
+        ruleset="standard-13", decks=2, printed_jokers=2, max_players=6, chip_type="real",
+        entry_fee=fee, point_value=None, rake_pct=rake, running=False,
+        game_events=[GameEvent(a, n, p, act, s, k) for n, (a, p, act, s, k) in enumerate(events)],
+        ledger=[LedgerRow(p, kind, Decimal(amount)) for p, kind, amount in ledger],
+    )  # fmt: skip
+    return game, hands
+
+
+def keys(findings: list[Finding]) -> list[tuple[str, str, str | None, str | None]]:
+    return [(f.check, f.game_id, f.hand_id, f.player_id) for f in findings]
+
+
+def run(game: Game, hands: list[Hand]) -> list[Finding]:
+    return check_pool(game, hands, RULES)
+
+
+# ---------------------------------------------------------------- pool.score
+
+
+def test_score_running_total_clean() -> None:
+    """000_: the pool score is the running total of each round's points."""
+    assert run(*pool_game([{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}])) == []
+
+
+def test_score_wrong_score_after_is_one_finding() -> None:
+    """000_: a wrong running score is one finding; the next hand goes on from it."""
+    game, hands = pool_game(
+        [{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}, {"A": 10, "B": 0, "C": 10}]
+    )
+    hands[1].results[2] = hands[1].results[2]._replace(score_after=67)
+    hands[2].results[2] = hands[2].results[2]._replace(score_after=77)
+    found = run(game, hands)
+    assert keys(found) == [("pool.score", "g1", "h2", "C")]
+    assert found[0].message == "C's pool score after hand 2 is recorded as 67, but 40 + 25 = 65."
+    assert (found[0].expected, found[0].recorded) == ("65", "67")
+
+
+# ---------------------------------------------------------------- pool.elimination
+
+ELIM = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 30, "C": 40}, {"A": 0, "C": 20}]
+
+
+def test_elimination_at_threshold_clean() -> None:
+    """000_ (101 pool): B reaches 110 and is eliminated with that final score."""
+    assert run(*pool_game(ELIM, [ev(2, "B", "eliminated", 110)])) == []
+
+
+def test_elimination_missing() -> None:
+    """000_: a player who reaches 101 must be eliminated."""
+    found = run(*pool_game(ELIM))
+    assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
+
+
+def test_elimination_below_threshold() -> None:
+    """000_: a player below 101 must not be eliminated."""
+    found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 110), ev(2, "C", "eliminated", 80)]))
+    assert keys(found) == [("pool.elimination", "g1", "h2", "C")]
+
+
+def test_elimination_wrong_final_score() -> None:
+    """log-format.md: the eliminated row's score is the final score."""
+    found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 100)]))
+    assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
+
+
+def test_elimination_seated_again_without_rebuy() -> None:
+    """000_: an eliminated player plays on only by a Re-Buy."""
+    points = [*ELIM[:2], {"A": 0, "B": 0, "C": 20}]
+    found = run(*pool_game(points, [ev(2, "B", "eliminated", 110)]))
+    assert keys(found) == [("pool.elimination", "g1", "h3", "B")]
+
+
+# ---------------------------------------------------------------- pool.rebuy
+
+SEED = [{"A": 35, "B": 22, "C": 110, "D": 57}, {"A": 0, "B": 20, "C": 20, "D": 2}]
+
+
+def test_rebuy_seed_example_clean() -> None:
+    """000_ worked example: scores 35, 22, 110, 57 in 101 pool: the player at 110
+    re-buys at 1 + 57 = 58."""
+    events = [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 58)]
+    assert run(*pool_game(SEED, events)) == []
+
+
+def test_rebuy_wrong_new_score() -> None:
+    """000_: the new score is 1 + the highest score (58 here, not 60)."""
+    found = run(*pool_game(SEED, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 60)]))
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+    assert (found[0].expected, found[0].recorded) == ("58", "60")
+
+
+def test_rebuy_several_in_turn_order() -> None:
+    """000_: several re-buyers take 58, 59, ... in their turn order; E out of turn is wrong."""
+    points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57}, {"A": 0, "C": 2, "B": 2, "E": 2}]
+    out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
+    assert run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 59)])) == []
+    found = run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 60)]))
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "E")]
+
+
+def test_rebuy_needs_more_than_two_players() -> None:
+    """000_: 'Re-join is only possible when more than 2 players are playing'."""
+    points = [{"A": 35, "B": 22, "C": 110}, {"A": 0, "B": 20, "C": 20}]
+    found = run(*pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 36)]))
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+
+
+def test_rebuy_only_below_79() -> None:
+    """000_: a Re-Buy only while the highest score is below 79 (101 pool)."""
+    points = [{"A": 80, "B": 22, "C": 110, "D": 57}, {"A": 0, "B": 20, "C": 0, "D": 2}]
+    found = run(*pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 81)]))
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+
+
+def test_rebuy_201_pool_below_174() -> None:
+    """000_: in 201 pool a Re-Buy needs the highest score below 174: 173 allows one at 174,
+    174 does not."""
+    events = [ev(1, "C", "eliminated", 210), ev(1, "C", "rebuy", 174)]
+    points = [{"A": 173, "B": 22, "C": 210, "D": 57}]
+    assert run(*pool_game(points, events, fmt="pool_201")) == []
+    points = [{"A": 174, "B": 22, "C": 210, "D": 57}]
+    events = [ev(1, "C", "eliminated", 210), ev(1, "C", "rebuy", 175)]
+    found = run(*pool_game(points, events, fmt="pool_201"))
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+    assert found[0].rule.startswith("pool_201.rebuy_below")
+
+
+# ---------------------------------------------------------------- pool.split, auto
+
+
+def test_auto_split_seed_example_clean() -> None:
+    """000_ worked example: scores 85 and 88 in 101 pool: the prize is split equally
+    (2 x 100 less 10 % rake = 180, 90 each)."""
+    ledger = [("A", "split", "90.00"), ("B", "split", "90.00"), (None, "rake", "20.00")]
+    assert run(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger)) == []
+
+
+def test_auto_split_leftover_paise_go_first_in_seat_order() -> None:
+    """000_: equal shares; the reading chosen: leftover paise one each from the first seat
+    (hand 1's first player), whoever acts first in the last hand."""
+    points = [{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}]
+    shares = [("A", "split", "8.63"), ("B", "split", "8.62"), ("C", "split", "8.62")]
+    game, hands = pool_game(points, [ev(2, None, "auto")], shares, fee=Decimal("10.00"),
+                            rake=Decimal("13.75"))  # fmt: skip
+    assert run(game, hands) == []
+    game.ledger = [LedgerRow("A", "split", Decimal("8.62")), *game.ledger[1:]]
+    game.ledger.append(LedgerRow("C", "split", Decimal("0.01")))
+    assert sorted(keys(run(game, hands))) == [
+        ("pool.split", "g1", "h2", "A"),
+        ("pool.split", "g1", "h2", "C"),
+    ]
+
+
+def test_auto_split_wrong_amounts() -> None:
+    """000_: the auto split shares the prize equally, whatever the scores."""
+    ledger = [("A", "split", "100.00"), ("B", "split", "80.00")]
+    found = run(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", "A"), ("pool.split", "g1", "h1", "B")]
+    assert found[0].message == (
+        "A was paid 100.00 in the automatic split after hand 1, but their share is 90.00."
+    )
+
+
+def test_auto_split_missed() -> None:
+    """000_: every player above 80 after a round: the auto split must execute."""
+    found = run(*pool_game([{"A": 85, "B": 88}, {"A": 0, "B": 5}]))
+    assert ("pool.split", "g1", "h1", None) in keys(found)
+
+
+def test_split_ends_the_game() -> None:
+    """000_: a split shares the table amount: no hand is dealt after it."""
+    found = run(*pool_game([{"A": 85, "B": 88}, {"A": 0, "B": 5}], [ev(1, None, "auto")]))
+    assert keys(found) == [("pool.split", "g1", "h2", None)]
+
+
+def test_auto_split_not_allowed() -> None:
+    """000_: a single player at 80 or less and auto split does not execute."""
+    found = run(*pool_game([{"A": 85, "B": 70}], [ev(1, None, "auto")]))
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+
+
+# ---------------------------------------------------------------- pool.split, manual
+
+MANUAL = [{"A": 65, "B": 70, "C": 85}]
+AGREED = [ev(1, "A", "split_offer"), *(ev(1, p, "split_accept") for p in "ABC")]
+
+
+def test_manual_split_clean() -> None:
+    """000_: scores 65, 70, 85 (all >= 61), first drops 1, 1, 0 (difference 1), all accept:
+    A and B are paid one extra drop at 100 less 10 % = 90 each, the rest of the 270 prize
+    (90) shared: 120, 120, 30."""
+    ledger = [("A", "split", "120.00"), ("B", "split", "120.00"), ("C", "split", "30.00")]
+    assert run(*pool_game(MANUAL, [*AGREED, ev(1, None, "manual")], ledger)) == []
+
+
+def test_manual_split_reject_continues_clean() -> None:
+    """000_: one player rejects and the game continues in its normal course."""
+    events = [ev(1, "A", "split_offer"), ev(1, "C", "split_reject")]
+    assert run(*pool_game([*MANUAL, {"A": 0, "B": 5, "C": 5}], events)) == []
+
+
+def test_manual_split_needs_every_accept() -> None:
+    """000_: 'Manual Split will only execute if all players accept'."""
+    events = [ev(1, "A", "split_offer"), ev(1, "A", "split_accept"), ev(1, "B", "split_accept"),
+              ev(1, "C", "split_reject"), ev(1, None, "manual")]  # fmt: skip
+    found = run(*pool_game(MANUAL, events))
+    assert keys(found) == [("pool.split", "g1", "h1", "C"), ("pool.split", "g1", "h1", "C")]
+
+
+def test_manual_split_min_score() -> None:
+    """000_: manual split only when every score is >= 61 (101 pool)."""
+    found = run(*pool_game([{"A": 50, "B": 70, "C": 85}], [*AGREED, ev(1, None, "manual")]))
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].rule.startswith("pool_101.manual_split_min_score")
+
+
+def test_manual_split_drop_difference() -> None:
+    """000_: the first drops must differ by one or two (61 and 65: both 1 drop left)."""
+    events = [ev(1, "A", "split_offer"), ev(1, "A", "split_accept"), ev(1, "B", "split_accept"),
+              ev(1, None, "manual")]  # fmt: skip
+    found = run(*pool_game([{"A": 61, "B": 65}], events))
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].rule.startswith("pool_101.split_drop_difference")
+
+
+# ---------------------------------------------------------------- the simulator
+
+
+def test_simulated_pool_games_pass(tmp_path: Path) -> None:
+    """The seeded simulator follows 000_: its pool games raise no pool finding."""
+    simulate(games=200, out=tmp_path / "logs", seed=20261132)
+    pools, found, actions = 0, [], set()
+    for batch in iter_units(open_log_root(tmp_path / "logs"), quarantine=[], workdir=tmp_path):
+        for unit in batch:
+            if unit.game is None or not unit.game.format.startswith("pool"):
+                continue
+            pools += 1
+            actions |= {(e.action, e.split_kind) for e in unit.game.game_events}
+            found += check_pool(unit.game, unit.hands, load_preset(unit.game.ruleset))
+    assert pools > 20
+    assert {("rebuy", None), ("split", "auto"), ("split", "manual")} <= actions
+    assert found == []

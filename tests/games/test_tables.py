@@ -1,0 +1,145 @@
+"""Table limits (000_1729c72ad4c1f885.txt: "total of 3 tables can be played upon at any
+point of time in App and 5 tables can be played upon at any point in PC (3 cash/practice
+game tables and 2 tournament tables or 5 tournament tables)")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.findings import Finding
+from audit.games.tables import table_limit_findings, table_limit_sql
+from audit.logs.contract import load_contract
+from audit.logs.reader import open_log_root
+from audit.sim import simulate
+
+T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+CONTRACT = load_contract()
+
+Seat = tuple[str, str, str, int, int]
+"""(player, game, client, joined, left), times in minutes after T0."""
+
+
+def at(minutes: int) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def write_sessions(path: Path, seats: list[Seat]) -> Path:
+    columns = {
+        "player_id": [s[0] for s in seats],
+        "game_id": [s[1] for s in seats],
+        "client": [s[2] for s in seats],
+        "ip": ["10.0.0.1"] * len(seats),
+        "device_id": ["d1"] * len(seats),
+        "joined_at": [at(s[3]) for s in seats],
+        "left_at": [at(s[4]) for s in seats],
+    }
+    pq.write_table(pa.table(columns, schema=CONTRACT["sessions"].arrow_schema), path)
+    return path
+
+
+def write_games(path: Path, chip_types: dict[str, str]) -> Path:
+    n = len(chip_types)
+    columns = {
+        "game_id": list(chip_types), "table_id": ["T1"] * n, "format": ["points"] * n,
+        "deals_count": [None] * n, "cards_per_hand": [13] * n,
+        "ruleset": ["standard-13"] * n, "decks": [2] * n, "printed_jokers": [2] * n,
+        "max_players": [6] * n, "chip_type": list(chip_types.values()),
+        "entry_fee": [None] * n, "point_value": [Decimal("0.1000")] * n,
+        "rake_pct": [Decimal("10.00")] * n, "started_at": [T0] * n, "ended_at": [None] * n,
+    }  # fmt: skip
+    pq.write_table(pa.table(columns, schema=CONTRACT["games"].arrow_schema), path)
+    return path
+
+
+def run(tmp_path: Path, seats: list[Seat], chips: dict[str, str] | None = None) -> list[Finding]:
+    sessions = write_sessions(tmp_path / "sessions.parquet", seats)
+    games = {s[1]: "real" for s in seats} | (chips or {})
+    return table_limit_findings([sessions], [write_games(tmp_path / "games.parquet", games)])
+
+
+def keys(found: list[Finding]) -> list[tuple[str, str, str | None, str | None]]:
+    return [(f.check, f.game_id, f.hand_id, f.player_id) for f in found]
+
+
+def test_sql_states_the_rule_first() -> None:
+    assert table_limit_sql().startswith("-- table.limit:")
+
+
+def test_app_three_tables_at_once_is_allowed(tmp_path: Path) -> None:
+    """000_: 3 tables at once in the app. A 4th that opens as one closes is not a 4th."""
+    seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 4)]
+    seats += [("P1", "G4", "app", 60, 90), ("P1", "G1", "app", 70, 80)]  # G1 reconnect
+    assert run(tmp_path, seats) == []
+
+
+def test_app_four_tables_at_once(tmp_path: Path) -> None:
+    seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 5)]
+    found = run(tmp_path, seats)
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert found[0].message == (
+        "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, "
+        "more than the 3 allowed."
+    )
+
+
+def test_one_finding_per_episode(tmp_path: Path) -> None:
+    """Over the limit from minute 4 to 30 (a 5th table changes nothing), then again at 50."""
+    seats = [("P1", f"G{i}", "app", i, 30) for i in range(1, 6)]
+    seats += [("P1", f"H{i}", "app", 40 + i, 70) for i in range(1, 5)]
+    assert keys(run(tmp_path, seats)) == [
+        ("table.limit", "G4", None, "P1"),
+        ("table.limit", "H4", None, "P1"),
+    ]
+
+
+def test_web_five_tables_two_of_them_tournaments(tmp_path: Path) -> None:
+    """000_: 5 tables on the PC, 3 cash/practice and 2 tournament (or 5 tournament)."""
+    seats = [("P1", f"G{i}", "web", i, 60) for i in range(1, 6)]
+    seats += [("P2", f"T{i}", "web", i, 60) for i in range(1, 6)]
+    chips = {"G1": "tournament", "G2": "tournament", "G3": "practice"}
+    chips |= {f"T{i}": "tournament" for i in range(1, 6)}
+    assert run(tmp_path, seats, chips) == []
+
+
+def test_web_six_tables(tmp_path: Path) -> None:
+    seats = [("P1", f"T{i}", "web", i, 60) for i in range(1, 7)]
+    found = run(tmp_path, seats, {f"T{i}": "tournament" for i in range(1, 7)})
+    assert keys(found) == [("table.limit", "T6", None, "P1")]
+    assert "6 tables at once from the web" in found[0].message
+
+
+def test_web_four_cash_tables(tmp_path: Path) -> None:
+    seats = [("P1", f"G{i}", "web", i, 60) for i in range(1, 5)]
+    found = run(tmp_path, seats, {"G2": "practice"})
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert "4 cash or practice tables at once from the web" in found[0].message
+
+
+def test_clients_are_counted_apart(tmp_path: Path) -> None:
+    """3 tables from the app and 3 from the web: each client is within its limit."""
+    seats = [("P1", f"A{i}", "app", i, 60) for i in range(1, 4)]
+    seats += [("P1", f"W{i}", "web", i, 60) for i in range(1, 4)]
+    assert run(tmp_path, seats) == []
+
+
+def test_no_sessions_no_findings() -> None:
+    assert table_limit_findings([], []) == []
+
+
+def test_simulated_players_keep_to_the_limits(tmp_path: Path) -> None:
+    """The simulator seats a player at one table at a time: no finding."""
+    root = tmp_path / "root"
+    simulate(games=200, out=root, seed=20261132)
+    log = open_log_root(root)
+    found = table_limit_findings(
+        [root / f.path for f in log.files["sessions"]],
+        [root / f.path for f in log.files["games"]],
+        root,
+    )
+    assert log.files["sessions"]
+    assert found == []
