@@ -60,6 +60,7 @@ CATALOG: dict[str, Check] = _catalog(
     ("pool.score", MJ, "a running pool score is wrong"),
     ("pool.elimination", MJ, "a player was eliminated, or kept, against the threshold"),
     ("pool.rebuy", MJ, "a rebuy was allowed, refused or scored against the rules"),
+    ("pool.winner", MJ, "a pool game's recorded winner is not the last player left"),
     ("pool.split", MJ, "a split was made when not allowed, or its amounts are wrong"),
     ("deals.chips", MJ, "chips moved in a deal differ from the rules"),
     ("ledger.balance", C, "a game's money does not balance, or a payout differs from the rules"),

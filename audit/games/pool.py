@@ -106,13 +106,38 @@ class _PoolCheck:
         self.out.append(finding(check, game_id=self.game.game_id, message=message, rule=rule, **kw))
 
     def run(self) -> list[Finding]:
+        active: list[str] = []
         for index, hand in enumerate(self.hands):
             last = index == len(self.hands) - 1
             self.seated(hand)
             self.score(hand)
             active = self.after(hand, last)
             self.splits(hand, active, last)
+        if self.hands and not self.game.running and not self.was_split:
+            self.winner(active)
         return self.out
+
+    def winner(self, active: list[str]) -> None:
+        """A pool game that was not split ends when one player is left: the winner."""
+        named = [e.player for e in self.game.game_events if e.action == "game_won"]
+        last = self.hands[-1]
+        if len(active) != 1:
+            if named:  # several players still in, yet a winner is recorded
+                self.add(
+                    "pool.winner", "elimination_score",
+                    f"Game {self.game.game_id} is recorded as won by "
+                    f"{', '.join(p or '?' for p in named)}, but after hand {last.hand_no} "
+                    f"{len(active)} players were still in ({', '.join(active)}).",
+                    hand_id=last.hand_id, expected="one player left", recorded=len(active),
+                )  # fmt: skip
+        elif named != active:
+            self.add(
+                "pool.winner", "elimination_score",
+                f"{active[0]} is the last player left in game {self.game.game_id}, but the "
+                f"game is recorded as won by {', '.join(p or '?' for p in named) or 'nobody'}.",
+                hand_id=last.hand_id, player_id=active[0],
+                expected=active[0], recorded=", ".join(p or "?" for p in named) or None,
+            )  # fmt: skip
 
     # ---------------------------------------------------------------- per hand
 

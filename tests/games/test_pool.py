@@ -298,3 +298,20 @@ def test_simulated_pool_games_pass(tmp_path: Path) -> None:
     assert pools > 20
     assert {("rebuy", None), ("split", "auto"), ("split", "manual")} <= actions
     assert found == []
+
+
+# ---------------------------------------------------------------- pool.winner
+
+
+def test_pool_winner_is_the_last_player_left_000() -> None:
+    """`pool_101.elimination_score`: B reaches 101 and is out; A, the last player left,
+    wins the game (000_, 101 Pool)."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    assert run(*pool_game(points, events)) == []
+
+
+def test_pool_winner_recorded_wrong() -> None:
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "B", "game_won")]
+    assert keys(run(*pool_game(points, events))) == [("pool.winner", "g1", "h2", "A")]
