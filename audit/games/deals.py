@@ -7,8 +7,8 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
 - in each deal every loser's ``results.amount`` is ``-points`` (the recorded points; the
   replay checks the points themselves) and the winner's is ``+`` the sum the losers lost;
 - after ``deals_count`` deals the game goes to the player with the most chips, by the
-  recorded points; while the lead is tied one more deal is played (the seeds are silent;
-  this is the reading the simulator follows too, so no ruleset option is needed);
+  recorded points; while the lead is tied one more deal is played (``deals.tie``; the
+  seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player.
 
 A quarantined hand has no trustworthy results: its chips are not checked, and the chip
@@ -22,14 +22,6 @@ from decimal import Decimal
 from audit.findings import Finding, finding
 from audit.replay.records import Game, Hand
 from audit.rules.ruleset import Ruleset
-
-CHIPS_RULE = (
-    "deals.chips: In deals rummy each loser of a deal loses chips equal to their points and "
-    "the winner of the deal takes the sum; after the deals of the game (2 or 3) the most "
-    "chips wins, and a tie for the lead is played off with one more deal "
-    "(000_1729c72ad4c1f885.txt: 'Best of 2 / Best of 3', 'Specific numbers of chips are "
-    "deducted and credited ... with respect to the player's wins and losses')"
-)
 
 
 def check_deals(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
@@ -47,13 +39,13 @@ def check_deals(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
         if moved is None:
             complete = False
             continue
-        out.extend(_amount_findings(hand, moved))
+        out.extend(_amount_findings(hand, moved, rules.cite("deals.chips")))
         for player, count in moved.items():
             chips[player] = chips.get(player, 0) + count
     if complete and game.deals_count is not None:
-        out.extend(_deal_count_findings(game, hands, game.deals_count))
+        out.extend(_deal_count_findings(game, hands, game.deals_count, rules.cite("deals.tie")))
         if not game.running:
-            out.extend(_winner_findings(game, chips))
+            out.extend(_winner_findings(game, chips, rules.cite("deals.tie")))
     return out
 
 
@@ -68,7 +60,7 @@ def _moved(hand: Hand) -> dict[str, int] | None:
     return moved
 
 
-def _amount_findings(hand: Hand, moved: dict[str, int]) -> list[Finding]:
+def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Finding]:
     out = []
     for row in hand.results:
         want = Decimal(moved[row.player])
@@ -87,7 +79,7 @@ def _amount_findings(hand: Hand, moved: dict[str, int]) -> list[Finding]:
                 expected=want,
                 recorded=row.amount,
                 message=f"{row.player} {why}, but the record shows {row.amount}.",
-                rule=CHIPS_RULE,
+                rule=rule,
             )
         )
     return out
@@ -98,7 +90,9 @@ def _leaders(chips: dict[str, int]) -> list[str]:
     return sorted(p for p, count in chips.items() if count == most)
 
 
-def _deal_count_findings(game: Game, hands: list[Hand], deals_count: int) -> list[Finding]:
+def _deal_count_findings(
+    game: Game, hands: list[Hand], deals_count: int, rule: str
+) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led), or a finished game with fewer deals than it should have had."""
     out = []
@@ -114,7 +108,7 @@ def _deal_count_findings(game: Game, hands: list[Hand], deals_count: int) -> lis
                     recorded=f"deal {number}",
                     message=f"Deal {number} was played although the game of {deals_count} "
                     f"deals was already decided, {_leaders(chips)[0]} leading on chips.",
-                    rule=CHIPS_RULE,
+                    rule=rule,
                 )
             )
             break
@@ -129,13 +123,13 @@ def _deal_count_findings(game: Game, hands: list[Hand], deals_count: int) -> lis
                 recorded=f"{len(hands)} deals",
                 message=f"The game ended after {len(hands)} deals, but a best of "
                 f"{deals_count} plays {deals_count}.",
-                rule=CHIPS_RULE,
+                rule=rule,
             )
         )
     return out
 
 
-def _winner_findings(game: Game, chips: dict[str, int]) -> list[Finding]:
+def _winner_findings(game: Game, chips: dict[str, int], rule: str) -> list[Finding]:
     """The finished game's ``game_won`` must name the one player with the most chips."""
     leaders = _leaders(chips)
     named = [e.player for e in game.game_events if e.action == "game_won"]
@@ -151,7 +145,7 @@ def _winner_findings(game: Game, chips: dict[str, int]) -> list[Finding]:
                 recorded=f"game won by {named[0]}" if named else "game ended",
                 message=f"The game ended with {' and '.join(leaders)} tied at "
                 f"{chips[leaders[0]]} chips, where one more deal should have been played.",
-                rule=CHIPS_RULE,
+                rule=rule,
             )
         ]
     leader = leaders[0]
@@ -167,6 +161,6 @@ def _winner_findings(game: Game, chips: dict[str, int]) -> list[Finding]:
             recorded=recorded,
             message=f"{leader} ended with the most chips ({chips[leader]}) and should win the "
             f"game, but the record names {recorded or 'no winner'}.",
-            rule=CHIPS_RULE,
+            rule=rule,
         )
     ]

@@ -307,6 +307,8 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "turns.reshuffle": ("", _choice("discard-pile-less-top")),
     "declaration.groups_exact": ("", _choice("all-cards")),
     "money.points_settlement": ("", _choice("points-x-value-less-rake")),
+    "deals.chips": ("", _choice("losers-points-to-winner")),
+    "deals.tie": ("", _choice("extra_deal")),
     "deal.cards_per_hand": ("cards_per_hand", _int(1, 60)),
     "deal.players": ("players", _range(2, 10)),
     "deal.shoes": ("shoes", _shoes),

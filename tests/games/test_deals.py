@@ -54,7 +54,8 @@ def two_deals() -> list[Hand]:
 
 
 def test_deal_chips_losers_pay_points_winner_takes_sum() -> None:
-    """000_: chips follow wins and losses; each loser -points, the winner +sum."""
+    """`deals.chips`. 000_: chips follow wins and losses; each loser -points, the winner
+    +sum."""
     assert check_deals(game(), two_deals(), RULES) == []
 
 
@@ -98,8 +99,8 @@ def tied() -> list[Hand]:
 
 
 def test_tie_is_played_off_with_one_more_deal() -> None:
-    """A tie for the lead after the last deal means one more deal (the reading in
-    deals.py: 000_ says 'Best of 2 / Best of 3' and is silent on ties)."""
+    """`deals.tie` = extra_deal: a tie for the lead after the last deal means one more deal
+    (000_ says 'Best of 2 / Best of 3' and is silent on ties)."""
     hands = [*tied(), deal(3, "B", {"A": 5})]
     assert check_deals(game(winner="B"), hands, RULES) == []
 
