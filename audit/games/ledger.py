@@ -24,13 +24,13 @@ called off, so only its balance is checked; so is a points game with a quarantin
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
+from audit.money import money
 from audit.replay.records import Game, Hand
 from audit.rules.ruleset import Ruleset
 
-PAISA = Decimal("0.01")
 ZERO = Decimal("0.00")
 
 BALANCE_RULE = (
@@ -46,11 +46,6 @@ POOL_RULE = (
     "winner (000_1729c72ad4c1f885.txt: 'Amount equal to the wagering after deducting the "
     "rake amount'; log-format.md: entry_fee, rake_pct)"
 )
-
-
-def money(value: Decimal) -> Decimal:
-    """Rounded half-up to the paisa."""
-    return value.quantize(PAISA, rounding=ROUND_HALF_UP)
 
 
 def check_ledger(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:

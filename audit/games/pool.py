@@ -29,19 +29,13 @@ Readings chosen where 000_ allows two:
 from __future__ import annotations
 
 from collections import defaultdict
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any
 
 from audit.findings import Finding, finding
+from audit.money import PAISA, money
 from audit.replay.records import Game, GameEvent, Hand
 from audit.rules.ruleset import PoolRules, Ruleset
-
-PAISA = Decimal("0.01")
-
-
-def money(value: Decimal) -> Decimal:
-    """``value`` rounded half-up to the paisa."""
-    return value.quantize(PAISA, rounding=ROUND_HALF_UP)
 
 
 def equal_shares(total: Decimal, n: int) -> list[Decimal]:

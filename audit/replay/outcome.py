@@ -7,16 +7,16 @@ outcomes, and the findings where ``results`` disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from audit.findings import Finding, finding
+from audit.money import money, rake
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.replay.records import Game, Hand, Result
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 
-PAISA = Decimal("0.01")
 _DROP_WORDS = {
     "first_drop": "dropped before drawing a card (a first drop)",
     "middle_drop": "dropped after drawing (a middle drop)",
@@ -304,14 +304,14 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         points = row.points
         if rules_say and rules_say.outcome == row.outcome and rules_say.points is not None:
             points = rules_say.points
-        want = -(points * game.point_value).quantize(PAISA, ROUND_HALF_UP)
+        want = -money(points * game.point_value)
         paid -= want
         check(row, want, f"lost {points} points at {game.point_value} a point")
     if len(winners) == 1:
-        rake = (paid * game.rake_pct / 100).quantize(PAISA, ROUND_HALF_UP)
+        fee = rake(paid, game.rake_pct)
         check(
             winners[0],
-            paid - rake,
-            f"won {paid} from the losers, less the {game.rake_pct}% rake of {rake}",
+            paid - fee,
+            f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}",
         )
     return out

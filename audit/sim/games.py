@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from audit.cards import shoe_composition
+from audit.money import PAISA, money
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.sim.play import Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile
 
-PAISA = Decimal("0.01")
 MORE_HANDS = 0.65  # chance a points session plays another hand
 MAX_POINTS_HANDS = 8
 JOIN_AHEAD_MS = 60_000  # players join a table up to a minute before the game starts
 SPLIT_OFFER, SPLIT_ACCEPTED, REBUY_TAKEN = 0.4, 0.7, 0.6
-
-
-def money(value: Decimal) -> Decimal:
-    return value.quantize(PAISA, rounding=ROUND_HALF_UP)
 
 
 def stable_shoe(rules: Ruleset, players: int) -> bool:
