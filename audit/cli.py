@@ -85,6 +85,19 @@ def replay(
     raise typer.Exit(code=summary.exit_status)
 
 
+@app.command("explain")
+@one_line_errors
+def explain(
+    hand_id: Annotated[str, typer.Argument(help="The hand to explain.")],
+    logs: Annotated[Path, typer.Argument(help="The log root holding it.")],
+) -> None:
+    """Explain one hand for a score dispute: every turn, every group, every point and the
+    rule behind it, and what the audit found."""
+    from audit.explain import explain_hand
+
+    typer.echo(explain_hand(logs, hand_id))
+
+
 @app.command("simulate")
 @one_line_errors
 def simulate(

@@ -1,0 +1,37 @@
+"""`rummy-audit explain HAND LOGS`: one hand in words for support staff."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from audit.cli import app
+from tests.replay.cases import CASES
+from tests.replay.parquet import write_log
+from tests.replay.scenario import scenario
+
+runner = CliRunner()
+
+
+def test_explain_names_every_turn_the_points_and_the_finding(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == "score.points")
+    logs = write_log(tmp_path / "logs", [scenario(**case.kwargs)])
+    result = runner.invoke(app, ["explain", "H1", str(logs)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Seats in turn order: P1, P2" in text
+    assert "Wild card 8S: printed jokers and every 8" in text
+    assert "P1 drew JK from the stock" in text
+    assert "P1's declaration is valid:" in text
+    assert "P2: lost, 40 points" in text
+    assert "recorded lost, 45 points" in text
+    assert "rule: points.first_hand_show_cap:" in text
+    assert "[major] score.points: P2 was charged 45 points" in text
+
+
+def test_explain_an_unknown_hand_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", [scenario(**CASES[0].kwargs)])
+    result = runner.invoke(app, ["explain", "NOPE", str(logs)])
+    assert result.exit_code == 2
+    assert result.output.strip() == "rummy-audit: error: the log root has no hand 'NOPE'"
