@@ -16,15 +16,10 @@ import duckdb
 
 from audit.errors import LogFormatError
 from audit.findings import Finding, finding
+from audit.rules.ruleset import Ruleset, load_preset
 
-LIMIT_RULE = (
-    "table.limit: A player may play at most 3 tables at once from the app, and at most 5 "
-    "from the web, of which at most 3 cash or practice tables "
-    "(000_1729c72ad4c1f885.txt: 'total of 3 tables can be played upon at any point of "
-    "time in App and 5 tables can be played upon at any point in PC (3 cash/practice game "
-    "tables and 2 tournament tables or 5 tournament tables)')"
-)
-APP_LIMIT, WEB_LIMIT, WEB_CASH_LIMIT = 3, 5, 3
+PLATFORM_RULES = "standard-13"
+"""Table limits are the platform's, not a game's: they are read from this preset."""
 
 
 def table_limit_sql() -> str:
@@ -35,15 +30,18 @@ def table_limit_findings(
     session_files: list[Path],
     games_files: list[Path] | None = None,
     root_for_names: Path | None = None,
+    rules: Ruleset | None = None,
 ) -> list[Finding]:
     """One ``table.limit`` finding per player, client and episode over the limit.
 
+    The limits are ``rules``' (``tables.*``; by default the ``standard-13`` preset's).
     ``games_files`` give each game's chip_type (without them every game counts as a cash
     or practice table); ``root_for_names``, when given, is the log root the files are
     named relative to in an error.
     """
     if not session_files:
         return []
+    rules = rules or load_preset(PLATFORM_RULES)
     con = duckdb.connect()
     try:
         _view(con, "sessions", session_files, root_for_names)
@@ -54,10 +52,15 @@ def table_limit_findings(
                 "CREATE VIEW games AS SELECT NULL::VARCHAR AS game_id, "
                 "NULL::VARCHAR AS chip_type WHERE false"
             )
-        rows = con.sql(table_limit_sql()).fetchall()
+        limits = {
+            "app_max": rules.table_app_max,
+            "web_max": rules.table_web_max,
+            "web_cash_max": rules.table_web_cash_max,
+        }
+        rows = con.execute(table_limit_sql(), limits).fetchall()
     finally:
         con.close()
-    return [_finding(*row) for row in rows]
+    return [_finding(*row, rules=rules) for row in rows]
 
 
 def _view(
@@ -89,16 +92,24 @@ def _name(path: Path, root: Path | None) -> str:
 
 
 def _finding(
-    player: str, client: str, at_ms: int, tables: int, cash_tables: int, game_id: str
+    player: str,
+    client: str,
+    at_ms: int,
+    tables: int,
+    cash_tables: int,
+    game_id: str,
+    *,
+    rules: Ruleset,
 ) -> Finding:
     at = datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     where = "the app" if client == "app" else "the web"
     if client == "app":
-        limit, count, what = APP_LIMIT, tables, "tables"
-    elif tables > WEB_LIMIT:
-        limit, count, what = WEB_LIMIT, tables, "tables"
+        limit, count, what, key = rules.table_app_max, tables, "tables", "tables.app_max"
+    elif tables > rules.table_web_max:
+        limit, count, what, key = rules.table_web_max, tables, "tables", "tables.web_max"
     else:
-        limit, count, what = WEB_CASH_LIMIT, cash_tables, "cash or practice tables"
+        limit, count, what = rules.table_web_cash_max, cash_tables, "cash or practice tables"
+        key = "tables.web_cash_max"
     return finding(
         "table.limit",
         game_id=game_id,
@@ -107,5 +118,5 @@ def _finding(
         recorded=f"{count} {what} on {client}",
         message=f"{player} was playing {count} {what} at once from {where} at {at}, "
         f"more than the {limit} allowed.",
-        rule=LIMIT_RULE,
+        rule=rules.cite(key),
     )

@@ -134,6 +134,10 @@ class Ruleset:
     drops: Mapping[str, DropPenalty | None]
     pools: Mapping[str, PoolRules]
 
+    table_app_max: int
+    table_web_max: int
+    table_web_cash_max: int
+
     def __post_init__(self) -> None:
         problems = []
         if self.min_players > self.max_players:
@@ -309,6 +313,9 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "money.points_settlement": ("", _choice("points-x-value-less-rake")),
     "deals.chips": ("", _choice("losers-points-to-winner")),
     "deals.tie": ("", _choice("extra_deal")),
+    "tables.app_max": ("table_app_max", _int(1, 100)),
+    "tables.web_max": ("table_web_max", _int(1, 100)),
+    "tables.web_cash_max": ("table_web_cash_max", _int(0, 100)),
     "deal.cards_per_hand": ("cards_per_hand", _int(1, 60)),
     "deal.players": ("players", _range(2, 10)),
     "deal.shoes": ("shoes", _shoes),

@@ -71,7 +71,8 @@ def test_sql_states_the_rule_first() -> None:
 
 
 def test_app_three_tables_at_once_is_allowed(tmp_path: Path) -> None:
-    """000_: 3 tables at once in the app. A 4th that opens as one closes is not a 4th."""
+    """`tables.app_max` = 3. 000_: 3 tables at once in the app. A 4th that opens as one
+    closes is not a 4th."""
     seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 4)]
     seats += [("P1", "G4", "app", 60, 90), ("P1", "G1", "app", 70, 80)]  # G1 reconnect
     assert run(tmp_path, seats) == []
@@ -98,7 +99,8 @@ def test_one_finding_per_episode(tmp_path: Path) -> None:
 
 
 def test_web_five_tables_two_of_them_tournaments(tmp_path: Path) -> None:
-    """000_: 5 tables on the PC, 3 cash/practice and 2 tournament (or 5 tournament)."""
+    """`tables.web_max` = 5, `tables.web_cash_max` = 3. 000_: 5 tables on the PC, 3
+    cash/practice and 2 tournament (or 5 tournament)."""
     seats = [("P1", f"G{i}", "web", i, 60) for i in range(1, 6)]
     seats += [("P2", f"T{i}", "web", i, 60) for i in range(1, 6)]
     chips = {"G1": "tournament", "G2": "tournament", "G3": "practice"}
@@ -114,6 +116,7 @@ def test_web_six_tables(tmp_path: Path) -> None:
 
 
 def test_web_four_cash_tables(tmp_path: Path) -> None:
+    """`tables.web_cash_max`: a 4th cash or practice table on the web is one too many."""
     seats = [("P1", f"G{i}", "web", i, 60) for i in range(1, 5)]
     found = run(tmp_path, seats, {"G2": "practice"})
     assert keys(found) == [("table.limit", "G4", None, "P1")]

@@ -12,6 +12,8 @@
 -- Each episode is reported once: the first moment the count passes the limit, after a
 -- moment (or the start) within it.
 --
+-- The limits are the ruleset's (tables.app_max, tables.web_max, tables.web_cash_max), given
+-- as the parameters $app_max, $web_max and $web_cash_max.
 -- Input views: sessions (the contract's sessions table) and games (game_id, chip_type).
 -- Output: one row per episode, ordered by player and time.
 WITH seats AS (
@@ -43,8 +45,8 @@ counts AS (
 ),
 flagged AS (
     SELECT *,
-           CASE WHEN client = 'app' THEN tables > 3
-                ELSE tables > 5 OR cash_tables > 3 END AS over
+           CASE WHEN client = 'app' THEN tables > $app_max
+                ELSE tables > $web_max OR cash_tables > $web_cash_max END AS over
     FROM counts
 ),
 episodes AS (
