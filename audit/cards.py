@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
@@ -245,11 +245,3 @@ def difference_words(
     if more:
         words.append(f"{extra} {format_codes(more)}")
     return words
-
-
-def shoe_difference(
-    shoe: Sequence[int], expected: Counter[int]
-) -> tuple[Counter[int], Counter[int]]:
-    """``(missing, extra)``: codes the shoe lacks and codes it holds beyond ``expected``."""
-    actual = Counter(shoe)
-    return expected - actual, actual - expected

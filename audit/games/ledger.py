@@ -27,7 +27,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
-from audit.money import money
+from audit.money import rake as rake_of
 from audit.replay.records import Game, Hand
 from audit.rules.ruleset import Ruleset
 
@@ -149,7 +149,7 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
     players = len({player for hand in hands for player in hand.seats})
     rebuys = sum(1 for e in game.game_events if e.action == "rebuy")
     gross = fee * (players + rebuys)
-    rake = money(gross * game.rake_pct / 100)
+    rake = rake_of(gross, game.rake_pct)
     prize = gross - rake
     out = []
 

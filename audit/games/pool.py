@@ -33,7 +33,8 @@ from decimal import Decimal
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.money import PAISA, money
+from audit.money import PAISA
+from audit.money import rake as rake_of
 from audit.replay.records import Game, GameEvent, Hand
 from audit.rules.ruleset import PoolRules, Ruleset
 
@@ -67,11 +68,11 @@ def split_shares(
     [Decimal('90.00'), Decimal('90.00')]
     """
     pot = entry_fee * entries
-    prize = pot - money(pot * rake_pct / 100)
+    prize = pot - rake_of(pot, rake_pct)
     if kind != "manual":
         return equal_shares(prize, len(scores))
     drops = [pool.first_drops_left(s) for s in scores]
-    per_drop = entry_fee - money(entry_fee * rake_pct / 100)
+    per_drop = entry_fee - rake_of(entry_fee, rake_pct)
     extra = [(d - min(drops)) * per_drop for d in drops]
     rest = equal_shares(prize - sum(extra, Decimal(0)), len(scores))
     return [e + r for e, r in zip(extra, rest, strict=True)]

@@ -75,7 +75,6 @@ class HandReplay:
         self.declarations: list[Declaration] = []
         self.winner: str | None = None
         self.ended = False
-        self.unfinished = False
         self.recorded_outcomes = {r.player: r.outcome for r in hand.results}
 
     # ------------------------------------------------------------ findings
@@ -575,7 +574,6 @@ class HandReplay:
                 case _:
                     raise ValueError(f"unknown action {e.action!r}; the reader admits no such row")
         if not self.ended:
-            self.unfinished = True
             self._find(
                 "turn.order",
                 "turns.order",

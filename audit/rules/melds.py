@@ -14,7 +14,7 @@ from enum import StrEnum, unique
 from functools import lru_cache
 from itertools import combinations
 
-from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, Suit, code_of, format_codes
+from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, code_of, format_codes
 from audit.rules.ruleset import Ruleset
 
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
@@ -322,6 +322,3 @@ def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
         return f"{text} is neither a sequence nor a set: {meld_set or run}"
     return f"{text} is neither a sequence nor a set: its cards mix suits and ranks"
 
-
-def suit_name(suit: Suit) -> str:
-    return _SUIT_NAMES[suit.number]

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from audit.cards import shoe_composition
 from audit.money import PAISA, money
+from audit.money import rake as rake_of
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.sim.play import Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile
@@ -119,7 +120,7 @@ def _points_game(
         amounts = [-money(p * table.point_value) for p in hand.points]
         winner = hand.outcomes.index("won")
         paid = -sum(amounts, Decimal(0))
-        rake = money(paid * table.rake_pct / 100)
+        rake = rake_of(paid, table.rake_pct)
         amounts[winner] = paid - rake
         hand.amounts = list(amounts)
         for (_, player), amount in zip(hand.seats, amounts, strict=True):
@@ -182,7 +183,7 @@ def _pool_game(
         entries += len(back)
         playing = [s for s in playing if s[1].player_id not in out or s[1].player_id in back]
         gone.update((player, hand.ended) for player in out if player not in back)
-        rake = money(fee * entries * table.rake_pct / 100)
+        rake = rake_of(fee * entries, table.rake_pct)
         prize = fee * entries - rake
         if len(playing) == 1:
             winner = playing[0][1].player_id
@@ -256,7 +257,7 @@ def _manual_split(
     for player in left:
         _game_event(log, player, "split_accept")
     _game_event(log, None, "split", split_kind="manual")
-    per_drop = fee - money(fee * log.table.rake_pct / 100)
+    per_drop = fee - rake_of(fee, log.table.rake_pct)
     extra = [(d - min(drops_left)) * per_drop for d in drops_left]
     shares = _shares(prize - sum(extra, Decimal(0)), len(left))
     paid = [e + s for e, s in zip(extra, shares, strict=True)]
@@ -294,6 +295,6 @@ def _deals_game(
         leaders = [player for player, count in chips.items() if count == most]
         if len(log.hands) >= table.deals_count and len(leaders) == 1:
             _game_event(log, leaders[0], "game_won")
-            rake = money(fee * len(seated) * table.rake_pct / 100)
+            rake = rake_of(fee * len(seated), table.rake_pct)
             _pay_out(log, [(leaders[0], fee * len(seated) - rake)], "prize", rake)
             return {}

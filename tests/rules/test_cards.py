@@ -16,11 +16,11 @@ from audit.cards import (
     Rank,
     Suit,
     code_of,
+    difference_words,
     format_codes,
     parse_code,
     parse_codes,
     shoe_composition,
-    shoe_difference,
     split_codes,
 )
 from audit.errors import CardError
@@ -127,13 +127,12 @@ def test_bad_shoe_message() -> None:
         shoe_composition(2, -1)
 
 
-def test_shoe_difference_names_missing_and_extra_cards() -> None:
-    expected = shoe_composition(1, 1)
+def test_difference_words_name_missing_and_extra_cards() -> None:
+    expected = list(shoe_composition(1, 1).elements())
     shoe = [c for c in range(52) if c != parse_code("AS")] + [parse_code("KD")]
-    missing, extra = shoe_difference(shoe, expected)
-    assert missing == Counter({parse_code("AS"): 1, JOKER: 1})
-    assert extra == Counter({parse_code("KD"): 1})
-    assert shoe_difference(list(expected.elements()), expected) == (Counter(), Counter())
+    assert difference_words(expected, shoe) == ["lacks AS JK", "holds extra KD"]
+    assert difference_words(expected, shoe, extra="adds") == ["lacks AS JK", "adds KD"]
+    assert difference_words(expected, list(reversed(expected))) == []
 
 
 @given(st.lists(texts, max_size=30))
