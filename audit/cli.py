@@ -104,11 +104,19 @@ def simulate(
     out: Annotated[Path, typer.Option("--out", help="Empty folder for the log root.")],
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same bytes.")] = 1,
+    anomalies: Annotated[
+        str,
+        typer.Option(
+            "--anomalies",
+            help="Kinds to plant, comma-separated: 'all', 'tampering', 'fairplay' or kind "
+            "names (see docs/simulator.md); the truth goes to LOGS/labels.parquet.",
+        ),
+    ] = "",
 ) -> None:
     """Write realistic game logs in the log contract, played by simulated players."""
     from audit.sim import simulate as play
 
-    summary = play(games=games, out=out, seed=seed)
+    summary = play(games=games, out=out, seed=seed, anomalies=anomalies)
     typer.echo(
         f"{summary.games} games, {summary.hands} hands, {summary.events} events written to {out}"
     )

@@ -12,17 +12,18 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
 from audit.errors import AuditError
 from audit.rules.ruleset import FORMATS, Ruleset, load_preset
+from audit.sim.anomalies import PAIR_KINDS, Label, Planner, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
-from audit.sim.play import GameLog, TableSpec
-from audit.sim.players import Profile, new_player
-from audit.sim.writer import Label, LogWriter
+from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, GameLog, TableSpec
+from audit.sim.players import Profile, bot_player, new_player, second_account
+from audit.sim.writer import LogWriter
 
 EPOCH = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 EPOCH_MS = int(EPOCH.timestamp() * 1000)
@@ -56,6 +57,10 @@ POINT_VALUES = tuple(
 )
 RAKE_PCTS = tuple(Decimal(r) for r in ("10.00", "11.25", "12.50", "13.75", "15.00"))
 PRACTICE_SHARE = 0.15
+PAIRS_PER_KIND = 2  # accounts planted per pair kind (colluders, shared accounts)
+BOTS = 2
+BOT_KEEN = 0.9  # chance a free bot takes the next seat going: it plays without breaks
+BIASED_EVERY = 8  # with biased_shuffle planted, every 8th table (T0002, T0010, ...) has it
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,19 +92,30 @@ def simulate(
     seed: int,
     formats: Sequence[str] = DEFAULT_FORMATS,
     presets: Sequence[str] = DEFAULT_PRESETS,
+    anomalies: str | Sequence[str] = (),
 ) -> SimSummary:
     """Play ``games`` games and write their logs under ``out`` (which must be empty).
 
     Tables are played side by side: the next game goes to the table that frees up
     first, with players who are not sitting at another table at that time.
+    ``anomalies`` names the kinds to plant (`audit.sim.anomalies`); what was planted is
+    written to ``labels.parquet``. Without anomalies no random draw is spent on them, so
+    a clean run's bytes do not depend on the planting code.
     """
     _check(games, out, formats, presets)
+    kinds = parse_kinds(anomalies)
     rng = random.Random(seed)
     rules = [load_preset(p) for p in presets]
     n_tables = max(len(formats) * len(rules), -(-games // GAMES_PER_TABLE))
     tables = [_new_table(rng, number, formats, rules) for number in range(n_tables)]
+    if "biased_shuffle" in kinds:
+        tables = [replace(t, biased=n % BIASED_EVERY == 1) for n, t in enumerate(tables)]
     players = [new_player(rng, n + 1) for n in range(PLAYERS_PER_TABLE * n_tables + 12)]
+    pairs = _planted_players(rng, kinds, players)
+    bots = list(range(len(players) - BOTS, len(players))) if "bot" in kinds else []
     busy_until = [0] * len(players)
+    planner = Planner(kinds)
+    labels: list[Label] = []
     free_at = [(EPOCH_MS + rng.randrange(0, 2 * 3_600_000), t) for t in range(n_tables)]
     heapq.heapify(free_at)
     writer = LogWriter(out)
@@ -107,26 +123,107 @@ def simulate(
     number = 0
     while number < games:
         start, t = heapq.heappop(free_at)
-        seated = _seat_players(rng, tables[t], start, players, busy_until)
+        table = tables[t]
+        free = {kind: (a, b) for a, b, kind in pairs if max(busy_until[a], busy_until[b]) <= start}
+        real = table.chip_type == "real"
+        kind = (
+            planner.pick(rng.random(), table.format, real=real, pairs_free=free)
+            if planner.kinds
+            else None
+        )
+        must = list(free[kind]) if kind in PAIR_KINDS else []
+        must += [b for b in bots if busy_until[b] <= start and rng.random() < BOT_KEEN]
+        seated = _seat_players(rng, table, start, players, busy_until, must=must)
         if seated is None:  # too few players free: the table waits a minute
             heapq.heappush(free_at, (start + 60_000, t))
             continue
         number += 1
+        pair = None
+        if kind in PAIR_KINDS and kind != "multi_account":
+            pair = (players[must[0]].player_id, players[must[1]].player_id, kind)
         game = play_game(
             game_id=f"G{number:06d}",
-            table=tables[t],
+            table=table,
             players=seated,
             start=start,
             rng=random.Random(rng.getrandbits(64)),
+            plant=None if kind in PAIR_KINDS else kind,
+            pair=pair,
         )
+        if kind == "multi_account":
+            game.labels.append(_shared(game, players[must[0]], players[must[1]]))
+        if table.biased:
+            game.labels.append(
+                label(
+                    "biased_shuffle",
+                    game_id=game.game_id,
+                    details=f"table {table.table_id}'s shuffler puts a printed joker on the "
+                    "first seat's first card too often",
+                )
+            )
+        if kind is not None and any(planted.kind == kind for planted in game.labels):
+            planner.planted(kind)
+        labels.extend(game.labels)
         for player_id, *_, left_at in game.sessions:
             busy_until[int(player_id[1:]) - 1] = left_at + JOIN_AHEAD_MS
         writer.add(game)
         summary += SimSummary.of(game)
         heapq.heappush(free_at, (game.ended + rng.randrange(20_000, 180_000), t))
-    labels: list[Label] = []  # planted anomalies go here (none yet)
+    labels.extend(_bot_labels(players, bots, labels, writer))
     writer.close(labels)
     return summary
+
+
+def _planted_players(
+    rng: random.Random, kinds: Sequence[str], players: list[Profile]
+) -> list[tuple[int, int, str]]:
+    """Add the accounts the planted kinds need to ``players``: for each pair kind,
+    ``PAIRS_PER_KIND`` pairs (indices: the colluder or first account, the partner or
+    second account), then the bots. Returns the pairs."""
+    pairs = []
+    for kind in kinds:
+        if kind not in PAIR_KINDS:
+            continue
+        for _ in range(PAIRS_PER_KIND):
+            first = new_player(rng, len(players) + 1)
+            players.append(first)
+            if kind == "multi_account":
+                players.append(second_account(rng, len(players) + 1, first))
+            else:
+                players.append(new_player(rng, len(players) + 1))
+            pairs.append((len(players) - 2, len(players) - 1, kind))
+    if "bot" in kinds:
+        players.extend(bot_player(rng, len(players) + 1) for _ in range(BOTS))
+    return pairs
+
+
+def _shared(game: GameLog, first: Profile, second: Profile) -> Label:
+    return label(
+        "multi_account",
+        game_id=game.game_id,
+        players=(first.player_id, second.player_id),
+        details=f"{first.player_id} and {second.player_id} are one person: one IP "
+        f"({first.ip}) and one device",
+    )
+
+
+def _bot_labels(
+    players: list[Profile], bots: list[int], labels: list[Label], writer: LogWriter
+) -> list[Label]:
+    out = []
+    for b in bots:
+        player = players[b].player_id
+        games = writer.games_of(player)
+        if games:
+            out.append(
+                label(
+                    "bot",
+                    players=(player,),
+                    details=f"{player} is a bot: {games} games, every decision in "
+                    f"{BOT_THINK_MS} ms ± {BOT_JITTER_MS} ms, no breaks",
+                )
+            )
+    return out
 
 
 def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]) -> None:
@@ -177,17 +274,24 @@ def _seat_players(
     start: int,
     players: list[Profile],
     busy_until: list[int],
+    *,
+    must: Sequence[int] = (),
 ) -> list[tuple[int, Profile]] | None:
     """Players free at ``start``, in seat order, or None when a few random looks find too
     few. Pool games that lose players on the way seat only as many as keep the preset's
-    shoe (``stable_shoe``)."""
+    shoe (``stable_shoe``). The players in ``must`` (free ones) sit first, in adjacent
+    seats in that order, as far as the table has room."""
     counts = [
         n
         for n in range(table.rules.min_players, table.max_players + 1)
         if not table.format.startswith("pool") or stable_shoe(table.rules, n)
     ]
     count = rng.choices(counts, weights=[PLAYER_COUNT_WEIGHTS[n] for n in counts])[0]
-    chosen: list[int] = []
+    chosen: list[int] = list(must[: counts[-1]])
+    count = max(count, len(chosen))
+    if len(chosen) == count:
+        seats = sorted(rng.sample(range(1, table.max_players + 1), count))
+        return [(seat, players[pick]) for seat, pick in zip(seats, chosen, strict=True)]
     for _ in range(SEATING_LOOKS * count):
         pick = rng.randrange(len(players))
         if busy_until[pick] <= start and pick not in chosen:

@@ -15,6 +15,7 @@ from audit.cards import shoe_composition
 from audit.money import PAISA, money
 from audit.money import rake as rake_of
 from audit.rules.ruleset import PoolRules, Ruleset
+from audit.sim.anomalies import label
 from audit.sim.play import Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile
 
@@ -22,6 +23,9 @@ MORE_HANDS = 0.65  # chance a points session plays another hand
 MAX_POINTS_HANDS = 8
 JOIN_AHEAD_MS = 60_000  # players join a table up to a minute before the game starts
 SPLIT_OFFER, SPLIT_ACCEPTED, REBUY_TAKEN = 0.4, 0.7, 0.6
+HAND_KINDS = frozenset({"stacked_shoe", "non_top_draw", "invalid_declaration"})
+"""Planted while the hand is played (`audit.sim.play`); the others are planted here."""
+POINTS_OFF = (-10, -5, -2, 2, 5, 10)
 
 
 def stable_shoe(rules: Ruleset, players: int) -> bool:
@@ -38,14 +42,19 @@ def play_game(
     players: Sequence[tuple[int, Profile]],
     start: int,
     rng: random.Random,
+    plant: str | None = None,
+    pair: tuple[str, str, str] | None = None,
 ) -> GameLog:
-    """One game at ``table`` for ``players`` (in seat order), starting at ``start``."""
+    """One game at ``table`` for ``players`` (in seat order), starting at ``start``;
+    ``plant`` is an anomaly kind to plant in it, ``pair`` a colluding pair seated in it
+    (colluder, partner, kind)."""
     rules = table.rules
     spec = rules.shoe_for(len(players))
     if spec is None:
         raise ValueError(f"{rules.id} deals no shoe for {len(players)} players")
     shoe = sorted(shoe_composition(spec.decks, spec.printed_jokers).elements())
     log = GameLog(game_id, table, spec.decks, spec.printed_jokers, start)
+    log.plant, log.pair = plant, pair
     seated = list(players)
     match table.format:
         case "points":
@@ -99,10 +108,62 @@ def _next_hand(
         pool=pool,
         scores=None if scores is None else [scores[p.player_id] for _, p in seats],
         may_leave=may_leave,
+        plant=log.plant if log.plant in HAND_KINDS else None,
+        pair=_pair_seats(log.pair, seats),
+        bots=frozenset(i for i, (_, p) in enumerate(seats) if p.bot),
+        biased=table.biased,
     )
     hand = play_hand(deal, rng)
     log.hands.append(hand)
+    for planted in hand.labels:
+        log.labels.append(planted._replace(game_id=log.game_id))
+        if planted.kind == log.plant:
+            log.plant = None
+    if log.plant in ("loser_points", "drop_penalty"):
+        _tamper_points(log, hand, rules=table.rules, rng=rng)
     return hand
+
+
+def _pair_seats(
+    pair: tuple[str, str, str] | None, seats: list[tuple[int, Profile]]
+) -> tuple[int, int, str] | None:
+    if pair is None:
+        return None
+    where = {profile.player_id: i for i, (_, profile) in enumerate(seats)}
+    colluder, partner, kind = pair
+    if colluder not in where or partner not in where:
+        return None
+    return where[colluder], where[partner], kind
+
+
+def _tamper_points(log: GameLog, hand: HandLog, *, rules: Ruleset, rng: random.Random) -> None:
+    """Record a loser's points, or a dropped player's penalty, wrong; what the game does
+    next (pool scores, chips, money) follows the wrong record, as a faulty platform's would."""
+    if log.plant == "loser_points":
+        seats = [j for j, outcome in enumerate(hand.outcomes) if outcome == "lost"]
+    else:
+        seats = [j for j, o in enumerate(hand.outcomes) if o in ("first_drop", "middle_drop")]
+    if not seats:
+        return
+    j = rng.choice(seats)
+    right = hand.points[j]
+    off = rng.choice(POINTS_OFF)
+    wrong = right + off if 0 <= right + off <= rules.cap else right - off
+    if not 0 <= wrong <= rules.cap:
+        return
+    hand.points[j] = wrong
+    player = hand.seats[j][1]
+    what = "points" if log.plant == "loser_points" else f"{hand.outcomes[j]} penalty"
+    log.labels.append(
+        label(
+            log.plant or "",
+            game_id=log.game_id,
+            hand_id=hand.hand_id,
+            players=(player,),
+            details=f"{player} was recorded {wrong} {what} where the rules give {right}",
+        )
+    )
+    log.plant = None
 
 
 def _points_game(
@@ -123,6 +184,8 @@ def _points_game(
         rake = rake_of(paid, table.rake_pct)
         amounts[winner] = paid - rake
         hand.amounts = list(amounts)
+        if log.plant == "skimmed_payout" and amounts[winner] > PAISA:
+            amounts[winner] = _skim(log, hand.seats[winner][1], amounts[winner])
         for (_, player), amount in zip(hand.seats, amounts, strict=True):
             log.ledger.append((player, "points_settlement", amount, hand.ended))
         log.ledger.append((None, "rake", rake, hand.ended))
@@ -155,9 +218,39 @@ def _game_event(
 
 def _pay_out(log: GameLog, shares: list[tuple[str, Decimal]], kind: str, rake: Decimal) -> None:
     ts = max(log.hands[-1].ended, *(row[1] for row in log.game_events)) + 1_000
+    if log.plant == "skimmed_payout" and kind == "prize":
+        shares = [(player, _skim(log, player, amount)) for player, amount in shares]
+    if log.plant == "split_amount" and kind == "split":
+        (first, one), (second, two), *rest = shares
+        moved = min(Decimal("5.00"), (two / 10).quantize(PAISA))
+        shares = [(first, one + moved), (second, two - moved), *rest]
+        log.labels.append(
+            label(
+                "split_amount",
+                game_id=log.game_id,
+                players=(first, second),
+                details=f"the split paid {first} {moved} of {second}'s share",
+            )
+        )
+        log.plant = None
     for player, amount in shares:
         log.ledger.append((player, kind, amount, ts))
     log.ledger.append((None, "rake", rake, ts))
+
+
+def _skim(log: GameLog, player: str, owed: Decimal) -> Decimal:
+    """Pay ``player`` 2 % (at least a paisa) less than ``owed``, and label it."""
+    kept = max(PAISA, (owed / 50).quantize(PAISA))
+    log.labels.append(
+        label(
+            "skimmed_payout",
+            game_id=log.game_id,
+            players=(player,),
+            details=f"{player} was owed {owed} but paid {owed - kept}; {kept} was kept",
+        )
+    )
+    log.plant = None
+    return owed - kept
 
 
 def _pool_game(
@@ -176,6 +269,8 @@ def _pool_game(
         for seat, ((_, player), points) in enumerate(zip(hand.seats, hand.points, strict=True)):
             scores[player] += points
             hand.score_after[seat] = scores[player]
+        if log.plant == "pool_score":
+            _tamper_score(log, hand, scores, pool, rng)
         out = [player for _, player in hand.seats if pool.is_eliminated(scores[player])]
         for player in out:
             _game_event(log, player, "eliminated", score=scores[player])
@@ -197,6 +292,31 @@ def _pool_game(
             return gone
         if _manual_split(log, left, scores, pool, fee, prize, rake, rng):
             return gone
+
+
+def _tamper_score(
+    log: GameLog, hand: HandLog, scores: dict[str, int], pool: PoolRules, rng: random.Random
+) -> None:
+    """Record one player's running score a few points too high, where that changes no
+    elimination; the game goes on from the wrong score."""
+    seat = rng.randrange(len(hand.seats))
+    player = hand.seats[seat][1]
+    off = rng.randrange(2, 8)
+    if pool.is_eliminated(scores[player] + off):
+        return
+    scores[player] += off
+    hand.score_after[seat] = scores[player]
+    log.labels.append(
+        label(
+            "pool_score",
+            game_id=log.game_id,
+            hand_id=hand.hand_id,
+            players=(player,),
+            details=f"{player}'s running score was recorded {scores[player]}, "
+            f"{off} more than the points add up to",
+        )
+    )
+    log.plant = None
 
 
 def _rebuys(
@@ -246,11 +366,12 @@ def _manual_split(
         all(scores[p] >= pool.manual_split_min_score for p in left)
         and low <= max(drops_left) - min(drops_left) <= high
     )
-    if not allowed or rng.random() >= SPLIT_OFFER:
+    forced = log.plant == "split_amount"  # a tampered split needs a split to tamper with
+    if not allowed or (rng.random() >= SPLIT_OFFER and not forced):
         return False
     offerer = rng.randrange(len(left))
     _game_event(log, left[offerer], "split_offer")
-    if rng.random() >= SPLIT_ACCEPTED:
+    if rng.random() >= SPLIT_ACCEPTED and not forced:
         others = [p for i, p in enumerate(left) if i != offerer]
         _game_event(log, rng.choice(others), "split_reject")
         return False

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from math import exp
 
+from audit.cards import CODE_TEXT, JOKER
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
 from audit.rules.solver import best_arrangement
+from audit.sim.anomalies import Label, label
 from audit.sim.players import PATIENCE, Holding, Profile, Table, declaration
 
 # An event row: (ts, player_id, action, card, groups, auto, reason); seq is its index.
@@ -32,6 +34,12 @@ SessionRow = tuple[str, str, str, str, int, int]
 
 SHOW_OMITTED = 0.1  # share of losers the server arranges (no `show` row)
 LEAVE_RATE = 0.02  # share of points hands in which a player leaves the table
+BIAS = 0.3
+"""How often a biased shuffler moves a printed joker onto the first seat's first card."""
+BOT_THINK_MS, BOT_JITTER_MS = 1_200, 40
+"""A bot's think time: the same for every decision, give or take a few milliseconds."""
+TAMPER_AFTER = 3
+"""Own turns a player has had before a planted draw or declaration is made for them."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,6 +55,8 @@ class TableSpec:
     entry_fee: Decimal | None
     point_value: Decimal | None
     rake_pct: Decimal
+    biased: bool = False
+    """The table's shuffler is biased (a planted anomaly)."""
 
 
 @dataclass(slots=True)
@@ -70,6 +80,8 @@ class HandLog:
     """Points: money; deals: chips (filled in by the game)."""
     left: dict[str, int]
     """Players who left the table during the hand, and when."""
+    labels: list[Label] = field(default_factory=list)
+    """Anomalies planted in the hand."""
 
 
 @dataclass(slots=True)
@@ -84,6 +96,12 @@ class GameLog:
     game_events: list[GameEvent] = field(default_factory=list)
     ledger: list[LedgerRow] = field(default_factory=list)
     sessions: list[SessionRow] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    """Anomalies planted in the game (its hands' included)."""
+    plant: str | None = None
+    """A tampering kind still to plant in the game (`audit.sim.anomalies`)."""
+    pair: tuple[str, str, str] | None = None
+    """A colluding pair at the table: (colluder, partner, kind)."""
 
 
 def think(rng: random.Random, median_s: float) -> int:
@@ -116,6 +134,15 @@ class Deal:
     scores: list[int] | None = None
     """Pool: each seat's running score, so nobody drops into elimination."""
     may_leave: bool = False
+    plant: str | None = None
+    """A hand-level anomaly to plant: ``stacked_shoe``, ``non_top_draw`` or
+    ``invalid_declaration`` (see `audit.sim.anomalies`)."""
+    pair: tuple[int, int, str] | None = None
+    """A colluding pair: (colluder's seat index, partner's seat index, kind)."""
+    bots: frozenset[int] = frozenset()
+    """Seat indices of bots."""
+    biased: bool = False
+    """The table's shuffler is biased."""
 
 
 def play_hand(deal: Deal, rng: random.Random) -> HandLog:
@@ -127,12 +154,18 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     shoe = list(deal.shoe)
     rng.shuffle(shoe)
     dealt = n * k
+    ids = [profile.player_id for _, profile in deal.seats]
+    planted: list[Label] = []
+    if deal.biased and rng.random() < BIAS and JOKER in shoe:
+        at = shoe.index(JOKER)
+        shoe[0], shoe[at] = shoe[at], shoe[0]
+    if deal.plant == "stacked_shoe":
+        planted.append(_stack(shoe, rng.randrange(n), n, dealt, deal.hand_id, ids))
     wild, open_card = shoe[dealt], shoe[dealt + 1]
     stock = shoe[: dealt + 1 : -1]  # reversed: pop() takes shoe[n*k+2] first
     table = Table.for_wild_card(rules, wild)
     is_joker = table.is_joker
     hands = [Holding(shoe[i:dealt:n], table, p.style) for i, (_, p) in enumerate(deal.seats)]
-    ids = [profile.player_id for _, profile in deal.seats]
     events: list[Event] = []
     emit = events.append
     ts = deal.start
@@ -143,6 +176,16 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     drawn = [False] * n
     turns = [0] * n
     left: dict[str, int] = {}
+    bots = deal.bots
+    plant = deal.plant
+    colluder, partner, scheme = deal.pair if deal.pair is not None else (-1, -1, "")
+    fed: list[int] = []  # cards the colluder threw that the partner took
+    last_thrower = -1
+
+    def wait(seat: int, median_s: float) -> int:
+        if seat in bots:
+            return BOT_THINK_MS + rng.randrange(-BOT_JITTER_MS, BOT_JITTER_MS + 1)
+        return think(rng, median_s)
 
     def out(seat: int, outcome: str, charged: int) -> int:
         """Seat ``seat`` is out of the hand; the seat left alone in it, or -1."""
@@ -157,7 +200,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     while winner < 0:
         turn += 1
         if turn == leave_turn and not outcomes[leaver] and drops is not None:
-            ts += think(rng, 3.0)
+            ts += wait(leaver, 3.0)
             emit((ts, ids[leaver], "drop", None, None, True, "left"))
             left[ids[leaver]] = ts
             winner = out(leaver, *_dropped(drops, drawn[leaver]))
@@ -167,12 +210,32 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         while outcomes[i]:
             i = (i + 1) % n
         hand, player = hands[i], ids[i]
+        dumping = i == colluder and scheme == "chip_dumping"
+        soft = (
+            i == colluder
+            and scheme == "soft_drop"
+            and not drawn[i]
+            and not outcomes[partner]
+            and hand.looks_good()
+        )
         if (
             drops is not None
-            and hand.drops(drawn=drawn[i], turns=turns[i], rng=rng)
+            and not dumping
+            and (soft or hand.drops(drawn=drawn[i], turns=turns[i], rng=rng))
             and not _eliminated_by(deal, i, drops.middle if drawn[i] else drops.first)
         ):
-            ts += think(rng, 2.5)
+            ts += wait(i, 2.5)
+            if soft:
+                planted.append(
+                    label(
+                        "soft_drop",
+                        hand_id=deal.hand_id,
+                        seq=len(events),
+                        players=(player, ids[partner]),
+                        details=f"{player} dropped a good hand at once while {ids[partner]} "
+                        "played on",
+                    )
+                )
             emit((ts, player, "drop", None, None, False, "player"))
             winner = out(i, *_dropped(drops, drawn[i]))
             continue
@@ -182,23 +245,46 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             ts += 300
             emit((ts, None, "reshuffle", None, [new_stock], False, None))
             stock, pile = new_stock[::-1], pile[-1:]
-        ts += think(rng, 2.0)
+        ts += wait(i, 2.0)
         joker_allowed = rules.joker_from_discard == "allowed" or (
             rules.joker_from_discard == "open_card_only" and open_untouched
         )
         open_untouched = False
         drawn[i] = True
         keep = -1
-        if pile and hand.takes(pile[-1], joker_allowed=joker_allowed, rng=rng):
+        fed_to = i == partner and last_thrower == colluder and scheme != "soft_drop"
+        if pile and (
+            (fed_to and not is_joker[pile[-1]] and hand.gain(pile[-1]) > 0)
+            or hand.takes(pile[-1], joker_allowed=joker_allowed, rng=rng)
+        ):
             card = keep = pile.pop()
+            if fed_to:
+                fed.append(card)
             emit((ts, player, "draw_discard", card, None, False, None))
         else:
-            card = stock.pop()
+            if plant == "non_top_draw" and turns[i] >= TAMPER_AFTER and len(stock) > 6:
+                card = _rigged(stock, hand)
+                if card != stock[-1]:
+                    planted.append(
+                        label(
+                            "non_top_draw",
+                            hand_id=deal.hand_id,
+                            seq=len(events),
+                            players=(player,),
+                            details=f"{player} was handed {CODE_TEXT[card]} from below the "
+                            f"stock's top card {CODE_TEXT[stock[-1]]}",
+                        )
+                    )
+                    plant = None
+                del stock[len(stock) - 1 - stock[::-1].index(card)]
+            else:
+                card = stock.pop()
             emit((ts, player, "draw_stock", card, None, False, None))
-            if rng.random() < hand.style.timeout:  # the server throws the card drawn
+            if i not in bots and rng.random() < hand.style.timeout:  # the server throws it
                 ts += 30_000
                 emit((ts, player, "discard", card, None, True, "timeout"))
                 pile.append(card)
+                last_thrower = i
                 turns[i] += 1
                 continue
         fits = is_joker[card] or hand.gain(card) > 0
@@ -207,8 +293,28 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         # A player looks for a declaration when the hand may be complete at a glance, and
         # after a failed look only again once a card that fits comes in.
         tired = turns[i] >= PATIENCE
-        if (fits or tired or not hand.stale) and hand.may_be_complete(
-            loose, partnered, pure, glance=not tired
+        if plant == "invalid_declaration" and turns[i] >= TAMPER_AFTER:
+            finish, groups = declaration(hand.cards, table, rash_finish=worst) or (worst, [])
+            hand.remove(finish)
+            if not check_declaration(hand.cards, groups, table.jokers, rules).valid:
+                planted.append(
+                    label(
+                        "invalid_declaration",
+                        hand_id=deal.hand_id,
+                        seq=len(events),
+                        players=(player,),
+                        details=f"{player}'s declaration breaks the rules but was recorded "
+                        "as a win",
+                    )
+                )
+            ts += wait(i, 6.0)
+            emit((ts, player, "declare", finish, groups, False, None))
+            winner, declared = i, True
+            continue
+        if (
+            not dumping
+            and (fits or tired or not hand.stale)
+            and hand.may_be_complete(loose, partnered, pure, glance=not tired)
         ):
             rash = not rules.invalid_ends_hand and rng.random() < hand.style.rash
             found = declaration(hand.cards, table, rash_finish=worst if rash else None)
@@ -216,17 +322,21 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             if found is not None:
                 finish, groups = found
                 hand.remove(finish)
-                ts += think(rng, 6.0)
+                ts += wait(i, 6.0)
                 emit((ts, player, "declare", finish, groups, False, None))
                 if check_declaration(hand.cards, groups, table.jokers, rules).valid:
                     winner, declared = i, True
                 else:
                     winner = out(i, "invalid_declare", rules.invalid_penalty)
                 continue
-        worst = hand.throw(worst, keep=keep, tired=tired, rng=rng)
+        if i == colluder and scheme != "soft_drop" and not outcomes[partner]:
+            worst = _feed(hand, hands[partner], keep, worst, dump=dumping)
+        else:
+            worst = hand.throw(worst, keep=keep, tired=tired, rng=rng)
         hand.remove(worst)
         pile.append(worst)
-        ts += think(rng, 4.0)
+        last_thrower = i
+        ts += wait(i, 4.0)
         emit((ts, player, "discard", worst, None, False, None))
         turns[i] += 1
     outcomes[winner] = "won"
@@ -238,7 +348,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         cap = rules.cap if turns[j] else rules.first_hand_show_cap
         outcomes[j], points[j] = "lost", min(best, cap)
         if rng.random() >= SHOW_OMITTED:
-            ts += think(rng, 5.0)
+            ts += wait(j, 5.0)
             emit((ts, ids[j], "show", None, groups, False, None))
     return HandLog(
         hand_id=deal.hand_id,
@@ -255,6 +365,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         score_after=[None] * n,
         amounts=[None] * n,
         left=left,
+        labels=planted + _collusion(deal, ids, fed, outcomes, points),
     )
 
 
@@ -267,3 +378,80 @@ def _eliminated_by(deal: Deal, seat: int, penalty: int) -> bool:
     if deal.pool is None or deal.scores is None:
         return False
     return deal.pool.is_eliminated(deal.scores[seat] + penalty)
+
+
+def _stack(shoe: list[int], seat: int, n: int, dealt: int, hand_id: str, ids: list[str]) -> Label:
+    """Put printed jokers in place of the first two cards dealt to ``seat`` that are not."""
+    taken = []
+    for at in range(seat, dealt, n):
+        if shoe[at] != JOKER:
+            taken.append(CODE_TEXT[shoe[at]])
+            shoe[at] = JOKER
+            if len(taken) == 2:
+                break
+    return label(
+        "stacked_shoe",
+        hand_id=hand_id,
+        players=(ids[seat],),
+        details=f"{ids[seat]} was dealt two extra printed jokers in place of {' and '.join(taken)}",
+    )
+
+
+def _rigged(stock: list[int], hand: Holding) -> int:
+    """The card a rigged stock hands over: a joker or a card that completes a meld, from
+    the few cards under the top; the top card when there is none."""
+    for card in reversed(stock[-6:-1]):
+        if hand.table.is_joker[card] or hand.gain(card) == 2:
+            return card
+    return stock[-1]
+
+
+def _feed(giver: Holding, taker: Holding, keep: int, worst: int, *, dump: bool) -> int:
+    """A colluder's discard: the card that helps the partner most (a card the partner can
+    use, or, when dumping chips, also the colluder's own best card)."""
+    best, best_gain = worst, 0
+    for code in giver.cards:
+        if code == keep or giver.table.is_joker[code]:
+            continue
+        gain = taker.gain(code)
+        if gain > best_gain:
+            best, best_gain = code, gain
+    if best_gain == 0 and dump:  # nothing the partner needs: throw away a meld card
+        best = max(
+            (c for c in giver.cards if c != keep and not giver.table.is_joker[c]),
+            key=lambda c: (giver.table.points[c], c),
+            default=worst,
+        )
+    return best
+
+
+def _collusion(
+    deal: Deal, ids: list[str], fed: list[int], outcomes: list[str], points: list[int]
+) -> list[Label]:
+    """The label of a colluding pair's hand, when the scheme showed in it."""
+    if deal.pair is None:
+        return []
+    colluder, partner, scheme = deal.pair
+    pair = (ids[colluder], ids[partner])
+    if scheme == "collusion_feeding" and fed:
+        cards = " ".join(CODE_TEXT[c] for c in fed)
+        return [
+            label(
+                scheme,
+                hand_id=deal.hand_id,
+                players=pair,
+                details=f"{pair[0]} fed {pair[1]} {len(fed)} card(s) from the discard pile: "
+                f"{cards}",
+            )
+        ]
+    if scheme == "chip_dumping" and outcomes[partner] == "won" and points[colluder] > 0:
+        return [
+            label(
+                scheme,
+                hand_id=deal.hand_id,
+                players=pair,
+                details=f"{pair[0]} played to lose and gave up {points[colluder]} points to "
+                f"{pair[1]}",
+            )
+        ]
+    return []

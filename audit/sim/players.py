@@ -98,6 +98,8 @@ class Profile:
     ip: str
     devices: tuple[str, str]
     """Device fingerprints for the ``app`` and the ``web`` client."""
+    bot: bool = False
+    """A program, not a person: machine-regular think times, no breaks."""
 
     @property
     def style(self) -> Style:
@@ -119,6 +121,18 @@ def new_player(rng: random.Random, number: int) -> Profile:
         for kind in ("app", "web")
     )
     return Profile(player_id, skill, client, ip, (devices[0], devices[1]))
+
+
+def second_account(rng: random.Random, number: int, owner: Profile) -> Profile:
+    """Another account of the person behind ``owner``: same device and IP, a new id."""
+    player = new_player(rng, number)
+    return Profile(player.player_id, player.skill, owner.client, owner.ip, owner.devices)
+
+
+def bot_player(rng: random.Random, number: int) -> Profile:
+    """A bot account: plays like a strong player, on the app."""
+    player = new_player(rng, number)
+    return Profile(player.player_id, Skill.STRONG, "app", player.ip, player.devices, bot=True)
 
 
 # Bit ``r`` of a suit mask is rank r held (1 = ace low ... 13 = king, 14 = ace high).
@@ -363,6 +377,11 @@ class Holding:
             return joker_allowed and rng.random() < self.style.take_joker
         chance = self.style.take[self.gain(top)]
         return chance > 0.0 and rng.random() < chance
+
+    def looks_good(self) -> bool:
+        """A hand worth playing: a pure run of real cards, or two jokers or more."""
+        _, _, pure, _ = self.assess()
+        return pure or self.jokers >= 2
 
     def drops(self, *, drawn: bool, turns: int, rng: random.Random) -> bool:
         """Drop now, before drawing? A poor hand before the first draw (no pure run, few

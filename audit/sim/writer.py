@@ -13,44 +13,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
 import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
 from audit.cards import CODE_TEXT
-from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY, load_contract
+from audit.logs.contract import load_contract
+from audit.sim.anomalies import LABELS_SCHEMA, Label
 from audit.sim.play import GameLog
 
 GAMES_PER_FILE = 100
 _CARDS = pa.array(CODE_TEXT, pa.string())
 _MS = pa.timestamp("ms", tz="UTC")
 _WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 3}
-
-
-class Label(NamedTuple):
-    """A planted anomaly and the finding the audit should raise for it (ground truth)."""
-
-    game_id: str
-    hand_id: str | None
-    seq: int | None
-    player_id: str | None
-    check: str
-    note: str
-
-
-LABELS_SCHEMA = pa.schema(
-    [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("hand_id", pa.string()),
-        pa.field("seq", pa.int32()),
-        pa.field("player_id", pa.string()),
-        pa.field("check", pa.string(), nullable=False),
-        pa.field("note", pa.string(), nullable=False),
-    ],
-    metadata={SCHEMA_VERSION_KEY: str(SCHEMA_VERSION)},
-)
 
 
 class LogWriter:
@@ -61,9 +38,12 @@ class LogWriter:
         self.buffer: list[GameLog] = []
         self.batch = 0
         self.contract = load_contract()
+        self.played: dict[str, int] = {}
 
     def add(self, game: GameLog) -> None:
         self.buffer.append(game)
+        for player, *_ in game.sessions:
+            self.played[player] = self.played.get(player, 0) + 1
         if len(self.buffer) >= GAMES_PER_FILE:
             self.flush()
 
@@ -80,11 +60,16 @@ class LogWriter:
         self.buffer.clear()
         self.batch += 1
 
+    def games_of(self, player: str) -> int:
+        """Games ``player`` sat in, of those written so far."""
+        return self.played.get(player, 0)
+
     def close(self, labels: Sequence[Label]) -> None:
         """Write what is buffered, and the planted anomalies as ``labels.parquet``."""
         if self.buffer:
             self.flush()
-        table = pa.Table.from_pylist([label._asdict() for label in labels], schema=LABELS_SCHEMA)
+        rows = sorted(labels, key=lambda r: (r.game_id or "", r.hand_id or "", r.kind, r.players))
+        table = pa.Table.from_pylist([r._asdict() for r in rows], schema=LABELS_SCHEMA)
         pq.write_table(table, self.root / "labels.parquet", **_WRITE_OPTIONS)
 
 

@@ -69,9 +69,7 @@ def digest(root: Path) -> dict[str, str]:
     }
 
 
-def test_same_arguments_give_the_same_bytes(
-    run: tuple[SimSummary, Path], tmp_path: Path
-) -> None:
+def test_same_arguments_give_the_same_bytes(run: tuple[SimSummary, Path], tmp_path: Path) -> None:
     again = simulate(games=GAMES, out=tmp_path / "again", seed=SEED)
     assert again == run[0]
     assert digest(tmp_path / "again") == digest(run[1])
@@ -290,8 +288,9 @@ def test_pool_games_follow_the_seed_rules(logs: Logs) -> None:
                 assert [a["score"] for a in back] == [
                     max(still_in) + i for i in range(1, len(back) + 1)
                 ]
-                assert [a["player_id"] for a in back] == [p for p in out if p in {
-                    a["player_id"] for a in back}]
+                assert [a["player_id"] for a in back] == [
+                    p for p in out if p in {a["player_id"] for a in back}
+                ]
                 for a in back:
                     scores[a["player_id"]] = a["score"]
                 rebuys += len(back)
@@ -359,8 +358,9 @@ def test_deals_games_pay_chips_and_crown_the_leader(logs: Logs) -> None:
         won = [a for a in logs.game_events[game_id] if a["action"] == "game_won"]
         assert [a["player_id"] for a in won] == leaders
         prize, _ = _entry_money(game, logs.ledger[game_id], len(hands[0]["seats"]))
-        assert [(r["player_id"], r["amount"]) for r in logs.ledger[game_id]
-                if r["kind"] == "prize"] == [(leaders[0], prize)]
+        assert [
+            (r["player_id"], r["amount"]) for r in logs.ledger[game_id] if r["kind"] == "prize"
+        ] == [(leaders[0], prize)]
 
 
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:

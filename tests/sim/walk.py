@@ -21,7 +21,7 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, load_preset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_points
-from audit.sim.writer import LABELS_SCHEMA
+from audit.sim.anomalies import LABELS_SCHEMA
 
 Row = dict[str, Any]
 TABLES = ("games", "hands", "events", "results", "game_events", "ledger", "sessions")
@@ -212,9 +212,15 @@ def walk(game: Row, hand: Row, events: list[Row]) -> Walked:
     assert winner is not None, "the hand never ended"
     for player in seats:
         walked.outcomes[player], walked.points[player] = _charged(
-            player, winner, out, rules, game["format"], jokers,
+            player,
+            winner,
+            out,
+            rules,
+            game["format"],
+            jokers,
             cap=rules.cap if player in completed else rules.first_hand_show_cap,
-            shown=shown.get(player), cards=list(held[player].elements()),
+            shown=shown.get(player),
+            cards=list(held[player].elements()),
         )
         if player in shown:
             walked.shows[player] = walked.points[player]
@@ -222,8 +228,16 @@ def walk(game: Row, hand: Row, events: list[Row]) -> Walked:
 
 
 def _charged(
-    player: str, winner: str, out: dict[str, str], rules: Ruleset, game_format: str,
-    jokers: Jokers, *, cap: int, shown: list[list[int]] | None, cards: list[int],
+    player: str,
+    winner: str,
+    out: dict[str, str],
+    rules: Ruleset,
+    game_format: str,
+    jokers: Jokers,
+    *,
+    cap: int,
+    shown: list[list[int]] | None,
+    cards: list[int],
 ) -> tuple[str, int]:
     """The outcome and points docs/replay.md gives a player."""
     if player == winner:

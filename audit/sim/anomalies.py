@@ -1,0 +1,200 @@
+"""Planted anomalies: what the simulated platform can be made to get wrong, or let happen,
+and the ground truth it writes about each one (``LOGS/labels.parquet``).
+
+Three families:
+
+- **record tampering and deck manipulation** (``TAMPERING``): the platform records
+  something the rules do not give. Each is planted in one game at a time and must be
+  found by the hand- or game-level check named in its ``check``: the replay's recall on
+  these is 100 % (``tests/sim/test_anomalies.py``).
+- **fair play** (``FAIR_PLAY``): colluding pairs, shared accounts, bots and a biased
+  shuffler break no rule of a single hand; the records are rule-perfect and only
+  statistics over many hands show them. Their ``check`` names the fair-play code
+  (``fairplay.*``, ``rng.*``) a detector should raise; the replay raises nothing at minor
+  or above for them.
+
+The audit never reads ``labels.parquet``; the tests, the benchmarks and the demo do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+from audit.errors import AuditError
+from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One kind of anomaly the simulator can plant."""
+
+    name: str
+    check: str
+    """The check that should find it."""
+    formats: tuple[str, ...]
+    """Game formats it can be planted in."""
+    what: str
+    real_money: bool = False
+    """Planted only at real-money tables."""
+
+
+ALL_FORMATS = ("points", "pool_101", "pool_201", "deals")
+POOLS = ("pool_101", "pool_201")
+
+TAMPERING: tuple[Kind, ...] = (
+    Kind("loser_points", "score.points", ALL_FORMATS,
+         "a loser is recorded more or fewer points than the best arrangement of their cards"),
+    Kind("drop_penalty", "drop.penalty", ALL_FORMATS,
+         "a dropped player is charged a penalty other than the rules'"),
+    Kind("invalid_declaration", "declare.verdict", ALL_FORMATS,
+         "a declaration the rules reject is recorded as a win"),
+    Kind("pool_score", "pool.score", POOLS,
+         "a running pool score is recorded higher than the points added up"),
+    Kind("split_amount", "pool.split", POOLS,
+         "a split pays one player some of another's share"),
+    Kind("skimmed_payout", "ledger.balance", ALL_FORMATS,
+         "a winner is paid less than the ledger owes them, the difference kept", True),
+    Kind("stacked_shoe", "deck.composition", ALL_FORMATS,
+         "one player is dealt extra printed jokers in place of two of their cards"),
+    Kind("non_top_draw", "draw.stock_mismatch", ALL_FORMATS,
+         "a stock draw hands a player a card from below the top of the stock"),
+)  # fmt: skip
+
+FAIR_PLAY: tuple[Kind, ...] = (
+    Kind("collusion_feeding", "fairplay.collusion", ALL_FORMATS,
+         "a pair at one table: one throws the cards the other needs, who takes them"),
+    Kind("soft_drop", "fairplay.soft_drop", ALL_FORMATS,
+         "a pair at one table: one drops a good hand at once while the partner plays"),
+    Kind("chip_dumping", "fairplay.chip_dumping", ("points",),
+         "a pair at one table: one plays to lose, throwing the partner's cards, never dropping",
+         True),
+    Kind("multi_account", "fairplay.shared_device", ALL_FORMATS,
+         "two accounts of one person (one device, one IP) at one table"),
+    Kind("bot", "fairplay.bot", ALL_FORMATS,
+         "an account with machine-regular think times that plays game after game without a break"),
+    Kind("biased_shuffle", "rng.shuffle", ALL_FORMATS,
+         "a table whose shuffler puts a printed joker on the first seat's first card too often"),
+)  # fmt: skip
+
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (*TAMPERING, *FAIR_PLAY)}
+PAIR_KINDS = frozenset({"collusion_feeding", "soft_drop", "chip_dumping", "multi_account"})
+"""Kinds planted by seating a pair of accounts at one table."""
+
+PLANT_RATE = 0.012
+"""The chance that a game carries a given requested kind, once every requested kind has
+been planted at least once (the first games that can carry a kind always do)."""
+
+
+def parse_kinds(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Kind names from ``--anomalies`` (``all``, ``tampering``, ``fairplay`` or names).
+
+    >>> parse_kinds("loser_points,bot")
+    ('loser_points', 'bot')
+    >>> len(parse_kinds("all")) == len(KINDS)
+    True
+    >>> parse_kinds("skimmed")
+    Traceback (most recent call last):
+    ...
+    audit.errors.AuditError: unknown anomaly kind 'skimmed'; choose from all, tampering, fairplay, loser_points, drop_penalty, invalid_declaration, pool_score, split_amount, skimmed_payout, stacked_shoe, non_top_draw, collusion_feeding, soft_drop, chip_dumping, multi_account, bot, biased_shuffle
+    """  # noqa: E501
+    if text is None:
+        return ()
+    names = text.split(",") if isinstance(text, str) else list(text)
+    out: list[str] = []
+    for name in (n.strip() for n in names):
+        if not name:
+            continue
+        if name == "all":
+            out.extend(KINDS)
+        elif name == "tampering":
+            out.extend(kind.name for kind in TAMPERING)
+        elif name == "fairplay":
+            out.extend(kind.name for kind in FAIR_PLAY)
+        elif name in KINDS:
+            out.append(name)
+        else:
+            choices = ", ".join(["all", "tampering", "fairplay", *KINDS])
+            raise AuditError(
+                f"unknown anomaly kind {name!r}; choose from {choices}", slug="simulate"
+            )
+    return tuple(dict.fromkeys(out))
+
+
+class Label(NamedTuple):
+    """A planted anomaly: the ground truth of one row of ``labels.parquet``."""
+
+    kind: str
+    check: str
+    game_id: str | None
+    hand_id: str | None
+    seq: int | None
+    players: tuple[str, ...]
+    details: str
+
+
+def label(
+    kind: str,
+    *,
+    game_id: str | None = None,
+    hand_id: str | None = None,
+    seq: int | None = None,
+    players: Iterable[str] = (),
+    details: str,
+) -> Label:
+    return Label(kind, KINDS[kind].check, game_id, hand_id, seq, tuple(players), details)
+
+
+LABELS_SCHEMA = pa.schema(
+    [
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("game_id", pa.string()),
+        pa.field("hand_id", pa.string()),
+        pa.field("seq", pa.int32()),
+        pa.field("players", pa.list_(pa.string()), nullable=False),
+        pa.field("details", pa.string(), nullable=False),
+    ],
+    metadata={SCHEMA_VERSION_KEY: str(SCHEMA_VERSION)},
+)
+
+
+class Planner:
+    """Which kind each game carries: at most one per game, so one game's findings belong
+    to one anomaly. A requested kind waits for the first game whose format can carry it
+    (and that succeeds in planting it); after that each game carries each kind with
+    ``PLANT_RATE``. Fair-play kinds of players and tables (bots, a biased shuffler) are
+    not planned here."""
+
+    def __init__(self, kinds: Sequence[str]) -> None:
+        self.kinds = [k for k in kinds if k not in ("bot", "biased_shuffle")]
+        self.pending = list(self.kinds)
+
+    def pick(
+        self, draw: float, game_format: str, *, real: bool, pairs_free: Iterable[str]
+    ) -> str | None:
+        """The kind the next game carries, if any; ``draw`` is a uniform draw in [0, 1),
+        ``pairs_free`` the pair kinds whose pair can sit at this table now."""
+        free = set(pairs_free)
+
+        def fits(name: str) -> bool:
+            kind = KINDS[name]
+            return (
+                game_format in kind.formats
+                and (real or not kind.real_money)
+                and (name not in PAIR_KINDS or name in free)
+            )
+
+        for name in self.pending:
+            if fits(name):
+                return name
+        eligible = [name for name in self.kinds if fits(name)]
+        index = int(draw / PLANT_RATE)
+        return eligible[index] if index < len(eligible) else None
+
+    def planted(self, name: str) -> None:
+        if name in self.pending:
+            self.pending.remove(name)
