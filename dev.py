@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import venv
@@ -53,12 +54,18 @@ def ensure_venv() -> None:
 
 
 def demo() -> None:
-    """The nightly audit on demo data: simulate a night of games, replay it, then the
-    rules engine on the bundled sample hands a support agent might be asked about."""
+    """The nightly audit on demo data: simulate a night of 2,000 games with every kind of
+    anomaly planted (the truth in demo/logs/labels.parquet), replay it into demo/out
+    (report.html), then the rules engine on the sample hands a support agent might be
+    asked about."""
     cli = BIN / "rummy-audit"
     logs, out = Path("demo/logs"), Path("demo/out")  # relative to ROOT, the commands' cwd
-    if not (ROOT / logs / "games").exists():
-        run(cli, "simulate", "--games", "300", "--seed", "20261129", "--out", logs)
+    args = ["--games", "2000", "--seed", "20261129", "--anomalies", "all"]
+    stamp = ROOT / "demo" / "logs.args"
+    if not (ROOT / logs / "games").exists() or not stamp.exists() or stamp.read_text() != str(args):
+        shutil.rmtree(ROOT / logs, ignore_errors=True)
+        run(cli, "simulate", *args, "--out", logs)
+        stamp.write_text(str(args))
     code = subprocess.run(
         [str(cli), "replay", str(logs), "--out", str(out)], cwd=ROOT, check=False
     ).returncode

@@ -112,11 +112,15 @@ def simulate(
             "names (see docs/simulator.md); the truth goes to LOGS/labels.parquet.",
         ),
     ] = "",
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Processes (default: all cores); same bytes."),
+    ] = None,
 ) -> None:
     """Write realistic game logs in the log contract, played by simulated players."""
     from audit.sim import simulate as play
 
-    summary = play(games=games, out=out, seed=seed, anomalies=anomalies)
+    summary = play(games=games, out=out, seed=seed, anomalies=anomalies, workers=workers)
     typer.echo(
         f"{summary.games} games, {summary.hands} hands, {summary.events} events written to {out}"
     )

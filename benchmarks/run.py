@@ -20,9 +20,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import replay  # noqa: E402
+import simulate  # noqa: E402
 import solver  # noqa: E402
 
-BENCHMARKS = {"solver": solver.main, "replay": replay.main}
+BENCHMARKS = {"solver": solver.main, "simulate": simulate.main, "replay": replay.main}
 
 
 def machine() -> str:

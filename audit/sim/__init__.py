@@ -10,8 +10,11 @@ from a fixed epoch plus simulated think times.
 from __future__ import annotations
 
 import heapq
+import multiprocessing
+import os
 import random
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -23,7 +26,7 @@ from audit.sim.anomalies import PAIR_KINDS, Label, Planner, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
 from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, GameLog, TableSpec
 from audit.sim.players import Profile, bot_player, new_player, second_account
-from audit.sim.writer import LogWriter
+from audit.sim.writer import LogWriter, write_labels
 
 EPOCH = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 EPOCH_MS = int(EPOCH.timestamp() * 1000)
@@ -60,6 +63,10 @@ PRACTICE_SHARE = 0.15
 PAIRS_PER_KIND = 2  # accounts planted per pair kind (colluders, shared accounts)
 BOTS = 2
 BOT_KEEN = 0.9  # chance a free bot takes the next seat going: it plays without breaks
+SHARD_GAMES = 500
+"""Games in a room (shard) of the night: rooms are played in parallel."""
+PLAYER_BLOCK = 100_000
+"""Room ``k``'s player ids start at ``P{k * PLAYER_BLOCK + 1}``."""
 BIASED_EVERY = 8  # with biased_shuffle planted, every 8th table (T0002, T0010, ...) has it
 
 
@@ -93,32 +100,81 @@ def simulate(
     formats: Sequence[str] = DEFAULT_FORMATS,
     presets: Sequence[str] = DEFAULT_PRESETS,
     anomalies: str | Sequence[str] = (),
+    workers: int | None = None,
+    room: int = SHARD_GAMES,
 ) -> SimSummary:
     """Play ``games`` games and write their logs under ``out`` (which must be empty).
 
-    Tables are played side by side: the next game goes to the table that frees up
-    first, with players who are not sitting at another table at that time.
-    ``anomalies`` names the kinds to plant (`audit.sim.anomalies`); what was planted is
-    written to ``labels.parquet``. Without anomalies no random draw is spent on them, so
-    a clean run's bytes do not depend on the planting code.
+    The night is cut into rooms (shards) of ``room`` games, each with its own
+    tables, players and random stream, played side by side in ``workers`` processes; the
+    bytes written do not depend on ``workers``. Within a room, tables are played side by
+    side: the next game goes to the table that frees up first, with players who are not
+    sitting at another table at that time. ``anomalies`` names the kinds to plant
+    (`audit.sim.anomalies`); what was planted is written to ``labels.parquet``. Without
+    anomalies no random draw is spent on them, so a clean run's bytes do not depend on
+    the planting code.
     """
     _check(games, out, formats, presets)
     kinds = parse_kinds(anomalies)
-    rng = random.Random(seed)
-    rules = [load_preset(p) for p in presets]
+    shards = [
+        _Shard(k, room, min(room, games - k * room), seed, tuple(formats), tuple(presets),
+               kinds, out)
+        for k in range(-(-games // room))
+    ]  # fmt: skip
+    workers = min(len(shards), workers or os.cpu_count() or 1)
+    if workers == 1:
+        done = [_play_shard(shard) for shard in shards]
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            done = list(pool.map(_play_shard, shards))
+    write_labels(out, [row for _, labels in done for row in labels])
+    return sum((summary for summary, _ in done), SimSummary())
+
+
+@dataclass(frozen=True, slots=True)
+class _Shard:
+    """One room of the night: games ``G{first+1}``..., tables ``T{first_table+1}``...,
+    players ``P{first_player+1}``..."""
+
+    index: int
+    room: int
+    """Games in a full room: room ``k`` plays games ``k * room + 1``..."""
+    games: int
+    seed: int
+    formats: tuple[str, ...]
+    presets: tuple[str, ...]
+    kinds: tuple[str, ...]
+    out: Path
+
+    @property
+    def rng(self) -> random.Random:
+        return random.Random(self.seed if self.index == 0 else f"{self.seed}/room {self.index}")
+
+
+def _play_shard(shard: _Shard) -> tuple[SimSummary, list[Label]]:
+    games, kinds, formats = shard.games, shard.kinds, shard.formats
+    rng = shard.rng
+    rules = [load_preset(p) for p in shard.presets]
     n_tables = max(len(formats) * len(rules), -(-games // GAMES_PER_TABLE))
-    tables = [_new_table(rng, number, formats, rules) for number in range(n_tables)]
+    first_game = shard.index * shard.room
+    first_table = shard.index * max(len(formats) * len(rules), -(-shard.room // GAMES_PER_TABLE))
+    tables = [_new_table(rng, number, formats, rules, first_table) for number in range(n_tables)]
     if "biased_shuffle" in kinds:
         tables = [replace(t, biased=n % BIASED_EVERY == 1) for n, t in enumerate(tables)]
-    players = [new_player(rng, n + 1) for n in range(PLAYERS_PER_TABLE * n_tables + 12)]
-    pairs = _planted_players(rng, kinds, players)
+    first_player = shard.index * PLAYER_BLOCK
+    players = [
+        new_player(rng, first_player + n + 1) for n in range(PLAYERS_PER_TABLE * n_tables + 12)
+    ]
+    pairs = _planted_players(rng, kinds, players, first_player)
     bots = list(range(len(players) - BOTS, len(players))) if "bot" in kinds else []
+    seat_of = {profile.player_id: i for i, profile in enumerate(players)}
     busy_until = [0] * len(players)
     planner = Planner(kinds)
     labels: list[Label] = []
     free_at = [(EPOCH_MS + rng.randrange(0, 2 * 3_600_000), t) for t in range(n_tables)]
     heapq.heapify(free_at)
-    writer = LogWriter(out)
+    writer = LogWriter(shard.out, prefix=f"{shard.index}-")
     summary = SimSummary()
     number = 0
     while number < games:
@@ -142,7 +198,7 @@ def simulate(
         if kind in PAIR_KINDS and kind != "multi_account":
             pair = (players[must[0]].player_id, players[must[1]].player_id, kind)
         game = play_game(
-            game_id=f"G{number:06d}",
+            game_id=f"G{first_game + number:06d}",
             table=table,
             players=seated,
             start=start,
@@ -165,17 +221,17 @@ def simulate(
             planner.planted(kind)
         labels.extend(game.labels)
         for player_id, *_, left_at in game.sessions:
-            busy_until[int(player_id[1:]) - 1] = left_at + JOIN_AHEAD_MS
+            busy_until[seat_of[player_id]] = left_at + JOIN_AHEAD_MS
         writer.add(game)
         summary += SimSummary.of(game)
         heapq.heappush(free_at, (game.ended + rng.randrange(20_000, 180_000), t))
-    labels.extend(_bot_labels(players, bots, labels, writer))
-    writer.close(labels)
-    return summary
+    labels.extend(_bot_labels(players, bots, writer))
+    writer.close()
+    return summary, labels
 
 
 def _planted_players(
-    rng: random.Random, kinds: Sequence[str], players: list[Profile]
+    rng: random.Random, kinds: Sequence[str], players: list[Profile], first: int
 ) -> list[tuple[int, int, str]]:
     """Add the accounts the planted kinds need to ``players``: for each pair kind,
     ``PAIRS_PER_KIND`` pairs (indices: the colluder or first account, the partner or
@@ -185,15 +241,15 @@ def _planted_players(
         if kind not in PAIR_KINDS:
             continue
         for _ in range(PAIRS_PER_KIND):
-            first = new_player(rng, len(players) + 1)
-            players.append(first)
+            one = new_player(rng, first + len(players) + 1)
+            players.append(one)
             if kind == "multi_account":
-                players.append(second_account(rng, len(players) + 1, first))
+                players.append(second_account(rng, first + len(players) + 1, one))
             else:
-                players.append(new_player(rng, len(players) + 1))
+                players.append(new_player(rng, first + len(players) + 1))
             pairs.append((len(players) - 2, len(players) - 1, kind))
     if "bot" in kinds:
-        players.extend(bot_player(rng, len(players) + 1) for _ in range(BOTS))
+        players.extend(bot_player(rng, first + len(players) + 1) for _ in range(BOTS))
     return pairs
 
 
@@ -207,9 +263,7 @@ def _shared(game: GameLog, first: Profile, second: Profile) -> Label:
     )
 
 
-def _bot_labels(
-    players: list[Profile], bots: list[int], labels: list[Label], writer: LogWriter
-) -> list[Label]:
+def _bot_labels(players: list[Profile], bots: list[int], writer: LogWriter) -> list[Label]:
     out = []
     for b in bots:
         player = players[b].player_id
@@ -241,7 +295,11 @@ def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]
 
 
 def _new_table(
-    rng: random.Random, number: int, formats: Sequence[str], rules: Sequence[Ruleset]
+    rng: random.Random,
+    number: int,
+    formats: Sequence[str],
+    rules: Sequence[Ruleset],
+    first_id: int = 0,
 ) -> TableSpec:
     """Table ``T0001``...; the first tables take each format and preset in turn, so that
     a short run still has them all, the others are drawn by weight."""
@@ -256,7 +314,7 @@ def _new_table(
     max_players = rng.choices(sizes, weights=size_weights)[0]
     pool = game_format.startswith("pool")
     return TableSpec(
-        table_id=f"T{number + 1:04d}",
+        table_id=f"T{first_id + number + 1:04d}",
         format=game_format,
         rules=preset,
         max_players=max_players,

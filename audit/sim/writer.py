@@ -1,11 +1,11 @@
 """The simulated platform's nightly export: game records to Parquet, in the log contract.
 
 Games are buffered and written in batches: each batch becomes one file per table under a
-Hive partition of the day the game started (``events/date=2026-11-29/part-3.parquet``), so
-a game's rows never span two files. Columns are built as Arrow arrays from integer codes
-(cards become their contract strings through one `take` on a 53-entry dictionary), cast to
-the contract's exact schema (`audit.logs.contract`), and written with fixed options, so the
-same records give the same bytes.
+Hive partition of the day the game started (``events/date=2026-11-29/part-0-3.parquet``:
+room 0's fourth batch), so a game's rows never span two files. Columns are built as Arrow
+arrays from integer codes (cards become their contract strings through one `take` on a
+53-entry dictionary), cast to the contract's exact schema (`audit.logs.contract`), and
+written with fixed options, so the same records give the same bytes.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ _WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 3}
 class LogWriter:
     """Writes games to a log root, ``GAMES_PER_FILE`` games to a file of each table."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, prefix: str = "") -> None:
         self.root = root
+        self.prefix = prefix
         self.buffer: list[GameLog] = []
         self.batch = 0
         self.contract = load_contract()
@@ -56,7 +57,9 @@ class LogWriter:
                 table = pa.Table.from_arrays(columns, schema=self.contract[name].arrow_schema)
                 folder = self.root / name / f"date={day}"
                 folder.mkdir(parents=True, exist_ok=True)
-                pq.write_table(table, folder / f"part-{self.batch}.parquet", **_WRITE_OPTIONS)
+                pq.write_table(
+                    table, folder / f"part-{self.prefix}{self.batch}.parquet", **_WRITE_OPTIONS
+                )
         self.buffer.clear()
         self.batch += 1
 
@@ -64,13 +67,18 @@ class LogWriter:
         """Games ``player`` sat in, of those written so far."""
         return self.played.get(player, 0)
 
-    def close(self, labels: Sequence[Label]) -> None:
-        """Write what is buffered, and the planted anomalies as ``labels.parquet``."""
+    def close(self) -> None:
+        """Write what is still buffered."""
         if self.buffer:
             self.flush()
-        rows = sorted(labels, key=lambda r: (r.game_id or "", r.hand_id or "", r.kind, r.players))
-        table = pa.Table.from_pylist([r._asdict() for r in rows], schema=LABELS_SCHEMA)
-        pq.write_table(table, self.root / "labels.parquet", **_WRITE_OPTIONS)
+
+
+def write_labels(root: Path, labels: Sequence[Label]) -> None:
+    """The planted anomalies, as ``labels.parquet`` (sorted, so the bytes are stable)."""
+    root.mkdir(parents=True, exist_ok=True)
+    rows = sorted(labels, key=lambda r: (r.game_id or "", r.hand_id or "", r.kind, r.players))
+    table = pa.Table.from_pylist([r._asdict() for r in rows], schema=LABELS_SCHEMA)
+    pq.write_table(table, root / "labels.parquet", **_WRITE_OPTIONS)
 
 
 def _day(ms: int) -> str:

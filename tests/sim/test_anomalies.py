@@ -259,3 +259,34 @@ def test_the_command_refuses_an_unknown_kind_in_one_line(tmp_path: Path) -> None
     assert result.exit_code == 2
     assert "unknown anomaly kind 'bots'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_rooms_played_in_parallel_give_the_same_bytes_as_one_process(tmp_path: Path) -> None:
+    """A night of several rooms: ids stay unique, the bytes do not depend on the workers,
+    and every room plants its own anomalies, found by the replay."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    simulate(games=90, out=one, seed=5, anomalies="tampering", workers=1, room=40)
+    simulate(games=90, out=two, seed=5, anomalies="tampering", workers=2, room=40)
+
+    def digest(path: Path) -> dict[str, str]:
+        return {
+            str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(path.rglob("*.parquet"))
+        }
+
+    assert digest(one) == digest(two)
+    logs = load(one)
+    assert sorted(logs.games) == [f"G{n:06d}" for n in range(1, 91)]
+    rooms_of_table: dict[str, set[int]] = defaultdict(set)
+    rooms_of_player: dict[str, set[int]] = defaultdict(set)
+    for game_id, game in logs.games.items():
+        room = (int(game_id[1:]) - 1) // 40
+        rooms_of_table[game["table_id"]].add(room)
+        for session in logs.sessions[game_id]:
+            rooms_of_player[session["player_id"]].add(room)
+    assert len(rooms_of_table) > 8
+    assert all(len(rooms) == 1 for rooms in rooms_of_table.values())
+    assert all(len(rooms) == 1 for rooms in rooms_of_player.values())
+    planted = {row["game_id"] for row in logs.labels}
+    assert any(int(g[1:]) <= 40 for g in planted)
+    assert any(int(g[1:]) > 80 for g in planted)

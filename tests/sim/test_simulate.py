@@ -97,7 +97,7 @@ def test_every_file_is_in_the_contract(run: tuple[SimSummary, Path]) -> None:
         assert paths, f"no {table} files"
         for path in paths:
             assert re.fullmatch(
-                rf"{table}/date=\d{{4}}-\d{{2}}-\d{{2}}/part-\d+\.parquet",
+                rf"{table}/date=\d{{4}}-\d{{2}}-\d{{2}}/part-\d+-\d+\.parquet",
                 path.relative_to(root).as_posix(),
             )
             parquet = pq.ParquetFile(path)
@@ -109,7 +109,7 @@ def test_every_file_is_in_the_contract(run: tuple[SimSummary, Path]) -> None:
                     assert data.column(column.name).null_count == 0, (path, column.name)
     labels = pq.ParquetFile(root / "labels.parquet")
     assert labels.schema_arrow.metadata[SCHEMA_VERSION_KEY.encode()] == b"1"
-    assert labels.metadata.num_rows == 0  # no planted anomalies yet
+    assert labels.metadata.num_rows == 0  # nothing planted unless asked
 
 
 def test_events_are_split_over_several_files(run: tuple[SimSummary, Path]) -> None:
