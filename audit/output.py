@@ -50,6 +50,8 @@ HANDS_SCHEMA = pa.schema(
         pa.field("findings", pa.int32(), nullable=False),
         pa.field("worst_severity", pa.string()),
         pa.field("reason", pa.string()),
+        pa.field("outcomes", pa.list_(pa.string())),
+        pa.field("points", pa.list_(pa.int16())),
     ],
     metadata={"rummy_audit.output_version": OUTPUT_VERSION},
 )

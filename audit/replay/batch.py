@@ -158,6 +158,8 @@ def audit_games(units: list[GameUnit]) -> BatchResult:
             result = audit_hand(hand, game, rules)
             severity = worst(result.findings)
             out.findings += result.findings
+            by_player = {r.player: r for r in hand.results}
+            recorded = [by_player[p] for p in hand.seats if p in by_player]
             out.hands.append(
                 HandRow(
                     hand_id=hand.hand_id,
@@ -170,6 +172,8 @@ def audit_games(units: list[GameUnit]) -> BatchResult:
                     findings=len(result.findings),
                     worst_severity=severity.value if severity else None,
                     reason=None,
+                    outcomes=tuple(r.outcome for r in recorded),
+                    points=tuple(r.points for r in recorded),
                 )
             )
         if game is not None and not isinstance(rules, str):

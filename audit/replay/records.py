@@ -131,3 +131,7 @@ class HandRow:
     findings: int
     worst_severity: str | None
     reason: str | None
+    outcomes: tuple[str, ...] | None = None
+    """Each seat's recorded outcome, in seat order (the report's score charts)."""
+    points: tuple[int, ...] | None = None
+    """Each seat's recorded points, in seat order."""
