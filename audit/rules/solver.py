@@ -3,7 +3,8 @@
 The answer is ``min(cap, U, D)``: ``U`` is what an arrangement without the requirement is
 charged (every card's points, or the full count under ``full_count``), ``D`` the least
 deadwood of an arrangement that meets the declaration requirement (two sequences, one
-pure, ...). ``D`` is found by a memoised search over the hand, written for speed:
+pure, ...). ``D`` is found by a memoised branch-and-bound search over the hand, written
+for speed:
 
 - Jokers are interchangeable, so a meld is its *core* of real cards plus a number of jokers;
   only the count of jokers left matters. Every wild-rank card (0 points) starts in the joker
@@ -12,8 +13,16 @@ pure, ...). ``D`` is found by a memoised search over the hand, written for speed
   search, so every meld holding one is met while its card is decided.
 - The cards left are a multiset packed in one int, three bits a distinct card (a count and
   a guard bit), so "does this meld still fit" is one subtraction and one mask.
-- The search always decides the highest-valued card left: unmatched, or in one of the
-  melds whose first card it is. The state is (cards left, jokers left, requirement so far).
+- The search always decides the highest-valued card left: in one of the melds whose first
+  card it is (cheapest first), or unmatched. The state is (cards left, jokers left,
+  requirement so far). Each call carries a bound, the best found so far: it returns the
+  exact least deadwood when that is under the bound, else a lower bound at or above it,
+  and stops as soon as nothing can beat the bound. The memo keeps exact values and lower
+  bounds apart. A state whose melds left (those of its card or later ones) cannot meet the
+  requirement is cut at once.
+- The melds a suit's cards can make as runs depend only on the suit's ranks and the jokers
+  that may be spent, so they are computed once per pattern and cached (``_suit_runs``);
+  so are the sets of a rank (``_set_cores``). A hand only maps them onto its cards.
 
 ``classify`` (melds.py) is the reference; the test suite checks this against a brute force
 built on it for tens of thousands of hands.
@@ -31,6 +40,7 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 
 _INF = 1 << 30
+_UNITS = tuple(1 << (3 * i) for i in range(53))  # an item's one card in the packed multiset
 
 # What a meld adds to the requirement: (is a run, is pure, is long enough).
 _SET, _RUN, _RUN_LONG, _PURE, _PURE_LONG = range(5)
@@ -41,6 +51,11 @@ _CONTRIB = {
     _PURE: (True, True, False),
     _PURE_LONG: (True, True, True),
 }
+
+
+# A meld that can be made: (cost to the joker pool, -delta, contribution, delta of the
+# packed multiset, jokers needed). Sorted, the order the search tries them in.
+_Option = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +82,7 @@ def best_points(
     >>> best_points(hand, Jokers.of_rank(7), load_preset("standard-13"))
     33
     """
-    return _Search(hand, jokers, rules, cap).run()[0]
+    return _Search(hand, jokers, rules, cap).run(plan=False)[0]
 
 
 def best_arrangement(
@@ -113,258 +128,252 @@ def _requirement_tables(
     return tuple(table), goal, runs_cap, pure_cap
 
 
+@lru_cache(maxsize=256)
+def _reachable(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """``reach[state][kinds]``: the requirement states (a bit each) that melds of the
+    contributions in the bit set ``kinds``, any number of each, lead to from ``state``."""
+    table = _requirement_tables(rules)[0]
+    out = []
+    for state in range(len(table)):
+        row = []
+        for kinds in range(32):
+            seen, todo = 1 << state, [state]
+            while todo:
+                at = todo.pop()
+                for contrib in range(5):
+                    nxt = table[at][contrib]
+                    if kinds >> contrib & 1 and not seen >> nxt & 1:
+                        seen |= 1 << nxt
+                        todo.append(nxt)
+            row.append(seen)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _finishing(rules: Ruleset, most: int) -> tuple[int, ...]:
+    """``finish[jokers]``: the requirement states (a bit each) the jokers left finish."""
+    terminal = _terminal_table(rules, most)
+    return tuple(
+        sum(1 << state for state, row in enumerate(terminal) if row[jok]) for jok in range(most + 1)
+    )
+
+
 class _Search:
     """One hand's search. ``run()`` returns (points, plan); ``groups(plan)`` the groups."""
 
     def __init__(
         self, hand: Sequence[int], jokers: Jokers, rules: Ruleset, cap: int | None
     ) -> None:
-        self.hand = list(hand)
+        self.hand = hand = list(hand)
         self.rules = rules
         self.jokers = jokers
         table = rules.points_table(jokers.codes)
-        self.total = sum(table[c] for c in self.hand)
+        self.total = sum(map(table.__getitem__, hand))
         self.limit = rules.cap if cap is None else cap
-        self.printed = [c for c in self.hand if c == JOKER]
-        wild = sorted(c for c in self.hand if c != JOKER and c in jokers.codes)
-        natural = sorted(
-            (c for c in self.hand if c != JOKER and c not in jokers.codes),
-            key=lambda c: (-table[c], c),
-        )
+        self.printed = [JOKER] * hand.count(JOKER)
+        wild = jokers.codes
         # Items: distinct codes, wild ones first, then the rest by points, highest first.
-        self.items: list[int] = []
-        counts: list[int] = []
-        for code in wild + natural:
-            if self.items and self.items[-1] == code:
-                counts[-1] += 1
-            else:
-                self.items.append(code)
-                counts.append(1)
-        self.n_wild = len(dict.fromkeys(wild))
-        self.item_points = [table[c] for c in self.items]
-        self.full = sum(n << (3 * i) for i, n in enumerate(counts))
-        self.guard = sum(4 << (3 * i) for i in range(len(self.items)))
-        self.joker_total = len(self.printed) + len(wild)
+        self.items = items = sorted(set(hand), key=_item_order(rules, wild).__getitem__)
+        if self.printed:
+            items.pop()  # the printed joker sorts last
+        self.n_wild = len(wild.intersection(items))
+        self.item_points = [table[c] for c in items]
+        unit_of = dict(zip(items, _UNITS, strict=False))
+        unit_of[JOKER] = 0
+        self.full = sum(map(unit_of.__getitem__, hand))
+        self.guard = int("4" * len(items) or "0", 8)
+        self.joker_total = len(self.printed) + sum(map(wild.__contains__, hand))
 
     # ------------------------------------------------------------ candidates
 
-    def _candidates(self) -> list[list[tuple[int, int, int, int]]]:
-        """For each item, the melds whose first (lowest-index) item it is:
-        (delta of the packed multiset, cost, contribution, jokers needed).
+    def _suits(self) -> tuple[list[int], list[list[int]], list[int]]:
+        """Per suit, the cards that may stand in a run: a mask of their ranks (bit r for
+        rank r), each rank's unit in the packed multiset, and a mask of the wild ones."""
+        masks = [0, 0, 0, 0]
+        units = [[0] * 14 for _ in range(4)]
+        wild = [0, 0, 0, 0]
+        n_wild = self.n_wild
+        skip = 0 if self.rules.wild_natural_keeps_pure else n_wild
+        for i in range(skip, len(self.items)):
+            code = self.items[i]
+            suit, rank = SUIT_OF[code], RANK_OF[code]
+            masks[suit] |= 1 << rank
+            units[suit][rank] = _UNITS[i]
+            if i < n_wild:
+                wild[suit] |= 1 << rank
+        return masks, units, wild
+
+    def _candidates(
+        self, suits: tuple[list[int], list[list[int]], list[int]]
+    ) -> list[list[_Option]]:
+        """For each item, the melds whose first (lowest-index) item it is, as ``_Option``
+        tuples, sorted: cheapest first, then those holding more of the lower-valued cards.
 
         Every wild card starts in the joker pool; a meld that uses one as itself takes it
-        out of the pool, so a meld's cost to the pool is its jokers plus its wild cards."""
+        out of the pool, so a meld's cost to the pool is its jokers plus its wild cards.
+        The melds of one suit's runs, or of one rank's sets, come from tables cached by the
+        pattern of cards (``_suit_runs``, ``_set_cores``)."""
         rules = self.rules
-        found: dict[tuple[int, int], int] = {}  # (delta, need) -> contributions, a bit each
-        for core, need, contrib in self._runs():
-            found[core, need] = found.get((core, need), 0) | 1 << contrib
-        for core, need in self._sets():
-            found[core, need] = found.get((core, need), 0) | 1 << _SET
-        if rules.tunnela:
-            for i, code in enumerate(self.items):
-                if code not in self.jokers.codes and (self.full >> (3 * i)) & 3 >= 3:
-                    found[3 << (3 * i), 0] = found.get((3 << (3 * i), 0), 0) | 1 << _SET
-        by_first: list[list[tuple[int, int, int, int]]] = [[] for _ in self.items]
-        wild_digits = (1 << (3 * self.n_wild)) - 1
-        for (delta, need), contribs in found.items():
-            first = ((delta & -delta).bit_length() - 1) // 3
-            wild = (
-                sum((delta >> (3 * i)) & 7 for i in range(self.n_wild))
-                if delta & wild_digits
-                else 0
-            )
-            for contrib in _UNDOMINATED[contribs]:
-                by_first[first].append((delta, need + wild, contrib, need))
-        for options in by_first:
-            options.sort(key=lambda o: (o[1], -o[0]))
-        return by_first
-
-    def _runs(self) -> list[tuple[int, int, int]]:
-        rules = self.rules
-        lowest = 1 if rules.ace_low else 2
-        highest = 14 if rules.ace_high else 13
-        span_max = 13 if rules.run_wraps else highest - lowest + 1
+        n_wild = self.n_wild
+        by_first: list[list[_Option]] = [[] for _ in self.items]
         per_run = rules.max_jokers_per_run
-        budget = self.joker_total if per_run is None else min(per_run, self.joker_total)
-        long = rules.long_run_length
-        out = []
+        run_budget = self.joker_total if per_run is None else min(per_run, self.joker_total)
+        masks, units, wilds = suits
         for suit in range(4):
-            where: dict[int, int] = {}
-            for i, code in enumerate(self.items):
-                if SUIT_OF[code] != suit:
-                    continue
-                if i < self.n_wild and not rules.wild_natural_keeps_pure:
-                    continue
-                rank = RANK_OF[code]
-                if rules.run_wraps:
-                    where[rank] = where[rank + 13] = i
-                elif rank != 1:
-                    where[rank] = i
-                else:
-                    if rules.ace_low:
-                        where[1] = i
-                    if rules.ace_high:
-                        where[14] = i
-            places = sorted(where)
-            for a_pos, a in enumerate(places):
-                for b in places[a_pos:]:
-                    length = b - a + 1
-                    if length > span_max:
-                        break
-                    inner = [p for p in places if a < p < b]
-                    missing = length - len(inner) - (1 if a == b else 2)
-                    if missing > budget:
-                        continue
-                    room = span_max - length if rules.run_wraps else (a - lowest) + (highest - b)
-                    ends = (1 << (3 * where[a])) + (0 if a == b else 1 << (3 * where[b]))
-                    pad = max(0, rules.min_meld_size - length)
-                    pads = [pad]
-                    if long is not None and length + pad < long:
-                        pads.append(long - length)
-                    for dropped in range(0, min(len(inner), budget - missing) + 1):
-                        for kept in combinations(inner, len(inner) - dropped):
-                            delta = ends + sum(1 << (3 * where[p]) for p in kept)
-                            gaps = missing + dropped
-                            for p in pads:
-                                need = gaps + p
-                                if p > room or need > budget:
-                                    continue
-                                is_long = long is not None and length + p >= long
-                                if need == 0:
-                                    contrib = _PURE_LONG if is_long else _PURE
-                                else:
-                                    contrib = _RUN_LONG if is_long else _RUN
-                                out.append((delta, need, contrib))
-        return out
-
-    def _sets(self) -> list[tuple[int, int]]:
-        rules = self.rules
+            if not masks[suit]:
+                continue
+            unit = units[suit].__getitem__
+            wild = wilds[suit]
+            for ranks, core, need, contrib in _suit_runs(rules, masks[suit], run_budget):
+                delta = sum(map(unit, ranks))
+                cost = need + (core & wild).bit_count() if wild else need
+                by_first[((delta & -delta).bit_length() - 1) // 3].append(
+                    (cost, -delta, contrib, delta, need)
+                )
         per_set = rules.max_jokers_per_set
         budget = self.joker_total if per_set is None else min(per_set, self.joker_total)
+        natural = _natural_sets(rules, budget, run_budget)
         by_rank: dict[int, list[int]] = {}
         for i, code in enumerate(self.items):
             by_rank.setdefault(RANK_OF[code], []).append(i)
-        out = []
-        for members in by_rank.values():
-            for size in range(1, len(members) + 1):
-                need = max(0, rules.min_meld_size - size)
-                if need > budget or size + need > rules.max_set_size:
+        for rank, members in by_rank.items():
+            if members[0] >= n_wild:
+                cores = natural[rank][len(members)]
+                if not cores:
                     continue
-                for chosen in combinations(members, size):
-                    if all(i < self.n_wild for i in chosen):
-                        continue  # covers no points: the joker pool does at least as well
-                    delta = sum(1 << (3 * i) for i in chosen)
-                    out.append((delta, need))
-        return out
+                places = [_UNITS[i] for i in members]
+                for chosen, need in cores:
+                    delta = sum(map(places.__getitem__, chosen))
+                    by_first[((delta & -delta).bit_length() - 1) // 3].append(
+                        (need, -delta, _SET, delta, need)
+                    )
+                continue
+            places = [_UNITS[i] for i in members]
+            flags = tuple(i < n_wild for i in members)
+            beaten = _run_single_needs(rules, rank, run_budget)
+            for chosen, need in _set_cores(rules, flags, budget):
+                if len(chosen) == 1 and need in beaten:
+                    continue  # a run of the same card and jokers beats it
+                delta = sum(map(places.__getitem__, chosen))
+                cost = need + sum(flags[k] for k in chosen)
+                by_first[((delta & -delta).bit_length() - 1) // 3].append(
+                    (cost, -delta, _SET, delta, need)
+                )
+        if rules.tunnela:
+            for i in range(n_wild, len(self.items)):
+                if (self.full >> (3 * i)) & 3 >= 3:
+                    by_first[i].append((0, -(3 << (3 * i)), _SET, 3 << (3 * i), 0))
+        for options in by_first:
+            if len(options) > 1:
+                options.sort()
+        return by_first
 
     # ------------------------------------------------------------ search
 
-    def _pure_run_possible(self) -> bool:
+    def _pure_run_possible(self, masks: list[int]) -> bool:
+        """Do three cards of a suit (``masks`` from ``_suits``) follow each other?"""
         rules = self.rules
-        for suit in range(4):
-            ranks = {
-                RANK_OF[c]
-                for i, c in enumerate(self.items)
-                if SUIT_OF[c] == suit and (i >= self.n_wild or rules.wild_natural_keeps_pure)
-            }
-            if 1 in ranks and rules.ace_high:
-                ranks.add(14)
-            if 1 in ranks and not rules.ace_low:
-                ranks.discard(1)
+        for ranks in masks:
+            if ranks & 2:
+                if rules.ace_high:
+                    ranks |= 1 << 14
+                if not rules.ace_low:
+                    ranks &= ~2
             if rules.run_wraps:
-                ranks |= {r + 13 for r in ranks}
-            if any(r + 1 in ranks and r + 2 in ranks for r in ranks):
+                ranks |= ranks << 13
+            if ranks & (ranks >> 1) & (ranks >> 2):
                 return True
         return False
 
-    def run(self) -> tuple[int, _Plan | None]:
-        """(points, plan); the plan is the moves chosen, ``None`` when every card counts."""
+    def run(self, plan: bool = True) -> tuple[int, _Plan | None]:
+        """(points, plan); the plan is the moves chosen, ``None`` when every card counts
+        (or when ``plan`` is false)."""
         unmet = self.total if self.rules.unmet_requirement == "all_cards" else self.rules.cap
         bound = min(unmet, self.limit)
-        if bound == 0 or (self.rules.min_pure_runs and not self._pure_run_possible()):
+        if bound == 0:
             return bound, None
-        by_first = self._candidates()
-        table, goal, _, _ = _requirement_tables(self.rules)
-        terminal = self._terminal_table(goal, table)
-        points = self.item_points
-        n_wild = self.n_wild
+        suits = self._suits()
+        if self.rules.min_pure_runs and not self._pure_run_possible(suits[0]):
+            return bound, None
+        by_first = self._candidates(suits)
+        table = _requirement_tables(self.rules)[0]
+        terminal = _terminal_table(self.rules, self.joker_total)
+        reach = _reachable(self.rules)
+        finish = _finishing(self.rules, self.joker_total)
+        # kinds[i]: the contributions of the melds whose first item is i or later.
+        kinds = [0] * (len(by_first) + 1)
+        for i in range(len(by_first) - 1, -1, -1):
+            here = kinds[i + 1]
+            for option in by_first[i]:
+                here |= 1 << option[2]
+            kinds[i] = here
+        # A wild card left alone stays in the joker pool; any other card counts.
+        points = [0] * self.n_wild + self.item_points[self.n_wild :]
+        units = [1 << (3 * i) for i in range(len(self.items))]
         guard = self.guard
+        # Exact values as themselves, lower bounds ``lb`` as ``~lb`` (negative).
         memo: dict[int, int] = {}
 
-        def solve(rem: int, jok: int, state: int) -> int:
+        def solve(rem: int, jok: int, state: int, ub: int) -> int:
+            """The least deadwood of ``rem`` if it is under ``ub``; else a lower bound of
+            it that is at least ``ub``."""
             if not rem:
-                return 0 if terminal[state][min(jok, len(terminal[state]) - 1)] else _INF
+                return 0 if terminal[state][jok] else _INF
+            if ub <= 0:
+                return 0
             key = (rem << 12) | (jok << 5) | state
             known = memo.get(key)
             if known is not None:
-                return known
+                if known >= 0:
+                    return known
+                if ~known >= ub:
+                    return ~known
             low = rem & -rem
             i = (low.bit_length() - 1) // 3
-            rest = rem - (1 << (3 * i))
-            # A wild card left alone stays in the joker pool; any other card counts.
-            best = solve(rest, jok, state) + (0 if i < n_wild else points[i])
+            if not reach[state][kinds[i]] & finish[jok]:
+                return _INF  # the melds left cannot meet the requirement
             fits = rem | guard
             moves = table[state]
-            for delta, cost, contrib, _ in by_first[i]:
+            best = ub
+            soft = _INF
+            for cost, _, contrib, delta, _ in by_first[i]:
                 if cost <= jok and (fits - delta) & guard == guard:
-                    value = solve(rem - delta, jok - cost, moves[contrib])
+                    value = solve(rem - delta, jok - cost, moves[contrib], best)
                     if value < best:
                         best = value
-            memo[key] = best
-            return best
+                        if not best:
+                            memo[key] = 0
+                            return 0
+                    elif value < soft:
+                        soft = value
+            own = points[i]
+            if own < best:
+                value = solve(rem - units[i], jok, state, best - own) + own
+                if value < best:
+                    best = value
+                elif value < soft:
+                    soft = value
+            elif own < soft:
+                soft = own
+            if best < ub:
+                memo[key] = best
+                return best
+            memo[key] = ~soft
+            return soft
 
-        deadwood = solve(self.full, self.joker_total, 0)
+        deadwood = solve(self.full, self.joker_total, 0, bound)
         if deadwood >= bound:
             return bound, None
+        if not plan:
+            return deadwood, None
         return deadwood, self._plan(deadwood, solve, by_first, table)
-
-    def _terminal_table(
-        self, goal: tuple[bool, ...], table: tuple[tuple[int, ...], ...]
-    ) -> list[list[bool]]:
-        """``terminal[state][jokers]``: can the jokers left finish the requirement?
-
-        Only when ``melds.jokers_only_group = "run"``: 3+ jokers alone are a sequence.
-        """
-        rules = self.rules
-        most = self.joker_total
-        out = []
-        for state, done in enumerate(goal):
-            row = [done] * (most + 1)
-            if rules.jokers_only_group == "run" and not done:
-                for jok in range(most + 1):
-                    row[jok] = self._joker_runs(state, jok, goal, table) is not None
-            out.append(row)
-        return out
-
-    def _joker_runs(
-        self, state: int, jok: int, goal: tuple[bool, ...], table: tuple[tuple[int, ...], ...]
-    ) -> list[int] | None:
-        """Sizes of the runs of jokers alone that finish the requirement, or ``None``.
-
-        A run of jokers is never pure; the long one (if needed) is made first, since a
-        joker count that cannot pay for it now cannot later either.
-        """
-        rules = self.rules
-        per_run = rules.max_jokers_per_run
-        sizes: list[int] = []
-        left = jok
-        while not goal[state]:
-            needs_long = table[state][_RUN_LONG] != table[state][_RUN]
-            want = rules.long_run_length if needs_long else None
-            size = want or rules.min_meld_size
-            after = table[state][_RUN_LONG if needs_long else _RUN]
-            if after == state or left < size or (per_run is not None and size > per_run):
-                return None
-            sizes.append(size)
-            left -= size
-            state = after
-        return sizes
 
     def _plan(
         self,
         target: int,
-        solve: Callable[[int, int, int], int],
-        by_first: list[list[tuple[int, int, int, int]]],
+        solve: Callable[[int, int, int, int], int],
+        by_first: list[list[_Option]],
         table: tuple[tuple[int, ...], ...],
     ) -> _Plan:
         """Walk the memoised search again to recover the moves behind ``target``."""
@@ -375,19 +384,23 @@ class _Search:
             i = (low.bit_length() - 1) // 3
             unit = 1 << (3 * i)
             if i < self.n_wild:
-                if solve(rem - unit, jok, state) == owed:
+                if solve(rem - unit, jok, state, owed + 1) == owed:
                     rem = rem - unit
                     plan.append((unit, -1))  # stays in the joker pool
                     continue
-            elif self.item_points[i] + solve(rem - unit, jok, state) == owed:
+            elif (
+                self.item_points[i] <= owed
+                and solve(rem - unit, jok, state, owed - self.item_points[i] + 1)
+                == owed - self.item_points[i]
+            ):
                 rem, owed = rem - unit, owed - self.item_points[i]
                 plan.append((unit, 0))  # unmatched
                 continue
             fits = rem | self.guard
-            for delta, cost, contrib, need in by_first[i]:
+            for cost, _, contrib, delta, need in by_first[i]:
                 if cost <= jok and (fits - delta) & self.guard == self.guard:
                     nxt = table[state][contrib]
-                    if solve(rem - delta, jok - cost, nxt) == owed:
+                    if solve(rem - delta, jok - cost, nxt, owed + 1) == owed:
                         rem, jok, state = rem - delta, jok - cost, nxt
                         plan.append((delta, need + 1))  # a meld with `need` jokers
                         break
@@ -403,10 +416,13 @@ class _Search:
         pool = list(self.printed)
         melds: list[tuple[list[int], int]] = []
         loose: list[list[int]] = []
+        items = self.items
         for delta, kind in plan.moves:
-            cards = [
-                self.items[i] for i in range(len(self.items)) for _ in range((delta >> (3 * i)) & 7)
-            ]
+            cards = []
+            while delta:
+                i = ((delta & -delta).bit_length() - 1) // 3
+                cards += [items[i]] * ((delta >> (3 * i)) & 7)
+                delta &= ~(7 << (3 * i))
             if kind == -1:
                 pool.extend(cards)
             elif kind == 0:
@@ -418,8 +434,7 @@ class _Search:
             out.append(_display_order(cards) + pool[:need])
             del pool[:need]
         out.extend(loose)
-        table, goal, _, _ = _requirement_tables(self.rules)
-        sizes = self._joker_runs(plan.state, plan.jokers, goal, table) or []
+        sizes = _joker_runs(self.rules, plan.state, plan.jokers) or []
         for size in sizes:
             out.append(pool[:size])
             del pool[:size]
@@ -450,3 +465,187 @@ def _undominated(contribs: int) -> tuple[int, ...]:
 
 
 _UNDOMINATED = tuple(_undominated(mask) for mask in range(32))
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_runs(
+    rules: Ruleset, ranks: int, budget: int
+) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
+    """The runs one suit's cards can make with at most ``budget`` jokers, for a suit whose
+    cards that may stand in a run have the ranks in the bit mask ``ranks`` (bit r for rank
+    r): (ranks of the core, their mask, jokers needed, contribution), the dominated
+    contributions of a core left out.
+
+    A card's place in the suit is its rank, the ace both 1 and 14 (where the rules let it
+    stand there). Two cards with more than ``budget`` empty places between them are never
+    in one run, so each stretch of closer cards is solved alone (``_place_runs``, cached
+    too) unless runs wrap.
+    """
+    places: list[int] = []
+    for rank in range(1, 14):
+        if not ranks >> rank & 1:
+            continue
+        if rules.run_wraps:
+            places += (rank, rank + 13)
+        elif rank != 1:
+            places.append(rank)
+        else:
+            if rules.ace_low:
+                places.append(1)
+            if rules.ace_high:
+                places.append(14)
+    places.sort()
+    if rules.run_wraps:
+        return _place_runs(rules, sum(1 << p for p in places), budget)
+    out: list[tuple[tuple[int, ...], int, int, int]] = []
+    stretch = 0
+    for k, p in enumerate(places):
+        stretch |= 1 << p
+        if k + 1 == len(places) or places[k + 1] - p - 1 > budget:
+            out += _place_runs(rules, stretch, budget)
+            stretch = 0
+    # An ace alone at 1 and at 14 is the same run: keep it once.
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=1 << 13)
+def _place_runs(
+    rules: Ruleset, stretch: int, budget: int
+) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
+    """``_suit_runs`` for the cards at the places in the bit mask ``stretch``.
+
+    Every core is found once: a first card, then each later card taken or skipped (a
+    joker in its place), as long as the gaps fit the budget and the span a run."""
+    wraps = rules.run_wraps
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    span_max = 13 if wraps else highest - lowest + 1
+    long = rules.long_run_length
+    size = rules.min_meld_size
+    places = [p for p in range(1, 27) if stretch >> p & 1]
+    ranks = [(p - 1) % 13 + 1 for p in places]
+    found: dict[tuple[int, int], int] = {}  # (core mask, need) -> contributions, a bit each
+    members: dict[int, tuple[int, ...]] = {}  # core mask -> its ranks
+    # Every core: a first card, then cards taken or skipped (a joker each) up to its last.
+    for first, a in enumerate(places):
+        grow: list[tuple[int, int, tuple[int, ...]]] = [(first, 1 << ranks[first], (ranks[first],))]
+        while grow:
+            last, core, kept = grow.pop()
+            b = places[last]
+            length = b - a + 1
+            gaps = length - len(kept)
+            room = span_max - length if wraps else (a - lowest) + (highest - b)
+            pad = size - length if length < size else 0
+            pads = (pad,) if long is None or length + pad >= long else (pad, long - length)
+            for p in pads:
+                need = gaps + p
+                if p > room or need > budget:
+                    continue
+                if long is not None and length + p >= long:
+                    contrib = _RUN_LONG if need else _PURE_LONG
+                else:
+                    contrib = _RUN if need else _PURE
+                found[core, need] = found.get((core, need), 0) | 1 << contrib
+                members[core] = kept
+            for nxt in range(last + 1, len(places)):
+                q = places[nxt]
+                if q - a >= span_max or q - a - len(kept) > budget:
+                    break
+                grow.append((nxt, core | 1 << ranks[nxt], (*kept, ranks[nxt])))
+    return tuple(
+        (members[core], core, need, contrib)
+        for (core, need), contribs in found.items()
+        for contrib in _UNDOMINATED[contribs]
+    )
+
+
+@lru_cache(maxsize=256)
+def _terminal_table(rules: Ruleset, most: int) -> tuple[tuple[bool, ...], ...]:
+    """``terminal[state][jokers]``: can the jokers left (at most ``most``) finish the
+    requirement? Only when ``melds.jokers_only_group = "run"``: 3+ jokers alone are a
+    sequence."""
+    goal = _requirement_tables(rules)[1]
+    out = []
+    for state, done in enumerate(goal):
+        row = [done] * (most + 1)
+        if rules.jokers_only_group == "run" and not done:
+            for jok in range(most + 1):
+                row[jok] = _joker_runs(rules, state, jok) is not None
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _joker_runs(rules: Ruleset, state: int, jok: int) -> list[int] | None:
+    """Sizes of the runs of jokers alone that finish the requirement, or ``None``.
+
+    A run of jokers is never pure; the long one (if needed) is made first, since a
+    joker count that cannot pay for it now cannot later either.
+    """
+    table, goal, _, _ = _requirement_tables(rules)
+    per_run = rules.max_jokers_per_run
+    sizes: list[int] = []
+    left = jok
+    while not goal[state]:
+        needs_long = table[state][_RUN_LONG] != table[state][_RUN]
+        want = rules.long_run_length if needs_long else None
+        size = want or rules.min_meld_size
+        after = table[state][_RUN_LONG if needs_long else _RUN]
+        if after == state or left < size or (per_run is not None and size > per_run):
+            return None
+        sizes.append(size)
+        left -= size
+        state = after
+    return sizes
+
+
+@lru_cache(maxsize=1 << 10)
+def _item_order(rules: Ruleset, wild: frozenset[int]) -> tuple[int, ...]:
+    """A sort key for each code: wild cards first (by code), then the rest by points,
+    highest first (then by code), the printed joker last."""
+    table = rules.points_table(wild)
+    return tuple(
+        c - 1000 if c in wild else 1 << 20 if c == JOKER else -table[c] * 64 + c for c in range(53)
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _run_single_needs(rules: Ruleset, rank: int, budget: int) -> frozenset[int]:
+    """The jokers a run of one card of ``rank`` and jokers alone may need."""
+    return frozenset(need for _, _, need, _ in _suit_runs(rules, 1 << rank, budget))
+
+
+@lru_cache(maxsize=1 << 10)
+def _natural_sets(
+    rules: Ruleset, budget: int, run_budget: int
+) -> tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], ...], ...]:
+    """``[rank][m]``: the sets of ``m`` cards of ``rank``, none wild (``_set_cores``),
+    less those of one card a run of it beats."""
+    return tuple(
+        tuple(
+            tuple(
+                (chosen, need)
+                for chosen, need in _set_cores(rules, (False,) * m, budget)
+                if len(chosen) > 1 or need not in _run_single_needs(rules, rank, run_budget)
+            )
+            for m in range(5)
+        )
+        for rank in range(14)
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _set_cores(
+    rules: Ruleset, wild: tuple[bool, ...], budget: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The sets of one rank's cards (``wild`` says which are wild) with at most ``budget``
+    jokers: (positions of the cards taken, jokers needed)."""
+    out = []
+    for size in range(1, len(wild) + 1):
+        need = max(0, rules.min_meld_size - size)
+        if need > budget or size + need > rules.max_set_size:
+            continue
+        for chosen in combinations(range(len(wild)), size):
+            if all(wild[k] for k in chosen):
+                continue  # covers no points: the joker pool does at least as well
+            out.append((chosen, need))
+    return tuple(out)

@@ -23,7 +23,6 @@ HANDS = 10_000
 CHUNK = 500
 
 
-
 def disagreement(deal: Deal) -> str | None:
     """What is wrong with the solver's answers on ``deal``, or ``None``."""
     hand, jokers, rules = list(deal.hand), deal.jokers, deal.rules
@@ -65,8 +64,6 @@ def test_solver_agrees_with_brute_force_on_10000_seeded_hands(first: int) -> Non
         f"{len(failures)} of {CHUNK} hands disagree; the first, seed {failures[0][0]}: "
         f"{failures[0][1]}"
     )
-
-
 
 
 WILD_AS_ITSELF = "3S 4S 7S 9S TS QS JH 9D TD 8C 9C TC TC"
