@@ -90,12 +90,23 @@ def replay(
 def explain(
     hand_id: Annotated[str, typer.Argument(help="The hand to explain.")],
     logs: Annotated[Path, typer.Argument(help="The log root holding it.")],
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write the explanation as a standalone HTML page."),
+    ] = None,
 ) -> None:
     """Explain one hand for a score dispute: every turn, every group, every point and the
     rule behind it, and what the audit found."""
-    from audit.explain import explain_hand
+    from rich.console import Console
 
-    typer.echo(explain_hand(logs, hand_id))
+    from audit.explain import load_view, print_view, write_html
+
+    view = load_view(logs, hand_id)
+    if html is not None:
+        write_html(view, html)
+    print_view(view, Console(highlight=False, emoji=False))
+    if html is not None:
+        typer.echo(f"HTML page written to {html}")
 
 
 @app.command("simulate")

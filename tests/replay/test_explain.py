@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -22,7 +23,7 @@ def test_explain_names_every_turn_the_points_and_the_finding(tmp_path: Path) -> 
     text = result.output
     assert "Seats in turn order: P1, P2" in text
     assert "Wild card 8S: printed jokers and every 8" in text
-    assert "P1 drew JK from the stock" in text
+    assert re.search(r"\b0-1 +P1 +JK +stock +declared, putting QH on the finish", text)
     assert "P1's declaration is valid:" in text
     assert "P2: lost, 40 points" in text
     assert "recorded lost, 45 points" in text

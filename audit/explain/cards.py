@@ -1,0 +1,85 @@
+"""Cards and groups as the two views of a hand show them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from audit.cards import JOKER, N_CODES, Card
+from audit.rules.declaration import GroupCheck
+from audit.rules.melds import Jokers
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card as people see it, and whether it is a joker in this hand.
+
+    ``colour`` is ``red``, ``black`` or ``joker``; ``joker`` is ``printed``, ``wild`` (a
+    joker by the wild rank) or empty.
+
+    >>> from audit.cards import parse_code
+    >>> card_view(parse_code("TH"), Jokers.of_rank(10))
+    CardView(code='TH', rank='10', suit='♥', colour='red', joker='wild')
+    >>> card_view(-1, Jokers.of_rank(None)).code
+    '?'
+    """
+
+    code: str
+    rank: str
+    suit: str
+    colour: str
+    joker: str
+
+    @property
+    def title(self) -> str:
+        """The card's code, and what makes it a joker."""
+        if self.joker == "printed":
+            return f"{self.code}: a printed joker"
+        if self.joker == "wild":
+            return f"{self.code}: a joker (wild rank)"
+        return self.code
+
+
+def card_view(code: int, jokers: Jokers) -> CardView:
+    """The view of an integer card code; a code outside the deck shows as ``?``."""
+    if not 0 <= code < N_CODES:
+        return CardView("?", "?", "", "black", "")
+    card = Card.from_code(code)
+    if card.rank is None or card.suit is None:
+        return CardView(str(card), "JK", "", "joker", "printed")
+    rank = card.label.removesuffix(card.suit.symbol)
+    colour = "red" if card.suit.is_red else "black"
+    joker = "wild" if jokers.is_joker(code) else ""
+    return CardView(str(card), rank, card.suit.symbol, colour, joker)
+
+
+def card_views(codes: Iterable[int], jokers: Jokers) -> tuple[CardView, ...]:
+    return tuple(card_view(code, jokers) for code in codes)
+
+
+def joker_views(jokers: Jokers) -> tuple[CardView, ...]:
+    """The printed joker, then every suited card the wild rank makes a joker."""
+    return card_views([JOKER, *sorted(jokers.codes)], jokers)
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """One group of cards and the rules' verdict on it, with the reason."""
+
+    cards: tuple[CardView, ...]
+    kind: str
+    reason: str
+    valid: bool
+
+    @property
+    def text(self) -> str:
+        return " ".join(c.code for c in self.cards)
+
+
+def group_views(groups: Sequence[GroupCheck], jokers: Jokers) -> tuple[GroupView, ...]:
+    return tuple(
+        GroupView(
+            card_views(g.cards, jokers), g.verdict.kind.value, g.verdict.reason, g.verdict.is_valid
+        )
+        for g in groups
+    )

@@ -1,0 +1,24 @@
+"""The explanation of a hand as a standalone HTML page (reports/explain.html.j2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from audit.errors import AuditError
+from audit.explain.view import HandView
+from audit.output import write_text
+from audit.report.render import environment
+
+
+def render_html(view: HandView) -> str:
+    """The page: inline CSS, no script, no network; every value from the log escaped."""
+    return environment().get_template("explain.html.j2").render(view=view)
+
+
+def write_html(view: HandView, path: Path) -> None:
+    """Write the page to ``path`` atomically; an ``AuditError`` when it cannot be written."""
+    html = render_html(view)
+    try:
+        write_text(path, html)
+    except OSError as exc:
+        raise AuditError(f"cannot write {path}: {exc.strerror or exc}", slug="write") from None

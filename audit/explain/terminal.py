@@ -1,0 +1,215 @@
+"""The explanation of a hand in a terminal, with rich: coloured cards, a table, panels.
+
+Every value from the log goes in as ``Text``, never as markup, so a player id such as
+``[bold]x[/bold]`` prints as written. Without a terminal rich prints the same words with
+no colour, which is what pipes and tests read.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from audit.explain.cards import CardView, GroupView
+from audit.explain.view import HandView, PlayerView, PointsView, TurnView
+
+SEVERITY_STYLE = {
+    "critical": "bold white on red",
+    "major": "bold red",
+    "minor": "bold yellow",
+    "info": "bold cyan",
+}
+_COLOUR = {"critical": "red", "major": "red", "minor": "yellow", "info": "cyan"}
+_CARD_STYLE = {"red": "bold red", "black": "bold black", "joker": "bold magenta"}
+
+
+def print_view(view: HandView, console: Console) -> None:
+    for part in renderables(view):
+        console.print(part)
+
+
+def render_text(view: HandView, *, width: int = 100) -> str:
+    """The explanation as plain text, ``width`` columns wide, the same on every machine."""
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=width,
+        force_terminal=False,
+        color_system=None,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    print_view(view, console)
+    return out.getvalue()
+
+
+def renderables(view: HandView) -> Iterator[RenderableType]:
+    yield _header(view)
+    if view.unreplayable:
+        return
+    yield _turns(view.turns)
+    for player in view.players:
+        yield _player(player)
+    yield _findings(view)
+
+
+# ------------------------------------------------------------ pieces
+
+
+def card_text(card: CardView) -> Text:
+    """A card as its log code, coloured like a card; a joker by the wild rank on yellow."""
+    paper = "on yellow" if card.joker == "wild" else "on white"
+    return Text.assemble((card.code, f"{_CARD_STYLE[card.colour]} {paper}"))
+
+
+def cards_text(cards: Iterable[CardView]) -> Text:
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def _severity(severity: str) -> Text:
+    return Text(f"[{severity}]", style=SEVERITY_STYLE.get(severity, ""))
+
+
+def _border(severity: str, agrees: bool = True) -> str:
+    """The colour of a section: its worst finding's, else green when all agrees."""
+    if severity:
+        return _COLOUR[severity]
+    return "green" if agrees else "yellow"
+
+
+# ------------------------------------------------------------ sections
+
+
+def _header(view: HandView) -> Panel:
+    lines = [Text(view.headline, style="bold")]
+    if view.unreplayable:
+        lines.append(Text(view.unreplayable.capitalize() + "."))
+    else:
+        lines += [
+            Text(f"Rules: {view.ruleset_title}"),
+            Text("Seats in turn order: " + ", ".join(view.seats)),
+            Text.assemble("Wild card ", card_text(view.wild), f": {view.jokers} are jokers."),
+            Text.assemble("Jokers in this hand: ", cards_text(view.joker_cards)),
+            Text.assemble("Open card: ", card_text(view.open)),
+            Text.assemble("Verdict: ", Text(view.verdict, style=_border(view.worst))),
+        ]
+    lines.append(Text(f"Log root: {view.source}; rummy-audit {view.version}", style="dim"))
+    return Panel(Group(*lines), title=Text(view.title), border_style=_border(view.worst))
+
+
+def _turns(turns: Iterable[TurnView]) -> Table:
+    table = Table(title="Turns", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
+    for name in ("seq", "player", "drew", "from", "discarded", "then"):
+        table.add_column(name)
+    for t in turns:
+        table.add_row(
+            Text(t.seqs),
+            Text(t.player),
+            card_text(t.drew) if t.drew else Text(""),
+            Text(t.source),
+            card_text(t.discarded) if t.discarded else Text(""),
+            _turn_note(t),
+            style=_COLOUR[t.severity] if t.severity else None,
+        )
+    return table
+
+
+def _turn_note(turn: TurnView) -> Text:
+    note = Text(turn.note)
+    if turn.finish is not None:
+        note.append_text(Text.assemble(", putting ", card_text(turn.finish), " on the finish slot"))
+    if turn.severity:
+        note.append(" ").append_text(_severity(turn.severity))
+    return note
+
+
+def _player(p: PlayerView) -> Panel:
+    title = Text(f"{p.player}, seat {p.seat}: {p.outcome}")
+    if p.points:
+        title.append(f", {p.points} points")
+    parts: list[RenderableType] = [
+        Text(f"{p.player}: {p.outcome}{_points_part(p)} ({p.why}); recorded {p.recorded}"),
+    ]
+    if p.rule is not None:
+        parts.append(Text(f"rule: {p.rule.cite}", style="dim"))
+    if p.declaration:
+        parts.append(Text(f"{p.player}'s declaration is {p.declaration}:", style="bold"))
+        parts += [_indent(Text(f"- {reason}")) for reason in p.declaration_reasons]
+    if p.groups or p.loose:
+        parts.append(Text(f"Groups, {p.groups_title}:", style="bold"))
+        parts += _groups(p.groups, p.loose)
+    elif p.held:
+        parts.append(Text.assemble((f"Cards {p.groups_title}: ", "bold"), cards_text(p.held)))
+    if p.points_detail is not None:
+        parts += _points(p.points_detail)
+    if p.best is not None:
+        parts.append(Text(f"Best possible: {p.best.summary}, arranged as:", style="bold"))
+        parts += _groups(p.best.melds, p.best.unmatched)
+    return Panel(Group(*parts), title=title, border_style=_border(p.severity, p.agrees))
+
+
+def _points_part(p: PlayerView) -> str:
+    return f", {p.points} points" if p.points else ""
+
+
+def _indent(part: RenderableType) -> Padding:
+    return Padding(part, (0, 0, 0, 2))
+
+
+def _groups(groups: Iterable[GroupView], loose: tuple[CardView, ...]) -> list[RenderableType]:
+    """A row per group, with its verdict and the reason; then the cards left on their own."""
+    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    for _ in range(3):
+        table.add_column()
+    for g in groups:
+        kind = Text(g.kind, style="green" if g.valid else "red")
+        table.add_row(cards_text(g.cards), kind, Text(g.reason))
+    parts: list[RenderableType] = [_indent(table)] if table.row_count else []
+    if loose:
+        parts.append(_indent(Text.assemble("not in any group: ", cards_text(loose))))
+    return parts
+
+
+def _points(points: PointsView) -> list[RenderableType]:
+    """The sum card by card, the steps to the charge, and the rule texts behind them."""
+    parts: list[RenderableType] = [Text("Points, card by card:", style="bold")]
+    if points.lines:
+        terms = Text(" + ").join(
+            Text.assemble(card_text(line.card), f" {line.points}", _note(line.note))
+            for line in points.lines
+        )
+        parts.append(_indent(Text.assemble(terms, f" = {points.total}")))
+    parts += [_indent(Text(step)) for step in points.steps]
+    if points.rules:
+        parts.append(Text("The rules behind these points:", style="bold"))
+        parts += [_indent(Text(rule.cite, style="dim")) for rule in points.rules]
+    return parts
+
+
+def _note(note: str) -> str:
+    return f" ({note})" if note else ""
+
+
+def _findings(view: HandView) -> Panel:
+    """Each finding with its severity, where it happened and the rule it cites."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column()
+    table.add_column()
+    for f in view.findings:
+        where = ", ".join(w for w in (f.player, f"seq {f.seq}" if f.seq else "") if w)
+        head = Text.assemble(_severity(f.severity), f" {f.check}: {f.message}")
+        if where:
+            head.append(f" ({where})", style="dim")
+        table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
+    body: RenderableType = table
+    if not view.findings:
+        body = Text("none: the record agrees with the rules.", style="green")
+    return Panel(body, title=Text("Findings on this hand"), border_style=_border(view.worst))

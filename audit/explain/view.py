@@ -1,0 +1,522 @@
+"""The view model of one explained hand: its facts in words, built from the replay.
+
+The renderers (``terminal.py``, ``html.py``) receive a ``HandView`` and nothing else, so the
+terminal and the HTML page say the same things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from audit.explain.cards import (
+    CardView,
+    GroupView,
+    card_view,
+    card_views,
+    group_views,
+    joker_views,
+)
+from audit.findings import Finding, worst
+from audit.replay.hand import Declaration, Seat, Status
+from audit.replay.outcome import Expected, HandAudit, audit_hand
+from audit.replay.records import Event, Game, Hand, Result
+from audit.rules.declaration import GroupCheck, check_groups
+from audit.rules.melds import Jokers, MeldKind
+from audit.rules.ruleset import Ruleset, load_preset
+from audit.rules.scoring import score_arrangement
+from audit.rules.solver import best_arrangement
+
+OUTCOME_WORDS = {
+    "won": "won",
+    "lost": "lost",
+    "first_drop": "first drop",
+    "middle_drop": "middle drop",
+    "invalid_declare": "invalid declaration",
+}
+FORMAT_WORDS = {
+    "points": "points rummy",
+    "pool_101": "101 pool rummy",
+    "pool_201": "201 pool rummy",
+    "deals": "deals rummy",
+}
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A rule of the ruleset: its key, its words and where they come from."""
+
+    key: str
+    text: str
+    source: str
+
+    @property
+    def cite(self) -> str:
+        return f"{self.key}: {self.text} ({self.source})"
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """One row of the turns table: a draw and the discard that closes it, or one other event.
+
+    ``severity`` is the worst finding raised on these events, or empty.
+    """
+
+    seqs: str
+    player: str
+    drew: CardView | None
+    source: str
+    discarded: CardView | None
+    finish: CardView | None
+    note: str
+    severity: str
+
+
+@dataclass(frozen=True)
+class PointLine:
+    """One counted card: its points and the rule that gives them."""
+
+    card: CardView
+    points: int
+    rule: str
+    note: str
+
+
+@dataclass(frozen=True)
+class PointsView:
+    """A loser's points card by card, the steps from their sum to the charge, and the rules."""
+
+    lines: tuple[PointLine, ...]
+    total: int
+    charged: int
+    steps: tuple[str, ...]
+    rules: tuple[RuleView, ...]
+
+
+@dataclass(frozen=True)
+class BestView:
+    """The fewest points the player's cards could have been charged, and how."""
+
+    points: int
+    summary: str
+    melds: tuple[GroupView, ...]
+    unmatched: tuple[CardView, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat: the rules' outcome and why, what was recorded, the groups and the points.
+
+    ``groups`` are the player's final groups (declared, shown or arranged by the server)
+    but for cards left on their own, which are ``loose``; ``held`` are the cards of a
+    player without groups (dropped, or the hand unfinished).
+    """
+
+    player: str
+    seat: int
+    outcome: str
+    points: str
+    why: str
+    rule: RuleView | None
+    recorded: str
+    agrees: bool
+    severity: str
+    declaration: str
+    declaration_reasons: tuple[str, ...]
+    groups_title: str
+    groups: tuple[GroupView, ...]
+    loose: tuple[CardView, ...]
+    held: tuple[CardView, ...]
+    points_detail: PointsView | None
+    best: BestView | None
+
+
+@dataclass(frozen=True)
+class FindingView:
+    severity: str
+    check: str
+    player: str
+    seq: str
+    message: str
+    rule: str
+    expected: str
+    recorded: str
+
+
+@dataclass(frozen=True)
+class HandView:
+    """Everything the explanation of one hand says. ``unreplayable`` holds why a hand could
+    not be replayed; the hand's other facts are then empty."""
+
+    hand_id: str
+    game_id: str
+    hand_no: int
+    game: str
+    ruleset: str
+    ruleset_title: str
+    source: str
+    version: str
+    unreplayable: str
+    seats: tuple[str, ...]
+    wild: CardView
+    open: CardView
+    jokers: str
+    joker_cards: tuple[CardView, ...]
+    turns: tuple[TurnView, ...]
+    players: tuple[PlayerView, ...]
+    findings: tuple[FindingView, ...]
+    verdict: str
+    worst: str
+
+    @property
+    def title(self) -> str:
+        return f"Hand {self.hand_id}"
+
+    @property
+    def headline(self) -> str:
+        """``Hand H1, hand 1 of game G1 (points rummy, rules standard-13)``."""
+        if self.unreplayable:
+            return f"Hand {self.hand_id} of game {self.game_id}"
+        return (
+            f"Hand {self.hand_id}, hand {self.hand_no} of game {self.game_id} "
+            f"({self.game}, rules {self.ruleset})"
+        )
+
+
+def build_view(game: Game | None, hand: Hand, *, source: str, version: str) -> HandView:
+    """Replay ``hand`` and put what the rules say about it into words."""
+    if hand.quarantine is not None or game is None:
+        reason = hand.quarantine or "its game is not in the games table"
+        return _unreplayable(hand, reason, source=source, version=version)
+    rules = load_preset(game.ruleset)
+    audit = audit_hand(hand, game, rules)
+    jokers = audit.replay.jokers
+    findings = audit.findings
+    return HandView(
+        hand_id=hand.hand_id,
+        game_id=game.game_id,
+        hand_no=hand.hand_no,
+        game=FORMAT_WORDS.get(game.format, game.format),
+        ruleset=rules.id,
+        ruleset_title=rules.title,
+        source=source,
+        version=version,
+        unreplayable="",
+        seats=tuple(hand.seats),
+        wild=card_view(hand.wild, jokers),
+        open=card_view(hand.open, jokers),
+        jokers=jokers.describe(),
+        joker_cards=joker_views(jokers),
+        turns=turn_views(hand.events, jokers, findings),
+        players=tuple(_player(i, p, audit, rules) for i, p in enumerate(hand.seats, 1)),
+        findings=tuple(_finding(f) for f in findings),
+        verdict=_verdict(findings),
+        worst=_worst(findings),
+    )
+
+
+def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> HandView:
+    unknown = card_view(-1, Jokers.of_rank(None))
+    return HandView(
+        hand_id=hand.hand_id,
+        game_id=hand.game_id,
+        hand_no=hand.hand_no,
+        game="",
+        ruleset="",
+        ruleset_title="",
+        source=source,
+        version=version,
+        unreplayable=f"this hand could not be replayed: {reason}",
+        seats=(),
+        wild=unknown,
+        open=unknown,
+        jokers="",
+        joker_cards=(),
+        turns=(),
+        players=(),
+        findings=(),
+        verdict="not replayed",
+        worst="",
+    )
+
+
+def _verdict(findings: Sequence[Finding]) -> str:
+    if not findings:
+        return "the record agrees with the rules: no findings"
+    many = "s" if len(findings) > 1 else ""
+    return f"{len(findings)} finding{many}, worst {_worst(findings)}"
+
+
+def _worst(findings: Iterable[Finding]) -> str:
+    severity = worst(findings)
+    return "" if severity is None else severity.value
+
+
+def _finding(f: Finding) -> FindingView:
+    return FindingView(
+        severity=f.severity.value,
+        check=f.check,
+        player=f.player_id or "",
+        seq="" if f.seq is None else str(f.seq),
+        message=f.message,
+        rule=f.rule,
+        expected=f.expected or "",
+        recorded=f.recorded or "",
+    )
+
+
+# ------------------------------------------------------------ turns
+
+
+def turn_views(
+    events: Sequence[Event], jokers: Jokers, findings: Sequence[Finding]
+) -> tuple[TurnView, ...]:
+    """The turns table: a draw and the discard or declaration after it by the same player
+    make one row; every other event is a row of its own."""
+    rows: list[list[Event]] = []
+    open_draw = False
+    for e in events:
+        closes = e.action in ("discard", "declare")
+        if closes and open_draw and rows[-1][0].player == e.player:
+            rows[-1].append(e)
+        else:
+            rows.append([e])
+        open_draw = e.action in ("draw_stock", "draw_discard") and not closes
+    return tuple(_turn(row, jokers, findings) for row in rows)
+
+
+def _turn(row: list[Event], jokers: Jokers, findings: Sequence[Finding]) -> TurnView:
+    seqs = {e.seq for e in row}
+    first, last = row[0], row[-1]
+    drew = source = discarded = finish = None
+    notes: list[str] = []
+    for e in row:
+        card = card_view(e.card, jokers)
+        match e.action:
+            case "draw_stock":
+                drew, source = card, "stock"
+            case "draw_discard":
+                drew, source = card, "discard pile"
+            case "discard":
+                discarded = card
+            case "declare":
+                finish = card
+                notes.append("declared")
+            case "show":
+                notes.append("showed their cards")
+            case "drop":
+                notes.append(_DROP_WORDS.get(e.reason or "player", f"dropped ({e.reason})"))
+            case "reshuffle":
+                size = len(e.groups[0]) if e.groups else 0
+                notes.append(f"the discard pile was reshuffled into a new stock of {size} cards")
+            case _:
+                notes.append(f"recorded {e.action!r}")
+        if e.auto and e.action != "drop":
+            notes.append(f"by the server ({e.reason or 'no reason given'})")
+    return TurnView(
+        seqs=str(first.seq) if first is last else f"{first.seq}-{last.seq}",
+        player=first.player or "server",
+        drew=drew,
+        source=source or "",
+        discarded=discarded,
+        finish=finish,
+        note="; ".join(notes),
+        severity=_worst(f for f in findings if f.seq in seqs),
+    )
+
+
+_DROP_WORDS = {
+    "player": "dropped",
+    "left": "left the table (a drop)",
+    "timeout": "dropped by the server (time-out)",
+    "disconnect": "dropped by the server (disconnected)",
+}
+
+
+# ------------------------------------------------------------ players
+
+
+def _player(seat_no: int, player: str, audit: HandAudit, rules: Ruleset) -> PlayerView:
+    replay = audit.replay
+    jokers = replay.jokers
+    seat = replay.seats[player]
+    want = audit.expected.get(player)
+    row = next((r for r in replay.hand.results if r.player == player), None)
+    declaration = next((d for d in replay.declarations if d.player == player), None)
+    title, groups = _arrangement(seat, want, declaration, jokers, rules)
+    views = group_views(groups, jokers)
+    return PlayerView(
+        player=player,
+        seat=seat_no,
+        outcome=_outcome_words(want.outcome) if want else "no outcome",
+        points=_points_words(want),
+        why=want.why if want else "the hand gives no outcome: it did not finish",
+        rule=_rule(rules, want.rule_key) if want else None,
+        recorded=_recorded(row),
+        agrees=_agrees(want, row),
+        severity=_worst(f for f in audit.findings if f.player_id == player),
+        declaration=_declaration_words(declaration),
+        declaration_reasons=declaration.check.reasons if declaration else (),
+        groups_title=title,
+        groups=tuple(g for g in views if not _alone(g)),
+        loose=tuple(c for g in views if _alone(g) for c in g.cards),
+        held=() if groups else card_views(sorted(seat.cards), jokers),
+        points_detail=_points(want, jokers, rules) if want else None,
+        best=_best(seat, want, jokers, rules),
+    )
+
+
+def _alone(group: GroupView) -> bool:
+    """A card left on its own: a group only in name."""
+    return len(group.cards) == 1 and not group.valid
+
+
+def _points_words(want: Expected | None) -> str:
+    if want is None:
+        return ""
+    return "?" if want.points is None else str(want.points)
+
+
+def _declaration_words(declaration: Declaration | None) -> str:
+    if declaration is None:
+        return ""
+    return "valid" if declaration.check.valid else "invalid"
+
+
+def _arrangement(
+    seat: Seat,
+    want: Expected | None,
+    declaration: Declaration | None,
+    jokers: Jokers,
+    rules: Ruleset,
+) -> tuple[str, tuple[GroupCheck, ...]]:
+    """Which groups were the player's last word, and how they came to be."""
+    if declaration is not None:
+        return "as declared", declaration.check.groups
+    if want is not None and want.score is not None:
+        if seat.shown is not None:
+            return "as shown", want.score.groups
+        return "arranged at best by the server (no show recorded)", want.score.groups
+    if seat.shown is not None:
+        return "as shown, not exactly the cards held", check_groups(seat.shown, jokers, rules)
+    held = {
+        Status.DROPPED: "held when they dropped",
+        Status.LEFT: "held when they left",
+    }
+    return held.get(seat.status, "held at the end"), ()
+
+
+def _outcome_words(outcome: str) -> str:
+    return OUTCOME_WORDS.get(outcome, outcome.replace("_", " "))
+
+
+def _rule(rules: Ruleset, key: str) -> RuleView | None:
+    if key not in rules.rules:
+        return None
+    rule = rules.rule(key)
+    return RuleView(rule.key, rule.text, rule.source)
+
+
+def _recorded(row: Result | None) -> str:
+    if row is None:
+        return "nothing recorded"
+    words = f"{_outcome_words(row.outcome)}, {row.points} points"
+    if row.amount is not None:
+        words += f", amount {row.amount}"
+    if row.score_after is not None:
+        words += f", score after the hand {row.score_after}"
+    return words
+
+
+def _agrees(want: Expected | None, row: Result | None) -> bool:
+    if want is None or row is None:
+        return want is None and row is None
+    return row.outcome == want.outcome and want.points in (None, row.points)
+
+
+# ------------------------------------------------------------ points
+
+
+def _points(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | None:
+    """A loser's points card by card, each step to what is charged, and the rules behind
+    them other than the one the outcome already cites."""
+    score = want.score
+    if score is None:
+        return None
+    table = rules.points_table(jokers.codes)
+    lines = tuple(
+        PointLine(card_view(c, jokers), table[c], *_point_rule(c, jokers)) for c in score.counted
+    )
+    total = sum(line.points for line in lines)
+    keys = [line.rule for line in lines]
+    steps: list[str] = []
+    if not lines:
+        steps.append("every card is in a valid sequence or set: 0 points")
+    elif score.requirement_met:
+        steps.append(f"the cards left unmatched add up to {total}")
+    else:
+        keys.append("points.unmet_requirement")
+        steps.append(f"every card counts, because {' and '.join(score.unmet)}: {total}")
+    if score.full_count:
+        steps.append(f"the requirement is unmet: the full count of {score.raw} is charged")
+    if score.raw > score.points:
+        cap_key = "points.first_hand_show_cap" if score.cap < rules.cap else "points.cap"
+        keys.append(cap_key)
+        steps.append(f"capped at {score.cap} ({cap_key})")
+    steps.append(f"charged {score.points} points")
+    cited = (_rule(rules, key) for key in dict.fromkeys(keys) if key != want.rule_key)
+    return PointsView(lines, total, score.points, tuple(steps), tuple(r for r in cited if r))
+
+
+def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
+    card = card_view(code, jokers)
+    if card.joker == "printed":
+        return "points.joker_points", "printed joker"
+    if card.joker == "wild":
+        return "points.joker_points", "wild joker"
+    return "points.card_points", ""
+
+
+def _best(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:
+    """The best arrangement of a loser's or an invalid declarer's cards."""
+    if want is None or not seat.cards:
+        return None
+    if want.outcome == "lost" and want.score is not None:
+        cap = want.score.cap
+    elif want.outcome == "invalid_declare":
+        cap = rules.cap
+    else:
+        return None
+    points, arrangement = best_arrangement(seat.cards, jokers, rules, cap=cap)
+    checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
+    melds = sorted((g for g in checked if g.verdict.is_valid), key=_meld_order)
+    return BestView(
+        points=points,
+        summary=_best_words(points, want),
+        melds=group_views(melds, jokers),
+        unmatched=card_views(
+            sorted(c for g in checked if not g.verdict.is_valid for c in g.cards), jokers
+        ),
+    )
+
+
+_KIND_RANK = {kind: i for i, kind in enumerate(MeldKind)}
+
+
+def _meld_order(group: GroupCheck) -> tuple[int, tuple[int, ...]]:
+    """Pure sequences first, then impure ones, sets and the rest; the same every time."""
+    return _KIND_RANK[group.verdict.kind], group.cards
+
+
+def _best_words(points: int, want: Expected) -> str:
+    """``33 points, 7 fewer than charged``; for an invalid declarer, whether a valid
+    declaration was possible."""
+    if want.outcome == "invalid_declare":
+        if points == 0:
+            return "0 points: these cards could have made a valid declaration"
+        return f"{points} points: no valid declaration was possible with these cards"
+    if want.points == points:
+        return f"{points} points, the same as charged"
+    if want.points is not None and want.points > points:
+        return f"{points} points, {want.points - points} fewer than charged"
+    return f"{points} points"

@@ -1,0 +1,59 @@
+"""`rummy-audit explain` against golden files: the terminal text and the HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import audit.explain
+from audit.cli import app
+from tests.explain.goldtest import compare, scrub
+from tests.explain.hands import DISPUTE, INVALID
+from tests.replay.parquet import write_log
+from tests.replay.scenario import scenario
+
+PLAIN = {
+    "COLUMNS": "100",
+    "LINES": None,
+    "FORCE_COLOR": None,
+    "NO_COLOR": None,
+    "TTY_COMPATIBLE": None,
+    "TTY_INTERACTIVE": None,
+}
+"""The environment of a pipe 100 columns wide: rich prints plain text, the same everywhere."""
+
+
+def explain(logs: Path) -> tuple[str, str]:
+    """Run the command on the log root ``logs``, from its parent; (stdout, page)."""
+    args = ["explain", "H1", logs.name, "--html", "hand.html"]
+    result = CliRunner().invoke(app, args, env=PLAIN)
+    assert result.exit_code == 0, result.output
+    return result.stdout, (logs.parent / "hand.html").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def pinned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Run in ``tmp_path`` with relative paths and a pinned version, so nothing in the
+    output moves; what is volatile all the same is scrubbed."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(audit.explain, "__version__", "VERSION")
+    return {str(tmp_path): "TMP"}
+
+
+@pytest.mark.parametrize(("name", "hand"), [("dispute", DISPUTE), ("invalid", INVALID)])
+def test_explain_matches_the_golden_files(
+    name: str, hand: dict[str, Any], tmp_path: Path, pinned: dict[str, str]
+) -> None:
+    text, page = explain(write_log(tmp_path / "logs", [scenario(**hand)]))
+    compare(scrub(text, volatile=pinned), f"{name}.txt")
+    compare(scrub(page, volatile=pinned), f"{name}.html")
+
+
+def test_the_same_log_gives_the_same_bytes(tmp_path: Path, pinned: dict[str, str]) -> None:
+    logs = write_log(tmp_path / "logs", [scenario(**DISPUTE)])
+    first = explain(logs)
+    (tmp_path / "hand.html").unlink()
+    assert explain(logs) == first

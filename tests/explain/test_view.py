@@ -1,0 +1,95 @@
+"""The view model of an explained hand: the facts each renderer shows."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from audit.explain import build_view, print_view, render_html, render_text
+from audit.explain.view import HandView, turn_views
+from audit.replay.records import Hand
+from audit.rules.melds import Jokers
+from tests.explain.hands import DISPUTE, INVALID
+from tests.explain.test_html import QUOTES, hostile_hand
+from tests.replay.scenario import parse_event, scenario
+
+
+def view_of(hand: dict[str, object]) -> HandView:
+    return build_view(*scenario(**hand), source="logs", version="VERSION")  # type: ignore[arg-type]
+
+
+def test_a_loser_is_charged_card_by_card_and_shown_the_best_arrangement() -> None:
+    view = view_of(DISPUTE)
+    p2 = view.players[1]
+    assert (p2.outcome, p2.points, p2.recorded) == ("lost", "60", "lost, 65 points, amount -65.00")
+    assert not p2.agrees
+    assert p2.severity == "critical"
+    assert p2.points_detail is not None
+    assert [(line.card.code, line.points) for line in p2.points_detail.lines] == [
+        ("7D", 7), ("7H", 7), ("8D", 8), ("9D", 9), ("AD", 10), ("KH", 10), ("9S", 9),
+    ]  # fmt: skip
+    assert p2.points_detail.steps == ("the cards left unmatched add up to 60", "charged 60 points")
+    assert p2.best is not None
+    assert p2.best.summary == "36 points, 24 fewer than charged"
+    assert [g.text for g in p2.best.melds] == ["2S 3S 4S", "7D 8D 9D", "TC JC QC"]
+    assert [c.code for c in p2.best.unmatched] == ["9S", "7H", "KH", "AD"]
+
+
+def test_the_wild_card_marks_its_rank_as_jokers() -> None:
+    view = view_of(DISPUTE)
+    assert [(c.code, c.joker) for c in view.joker_cards] == [
+        ("JK", "printed"), ("5S", "wild"), ("5H", "wild"), ("5D", "wild"), ("5C", "wild"),
+    ]  # fmt: skip
+    assert (view.wild.rank, view.wild.suit, view.wild.colour) == ("5", "♣", "black")
+    assert view.verdict == "3 findings, worst critical"
+
+
+def test_a_printed_joker_as_wild_card_makes_aces_jokers_and_an_invalid_declarer_is_told_why() -> (
+    None
+):
+    view = view_of(INVALID)
+    assert [c.code for c in view.joker_cards] == ["JK", "AS", "AH", "AD", "AC"]
+    p1 = view.players[0]
+    assert (p1.outcome, p1.points, p1.declaration) == ("invalid declaration", "80", "invalid")
+    assert p1.declaration_reasons[0] == "9D 9C has 2 cards; a sequence or set needs at least 3"
+    assert p1.best is not None
+    assert p1.best.summary == "38 points: no valid declaration was possible with these cards"
+    assert view.players[2].groups_title == "held when they left"
+
+
+def test_a_draw_and_the_discard_after_it_are_one_turn_and_anything_else_a_row() -> None:
+    lines = [
+        "P1 draw_stock 2S",
+        "P1 discard 2S",
+        "P2 discard 3C",
+        "P2 draw_discard 2S auto timeout",
+        "P1 discard 4D",
+        "- reshuffle: 4C 5D",
+    ]
+    turns = turn_views(
+        [parse_event(i, line) for i, line in enumerate(lines)], Jokers.of_rank(5), []
+    )
+    assert [(t.seqs, t.player) for t in turns] == [
+        ("0-1", "P1"), ("2", "P2"), ("3", "P2"), ("4", "P1"), ("5", "server"),
+    ]  # fmt: skip
+    assert turns[3].note == ""
+    assert turns[2].note == "by the server (timeout)"
+    assert turns[4].note == "the discard pile was reshuffled into a new stock of 2 cards"
+
+
+def test_a_hand_that_cannot_be_replayed_says_why_in_both_views() -> None:
+    hand = Hand("H9", "G9", 1, [], [], -1, -1, [], [], quarantine="the shoe has a bad card")
+    view = build_view(None, hand, source="logs", version="VERSION")
+    assert "this hand could not be replayed: the shoe has a bad card" in view.unreplayable
+    assert "This hand could not be replayed: the shoe has a bad card." in render_text(view)
+    assert "This hand could not be replayed: the shoe has a bad card." in render_html(view)
+
+
+def test_a_terminal_gets_colour_and_still_no_markup_from_the_log() -> None:
+    out = io.StringIO()
+    view = view_of(hostile_hand())
+    print_view(view, Console(file=out, force_terminal=True, color_system="truecolor", width=100))
+    text = out.getvalue()
+    assert "\x1b[" in text
+    assert QUOTES in text
