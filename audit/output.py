@@ -70,9 +70,19 @@ QUARANTINE_SCHEMA = pa.schema(
 )
 
 
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
 def _atomic(path: Path, write: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp's 0600 would hide the outputs from colleagues
     os.close(fd)
     try:
         write(tmp)

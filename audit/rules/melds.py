@@ -321,4 +321,3 @@ def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
     if one_rank and one_suit:
         return f"{text} is neither a sequence nor a set: {meld_set or run}"
     return f"{text} is neither a sequence nor a set: its cards mix suits and ranks"
-

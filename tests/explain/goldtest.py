@@ -27,10 +27,12 @@ def scrub(text: str, *, volatile: dict[str, str]) -> str:
     return re.sub(r"[ \t]+$", "", text, flags=re.MULTILINE)
 
 
-def compare(actual: str, name: str) -> None:
+def compare(
+    actual: str, name: str, *, golden_dir: Path = GOLDEN, actual_dir: Path = ACTUAL
+) -> None:
     """Fail unless ``actual`` is the golden file ``name``; rewrite it under UPDATE_GOLDEN=1."""
     __tracebackhide__ = True
-    golden = GOLDEN / name
+    golden = golden_dir / name
     if UPDATE:
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_text(actual, encoding="utf-8")
@@ -40,7 +42,7 @@ def compare(actual: str, name: str) -> None:
     expected = golden.read_text(encoding="utf-8")
     if actual == expected:
         return
-    saved = ACTUAL / name
+    saved = actual_dir / name
     saved.parent.mkdir(parents=True, exist_ok=True)
     saved.write_text(actual, encoding="utf-8")
     diff = difflib.unified_diff(

@@ -291,3 +291,12 @@ def test_rooms_played_in_parallel_give_the_same_bytes_as_one_process(tmp_path: P
     planted = {row["game_id"] for row in logs.labels}
     assert any(int(g[1:]) <= 40 for g in planted)
     assert any(int(g[1:]) > 80 for g in planted)
+
+
+def test_planted_logs_still_pass_every_schema_check(root: Path) -> None:
+    from audit.logs.contract import check_schema
+    from tests.sim.walk import TABLES, files
+
+    for table in TABLES:
+        for path in files(root, table):
+            assert check_schema(table, pq.ParquetFile(path).schema_arrow, source=str(path)) == []

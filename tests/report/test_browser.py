@@ -1,0 +1,129 @@
+"""The report and the explain page in a real headless browser: Debian's chromium, driven by
+playwright with its executable path given (never ``playwright install``, which downloads
+browsers). The fixture installs chromium with apt when it is missing. Screenshots are saved
+under tests/actual/screenshots/ as test artifacts.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from tests.report.nights import HOSTILE, small_night
+
+SHOTS = Path(__file__).parents[1] / "actual" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+]
+
+
+def install_chromium() -> None:
+    """apt-get install chromium (about 45 s, once per machine); fail with why if it cannot."""
+    if CHROMIUM.exists():
+        return
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        pytest.fail(f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(command)} failed: {done.stderr.strip()[-500:]}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    install_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as play:
+        chromium = play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """A page with every console error, page error and dialog it raised."""
+
+    def __init__(self, browser: Any, path: Path) -> None:
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("dialog", self._dialog)
+        self.page.goto(path.resolve().as_uri())
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / name
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def visible_rows(self) -> int:
+        return int(self.page.locator("#findings-table tbody tr:visible").count())
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("browser")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        return small_night(root)
+
+
+def test_report_opens_without_errors_and_the_filter_narrows_the_table(
+    browser: Any, night: Path
+) -> None:
+    page = Page(browser, night / "report.html")
+    assert page.page.title() == "rummy-audit nightly report"
+    total = page.visible_rows()
+    assert total == 9
+    page.shot("report.png")
+    page.page.fill("#filter", "G3-01")
+    assert page.visible_rows() == 3
+    assert page.page.text_content("#shown") == "3 of 9 rows"
+    page.page.fill("#filter", "")
+    page.page.select_option("#filter-check", "draw.stock_mismatch")
+    assert page.visible_rows() == 3
+    page.shot("report-filtered.png")
+    page.page.select_option("#filter-check", "")
+    page.page.click("#findings-table thead th:nth-child(3)")  # sort by game
+    games = page.page.locator("#findings-table tbody tr td:nth-child(3)").all_text_contents()
+    assert games == sorted(games)
+    assert page.page.get_attribute("#findings-table thead th:nth-child(3)", "aria-sort") == (
+        "ascending"
+    )
+    assert page.errors == []
+    assert page.dialogs == []  # the hostile player id never ran
+    assert HOSTILE in page.page.text_content("#findings-table")  # shown as text
+
+
+def test_explain_page_opens_without_errors(browser: Any, night: Path) -> None:
+    html = night.parent / "hand.html"
+    result = CliRunner().invoke(
+        app, ["explain", "G3-01", str(night.parent / "logs"), "--html", str(html)]
+    )
+    assert result.exit_code == 0, result.output
+    page = Page(browser, html)
+    assert "G3-01" in page.page.text_content("h1")
+    assert HOSTILE in page.page.text_content("body")
+    page.shot("explain.png")
+    assert page.errors == []
+    assert page.dialogs == []

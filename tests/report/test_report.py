@@ -1,0 +1,104 @@
+"""report.html: a golden file on a fixed night, hostile values shown as text, every section
+fed from the outputs, and a night of a million findings kept to a page that opens fast."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from audit.report.render import write_report
+from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
+from tests.explain.goldtest import compare
+from tests.report.nights import HOSTILE, QUOTED, big_night, small_night
+
+GOLDEN = Path(__file__).parent / "golden"
+ACTUAL = Path(__file__).parents[1] / "actual" / "report"
+
+
+def scrub(html: str) -> str:
+    """Blank what moves from run to run: the spans marked volatile (timings, version)."""
+    return re.sub(r'<span class="volatile">[^<]*</span>', '<span class="volatile">~</span>', html)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("night")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        return small_night(root)
+
+
+def page(out: Path) -> str:
+    return (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_report_matches_the_golden_file(small: Path) -> None:
+    compare(scrub(page(small)), "small-night.html", golden_dir=GOLDEN, actual_dir=ACTUAL)
+
+
+def test_hostile_player_ids_are_shown_as_text(small: Path) -> None:
+    html = page(small)
+    assert HOSTILE not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert QUOTED not in html
+    assert "O&#39;Hara&#34;&amp;" in html
+    assert html.count("<script>") == 1  # the report's own, and nothing else
+
+
+def test_the_report_says_what_ran_and_what_was_found(small: Path) -> None:
+    view = build_view(small)
+    assert view.hands == {"verified": 1, "discrepancy": 3, "quarantined": 0}
+    assert view.hands_total == 4
+    assert view.findings_total == 9
+    assert [g.game_id for g in view.games] == ["G1", "G3", "G4"]
+    assert {f.check for f in view.findings} == {
+        "draw.stock_mismatch",
+        "score.points",
+        "score.amount",
+    }
+    assert view.by_severity[0] == ("critical", 3)
+    assert dict(view.arguments)["logs"] == "logs"
+    scores = next(c for c in view.charts if c.id == "chart-scores")
+    assert {bar.label: bar.value for bar in scores.bars}["40-49 points"] == 3  # three middle drops
+
+
+def test_rendering_twice_gives_the_same_bytes(small: Path) -> None:
+    first = page(small)
+    write_report(small)
+    assert page(small) == first
+
+
+def test_a_million_findings_give_a_small_page_with_every_count(tmp_path: Path) -> None:
+    out = big_night(tmp_path / "out")
+    write_report(out)
+    html = page(out)
+    view = build_view(out)
+    assert view.findings_total == 1_000_000
+    assert len(view.findings) == TOP_ROWS
+    assert html.count("<tr data-severity=") == TOP_ROWS
+    assert len(view.games) == TOP_GAMES
+    assert sum(row.count for row in view.by_check) == 1_000_000
+    assert [f.severity for f in view.findings[:3]] == ["critical"] * 3
+    assert "most severe of 1000000 findings" in html
+    assert len(html.encode()) < 4_000_000
+    assert view.suspicions_total == 2 * (1_000_000 // 6)  # fairplay.* and rng.*: 2 checks of 6
+    assert view.suspicions[0].check == "fairplay.collusion"
+    assert view.suspicions[0].evidence
+    assert view.shuffle
+    assert all(f.check == "rng.shuffle" for f in view.shuffle)
+
+
+def test_an_empty_night_renders_every_section(tmp_path: Path) -> None:
+    out = big_night(tmp_path / "out", findings=0)
+    write_report(out)
+    html = page(out)
+    for words in (
+        "No findings: every replayed hand agrees with the rules.",
+        "No game has a discrepancy.",
+        "No fair-play suspicion was raised",
+        "No shuffle statistics in this run",
+        "Nothing was quarantined",
+    ):
+        assert words in html
