@@ -20,10 +20,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import replay  # noqa: E402
+import report  # noqa: E402
 import simulate  # noqa: E402
 import solver  # noqa: E402
 
-BENCHMARKS = {"solver": solver.main, "simulate": simulate.main, "replay": replay.main}
+BENCHMARKS = {
+    "solver": solver.main,
+    "simulate": simulate.main,
+    "replay": replay.main,
+    "report": report.main,
+}
 
 
 def machine() -> str:
