@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
-from tests.report.nights import HOSTILE, small_night
+from tests.report.nights import HOSTILE
 
 SHOTS = Path(__file__).parents[1] / "actual" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -78,14 +78,6 @@ class Page:
 
     def visible_rows(self) -> int:
         return int(self.page.locator("#findings-table tbody tr:visible").count())
-
-
-@pytest.fixture(scope="module")
-def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("browser")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(root)
-        return small_night(root)
 
 
 def test_report_opens_without_errors_and_the_filter_narrows_the_table(

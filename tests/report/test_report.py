@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from audit.report.render import write_report
 from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
 from tests.explain.goldtest import compare
-from tests.report.nights import HOSTILE, QUOTED, big_night, small_night
+from tests.report.nights import HOSTILE, QUOTED, big_night
 
 GOLDEN = Path(__file__).parent / "golden"
 ACTUAL = Path(__file__).parents[1] / "actual" / "report"
@@ -22,24 +20,16 @@ def scrub(html: str) -> str:
     return re.sub(r'<span class="volatile">[^<]*</span>', '<span class="volatile">~</span>', html)
 
 
-@pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("night")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(root)
-        return small_night(root)
-
-
 def page(out: Path) -> str:
     return (out / "report.html").read_text(encoding="utf-8")
 
 
-def test_report_matches_the_golden_file(small: Path) -> None:
-    compare(scrub(page(small)), "small-night.html", golden_dir=GOLDEN, actual_dir=ACTUAL)
+def test_report_matches_the_golden_file(night: Path) -> None:
+    compare(scrub(page(night)), "small-night.html", golden_dir=GOLDEN, actual_dir=ACTUAL)
 
 
-def test_hostile_player_ids_are_shown_as_text(small: Path) -> None:
-    html = page(small)
+def test_hostile_player_ids_are_shown_as_text(night: Path) -> None:
+    html = page(night)
     assert HOSTILE not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert QUOTED not in html
@@ -47,8 +37,8 @@ def test_hostile_player_ids_are_shown_as_text(small: Path) -> None:
     assert html.count("<script>") == 1  # the report's own, and nothing else
 
 
-def test_the_report_says_what_ran_and_what_was_found(small: Path) -> None:
-    view = build_view(small)
+def test_the_report_says_what_ran_and_what_was_found(night: Path) -> None:
+    view = build_view(night)
     assert view.hands == {"verified": 1, "discrepancy": 3, "quarantined": 0}
     assert view.hands_total == 4
     assert view.findings_total == 9
@@ -64,10 +54,10 @@ def test_the_report_says_what_ran_and_what_was_found(small: Path) -> None:
     assert {bar.label: bar.value for bar in scores.bars}["40-49 points"] == 3  # three middle drops
 
 
-def test_rendering_twice_gives_the_same_bytes(small: Path) -> None:
-    first = page(small)
-    write_report(small)
-    assert page(small) == first
+def test_rendering_twice_gives_the_same_bytes(night: Path) -> None:
+    first = page(night)
+    write_report(night)
+    assert page(night) == first
 
 
 def test_a_million_findings_give_a_small_page_with_every_count(tmp_path: Path) -> None:
