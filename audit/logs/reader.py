@@ -185,15 +185,17 @@ def staging(
     quarantine: list[QuarantineRow],
     target_rows: int = 2_000_000,
     workdir: Path,
+    game: str | None = None,
 ) -> Iterator[Staging]:
     """Stage every table into buckets of about `target_rows` events each (whole games per
     bucket), in a fresh folder under `workdir` removed on exit. Appends every bad row and
-    every row naming a hand or game the log does not hold to `quarantine`."""
+    every row naming a hand or game the log does not hold to `quarantine`. With `game`,
+    only that game's rows are staged (one hand's dispute does not read the night)."""
     event_rows = sum(f.rows for f in log.files["events"])
-    buckets = max(1, -(-event_rows // max(1, target_rows)))
+    buckets = 1 if game is not None else max(1, -(-event_rows // max(1, target_rows)))
     folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
     try:
-        staged = _stage(log, folder, buckets)
+        staged = _stage(log, folder, buckets, game)
         quarantine.extend(staged.quarantine)
         yield Staging(staged, buckets)
     finally:
@@ -293,7 +295,25 @@ def _hand_map(buckets: int) -> str:
     )
 
 
-def _stage(log: LogRoot, folder: Path, buckets: int) -> _Staged:
+def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
+    """(the hands table holds `hand_id`, the game its first row names), read from the
+    `hand_id` and `game_id` columns alone."""
+    paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files["hands"])
+    try:
+        with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+            row = con.execute(
+                "SELECT count(*), arg_min(game_id, file_index * 4294967296 + file_row_number)"
+                f" FROM read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
+                " WHERE hand_id = $hand",
+                {"hand": hand_id},
+            ).fetchone()
+    except duckdb.Error as error:
+        raise LogFormatError(f"the hands table could not be read: {_first_line(error)}") from error
+    found = bool(row and row[0])
+    return found, (row[1] if found and row else None)
+
+
+def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> _Staged:
     """Check, encode and bucket every table; collect the row-level quarantine."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": MEMORY_LIMIT,
@@ -306,7 +326,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int) -> _Staged:
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]
-            _create_views(con, table, paths, offset)
+            _create_views(con, table, paths, offset, game)
             offset += len(paths)
         con.execute(_hand_map(buckets))
         for table, query in _stage_queries(buckets).items():
@@ -324,12 +344,24 @@ def _stage(log: LogRoot, folder: Path, buckets: int) -> _Staged:
 
 
 def _create_views(
-    con: duckdb.DuckDBPyConnection, table: str, paths: list[str], first_file: int
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    paths: list[str],
+    first_file: int,
+    game: str | None = None,
 ) -> None:
     """`raw_<table>`: the contract columns of every row of the table's good files, with
-    `_k`; `chk_<table>`: the same with `_ok` and `_p`, its row checks."""
+    `_k` (only the rows of `game`, when given); `chk_<table>`: the same with `_ok` and
+    `_p`, its row checks."""
     checks = row_checks(table)
     source = source_sql(table, paths, first_file=first_file, row_bits=_ROW_BITS)
+    if game is not None:
+        keep = (
+            "hand_id IN (SELECT hand_id FROM raw_hands)"
+            if table in ("events", "results")
+            else f"game_id = {literal(game)}"
+        )
+        source = f"SELECT * FROM ({source}) WHERE {keep}"
     con.execute(f"CREATE VIEW raw_{table} AS {source}")
     con.execute(
         f"CREATE VIEW chk_{table} AS SELECT *, {checks.ok} AS _ok,"

@@ -19,7 +19,14 @@ from audit.cards import CODE_OF, CODE_TEXT
 from audit.errors import LogFormatError, SchemaVersionError
 from audit.logs import validate
 from audit.logs.contract import load_contract
-from audit.logs.reader import QuarantineRow, iter_units, open_log_root
+from audit.logs.reader import (
+    QuarantineRow,
+    game_of_hand,
+    iter_units,
+    open_log_root,
+    read_bucket,
+    staging,
+)
 from audit.replay.outcome import audit_hand
 from audit.replay.records import NO_CARD, Event, GameUnit, Hand
 from audit.rules.ruleset import load_preset
@@ -697,3 +704,17 @@ def test_an_events_table_of_empty_files_leaves_every_hand_without_events(tmp_pat
     units, quarantine = read(logs.write(), tmp_path / "work")
     assert quarantined(units) == {h: f"hand {h} has no events" for h in ("g0-h0", "g0-h1")}
     assert len(quarantine) == 2
+
+
+def test_one_game_can_be_staged_alone_with_the_same_records(tmp_path: Path) -> None:
+    root = small_log(tmp_path / "logs", games=6, hands=3).write(split_events_into=2)
+    every, _ = read(root, tmp_path / "work")
+    log = open_log_root(root)
+    wanted = every[3]
+    assert game_of_hand(log, wanted.hands[1].hand_id) == (True, wanted.game_id)
+    assert game_of_hand(log, "no such hand") == (False, None)
+    quarantine: list[QuarantineRow] = []
+    with staging(log, quarantine=quarantine, workdir=tmp_path, game=wanted.game_id) as stage:
+        alone = [unit for batch in read_bucket(stage, 0, quarantine) for unit in batch]
+    assert alone == [wanted]
+    assert quarantine == []
