@@ -356,11 +356,10 @@ def _create_views(
     checks = row_checks(table)
     source = source_sql(table, paths, first_file=first_file, row_bits=_ROW_BITS)
     if game is not None:
-        keep = (
-            "hand_id IN (SELECT hand_id FROM raw_hands)"
-            if table in ("events", "results")
-            else f"game_id = {literal(game)}"
-        )
+        keep = f"game_id = {literal(game)}"
+        if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
+            hands = [row[0] for row in con.sql("SELECT DISTINCT hand_id FROM raw_hands").fetchall()]
+            keep = f"hand_id IN ({', '.join(literal(h) for h in hands if h) or 'NULL'})"
         source = f"SELECT * FROM ({source}) WHERE {keep}"
     con.execute(f"CREATE VIEW raw_{table} AS {source}")
     con.execute(
