@@ -43,7 +43,7 @@ def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
     quarantine: list[QuarantineRow] = []
     out = BatchResult()
     for batch in read_bucket(stage, bucket, quarantine):
-        out.extend(audit_games(batch))
+        out.extend(audit_games(batch, missing=frozenset(stage.missing)))
     out.quarantine += quarantine
     return out
 

@@ -24,8 +24,11 @@ from audit.replay.records import Game, Hand
 from audit.rules.ruleset import Ruleset
 
 
-def check_deals(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
-    """``deals.chips`` findings for one deals game (none for another format)."""
+def check_deals(
+    game: Game, hands: list[Hand], rules: Ruleset, *, winner: bool = True
+) -> list[Finding]:
+    """``deals.chips`` findings for one deals game (none for another format); the winner
+    is checked only when ``winner`` (the game_events table, where it is named, exists)."""
     if game.format != "deals":
         return []
     out: list[Finding] = []
@@ -44,7 +47,7 @@ def check_deals(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
             chips[player] = chips.get(player, 0) + count
     if complete and game.deals_count is not None:
         out.extend(_deal_count_findings(game, hands, game.deals_count, rules.cite("deals.tie")))
-        if not game.running:
+        if not game.running and winner:
             out.extend(_winner_findings(game, chips, rules.cite("deals.tie")))
     return out
 

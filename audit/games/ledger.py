@@ -48,9 +48,13 @@ POOL_RULE = (
 )
 
 
-def check_ledger(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+def check_ledger(
+    game: Game, hands: list[Hand], rules: Ruleset, *, game_events: bool = True
+) -> list[Finding]:
     """``ledger.balance`` findings for one game (``rules`` is kept for a uniform signature:
-    the money rules are the game's own fees and rates)."""
+    the money rules are the game's own fees and rates). Without a game_events table the
+    entries and prize of a pool or deals game are not checked (rebuys and the winner are
+    recorded there); the balance still is."""
     del rules
     if game.running or not game.ledger:
         return []
@@ -60,7 +64,7 @@ def check_ledger(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
                 out += _points(game, hands)
-        elif game.entry_fee is not None:
+        elif game.entry_fee is not None and game_events:
             out += _pool(game, hands, game.entry_fee)
     if severity is not None:
         out = [_at(f, severity) for f in out]

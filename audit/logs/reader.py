@@ -176,6 +176,8 @@ class Staging:
 
     staged: _Staged
     buckets: int
+    missing: tuple[str, ...] = ()
+    """The optional tables the log root does not have: the checks that need them skip."""
 
 
 @contextmanager
@@ -197,7 +199,7 @@ def staging(
     try:
         staged = _stage(log, folder, buckets, game)
         quarantine.extend(staged.quarantine)
-        yield Staging(staged, buckets)
+        yield Staging(staged, buckets, tuple(log.missing_optional))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -78,9 +78,13 @@ def _rules_for(game: Game) -> Ruleset | str:
     return rules
 
 
-def _game_checks(game: Game, hands: list[Hand], rules: Ruleset, out: BatchResult) -> None:
+def _game_checks(
+    game: Game, hands: list[Hand], rules: Ruleset, out: BatchResult, *, game_events: bool = True
+) -> None:
     """The game-level checks of one game, after its hands; a hand a game-level finding
-    names becomes a hand with a discrepancy."""
+    names becomes a hand with a discrepancy. Without a game_events table (``game_events``
+    false) nothing that rests on eliminations, rebuys, splits or the winner is checked:
+    the pool checks, the winner of a deals game, a pool or deals game's entries and prize."""
     if game.running:
         found = [
             finding(
@@ -92,10 +96,10 @@ def _game_checks(game: Game, hands: list[Hand], rules: Ruleset, out: BatchResult
             )
         ]
     else:
-        found = check_ledger(game, hands, rules)
+        found = check_ledger(game, hands, rules, game_events=game_events)
         if game.format == "deals":
-            found += check_deals(game, hands, rules)
-        elif game.format in ("pool_101", "pool_201"):
+            found += check_deals(game, hands, rules, winner=game_events)
+        elif game.format in ("pool_101", "pool_201") and game_events:
             skipped = [h.hand_id for h in hands if h.quarantine is not None]
             if skipped:
                 found.append(
@@ -127,8 +131,10 @@ def _game_checks(game: Game, hands: list[Hand], rules: Ruleset, out: BatchResult
             )
 
 
-def audit_games(units: list[GameUnit]) -> BatchResult:
-    """Audit complete games: every hand replayed, then the game-level checks."""
+def audit_games(units: list[GameUnit], *, missing: frozenset[str] = frozenset()) -> BatchResult:
+    """Audit complete games: every hand replayed, then the game-level checks; those that
+    need an optional table the log root does not have (``missing``) are skipped (the run
+    says so once, as ``check.skipped``)."""
     out = BatchResult()
     for unit in units:
         game = unit.game
@@ -177,5 +183,5 @@ def audit_games(units: list[GameUnit]) -> BatchResult:
                 )
             )
         if game is not None and not isinstance(rules, str):
-            _game_checks(game, unit.hands, rules, out)
+            _game_checks(game, unit.hands, rules, out, game_events="game_events" not in missing)
     return out

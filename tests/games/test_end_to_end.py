@@ -164,3 +164,16 @@ def test_table_limit_from_the_app(logs: Path, tmp_path: Path) -> None:
     pq.write_table(pa.Table.from_pylist(extra, schema=schema), path)
     got = {(f["check"], f["player_id"]) for f in findings(logs, tmp_path / "o")}
     assert ("table.limit", first["player_id"]) in got
+
+
+@pytest.mark.parametrize("table", ["game_events", "ledger", "sessions"])
+def test_a_missing_optional_table_skips_its_checks_without_false_alarms(
+    table: str, logs: Path, tmp_path: Path
+) -> None:
+    """Without game_events the eliminations, rebuys, splits and winners cannot be known;
+    without ledger, the money; without sessions, the table limits. The checks that need
+    them are skipped, said once as check.skipped, and raise nothing on the rest."""
+    shutil.rmtree(logs / table)
+    found = findings(logs, tmp_path / "out")
+    assert [(f["check"], f["severity"]) for f in found] == [("check.skipped", "info")]
+    assert table in found[0]["message"]
