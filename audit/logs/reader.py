@@ -66,6 +66,7 @@ from audit.replay.records import (
     LedgerRow,
     QuarantineRow,
     Result,
+    Shuffle,
 )
 
 MEMORY_LIMIT = "1GB"
@@ -471,6 +472,7 @@ class _HandRow(NamedTuple):
     shoe: list[int] | None
     wild_card: int | None
     open_card: int | None
+    shuffle: dict[str, Any] | None
     ok: bool
     copies: int
     n_events: int
@@ -582,6 +584,7 @@ class _Bucket:
                 open=row.open_card if row.ok and row.open_card is not None else NO_CARD,
                 events=events[e : e + row.n_good_events],
                 results=results[r : r + row.n_good_results],
+                shuffle=_shuffle(row.shuffle) if row.ok else None,
             )
             e, r = e + row.n_good_events, r + row.n_good_results
             hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
@@ -651,6 +654,19 @@ def _sparse(series: pl.Series) -> list[Any]:
     for index, value in zip(where.to_list(), series.gather(where).to_list(), strict=True):
         out[index] = value
     return out
+
+
+def _shuffle(value: dict[str, Any] | None) -> Shuffle | None:
+    """The commitment struct as a ``Shuffle`` (None when the hand has none)."""
+    if value is None:
+        return None
+    return Shuffle(
+        algorithm=value.get("algorithm"),
+        server_seed=value.get("server_seed"),
+        server_seed_hash=value.get("server_seed_hash"),
+        client_seed=value.get("client_seed"),
+        nonce=value.get("nonce"),
+    )
 
 
 def _in_seq_order(events: pl.DataFrame) -> pl.DataFrame:

@@ -107,7 +107,7 @@ def source_sql(table: str, paths: list[str], *, first_file: int, row_bits: int) 
 
 def staged_columns(table: str) -> str:
     """SQL for the columns of a table the replay needs, in the contract's types, cards as
-    codes and seats as player ids; timestamps and the shuffle commitment stay behind."""
+    codes and seats as player ids, the shuffle commitment as it is; timestamps stay behind."""
     out = []
     for column in load_contract()[table].columns:
         name, dtype = quote(column.name), column.arrow_type
@@ -117,7 +117,9 @@ def staged_columns(table: str) -> str:
             out.append(
                 f"list_transform({name}, lambda s: struct_extract(s, 'player_id')) AS {name}"
             )
-        elif not (pa.types.is_timestamp(dtype) or pa.types.is_struct(dtype)):
+        elif pa.types.is_struct(dtype):
+            out.append(name)
+        elif not pa.types.is_timestamp(dtype):
             out.append(f"CAST({name} AS {duck_type(dtype)}) AS {name}")
     return ", ".join(out)
 

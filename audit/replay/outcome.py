@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from audit.findings import Finding, finding
 from audit.money import money, rake
+from audit.replay.commitment import commitment_findings
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.replay.records import Game, Hand, Result
 from audit.rules.ruleset import Ruleset
@@ -55,6 +56,7 @@ def audit_hand(hand: Hand, game: Game, rules: Ruleset) -> HandAudit:
     replay = HandReplay(hand, game, rules).run()
     expected = expected_outcomes(replay)
     findings = list(replay.findings)
+    findings += commitment_findings(hand, game)
     findings += compare_results(replay, expected)
     if game.format == "points":
         findings += compare_money(replay, game, expected)

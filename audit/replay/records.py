@@ -90,6 +90,16 @@ class Game:
     ledger: list[LedgerRow] = field(default_factory=list)
 
 
+class Shuffle(NamedTuple):
+    """A hand's provably-fair commitment (``hands.shuffle``)."""
+
+    algorithm: str | None
+    server_seed: str | None
+    server_seed_hash: str | None
+    client_seed: str | None
+    nonce: int | None
+
+
 @dataclass(slots=True)
 class Hand:
     """One row of ``hands`` with its events (in seq order) and its results rows."""
@@ -105,6 +115,8 @@ class Hand:
     results: list[Result]
     quarantine: str | None = None
     """Why the hand cannot be replayed (a bad row, a gap in seq, no results...)."""
+    shuffle: Shuffle | None = None
+    """The provably-fair commitment, when the platform records one."""
 
 
 @dataclass(slots=True)

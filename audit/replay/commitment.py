@@ -1,0 +1,124 @@
+"""Provably-fair shuffles: does the revealed seed hash to the commitment, and does it
+reproduce the recorded shoe?
+
+A hand's ``shuffle`` (log-format.md, hands) carries the platform's commitment. Two checks,
+both ``deck.commitment``:
+
+- **The hash.** ``server_seed_hash`` must be the hex digest of ``server_seed`` (its UTF-8
+  bytes). The contract names no hash function, so the digest's length picks it: 64 hex
+  digits SHA-256, 96 SHA-384, 128 SHA-512; another length is not checked.
+- **The shoe.** For the one scheme this audit can replay, ``algorithm =
+  "hmac-sha256-fisher-yates"`` (schemas/README.md, "Provably-fair shuffles"): the ruleset's
+  shoe in canonical order (AS 2S ... KS AH ... KC, each card once per deck in a row, then
+  the printed jokers), shuffled by Fisher-Yates from the last place down, place ``i``
+  swapped with ``j``, uniform in ``0..i``: ``j`` is the first 4-byte big-endian word of
+  the byte stream ``HMAC-SHA256(server_seed, f"{client_seed}:{nonce}:{block}")``, blocks
+  0, 1, 2 ... of 32 bytes each, that is below ``2**32 - 2**32 % (i + 1)``, modulo
+  ``i + 1``. The result, index 0 dealt first, must be the recorded shoe. Another algorithm
+  is not reproduced (the hash is still checked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator
+
+from audit.cards import difference_words, format_codes, shoe_composition
+from audit.findings import Finding, finding
+from audit.replay.records import Game, Hand, Shuffle
+
+ALGORITHM = "hmac-sha256-fisher-yates"
+_HASHES = {64: hashlib.sha256, 96: hashlib.sha384, 128: hashlib.sha512}
+RULE_HASH = (
+    "hands.shuffle: the revealed server_seed hashes to the server_seed_hash committed "
+    "before the hand (log-format.md, hands.shuffle)"
+)
+RULE_SHOE = (
+    f"hands.shuffle: the {ALGORITHM} shuffle of server_seed, client_seed and nonce "
+    "gives the recorded shoe (log-format.md, hands.shuffle; schemas/README.md)"
+)
+
+
+def canonical_shoe(decks: int, printed_jokers: int) -> list[int]:
+    """The shoe before the shuffle: every card in code order, ``decks`` times in a row.
+
+    >>> format_codes(canonical_shoe(2, 1)[:5]), format_codes(canonical_shoe(2, 1)[-2:])
+    ('AS AS 2S 2S 3S', 'KC JK')
+    """
+    return sorted(shoe_composition(decks, printed_jokers).elements())
+
+
+def _words(shuffle: Shuffle) -> Iterator[int]:
+    key = (shuffle.server_seed or "").encode()
+    block = 0
+    while True:
+        message = f"{shuffle.client_seed}:{shuffle.nonce}:{block}".encode()
+        digest = hmac.new(key, message, hashlib.sha256).digest()
+        for at in range(0, 32, 4):
+            yield int.from_bytes(digest[at : at + 4], "big")
+        block += 1
+
+
+def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
+    """The shoe the scheme gives for these seeds (index 0 dealt first)."""
+    shoe = canonical_shoe(decks, printed_jokers)
+    words = _words(shuffle)
+    for i in range(len(shoe) - 1, 0, -1):
+        span = i + 1
+        limit = 2**32 - 2**32 % span
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % span
+        shoe[i], shoe[j] = shoe[j], shoe[i]
+    return shoe
+
+
+def commitment_findings(hand: Hand, game: Game) -> list[Finding]:
+    """``deck.commitment`` findings of one hand (none without a shuffle commitment)."""
+    shuffle = hand.shuffle
+    if shuffle is None:
+        return []
+    out = []
+    committed = (shuffle.server_seed_hash or "").strip().lower()
+    digest = _HASHES.get(len(committed))
+    if digest is not None and shuffle.server_seed is not None:
+        revealed = digest(shuffle.server_seed.encode()).hexdigest()
+        if revealed != committed:
+            out.append(
+                finding(
+                    "deck.commitment",
+                    game_id=hand.game_id,
+                    hand_id=hand.hand_id,
+                    expected=committed,
+                    recorded=revealed,
+                    message=f"The server seed revealed for hand {hand.hand_id} does not hash "
+                    "to the commitment published before the hand, so the shuffle cannot be "
+                    "shown to be fair.",
+                    rule=RULE_HASH,
+                )
+            )
+    if shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce):
+        wanted = reproduce(shuffle, game.decks, game.printed_jokers)
+        if wanted != hand.shoe:
+            first = next(
+                (i for i, (a, b) in enumerate(zip(wanted, hand.shoe, strict=False)) if a != b),
+                min(len(wanted), len(hand.shoe)),
+            )
+            moved = "; ".join(difference_words(wanted, hand.shoe))
+            out.append(
+                finding(
+                    "deck.commitment",
+                    game_id=hand.game_id,
+                    hand_id=hand.hand_id,
+                    expected=format_codes(wanted[first : first + 5]),
+                    recorded=format_codes(hand.shoe[first : first + 5]),
+                    message=f"The seeds of hand {hand.hand_id} shuffle to another shoe than "
+                    f"the one dealt: they differ from card {first + 1} on"
+                    + (f" ({moved})" if moved else " (the same cards in another order)")
+                    + ".",
+                    rule=RULE_SHOE,
+                )
+            )
+    return out
