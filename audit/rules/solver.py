@@ -18,11 +18,16 @@ for speed:
   requirement so far). Each call carries a bound, the best found so far: it returns the
   exact least deadwood when that is under the bound, else a lower bound at or above it,
   and stops as soon as nothing can beat the bound. The memo keeps exact values and lower
-  bounds apart. A state whose melds left (those of its card or later ones) cannot meet the
-  requirement is cut at once.
+  bounds apart, and with each exact value the move that reached it, so the arrangement
+  is read off the memo without searching again. A state whose melds left (those of its
+  card or later ones) cannot meet the requirement is cut at once.
 - The melds a suit's cards can make as runs depend only on the suit's ranks and the jokers
   that may be spent, so they are computed once per pattern and cached (``_suit_runs``);
   so are the sets of a rank (``_set_cores``). A hand only maps them onto its cards.
+
+``declaration`` asks the same search a narrower question, for a player's cards after the
+draw: can every card but one (the finish) lie in melds that meet the requirement? It
+stops at the first way it finds, and remembers only the states that have none.
 
 ``classify`` (melds.py) is the reference; the test suite checks this against a brute force
 built on it for tens of thousands of hands.
@@ -30,17 +35,19 @@ built on it for tens of thousands of hands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 
 _INF = 1 << 30
-_UNITS = tuple(1 << (3 * i) for i in range(53))  # an item's one card in the packed multiset
+_UNITS = tuple(1 << (3 * i) for i in range(54))  # an item's one card in the packed multiset
+_GUARDS = tuple(int("4" * n or "0", 8) for n in range(54))  # the guard bits of n items
 
 # What a meld adds to the requirement: (is a run, is pure, is long enough).
 _SET, _RUN, _RUN_LONG, _PURE, _PURE_LONG = range(5)
@@ -56,6 +63,18 @@ _CONTRIB = {
 # A meld that can be made: (cost to the joker pool, -delta, contribution, delta of the
 # packed multiset, jokers needed). Sorted, the order the search tries them in.
 _Option = tuple[int, int, int, int, int]
+
+
+class _Prepared(NamedTuple):
+    """What one hand's search reads: its melds by first item, the contributions of the
+    melds from each item on, and the rules' requirement tables."""
+
+    by_first: list[list[_Option]]
+    kinds: list[int]
+    table: tuple[tuple[int, ...], ...]
+    terminal: tuple[tuple[bool, ...], ...]
+    reach: tuple[tuple[int, ...], ...]
+    finish: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +111,36 @@ def best_arrangement(
     search = _Search(hand, jokers, rules, cap)
     points, plan = search.run()
     return points, search.groups(plan)
+
+
+def declaration(
+    hand: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> tuple[int, list[list[int]]] | None:
+    """A way to declare ``hand``, a player's cards after the draw (one more than a hand):
+    the card for the finish slot and groups of the others, every card in a meld (or a
+    joker left over) and the declaration requirement met; ``None`` when there is none.
+
+    >>> from audit.cards import format_codes, parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> rules, sevens = load_preset("standard-13"), Jokers.of_rank(7)
+    >>> hand = parse_codes("2H 3H 4H 9S TS JS KD KC KS 5C 6C 7D 8C QH".split())
+    >>> finish, groups = declaration(hand, sevens, rules)
+    >>> format_codes([finish]), [format_codes(g) for g in groups]
+    ('QH', ['9S TS JS', 'KS KD KC', '5C 6C 8C 7D', '2H 3H 4H'])
+    >>> no_joker = parse_codes("2H 3H 4H 9S TS JS KD KC KS 5C 6C 9D 8C QH".split())
+    >>> declaration(no_joker, sevens, rules) is None
+    True
+    """
+    search = _Search(hand, jokers, rules, None)
+    plan = search.declare()
+    if plan is None:
+        return None
+    groups = search.groups(plan)
+    melds = sum(1 for _, kind in plan.moves if kind > 0)
+    if any(kind == 0 for _, kind in plan.moves):  # the one card left out
+        return groups[melds][0], groups[:melds] + groups[melds + 1 :]
+    finish = groups[-1].pop()  # a joker left over
+    return finish, groups if groups[-1] else groups[:-1]
 
 
 @lru_cache(maxsize=256)
@@ -167,22 +216,21 @@ class _Search:
     ) -> None:
         self.hand = hand = list(hand)
         self.rules = rules
-        self.jokers = jokers
-        table = rules.points_table(jokers.codes)
-        self.total = sum(map(table.__getitem__, hand))
+        wild = jokers.codes
+        key, points = _item_order(rules, wild)
+        self.total = sum(map(points.__getitem__, hand))
         self.limit = rules.cap if cap is None else cap
         self.printed = [JOKER] * hand.count(JOKER)
-        wild = jokers.codes
         # Items: distinct codes, wild ones first, then the rest by points, highest first.
-        self.items = items = sorted(set(hand), key=_item_order(rules, wild).__getitem__)
-        if self.printed:
-            items.pop()  # the printed joker sorts last
-        self.n_wild = len(wild.intersection(items))
-        self.item_points = [table[c] for c in items]
+        distinct = set(hand)
+        distinct.discard(JOKER)
+        self.items = items = sorted(distinct, key=key.__getitem__)
+        self.n_wild = len(wild & distinct)
+        self.item_points = list(map(points.__getitem__, items))
         unit_of = dict(zip(items, _UNITS, strict=False))
         unit_of[JOKER] = 0
         self.full = sum(map(unit_of.__getitem__, hand))
-        self.guard = int("4" * len(items) or "0", 8)
+        self.guard = _GUARDS[len(items)]
         self.joker_total = len(self.printed) + sum(map(wild.__contains__, hand))
 
     # ------------------------------------------------------------ candidates
@@ -191,12 +239,11 @@ class _Search:
         """Per suit, the cards that may stand in a run: a mask of their ranks (bit r for
         rank r), each rank's unit in the packed multiset, and a mask of the wild ones."""
         masks = [0, 0, 0, 0]
-        units = [[0] * 14 for _ in range(4)]
+        units = [[0] * 14, [0] * 14, [0] * 14, [0] * 14]
         wild = [0, 0, 0, 0]
         n_wild = self.n_wild
         skip = 0 if self.rules.wild_natural_keeps_pure else n_wild
-        for i in range(skip, len(self.items)):
-            code = self.items[i]
+        for i, code in enumerate(self.items[skip:], skip):
             suit, rank = SUIT_OF[code], RANK_OF[code]
             masks[suit] |= 1 << rank
             units[suit][rank] = _UNITS[i]
@@ -206,17 +253,20 @@ class _Search:
 
     def _candidates(
         self, suits: tuple[list[int], list[list[int]], list[int]]
-    ) -> list[list[_Option]]:
+    ) -> tuple[list[list[_Option]], list[int]]:
         """For each item, the melds whose first (lowest-index) item it is, as ``_Option``
-        tuples, sorted: cheapest first, then those holding more of the lower-valued cards.
+        tuples, sorted: cheapest first, then those holding more of the lower-valued cards;
+        and for each item, the contributions (a bit each) of the melds of it and the later
+        items.
 
         Every wild card starts in the joker pool; a meld that uses one as itself takes it
         out of the pool, so a meld's cost to the pool is its jokers plus its wild cards.
         The melds of one suit's runs, or of one rank's sets, come from tables cached by the
         pattern of cards (``_suit_runs``, ``_set_cores``)."""
-        rules = self.rules
+        rules, items = self.rules, self.items
         n_wild = self.n_wild
-        by_first: list[list[_Option]] = [[] for _ in self.items]
+        by_first: list[list[_Option]] = [[] for _ in items]
+        kinds = [0] * (len(items) + 1)
         per_run = rules.max_jokers_per_run
         run_budget = self.joker_total if per_run is None else min(per_run, self.joker_total)
         masks, units, wilds = suits
@@ -227,47 +277,39 @@ class _Search:
             wild = wilds[suit]
             for ranks, core, need, contrib in _suit_runs(rules, masks[suit], run_budget):
                 delta = sum(map(unit, ranks))
+                first = ((delta & -delta).bit_length() - 1) // 3
                 cost = need + (core & wild).bit_count() if wild else need
-                by_first[((delta & -delta).bit_length() - 1) // 3].append(
-                    (cost, -delta, contrib, delta, need)
-                )
+                by_first[first].append((cost, -delta, contrib, delta, need))
+                kinds[first] |= 1 << contrib
         per_set = rules.max_jokers_per_set
         budget = self.joker_total if per_set is None else min(per_set, self.joker_total)
         natural = _natural_sets(rules, budget, run_budget)
         by_rank: dict[int, list[int]] = {}
-        for i, code in enumerate(self.items):
-            by_rank.setdefault(RANK_OF[code], []).append(i)
-        for rank, members in by_rank.items():
-            if members[0] >= n_wild:
-                cores = natural[rank][len(members)]
-                if not cores:
-                    continue
-                places = [_UNITS[i] for i in members]
-                for chosen, need in cores:
-                    delta = sum(map(places.__getitem__, chosen))
-                    by_first[((delta & -delta).bit_length() - 1) // 3].append(
-                        (need, -delta, _SET, delta, need)
-                    )
-                continue
-            places = [_UNITS[i] for i in members]
-            flags = tuple(i < n_wild for i in members)
-            beaten = _run_single_needs(rules, rank, run_budget)
-            for chosen, need in _set_cores(rules, flags, budget):
-                if len(chosen) == 1 and need in beaten:
-                    continue  # a run of the same card and jokers beats it
+        for i, code in enumerate(items):
+            by_rank.setdefault(RANK_OF[code], []).append(_UNITS[i])
+        wild_unit = _UNITS[n_wild]
+        for rank, places in by_rank.items():
+            if places[0] >= wild_unit:
+                sets = natural[rank][len(places)]
+            else:
+                flags = tuple(unit < wild_unit for unit in places)
+                sets = _set_options(rules, rank, flags, budget, run_budget)
+            for chosen, need, cost in sets:
                 delta = sum(map(places.__getitem__, chosen))
-                cost = need + sum(flags[k] for k in chosen)
-                by_first[((delta & -delta).bit_length() - 1) // 3].append(
-                    (cost, -delta, _SET, delta, need)
-                )
+                first = ((delta & -delta).bit_length() - 1) // 3
+                by_first[first].append((cost, -delta, _SET, delta, need))
+                kinds[first] |= 1 << _SET
         if rules.tunnela:
-            for i in range(n_wild, len(self.items)):
+            for i in range(n_wild, len(items)):
                 if (self.full >> (3 * i)) & 3 >= 3:
                     by_first[i].append((0, -(3 << (3 * i)), _SET, 3 << (3 * i), 0))
+                    kinds[i] |= 1 << _SET
         for options in by_first:
             if len(options) > 1:
                 options.sort()
-        return by_first
+        for i in range(len(items) - 1, -1, -1):
+            kinds[i] |= kinds[i + 1]
+        return by_first, kinds
 
     # ------------------------------------------------------------ search
 
@@ -286,6 +328,22 @@ class _Search:
                 return True
         return False
 
+    def _prepare(self) -> _Prepared | None:
+        """What a search reads, or ``None`` when no arrangement can meet the requirement
+        (it needs a pure run and no three cards of a suit follow each other)."""
+        suits = self._suits()
+        if self.rules.min_pure_runs and not self._pure_run_possible(suits[0]):
+            return None
+        by_first, kinds = self._candidates(suits)
+        return _Prepared(
+            by_first,
+            kinds,
+            _requirement_tables(self.rules)[0],
+            _terminal_table(self.rules, self.joker_total),
+            _reachable(self.rules),
+            _finishing(self.rules, self.joker_total),
+        )
+
     def run(self, plan: bool = True) -> tuple[int, _Plan | None]:
         """(points, plan); the plan is the moves chosen, ``None`` when every card counts
         (or when ``plan`` is false)."""
@@ -293,27 +351,18 @@ class _Search:
         bound = min(unmet, self.limit)
         if bound == 0:
             return bound, None
-        suits = self._suits()
-        if self.rules.min_pure_runs and not self._pure_run_possible(suits[0]):
+        prepared = self._prepare()
+        if prepared is None:
             return bound, None
-        by_first = self._candidates(suits)
-        table = _requirement_tables(self.rules)[0]
-        terminal = _terminal_table(self.rules, self.joker_total)
-        reach = _reachable(self.rules)
-        finish = _finishing(self.rules, self.joker_total)
-        # kinds[i]: the contributions of the melds whose first item is i or later.
-        kinds = [0] * (len(by_first) + 1)
-        for i in range(len(by_first) - 1, -1, -1):
-            here = kinds[i + 1]
-            for option in by_first[i]:
-                here |= 1 << option[2]
-            kinds[i] = here
+        by_first, kinds, table, terminal, reach, finish = prepared
         # A wild card left alone stays in the joker pool; any other card counts.
         points = [0] * self.n_wild + self.item_points[self.n_wild :]
-        units = [1 << (3 * i) for i in range(len(self.items))]
+        units = _UNITS
         guard = self.guard
-        # Exact values as themselves, lower bounds ``lb`` as ``~lb`` (negative).
+        # Exact values as themselves, lower bounds ``lb`` as ``~lb`` (negative); for each
+        # exact value, the move that reaches it (``None``: the first card left alone).
         memo: dict[int, int] = {}
+        how: dict[int, _Option | None] = {}
 
         def solve(rem: int, jok: int, state: int, ub: int) -> int:
             """The least deadwood of ``rem`` if it is under ``ub``; else a lower bound of
@@ -337,76 +386,116 @@ class _Search:
             moves = table[state]
             best = ub
             soft = _INF
-            for cost, _, contrib, delta, _ in by_first[i]:
+            chosen = None
+            for cost, neg, contrib, delta, need in by_first[i]:
                 if cost <= jok and (fits - delta) & guard == guard:
                     value = solve(rem - delta, jok - cost, moves[contrib], best)
                     if value < best:
-                        best = value
+                        best, chosen = value, (cost, neg, contrib, delta, need)
                         if not best:
-                            memo[key] = 0
-                            return 0
+                            break
                     elif value < soft:
                         soft = value
+            # Left alone (a wild card: in the pool), the card wins a tie with the melds, so
+            # the search asks with a bound one higher, to see the tie.
             own = points[i]
-            if own < best:
-                value = solve(rem - units[i], jok, state, best - own) + own
-                if value < best:
-                    best = value
+            if own <= best:
+                value = solve(rem - units[i], jok, state, best - own + 1) + own
+                if value < best or value == best < ub:
+                    best, chosen = value, None
                 elif value < soft:
                     soft = value
             elif own < soft:
                 soft = own
             if best < ub:
                 memo[key] = best
+                how[key] = chosen
                 return best
             memo[key] = ~soft
             return soft
 
         deadwood = solve(self.full, self.joker_total, 0, bound)
+        solve = _spent  # the closure refers to itself: break the cycle (see ``_spent``)
         if deadwood >= bound:
             return bound, None
         if not plan:
             return deadwood, None
-        return deadwood, self._plan(deadwood, solve, by_first, table)
+        return deadwood, self._plan(how, table)
 
-    def _plan(
-        self,
-        target: int,
-        solve: Callable[[int, int, int, int], int],
-        by_first: list[list[_Option]],
-        table: tuple[tuple[int, ...], ...],
-    ) -> _Plan:
-        """Walk the memoised search again to recover the moves behind ``target``."""
-        rem, jok, state, owed = self.full, self.joker_total, 0, target
-        plan: list[tuple[int, int]] = []
+    def _plan(self, how: dict[int, _Option | None], table: tuple[tuple[int, ...], ...]) -> _Plan:
+        """Follow the moves the search chose, from the whole hand to the end."""
+        rem, jok, state = self.full, self.joker_total, 0
+        moves: list[tuple[int, int]] = []
         while rem:
-            low = rem & -rem
-            i = (low.bit_length() - 1) // 3
-            unit = 1 << (3 * i)
-            if i < self.n_wild:
-                if solve(rem - unit, jok, state, owed + 1) == owed:
-                    rem = rem - unit
-                    plan.append((unit, -1))  # stays in the joker pool
-                    continue
-            elif (
-                self.item_points[i] <= owed
-                and solve(rem - unit, jok, state, owed - self.item_points[i] + 1)
-                == owed - self.item_points[i]
-            ):
-                rem, owed = rem - unit, owed - self.item_points[i]
-                plan.append((unit, 0))  # unmatched
-                continue
-            fits = rem | self.guard
-            for cost, _, contrib, delta, need in by_first[i]:
-                if cost <= jok and (fits - delta) & self.guard == self.guard:
-                    nxt = table[state][contrib]
-                    if solve(rem - delta, jok - cost, nxt, owed + 1) == owed:
-                        rem, jok, state = rem - delta, jok - cost, nxt
-                        plan.append((delta, need + 1))  # a meld with `need` jokers
-                        break
-            else:  # pragma: no cover - the memo always holds a way to its own value
-                raise AssertionError("solver plan lost its way")
-        return _Plan(plan, jok, state)
+            option = how[(rem << 12) | (jok << 5) | state]
+            if option is None:
+                i = ((rem & -rem).bit_length() - 1) // 3
+                moves.append((_UNITS[i], -1 if i < self.n_wild else 0))  # pool, or unmatched
+                rem -= _UNITS[i]
+            else:
+                cost, _, contrib, delta, need = option
+                moves.append((delta, need + 1))  # a meld with `need` jokers
+                rem, jok, state = rem - delta, jok - cost, table[state][contrib]
+        return _Plan(moves, jok, state)
+
+    def declare(self) -> _Plan | None:
+        """A plan that meets the requirement with every card in a meld but one, the card
+        for the finish slot: a card left out, or else a joker left over; ``None`` when
+        there is none. The first plan found, not the cheapest: all it must do is exist."""
+        prepared = self._prepare()
+        if prepared is None:
+            return None
+        by_first, kinds, table, terminal, reach, finish = prepared
+        guard, n_wild = self.guard, self.n_wild
+        failed: set[int] = set()
+        how: dict[int, _Option | None] = {}
+
+        def fits(rem: int, jok: int, state: int, spare: int) -> bool:
+            """Can ``rem`` be laid in melds but for ``spare`` (0 or 1) cards?"""
+            if not rem:
+                return terminal[state][jok - spare] if jok >= spare else False
+            key = (rem << 13) | (spare << 12) | (jok << 5) | state
+            if key in failed:
+                return False
+            i = ((rem & -rem).bit_length() - 1) // 3
+            if reach[state][kinds[i]] & finish[jok]:
+                room = rem | guard
+                moves = table[state]
+                for cost, neg, contrib, delta, need in by_first[i]:
+                    if (
+                        cost <= jok
+                        and (room - delta) & guard == guard
+                        and fits(rem - delta, jok - cost, moves[contrib], spare)
+                    ):
+                        how[key] = (cost, neg, contrib, delta, need)
+                        return True
+                # A wild card stays in the pool; another card is left out, if one may be.
+                if (i < n_wild or spare) and fits(
+                    rem - _UNITS[i], jok, state, spare if i < n_wild else 0
+                ):
+                    how[key] = None
+                    return True
+            failed.add(key)
+            return False
+
+        found = fits(self.full, self.joker_total, 0, 1)
+        fits = _spent_test  # the closure refers to itself: break the cycle
+        if not found:
+            return None
+        rem, jok, state, spare = self.full, self.joker_total, 0, 1
+        moves: list[tuple[int, int]] = []
+        while rem:
+            option = how[(rem << 13) | (spare << 12) | (jok << 5) | state]
+            if option is None:
+                i = ((rem & -rem).bit_length() - 1) // 3
+                moves.append((_UNITS[i], -1 if i < n_wild else 0))
+                rem -= _UNITS[i]
+                spare = spare if i < n_wild else 0
+            else:
+                cost, _, contrib, delta, need = option
+                moves.append((delta, need + 1))
+                rem, jok, state = rem - delta, jok - cost, table[state][contrib]
+        return _Plan(moves, jok - spare, state)
 
     def groups(self, plan: _Plan | None) -> list[list[int]]:
         """The groups of cards a plan stands for: melds, then unmatched cards one by one,
@@ -431,7 +520,7 @@ class _Search:
                 melds.append((cards, kind - 1))
         out = []
         for cards, need in melds:
-            out.append(_display_order(cards) + pool[:need])
+            out.append([*_display_order(tuple(cards)), *pool[:need]])
             del pool[:need]
         out.extend(loose)
         sizes = _joker_runs(self.rules, plan.state, plan.jokers) or []
@@ -443,11 +532,25 @@ class _Search:
         return out
 
 
-def _display_order(cards: list[int]) -> list[int]:
+def _spent(rem: int, jok: int, state: int, ub: int) -> int:
+    """What a search's closure is bound to once it is done, so that it no longer refers to
+    itself: its memo is freed at once, with no work left for the cycle collector."""
+    raise AssertionError("the search is over")
+
+
+def _spent_test(rem: int, jok: int, state: int, spare: int) -> bool:
+    """``_spent`` for ``_Search.declare``."""
+    raise AssertionError("the search is over")
+
+
+@lru_cache(maxsize=1 << 14)
+def _display_order(cards: tuple[int, ...]) -> tuple[int, ...]:
     """Cards in the order people lay a meld down: by rank, the ace after a king."""
     ranks = {RANK_OF[c] for c in cards}
     high_ace = 13 in ranks and 2 not in ranks
-    return sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
+    return tuple(
+        sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
+    )
 
 
 def _undominated(contribs: int) -> tuple[int, ...]:
@@ -467,7 +570,7 @@ def _undominated(contribs: int) -> tuple[int, ...]:
 _UNDOMINATED = tuple(_undominated(mask) for mask in range(32))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 16)
 def _suit_runs(
     rules: Ruleset, ranks: int, budget: int
 ) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
@@ -508,7 +611,7 @@ def _suit_runs(
     return tuple(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=1 << 15)
 def _place_runs(
     rules: Ruleset, stretch: int, budget: int
 ) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
@@ -599,13 +702,14 @@ def _joker_runs(rules: Ruleset, state: int, jok: int) -> list[int] | None:
 
 
 @lru_cache(maxsize=1 << 10)
-def _item_order(rules: Ruleset, wild: frozenset[int]) -> tuple[int, ...]:
+def _item_order(rules: Ruleset, wild: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A sort key for each code: wild cards first (by code), then the rest by points,
-    highest first (then by code), the printed joker last."""
+    highest first (then by code), the printed joker last; and each code's points."""
     table = rules.points_table(wild)
-    return tuple(
+    key = tuple(
         c - 1000 if c in wild else 1 << 20 if c == JOKER else -table[c] * 64 + c for c in range(53)
     )
+    return key, table
 
 
 @lru_cache(maxsize=1 << 10)
@@ -617,19 +721,26 @@ def _run_single_needs(rules: Ruleset, rank: int, budget: int) -> frozenset[int]:
 @lru_cache(maxsize=1 << 10)
 def _natural_sets(
     rules: Ruleset, budget: int, run_budget: int
-) -> tuple[tuple[tuple[tuple[tuple[int, ...], int], ...], ...], ...]:
-    """``[rank][m]``: the sets of ``m`` cards of ``rank``, none wild (``_set_cores``),
-    less those of one card a run of it beats."""
+) -> tuple[tuple[tuple[tuple[tuple[int, ...], int, int], ...], ...], ...]:
+    """``[rank][m]``: ``_set_options`` of ``m`` cards of ``rank``, none of them wild."""
     return tuple(
-        tuple(
-            tuple(
-                (chosen, need)
-                for chosen, need in _set_cores(rules, (False,) * m, budget)
-                if len(chosen) > 1 or need not in _run_single_needs(rules, rank, run_budget)
-            )
-            for m in range(5)
-        )
+        tuple(_set_options(rules, rank, (False,) * m, budget, run_budget) for m in range(5))
         for rank in range(14)
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _set_options(
+    rules: Ruleset, rank: int, wild: tuple[bool, ...], budget: int, run_budget: int
+) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """The sets of one rank's cards (``wild`` says which are wild) with at most ``budget``
+    jokers: (positions of the cards taken, jokers needed, cost to the joker pool: the
+    jokers and the wild cards taken), less those of one card a run of it beats."""
+    beaten = _run_single_needs(rules, rank, run_budget)
+    return tuple(
+        (chosen, need, need + sum(wild[k] for k in chosen))
+        for chosen, need in _set_cores(rules, wild, budget)
+        if len(chosen) > 1 or need not in beaten
     )
 
 

@@ -66,10 +66,12 @@ def play_game(
         case other:
             raise ValueError(f"unknown game format {other!r}")
     log.ended = max([log.hands[-1].ended, *(row[1] for row in log.game_events)]) + 2_000
+    clients: dict[tuple[str, str], str] = {}  # one person's accounts play on one client
     for _, profile in seated:
         client = profile.client
         if rng.random() < 0.1:
             client = "web" if client == "app" else "app"
+        client = clients.setdefault(profile.devices, client)
         joined = start - rng.randrange(2_000, JOIN_AHEAD_MS)
         leaving = gone.get(profile.player_id, log.ended) + rng.randrange(500, 8_000)
         log.sessions.append(

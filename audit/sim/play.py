@@ -14,14 +14,23 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cache
 from math import exp
+from statistics import NormalDist
 
 from audit.cards import CODE_TEXT, JOKER
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
-from audit.rules.solver import best_arrangement
+from audit.rules.solver import best_arrangement, best_points
 from audit.sim.anomalies import Label, label
-from audit.sim.players import PATIENCE, Holding, Profile, Table, declaration
+from audit.sim.players import (
+    PATIENCE,
+    Holding,
+    Profile,
+    Table,
+    declaration,
+    rash_declaration,
+)
 
 # An event row: (ts, player_id, action, card, groups, auto, reason); seq is its index.
 Event = tuple[int, str | None, str, int | None, list[list[int]] | None, bool, str | None]
@@ -112,7 +121,23 @@ def think(rng: random.Random, median_s: float) -> int:
     >>> min(times) >= 1_000, max(times) <= 20_000, 3_500 < sorted(times)[500] < 4_500
     (True, True, True)
     """
-    return min(20_000, max(1_000, int(1000 * median_s * exp(rng.gauss(0.0, 0.6)))))
+    return _think_times(median_s)[rng.getrandbits(_THINK_BITS)]
+
+
+_THINK_BITS = 12
+
+
+@cache
+def _think_times(median_s: float) -> tuple[int, ...]:
+    """The log-normal think times around ``median_s`` (sigma 0.6) at 4,096 evenly spaced
+    quantiles, kept within 1-20 s: one of them drawn uniformly is a think time, at the cost
+    of one random number."""
+    spread = NormalDist(0.0, 0.6)
+    steps = 1 << _THINK_BITS
+    return tuple(
+        min(20_000, max(1_000, int(1000 * median_s * exp(spread.inv_cdf((k + 0.5) / steps)))))
+        for k in range(steps)
+    )
 
 
 # ------------------------------------------------------------------ one hand
@@ -294,7 +319,9 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         # after a failed look only again once a card that fits comes in.
         tired = turns[i] >= PATIENCE
         if plant == "invalid_declaration" and turns[i] >= TAMPER_AFTER:
-            finish, groups = declaration(hand.cards, table, rash_finish=worst) or (worst, [])
+            finish, groups = declaration(hand.cards, table) or rash_declaration(
+                hand.cards, table, worst
+            )
             hand.remove(finish)
             if not check_declaration(hand.cards, groups, table.jokers, rules).valid:
                 planted.append(
@@ -317,14 +344,18 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             and hand.may_be_complete(loose, partnered, pure, glance=not tired)
         ):
             rash = not rules.invalid_ends_hand and rng.random() < hand.style.rash
-            found = declaration(hand.cards, table, rash_finish=worst if rash else None)
+            found = declaration(hand.cards, table)
+            # Valid as found, where jokers left over may be a group of their own.
+            valid = found is not None and rules.jokers_only_group == "leftover"
+            if found is None and rash:
+                found = rash_declaration(hand.cards, table, worst)
             hand.stale = found is None
             if found is not None:
                 finish, groups = found
                 hand.remove(finish)
                 ts += wait(i, 6.0)
                 emit((ts, player, "declare", finish, groups, False, None))
-                if check_declaration(hand.cards, groups, table.jokers, rules).valid:
+                if valid or check_declaration(hand.cards, groups, table.jokers, rules).valid:
                     winner, declared = i, True
                 else:
                     winner = out(i, "invalid_declare", rules.invalid_penalty)
@@ -344,12 +375,15 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     for j in losers:
         if outcomes[j]:
             continue
-        best, groups = best_arrangement(hands[j].cards, table.jokers, rules)
         cap = rules.cap if turns[j] else rules.first_hand_show_cap
+        if rng.random() < SHOW_OMITTED:  # the server arranges the cards: no groups shown
+            best = best_points(hands[j].cards, table.jokers, rules)
+            outcomes[j], points[j] = "lost", min(best, cap)
+            continue
+        best, groups = best_arrangement(hands[j].cards, table.jokers, rules)
         outcomes[j], points[j] = "lost", min(best, cap)
-        if rng.random() >= SHOW_OMITTED:
-            ts += wait(j, 5.0)
-            emit((ts, ids[j], "show", None, groups, False, None))
+        ts += wait(j, 5.0)
+        emit((ts, ids[j], "show", None, groups, False, None))
     return HandLog(
         hand_id=deal.hand_id,
         hand_no=deal.hand_no,

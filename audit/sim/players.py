@@ -3,8 +3,8 @@
 Decisions must be cheap, since they run on every turn: a hand is held as bitmasks (the
 ranks held per suit, the suits held per rank), so "does this card help a meld" is a few
 bit operations. The exact solver (`audit.rules.solver`) is called only when a cheap test
-says the hand may be complete, and the declaration it yields is always checked by
-`check_declaration` before it is played.
+says the hand may be complete; the declaration it finds lays every card but the finish in
+melds, so it is valid. Only a rash declaration is left for `check_declaration` to judge.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from enum import StrEnum, unique
 from functools import cache
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
-from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.rules.solver import best_arrangement
+from audit.rules.solver import declaration as declare
 
 
 @unique
@@ -413,33 +413,22 @@ class Holding:
         return code
 
 
-def declaration(
-    cards: Sequence[int], table: Table, *, rash_finish: int | None = None
-) -> tuple[int, list[list[int]]] | None:
-    """A finish card and groups of the other cards that arrange them with no points.
+def declaration(cards: Sequence[int], table: Table) -> tuple[int, list[list[int]]] | None:
+    """A finish card and groups of the other cards that lay them all in melds meeting the
+    declaration requirement, or ``None``: the exact solver's
+    (`audit.rules.solver.declaration`). Where the rules take jokers left over as a group of
+    their own (``melds.jokers_only_group = "leftover"``, both presets) it is valid."""
+    return declare(cards, table.jokers, table.rules)
 
-    One solver call on all ``k + 1`` cards: a declaration exists when its best
-    arrangement leaves exactly one card out of every meld (that card goes on the finish
-    slot), or none (then a card is taken off a meld that stays valid without it). When
-    there is none, a rash player declares anyway: ``rash_finish`` on the finish slot and
-    the best arrangement of the rest, which the rules will judge.
-    """
-    is_joker = table.is_joker
+
+def rash_declaration(
+    cards: Sequence[int], table: Table, finish: int
+) -> tuple[int, list[list[int]]]:
+    """What a rash player declares without a declaration: ``finish`` on the finish slot and
+    the best arrangement of the rest, which the rules will judge."""
     _, groups = best_arrangement(cards, table.jokers, table.rules)
-    loose = [i for i, group in enumerate(groups) if len(group) == 1 and not is_joker[group[0]]]
-    if len(loose) == 1:
-        return groups[loose[0]][0], without(groups, loose[0], groups[loose[0]][0])
-    if not loose:
-        for i, group in enumerate(groups):
-            ends = (group[0], group[-1], *(c for c in group if is_joker[c]))
-            for finish in dict.fromkeys(ends):
-                rest = without(groups, i, finish)
-                if is_valid(rest, table):
-                    return finish, rest
-    if rash_finish is None:
-        return None
-    index = next(i for i, group in enumerate(groups) if rash_finish in group)
-    return rash_finish, without(groups, index, rash_finish)
+    index = next(i for i, group in enumerate(groups) if finish in group)
+    return finish, without(groups, index, finish)
 
 
 def without(groups: list[list[int]], index: int, code: int) -> list[list[int]]:
@@ -450,12 +439,6 @@ def without(groups: list[list[int]], index: int, code: int) -> list[list[int]]:
     if group:
         rest.insert(index, group)
     return rest
-
-
-def is_valid(groups: list[list[int]], table: Table) -> bool:
-    """The rules' verdict on a declaration of exactly the cards in ``groups``."""
-    hand = [c for group in groups for c in group]
-    return check_declaration(hand, groups, table.jokers, table.rules).valid
 
 
 @cache
