@@ -62,7 +62,11 @@ def _words(shuffle: Shuffle) -> Iterator[int]:
 
 def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
     """The shoe the scheme gives for these seeds (index 0 dealt first)."""
-    shoe = canonical_shoe(decks, printed_jokers)
+    return shuffled(shuffle, canonical_shoe(decks, printed_jokers))
+
+
+def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
+    """``shoe`` (in canonical order) shuffled in place by the scheme, and returned."""
     words = _words(shuffle)
     for i in range(len(shoe) - 1, 0, -1):
         span = i + 1

@@ -69,6 +69,9 @@ SHARD_GAMES = 500
 """Games in a room (shard) of the night: rooms are played in parallel."""
 PLAYER_BLOCK = 100_000
 """Room ``k``'s player ids start at ``P{k * PLAYER_BLOCK + 1}``."""
+FAIR_EVERY = 4
+"""Every 4th table of a room (T0004, T0008, ...) shuffles provably fairly and records each
+hand's commitment (`audit.replay.commitment`); never a biased one."""
 BIASED_EVERY = 8  # with biased_shuffle planted, every 8th table (T0002, T0010, ...) has it
 
 
@@ -181,6 +184,7 @@ def _play_room(shard: _Shard) -> tuple[SimSummary, list[Label]]:
     first_game = shard.index * shard.room
     first_table = shard.index * max(len(formats) * len(rules), -(-shard.room // GAMES_PER_TABLE))
     tables = [_new_table(rng, number, formats, rules, first_table) for number in range(n_tables)]
+    tables = [replace(t, fair=n % FAIR_EVERY == FAIR_EVERY - 1) for n, t in enumerate(tables)]
     if "biased_shuffle" in kinds:
         tables = [replace(t, biased=n % BIASED_EVERY == 1) for n, t in enumerate(tables)]
     first_player = shard.index * PLAYER_BLOCK
@@ -204,7 +208,7 @@ def _play_room(shard: _Shard) -> tuple[SimSummary, list[Label]]:
         free = {kind: (a, b) for a, b, kind in pairs if max(busy_until[a], busy_until[b]) <= start}
         real = table.chip_type == "real"
         kind = (
-            planner.pick(rng.random(), table.format, real=real, pairs_free=free)
+            planner.pick(rng.random(), table.format, real=real, pairs_free=free, fair=table.fair)
             if planner.kinds
             else None
         )

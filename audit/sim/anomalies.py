@@ -40,6 +40,8 @@ class Kind:
     what: str
     real_money: bool = False
     """Planted only at real-money tables."""
+    fair_only: bool = False
+    """Planted only at provably-fair tables (they record a shuffle commitment)."""
 
 
 ALL_FORMATS = ("points", "pool_101", "pool_201", "deals")
@@ -62,6 +64,9 @@ TAMPERING: tuple[Kind, ...] = (
          "one player is dealt extra printed jokers in place of two of their cards"),
     Kind("non_top_draw", "draw.stock_mismatch", ALL_FORMATS,
          "a stock draw hands a player a card from below the top of the stock"),
+    Kind("rigged_shuffle", "deck.commitment", ALL_FORMATS,
+         "at a provably-fair table, a joker is moved into one player's deal after the "
+         "seeds were committed", fair_only=True),
 )  # fmt: skip
 
 FAIR_PLAY: tuple[Kind, ...] = (
@@ -174,10 +179,17 @@ class Planner:
         self.pending = list(self.kinds)
 
     def pick(
-        self, draw: float, game_format: str, *, real: bool, pairs_free: Iterable[str]
+        self,
+        draw: float,
+        game_format: str,
+        *,
+        real: bool,
+        pairs_free: Iterable[str],
+        fair: bool = False,
     ) -> str | None:
         """The kind the next game carries, if any; ``draw`` is a uniform draw in [0, 1),
-        ``pairs_free`` the pair kinds whose pair can sit at this table now."""
+        ``pairs_free`` the pair kinds whose pair can sit at this table now, ``fair`` the
+        table records shuffle commitments."""
         free = set(pairs_free)
 
         def fits(name: str) -> bool:
@@ -185,6 +197,7 @@ class Planner:
             return (
                 game_format in kind.formats
                 and (real or not kind.real_money)
+                and (fair or not kind.fair_only)
                 and (name not in PAIR_KINDS or name in free)
             )
 

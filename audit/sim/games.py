@@ -23,7 +23,7 @@ MORE_HANDS = 0.65  # chance a points session plays another hand
 MAX_POINTS_HANDS = 8
 JOIN_AHEAD_MS = 60_000  # players join a table up to a minute before the game starts
 SPLIT_OFFER, SPLIT_ACCEPTED, REBUY_TAKEN = 0.4, 0.7, 0.6
-HAND_KINDS = frozenset({"stacked_shoe", "non_top_draw", "invalid_declaration"})
+HAND_KINDS = frozenset({"stacked_shoe", "non_top_draw", "invalid_declaration", "rigged_shuffle"})
 """Planted while the hand is played (`audit.sim.play`); the others are planted here."""
 POINTS_OFF = (-10, -5, -2, 2, 5, 10)
 
@@ -114,6 +114,7 @@ def _next_hand(
         pair=_pair_seats(log.pair, seats),
         bots=frozenset(i for i, (_, p) in enumerate(seats) if p.bot),
         biased=table.biased,
+        fair=table.fair,
     )
     hand = play_hand(deal, rng)
     log.hands.append(hand)

@@ -11,6 +11,7 @@ Parquet; a later step can plant anomalies in them before they are written.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -19,6 +20,8 @@ from math import exp
 from statistics import NormalDist
 
 from audit.cards import CODE_TEXT, JOKER
+from audit.replay.commitment import ALGORITHM, shuffled
+from audit.replay.records import Shuffle
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
 from audit.rules.solver import best_arrangement, best_points
@@ -66,6 +69,8 @@ class TableSpec:
     rake_pct: Decimal
     biased: bool = False
     """The table's shuffler is biased (a planted anomaly)."""
+    fair: bool = False
+    """The table shuffles provably fairly: every hand records its seeds' commitment."""
 
 
 @dataclass(slots=True)
@@ -91,6 +96,8 @@ class HandLog:
     """Players who left the table during the hand, and when."""
     labels: list[Label] = field(default_factory=list)
     """Anomalies planted in the hand."""
+    shuffle: Shuffle | None = None
+    """The provably-fair commitment of a fair table's hand."""
 
 
 @dataclass(slots=True)
@@ -168,6 +175,8 @@ class Deal:
     """Seat indices of bots."""
     biased: bool = False
     """The table's shuffler is biased."""
+    fair: bool = False
+    """The table shuffles provably fairly (`audit.replay.commitment`)."""
 
 
 def play_hand(deal: Deal, rng: random.Random) -> HandLog:
@@ -177,10 +186,17 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     rules, drops = deal.rules, deal.drops
     n, k = len(deal.seats), rules.cards_per_hand
     shoe = list(deal.shoe)
-    rng.shuffle(shoe)
+    commitment = None
+    if deal.fair:
+        commitment = _commit(rng, deal.hand_id)
+        shuffled(commitment, shoe)  # deal.shoe is the shoe in canonical order
+    else:
+        rng.shuffle(shoe)
     dealt = n * k
     ids = [profile.player_id for _, profile in deal.seats]
     planted: list[Label] = []
+    if deal.plant == "rigged_shuffle" and commitment is not None:
+        planted.append(_rig(shoe, rng.randrange(n), dealt, deal.hand_id, ids))
     if deal.biased and rng.random() < BIAS and JOKER in shoe:
         at = shoe.index(JOKER)
         shoe[0], shoe[at] = shoe[at], shoe[0]
@@ -400,6 +416,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         amounts=[None] * n,
         left=left,
         labels=planted + _collusion(deal, ids, fed, outcomes, points),
+        shuffle=commitment,
     )
 
 
@@ -412,6 +429,35 @@ def _eliminated_by(deal: Deal, seat: int, penalty: int) -> bool:
     if deal.pool is None or deal.scores is None:
         return False
     return deal.pool.is_eliminated(deal.scores[seat] + penalty)
+
+
+def _commit(rng: random.Random, hand_id: str) -> Shuffle:
+    """A fair table's seeds for one hand, and the commitment published before it."""
+    server = f"{rng.getrandbits(128):032x}"
+    return Shuffle(
+        algorithm=ALGORITHM,
+        server_seed=server,
+        server_seed_hash=hashlib.sha256(server.encode()).hexdigest(),
+        client_seed=f"client-{hand_id}",
+        nonce=rng.randrange(1, 1_000_000),
+    )
+
+
+def _rig(shoe: list[int], seat: int, dealt: int, hand_id: str, ids: list[str]) -> Label:
+    """Swap seat ``seat``'s first card with the first printed joker (or the first card) of
+    the stock, after the commitment: the same cards, another deal."""
+    stock = range(dealt + 2, len(shoe))
+    jokers = [i for i in stock if shoe[i] == JOKER != shoe[seat]]
+    at = jokers[0] if jokers else next(i for i in stock if shoe[i] != shoe[seat])
+    given, taken = shoe[at], shoe[seat]
+    shoe[seat], shoe[at] = given, taken
+    return label(
+        "rigged_shuffle",
+        hand_id=hand_id,
+        players=(ids[seat],),
+        details=f"{ids[seat]} was dealt {CODE_TEXT[given]} from the stock in place of "
+        f"{CODE_TEXT[taken]} after the shuffle was committed",
+    )
 
 
 def _stack(shoe: list[int], seat: int, n: int, dealt: int, hand_id: str, ids: list[str]) -> Label:

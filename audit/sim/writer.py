@@ -157,7 +157,10 @@ def _hands(games: list[GameLog]) -> list[pa.Array]:
         names=["seat", "player_id"],
     )
     seat_offsets = pa.array([0, *_running([len(h.seats) for _, h in hands])], pa.int32())
-    no_shuffle = pa.nulls(len(hands), load_contract()["hands"].column("shuffle").arrow_type)
+    shuffles = pa.array(
+        [None if h.shuffle is None else h.shuffle._asdict() for _, h in hands],
+        load_contract()["hands"].column("shuffle").arrow_type,
+    )
     return [
         pa.array([h.hand_id for _, h in hands], pa.string()),
         pa.array([g.game_id for g, _ in hands], pa.string()),
@@ -166,7 +169,7 @@ def _hands(games: list[GameLog]) -> list[pa.Array]:
         _card_lists([h.shoe for _, h in hands]),
         _cards([h.wild for _, h in hands]),
         _cards([h.open for _, h in hands]),
-        no_shuffle,
+        shuffles,
         _ms([h.started for _, h in hands]),
         _ms([h.ended for _, h in hands]),
     ]

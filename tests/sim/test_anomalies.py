@@ -17,8 +17,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from audit.cards import CODE_TEXT
 from audit.cli import app
 from audit.errors import AuditError
+from audit.replay.commitment import reproduce
+from audit.replay.records import Shuffle
 from audit.run import replay_logs
 from audit.sim import simulate
 from audit.sim.anomalies import FAIR_PLAY, KINDS, PLANT_RATE, TAMPERING, Planner, parse_kinds
@@ -111,10 +114,12 @@ def test_each_tampered_game_raises_only_what_its_tampering_explains(
     logs: Logs, findings: list[Row]
 ) -> None:
     """One anomaly, its own checks: a wrong loser's points in a points game also make a
-    wrong amount (the money follows the points); nothing else cascades."""
+    wrong amount (the money follows the points), extra jokers in a provably-fair shoe also
+    break its commitment; nothing else cascades."""
     explained = {
         "loser_points": {"score.points", "score.amount"},
         "drop_penalty": {"drop.penalty", "score.amount"},
+        "stacked_shoe": {"deck.composition", "deck.commitment"},  # at a provably-fair table
     }
     kinds_of: dict[str, set[str]] = defaultdict(set)
     for row in logs.labels:
@@ -300,3 +305,22 @@ def test_planted_logs_still_pass_every_schema_check(root: Path) -> None:
     for table in TABLES:
         for path in files(root, table):
             assert check_schema(table, pq.ParquetFile(path).schema_arrow, source=str(path)) == []
+
+
+def test_fair_tables_record_commitments_that_reproduce_their_shoes(logs: Logs) -> None:
+    rigged = {row["hand_id"] for row in labels_of(logs, "rigged_shuffle")}
+    stacked = {row["hand_id"] for row in labels_of(logs, "stacked_shoe")}
+    committed = 0
+    for game_id, hands in logs.hands.items():
+        game = logs.games[game_id]
+        for hand in hands:
+            if hand["shuffle"] is None or hand["hand_id"] in rigged | stacked:
+                continue
+            committed += 1
+            shuffle = Shuffle(**hand["shuffle"])
+            dealt = reproduce(shuffle, game["decks"], game["printed_jokers"])
+            assert [CODE_TEXT[c] for c in dealt] == hand["shoe"]
+            assert hashlib.sha256(shuffle.server_seed.encode()).hexdigest() == (
+                shuffle.server_seed_hash
+            )
+    assert committed > 50
