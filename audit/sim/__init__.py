@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import NamedTuple
 
 from audit.errors import AuditError
 from audit.rules.ruleset import FORMATS, Ruleset, load_preset
@@ -28,7 +29,7 @@ from audit.sim.anomalies import PAIR_KINDS, Label, Planner, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
 from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, GameLog, TableSpec
 from audit.sim.players import Profile, bot_player, new_player, second_account
-from audit.sim.writer import LogWriter, write_labels
+from audit.sim.writer import LogWriter, write_labels, write_players
 
 EPOCH = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 EPOCH_MS = int(EPOCH.timestamp() * 1000)
@@ -133,8 +134,9 @@ def simulate(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             done = list(pool.map(_play_shard, shards))
-    write_labels(out, [row for _, labels in done for row in labels])
-    return sum((summary for summary, _ in done), SimSummary())
+    write_labels(out, [row for room in done for row in room.labels])
+    write_players(out, [player for room in done for player in room.players])
+    return sum((room.summary for room in done), SimSummary())
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +159,15 @@ class _Shard:
         return random.Random(self.seed if self.index == 0 else f"{self.seed}/room {self.index}")
 
 
-def _play_shard(shard: _Shard) -> tuple[SimSummary, list[Label]]:
+class _Room(NamedTuple):
+    """What a room wrote: its summary, its planted anomalies and its players."""
+
+    summary: SimSummary
+    labels: list[Label]
+    players: list[Profile]
+
+
+def _play_shard(shard: _Shard) -> _Room:
     with _collector_paused():
         return _play_room(shard)
 
@@ -176,7 +186,7 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _play_room(shard: _Shard) -> tuple[SimSummary, list[Label]]:
+def _play_room(shard: _Shard) -> _Room:
     games, kinds, formats = shard.games, shard.kinds, shard.formats
     rng = shard.rng
     rules = [load_preset(p) for p in shard.presets]
@@ -252,7 +262,7 @@ def _play_room(shard: _Shard) -> tuple[SimSummary, list[Label]]:
         heapq.heappush(free_at, (game.ended + rng.randrange(20_000, 180_000), t))
     labels.extend(_bot_labels(players, bots, writer))
     writer.close()
-    return summary, labels
+    return _Room(summary, labels, [p for p in players if writer.games_of(p.player_id)])
 
 
 def _planted_players(

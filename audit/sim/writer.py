@@ -23,6 +23,7 @@ from audit.cards import CODE_TEXT
 from audit.logs.contract import load_contract
 from audit.sim.anomalies import LABELS_SCHEMA, Label
 from audit.sim.play import GameLog
+from audit.sim.players import Profile
 
 GAMES_PER_FILE = 100
 _CARDS = pa.array(CODE_TEXT, pa.string())
@@ -71,6 +72,32 @@ class LogWriter:
         """Write what is still buffered."""
         if self.buffer:
             self.flush()
+
+
+PLAYERS_SCHEMA = pa.schema(
+    [
+        pa.field("player_id", pa.string(), nullable=False),
+        pa.field("skill", pa.string(), nullable=False),
+        pa.field("client", pa.string(), nullable=False),
+        pa.field("bot", pa.bool_(), nullable=False),
+    ]
+)
+
+
+def write_players(root: Path, players: Sequence[Profile]) -> None:
+    """The simulated players behind the logs (``players.parquet``, ground truth the audit
+    never reads): skill, usual client, bot or not."""
+    rows = sorted(players, key=lambda p: p.player_id)
+    table = pa.Table.from_pydict(
+        {
+            "player_id": [p.player_id for p in rows],
+            "skill": [p.skill.value for p in rows],
+            "client": [p.client for p in rows],
+            "bot": [p.bot for p in rows],
+        },
+        schema=PLAYERS_SCHEMA,
+    )
+    pq.write_table(table, root / "players.parquet", **_WRITE_OPTIONS)
 
 
 def write_labels(root: Path, labels: Sequence[Label]) -> None:

@@ -379,3 +379,26 @@ def test_module_doctests_pass(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_better_players_win_more_and_weaker_ones_drop_more(
+    run: tuple[SimSummary, Path], logs: Logs
+) -> None:
+    """players.parquet (the simulator's truth about its players) against their results."""
+    skill = {
+        r["player_id"]: r["skill"] for r in pq.read_table(run[1] / "players.parquet").to_pylist()
+    }
+    seats: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    dropped: Counter[str] = Counter()
+    for rows in logs.results.values():
+        for row in rows:
+            level = skill[row["player_id"]]
+            seats[level] += 1
+            won[level] += row["outcome"] == "won"
+            dropped[level] += row["outcome"] in ("first_drop", "middle_drop")
+    rate = {level: (won[level] / n, dropped[level] / n) for level, n in seats.items()}
+    assert set(rate) == {"weak", "average", "strong"}
+    assert rate["strong"][0] > rate["weak"][0] + 0.05
+    assert rate["average"][0] > rate["weak"][0] + 0.05
+    assert rate["weak"][1] > rate["average"][1] > rate["strong"][1]
