@@ -16,7 +16,7 @@ def find_hand(logs: Path, hand_id: str) -> tuple[Game | None, Hand]:
     Raises ``AuditError`` when the log root cannot be read or holds no such hand. Only
     the hand's game is staged (all of the log when the hand names no game).
     """
-    log = open_log_root(logs)
+    log = open_log_root(logs, hash_files=False)
     found, game = game_of_hand(log, hand_id)
     if not found:
         raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")

@@ -102,9 +102,11 @@ class LogRoot:
     missing_optional: list[str] = field(default_factory=list)
 
 
-def open_log_root(root: Path) -> LogRoot:
+def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
     """Find and check the Parquet files of every table under `root` (footers only, except
     the columns a file writes wider than the contract, whose values are range-checked).
+    Each file's SHA-256 goes into run.json; ``hash_files=False`` leaves it empty (a
+    one-hand lookup has no run.json).
 
     Raises `SchemaVersionError` for a file of another schema version (the run stops), and
     `LogFormatError` when `root` is not a folder or a required table has no readable file.
@@ -119,7 +121,7 @@ def open_log_root(root: Path) -> LogRoot:
         )
         good = []
         for rel in paths:
-            item, problem = _inspect(table, root / rel, rel)
+            item, problem = _inspect(table, root / rel, rel, hash_files)
             if problem:
                 log.bad_files.append(
                     QuarantineRow(table, rel, None, None, None, "input.file", problem)
@@ -143,19 +145,20 @@ def open_log_root(root: Path) -> LogRoot:
     return log
 
 
-def _inspect(table: str, path: Path, rel: str) -> tuple[InputFile, str]:
+def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputFile, str]:
     """The file's record, and why it is refused ("" when it is good)."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
-        while chunk := handle.read(_HASH_CHUNK):
+        while hash_files and (chunk := handle.read(_HASH_CHUNK)):
             digest.update(chunk)
+        sha = digest.hexdigest() if hash_files else ""
         try:
             meta = pq.read_metadata(handle)
             schema = meta.schema.to_arrow_schema()
         except (pa.ArrowException, OSError) as error:
-            item = InputFile(table, rel, path.stat().st_size, digest.hexdigest(), 0)
+            item = InputFile(table, rel, path.stat().st_size, sha, 0)
             return item, f"{rel} is not a readable Parquet file: {_first_line(error)}"
-    item = InputFile(table, rel, path.stat().st_size, digest.hexdigest(), meta.num_rows)
+    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows)
     file_schema_version(meta.metadata, rel)
     problems = check_schema(table, schema, source=rel)
     if not problems:
