@@ -91,7 +91,7 @@ def _border(severity: str, agrees: bool = True) -> str:
 def _header(view: HandView) -> Panel:
     lines = [Text(view.headline, style="bold")]
     if view.unreplayable:
-        lines.append(Text(view.unreplayable.capitalize() + "."))
+        lines.append(Text(view.unreplayable + "."))
     else:
         lines += [
             Text(f"Rules: {view.ruleset_title}"),

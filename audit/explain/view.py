@@ -226,7 +226,7 @@ def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> Hand
         ruleset_title="",
         source=source,
         version=version,
-        unreplayable=f"this hand could not be replayed: {reason}",
+        unreplayable=f"This hand could not be replayed: {reason}",
         seats=(),
         wild=unknown,
         open=unknown,
