@@ -489,13 +489,15 @@ def _best(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> 
         return None
     points, arrangement = best_arrangement(seat.cards, jokers, rules, cap=cap)
     checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
-    melds = sorted((g for g in checked if g.verdict.is_valid), key=_meld_order)
+    # A joker left alone is shown among the cards left over, not as a group of its own.
+    shown = [g for g in checked if g.verdict.is_valid and len(g.cards) >= rules.min_meld_size]
+    melds = sorted(shown, key=_meld_order)
     return BestView(
         points=points,
         summary=_best_words(points, want),
         melds=group_views(melds, jokers),
         unmatched=card_views(
-            sorted(c for g in checked if not g.verdict.is_valid for c in g.cards), jokers
+            sorted(c for g in checked if not any(g is m for m in melds) for c in g.cards), jokers
         ),
     )
 

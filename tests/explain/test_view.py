@@ -94,3 +94,23 @@ def test_a_terminal_gets_colour_and_still_no_markup_from_the_log() -> None:
     text = out.getvalue()
     assert "\x1b[" in text
     assert QUOTES in text
+
+
+def test_a_hand_with_no_valid_arrangement_shows_its_jokers_as_left_over() -> None:
+    """P1 holds no pure sequence, so every card counts: its joker (AS, aces being wild) is
+    listed with the cards left over, not as a group of its own."""
+    hand = {
+        **INVALID,
+        "seats": {**INVALID["seats"], "P1": "2H 5H 8H JS 3S 6S 9D QD 2C 5C KC TH 7D"},
+        "events": [
+            "P1 draw_stock AS",
+            "P1 declare 7D: 2H 5H 8H / JS 3S 6S / 9D QD AS / 2C 5C KC TH",
+            *INVALID["events"][2:],
+        ],
+    }
+    p1 = view_of(hand).players[0]
+    assert p1.best is not None
+    assert p1.best.melds == ()
+    assert sorted(c.code for c in p1.best.unmatched) == sorted(
+        ["2H", "5H", "8H", "JS", "3S", "6S", "9D", "QD", "2C", "5C", "KC", "TH", "AS"]
+    )
