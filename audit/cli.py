@@ -109,6 +109,17 @@ def explain(
         typer.echo(f"HTML page written to {html}")
 
 
+@app.command("report")
+@one_line_errors
+def report(
+    out: Annotated[Path, typer.Argument(help="A replay's output folder.")],
+) -> None:
+    """Render OUT/report.html again from the output files alone (no replay)."""
+    from audit.report.render import write_report
+
+    typer.echo(f"report written to {write_report(out)}")
+
+
 @app.command("simulate")
 @one_line_errors
 def simulate(

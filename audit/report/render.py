@@ -6,6 +6,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from audit.errors import AuditError
 from audit.output import write_text
 from audit.report.views import build_view
 
@@ -22,7 +23,15 @@ def environment() -> Environment:
 
 
 def write_report(out: Path) -> Path:
-    """Write ``out/report.html`` from the outputs already in ``out``."""
+    """Write ``out/report.html`` from the outputs already in ``out``; an ``AuditError``
+    when they are not there."""
+    missing = [
+        n for n in ("run.json", "findings.parquet", "hands.parquet") if not (out / n).is_file()
+    ]
+    if missing:
+        raise AuditError(
+            f"{out} is not a replay's output folder: it has no {', '.join(missing)}", slug="out"
+        )
     html = environment().get_template("report.html.j2").render(view=build_view(out))
     path = out / "report.html"
     write_text(path, html)

@@ -92,3 +92,18 @@ def test_an_empty_night_renders_every_section(tmp_path: Path) -> None:
         "Nothing was quarantined",
     ):
         assert words in html
+
+
+def test_the_report_command_renders_again_from_the_outputs(night: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+
+    before = page(night)
+    (night / "report.html").unlink()
+    result = CliRunner().invoke(app, ["report", str(night)])
+    assert result.exit_code == 0, result.output
+    assert page(night) == before
+    refused = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert refused.exit_code == 2
+    assert "is not a replay's output folder" in refused.output
