@@ -68,8 +68,10 @@ def replay(
         typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
     ] = None,
 ) -> None:
-    """Re-play and re-verify every hand of a log root; write findings, hands, quarantine,
-    report and run.json to --out."""
+    """Re-play and re-verify every hand of a log root (the nightly audit).
+
+    Writes findings, hands, quarantine, report.html and run.json to --out.
+    """
     summary = run.replay_logs(
         logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress
     )
@@ -95,8 +97,10 @@ def explain(
         typer.Option("--html", help="Also write the explanation as a standalone HTML page."),
     ] = None,
 ) -> None:
-    """Explain one hand for a score dispute: every turn, every group, every point and the
-    rule behind it, and what the audit found."""
+    """Explain one hand for a score dispute, turn by turn.
+
+    Every turn, every group, every point and the rule behind it, and what the audit found.
+    """
     from rich.console import Console
 
     from audit.explain import load_view, print_view, write_html
