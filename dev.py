@@ -53,6 +53,12 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted + "\n")
 
 
+def ensure_compiled() -> None:
+    """The hot modules compiled with mypyc where the machine can (see audit/_compiled.py);
+    rebuilt when their sources change, pure Python where it cannot."""
+    run(PY, "-c", "from audit._compiled import ensure; ensure()")
+
+
 def demo() -> None:
     """The nightly audit on demo data: simulate a night of 2,000 games with every kind of
     anomaly planted (the truth in demo/logs/labels.parquet), replay it into demo/out
@@ -96,6 +102,7 @@ def main() -> None:
     if len(sys.argv) != 2 or sys.argv[1] not in TASKS:
         sys.exit(f"usage: python3 dev.py {{{','.join(TASKS)}}}")
     ensure_venv()
+    ensure_compiled()
     TASKS[sys.argv[1]]()
 
 

@@ -223,17 +223,6 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     fed: list[int] = []  # cards the colluder threw that the partner took
     last_thrower = -1
 
-    def wait(seat: int, median_s: float) -> int:
-        if seat in bots:
-            return BOT_THINK_MS + rng.randrange(-BOT_JITTER_MS, BOT_JITTER_MS + 1)
-        return think(rng, median_s)
-
-    def out(seat: int, outcome: str, charged: int) -> int:
-        """Seat ``seat`` is out of the hand; the seat left alone in it, or -1."""
-        outcomes[seat], points[seat] = outcome, charged
-        still_in = [s for s in range(n) if not outcomes[s]]
-        return still_in[0] if len(still_in) == 1 else -1
-
     leave_turn, leaver = 0, 0
     if deal.may_leave and rng.random() < LEAVE_RATE:
         leave_turn, leaver = rng.randrange(1, 30), rng.randrange(n)
@@ -241,10 +230,10 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     while winner < 0:
         turn += 1
         if turn == leave_turn and not outcomes[leaver] and drops is not None:
-            ts += wait(leaver, 3.0)
+            ts += _wait(bots, rng, leaver, 3.0)
             emit((ts, ids[leaver], "drop", None, None, True, "left"))
             left[ids[leaver]] = ts
-            winner = out(leaver, *_dropped(drops, drawn[leaver]))
+            winner = _out(outcomes, points, leaver, *_dropped(drops, drawn[leaver]))
             if winner >= 0:
                 break
         i = (i + 1) % n
@@ -265,7 +254,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             and (soft or hand.drops(drawn=drawn[i], turns=turns[i], rng=rng))
             and not _eliminated_by(deal, i, drops.middle if drawn[i] else drops.first)
         ):
-            ts += wait(i, 2.5)
+            ts += _wait(bots, rng, i, 2.5)
             if soft:
                 planted.append(
                     label(
@@ -278,7 +267,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                     )
                 )
             emit((ts, player, "drop", None, None, False, "player"))
-            winner = out(i, *_dropped(drops, drawn[i]))
+            winner = _out(outcomes, points, i, *_dropped(drops, drawn[i]))
             continue
         if not stock:
             new_stock = pile[:-1]
@@ -286,7 +275,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             ts += 300
             emit((ts, None, "reshuffle", None, [new_stock], False, None))
             stock, pile = new_stock[::-1], pile[-1:]
-        ts += wait(i, 2.0)
+        ts += _wait(bots, rng, i, 2.0)
         joker_allowed = rules.joker_from_discard == "allowed" or (
             rules.joker_from_discard == "open_card_only" and open_untouched
         )
@@ -350,7 +339,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                         "as a win",
                     )
                 )
-            ts += wait(i, 6.0)
+            ts += _wait(bots, rng, i, 6.0)
             emit((ts, player, "declare", finish, groups, False, None))
             winner, declared = i, True
             continue
@@ -369,12 +358,12 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             if found is not None:
                 finish, groups = found
                 hand.remove(finish)
-                ts += wait(i, 6.0)
+                ts += _wait(bots, rng, i, 6.0)
                 emit((ts, player, "declare", finish, groups, False, None))
                 if valid or check_declaration(hand.cards, groups, table.jokers, rules).valid:
                     winner, declared = i, True
                 else:
-                    winner = out(i, "invalid_declare", rules.invalid_penalty)
+                    winner = _out(outcomes, points, i, "invalid_declare", rules.invalid_penalty)
                 continue
         if i == colluder and scheme != "soft_drop" and not outcomes[partner]:
             worst = _feed(hand, hands[partner], keep, worst, dump=dumping)
@@ -383,7 +372,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         hand.remove(worst)
         pile.append(worst)
         last_thrower = i
-        ts += wait(i, 4.0)
+        ts += _wait(bots, rng, i, 4.0)
         emit((ts, player, "discard", worst, None, False, None))
         turns[i] += 1
     outcomes[winner] = "won"
@@ -398,7 +387,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
             continue
         best, groups = best_arrangement(hands[j].cards, table.jokers, rules)
         outcomes[j], points[j] = "lost", min(best, cap)
-        ts += wait(j, 5.0)
+        ts += _wait(bots, rng, j, 5.0)
         emit((ts, ids[j], "show", None, groups, False, None))
     return HandLog(
         hand_id=deal.hand_id,
@@ -418,6 +407,21 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         labels=planted + _collusion(deal, ids, fed, outcomes, points),
         shuffle=commitment,
     )
+
+
+def _wait(bots: frozenset[int], rng: random.Random, seat: int, median_s: float) -> int:
+    """A think time: a bot's machine-regular one, or a person's."""
+    if seat in bots:
+        return BOT_THINK_MS + rng.randrange(-BOT_JITTER_MS, BOT_JITTER_MS + 1)
+    return think(rng, median_s)
+
+
+def _out(outcomes: list[str], points: list[int], seat: int, outcome: str, charged: int) -> int:
+    """Seat ``seat`` is out of the hand; the seat left alone in it, or -1. (Module-level,
+    not a closure: a closure would tie the hand's state into a reference cycle.)"""
+    outcomes[seat], points[seat] = outcome, charged
+    still_in = [s for s in range(len(outcomes)) if not outcomes[s]]
+    return still_in[0] if len(still_in) == 1 else -1
 
 
 def _dropped(drops: DropPenalty, drawn: bool) -> tuple[str, int]:

@@ -105,6 +105,13 @@ class Profile:
     def style(self) -> Style:
         return STYLES[self.skill]
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Profile], tuple[str, Skill, str, str, tuple[str, str], bool]]:
+        """Pickle by the constructor: a mypyc-compiled frozen class cannot be unpickled
+        field by field (rooms send their players back to the main process)."""
+        return (Profile, (self.player_id, self.skill, self.client, self.ip, self.devices, self.bot))
+
     def device(self, client: str) -> str:
         return self.devices[0] if client == "app" else self.devices[1]
 

@@ -374,8 +374,9 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
         simulate(games=1, out=tmp_path / "full", seed=1)
 
 
-@pytest.mark.parametrize("module", [audit.sim, audit.sim.games, audit.sim.play, audit.sim.players])
+@pytest.mark.parametrize("module", [audit.sim, audit.sim.games])
 def test_module_doctests_pass(module: object) -> None:
+    """(play.py and players.py may be compiled: tests/test_compiled.py runs theirs.)"""
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0
     assert result.failed == 0
