@@ -46,7 +46,12 @@ def built(root: Path = ROOT) -> list[Path]:
         for module in MODULES
         for path in (root / module).parent.glob(f"{Path(module).stem}.*.so")
     ]
-    return found + sorted(root.glob("*__mypyc.*.so"))
+    return found + _runtimes(root)
+
+
+def _runtimes(root: Path) -> list[Path]:
+    """mypyc's shared runtime of the compiled modules, at the root of the checkout."""
+    return sorted(root.glob("*__mypyc.*.so"))
 
 
 def drop_stale(root: Path = ROOT, stamp: Path = STAMP) -> bool:
@@ -70,7 +75,7 @@ def load_runtime(root: Path = ROOT) -> None:
     """Load mypyc's shared runtime (``<hash>__mypyc``, at the root of the checkout) by its
     path, so the compiled modules find it whatever ``sys.path`` holds (a console script's
     does not hold the checkout)."""
-    for path in sorted(root.glob("*__mypyc.*.so")):
+    for path in _runtimes(root):
         name = path.name.split(".")[0]
         if name in sys.modules:
             continue

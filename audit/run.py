@@ -93,7 +93,8 @@ class RunSummary:
 _NEEDED_BY = {
     "sessions": "table.limit",
     "ledger": "ledger.balance and the split amounts of pool.split",
-    "game_events": "pool.elimination, pool.rebuy, pool.split and the winner of deals.chips",
+    "game_events": "the pool checks (scores, eliminations, rebuys, splits, the winner), the "
+    "winner of a deals game and the entries and prize of a pool or deals game",
 }
 
 

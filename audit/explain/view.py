@@ -490,15 +490,16 @@ def _best(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> 
     points, arrangement = best_arrangement(seat.cards, jokers, rules, cap=cap)
     checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
     # A joker left alone is shown among the cards left over, not as a group of its own.
-    shown = [g for g in checked if g.verdict.is_valid and len(g.cards) >= rules.min_meld_size]
-    melds = sorted(shown, key=_meld_order)
+    melds: list[GroupCheck] = []
+    rest: list[GroupCheck] = []
+    for g in checked:
+        is_meld = g.verdict.is_valid and len(g.cards) >= rules.min_meld_size
+        (melds if is_meld else rest).append(g)
     return BestView(
         points=points,
         summary=_best_words(points, want),
-        melds=group_views(melds, jokers),
-        unmatched=card_views(
-            sorted(c for g in checked if not any(g is m for m in melds) for c in g.cards), jokers
-        ),
+        melds=group_views(sorted(melds, key=_meld_order), jokers),
+        unmatched=card_views(sorted(c for g in rest for c in g.cards), jokers),
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import duckdb
 
 from audit.findings import CATALOG, Severity
+from audit.logs.validate import file_literal
 
 TOP_ROWS = 2_000
 """Findings embedded in the filterable table."""
@@ -141,19 +142,12 @@ def build_view(out: Path) -> ReportView:
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     db = duckdb.connect()
     try:
-        db.execute(
-            f"CREATE VIEW f AS SELECT * FROM read_parquet('{_sql_path(out / 'findings.parquet')}')"
-        )
-        db.execute(
-            f"CREATE VIEW h AS SELECT * FROM read_parquet('{_sql_path(out / 'hands.parquet')}')"
-        )
+        for view, name in (("f", "findings"), ("h", "hands")):
+            source = file_literal(str(out / f"{name}.parquet"))
+            db.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({source})")
         return _view(db, run, out)
     finally:
         db.close()
-
-
-def _sql_path(path: Path) -> str:
-    return str(path).replace("'", "''")
 
 
 def _view(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> ReportView:
@@ -186,7 +180,7 @@ def _view(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> Repo
         shuffle=_findings(
             db, f"WHERE starts_with(\"check\", 'rng.') ORDER BY {_order()} LIMIT 200"
         ),
-        quarantine=_quarantine(out),
+        quarantine=_quarantine(db, out),
         charts=[
             _chart("chart-checks", "Findings per check", _check_bars(by_check), "No findings."),
             _chart("chart-formats", "Hands per format", _format_bars(db), "No hands."),
@@ -206,8 +200,10 @@ def _view(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> Repo
     )
 
 
-def _rows(db: duckdb.DuckDBPyConnection, sql: str) -> list[tuple[Any, ...]]:
-    return db.execute(sql).fetchall()
+def _rows(
+    db: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None
+) -> list[tuple[Any, ...]]:
+    return db.execute(sql, params).fetchall()
 
 
 def _one(db: duckdb.DuckDBPyConnection, sql: str) -> int:
@@ -276,9 +272,8 @@ def _games(db: duckdb.DuckDBPyConnection) -> list[GamePanel]:
         for game, fmt, ruleset in _rows(
             db,
             "SELECT game_id, any_value(format), any_value(ruleset) FROM h "
-            "WHERE game_id IN (SELECT unnest($ids)) GROUP BY game_id".replace(
-                "$ids", _sql_list(ids)
-            ),
+            "WHERE game_id IN (SELECT unnest($ids)) GROUP BY game_id",
+            {"ids": ids},
         )
     }
     listed: dict[str, list[FindingRow]] = {game: [] for game in ids}
@@ -288,10 +283,11 @@ def _games(db: duckdb.DuckDBPyConnection) -> list[GamePanel]:
         SELECT {_COLUMNS} FROM (
           SELECT *, row_number() OVER (PARTITION BY game_id ORDER BY hand_id NULLS FIRST,
                  seq NULLS FIRST, {_RANK_SQL}, "check", player_id NULLS FIRST, message) AS k
-          FROM f WHERE game_id IN (SELECT unnest({_sql_list(ids)})) AND severity <> 'info')
+          FROM f WHERE game_id IN (SELECT unnest($ids)) AND severity <> 'info')
         WHERE k <= {PER_GAME}
         ORDER BY game_id, k
         """,
+        {"ids": ids},
     ):
         listed[row[2]].append(_finding(row))
     return [
@@ -306,10 +302,6 @@ def _games(db: duckdb.DuckDBPyConnection) -> list[GamePanel]:
         )
         for game, worst, n, hands in top
     ]
-
-
-def _sql_list(values: Sequence[str]) -> str:
-    return "[" + ", ".join("'" + v.replace("'", "''") + "'" for v in values) + "]"
 
 
 def _suspicions(db: duckdb.DuckDBPyConnection) -> tuple[list[Suspicion], int]:
@@ -333,17 +325,17 @@ def _suspicions(db: duckdb.DuckDBPyConnection) -> tuple[list[Suspicion], int]:
     ], total
 
 
-def _quarantine(out: Path) -> list[tuple[str, str, str, str]]:
+def _quarantine(db: duckdb.DuckDBPyConnection, out: Path) -> list[tuple[str, str, str, str]]:
     path = out / "quarantine.parquet"
     if not path.exists():
         return []
-    with duckdb.connect() as db:
-        rows = db.execute(
-            f"SELECT \"table\", coalesce(file, ''), coalesce(hand_id, ''), reason "
-            f"FROM read_parquet('{_sql_path(path)}') "
-            'ORDER BY "table", file NULLS FIRST, "row" NULLS FIRST, hand_id NULLS FIRST, reason '
-            "LIMIT 500"
-        ).fetchall()
+    rows = _rows(
+        db,
+        f"SELECT \"table\", coalesce(file, ''), coalesce(hand_id, ''), reason "
+        f"FROM read_parquet({file_literal(str(path))}) "
+        'ORDER BY "table", file NULLS FIRST, "row" NULLS FIRST, hand_id NULLS FIRST, reason '
+        "LIMIT 500",
+    )
     return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
 
 

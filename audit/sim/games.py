@@ -11,9 +11,9 @@ import random
 from collections.abc import Sequence
 from decimal import Decimal
 
-from audit.cards import shoe_composition
 from audit.money import PAISA, money
 from audit.money import rake as rake_of
+from audit.replay.commitment import canonical_shoe
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.sim.anomalies import label
 from audit.sim.play import Deal, GameLog, HandLog, TableSpec, play_hand
@@ -52,7 +52,7 @@ def play_game(
     spec = rules.shoe_for(len(players))
     if spec is None:
         raise ValueError(f"{rules.id} deals no shoe for {len(players)} players")
-    shoe = sorted(shoe_composition(spec.decks, spec.printed_jokers).elements())
+    shoe = canonical_shoe(spec.decks, spec.printed_jokers)  # a fair table shuffles from it
     log = GameLog(game_id, table, spec.decks, spec.printed_jokers, start)
     log.plant, log.pair = plant, pair
     seated = list(players)

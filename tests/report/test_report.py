@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from audit.cli import app
 from audit.report.render import write_report
 from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
 from tests.explain.goldtest import compare
@@ -95,10 +98,6 @@ def test_an_empty_night_renders_every_section(tmp_path: Path) -> None:
 
 
 def test_the_report_command_renders_again_from_the_outputs(night: Path, tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
-    from audit.cli import app
-
     before = page(night)
     (night / "report.html").unlink()
     result = CliRunner().invoke(app, ["report", str(night)])

@@ -20,12 +20,13 @@ from typer.testing import CliRunner
 from audit.cards import CODE_TEXT
 from audit.cli import app
 from audit.errors import AuditError
+from audit.logs.contract import check_schema
 from audit.replay.commitment import reproduce
 from audit.replay.records import Shuffle
 from audit.run import replay_logs
 from audit.sim import simulate
 from audit.sim.anomalies import FAIR_PLAY, KINDS, PLANT_RATE, TAMPERING, Planner, parse_kinds
-from tests.sim.walk import Logs, Row, load
+from tests.sim.walk import TABLES, Logs, Row, digest, files, load
 
 SEED = 3
 GAMES = 500
@@ -223,12 +224,6 @@ def test_planted_runs_are_deterministic(root: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     simulate(games=GAMES, out=again, seed=SEED, anomalies="all")
 
-    def digest(path: Path) -> dict[str, str]:
-        return {
-            str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(path.rglob("*.parquet"))
-        }
-
     assert digest(again) == digest(root)
 
 
@@ -274,12 +269,6 @@ def test_rooms_played_in_parallel_give_the_same_bytes_as_one_process(tmp_path: P
     simulate(games=90, out=one, seed=5, anomalies="tampering", workers=1, room=40)
     simulate(games=90, out=two, seed=5, anomalies="tampering", workers=2, room=40)
 
-    def digest(path: Path) -> dict[str, str]:
-        return {
-            str(p.relative_to(path)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(path.rglob("*.parquet"))
-        }
-
     assert digest(one) == digest(two)
     logs = load(one)
     assert sorted(logs.games) == [f"G{n:06d}" for n in range(1, 91)]
@@ -299,9 +288,6 @@ def test_rooms_played_in_parallel_give_the_same_bytes_as_one_process(tmp_path: P
 
 
 def test_planted_logs_still_pass_every_schema_check(root: Path) -> None:
-    from audit.logs.contract import check_schema
-    from tests.sim.walk import TABLES, files
-
     for table in TABLES:
         for path in files(root, table):
             assert check_schema(table, pq.ParquetFile(path).schema_arrow, source=str(path)) == []

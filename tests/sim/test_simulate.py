@@ -8,7 +8,6 @@ cards conserved, turns kept, declarations judged by the rules engine, and every 
 from __future__ import annotations
 
 import doctest
-import hashlib
 import itertools
 import re
 from collections import Counter
@@ -27,7 +26,7 @@ from audit.logs.contract import SCHEMA_VERSION_KEY, check_schema, conform, load_
 from audit.rules.ruleset import FORMATS, load_preset
 from audit.run import replay_logs
 from audit.sim import SimSummary, simulate
-from tests.sim.walk import TABLES, Logs, Row, Walked, files, load, walk
+from tests.sim.walk import TABLES, Logs, Row, Walked, digest, files, load, walk
 
 SEED = 20261132  # chosen: its run holds every kind of play (see the "seeded run" test)
 GAMES = 200
@@ -60,13 +59,6 @@ def walked(logs: Logs) -> dict[str, Walked]:
             except AssertionError as error:
                 raise AssertionError(f"hand {hand['hand_id']}: {error}") from error
     return out
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {
-        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(root.rglob("*.parquet"))
-    }
 
 
 def test_same_arguments_give_the_same_bytes(run: tuple[SimSummary, Path], tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ kept, and works out the outcome and points the replay will expect for each playe
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -29,6 +30,14 @@ TABLES = ("games", "hands", "events", "results", "game_events", "ledger", "sessi
 
 def files(root: Path, table: str) -> list[Path]:
     return sorted((root / table).rglob("*.parquet"))
+
+
+def digest(root: Path) -> dict[str, str]:
+    """The SHA-256 of every Parquet file under ``root``, by relative path."""
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*.parquet"))
+    }
 
 
 def read(root: Path, table: str) -> list[Row]:
