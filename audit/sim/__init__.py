@@ -14,7 +14,7 @@ import heapq
 import multiprocessing
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -25,9 +25,9 @@ from typing import NamedTuple
 
 from audit.errors import AuditError
 from audit.rules.ruleset import FORMATS, Ruleset, load_preset
-from audit.sim.anomalies import PAIR_KINDS, Label, Planner, label, parse_kinds
+from audit.sim.anomalies import KINDS, Label, Planner, fits, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
-from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, GameLog, TableSpec
+from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, Collusion, GameLog, TableSpec
 from audit.sim.players import Profile, bot_player, new_player, second_account
 from audit.sim.writer import LogWriter, write_labels, write_players
 
@@ -40,7 +40,7 @@ FORMAT_WEIGHTS = {"points": 50, "pool_101": 15, "pool_201": 10, "deals": 25}
 PRESET_WEIGHTS = (3, 1)  # the first preset named, then each of the others
 TABLE_SIZES, TABLE_SIZE_WEIGHTS = (2, 4, 6), (2, 1, 7)
 PLAYER_COUNT_WEIGHTS = {2: 2, 3: 2, 4: 3, 5: 3, 6: 3}
-GAMES_PER_TABLE = 8
+GAMES_PER_TABLE = 16
 PLAYERS_PER_TABLE = 8  # the pool of players: enough to fill the tables, few enough to meet again
 SEATING_LOOKS = 50
 ENTRY_FEES = tuple(
@@ -63,7 +63,11 @@ POINT_VALUES = tuple(
 )
 RAKE_PCTS = tuple(Decimal(r) for r in ("10.00", "11.25", "12.50", "13.75", "15.00"))
 PRACTICE_SHARE = 0.15
-PAIRS_PER_KIND = 2  # accounts planted per pair kind (colluders, shared accounts)
+PAIRS_PER_KIND = 1
+"""Groups planted per pair or ring kind in a room: colluding pairs, shared accounts, rings."""
+PAIR_KEEN = 0.5
+"""Chance that a free planted pair or ring takes a table going that can carry its kind:
+colluders seek each other out (and collude whenever they meet)."""
 BOTS = 2
 BOT_KEEN = 0.9  # chance a free bot takes the next seat going: it plays without breaks
 SHARD_GAMES = 500
@@ -201,7 +205,9 @@ def _play_room(shard: _Shard) -> _Room:
     players = [
         new_player(rng, first_player + n + 1) for n in range(PLAYERS_PER_TABLE * n_tables + 12)
     ]
-    pairs = _planted_players(rng, kinds, players, first_player)
+    groups = _planted_groups(rng, kinds, players, first_player)
+    group_of = {member: group for group in groups for member in group.members}
+    carried = [{g.kind for g in groups if _carries(table, g.kind)} for table in tables]
     bots = list(range(len(players) - BOTS, len(players))) if "bot" in kinds else []
     seat_of = {profile.player_id: i for i, profile in enumerate(players)}
     busy_until = [0] * len(players)
@@ -215,34 +221,33 @@ def _play_room(shard: _Shard) -> _Room:
     while number < games:
         start, t = heapq.heappop(free_at)
         table = tables[t]
-        free = {kind: (a, b) for a, b, kind in pairs if max(busy_until[a], busy_until[b]) <= start}
-        real = table.chip_type == "real"
-        kind = (
-            planner.pick(rng.random(), table.format, real=real, pairs_free=free, fair=table.fair)
-            if planner.kinds
-            else None
-        )
-        must = list(free[kind]) if kind in PAIR_KINDS else []
-        must += [b for b in bots if busy_until[b] <= start and rng.random() < BOT_KEEN]
-        seated = _seat_players(rng, table, start, players, busy_until, must=must)
-        if seated is None:  # too few players free: the table waits a minute
+        keen = _keen_group(rng, groups, carried[t], start, busy_until, planner)
+        going = [b for b in bots if busy_until[b] <= start and rng.random() < BOT_KEEN]
+        seating = _seat_players(
+            rng, table, start, players, busy_until,
+            keen=keen, must=going, group_of=group_of, carried=carried[t],
+        )  # fmt: skip
+        if seating is None:  # too few players free: the table waits a minute
             heapq.heappush(free_at, (start + 60_000, t))
             continue
+        seated, group = seating
         number += 1
-        pair = None
-        if kind in PAIR_KINDS and kind != "multi_account":
-            pair = (players[must[0]].player_id, players[must[1]].player_id, kind)
+        collusion, kind = None, None
+        if group is not None:
+            kind = group.kind
+            collusion = Collusion(kind, tuple(players[m].player_id for m in group.members))
+        elif planner.kinds:
+            real = table.chip_type == "real"
+            kind = planner.pick(rng.random(), table.format, real=real, fair=table.fair)
         game = play_game(
             game_id=f"G{first_game + number:06d}",
             table=table,
             players=seated,
             start=start,
             rng=random.Random(rng.getrandbits(64)),
-            plant=None if kind in PAIR_KINDS else kind,
-            pair=pair,
+            plant=kind if group is None else None,
+            collusion=collusion,
         )
-        if kind == "multi_account":
-            game.labels.append(_shared(game, players[must[0]], players[must[1]]))
         if table.biased:
             game.labels.append(
                 label(
@@ -265,37 +270,65 @@ def _play_room(shard: _Shard) -> _Room:
     return _Room(summary, labels, [p for p in players if writer.games_of(p.player_id)])
 
 
-def _planted_players(
+class _Group(NamedTuple):
+    """Planted accounts who collude whenever they all sit at one table: a pair or a ring,
+    by index into the room's players, in the order they help each other."""
+
+    kind: str
+    members: tuple[int, ...]
+
+
+def _planted_groups(
     rng: random.Random, kinds: Sequence[str], players: list[Profile], first: int
-) -> list[tuple[int, int, str]]:
-    """Add the accounts the planted kinds need to ``players``: for each pair kind,
-    ``PAIRS_PER_KIND`` pairs (indices: the colluder or first account, the partner or
-    second account), then the bots. Returns the pairs."""
-    pairs = []
+) -> list[_Group]:
+    """Add the accounts the planted kinds need to ``players``: for each pair or ring kind,
+    ``PAIRS_PER_KIND`` groups (a pair: the colluder or first account, then the partner or
+    second account; a ring: its three accounts in turn order), then the bots. Returns the
+    groups."""
+    groups = []
     for kind in kinds:
-        if kind not in PAIR_KINDS:
-            continue
-        for _ in range(PAIRS_PER_KIND):
+        size = KINDS[kind].accounts
+        for _ in range(PAIRS_PER_KIND if size else 0):
             one = new_player(rng, first + len(players) + 1)
             players.append(one)
-            if kind == "multi_account":
-                players.append(second_account(rng, first + len(players) + 1, one))
-            else:
-                players.append(new_player(rng, first + len(players) + 1))
-            pairs.append((len(players) - 2, len(players) - 1, kind))
+            for _ in range(size - 1):
+                number = first + len(players) + 1
+                if kind == "multi_account":
+                    players.append(second_account(rng, number, one))
+                else:
+                    players.append(new_player(rng, number))
+            groups.append(_Group(kind, tuple(range(len(players) - size, len(players)))))
     if "bot" in kinds:
         players.extend(bot_player(rng, first + len(players) + 1) for _ in range(BOTS))
-    return pairs
+    return groups
 
 
-def _shared(game: GameLog, first: Profile, second: Profile) -> Label:
-    return label(
-        "multi_account",
-        game_id=game.game_id,
-        players=(first.player_id, second.player_id),
-        details=f"{first.player_id} and {second.player_id} are one person: one IP "
-        f"({first.ip}) and one device",
-    )
+def _carries(table: TableSpec, kind: str) -> bool:
+    """Can a game at ``table`` carry group kind ``kind`` (its format, money, seats)?"""
+    real = table.chip_type == "real"
+    return fits(kind, table.format, real=real, fair=table.fair, seats=_player_counts(table)[-1])
+
+
+def _keen_group(
+    rng: random.Random,
+    groups: Sequence[_Group],
+    carried: Collection[str],
+    start: int,
+    busy_until: list[int],
+    planner: Planner,
+) -> _Group | None:
+    """The planted group that takes the table freeing up at ``start``, if any. Each group
+    whose accounts are all free and whose kind the table can carry wants it with
+    ``PAIR_KEEN`` (for sure while its kind has not been planted yet); one of those that
+    want it, drawn at random, takes it."""
+    keen = [
+        group
+        for group in groups
+        if group.kind in carried
+        and all(busy_until[m] <= start for m in group.members)
+        and (planner.waiting(group.kind) or rng.random() < PAIR_KEEN)
+    ]
+    return rng.choice(keen) if keen else None
 
 
 def _bot_labels(players: list[Profile], bots: list[int], writer: LogWriter) -> list[Label]:
@@ -361,6 +394,16 @@ def _new_table(
     )
 
 
+def _player_counts(table: TableSpec) -> list[int]:
+    """How many players a game at ``table`` may seat: pool games that lose players on the
+    way seat only as many as keep the preset's shoe (``stable_shoe``)."""
+    return [
+        n
+        for n in range(table.rules.min_players, table.max_players + 1)
+        if not table.format.startswith("pool") or stable_shoe(table.rules, n)
+    ]
+
+
 def _seat_players(
     rng: random.Random,
     table: TableSpec,
@@ -368,30 +411,42 @@ def _seat_players(
     players: list[Profile],
     busy_until: list[int],
     *,
+    keen: _Group | None = None,
     must: Sequence[int] = (),
-) -> list[tuple[int, Profile]] | None:
-    """Players free at ``start``, in seat order, or None when a few random looks find too
-    few. Pool games that lose players on the way seat only as many as keep the preset's
-    shoe (``stable_shoe``). The players in ``must`` (free ones) sit first, in adjacent
-    seats in that order, as far as the table has room."""
-    counts = [
-        n
-        for n in range(table.rules.min_players, table.max_players + 1)
-        if not table.format.startswith("pool") or stable_shoe(table.rules, n)
-    ]
+    group_of: Mapping[int, _Group] | None = None,
+    carried: Collection[str] = (),
+) -> tuple[list[tuple[int, Profile]], _Group | None] | None:
+    """Players free at ``start``, in seat order, and the planted group among them, or None
+    when a few random looks find too few. The ``keen`` group's accounts and then the
+    players in ``must`` (free ones) sit first, as far as the table has room (`_carries`
+    makes sure the group fits); then players picked at random. A group whose accounts all
+    end up at the table sits in adjacent seats in its order (from a random seat on), and
+    at most one does: a pick that would complete a second group, or one the table cannot
+    carry (``carried``: the kinds it can), is passed over. ``group_of`` maps each planted
+    account to its group."""
+    counts = _player_counts(table)
     count = rng.choices(counts, weights=[PLAYER_COUNT_WEIGHTS[n] for n in counts])[0]
-    chosen: list[int] = list(must[: counts[-1]])
+    chosen = [*(keen.members if keen else ()), *must][: counts[-1]]
     count = max(count, len(chosen))
-    if len(chosen) == count:
-        seats = sorted(rng.sample(range(1, table.max_players + 1), count))
-        return [(seat, players[pick]) for seat, pick in zip(seats, chosen, strict=True)]
-    for _ in range(SEATING_LOOKS * count):
-        pick = rng.randrange(len(players))
-        if busy_until[pick] <= start and pick not in chosen:
+    group = keen
+    if len(chosen) < count:
+        for _ in range(SEATING_LOOKS * count):
+            pick = rng.randrange(len(players))
+            if busy_until[pick] > start or pick in chosen:
+                continue
+            mates = group_of.get(pick) if group_of else None
+            if mates is not None and all(m in chosen for m in mates.members if m != pick):
+                if group is not None or mates.kind not in carried:
+                    continue
+                group = mates
             chosen.append(pick)
             if len(chosen) == count:
                 break
-    else:
-        return None
+        else:
+            return None
     seats = sorted(rng.sample(range(1, table.max_players + 1), count))
-    return [(seat, players[pick]) for seat, pick in zip(seats, chosen, strict=True)]
+    if group is not None:
+        chosen = [*group.members, *(pick for pick in chosen if pick not in group.members)]
+        first = rng.randrange(count)
+        chosen = chosen[first:] + chosen[:first]
+    return [(seat, players[pick]) for seat, pick in zip(seats, chosen, strict=True)], group

@@ -7,11 +7,12 @@ Three families:
   something the rules do not give. Each is planted in one game at a time and must be
   found by the hand- or game-level check named in its ``check``: the replay's recall on
   these is 100 % (``tests/sim/test_anomalies.py``).
-- **fair play** (``FAIR_PLAY``): colluding pairs, shared accounts, bots and a biased
-  shuffler break no rule of a single hand; the records are rule-perfect and only
+- **fair play** (``FAIR_PLAY``): colluding pairs and rings, shared accounts, bots and a
+  biased shuffler break no rule of a single hand; the records are rule-perfect and only
   statistics over many hands show them. Their ``check`` names the fair-play code
-  (``fairplay.*``, ``rng.*``) a detector should raise; the replay raises nothing at minor
-  or above for them.
+  (``fairplay.*``, ``rng.*``) a detector should raise; the replay's rule checks raise
+  nothing at minor or above for them. The accounts of a pair or ring (``GROUP_KINDS``)
+  seek each other out, and collude in every game where they all sit (`audit.sim.simulate`).
 
 The audit never reads ``labels.parquet``; the tests, the benchmarks and the demo do.
 """
@@ -42,6 +43,9 @@ class Kind:
     """Planted only at real-money tables."""
     fair_only: bool = False
     """Planted only at provably-fair tables (they record a shuffle commitment)."""
+    accounts: int = 0
+    """Planted as a group of accounts that collude when they all sit at one table: a pair
+    (2) or a ring (3); 0 for a kind planted in a game, a table or one account."""
 
 
 ALL_FORMATS = ("points", "pool_101", "pool_201", "deals")
@@ -71,14 +75,19 @@ TAMPERING: tuple[Kind, ...] = (
 
 FAIR_PLAY: tuple[Kind, ...] = (
     Kind("collusion_feeding", "fairplay.collusion", ALL_FORMATS,
-         "a pair at one table: one throws the cards the other needs, who takes them"),
-    Kind("soft_drop", "fairplay.soft_drop", ALL_FORMATS,
-         "a pair at one table: one drops a good hand at once while the partner plays"),
+         "a pair at one table: one throws the cards the other needs, who takes them",
+         accounts=2),
+    Kind("collusion_ring", "fairplay.ring", ALL_FORMATS,
+         "three accounts in adjacent seats: the first feeds the second, the second the third",
+         accounts=3),
+    Kind("soft_drop", "fairplay.soft_drop", ("points", *POOLS),  # no drops in deals
+         "a pair at one table: one drops a good hand at once while the partner plays",
+         accounts=2),
     Kind("chip_dumping", "fairplay.chip_dumping", ("points",),
          "a pair at one table: one plays to lose, throwing the partner's cards, never dropping",
-         True),
+         True, accounts=2),
     Kind("multi_account", "fairplay.shared_device", ALL_FORMATS,
-         "two accounts of one person (one device, one IP) at one table"),
+         "two accounts of one person (one device, one IP) at one table", accounts=2),
     Kind("bot", "fairplay.bot", ALL_FORMATS,
          "an account with machine-regular think times that plays game after game without a break"),
     Kind("biased_shuffle", "rng.shuffle", ALL_FORMATS,
@@ -86,12 +95,34 @@ FAIR_PLAY: tuple[Kind, ...] = (
 )  # fmt: skip
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (*TAMPERING, *FAIR_PLAY)}
-PAIR_KINDS = frozenset({"collusion_feeding", "soft_drop", "chip_dumping", "multi_account"})
-"""Kinds planted by seating a pair of accounts at one table."""
+GROUP_KINDS = frozenset(kind.name for kind in FAIR_PLAY if kind.accounts)
+"""Kinds planted as a group of accounts (a pair or a ring) that collude at one table."""
+PAIR_KINDS = frozenset(kind.name for kind in FAIR_PLAY if kind.accounts == 2)
+"""Kinds planted as a pair of accounts."""
 
 PLANT_RATE = 0.012
-"""The chance that a game carries a given requested kind, once every requested kind has
-been planted at least once (the first games that can carry a kind always do)."""
+"""The chance that a game carries a given requested tampering kind, once every requested
+kind has been planted at least once (the first games that can carry a kind always do)."""
+
+
+def fits(name: str, game_format: str, *, real: bool, fair: bool = False, seats: int = 6) -> bool:
+    """Can a game of ``game_format`` carry kind ``name``: at a real-money table or not, a
+    provably-fair one or not, seating at most ``seats`` players?
+
+    >>> fits("chip_dumping", "points", real=True), fits("chip_dumping", "deals", real=True)
+    (True, False)
+    >>> fits("collusion_ring", "points", real=False, seats=3)
+    True
+    >>> fits("collusion_ring", "points", real=False, seats=2)
+    False
+    """
+    kind = KINDS[name]
+    return (
+        game_format in kind.formats
+        and (real or not kind.real_money)
+        and (fair or not kind.fair_only)
+        and seats >= kind.accounts
+    )
 
 
 def parse_kinds(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -169,44 +200,41 @@ LABELS_SCHEMA = pa.schema(
 
 class Planner:
     """Which kind each game carries: at most one per game, so one game's findings belong
-    to one anomaly. A requested kind waits for the first game whose format can carry it
-    (and that succeeds in planting it); after that each game carries each kind with
-    ``PLANT_RATE``. Fair-play kinds of players and tables (bots, a biased shuffler) are
-    not planned here."""
+    to one anomaly.
+
+    A game where all the accounts of a planted pair or ring sit carries their kind (they
+    collude whenever they meet, `audit.sim.simulate`); until a kind of ``GROUP_KINDS`` has
+    been planted, its groups take every table they can (``waiting``). Any other game may
+    carry a tampering kind (``pick``): a requested kind waits for the first game that can
+    carry it (and that succeeds in planting it); after that each game carries each kind
+    with ``PLANT_RATE``. Fair-play kinds of players and tables (bots, a biased shuffler)
+    are not planned here."""
 
     def __init__(self, kinds: Sequence[str]) -> None:
-        self.kinds = [k for k in kinds if k not in ("bot", "biased_shuffle")]
-        self.pending = list(self.kinds)
+        tampering = {kind.name for kind in TAMPERING}
+        self.kinds = [k for k in kinds if k in tampering]
+        """The tampering kinds, which ``pick`` plans game by game."""
+        self.pending = [k for k in kinds if k in tampering or k in GROUP_KINDS]
+        """Kinds not planted yet."""
 
-    def pick(
-        self,
-        draw: float,
-        game_format: str,
-        *,
-        real: bool,
-        pairs_free: Iterable[str],
-        fair: bool = False,
-    ) -> str | None:
-        """The kind the next game carries, if any; ``draw`` is a uniform draw in [0, 1),
-        ``pairs_free`` the pair kinds whose pair can sit at this table now, ``fair`` the
-        table records shuffle commitments."""
-        free = set(pairs_free)
+    def pick(self, draw: float, game_format: str, *, real: bool, fair: bool = False) -> str | None:
+        """The tampering kind the next game carries, if any (for a game without a pair or
+        ring); ``draw`` is a uniform draw in [0, 1), ``fair`` the table records shuffle
+        commitments."""
 
-        def fits(name: str) -> bool:
-            kind = KINDS[name]
-            return (
-                game_format in kind.formats
-                and (real or not kind.real_money)
-                and (fair or not kind.fair_only)
-                and (name not in PAIR_KINDS or name in free)
-            )
+        def fitting(name: str) -> bool:
+            return fits(name, game_format, real=real, fair=fair)
 
         for name in self.pending:
-            if fits(name):
+            if name in self.kinds and fitting(name):
                 return name
-        eligible = [name for name in self.kinds if fits(name)]
+        eligible = [name for name in self.kinds if fitting(name)]
         index = int(draw / PLANT_RATE)
         return eligible[index] if index < len(eligible) else None
+
+    def waiting(self, name: str) -> bool:
+        """Has kind ``name`` not been planted yet?"""
+        return name in self.pending
 
     def planted(self, name: str) -> None:
         if name in self.pending:

@@ -15,8 +15,8 @@ from audit.money import PAISA, money
 from audit.money import rake as rake_of
 from audit.replay.commitment import canonical_shoe
 from audit.rules.ruleset import PoolRules, Ruleset
-from audit.sim.anomalies import label
-from audit.sim.play import Deal, GameLog, HandLog, TableSpec, play_hand
+from audit.sim.anomalies import Label, label
+from audit.sim.play import Collusion, Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile
 
 MORE_HANDS = 0.65  # chance a points session plays another hand
@@ -43,18 +43,20 @@ def play_game(
     start: int,
     rng: random.Random,
     plant: str | None = None,
-    pair: tuple[str, str, str] | None = None,
+    collusion: Collusion | None = None,
 ) -> GameLog:
     """One game at ``table`` for ``players`` (in seat order), starting at ``start``;
-    ``plant`` is an anomaly kind to plant in it, ``pair`` a colluding pair seated in it
-    (colluder, partner, kind)."""
+    ``plant`` is a tampering kind to plant in it, ``collusion`` a planted pair or ring
+    seated in it, who collude all game long (`audit.sim.play.Collusion`)."""
     rules = table.rules
     spec = rules.shoe_for(len(players))
     if spec is None:
         raise ValueError(f"{rules.id} deals no shoe for {len(players)} players")
     shoe = canonical_shoe(spec.decks, spec.printed_jokers)  # a fair table shuffles from it
     log = GameLog(game_id, table, spec.decks, spec.printed_jokers, start)
-    log.plant, log.pair = plant, pair
+    log.plant, log.collusion = plant, collusion
+    if collusion is not None and collusion.kind == "multi_account":
+        log.labels.append(_shared(game_id, collusion.accounts, players))
     seated = list(players)
     match table.format:
         case "points":
@@ -111,7 +113,7 @@ def _next_hand(
         scores=None if scores is None else [scores[p.player_id] for _, p in seats],
         may_leave=may_leave,
         plant=log.plant if log.plant in HAND_KINDS else None,
-        pair=_pair_seats(log.pair, seats),
+        collusion=log.collusion,
         bots=frozenset(i for i, (_, p) in enumerate(seats) if p.bot),
         biased=table.biased,
         fair=table.fair,
@@ -127,16 +129,18 @@ def _next_hand(
     return hand
 
 
-def _pair_seats(
-    pair: tuple[str, str, str] | None, seats: list[tuple[int, Profile]]
-) -> tuple[int, int, str] | None:
-    if pair is None:
-        return None
-    where = {profile.player_id: i for i, (_, profile) in enumerate(seats)}
-    colluder, partner, kind = pair
-    if colluder not in where or partner not in where:
-        return None
-    return where[colluder], where[partner], kind
+def _shared(
+    game_id: str, accounts: tuple[str, ...], players: Sequence[tuple[int, Profile]]
+) -> Label:
+    """The label of a game where the accounts of one person sit: one IP, one device."""
+    first, second = accounts
+    ip = next(profile.ip for _, profile in players if profile.player_id == first)
+    return label(
+        "multi_account",
+        game_id=game_id,
+        players=accounts,
+        details=f"{first} and {second} are one person: one IP ({ip}) and one device",
+    )
 
 
 def _tamper_points(log: GameLog, hand: HandLog, *, rules: Ruleset, rng: random.Random) -> None:

@@ -52,6 +52,29 @@ BOT_THINK_MS, BOT_JITTER_MS = 1_200, 40
 """A bot's think time: the same for every decision, give or take a few milliseconds."""
 TAMPER_AFTER = 3
 """Own turns a player has had before a planted draw or declaration is made for them."""
+FEEDING = frozenset({"collusion_feeding", "collusion_ring", "chip_dumping"})
+"""Collusion schemes in which an account throws the next account the cards it needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Collusion:
+    """Planted accounts colluding at one table (`audit.sim.anomalies`): the kind, and the
+    accounts in the order they help each other, each the next. A pair: the colluder feeds,
+    soft-drops for or dumps chips to the partner (``multi_account``: the two accounts of
+    one person, who need do nothing); a ring: the first feeds the second, the second the
+    third. In a hand, a link works while both its accounts are in it.
+
+    >>> Collusion("collusion_ring", ("P1", "P2", "P3")).links
+    (('P1', 'P2'), ('P2', 'P3'))
+    """
+
+    kind: str
+    accounts: tuple[str, ...]
+
+    @property
+    def links(self) -> tuple[tuple[str, str], ...]:
+        """(helper, helped) accounts, in order."""
+        return tuple(zip(self.accounts, self.accounts[1:], strict=False))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -116,8 +139,8 @@ class GameLog:
     """Anomalies planted in the game (its hands' included)."""
     plant: str | None = None
     """A tampering kind still to plant in the game (`audit.sim.anomalies`)."""
-    pair: tuple[str, str, str] | None = None
-    """A colluding pair at the table: (colluder, partner, kind)."""
+    collusion: Collusion | None = None
+    """A planted pair or ring sitting at the table, colluding."""
 
 
 def think(rng: random.Random, median_s: float) -> int:
@@ -169,8 +192,8 @@ class Deal:
     plant: str | None = None
     """A hand-level anomaly to plant: ``stacked_shoe``, ``non_top_draw`` or
     ``invalid_declaration`` (see `audit.sim.anomalies`)."""
-    pair: tuple[int, int, str] | None = None
-    """A colluding pair: (colluder's seat index, partner's seat index, kind)."""
+    collusion: Collusion | None = None
+    """A planted pair or ring at the table (its links work between accounts in the hand)."""
     bots: frozenset[int] = frozenset()
     """Seat indices of bots."""
     biased: bool = False
@@ -219,8 +242,13 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     left: dict[str, int] = {}
     bots = deal.bots
     plant = deal.plant
-    colluder, partner, scheme = deal.pair if deal.pair is not None else (-1, -1, "")
-    fed: list[int] = []  # cards the colluder threw that the partner took
+    links = _links(deal.collusion, ids)
+    helps, helped_by = [-1] * n, [-1] * n  # the seat each seat helps, and is helped by
+    for giver, taker in links:
+        helps[giver], helped_by[taker] = taker, giver
+    scheme = deal.collusion.kind if deal.collusion is not None else ""
+    feeds, dumps, softs = scheme in FEEDING, scheme == "chip_dumping", scheme == "soft_drop"
+    fed: list[tuple[int, int]] = []  # (seat, card): cards a seat took from its helper's throw
     last_thrower = -1
 
     leave_turn, leaver = 0, 0
@@ -240,14 +268,9 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         while outcomes[i]:
             i = (i + 1) % n
         hand, player = hands[i], ids[i]
-        dumping = i == colluder and scheme == "chip_dumping"
-        soft = (
-            i == colluder
-            and scheme == "soft_drop"
-            and not drawn[i]
-            and not outcomes[partner]
-            and hand.looks_good()
-        )
+        helped = helps[i]
+        dumping = dumps and helped >= 0
+        soft = softs and helped >= 0 and not drawn[i] and not outcomes[helped] and hand.looks_good()
         if (
             drops is not None
             and not dumping
@@ -261,8 +284,8 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                         "soft_drop",
                         hand_id=deal.hand_id,
                         seq=len(events),
-                        players=(player, ids[partner]),
-                        details=f"{player} dropped a good hand at once while {ids[partner]} "
+                        players=(player, ids[helped]),
+                        details=f"{player} dropped a good hand at once while {ids[helped]} "
                         "played on",
                     )
                 )
@@ -282,14 +305,14 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         open_untouched = False
         drawn[i] = True
         keep = -1
-        fed_to = i == partner and last_thrower == colluder and scheme != "soft_drop"
+        fed_to = feeds and last_thrower >= 0 and last_thrower == helped_by[i]
         if pile and (
             (fed_to and not is_joker[pile[-1]] and hand.gain(pile[-1]) > 0)
             or hand.takes(pile[-1], joker_allowed=joker_allowed, rng=rng)
         ):
             card = keep = pile.pop()
             if fed_to:
-                fed.append(card)
+                fed.append((i, card))
             emit((ts, player, "draw_discard", card, None, False, None))
         else:
             if plant == "non_top_draw" and turns[i] >= TAMPER_AFTER and len(stock) > 6:
@@ -365,8 +388,8 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                 else:
                     winner = _out(outcomes, points, i, "invalid_declare", rules.invalid_penalty)
                 continue
-        if i == colluder and scheme != "soft_drop" and not outcomes[partner]:
-            worst = _feed(hand, hands[partner], keep, worst, dump=dumping)
+        if feeds and helped >= 0 and not outcomes[helped]:
+            worst = _feed(hand, hands[helped], keep, worst, dump=dumping)
         else:
             worst = hand.throw(worst, keep=keep, tired=tired, rng=rng)
         hand.remove(worst)
@@ -404,7 +427,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         score_after=[None] * n,
         amounts=[None] * n,
         left=left,
-        labels=planted + _collusion(deal, ids, fed, outcomes, points),
+        labels=planted + _collusion(deal, ids, links, fed, outcomes, points),
         shuffle=commitment,
     )
 
@@ -509,33 +532,47 @@ def _feed(giver: Holding, taker: Holding, keep: int, worst: int, *, dump: bool) 
     return best
 
 
-def _collusion(
-    deal: Deal, ids: list[str], fed: list[int], outcomes: list[str], points: list[int]
-) -> list[Label]:
-    """The label of a colluding pair's hand, when the scheme showed in it."""
-    if deal.pair is None:
+def _links(collusion: Collusion | None, ids: list[str]) -> list[tuple[int, int]]:
+    """A planted group's links that work in a hand: (helper's seat index, helped's), for
+    both accounts dealt in; ``ids`` are the hand's players in turn order."""
+    if collusion is None:
         return []
-    colluder, partner, scheme = deal.pair
-    pair = (ids[colluder], ids[partner])
-    if scheme == "collusion_feeding" and fed:
-        cards = " ".join(CODE_TEXT[c] for c in fed)
+    where = {player: i for i, player in enumerate(ids)}
+    return [(where[a], where[b]) for a, b in collusion.links if a in where and b in where]
+
+
+def _collusion(
+    deal: Deal,
+    ids: list[str],
+    links: list[tuple[int, int]],
+    fed: list[tuple[int, int]],
+    outcomes: list[str],
+    points: list[int],
+) -> list[Label]:
+    """The label of a colluding group's hand, when the scheme showed in it."""
+    if deal.collusion is None:
+        return []
+    scheme, group = deal.collusion.kind, deal.collusion.accounts
+    if scheme in ("collusion_feeding", "collusion_ring") and fed:
+        said = []
+        for helper, helped in links:
+            cards = [CODE_TEXT[card] for seat, card in fed if seat == helped]
+            if cards:
+                said.append(
+                    f"{ids[helper]} fed {ids[helped]} {len(cards)} card(s) from the discard "
+                    f"pile: {' '.join(cards)}"
+                )
+        return [label(scheme, hand_id=deal.hand_id, players=group, details="; ".join(said))]
+    if scheme == "chip_dumping":
         return [
             label(
                 scheme,
                 hand_id=deal.hand_id,
-                players=pair,
-                details=f"{pair[0]} fed {pair[1]} {len(fed)} card(s) from the discard pile: "
-                f"{cards}",
+                players=group,
+                details=f"{ids[helper]} played to lose and gave up {points[helper]} points to "
+                f"{ids[helped]}",
             )
-        ]
-    if scheme == "chip_dumping" and outcomes[partner] == "won" and points[colluder] > 0:
-        return [
-            label(
-                scheme,
-                hand_id=deal.hand_id,
-                players=pair,
-                details=f"{pair[0]} played to lose and gave up {points[colluder]} points to "
-                f"{pair[1]}",
-            )
+            for helper, helped in links
+            if outcomes[helped] == "won" and points[helper] > 0
         ]
     return []

@@ -1,5 +1,6 @@
 """Planted anomalies: every kind is planted, every tampering is found by its check (recall
-100 %, per kind), nothing else is found, and the fair-play kinds are really in the logs.
+100 %, per kind), nothing else is found, and the fair-play kinds are really in the logs:
+colluding pairs and rings seek each other out and collude whenever they sit together.
 
 One 500-game run with every kind planted (``SEED``), replayed once through the whole
 audit; ``labels.parquet`` is the truth the findings are held to.
@@ -24,8 +25,17 @@ from audit.logs.contract import check_schema
 from audit.replay.commitment import reproduce
 from audit.replay.records import Shuffle
 from audit.run import replay_logs
-from audit.sim import simulate
-from audit.sim.anomalies import FAIR_PLAY, KINDS, PLANT_RATE, TAMPERING, Planner, parse_kinds
+from audit.sim import PAIRS_PER_KIND, simulate
+from audit.sim.anomalies import (
+    FAIR_PLAY,
+    GROUP_KINDS,
+    KINDS,
+    PLANT_RATE,
+    TAMPERING,
+    Planner,
+    fits,
+    parse_kinds,
+)
 from tests.sim.walk import TABLES, Logs, Row, digest, files, load
 
 SEED = 3
@@ -53,6 +63,13 @@ def findings(root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Row]:
     return rows
 
 
+@pytest.fixture(scope="module")
+def rule_findings(findings: list[Row]) -> list[Row]:
+    """The findings of the rules engine: the fair-play detectors' (``fairplay.*``) are
+    judged against the planted truth in tests/fairplay/test_recall.py."""
+    return [f for f in findings if not f["check"].startswith("fairplay.")]
+
+
 def labels_of(logs: Logs, kind: str) -> list[Row]:
     return [row for row in logs.labels if row["kind"] == kind]
 
@@ -60,6 +77,42 @@ def labels_of(logs: Logs, kind: str) -> list[Row]:
 def games_with(logs: Logs, kinds: tuple[Any, ...]) -> set[str]:
     names = {kind.name for kind in kinds}
     return {row["game_id"] for row in logs.labels if row["kind"] in names and row["game_id"]}
+
+
+def planted_groups(logs: Logs) -> set[tuple[str, tuple[str, ...]]]:
+    """The planted pairs and rings: (kind, accounts in order), from their labels."""
+    return {
+        (row["kind"], tuple(row["players"])) for row in logs.labels if row["kind"] in GROUP_KINDS
+    }
+
+
+def games_of(logs: Logs) -> dict[str, set[str]]:
+    """The games each player sat at."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for game_id, rows in logs.sessions.items():
+        for row in rows:
+            out[row["player_id"]].add(game_id)
+    return out
+
+
+def together(logs: Logs, accounts: tuple[str, ...]) -> set[str]:
+    """The games where all of ``accounts`` sat."""
+    seated = games_of(logs)
+    return set.intersection(*(seated[account] for account in accounts))
+
+
+def takes(events: list[Row], giver: str, taker: str) -> list[str]:
+    """The cards ``taker`` drew from the discard pile right after ``giver`` threw them (a
+    reshuffle of the stock in between leaves the pile's top card where it was)."""
+    played = [event for event in events if event["action"] != "reshuffle"]
+    return [
+        event["card"]
+        for before, event in itertools.pairwise(played)
+        if before["player_id"] == giver
+        and before["action"] == "discard"
+        and event["player_id"] == taker
+        and event["action"] == "draw_discard"
+    ]
 
 
 def test_every_kind_is_planted_and_labelled(logs: Logs) -> None:
@@ -100,19 +153,21 @@ def test_recall_of_planted_tampering_is_complete(
         assert all(f["severity"] in MINOR_OR_ABOVE for f in found)
 
 
-def test_games_without_tampering_raise_nothing(logs: Logs, findings: list[Row]) -> None:
-    """No false alarm: minor-or-worse findings fall only in games with tampering planted,
-    though the run also holds colluders, shared accounts, bots and a biased shuffler."""
+def test_games_without_tampering_raise_nothing(logs: Logs, rule_findings: list[Row]) -> None:
+    """No false alarm: minor-or-worse rule findings fall only in games with tampering
+    planted, though the run also holds colluders, shared accounts, bots and a biased
+    shuffler."""
     tampered = games_with(logs, TAMPERING)
     stray = [
-        f for f in findings if f["severity"] in MINOR_OR_ABOVE and f["game_id"] not in tampered
-    ]
+        f for f in rule_findings
+        if f["severity"] in MINOR_OR_ABOVE and f["game_id"] not in tampered
+    ]  # fmt: skip
     assert stray == []
     assert games_with(logs, FAIR_PLAY) - tampered  # the fair-play games were replayed too
 
 
 def test_each_tampered_game_raises_only_what_its_tampering_explains(
-    logs: Logs, findings: list[Row]
+    logs: Logs, rule_findings: list[Row]
 ) -> None:
     """One anomaly, its own checks: a wrong loser's points in a points game also make a
     wrong amount (the money follows the points), extra jokers in a provably-fair shoe also
@@ -126,7 +181,7 @@ def test_each_tampered_game_raises_only_what_its_tampering_explains(
     for row in logs.labels:
         if row["kind"] in {kind.name for kind in TAMPERING}:
             kinds_of[row["game_id"]].add(row["kind"])
-    for f in findings:
+    for f in rule_findings:
         if f["severity"] not in MINOR_OR_ABOVE:
             continue
         (kind,) = kinds_of[f["game_id"]]
@@ -162,7 +217,9 @@ def test_bots_think_like_machines_and_play_without_breaks(logs: Logs) -> None:
     for rows in logs.sessions.values():
         for row in rows:
             games_played[row["player_id"]] += 1
-    busiest_humans = sorted(n for p, n in games_played.items() if p not in bots)[-5:]
+    colluders = {account for _, accounts in planted_groups(logs) for account in accounts}
+    ordinary = [n for p, n in games_played.items() if p not in bots and p not in colluders]
+    busiest_humans = sorted(ordinary)[-5:]  # colluders are keen too: they seek each other out
     for bot in bots:
         assert len(times[bot]) > 100
         assert max(times[bot]) - min(times[bot]) <= 100  # within 1,160-1,240 ms
@@ -186,17 +243,91 @@ def test_the_biased_shuffler_puts_a_joker_first_too_often(logs: Logs) -> None:
 def test_fed_cards_go_from_the_colluder_to_the_partner(logs: Logs) -> None:
     for row in labels_of(logs, "collusion_feeding"):
         colluder, partner = row["players"]
-        events = logs.events[row["hand_id"]]
-        taken = [
-            event["card"]
-            for before, event in itertools.pairwise(events)
-            if before["player_id"] == colluder
-            and before["action"] == "discard"
-            and event["player_id"] == partner
-            and event["action"] == "draw_discard"
-        ]
+        taken = takes(logs.events[row["hand_id"]], colluder, partner)
         assert taken, row
         assert f"{len(taken)} card(s)" in row["details"]
+
+
+def test_keen_pairs_and_rings_share_many_games(logs: Logs) -> None:
+    """Colluders seek each other out: every planted pair and ring sits together again and
+    again (a few games in 500, where chance alone seats them together about once)."""
+    groups = planted_groups(logs)
+    kinds = [kind for kind, _ in groups]
+    assert {kind: kinds.count(kind) for kind in GROUP_KINDS} == dict.fromkeys(
+        GROUP_KINDS, PAIRS_PER_KIND
+    )
+    for kind, accounts in groups:
+        assert len(accounts) == KINDS[kind].accounts
+        assert len(together(logs, accounts)) >= 4, (kind, accounts)
+
+
+def test_a_group_colludes_in_every_game_where_it_sits_and_only_there(logs: Logs) -> None:
+    """Whenever all the accounts of a pair or ring sit at one game, the game carries their
+    kind and nothing else, and they collude all game long: shared accounts are labelled
+    in every such game; every card a feeder's partner takes from the feeder's throw is in
+    a label of the hand; a chip dumper never drops or declares. Where they do not all sit,
+    nothing of theirs is labelled. (A hand-level kind is labelled where it showed: a soft
+    drop needs a good hand, chip dumping the partner's win.)"""
+    game_kinds: dict[str, set[str]] = defaultdict(set)
+    for row in logs.labels:
+        if row["game_id"] is not None and row["kind"] != "biased_shuffle":  # a table's kind
+            game_kinds[row["game_id"]].add(row["kind"])
+    for kind, accounts in planted_groups(logs):
+        shared = together(logs, accounts)
+        rows = [row for row in labels_of(logs, kind) if tuple(row["players"]) == accounts]
+        labelled = {row["game_id"] for row in rows}
+        assert labelled <= shared, (kind, accounts)
+        assert all(game_kinds[game_id] <= {kind} for game_id in shared), (kind, accounts)
+        assert len(labelled) >= len(shared) / 2, (kind, accounts)  # it shows in most games
+        hands = [h["hand_id"] for game_id in shared for h in logs.hands[game_id]]
+        if kind == "multi_account":
+            assert labelled == shared
+        elif kind in ("collusion_feeding", "collusion_ring"):
+            said = {row["hand_id"]: row["details"] for row in rows}
+            for hand_id in hands:
+                for giver, taker in itertools.pairwise(accounts):
+                    taken = takes(logs.events[hand_id], giver, taker)
+                    if taken:
+                        assert f"{giver} fed {taker} {len(taken)} card(s)" in said[hand_id]
+        elif kind == "chip_dumping":
+            dumper = accounts[0]
+            for hand_id in hands:
+                assert not [
+                    e
+                    for e in logs.events[hand_id]
+                    if e["player_id"] == dumper
+                    and (e["action"] == "declare" or e["reason"] == "player")
+                ], hand_id
+
+
+def test_a_ring_sits_in_adjacent_seats_and_feeds_down_the_line(logs: Logs) -> None:
+    """A ring's three accounts sit in adjacent seats in turn order A, B, C; A feeds B and
+    B feeds C, cards taken from the discard pile right after the feeder threw them."""
+    rings = [accounts for kind, accounts in planted_groups(logs) if kind == "collusion_ring"]
+    assert rings
+    fed: dict[tuple[str, str], int] = defaultdict(int)
+    for accounts in rings:
+        for game_id in together(logs, accounts):
+            order = [seat["player_id"] for seat in logs.hands[game_id][0]["seats"]]
+            at = order.index(accounts[0])
+            assert [order[(at + k) % len(order)] for k in range(3)] == list(accounts)
+    for row in labels_of(logs, "collusion_ring"):
+        events = logs.events[row["hand_id"]]
+        said = row["details"].split("; ")
+        links = [
+            (giver, taker, taken)
+            for giver, taker in itertools.pairwise(row["players"])
+            if (taken := takes(events, giver, taker))
+        ]
+        assert said == [
+            f"{giver} fed {taker} {len(taken)} card(s) from the discard pile: {' '.join(taken)}"
+            for giver, taker, taken in links
+        ]
+        for giver, taker, taken in links:
+            fed[giver, taker] += len(taken)
+    firsts, seconds = {a for a, _, _ in rings}, {b for _, b, _ in rings}
+    assert sum(n for (giver, _), n in fed.items() if giver in firsts) > 10  # A fed B
+    assert sum(n for (giver, _), n in fed.items() if giver in seconds) > 10  # B fed C
 
 
 def test_soft_drops_leave_the_partner_playing(logs: Logs) -> None:
@@ -228,22 +359,34 @@ def test_planted_runs_are_deterministic(root: Path, tmp_path: Path) -> None:
 
 
 def test_planner_plants_each_kind_first_where_it_fits_then_at_the_rate() -> None:
-    planner = Planner(["pool_score", "loser_points", "bot"])
-    assert planner.kinds == ["pool_score", "loser_points"]  # bots are players, not games
-    assert planner.pick(0.99, "points", real=True, pairs_free=()) == "loser_points"
-    assert planner.pick(0.99, "pool_101", real=True, pairs_free=()) == "pool_score"
+    planner = Planner(["pool_score", "loser_points", "bot", "soft_drop"])
+    assert planner.kinds == ["pool_score", "loser_points"]  # bots are players, pairs sit
+    assert planner.pick(0.99, "points", real=True) == "loser_points"
+    assert planner.pick(0.99, "pool_101", real=True) == "pool_score"
     planner.planted("pool_score")
     planner.planted("loser_points")
-    assert planner.pick(0.99, "pool_101", real=True, pairs_free=()) is None
-    assert planner.pick(PLANT_RATE * 0.5, "points", real=True, pairs_free=()) == "loser_points"
-    assert planner.pick(PLANT_RATE * 1.5, "pool_101", real=True, pairs_free=()) == "loser_points"
+    assert planner.pick(0.99, "pool_101", real=True) is None
+    assert planner.pick(PLANT_RATE * 0.5, "points", real=True) == "loser_points"
+    assert planner.pick(PLANT_RATE * 1.5, "pool_101", real=True) == "loser_points"
 
 
-def test_planner_needs_real_money_and_a_free_pair_where_the_kind_does() -> None:
+def test_planner_needs_real_money_where_the_kind_does_and_leaves_groups_to_the_seating() -> None:
     planner = Planner(["skimmed_payout", "soft_drop"])
-    assert planner.pick(0.99, "points", real=False, pairs_free=()) is None
-    assert planner.pick(0.99, "points", real=False, pairs_free=["soft_drop"]) == "soft_drop"
-    assert planner.pick(0.99, "points", real=True, pairs_free=()) == "skimmed_payout"
+    assert planner.pick(0.99, "points", real=False) is None
+    assert planner.pick(0.99, "points", real=True) == "skimmed_payout"
+    assert planner.pick(0.0, "points", real=True) == "skimmed_payout"  # never soft_drop
+    assert planner.waiting("soft_drop")  # its pairs take every table they can until it shows
+    planner.planted("soft_drop")
+    assert not planner.waiting("soft_drop")
+
+
+def test_a_group_needs_a_table_that_can_carry_its_kind() -> None:
+    assert fits("collusion_ring", "pool_101", real=False, seats=3)
+    assert not fits("collusion_ring", "pool_101", real=False, seats=2)
+    assert fits("collusion_feeding", "deals", real=False, seats=2)
+    assert not fits("soft_drop", "deals", real=True)  # deals games allow no drop
+    assert not fits("chip_dumping", "points", real=False)
+    assert not fits("chip_dumping", "pool_201", real=True)
 
 
 def test_anomaly_names_are_checked() -> None:
