@@ -17,7 +17,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit.findings import COLUMNS, Finding
+from audit.fairplay.suspicion import Suspicion
+from audit.findings import COLUMNS, Finding, Severity
+from audit.replay.facts import DropRow, PileRow
 from audit.replay.records import HandRow
 
 OUTPUT_VERSION = "1"
@@ -70,6 +72,59 @@ QUARANTINE_SCHEMA = pa.schema(
 )
 
 
+PILE_SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("hand_id", pa.string(), nullable=False),
+        pa.field("giver", pa.string(), nullable=False),
+        pa.field("taker", pa.string(), nullable=False),
+        pa.field("offered", pa.int16(), nullable=False),
+        pa.field("taken", pa.int16(), nullable=False),
+        pa.field("melded", pa.int16(), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+DROPS_SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("hand_id", pa.string(), nullable=False),
+        pa.field("player_id", pa.string(), nullable=False),
+        pa.field("seq", pa.int32(), nullable=False),
+        pa.field("first", pa.bool_(), nullable=False),
+        pa.field("turns", pa.int16(), nullable=False),
+        pa.field("reason", pa.string()),
+        pa.field("points", pa.int16(), nullable=False),
+        pa.field("deadwood", pa.int16(), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+
+SUSPICIONS_SCHEMA = pa.schema(
+    [
+        pa.field("suspicion_id", pa.string(), nullable=False),
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("severity", pa.string(), nullable=False),
+        pa.field("players", pa.list_(pa.string()), nullable=False),
+        pa.field("statistic", pa.string(), nullable=False),
+        pa.field("expected", pa.float64(), nullable=False),
+        pa.field("observed", pa.float64(), nullable=False),
+        pa.field("effect", pa.float64(), nullable=False),
+        pa.field("effect_name", pa.string(), nullable=False),
+        pa.field("p_value", pa.float64(), nullable=False),
+        pa.field("q_value", pa.float64(), nullable=False),
+        pa.field("tests", pa.int64(), nullable=False),
+        pa.field("evidence_hands", pa.list_(pa.string()), nullable=False),
+        pa.field("evidence_games", pa.list_(pa.string()), nullable=False),
+        pa.field("money", pa.string()),
+        pa.field("benign", pa.string(), nullable=False),
+        pa.field("message", pa.string(), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+
 def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -103,6 +158,12 @@ def write_findings(path: Path, findings: Sequence[Finding]) -> None:
     _write_parquet(path, ordered, COLUMNS, FINDINGS_SCHEMA)
 
 
+def read_findings(path: Path) -> list[Finding]:
+    """The findings of a findings.parquet this module wrote."""
+    rows = pq.read_table(path).to_pylist()
+    return [Finding(**{**row, "severity": Severity(row["severity"])}) for row in rows]
+
+
 def write_hands(path: Path, hands: Sequence[HandRow]) -> None:
     ordered = sorted(hands, key=lambda h: (h.game_id or "", h.hand_no or 0, h.hand_id))
     _write_parquet(path, ordered, HANDS_SCHEMA.names, HANDS_SCHEMA)
@@ -113,6 +174,29 @@ def write_quarantine(path: Path, rows: Sequence[Any]) -> None:
         return (r.table, r.file or "", -1 if r.row is None else r.row, r.hand_id or "", r.reason)
 
     _write_parquet(path, sorted(rows, key=key), QUARANTINE_SCHEMA.names, QUARANTINE_SCHEMA)
+
+
+def write_pile(path: Path, rows: Sequence[PileRow]) -> None:
+    ordered = sorted(rows, key=lambda r: (r.game_id, r.hand_id, r.giver, r.taker))
+    _write_parquet(path, ordered, PILE_SCHEMA.names, PILE_SCHEMA)
+
+
+def write_drops(path: Path, rows: Sequence[DropRow]) -> None:
+    ordered = sorted(rows, key=lambda r: (r.game_id, r.hand_id, r.seq, r.player_id))
+    _write_parquet(path, ordered, DROPS_SCHEMA.names, DROPS_SCHEMA)
+
+
+def write_suspicions(path: Path, rows: Sequence[Suspicion]) -> None:
+    """Most severe first, then by q-value, then by id (``Suspicion.sort_key``)."""
+    ordered = sorted(rows, key=Suspicion.sort_key)
+    data: dict[str, list[Any]] = {name: [] for name in SUSPICIONS_SCHEMA.names}
+    for s in ordered:
+        for name in SUSPICIONS_SCHEMA.names:
+            value = getattr(s, name)
+            data[name].append(list(value) if isinstance(value, tuple) else value)
+    data["severity"] = [s.severity.value for s in ordered]
+    table = pa.Table.from_pydict(data, schema=SUSPICIONS_SCHEMA)
+    _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
 def write_text(path: Path, text: str) -> None:

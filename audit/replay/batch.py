@@ -14,6 +14,7 @@ from audit.findings import Finding, Severity, finding, worst
 from audit.games.deals import check_deals
 from audit.games.ledger import check_ledger
 from audit.games.pool import check_pool
+from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.outcome import audit_hand
 from audit.replay.records import NO_CARD, Game, GameUnit, Hand, HandRow, QuarantineRow
 from audit.rules.ruleset import Ruleset, load_preset
@@ -24,11 +25,15 @@ class BatchResult:
     findings: list[Finding] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
     quarantine: list[QuarantineRow] = field(default_factory=list)
+    pile: list[PileRow] = field(default_factory=list)
+    drops: list[DropRow] = field(default_factory=list)
 
     def extend(self, other: BatchResult) -> None:
         self.findings += other.findings
         self.hands += other.hands
         self.quarantine += other.quarantine
+        self.pile += other.pile
+        self.drops += other.drops
 
 
 def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
@@ -164,6 +169,9 @@ def audit_games(units: list[GameUnit], *, missing: frozenset[str] = frozenset())
             result = audit_hand(hand, game, rules)
             severity = worst(result.findings)
             out.findings += result.findings
+            pile, drops = hand_facts(result.replay, result.expected)
+            out.pile += pile
+            out.drops += drops
             by_player = {r.player: r for r in hand.results}
             recorded = [by_player[p] for p in hand.seats if p in by_player]
             out.hands.append(

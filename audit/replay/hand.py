@@ -40,6 +40,7 @@ class Seat:
     """Turns completed (a discard or a declaration)."""
     dropped_first: bool = False
     drop_seq: int | None = None
+    drop_reason: str | None = None
     shown: list[list[int]] | None = None
     show_matches: bool = True
 
@@ -69,7 +70,12 @@ class HandReplay:
         self.order = list(hand.seats)
         self.stock: list[int] = []
         self.pile: list[int] = []
-        self.pile_from_player: list[bool] = []
+        self.pile_from: list[str | None] = []
+        """Who discarded each card of the pile (``None``: the open card)."""
+        self.offered: dict[tuple[str, str], int] = {}
+        """(giver, taker): draws the taker made with the giver's discard on top of the pile."""
+        self.takes: list[tuple[str, str, int]] = []
+        """(giver, taker, card): a discard taken from the top of the pile."""
         self.current = 0
         self.drawn_this_turn = False
         self.declarations: list[Declaration] = []
@@ -164,7 +170,7 @@ class HandReplay:
                 recorded=CODE_TEXT[hand.open],
             )
         # Go on with what was recorded: the recorded wild card chose the jokers.
-        self.pile, self.pile_from_player = [hand.open], [False]
+        self.pile, self.pile_from = [hand.open], [None]
         self.stock = hand.shoe[n * k + 2 :]
         self.stock.reverse()  # the top of the stock is the end of the list: pop() draws
         return True
@@ -268,10 +274,17 @@ class HandReplay:
 
     # ------------------------------------------------------------ moves
 
+    def _offer(self, taker: str) -> None:
+        """A draw: the card on top of the pile was the taker's to take (fair-play facts)."""
+        giver = self.pile_from[-1] if self.pile_from else None
+        if giver is not None and giver != taker:
+            self.offered[giver, taker] = self.offered.get((giver, taker), 0) + 1
+
     def draw_stock(self, e: Event) -> None:
         seat = self._check_turn(e, draw=True)
         if seat is None:
             return
+        self._offer(seat.player)
         card = e.card
         if not self.stock:
             self._find(
@@ -311,6 +324,7 @@ class HandReplay:
         seat = self._check_turn(e, draw=True)
         if seat is None:
             return
+        self._offer(seat.player)
         card = e.card
         if not self.pile:
             self._find(
@@ -336,12 +350,13 @@ class HandReplay:
             )
             if card in self.pile:
                 i = len(self.pile) - 1 - self.pile[::-1].index(card)
-                del self.pile[i], self.pile_from_player[i]
+                del self.pile[i], self.pile_from[i]
         else:
-            from_player = self.pile_from_player[-1]
+            giver = self.pile_from.pop()
             self.pile.pop()
-            self.pile_from_player.pop()
-            self._check_joker_pick(seat, e, card, from_player)
+            if giver is not None and giver != seat.player:
+                self.takes.append((giver, seat.player, card))
+            self._check_joker_pick(seat, e, card, giver is not None)
         seat.cards.append(card)
         seat.has_drawn = True
         self.drawn_this_turn = True
@@ -384,7 +399,7 @@ class HandReplay:
             return
         self._take_from_hand(seat, e, "discarded")
         self.pile.append(e.card)
-        self.pile_from_player.append(True)
+        self.pile_from.append(seat.player)
         seat.turns += 1
         self._advance(seat.player)
 
@@ -424,6 +439,7 @@ class HandReplay:
         seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
         seat.dropped_first = not seat.has_drawn
         seat.drop_seq = e.seq
+        seat.drop_reason = e.reason
         if was_current:
             self._advance(seat.player)
         self._end_if_one_left()
@@ -547,7 +563,7 @@ class HandReplay:
                 recorded="; ".join(parts),
             )
         self.stock = list(reversed(new_stock))
-        self.pile, self.pile_from_player = self.pile[-1:], self.pile_from_player[-1:]
+        self.pile, self.pile_from = self.pile[-1:], self.pile_from[-1:]
 
     # ------------------------------------------------------------ the whole hand
 
