@@ -67,21 +67,55 @@ def replay(
         bool | None,
         typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
     ] = None,
+    fairplay: Annotated[
+        bool,
+        typer.Option(
+            "--fairplay/--no-fairplay",
+            help="Run the fair-play detectors after the replay (default: on).",
+        ),
+    ] = True,
 ) -> None:
     """Re-play and re-verify every hand of a log root (the nightly audit).
 
-    Writes findings, hands, quarantine, report.html and run.json to --out.
+    Writes findings, hands, quarantine, the fair-play suspicions, report.html and run.json
+    to --out.
     """
     summary = run.replay_logs(
-        logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress
-    )
+        logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
+        fairplay=fairplay,
+    )  # fmt: skip
+    _summary_line(summary)
+
+
+@app.command("fairplay")
+@one_line_errors
+def fairplay(
+    logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
+    out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
+    fail_on: Annotated[
+        Severity,
+        typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity."),
+    ] = Severity.MAJOR,
+) -> None:
+    """Run only the fair-play detectors, over a replay of the same logs in --out.
+
+    Replaces the fair-play findings in findings.parquet (never adds them twice) and writes
+    suspicions.parquet, run.json and report.html again.
+    """
+    _summary_line(run.fairplay_logs(logs=logs, out=out, fail_on=fail_on))
+
+
+def _summary_line(summary: run.RunSummary) -> None:
+    """One line: hands by status, findings, the fair-play suspicions; then the exit."""
     hands = summary.hands
+    suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     typer.echo(
         f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
         f"{hands.get('discrepancy', 0)} with discrepancies, "
         f"{hands.get('quarantined', 0)} quarantined; "
         f"{sum(summary.findings.values())} findings"
         + (f", worst {summary.worst.value}" if summary.worst else "")
+        + (f"; fair play {'not run' if not summary.fairplay else f'{suspicions} suspicions'}")
         + f"; outputs in {summary.out}"
     )
     raise typer.Exit(code=summary.exit_status)
@@ -96,16 +130,25 @@ def explain(
         Path | None,
         typer.Option("--html", help="Also write the explanation as a standalone HTML page."),
     ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="A nightly run's output folder: list the fair-play suspicions this hand is "
+            "evidence for (from its suspicions.parquet).",
+        ),
+    ] = None,
 ) -> None:
     """Explain one hand for a score dispute, turn by turn.
 
-    Every turn, every group, every point and the rule behind it, and what the audit found.
+    Every turn, every group, every point and the rule behind it, and what the audit found;
+    with --out, the fair-play suspicions the hand is evidence for.
     """
     from rich.console import Console
 
     from audit.explain import load_view, print_view, write_html
 
-    view = load_view(logs, hand_id)
+    view = load_view(logs, hand_id, out)
     if html is not None:
         write_html(view, html)
     print_view(view, Console(highlight=False, emoji=False))

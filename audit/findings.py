@@ -68,6 +68,18 @@ CATALOG: dict[str, Check] = _catalog(
     ("game.running", INF, "the game was still running when the batch was cut"),
     ("check.skipped", INF, "a check could not run: an optional table it needs is missing"),
     ("game.unchecked", INF, "a game-level check was skipped: a hand of the game was quarantined"),
+    ("fairplay.co_seating", INF, "two accounts sat together far more often than their play "
+     "volume predicts (severity by the strength of evidence)"),
+    ("fairplay.shared_device", INF, "accounts sharing a device or IP address sat at one table "
+     "through it beyond chance"),
+    ("fairplay.collusion", INF, "a player took and melded another's discards far above their "
+     "own rate (feeding)"),
+    ("fairplay.soft_drop", INF, "a player dropped strong hands early when one player was at "
+     "the table, far above their own rate"),
+    ("fairplay.chip_dumping", INF, "points or money flowed one way between two accounts beyond "
+     "what their results predict"),
+    ("fairplay.bot", INF, "an account's decision times are too regular for a person"),
+    ("fairplay.ring", INF, "three or more accounts are joined by suspicious pairs"),
     ("input.file", MJ, "a file could not be read or does not match the contract"),
     ("input.row", MJ, "a row breaks the input contract"),
     ("input.hand", MJ, "a hand cannot be replayed from what the log holds"),

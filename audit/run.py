@@ -7,6 +7,7 @@ ran them, because every output is sorted by stable keys before it is written.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import sys
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit import __version__
 from audit.errors import AuditError
@@ -26,14 +27,21 @@ from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot, Staging, open_log_root, read_bucket, staging
 from audit.output import (
     OUTPUT_VERSION,
+    read_findings,
+    write_drops,
     write_findings,
     write_hands,
     write_json,
+    write_pile,
     write_quarantine,
+    write_suspicions,
 )
 from audit.replay.batch import BatchResult, audit_games
 from audit.replay.records import QuarantineRow
 from audit.report.render import write_report
+
+if TYPE_CHECKING:
+    from audit.fairplay.night import FairPlay
 
 # ------------------------------------------------------------ execution
 
@@ -88,6 +96,8 @@ class RunSummary:
     worst: Severity | None
     exit_status: int
     out: Path
+    fairplay: bool = True
+    """The fair-play detectors ran."""
 
 
 _NEEDED_BY = {
@@ -140,8 +150,10 @@ def replay_logs(
     workers: int | None = None,
     fail_on: Severity = Severity.MAJOR,
     progress: bool | None = None,
+    fairplay: bool = True,
 ) -> RunSummary:
-    """Replay a log root into ``out``; raises ``AuditError`` when the run cannot be done."""
+    """Replay a log root into ``out``, then (unless ``fairplay`` is false) run the
+    fair-play detectors over it; raises ``AuditError`` when the run cannot be done."""
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
@@ -164,59 +176,129 @@ def replay_logs(
 
     quarantine += total.quarantine
     findings = total.findings + _input_findings(quarantine) + _night_checks(log)
-    write_findings(out / "findings.parquet", findings)
     write_hands(out / "hands.parquet", total.hands)
     write_quarantine(out / "quarantine.parquet", quarantine)
+    write_pile(out / "pile.parquet", total.pile)
+    write_drops(out / "drops.parquet", total.drops)
+    fair = _fairplay(log, out) if fairplay else None
+    if fair is not None:
+        findings += [s.to_finding() for s in fair.suspicions]
+    else:
+        (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
+    checked = time.perf_counter()
+    write_findings(out / "findings.parquet", findings)
+    hands = Counter(h.status for h in total.hands)
+    run: dict[str, Any] = {
+        "tool": "rummy-audit",
+        "version": __version__,
+        "output_version": OUTPUT_VERSION,
+        "arguments": {
+            "logs": str(logs),
+            "out": str(out),
+            "workers": workers,
+            "fail_on": fail_on.value,
+            "fairplay": fairplay,
+        },
+        "inputs": _inputs(log),
+        "missing_optional_tables": sorted(log.missing_optional),
+        "counts": {
+            "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
+            "hands_total": sum(hands.values()),
+            "quarantine_rows": len(quarantine),
+        },
+        "fairplay": _fairplay_json(fair),
+        "timings_s": {
+            "open": round(opened - started, 3),
+            "replay": round(replayed - opened, 3),
+            "fairplay": round(checked - replayed, 3),
+        },
+    }
+    summary = _conclude(run, findings, fail_on, out)
+    run["timings_s"]["write"] = round(time.perf_counter() - checked, 3)
+    run["timings_s"]["total"] = round(time.perf_counter() - started, 3)
+    write_json(out / "run.json", run)
+    write_report(out)
+    return summary
+
+
+SUSPICIONS = "suspicions.parquet"
+FAIRPLAY_NEEDS = ("run.json", "findings.parquet", "hands.parquet", "pile.parquet", "drops.parquet")
+
+
+def fairplay_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
+    """Run only the fair-play detectors, over a replay of the same logs already in ``out``:
+    its ``fairplay.*`` findings are replaced (never added twice), ``suspicions.parquet``,
+    ``run.json`` and ``report.html`` written again."""
+    missing = [name for name in FAIRPLAY_NEEDS if not (out / name).is_file()]
+    if missing:
+        raise AuditError(
+            f"{out} holds no replay to run the detectors over ({', '.join(missing)} missing); "
+            f"run `rummy-audit replay {logs} --out {out}` first",
+            slug="fairplay",
+        )
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    log = open_log_root(logs)
+    if run.get("inputs") != _inputs(log):
+        raise AuditError(
+            f"{out} holds a replay of other logs than {logs} (their files, sizes or hashes "
+            f"differ); run `rummy-audit replay {logs} --out {out}` again",
+            slug="fairplay",
+        )
+    opened = time.perf_counter()
+    fair = _fairplay(log, out)
+    run["timings_s"]["fairplay"] = round(time.perf_counter() - opened, 3)
+    kept = [f for f in read_findings(out / "findings.parquet") if not f.check.startswith(FAIR)]
+    findings = kept + [s.to_finding() for s in fair.suspicions]
+    write_findings(out / "findings.parquet", findings)
+    run["fairplay"] = _fairplay_json(fair)
+    run["arguments"]["fairplay"] = True
+    summary = _conclude(run, findings, fail_on, out)
+    write_json(out / "run.json", run)
+    write_report(out)
+    return summary
+
+
+FAIR = "fairplay."
+
+
+def _fairplay(log: LogRoot, out: Path) -> FairPlay:
+    from audit.fairplay.night import run_detectors  # scipy: not in every worker's imports
+
+    fair = run_detectors(log, out)
+    write_suspicions(out / SUSPICIONS, fair.suspicions)
+    return fair
+
+
+def _fairplay_json(fair: FairPlay | None) -> dict[str, Any]:
+    if fair is None:
+        return {"status": "not run", "why": "--no-fairplay"}
+    return {"status": "run", "detectors": fair.summary(), "suspicions": len(fair.suspicions)}
+
+
+def _inputs(log: LogRoot) -> list[dict[str, Any]]:
+    return [
+        {"table": f.table, "path": f.path, "size": f.size, "sha256": f.sha256, "rows": f.rows}
+        for table in sorted(log.files)
+        for f in log.files[table]
+    ]
+
+
+def _conclude(
+    run: dict[str, Any], findings: list[Finding], fail_on: Severity, out: Path
+) -> RunSummary:
+    """Fill in run.json's finding counts, worst severity and exit status."""
     severity = worst(findings)
     status = 1 if severity is not None and severity.rank >= fail_on.rank else 0
-    hands = Counter(h.status for h in total.hands)
     by_check = Counter(f.check for f in findings)
-    written = time.perf_counter()
-    write_json(
-        out / "run.json",
-        {
-            "tool": "rummy-audit",
-            "version": __version__,
-            "output_version": OUTPUT_VERSION,
-            "arguments": {
-                "logs": str(logs),
-                "out": str(out),
-                "workers": workers,
-                "fail_on": fail_on.value,
-            },
-            "inputs": [
-                {
-                    "table": f.table,
-                    "path": f.path,
-                    "size": f.size,
-                    "sha256": f.sha256,
-                    "rows": f.rows,
-                }
-                for table in sorted(log.files)
-                for f in log.files[table]
-            ],
-            "missing_optional_tables": sorted(log.missing_optional),
-            "counts": {
-                "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
-                "hands_total": sum(hands.values()),
-                "findings": dict(sorted(by_check.items())),
-                "findings_by_severity": {
-                    s.value: sum(1 for f in findings if f.severity is s) for s in Severity
-                },
-                "quarantine_rows": len(quarantine),
-            },
-            "timings_s": {
-                "open": round(opened - started, 3),
-                "replay": round(replayed - opened, 3),
-                "write": round(written - replayed, 3),
-                "total": round(written - started, 3),
-            },
-            "worst_severity": severity.value if severity else None,
-            "exit_status": status,
-        },
-    )
-    write_report(out)
-    return RunSummary(hands, by_check, severity, status, out)
+    run["counts"]["findings"] = dict(sorted(by_check.items()))
+    run["counts"]["findings_by_severity"] = {
+        s.value: sum(1 for f in findings if f.severity is s) for s in Severity
+    }
+    run["worst_severity"] = severity.value if severity else None
+    run["exit_status"] = status
+    hands = Counter({k: int(v) for k, v in run["counts"]["hands"].items()})
+    ran = run["fairplay"]["status"] == "run"
+    return RunSummary(hands, by_check, severity, status, out, ran)
 
 
 class _progress:

@@ -19,6 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import fairplay  # noqa: E402
 import replay  # noqa: E402
 import report  # noqa: E402
 import simulate  # noqa: E402
@@ -29,6 +30,7 @@ BENCHMARKS = {
     "simulate": simulate.main,
     "replay": replay.main,
     "report": report.main,
+    "fairplay": fairplay.main,
 }
 
 

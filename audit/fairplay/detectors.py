@@ -1,0 +1,378 @@
+"""The fair-play detectors. Each runs its SQL (``sql/<name>.sql``, whose opening comment
+states the pattern and its null model), tests every pair or account it lists, corrects
+for all of them at once (``engine.Hypotheses``) and reports what stands out.
+
+- ``co_seating`` and ``shared_identity``: Poisson, against random seating;
+- ``feeding`` and ``soft_drop``: beta-binomial, a player's rate with one other player
+  against their own rate without them (``_pair_rates``);
+- ``chip_dumping``: binomial, who wins between two players against their own results;
+- ``bots``: binomial, decisions too close to the player's median time for a person.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+import numpy as np
+from numpy.typing import NDArray
+
+from audit.fairplay.engine import (
+    Hypotheses,
+    Settings,
+    Tested,
+    Words,
+    column,
+    ids,
+    run_sql,
+    statements,
+    suspicions,
+)
+from audit.fairplay.stats import (
+    Array,
+    betabinom_min_p,
+    betabinom_sf,
+    binom_sf,
+    poisson_sf,
+    prior_weight,
+)
+from audit.fairplay.suspicion import how_sure
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def _pair(row: Mapping[str, Any]) -> tuple[str, ...]:
+    return (row["a"], row["b"])
+
+
+# ---------------------------------------------------------------- rates with and without
+
+
+class _Rates(Hypotheses):
+    """Pair hypotheses of the form "a rate with the other beats one's own rate without
+    them", with each row's Beta posterior of the baseline (``alpha``, ``beta``)."""
+
+    alpha: Array
+    beta: Array
+
+
+def _pair_rates(
+    con: duckdb.DuckDBPyConnection, detector: str, settings: Settings, baseline: str
+) -> _Rates:
+    """``pairs`` gives a, b, n1, k1 (trials and events together), n0, k0 (the ``baseline``
+    player's, a or b, without the other) and the night's rate. The baseline is a Beta
+    posterior: k0 events in n0 trials on a prior at the night's rate, worth
+    ``prior_weight`` trials or what the spread of the baseline players' own rates gives;
+    the count together is beta-binomial under it."""
+    if "prepare" in statements(detector):
+        run_sql(con, detector, "prepare", settings)
+    table = run_sql(con, detector, "pairs", settings)
+    n0, k0, n1, k1 = (column(table, c) for c in ("n0", "k0", "n1", "k1"))
+    rate = np.clip(column(table, "rate"), 1e-6, 1 - 1e-6)
+    weight = settings.prior_weight
+    if weight is None:
+        _, first = np.unique(np.asarray(ids(table, baseline)), return_index=True)
+        weight = prior_weight(n0[first] + n1[first], k0[first] + k1[first])
+    alpha = weight * rate + k0
+    beta = weight * (1 - rate) + (n0 - k0)
+    if "gn0" in table.column_names:  # the other side's own effect on everyone else
+        alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
+                              rate, weight)  # fmt: skip
+    expected = n1 * alpha / (alpha + beta)
+    found = _Rates(
+        table, betabinom_sf(k1, n1, alpha, beta), expected, k1,
+        np.where(expected > 0, k1 / np.maximum(expected, 1e-12), 0.0),
+        min_p=betabinom_min_p(n1, alpha, beta),
+    )  # fmt: skip
+    found.alpha, found.beta = alpha, beta
+    found.correct(settings)
+    if "trials" in statements(detector) and found.report.any():
+        found.report &= _not_explained(con, detector, found, settings)
+    return found
+
+
+def _raised(
+    alpha: Array, beta: Array, n: Array, k: Array, rate: Array, weight: float
+) -> tuple[Array, Array]:
+    """The baseline raised by the other player's own effect on everyone else: how much more
+    often than the night's rate other players take their discards (shrunk toward 1 by
+    ``weight`` trials, never below 1), keeping the baseline's spread (``alpha + beta``)."""
+    factor = np.maximum(1.0, (k + weight * rate) / (n + weight) / rate)
+    total = alpha + beta
+    mean = np.minimum(alpha / total * factor, 0.999)
+    return mean * total, (1 - mean) * total
+
+
+def _not_explained(
+    con: duckdb.DuckDBPyConnection, detector: str, found: _Rates, settings: Settings
+) -> NDArray[np.bool_]:
+    """Explaining away: a reported pair (A, C) stands only if it is still significant (p at
+    or below the largest p reported) and still beats the effect floor in the hands where
+    none of A's stronger reported partners (smaller p) sat. A colluder's soft drops with
+    their partner otherwise make a suspect of every third player at those tables."""
+    picked = [int(i) for i in np.flatnonzero(found.report)]
+    pairs = list(zip(ids(found.table, "a"), ids(found.table, "b"), strict=True))
+    trials = run_sql(con, detector, "trials", settings, flagged=[pairs[i] for i in picked])
+    hands: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
+    names = ("a", "b", "hand_id", "event")
+    for a, b, hand, event in zip(*(trials.column(c).to_pylist() for c in names), strict=True):
+        hands[a, b][hand] = bool(event)
+    cutoff = float(found.p[found.report].max())
+    keep = np.ones(found.report.size, dtype=np.bool_)
+    seen: dict[str, set[str]] = defaultdict(set)  # A -> hands with a stronger partner of A
+    for i in sorted(picked, key=lambda i: (found.p[i], pairs[i])):
+        player, partner = pairs[i]
+        rest = [e for h, e in hands[player, partner].items() if h not in seen[player]]
+        n, k = float(len(rest)), float(sum(rest))
+        a, b = found.alpha[i : i + 1], found.beta[i : i + 1]
+        alone = float(betabinom_sf(np.array([k]), np.array([n]), a, b)[0]) if n else 1.0
+        keep[i] = alone <= cutoff and k >= settings.min_effect * n * float(a[0] / (a[0] + b[0]))
+        seen[player].update(hands[player, partner])
+    return keep
+
+
+def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """B takes A's discards far more often than other players' (fairplay.collusion)."""
+    found = _pair_rates(con, "feeding", settings, baseline="b")
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, n1, k1, melded = r["a"], r["b"], r["n1"], r["k1"], r["melded"]
+        expected = float(found.expected[i])
+        return (
+            f"{b} took {k1} of the {n1} discards {a} left on the pile ({melded} of them ended "
+            f"in {b}'s melds), against {expected:.1f} expected from {b}'s play with other "
+            f"players' discards ({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{b} takes about {_pct(expected / n1)} of discards: {expected:.1f} of {a}'s {n1}",
+            f"{b} took {k1} of the {n1} discards {a} left, melded {melded}",
+        )
+
+    words = Words(
+        "fairplay.collusion",
+        statistic="beta-binomial: B's takes of A's discards against B's own rate with other "
+                  "players' discards, raised for a careless A",
+        pattern="a player takes another's discards far more often than other players' "
+                "discards",
+        benign="a strong player seated right after a weak one, whose discards are often "
+               "useful",
+    )  # fmt: skip
+    return suspicions(con, "feeding", found, settings, words, players=_pair, text=text)
+
+
+def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """A gives up strong hands early when B is at the table (fairplay.soft_drop)."""
+    found = _pair_rates(con, "soft_drop", settings, baseline="a")
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, n1, k1 = r["a"], r["b"], r["n1"], r["k1"]
+        expected = float(found.expected[i])
+        return (
+            f"{a} dropped a strong hand early in {k1} of the {n1} hands dealt with {b} at the "
+            f"table, against {expected:.1f} expected from {a}'s play without {b} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a} drops a strong hand early in {expected:.1f} of {n1} hands with {b}",
+            f"{a} dropped a strong hand early in {k1} of {n1} hands with {b}",
+        )
+
+    words = Words(
+        "fairplay.soft_drop",
+        statistic="beta-binomial: A's early drops of strong hands with B at the table against "
+                  "A's own rate without B",
+        pattern="a player gives up strong hands early when a particular player is at the "
+                "table",
+        benign="a cautious player, or one who drops when tired or busy at another table",
+    )  # fmt: skip
+    return suspicions(con, "soft_drop", found, settings, words, players=_pair, text=text)
+
+
+# ---------------------------------------------------------------- money
+
+
+def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """B wins the hands between A and B far beyond their own results, and the points flow
+    the same way (fairplay.chip_dumping)."""
+    table = run_sql(con, "chip_dumping", "pairs", settings)
+    col = {name: column(table, name) for name in table.column_names
+           if name not in ("a", "b", "paid", "paid_back")}  # fmt: skip
+    c, mu = settings.win_prior, col["mu"]
+    skill_a = (col["a_wins0"] + c) / (col["a_fair0"] + c)
+    skill_b = (col["b_wins0"] + c) / (col["b_fair0"] + c)
+    mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
+    mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
+    decided = col["a_won"] + col["b_won"]  # the hands one of the two won
+    share = skill_b / (skill_a + skill_b)  # B's share of them, by their own results
+    # the effect: A's points to B over B's to A, against the ratio their results predict
+    # (each side given one average hand's concession, so a pair of few hands stays modest)
+    flow = ((col["a_gave"] + mu) / (col["b_gave"] + mu)) / ((skill_b * mu_a) / (skill_a * mu_b))
+    found = Hypotheses(
+        table, np.where(decided > 0, binom_sf(col["b_won"], decided, share), 1.0),
+        decided * share, col["b_won"], flow, min_p=np.power(share, decided),
+    ).correct(settings)  # fmt: skip
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b = r["a"], r["b"]
+        paid, back = Decimal(str(r["paid"] or 0)), Decimal(str(r["paid_back"] or 0))
+        money = f"; {a} paid {b} {paid} and {b} paid {a} {back}" if paid or back else ""
+        won = f"{r['b_won']} of the {int(decided[i])} hands one of them won"
+        return (
+            f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
+            f"expected from their own results), and {a} conceded {r['a_gave']:.0f} points to "
+            f"{b} while {b} conceded {r['b_gave']:.0f} to {a}{money} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{b} wins {found.expected[i]:.1f} of the {int(decided[i])} hands {a} or {b} wins",
+            f"{b} won {won}; {a} conceded {r['a_gave']:.0f} points to {b}, {b} "
+            f"{r['b_gave']:.0f} to {a}",
+        )
+
+    def money(r: Mapping[str, Any]) -> str | None:
+        paid, back = Decimal(str(r["paid"] or 0)), Decimal(str(r["paid_back"] or 0))
+        return f"{paid} paid by {r['a']} to {r['b']}; {back} back" if paid or back else None
+
+    words = Words(
+        "fairplay.chip_dumping",
+        statistic="binomial: B's share of the hands one of A and B won, against their own win "
+                  "rates without the other; the points must flow the same way",
+        pattern="points or money flowing one way between two accounts beyond what their "
+                "results predict",
+        benign="a weak player who loses to a strong one whose record elsewhere is too thin "
+               "to show it",
+        effect_name="flow ratio",
+    )  # fmt: skip
+    return suspicions(con, "chip_dumping", found, settings, words, players=_pair, text=text,
+                      money=money)  # fmt: skip
+
+
+# ---------------------------------------------------------------- seating and identity
+
+
+def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """Pairs seated together more often than random seating predicts (Poisson, given that
+    the pair met at all). Leaves the table ``co_seat`` for ``shared_identity``."""
+    query = statements("co_seating")["pairs"]
+    con.execute("DROP TABLE IF EXISTS co_seat")
+    con.execute(f"CREATE TEMP TABLE co_seat AS {query}", {})
+    table = con.sql("SELECT * FROM co_seat ORDER BY a, b").to_arrow_table()
+    games, expected = column(table, "games"), column(table, "expected")
+    met = poisson_sf(np.ones_like(expected), expected)
+    found = Hypotheses(
+        table, np.minimum(1.0, poisson_sf(games, expected) / np.maximum(met, 1e-300)),
+        expected, games, games / np.maximum(expected, 1e-12),
+    ).correct(settings)  # fmt: skip
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, x, lam = r["a"], r["b"], r["games"], float(expected[i])
+        return (
+            f"{a} and {b} sat at the same table in {x} games, against {lam:.2f} expected from "
+            f"their play volume ({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a} and {b} at one table in {lam:.2f} games",
+            f"{a} and {b} at one table in {x} games",
+        )
+
+    words = Words(
+        "fairplay.co_seating",
+        statistic="Poisson: games shared, against random seating in proportion to each "
+                  "account's play in its lobby and hour (the configuration model)",
+        pattern="two accounts seated together far more often than their play volume predicts",
+        benign="friends or family who choose to play together",
+    )  # fmt: skip
+    return suspicions(con, "co_seating", found, settings, words, players=_pair, text=text)
+
+
+def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """Accounts sharing a device or an IP address that sit at one table through it."""
+    table = run_sql(con, "shared_identity", "pairs", settings)
+    games, expected = column(table, "games"), column(table, "expected")
+    found = Hypotheses(
+        table, np.where(games > 0, poisson_sf(games, np.maximum(expected, 1e-12)), 1.0),
+        expected, games, np.where(games > 0, games / np.maximum(expected, 1e-12), 0.0),
+        weights=1.0 / np.maximum(column(table, "accounts") - 1, 1),
+    ).correct(settings)  # fmt: skip
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, x, lam = r["a"], r["b"], r["games"], float(expected[i])
+        what = {(True, True): "a device and an IP address", (True, False): "a device"}.get(
+            (r["device"], r["ip"]), "an IP address"
+        )
+        return (
+            f"{a} and {b} share {what} ({r['accounts']} accounts use it) and sat at one table "
+            f"through it in {x} games ({r['device_games']} from one device), against "
+            f"{lam:.2f} expected from their play volume "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a} and {b} at one table in {lam:.2f} games",
+            f"{a} and {b} at one table through {what} in {x} games",
+        )
+
+    words = Words(
+        "fairplay.shared_device",
+        statistic="Poisson: games at one table through a shared device or address, against "
+                  "random seating; weighted by the accounts sharing it",
+        pattern="accounts sharing a device or an IP address that sit at one table",
+        benign="a family or flatmates sharing a device or a connection",
+    )  # fmt: skip
+    return suspicions(con, "shared_identity", found, settings, words, players=_pair, text=text)
+
+
+# ---------------------------------------------------------------- bots
+
+
+def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """Accounts whose decision times cluster too tightly around their median."""
+    con.execute("DROP TABLE IF EXISTS decision")
+    run_sql(con, "bots", "decisions", settings)
+    table = run_sql(con, "bots", "accounts", settings)
+    n, k, p0 = column(table, "n"), column(table, "k"), settings.bot_p0
+    found = Hypotheses(
+        table, binom_sf(k, n, np.full_like(n, p0)), n * p0, k,
+        np.where(n > 0, (k / np.maximum(n, 1)) / p0, 0.0),
+    ).correct(settings)  # fmt: skip
+    flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
+    stretch = _stretches(con, flagged, settings)
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, total, near = r["player_id"], int(n[i]), int(k[i])
+        hours, games, clock = stretch.get(a, (0.0, 0, 0))
+        return (
+            f"{a}'s decisions are machine-regular: {near} of {total} fall within "
+            f"{_pct(settings.window - 1)} of a median {r['median_s']:.2f} s (log-sd "
+            f"{r['sd']:.2f}; plays take {r['play_draw_ratio']:.2f}x a draw), where a person "
+            f"puts at most {_pct(p0)} there; longest play without a {settings.break_minutes}-"
+            f"minute break {hours:.1f} h ({games} games), {clock} clock hours played "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a}: at most {total * p0:.0f} of {total} decisions near the median",
+            f"{a}: {near} of {total} decisions near the median",
+        )
+
+    words = Words(
+        "fairplay.bot",
+        statistic="binomial: decisions within the window around the median time, against "
+                  "the most a person's spread allows",
+        pattern="decision times too regular for a person",
+        benign="a player using the client's auto-play or pre-selected moves",
+    )  # fmt: skip
+    def one(row: Mapping[str, Any]) -> tuple[str, ...]:
+        return (row["player_id"],)
+    return suspicions(con, "bots", found, settings, words, players=one, text=text)
+
+
+def _stretches(
+    con: duckdb.DuckDBPyConnection, players: list[str], settings: Settings
+) -> dict[str, tuple[float, int, int]]:
+    """Per account: its longest play without a break (hours, games), clock hours played."""
+    if not players:
+        return {}
+    table = run_sql(con, "bots", "stretches", settings, flagged=[(p, p) for p in players])
+    names = ("a", "longest_hours", "games_in_it", "hours_played")
+    return {
+        str(a): (float(h or 0), int(g or 0), int(c or 0))
+        for a, h, g, c in zip(*(table.column(x).to_pylist() for x in names), strict=True)
+    }
+
+
+PAIR_DETECTORS: tuple[Callable[[duckdb.DuckDBPyConnection, Settings], Tested], ...] = (
+    co_seating, shared_identity, feeding, soft_drop, chip_dumping,
+)  # fmt: skip
+"""In this order: ``shared_identity`` reads the table ``co_seating`` leaves."""

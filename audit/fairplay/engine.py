@@ -1,0 +1,249 @@
+"""What every detector shares: its SQL with bound parameters, the multiple-testing
+correction, the evidence hands, and one way to turn a tested hypothesis into a Suspicion.
+
+A detector file (``sql/<name>.sql``) opens with a comment stating its pattern and its null
+model, then holds named statements (``-- name: pairs``, ``-- name: evidence`` ...).
+``pairs`` (or ``accounts``) lists every hypothesis with the counts its test needs;
+``evidence`` reads the hands behind the hypotheses registered as the table ``flagged``
+(columns ``a``, ``b``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+from numpy.typing import NDArray
+from scipy import stats
+
+from audit.fairplay.stats import Array, Thresholds, bh, testable
+from audit.fairplay.suspicion import Suspicion
+
+_SECTION = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
+_PARAM = re.compile(r"\$([a-z_]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The detectors' parameters (docs/fairplay.md says why each default)."""
+
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    min_effect: float = 2.0
+    """A suspicion's effect (observed over expected) must be at least this."""
+    prior_weight: float | None = None
+    """How many trials the night's rate is worth in a player's baseline (the Beta prior);
+    ``None``: estimated from the night's spread of players' rates (``stats.prior_weight``)."""
+    strong_quantile: float = 0.10
+    """A dropped hand is strong at or below this quantile of the night's early drops'
+    deadwood."""
+    early_turns: int = 2
+    """A drop is early before the player completes this many turns."""
+    win_prior: float = 5.0
+    """Chip dumping: expected wins an average player's record is worth in a player's own."""
+    min_hands: int = 10
+    """Chip dumping: pairs that shared fewer hands of a flow format are not tested."""
+    flow_formats: tuple[str, ...] = ("points", "deals")
+    """Formats where a loser's points go to the winner (money or chips)."""
+    max_accounts: int = 50
+    """An identifier shared by more accounts is a public network: not tested."""
+    sigma: float = 0.25
+    """The narrowest spread of a person's log decision times (log-seconds)."""
+    window: float = 1.1
+    """The bot statistic counts decisions within this factor of the median time."""
+    min_decisions: int = 50
+    """Accounts with fewer timed decisions are not tested for bots."""
+    break_minutes: int = 10
+    """A gap this long between two games is a break."""
+    evidence: int = 5
+    """Evidence hands kept per suspicion."""
+    drop_formats: tuple[str, ...] = ()
+    """``ruleset|format`` pairs whose rules allow drops (filled in by the run)."""
+
+    @property
+    def bot_p0(self) -> float:
+        """The largest share of a person's decisions within ``window`` of their median."""
+        return float(2.0 * stats.norm.cdf(math.log(self.window) / self.sigma) - 1.0)
+
+
+# ---------------------------------------------------------------- SQL
+
+
+@cache
+def statements(name: str) -> dict[str, str]:
+    """The named statements of ``sql/<name>.sql``."""
+    text = resources.files("audit.fairplay").joinpath("sql", f"{name}.sql").read_text("utf-8")
+    parts = _SECTION.split(text)
+    return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
+
+
+def _bind(query: str, settings: Settings) -> dict[str, Any]:
+    """The parameters a statement names, from ``settings`` (never formatted into SQL)."""
+    values: dict[str, Any] = {}
+    for name in sorted(set(_PARAM.findall(query))):
+        value = getattr(settings, name)
+        values[name] = list(value) if isinstance(value, tuple) else value
+    return values
+
+
+def run_sql(
+    con: duckdb.DuckDBPyConnection,
+    detector: str,
+    section: str,
+    settings: Settings,
+    flagged: Sequence[tuple[str, str]] | None = None,
+) -> pa.Table:
+    """Run one statement (with ``flagged`` registered, when given); its rows, if any."""
+    query = statements(detector)[section]
+    if flagged is not None:
+        con.register("flagged", pa.table({"a": [a for a, _ in flagged],
+                                          "b": [b for _, b in flagged]}))  # fmt: skip
+    try:
+        result = con.sql(query, params=_bind(query, settings))
+        return pa.table({}) if result is None else result.to_arrow_table()
+    finally:
+        if flagged is not None:
+            con.unregister("flagged")
+
+
+def column(table: pa.Table, name: str) -> Array:
+    return np.asarray(table.column(name).to_numpy(zero_copy_only=False), dtype=np.float64)
+
+
+def ids(table: pa.Table, name: str) -> list[str]:
+    return [str(v) for v in table.column(name).to_pylist()]
+
+
+# ---------------------------------------------------------------- testing
+
+
+@dataclass(frozen=True)
+class Tested:
+    """One detector's outcome: how many hypotheses it tested and what it reports."""
+
+    check: str
+    tests: int
+    suspicions: list[Suspicion]
+
+
+@dataclass
+class Hypotheses:
+    """A detector's hypotheses, one per row of its statement, and their tests."""
+
+    table: pa.Table
+    p: Array
+    expected: Array
+    observed: Array
+    effect: Array
+    min_p: Array | None = None
+    """The smallest p-value each could give (discrete tests), for ``stats.testable``."""
+    weights: Array | None = None
+    """Weighted Benjamini-Hochberg weights, when some hypotheses need more evidence."""
+    q: Array = field(init=False)
+    report: NDArray[np.bool_] = field(init=False)
+    tests: int = field(init=False)
+
+    def correct(self, settings: Settings) -> Hypotheses:
+        """q-values over the testable hypotheses (1 for the others) and what is reported: q
+        at most the report threshold and the effect at least the floor."""
+        family = (
+            testable(self.min_p, settings.thresholds.report)
+            if self.min_p is not None
+            else np.ones(self.p.size, dtype=np.bool_)
+        )
+        self.q = np.ones(self.p.size)
+        weights = None if self.weights is None else self.weights[family]
+        self.q[family] = bh(self.p[family], weights)
+        self.report = (
+            family & (self.q <= settings.thresholds.report) & (self.effect >= settings.min_effect)
+        )
+        self.tests = int(family.sum())
+        return self
+
+    def row(self, i: int) -> dict[str, Any]:
+        return {name: self.table.column(name)[i].as_py() for name in self.table.column_names}
+
+
+def evidence(
+    con: duckdb.DuckDBPyConnection,
+    detector: str,
+    pairs: Sequence[tuple[str, str]],
+    settings: Settings,
+) -> dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The best evidence hands (and their games) of each flagged pair, most telling first:
+    by the statement's ``weight``, then by game and hand id."""
+    if not pairs:
+        return {}
+    table = run_sql(con, detector, "evidence", settings, flagged=pairs)
+    rows: dict[tuple[str, str], list[tuple[float, str, str]]] = defaultdict(list)
+    names = ("a", "b", "game_id", "hand_id", "weight")
+    for a, b, game, hand, weight in zip(*(table.column(c).to_pylist() for c in names),
+                                        strict=True):  # fmt: skip
+        rows[a, b].append((-float(weight or 0), str(game), str(hand)))
+    out = {}
+    for pair in pairs:
+        best = sorted(rows.get(pair, []))[: settings.evidence]
+        out[pair] = (
+            tuple(hand for _, _, hand in best),
+            tuple(dict.fromkeys(game for _, game, _ in best)),
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a detector says of each suspicion, besides its numbers."""
+
+    check: str
+    statistic: str
+    pattern: str
+    benign: str
+    effect_name: str = "rate ratio"
+
+
+Text = Callable[[Mapping[str, Any], int], tuple[str, str, str]]
+"""(row, index) -> (message, expected text, recorded text)."""
+
+
+def suspicions(
+    con: duckdb.DuckDBPyConnection,
+    detector: str,
+    found: Hypotheses,
+    settings: Settings,
+    words: Words,
+    *,
+    players: Callable[[Mapping[str, Any]], tuple[str, ...]],
+    text: Text,
+    money: Callable[[Mapping[str, Any]], str | None] = lambda row: None,
+) -> Tested:
+    """The reported hypotheses as suspicions, with their evidence hands."""
+    picked = [int(i) for i in np.flatnonzero(found.report)]
+    rows = [found.row(i) for i in picked]
+    accounts = [players(row) for row in rows]
+    pairs = [(who[0], who[-1]) for who in accounts]
+    hands = evidence(con, detector, pairs, settings)
+    out = []
+    for i, row, who, pair in zip(picked, rows, accounts, pairs, strict=True):
+        severity = settings.thresholds.severity(float(found.q[i]))
+        assert severity is not None  # reported means q <= the report threshold
+        message, want, seen = text(row, i)
+        out.append(
+            Suspicion(
+                check=words.check, severity=severity, players=who, statistic=words.statistic,
+                expected=float(found.expected[i]), observed=float(found.observed[i]),
+                effect=float(found.effect[i]), effect_name=words.effect_name,
+                p_value=float(found.p[i]), q_value=float(found.q[i]), tests=found.tests,
+                evidence_hands=hands[pair][0], evidence_games=hands[pair][1],
+                benign=words.benign, message=message, expected_text=want, recorded_text=seen,
+                pattern=words.pattern, money=money(row),
+            )
+        )  # fmt: skip
+    return Tested(words.check, found.tests, out)

@@ -1,0 +1,65 @@
+"""All the fair-play detectors over one night: what ``replay`` runs after the replay, and
+what ``rummy-audit fairplay`` runs alone over a replay's outputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import duckdb
+
+from audit.errors import RulesetError
+from audit.fairplay.detectors import PAIR_DETECTORS, bots
+from audit.fairplay.engine import Settings, Tested
+from audit.fairplay.rings import rings
+from audit.fairplay.source import open_night
+from audit.fairplay.suspicion import Suspicion
+from audit.logs.reader import LogRoot
+from audit.rules.ruleset import load_preset
+
+FORMATS = ("points", "pool_101", "pool_201", "deals")
+MEMORY_LIMIT = "2GB"
+
+
+@dataclass(frozen=True)
+class FairPlay:
+    suspicions: list[Suspicion]
+    """Sorted: most severe first, then by q-value, then by id."""
+    tested: list[Tested]
+
+    def summary(self) -> list[dict[str, object]]:
+        """Per detector: hypotheses tested and suspicions raised (run.json)."""
+        return [
+            {"check": t.check, "tested": t.tests, "suspicions": len(t.suspicions)}
+            for t in self.tested
+        ]
+
+
+def _drop_formats(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
+    """``ruleset|format`` for every ruleset of the night whose rules allow drops there."""
+    out = []
+    for (preset,) in con.sql("SELECT DISTINCT ruleset FROM g ORDER BY 1").fetchall():
+        try:
+            rules = load_preset(preset)
+        except RulesetError:
+            continue  # its games were quarantined; none of its hands is in the night
+        out += [f"{preset}|{f}" for f in FORMATS if rules.drop_penalty(f) is not None]
+    return tuple(out)
+
+
+def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> FairPlay:
+    """Every detector over the log root and the replay's outputs in ``out``."""
+    settings = settings or Settings()
+    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "threads": 2})
+    try:
+        open_night(con, log, out)
+        settings = replace(settings, drop_formats=_drop_formats(con))
+        tested = [detector(con, settings) for detector in PAIR_DETECTORS]
+        tested.append(bots(con, settings))
+    finally:
+        con.close()
+    pairs = [s for t in tested for s in t.suspicions]
+    ring = rings(pairs, settings.thresholds, settings.evidence)
+    tested.append(Tested("fairplay.ring", len(ring), ring))
+    suspicions = sorted((s for t in tested for s in t.suspicions), key=Suspicion.sort_key)
+    return FairPlay(suspicions, tested)

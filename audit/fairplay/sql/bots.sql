@@ -1,0 +1,64 @@
+-- Bots: decision times too regular for a person.
+--
+-- A decision is a player's own action (a draw, discard, drop, declaration or show, not one
+-- the server made for them) timed from the event before it in the hand. People's decision
+-- times spread widely (right-skewed, varying with how hard the decision is); a program's
+-- cluster around one value. The statistic is the share of an account's decisions within
+-- $window (a factor, e.g. 1.1 = +-10 %) of its own median time. Null model: a person's log
+-- decision times are spread at least as widely as a normal law of standard deviation
+-- $sigma (log-seconds), which puts at most p0 = 2 Phi(ln($window) / $sigma) - 1 of them in
+-- that window; the count is binomial. Accounts with fewer than $min_decisions decisions
+-- are not tested. Reported with it: the spread (log-sd), whether the time depends on the
+-- kind of decision, the longest stretch of play without a break of $break_minutes minutes,
+-- and the clock hours played.
+-- Benign reading: a player using the client's auto-play or pre-selected moves.
+
+-- name: decisions
+CREATE TEMP TABLE decision AS
+SELECT player_id, action, ln(secs) AS lt
+FROM (
+    SELECT player_id, action, auto,
+           (epoch_ms(ts) - lag(epoch_ms(ts)) OVER (PARTITION BY hand_id ORDER BY seq)) / 1000.0 AS secs
+    FROM ev
+)
+WHERE NOT auto AND player_id IS NOT NULL AND secs > 0
+  AND action IN ('draw_stock', 'draw_discard', 'discard', 'drop', 'declare', 'show')
+
+-- name: accounts
+WITH centre AS (
+    SELECT player_id, count(*) AS n, median(lt) AS mid, stddev_samp(lt) AS sd,
+           median(lt) FILTER (WHERE action IN ('draw_stock', 'draw_discard')) AS draw_mid,
+           median(lt) FILTER (WHERE action IN ('discard', 'declare', 'show', 'drop')) AS play_mid
+    FROM decision GROUP BY player_id HAVING count(*) >= $min_decisions
+)
+SELECT c.player_id, c.n, count(*) FILTER (WHERE abs(d.lt - c.mid) <= ln($window)) AS k,
+       exp(c.mid) AS median_s, c.sd, exp(c.play_mid - c.draw_mid) AS play_draw_ratio
+FROM centre c JOIN decision d USING (player_id)
+GROUP BY ALL
+ORDER BY c.player_id
+
+-- name: stretches
+WITH s AS (
+    SELECT player_id, joined_at, left_at,
+           max(left_at) OVER (PARTITION BY player_id ORDER BY joined_at, left_at
+                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+    FROM sess WHERE player_id IN (SELECT a FROM flagged)
+), runs AS (
+    SELECT *, sum(CASE WHEN before IS NULL
+                        OR joined_at > before + to_minutes(CAST($break_minutes AS BIGINT))
+                       THEN 1 ELSE 0 END)
+              OVER (PARTITION BY player_id ORDER BY joined_at, left_at) AS run
+    FROM s
+), spans AS (
+    SELECT player_id, run, (epoch_ms(max(left_at)) - epoch_ms(min(joined_at))) / 3600000.0 AS hours,
+           count(*) AS games
+    FROM runs GROUP BY ALL
+)
+SELECT s.player_id AS a, max(hours) AS longest_hours, arg_max(games, hours) AS games_in_it,
+       (SELECT count(DISTINCT hour(ts)) FROM ev WHERE ev.player_id = s.player_id) AS hours_played
+FROM spans s GROUP BY ALL
+
+-- name: evidence
+SELECT f.a, f.a AS b, s.game_id, min(s.hand_id) AS hand_id, count(*) AS weight
+FROM flagged f JOIN seat s ON s.player_id = f.a
+GROUP BY ALL

@@ -1,0 +1,67 @@
+-- Chip dumping: points or money flowing one way, from A to B, beyond what the two players'
+-- own results predict.
+--
+-- Over the hands A and B were both dealt into, in formats where a loser's points go to the
+-- winner ($flow_formats: points rummy money, deals chips), count the hands one of the two
+-- won. Null model: each is B's with the share B's and A's own win rates in hands without
+-- the other give (each against a fair share of 1 / players, shrunk toward an average
+-- player's by $win_prior expected wins); B's count is binomial. The points must flow the
+-- same way: A's points conceded to B over B's to A, against the ratio their own results
+-- predict (a big loss, a strong hand dropped and an invalid declaration all count, by the
+-- points they cost), is the effect, and must reach the detectors' floor. Pairs that shared
+-- fewer than $min_hands such hands are not tested. The money A paid B and B paid A is
+-- reported with it.
+-- Benign reading: a weak player who loses to a strong one, whose own record elsewhere is
+-- too thin to show how strong.
+
+-- name: pairs
+WITH hand AS (
+    SELECT hand_id, count(*) AS n, any_value(player_id) FILTER (WHERE outcome = 'won') AS winner
+    FROM seat WHERE list_contains($flow_formats, format)
+    GROUP BY hand_id HAVING count(*) FILTER (WHERE outcome = 'won') = 1
+), s AS (
+    SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
+           coalesce(s.amount, 0) AS amount, h.n, h.winner
+    FROM seat s JOIN hand h USING (hand_id)
+), player AS (
+    SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, sum(1.0 / n) AS fair,
+           count(*) FILTER (WHERE winner <> player_id) AS losses,
+           coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded
+    FROM s GROUP BY player_id
+), pair AS (
+    SELECT a.player_id AS a, b.player_id AS b, count(*) AS hands, sum(1.0 / a.n) AS fair,
+           count(*) FILTER (WHERE a.winner = a.player_id) AS a_won,
+           count(*) FILTER (WHERE a.winner = b.player_id) AS b_won,
+           coalesce(sum(a.pts) FILTER (WHERE a.winner = b.player_id), 0) AS a_gave,
+           coalesce(sum(b.pts) FILTER (WHERE a.winner = a.player_id), 0) AS b_gave,
+           count(*) FILTER (WHERE a.winner <> a.player_id) AS a_lost,
+           coalesce(sum(a.pts) FILTER (WHERE a.winner <> a.player_id), 0) AS a_conc,
+           count(*) FILTER (WHERE a.winner <> b.player_id) AS b_lost,
+           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc,
+           coalesce(sum(-a.amount) FILTER (WHERE a.winner = b.player_id), 0) AS paid,
+           coalesce(sum(-b.amount) FILTER (WHERE a.winner = a.player_id), 0) AS paid_back
+    FROM s a JOIN s b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+    GROUP BY ALL
+), night AS (
+    SELECT sum(conceded) / greatest(sum(losses), 1) AS mu FROM player
+)
+SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
+       pa.wins - p.a_won AS a_wins0, pa.fair - p.fair AS a_fair0,
+       pb.wins - p.b_won AS b_wins0, pb.fair - p.fair AS b_fair0,
+       pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
+       pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
+       night.mu,
+       CAST(p.paid AS VARCHAR) AS paid, CAST(p.paid_back AS VARCHAR) AS paid_back
+FROM pair p
+JOIN player pa ON pa.player_id = p.a
+JOIN player pb ON pb.player_id = p.b
+CROSS JOIN night
+WHERE p.hands >= $min_hands
+ORDER BY a, b
+
+-- name: evidence
+SELECT f.a, f.b, s.game_id, s.hand_id, coalesce(s.points, 0) AS weight
+FROM flagged f
+JOIN seat s ON s.player_id = f.a
+JOIN seat w ON w.hand_id = s.hand_id AND w.player_id = f.b AND w.outcome = 'won'
+WHERE list_contains($flow_formats, s.format)

@@ -1,0 +1,52 @@
+-- Co-seating: two accounts seated in the same games far more often than their play volume
+-- predicts.
+--
+-- Null model: random seating (the configuration model). Within a stratum -- one lobby
+-- (format, chip type, stake, cards per hand) in one clock hour of game starts -- a game's
+-- seats are filled independently of who else sits there, in proportion to how much each
+-- account plays in that stratum. An account's weight w in a stratum is the number of
+-- opponents it faced there (over its games, players - 1); 2W is the stratum's total
+-- weight. The number of games A and B share is then Poisson with mean
+-- sum over strata of w_A * w_B / 2W.
+-- Only pairs that shared a game are listed: a pair that never met cannot be suspicious, and
+-- the test conditions on at least one shared game.
+-- Benign reading: friends or family who choose to play together.
+
+-- name: pairs
+WITH gp AS (
+    SELECT DISTINCT game_id, player_id FROM seat
+), size AS (
+    SELECT game_id, count(*) AS n FROM gp GROUP BY game_id
+), stratum AS (
+    SELECT game_id,
+           concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
+                     coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
+                     CAST(date_trunc('hour', started_at) AS VARCHAR)) AS s
+    FROM g
+), weight AS (
+    SELECT st.s, gp.player_id, sum(size.n - 1) AS w
+    FROM gp JOIN size USING (game_id) JOIN stratum st USING (game_id)
+    GROUP BY ALL
+), total AS (
+    SELECT st.s, sum(size.n * (size.n - 1)) AS w2
+    FROM size JOIN stratum st USING (game_id)
+    GROUP BY ALL
+), together AS (
+    SELECT a.player_id AS a, b.player_id AS b, count(*) AS games
+    FROM gp a JOIN gp b ON a.game_id = b.game_id AND a.player_id < b.player_id
+    GROUP BY ALL
+)
+SELECT t.a, t.b, any_value(t.games) AS games, sum(wa.w * wb.w / total.w2) AS expected
+FROM together t
+JOIN weight wa ON wa.player_id = t.a
+JOIN weight wb ON wb.player_id = t.b AND wb.s = wa.s
+JOIN total ON total.s = wa.s
+GROUP BY t.a, t.b
+ORDER BY a, b
+
+-- name: evidence
+SELECT f.a, f.b, a.game_id, min(a.hand_id) AS hand_id, count(*) AS weight
+FROM flagged f
+JOIN seat a ON a.player_id = f.a
+JOIN seat b ON b.hand_id = a.hand_id AND b.player_id = f.b
+GROUP BY ALL

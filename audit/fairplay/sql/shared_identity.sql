@@ -1,0 +1,58 @@
+-- Shared identity (multi-accounting): accounts that connect from one device or one IP
+-- address and sit at one table, in the same game, through it.
+--
+-- Sharing alone is common and benign (a household's tablet, a cafe's or an office's
+-- address), so the statistic is the number of games the two accounts played at one table
+-- while each was connected through that same device or address. Null model: two different
+-- people who share the identifier sit at one table only as often as random seating puts any
+-- two accounts of their play volume together (the co-seating expectation, co_seating.sql):
+-- Poisson. Each pair is weighted by 1 / (accounts on the identifier - 1) in the
+-- Benjamini-Hochberg correction, so an address many accounts share needs stronger evidence;
+-- an identifier of more than $max_accounts accounts (a carrier or public network) is not
+-- tested.
+-- Benign reading: a family or flatmates who share a device or a connection.
+
+-- name: pairs
+WITH ident AS (
+    SELECT DISTINCT 'device' AS kind, device_id AS value, player_id, game_id FROM sess
+    UNION ALL
+    SELECT DISTINCT 'ip' AS kind, ip AS value, player_id, game_id FROM sess
+), accounts AS (
+    SELECT kind, value, count(DISTINCT player_id) AS accounts
+    FROM ident GROUP BY ALL
+    HAVING count(DISTINCT player_id) BETWEEN 2 AND $max_accounts
+), members AS (
+    SELECT DISTINCT i.kind, i.value, i.player_id, n.accounts
+    FROM ident i JOIN accounts n USING (kind, value)
+), shared AS (
+    SELECT x.player_id AS a, y.player_id AS b,
+           bool_or(x.kind = 'device') AS device, bool_or(x.kind = 'ip') AS ip,
+           min(x.accounts) AS accounts
+    FROM members x JOIN members y
+      ON x.kind = y.kind AND x.value = y.value AND x.player_id < y.player_id
+    GROUP BY ALL
+), same_table AS (
+    SELECT x.player_id AS a, y.player_id AS b, count(DISTINCT x.game_id) AS games,
+           count(DISTINCT x.game_id) FILTER (WHERE x.kind = 'device') AS device_games
+    FROM ident x JOIN ident y
+      ON x.game_id = y.game_id AND x.kind = y.kind AND x.value = y.value
+     AND x.player_id < y.player_id
+    JOIN accounts n ON n.kind = x.kind AND n.value = x.value
+    GROUP BY ALL
+)
+SELECT s.a, s.b, s.device, s.ip, s.accounts,
+       coalesce(t.games, 0) AS games, coalesce(t.device_games, 0) AS device_games,
+       coalesce(c.expected, 0.0) AS expected
+FROM shared s
+LEFT JOIN same_table t USING (a, b)
+LEFT JOIN co_seat c USING (a, b)
+ORDER BY a, b
+
+-- name: evidence
+SELECT f.a, f.b, x.game_id, min(h.hand_id) AS hand_id, count(*) AS weight
+FROM flagged f
+JOIN sess x ON x.player_id = f.a
+JOIN sess y ON y.player_id = f.b AND y.game_id = x.game_id
+           AND (y.device_id = x.device_id OR y.ip = x.ip)
+JOIN seat h ON h.game_id = x.game_id AND h.player_id = f.a
+GROUP BY ALL

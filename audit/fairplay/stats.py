@@ -1,0 +1,173 @@
+"""The statistics behind every fair-play suspicion: exact tail probabilities, the discrete
+screen of hypotheses that could never be reported, (weighted) Benjamini-Hochberg, and how
+strong evidence maps to a severity.
+
+Every test here is one-sided (only "more than expected" is suspicious) and vectorised over
+all the pairs or accounts a detector tests, with numpy arrays in and out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import special, stats
+
+from audit.findings import Severity
+
+Array = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The default thresholds of docs/fairplay.md: a suspicion is reported when its
+    Benjamini-Hochberg q-value is at most ``report`` and its effect at least the detector's
+    floor; its severity is ``major``, ``minor`` or ``info`` by the q-value."""
+
+    report: float = 0.01
+    minor: float = 1e-3
+    major: float = 1e-5
+
+    def severity(self, q: float) -> Severity | None:
+        """The severity of a suspicion with this q-value, or ``None`` (not reported).
+
+        >>> t = Thresholds()
+        >>> [t.severity(q) for q in (0.2, 0.005, 2e-4, 1e-9)]
+        [None, <Severity.INFO: 'info'>, <Severity.MINOR: 'minor'>, <Severity.MAJOR: 'major'>]
+        """
+        if not q <= self.report:
+            return None
+        if q <= self.major:
+            return Severity.MAJOR
+        if q <= self.minor:
+            return Severity.MINOR
+        return Severity.INFO
+
+
+def betabinom_sf(k: Array, n: Array, a: Array, b: Array) -> Array:
+    """P(X >= k) for X ~ BetaBinomial(n, a, b): the chance of k or more events in n trials
+    when the rate itself is only known as Beta(a, b), the posterior of a baseline.
+
+    >>> float(betabinom_sf(np.array([3.0]), np.array([3.0]), np.array([1.0]), np.array([1.0]))[0])
+    0.25
+    """
+    return np.asarray(stats.betabinom.sf(k - 1, n, a, b), dtype=np.float64)
+
+
+def betabinom_min_p(n: Array, a: Array, b: Array) -> Array:
+    """The smallest p-value ``betabinom_sf`` can give with ``n`` trials (all n events):
+    what ``testable`` needs. Computed in logs, so it does not underflow to 0 first.
+
+    >>> round(float(betabinom_min_p(np.array([3.0]), np.array([1.0]), np.array([1.0]))[0]), 6)
+    0.25
+    """
+    log_p = special.betaln(n + a, b) - special.betaln(a, b)
+    return np.asarray(np.exp(log_p), dtype=np.float64)
+
+
+def poisson_sf(x: Array, mean: Array) -> Array:
+    """P(X >= x) for X ~ Poisson(mean).
+
+    >>> round(float(poisson_sf(np.array([2.0]), np.array([1.0]))[0]), 4)
+    0.2642
+    """
+    return np.asarray(stats.poisson.sf(x - 1, mean), dtype=np.float64)
+
+
+def binom_sf(k: Array, n: Array, p: Array) -> Array:
+    """P(X >= k) for X ~ Binomial(n, p).
+
+    >>> float(binom_sf(np.array([2.0]), np.array([2.0]), np.array([0.5]))[0])
+    0.25
+    """
+    return np.asarray(stats.binom.sf(k - 1, n, p), dtype=np.float64)
+
+
+def testable(min_p: Array, alpha: float) -> NDArray[np.bool_]:
+    """Which hypotheses can be reported at all: with discrete tests many pairs could not
+    reach ``alpha`` even if every event went the suspicious way, and Benjamini-Hochberg
+    never reports a p-value above ``alpha``; counting them only dilutes the correction. The
+    screen looks at the margins alone (how much data a pair has), never at its outcome, so
+    the correction over the hypotheses kept stays valid (the idea of Tarone 1990; this is
+    the screen's mildest form, safe for Benjamini-Hochberg).
+
+    >>> testable(np.array([1e-9, 0.5, 0.9, 1e-4]), 0.01).tolist()
+    [True, False, False, True]
+    """
+    return np.asarray(min_p <= alpha, dtype=np.bool_)
+
+
+def bh(p: Array, weights: Array | None = None) -> Array:
+    """Benjamini-Hochberg adjusted p-values (q-values), optionally weighted (Genovese,
+    Roeder and Wasserman 2006: weights are scaled to mean 1 and p is divided by them, so a
+    hypothesis given less weight needs stronger evidence).
+
+    >>> bh(np.array([0.01, 0.04, 0.03, 0.5])).round(4).tolist()
+    [0.04, 0.0533, 0.0533, 0.5]
+    """
+    m = p.size
+    if m == 0:
+        return np.zeros(0)
+    if weights is not None:
+        w = weights * (m / weights.sum())
+        p = np.minimum(1.0, p / w)
+    order = np.argsort(p, kind="stable")
+    ranked = p[order] * m / np.arange(1, m + 1)
+    adjusted = np.minimum.accumulate(ranked[::-1])[::-1]
+    q = np.empty(m)
+    q[order] = np.minimum(1.0, adjusted)
+    return q
+
+
+def fisher_combine(*ps: Array) -> Array:
+    """Fisher's method: one p-value from independent p-values of the same hypothesis.
+
+    >>> round(float(fisher_combine(np.array([0.01]), np.array([0.01]))[0]), 5)
+    0.00102
+    """
+    stat = -2.0 * sum(np.log(np.maximum(p, 1e-300)) for p in ps)
+    return np.asarray(stats.chi2.sf(stat, 2 * len(ps)), dtype=np.float64)
+
+
+def prior_weight(n: Array, k: Array, *, least: int = 10, alpha: float = 0.01) -> float:
+    """How many trials a player's rate is worth in the night's own spread of rates: the
+    Beta prior's weight ``a + b`` that fits the players' rates by the method of moments
+    (empirical Bayes). Little spread between players gives a heavy prior (a player's few
+    trials say little against the night), a wide spread a light one; clipped to
+    [2, 10,000]. Players with fewer than ``least`` trials are left out, and so are the
+    players whose own rate is significantly above the night's (binomial, Benjamini-Hochberg
+    at ``alpha``): the prior describes the bulk of the night, as an empirical null does,
+    not the few accounts a detector is looking for.
+
+    >>> rng = np.random.default_rng(1)
+    >>> n = np.full(400, 50.0)
+    >>> tight = prior_weight(n, rng.binomial(50, 0.2, 400).astype(float))
+    >>> wide = prior_weight(n, rng.binomial(50, rng.beta(2, 8, 400)).astype(float))
+    >>> tight > 1000, 5 < wide < 20
+    (True, True)
+    """
+    keep = n >= least
+    n, k = n[keep], k[keep]
+    if n.size < 2 or k.sum() <= 0 or k.sum() >= n.sum():
+        return 10_000.0
+    outliers = bh(binom_sf(k, n, np.full(n.size, k.sum() / n.sum()))) <= alpha
+    n, k = n[~outliers], k[~outliers]
+    if n.size < 2 or k.sum() <= 0 or k.sum() >= n.sum():
+        return 10_000.0
+    mean = k.sum() / n.sum()
+    spread = float(np.sum((k - n * mean) ** 2 / n))  # sum of n_i (p_i - mean)^2
+    excess = spread / (mean * (1 - mean)) - n.size
+    rho = excess / float(np.sum(n - 1))  # intra-player correlation: 1 / (a + b + 1)
+    if rho <= 1e-4:
+        return 10_000.0
+    return float(min(10_000.0, max(2.0, 1.0 / rho - 1.0)))
+
+
+def normal_sf(z: Array) -> Array:
+    """P(Z >= z) for a standard normal Z.
+
+    >>> round(float(normal_sf(np.array([1.96]))[0]), 3)
+    0.025
+    """
+    return np.asarray(stats.norm.sf(z), dtype=np.float64)

@@ -1,0 +1,102 @@
+"""The detectors in the nightly job and on their own: `replay` runs them (`--no-fairplay`
+skips them and says so), `fairplay` runs them over a replay of the same logs, replacing its
+own rows, and refuses in one line when OUT holds no replay or a replay of other logs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.sim import simulate
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("fp-cli") / "logs"
+    simulate(games=600, out=root, seed=5, anomalies="fairplay", workers=1)
+    return root
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def fairplay_rows(out: Path) -> list[dict[str, object]]:
+    rows = pq.read_table(out / "findings.parquet").to_pylist()
+    return [r for r in rows if str(r["check"]).startswith("fairplay.")]
+
+
+def test_the_nightly_job_runs_the_detectors(logs: Path, tmp_path: Path) -> None:
+    code, output = run("replay", str(logs), "--out", str(tmp_path / "out"), "--workers", "1")
+    assert code == 1, output  # the planted bots are major
+    run_json = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run_json["fairplay"]["status"] == "run"
+    checks = {d["check"] for d in run_json["fairplay"]["detectors"]}
+    assert checks == {"fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
+                      "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.bot",
+                      "fairplay.ring"}  # fmt: skip
+    suspicions = pq.read_table(tmp_path / "out" / "suspicions.parquet").num_rows
+    assert suspicions == run_json["fairplay"]["suspicions"] > 0
+    assert f"fair play {suspicions} suspicions" in output
+    assert len(fairplay_rows(tmp_path / "out")) == suspicions
+
+
+def test_no_fairplay_says_not_run_and_leaves_no_stale_suspicions(
+    logs: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    run("replay", str(logs), "--out", str(out), "--workers", "1")
+    code, output = run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
+    assert "fair play not run" in output
+    assert not (out / "suspicions.parquet").exists()
+    assert json.loads((out / "run.json").read_text())["fairplay"]["status"] == "not run"
+    assert fairplay_rows(out) == []
+    assert code in (0, 1)
+
+
+def test_fairplay_alone_replaces_its_rows_and_twice_changes_nothing(
+    logs: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
+    replayed = pq.read_table(out / "findings.parquet").num_rows
+    code, output = run("fairplay", str(logs), "--out", str(out))
+    assert code == 1, output
+    first = (out / "findings.parquet").read_bytes()
+    suspicions = pq.read_table(out / "suspicions.parquet").num_rows
+    assert pq.read_table(out / "findings.parquet").num_rows == replayed + suspicions
+    code, output = run("fairplay", str(logs), "--out", str(out))
+    assert (out / "findings.parquet").read_bytes() == first
+    assert json.loads((out / "run.json").read_text())["fairplay"]["status"] == "run"
+    # the same as the nightly job's own
+    run("replay", str(logs), "--out", str(tmp_path / "nightly"), "--workers", "1")
+    assert (tmp_path / "nightly" / "findings.parquet").read_bytes() == first
+
+
+def test_fairplay_refuses_an_out_without_a_replay(logs: Path, tmp_path: Path) -> None:
+    code, output = run("fairplay", str(logs), "--out", str(tmp_path / "empty"))
+    assert code == 2
+    assert output.count("\n") == 1
+    assert "holds no replay" in output
+    assert "rummy-audit replay" in output
+
+
+def test_fairplay_refuses_a_replay_of_other_logs(logs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
+    other = tmp_path / "other"
+    shutil.copytree(logs, other)
+    victim = sorted((other / "sessions").rglob("*.parquet"))[0]
+    victim.unlink()
+    code, output = run("fairplay", str(other), "--out", str(out))
+    assert code == 2
+    assert "other logs" in output

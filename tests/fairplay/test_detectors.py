@@ -1,0 +1,196 @@
+"""Each detector on synthetic nights (tests/fairplay/night.py): the planted pattern is found,
+in the right direction and with its evidence, and its benign look-alike is not. The nights
+have other seat counts, play volumes and think times than the simulator's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from audit.fairplay.detectors import (
+    bots,
+    chip_dumping,
+    co_seating,
+    feeding,
+    shared_identity,
+    soft_drop,
+)
+from audit.fairplay.engine import Settings
+from audit.fairplay.night import FORMATS
+from audit.fairplay.rings import rings
+from audit.fairplay.suspicion import Suspicion
+from audit.findings import Severity
+from tests.fairplay.night import Night
+
+SETTINGS = replace(Settings(), drop_formats=tuple(f"standard-13|{f}" for f in FORMATS[:3]))
+
+
+def found(suspicions: list[Suspicion]) -> set[tuple[str, ...]]:
+    return {s.players for s in suspicions}
+
+
+def test_friends_at_one_table_are_co_seated_but_nothing_more() -> None:
+    """The benign reading of co-seating: friends who play together, honestly. Co-seating
+    names them (and says so); no other detector does."""
+    night = Night(seed=3)
+    night.together += [(("P0041", "P0042"), 12), (("P0043", "P0044", "P0045"), 10)]
+    con = night.build().load()
+    seated = co_seating(con, SETTINGS)
+    assert found(seated.suspicions) >= {("P0041", "P0042")}
+    assert all("friends" in s.benign for s in seated.suspicions)
+    for detector in (shared_identity, feeding, soft_drop, chip_dumping, bots):
+        tested = detector(con, SETTINGS)
+        assert tested.tests > 0, detector.__name__
+        assert tested.suspicions == [], detector.__name__
+
+
+def test_co_seating_finds_a_pair_that_keeps_sitting_together() -> None:
+    night = Night(seed=4)
+    night.together.append((("P0007", "P0008"), 12))
+    con = night.build().load()
+    tested = co_seating(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0007", "P0008")}
+    (s,) = tested.suspicions
+    assert s.observed >= 12
+    assert s.expected < 2
+    assert s.q_value <= SETTINGS.thresholds.report
+    assert len(s.evidence_games) == SETTINGS.evidence
+    assert "P0007" in s.recorded_text
+    assert "P0008" in s.recorded_text
+
+
+def test_shared_device_at_one_table_is_suspect_but_sharing_alone_is_not() -> None:
+    night = Night(seed=5)
+    night.device["P0011"] = night.device["P0010"]  # one person, two accounts
+    night.together.append((("P0010", "P0011"), 4))
+    night.device["P0021"] = night.device["P0020"]  # a household tablet, never at one table
+    for i in range(30, 70):  # a cafe: forty accounts on one address
+        night.ip[f"P{i:04d}"] = "10.9.9.9"
+    con = night.build().load()
+    co_seating(con, SETTINGS)  # shared_identity reads its expectations
+    tested = shared_identity(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0010", "P0011")}
+    assert "a device" in tested.suspicions[0].message
+
+
+def test_feeding_is_found_from_the_feeder_to_the_fed_and_not_back() -> None:
+    night = Night(seed=6)
+    night.together.append((("P0100", "P0101"), 10))
+    night.feeds["P0100", "P0101"] = 0.75
+    con = night.build().load()
+    tested = feeding(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0100", "P0101")}
+    (s,) = tested.suspicions
+    assert s.effect > 2
+    assert s.evidence_hands
+
+
+def test_feeding_takes_account_of_a_giver_whose_discards_everyone_takes() -> None:
+    """A careless thrower: everyone after them takes their discards far more often; the
+    player who happens to sit after them most is not taken for a partner."""
+    night = Night(seed=7)
+    night.together.append((("P0120", "P0121"), 10))
+    night.build()
+    for row in night.pile:
+        if row["giver"] == "P0120":
+            row["taken"] = row["melded"] = min(row["offered"], round(row["offered"] * 0.7))
+    tested = feeding(night.load(), SETTINGS)
+    assert ("P0120", "P0121") not in found(tested.suspicions)
+
+
+def test_soft_drop_finds_strong_hands_given_up_for_one_partner_only() -> None:
+    night = Night(seed=8)
+    night.together.append((("P0200", "P0201", "P0202"), 14))  # P0202 only sits with them
+    night.soft["P0200", "P0201"] = 0.6
+    con = night.build().load()
+    tested = soft_drop(con, SETTINGS)
+    # P0202 was at every one of those tables, but the drops are explained by P0201
+    assert found(tested.suspicions) == {("P0200", "P0201")}
+
+
+def test_soft_drop_spares_a_cautious_player_who_drops_strong_hands_with_anyone() -> None:
+    night = Night(seed=9)
+    for partner in ("P0231", "P0232", "P0233", "P0234", "P0235"):
+        night.together.append((("P0230", partner), 4))
+    night.build()
+    for row in night.drops:
+        if row["player_id"] == "P0230":
+            row["deadwood"] = 20  # every drop of theirs is a strong hand
+    for row in night.seat:  # and they drop a third of their hands, whoever sits there
+        if row["player_id"] == "P0230" and row["outcome"] == "lost" and row["points"] % 3 == 0:
+            night.drops.append(
+                {"game_id": row["game_id"], "hand_id": row["hand_id"], "player_id": "P0230",
+                 "seq": 0, "first": True, "turns": 0, "reason": "player", "points": 80,
+                 "deadwood": 20}
+            )  # fmt: skip
+    tested = soft_drop(night.load(), SETTINGS)
+    assert not any(s.players[0] == "P0230" for s in tested.suspicions)
+
+
+def test_chip_dumping_finds_points_flowing_one_way() -> None:
+    night = Night(seed=10)
+    night.together.append((("P0240", "P0241"), 16))
+    night.dumps.add(("P0240", "P0241"))
+    con = night.build().load()
+    tested = chip_dumping(con, SETTINGS)
+    assert ("P0240", "P0241") in found(tested.suspicions)
+    assert ("P0241", "P0240") not in found(tested.suspicions)
+    s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
+    assert s.money is not None
+    assert "paid by P0240 to P0241" in s.money
+
+
+def test_a_bot_is_found_and_people_are_not() -> None:
+    night = Night(seed=11)
+    night.think["P0250"] = (1.2, 0.03)  # a machine: 1.2 s, a few per cent either way
+    night.think["P0251"] = (1.5, 0.35)  # a fast but human player
+    con = night.build().load()
+    tested = bots(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0250",)}
+    assert tested.suspicions[0].severity is Severity.MAJOR
+
+
+def test_a_bot_that_jitters_widely_is_beyond_the_dispersion_test() -> None:
+    """What the detector cannot see (docs/fairplay.md): a program drawing each decision
+    time from 1-6 s spreads its times like a person."""
+    night = Night(seed=12)
+    night.uniform_think["P0260"] = (1.0, 6.0)
+    con = night.build().load()
+    assert bots(con, SETTINGS).suspicions == []
+
+
+def test_rings_join_suspicious_pairs_into_groups() -> None:
+    night = Night(seed=13)
+    night.together += [(("P0270", "P0271"), 10), (("P0271", "P0272"), 10)]
+    night.feeds["P0270", "P0271"] = night.feeds["P0271", "P0272"] = 0.8
+    con = night.build().load()
+    pairs = feeding(con, SETTINGS).suspicions + co_seating(con, SETTINGS).suspicions
+    (ring,) = rings(pairs, SETTINGS.thresholds)
+    assert ring.players == ("P0270", "P0271", "P0272")
+    edges: dict[frozenset[str], float] = {}
+    for s in pairs:
+        if s.check != "fairplay.co_seating":
+            key = frozenset(s.players)
+            edges[key] = min(edges.get(key, 1.0), s.q_value)
+    assert ring.q_value == max(edges.values())
+    assert "P0270-P0271" in ring.message or "P0271-P0270" in ring.message
+
+
+def test_friends_seated_together_make_no_ring() -> None:
+    """Co-seating alone has a benign reading: three friends who play together are each
+    co-seated pairs, but no ring."""
+    night = Night(seed=14)
+    night.together.append((("P0280", "P0281", "P0282"), 14))
+    con = night.build().load()
+    seated = co_seating(con, SETTINGS).suspicions
+    assert len(seated) == 3
+    assert rings(seated, SETTINGS.thresholds) == []
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_honest_nights_stay_quiet_for_the_pair_detectors(seed: int) -> None:
+    """The null holds: on honest nights of other seeds the pair tests raise nothing."""
+    con = Night(seed=seed, players=200, games=600).build().load()
+    for detector in (co_seating, feeding, soft_drop, chip_dumping):
+        assert detector(con, SETTINGS).suspicions == [], detector.__name__
