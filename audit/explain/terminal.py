@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from audit.explain.cards import CardView, GroupView
-from audit.explain.view import HandView, PlayerView, PointsView, TurnView
+from audit.explain.view import FairPlayView, HandView, PlayerView, PointsView, TurnView
 
 SEVERITY_STYLE = {
     "critical": "bold white on red",
@@ -53,12 +53,12 @@ def render_text(view: HandView, *, width: int = 100) -> str:
 
 def renderables(view: HandView) -> Iterator[RenderableType]:
     yield _header(view)
-    if view.unreplayable:
-        return
-    yield _turns(view.turns)
-    for player in view.players:
-        yield _player(player)
-    yield _findings(view)
+    if not view.unreplayable:
+        yield _turns(view.turns)
+        for player in view.players:
+            yield _player(player)
+        yield _findings(view)
+    yield _fairplay(view.fairplay)
 
 
 # ------------------------------------------------------------ pieces
@@ -213,3 +213,22 @@ def _findings(view: HandView) -> Panel:
     if not view.findings:
         body = Text("none: the record agrees with the rules.", style="green")
     return Panel(body, title=Text("Findings on this hand"), border_style=_border(view.worst))
+
+
+def _fairplay(fairplay: FairPlayView) -> Panel:
+    """The fair-play suspicions the hand is evidence for; or that they were not looked up
+    (and how to), which is not the same as none."""
+    parts: list[RenderableType] = [
+        Text(fairplay.note, style="" if fairplay.looked_up else "yellow")
+    ]
+    table = Table.grid(padding=(0, 1))
+    table.add_column()
+    table.add_column()
+    for s in fairplay.suspicions:
+        head = Text.assemble(_severity(s.severity), f" {s.check}: ", ", ".join(s.players))
+        table.add_row(Text("-"), Group(head, Text(s.message)))
+    if table.row_count:
+        parts.append(table)
+    worst = next((s.severity for s in fairplay.suspicions), "")
+    border = _COLOUR.get(worst, "green") if fairplay.looked_up else "yellow"
+    return Panel(Group(*parts), title=Text("Fair-play suspicions"), border_style=border)

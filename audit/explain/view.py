@@ -144,6 +144,35 @@ class FindingView:
 
 
 @dataclass(frozen=True)
+class SuspicionView:
+    """A fair-play suspicion the hand is evidence for."""
+
+    check: str
+    severity: str
+    """Its strength."""
+    players: tuple[str, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class FairPlayView:
+    """The fair-play suspicions the hand is evidence for, when they were looked up in a
+    run's suspicions.parquet; ``note`` says what was looked up, or why not and how to."""
+
+    looked_up: bool
+    note: str
+    suspicions: tuple[SuspicionView, ...] = ()
+
+
+NOT_LOOKED_UP = FairPlayView(
+    looked_up=False,
+    note="Fair play was not looked up: no --out was given; to list the fair-play "
+    "suspicions this hand is evidence for, give the nightly run's output folder with "
+    "--out OUT.",
+)
+
+
+@dataclass(frozen=True)
 class HandView:
     """Everything the explanation of one hand says. ``unreplayable`` holds why a hand could
     not be replayed; the hand's other facts are then empty."""
@@ -167,6 +196,9 @@ class HandView:
     findings: tuple[FindingView, ...]
     verdict: str
     worst: str
+    fairplay: FairPlayView = NOT_LOOKED_UP
+    """The fair-play suspicions the hand is evidence for (``load_view`` with an output
+    folder looks them up)."""
 
     @property
     def title(self) -> str:

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 import audit.explain
 from audit.cli import app
+from tests.explain.fairplay import EVIDENCE, night
 from tests.explain.goldtest import compare, scrub
 from tests.explain.hands import DISPUTE, INVALID
 from tests.replay.parquet import write_log
@@ -26,9 +27,10 @@ PLAIN = {
 """The environment of a pipe 100 columns wide: rich prints plain text, the same everywhere."""
 
 
-def explain(logs: Path) -> tuple[str, str]:
-    """Run the command on the log root ``logs``, from its parent; (stdout, page)."""
-    args = ["explain", "H1", logs.name, "--html", "hand.html"]
+def explain(logs: Path, *more: str) -> tuple[str, str]:
+    """Run the command on the log root ``logs``, from its parent, with the arguments
+    ``more``; (stdout, page)."""
+    args = ["explain", "H1", logs.name, "--html", "hand.html", *more]
     result = CliRunner().invoke(app, args, env=PLAIN)
     assert result.exit_code == 0, result.output
     return result.stdout, (logs.parent / "hand.html").read_text(encoding="utf-8")
@@ -57,3 +59,15 @@ def test_the_same_log_gives_the_same_bytes(tmp_path: Path, pinned: dict[str, str
     first = explain(logs)
     (tmp_path / "hand.html").unlink()
     assert explain(logs) == first
+
+
+def test_explain_lists_the_fair_play_suspicions_of_the_hand(
+    tmp_path: Path, pinned: dict[str, str]
+) -> None:
+    """With --out, the suspicions the hand is evidence for, the strongest first, and not
+    the one it is not evidence for."""
+    logs = write_log(tmp_path / "logs", [scenario(**DISPUTE)])
+    night(tmp_path / "out", EVIDENCE)
+    text, page = explain(logs, "--out", "out")
+    compare(scrub(text, volatile=pinned), "dispute-fairplay.txt")
+    compare(scrub(page, volatile=pinned), "dispute-fairplay.html")

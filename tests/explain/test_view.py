@@ -85,6 +85,8 @@ def test_a_hand_that_cannot_be_replayed_says_why_in_both_views() -> None:
     sentence = f"This hand could not be replayed: {why}."  # the id keeps its case
     assert sentence in render_text(view)
     assert sentence in render_html(view)
+    assert "Fair play was not looked up: no --out was given" in render_text(view)
+    assert "Fair play was not looked up: no --out was given" in render_html(view)
 
 
 def test_a_terminal_gets_colour_and_still_no_markup_from_the_log() -> None:

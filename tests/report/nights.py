@@ -3,20 +3,34 @@
 ``small_night``: four games written with the scenario DSL and replayed: a points-rummy
 dispute (three findings), a 101-pool hand the record gets right, and the dispute twice
 again with hostile player ids (``<script>``, and quotes). ``big_night``: an output folder written
-directly, with a million findings (fair-play and shuffle ones among them), as a run over a
-huge night would leave it.
+directly, with a million findings (fair-play and shuffle ones among them) and as many
+suspicions as asked for, as a run over a huge night would leave it. ``fair_night``: a small
+output folder written directly around the suspicions given (``suspicion`` makes them), its
+run.json saying the detectors ran, did not run, or (an older run) nothing at all.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit.output import FINDINGS_SCHEMA, HANDS_SCHEMA, QUARANTINE_SCHEMA
+from audit.fairplay.rings import rings
+from audit.fairplay.stats import Thresholds
+from audit.fairplay.suspicion import Suspicion, how_sure
+from audit.findings import Finding, Severity, finding
+from audit.output import (
+    FINDINGS_SCHEMA,
+    HANDS_SCHEMA,
+    QUARANTINE_SCHEMA,
+    write_findings,
+    write_suspicions,
+)
+from audit.report.render import write_report
 from audit.run import replay_logs
 from tests.explain.hands import DISPUTE, INVALID
 from tests.replay.parquet import write_log
@@ -40,7 +54,7 @@ def renamed(hand: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def small_night(root: Path) -> Path:
+def small_night(root: Path, *, fairplay: bool = True) -> Path:
     """Write and replay the small night under ``root`` (relative paths ``logs``, ``out``,
     so nothing in the outputs names the machine); returns ``root / "out"``."""
     pairs = [
@@ -50,12 +64,13 @@ def small_night(root: Path) -> Path:
         scenario(**renamed(DISPUTE, {"P2": QUOTED}), game_id="G4", hand_id="G4-01"),
     ]
     write_log(root / "logs", pairs)
-    replay_logs(logs=Path("logs"), out=Path("out"), workers=1, progress=False)
+    replay_logs(logs=Path("logs"), out=Path("out"), workers=1, progress=False, fairplay=fairplay)
     return root / "out"
 
 
-def big_night(out: Path, findings: int = 1_000_000) -> Path:
-    """An output folder holding ``findings`` findings over 100,000 games."""
+def big_night(out: Path, findings: int = 1_000_000, suspicions: int = 0) -> Path:
+    """An output folder holding ``findings`` findings over 100,000 games, and
+    ``suspicions`` pair suspicions, each with seven evidence hands in seven games."""
     out.mkdir(parents=True, exist_ok=True)
     n = findings
     checks = ["score.points", "drop.penalty", "ledger.balance", "deck.composition",
@@ -123,6 +138,172 @@ def big_night(out: Path, findings: int = 1_000_000) -> Path:
         "timings_s": {"total": 1.0},
         "worst_severity": "critical",
         "exit_status": 1,
+        "fairplay": {
+            "status": "run",
+            "detectors": [
+                {
+                    "check": "fairplay.collusion",
+                    "tested": 10 * suspicions + 7,
+                    "suspicions": suspicions,
+                }
+            ],
+            "suspicions": suspicions,
+        },
     }
+    write_suspicions(
+        out / "suspicions.parquet",
+        [
+            suspicion(
+                "fairplay.collusion", (f"P{i:05d}", f"P{i + 1:05d}"), 1e-6 * (i + 1),
+                [f"G{(7 * i + k) % 100_000:06d}-{k % 2 + 1:02d}" for k in range(7)],
+            )
+            for i in range(suspicions)
+        ],
+    )  # fmt: skip
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return out
+
+
+def suspicion(
+    check: str,
+    players: tuple[str, ...],
+    q: float,
+    hands: Sequence[str],
+    *,
+    money: str | None = None,
+    games: Sequence[str] | None = None,
+) -> Suspicion:
+    """A suspicion as a detector would raise it, its severity from ``q`` (the default
+    thresholds), its games those of ``hands`` (``G1-02`` is in game ``G1``)."""
+    severity = Severity.MAJOR if q <= 1e-5 else Severity.MINOR if q <= 1e-3 else Severity.INFO
+    games = games if games is not None else list(dict.fromkeys(h.rsplit("-", 1)[0] for h in hands))
+    p = q / 100
+    return Suspicion(
+        check=check, severity=severity, players=players, statistic="a test",
+        expected=2.0, observed=9.0, effect=4.5, effect_name="rate ratio", p_value=p,
+        q_value=q, tests=100, evidence_hands=tuple(hands), evidence_games=tuple(games),
+        benign=f"an innocent reading of {check}",
+        message=f"{' and '.join(players)} did it 9 times, against 2 expected "
+                f"({how_sure(p, q, 100)}).",
+        expected_text="2 expected", recorded_text="9", pattern=f"the pattern of {check}",
+        money=money,
+    )  # fmt: skip
+
+
+FairPlayStatus = Literal["run", "not run", "absent"]
+DETECTORS = ("co_seating", "shared_device", "collusion", "soft_drop", "chip_dumping", "bot", "ring")
+
+
+def fair_night(
+    out: Path,
+    suspicions: Sequence[Suspicion],
+    *,
+    status: FairPlayStatus = "run",
+    findings: Sequence[Finding] = (),
+) -> Path:
+    """A small output folder around ``suspicions`` (and ``findings``): a hand for every
+    evidence hand, the suspicions' findings, and run.json whose ``"fairplay"`` entry says
+    the detectors ran (``status="run"``), ran not (``--no-fairplay``), or is ``absent``
+    (an older run). suspicions.parquet is written only when they ran."""
+    out.mkdir(parents=True, exist_ok=True)
+    hands = sorted({h for s in suspicions for h in s.evidence_hands} | {"G0-01"})
+    game = [h.rsplit("-", 1)[0] for h in hands]
+    pq.write_table(
+        pa.Table.from_pydict(
+            {
+                "hand_id": hands,
+                "game_id": game,
+                "hand_no": [int(h.rsplit("-", 1)[1]) for h in hands],
+                "format": ["points"] * len(hands),
+                "ruleset": ["standard-13"] * len(hands),
+                "players": [4] * len(hands),
+                "status": ["verified"] * len(hands),
+                "findings": [0] * len(hands),
+                "worst_severity": [None] * len(hands),
+                "reason": [None] * len(hands),
+                "outcomes": [["won", "lost", "lost", "lost"]] * len(hands),
+                "points": [[0, 20, 30, 40]] * len(hands),
+            },
+            schema=HANDS_SCHEMA,
+        ),
+        out / "hands.parquet",
+    )
+    ran = status == "run"
+    found = [*findings, *(s.to_finding() for s in suspicions if ran)]
+    write_findings(out / "findings.parquet", found)
+    pq.write_table(QUARANTINE_SCHEMA.empty_table(), out / "quarantine.parquet")
+    checks = [f"fairplay.{c}" for c in DETECTORS]
+    run: dict[str, Any] = {
+        "tool": "rummy-audit",
+        "version": "0.0.0",
+        "output_version": "1",
+        "arguments": {"logs": "logs", "out": "out", "workers": 1, "fail_on": "major"},
+        "inputs": [],
+        "missing_optional_tables": [],
+        "counts": {
+            "hands": {"verified": len(hands), "discrepancy": 0, "quarantined": 0},
+            "hands_total": len(hands),
+            "quarantine_rows": 0,
+        },
+        "timings_s": {"total": 1.0},
+        "worst_severity": None,
+        "exit_status": 0,
+    }
+    if ran:
+        run["fairplay"] = {
+            "status": "run",
+            "detectors": [
+                {
+                    "check": c,
+                    "tested": 100 + i,
+                    "suspicions": sum(1 for s in suspicions if s.check == c),
+                }
+                for i, c in enumerate(checks)
+            ],
+            "suspicions": len(suspicions),
+        }
+        write_suspicions(out / "suspicions.parquet", suspicions)
+    elif status == "not run":
+        run["fairplay"] = {"status": "not run", "why": "--no-fairplay"}
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    return out
+
+
+HOSTILE_GAME = 'G9"<i>'
+"""A game id with a quote and markup: it goes into an id attribute and a link."""
+
+
+def pair_suspicions() -> list[Suspicion]:
+    """A ring of four (R1, R2, HOSTILE, R4: three pairs, R1 and R2 on two checks), a bot,
+    and a pair outside the ring."""
+    return [
+        suspicion("fairplay.collusion", ("R1", "R2"), 1e-9, ["G1-01", "G1-02", "G2-01"]),
+        suspicion("fairplay.co_seating", ("R1", "R2"), 0.005, ["G1-01", "G3-01"]),
+        suspicion("fairplay.soft_drop", ("R2", HOSTILE), 2e-4, [f"{HOSTILE_GAME}-01", "G4-01"]),
+        suspicion(
+            "fairplay.chip_dumping",
+            (HOSTILE, "R4"),
+            5e-4,
+            ["G5-01"],
+            money="120.00 paid by the first to the second; 0.00 back",
+        ),
+        suspicion("fairplay.bot", ("B1",), 0.0, [f"G6-{k:02d}" for k in range(1, 8)]),
+        suspicion("fairplay.shared_device", ("X1", "X2"), 0.004, ["G7-01"]),
+    ]
+
+
+def with_ring(pairs: list[Suspicion]) -> list[Suspicion]:
+    """``pairs`` and the rings they make, in strength order."""
+    return sorted([*pairs, *rings(pairs, Thresholds())], key=Suspicion.sort_key)
+
+
+def ringed_night(out: Path) -> Path:
+    """A hand-made output folder: the suspicions of ``pair_suspicions`` and their ring, and
+    one rule finding in G1; its report written."""
+    broken = finding(
+        "score.points", game_id="G1", hand_id="G1-02", player_id="R2", message="65, not 60.",
+        rule="points.card_points", expected="60", recorded="65",
+    )  # fmt: skip
+    fair_night(out, with_ring(pair_suspicions()), findings=[broken])
+    write_report(out)
     return out

@@ -119,3 +119,28 @@ def test_explain_page_opens_without_errors(browser: Any, night: Path) -> None:
     page.shot("explain.png")
     assert page.errors == []
     assert page.dialogs == []
+
+
+def test_fair_play_evidence_links_open_their_game_panel(browser: Any, ringed: Path) -> None:
+    page = Page(browser, ringed / "report.html")
+    rows = page.page.locator("#suspicions tbody tr")
+    assert rows.count() == 7
+    link = page.page.locator("#suspicions tbody tr:first-child td.evidence a").first
+    target = str(link.get_attribute("href"))
+    assert target.startswith("#game-")
+    assert not page.page.locator(f'[id="{target[1:]}"]').get_attribute("open")
+    link.click()
+    assert page.page.locator(f'[id="{target[1:]}"]').get_attribute("open") is not None
+    for href in page.page.locator("#suspicions td.evidence a").evaluate_all(
+        "links => links.map(a => decodeURIComponent(a.getAttribute('href').slice(1)))"
+    ):
+        assert page.page.evaluate("id => document.getElementById(id) !== null", href), href
+    ring = page.page.locator("figure.ring svg")
+    assert ring.locator("circle.node").count() == 4
+    assert ring.locator("line.edge").count() == 3
+    assert ring.is_visible()
+    page.page.locator("#fairplay").scroll_into_view_if_needed()
+    page.shot("report-fairplay.png")
+    assert page.errors == []
+    assert page.dialogs == []
+    assert HOSTILE in page.page.text_content("#suspicions")  # shown as text, never run

@@ -1,0 +1,102 @@
+"""The fair-play suspicions a hand is evidence for, from a nightly run's output folder.
+
+``explain`` replays one hand from the logs; whether the hand is evidence in a fair-play
+suspicion is in the night's ``suspicions.parquet`` (one row per suspicion, its
+``evidence_hands`` a list). Without that file nothing was looked up, and the explanation
+says so and how to look, never that there is no suspicion.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from audit.errors import AuditError
+from audit.explain.view import NOT_LOOKED_UP, FairPlayView, SuspicionView
+from audit.logs.validate import file_literal
+
+SUSPICIONS = "suspicions.parquet"
+
+
+def not_looked_up(why: str, how: str) -> FairPlayView:
+    """The view that says fair play was not looked up: why, and how to look.
+
+    >>> not_looked_up("no --out was given", "give it").note
+    'Fair play was not looked up: no --out was given; give it.'
+    """
+    return FairPlayView(looked_up=False, note=f"Fair play was not looked up: {why}; {how}.")
+
+
+def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlayView:
+    """The suspicions of ``out/suspicions.parquet`` that ``hand_id`` is evidence for, in
+    the file's order (the strongest first); a not-looked-up view when ``out`` is ``None``
+    or holds no suspicions of a run of the detectors (its words name ``logs`` in the
+    command to run). An ``AuditError`` when the file cannot be read."""
+    if out is None:
+        return NOT_LOOKED_UP
+    if not out.is_dir():
+        return not_looked_up(
+            f"{out} is not a folder",
+            "give the output folder of a nightly run (`rummy-audit replay LOGS --out OUT`) "
+            "with --out",
+        )
+    why = _not_run(out)
+    if why:
+        run = f"rummy-audit fairplay {logs or 'LOGS'} --out {out}"
+        return not_looked_up(
+            why, f"run the detectors with `{run}`, then explain the hand again with --out"
+        )
+    path = out / SUSPICIONS
+    db = duckdb.connect()
+    try:
+        source = f"read_parquet({file_literal(str(path))}, file_row_number = true)"
+        total = db.execute(f"SELECT count(*) FROM {source}").fetchone()
+        rows = db.execute(
+            f'SELECT "check", severity, players, message FROM {source} '
+            "WHERE list_contains(evidence_hands, $hand) ORDER BY file_row_number",
+            {"hand": hand_id},
+        ).fetchall()
+    except duckdb.Error as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise AuditError(f"cannot read {path}: {first}", slug="suspicions") from None
+    finally:
+        db.close()
+    found = tuple(
+        SuspicionView(check, severity, tuple(players), message)
+        for check, severity, players, message in rows
+    )
+    n = int(total[0]) if total else 0
+    of = f"of the {n:,} fair-play suspicion{'s' if n != 1 else ''} in {path}"
+    if not found:
+        note = f"This hand is evidence for none {of}."
+    elif len(found) == 1:
+        note = f"This hand is evidence for 1 {of}:"
+    else:
+        note = f"This hand is evidence for {len(found)} {of}, the strongest first:"
+    return FairPlayView(looked_up=True, note=note, suspicions=found)
+
+
+def _not_run(out: Path) -> str:
+    """Why the folder ``out`` holds no suspicions to look in, or empty when it does."""
+    run = _run_json(out / "run.json")
+    if run is not None:
+        fairplay = run.get("fairplay")
+        if not isinstance(fairplay, dict):
+            return f"the run in {out} was made by an older rummy-audit, without the detectors"
+        if fairplay.get("status") != "run":
+            why = fairplay.get("why") or "no reason given"
+            return f"the detectors did not run in {out} ({why})"
+    if not (out / SUSPICIONS).is_file():
+        return f"{out} has no {SUSPICIONS}"
+    return ""
+
+
+def _run_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

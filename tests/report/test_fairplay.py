@@ -1,0 +1,329 @@
+"""The fair-play section of report.html: suspicions by strength with every account and their
+evidence (each link to a game panel that is there), the detectors' table, a graph per ring,
+and "not run" whenever the detectors did not run, never a clean bill."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import quote as url_quote
+from urllib.parse import unquote
+
+import pyarrow.parquet as pq
+import pytest
+from markupsafe import escape as markup
+
+from audit.report.render import write_report
+from audit.report.views import EVIDENCE_SHOWN, TOP_SUSPICIONS, ReportView, build_view
+from tests.explain.goldtest import compare
+from tests.report.nights import (
+    HOSTILE,
+    HOSTILE_GAME,
+    big_night,
+    fair_night,
+    pair_suspicions,
+    suspicion,
+    with_ring,
+)
+from tests.report.test_report import ACTUAL, GOLDEN, scrub
+
+
+class Anchors(HTMLParser):
+    """Every id on the page, and every link inside it (``#...``), unescaped and decoded."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name == "id" and value is not None:
+                self.ids.append(value)
+            if name == "href" and value is not None and value.startswith("#"):
+                self.links.append(unquote(value[1:]))
+
+
+def page(out: Path) -> str:
+    return (out / "report.html").read_text(encoding="utf-8")
+
+
+def section(html: str, start: str, end: str) -> str:
+    """From ``start`` to the first ``end`` after it."""
+    first = html.index(start)
+    return html[first : html.index(end, first)]
+
+
+def fair_section(html: str) -> str:
+    return section(html, '<h2 id="fairplay">', '<h2 id="shuffle">')
+
+
+def assert_every_link_has_a_target(html: str, view: ReportView) -> None:
+    anchors = Anchors(html)
+    assert len(anchors.ids) == len(set(anchors.ids)), "an id is used twice"
+    assert set(anchors.links) <= set(anchors.ids)
+    panels = {f"game-{g.game_id}" for g in view.games}
+    for s in view.suspicions:
+        for e in s.evidence:
+            assert not e.game_id or f"game-{e.game_id}" in panels
+        assert {f"game-{g}" for g in s.games} <= panels
+
+
+def test_suspicions_are_listed_by_strength_with_every_account_and_the_evidence(
+    ringed: Path,
+) -> None:
+    view = build_view(ringed)
+    expected = with_ring(pair_suspicions())
+    assert [s.suspicion_id for s in view.suspicions] == [s.suspicion_id for s in expected]
+    assert [s.severity for s in view.suspicions] == [s.severity.value for s in expected]
+    ring = next(s for s in view.suspicions if s.check == "fairplay.ring")
+    assert ring.players == sorted(["R1", "R2", HOSTILE, "R4"])
+    bot = next(s for s in view.suspicions if s.check == "fairplay.bot")
+    assert (bot.p, bot.q, bot.effect) == ("< 1e-300", "< 1e-300", "rate ratio: 4.5")
+    assert [e.hand_id for e in bot.evidence] == [f"G6-{k:02d}" for k in range(1, 6)]
+    assert {e.game_id for e in bot.evidence} == {"G6"}
+    assert bot.more_evidence == 7 - EVIDENCE_SHOWN
+    chips = next(s for s in view.suspicions if s.check == "fairplay.chip_dumping")
+    assert chips.money == "120.00 paid by the first to the second; 0.00 back"
+
+    html = fair_section(page(ringed))
+    rows = re.findall(r'<tr id="suspicion-\d+" data-check="([^"]+)"', html)
+    assert rows == [s.check for s in expected]
+    for s in expected:  # every account, and the message, in the order of strength
+        start = html.index(f'data-check="{s.check}"')
+        row = html[start : html.index("</tr>", start)]
+        for player in s.players:
+            assert f"<code>{escape(player)}</code>" in row
+        assert f"innocent reading to rule out: {escape(s.benign)}" in row
+        assert escape(s.message) in row
+        for hand in s.evidence_hands[:EVIDENCE_SHOWN]:
+            game = hand.rsplit("-", 1)[0]
+            assert f'href="#game-{quote(game)}"><code>{escape(hand)}</code></a>' in row
+    assert "money: 120.00 paid by the first to the second; 0.00 back" in html
+    assert "+2 more" in html  # the bot's two hands beyond the five shown
+
+
+def test_every_evidence_link_has_its_game_panel_listing_the_suspicions(ringed: Path) -> None:
+    view = build_view(ringed)
+    html = page(ringed)
+    assert_every_link_has_a_target(html, view)
+    games = {g.game_id: g for g in view.games}
+    assert view.games[0].game_id == "G1"  # its rule finding, the collusion and the ring
+    assert {f.check for f in games["G1"].findings} == {
+        "score.points", "fairplay.collusion", "fairplay.ring",
+    }  # fmt: skip
+    worst = {g.game_id for g in view.games[: view.top_games]}
+    raised = with_ring(pair_suspicions())
+    assert worst == {s.evidence_games[0] for s in raised if s.severity.value != "info"}
+    assert {r.check for r in games["G1"].suspicions} == {
+        "fairplay.collusion", "fairplay.co_seating", "fairplay.ring",
+    }  # fmt: skip
+    g6 = games["G6"]
+    assert [r.check for r in g6.suspicions] == ["fairplay.bot"]
+    assert g6.suspicions[0].hands == [f"G6-{k:02d}" for k in range(1, 6)]
+    g7 = games["G7"]  # evidence only: the shared device's finding is info
+    assert [r.check for r in g7.suspicions] == ["fairplay.shared_device"]
+    assert (g7.worst, g7.total, g7.findings) == ("none", 0, [])
+    assert "G7</b> &middot; points" in html
+    assert "evidence for 1 fair-play suspicion</summary>" in html
+
+
+def test_a_ring_is_drawn_with_a_node_per_account_and_an_edge_per_suspicious_pair(
+    ringed: Path,
+) -> None:
+    view = build_view(ringed)
+    (graph,) = view.rings
+    ring = next(s for s in view.suspicions if s.check == "fairplay.ring")
+    assert (graph.anchor, graph.suspicion) == (ring.ring, ring.anchor)
+    assert [n.name for n in graph.nodes] == ring.players
+    assert [e.severity for e in graph.edges] == ["minor", "minor", "major"]  # strongest last
+    assert sorted(e.title for e in graph.edges) == [
+        f"{HOSTILE} and R2: fairplay.soft_drop (minor)",
+        f"{HOSTILE} and R4: fairplay.chip_dumping (minor)",
+        "R1 and R2: fairplay.co_seating, fairplay.collusion (major)",
+    ]
+    html = page(ringed)
+    svg = section(html, f'<figure class="ring" id="{graph.anchor}">', "</figure>")
+    assert svg.count('<circle class="node"') == 4
+    assert svg.count('<line class="edge') == 3
+    assert svg.count('<line class="edge sev-major"') == 1
+    for player in ring.players:
+        assert f"<title>{escape(player)}</title>" in svg
+    assert f'href="#{graph.anchor}">graph</a>' in html
+
+
+@pytest.mark.parametrize("accounts", [3, 7, 12, 20])
+def test_a_ring_of_up_to_twenty_accounts_fits_its_picture(tmp_path: Path, accounts: int) -> None:
+    names = [f"account-{i:02d}-with-a-long-name" for i in range(accounts)]
+    pairs = [
+        suspicion("fairplay.collusion", (a, b), 1e-7, [f"G{i}-01"])
+        for i, (a, b) in enumerate(itertools.pairwise(names))
+    ]
+    out = fair_night(tmp_path / "out", with_ring(pairs))
+    (graph,) = build_view(out).rings
+    assert len(graph.nodes) == accounts
+    assert len(graph.edges) == accounts - 1
+    points = {(n.x, n.y) for n in graph.nodes}
+    assert len(points) == accounts
+    for n in graph.nodes:
+        assert 0 < n.x < graph.width
+        assert 0 < n.y < graph.height
+        assert 12 < n.label_y < graph.height
+        assert len(n.label) <= 18
+        wide = 7 * len(n.label)  # 12 px text
+        left = {"start": 0.0, "middle": wide / 2, "end": float(wide)}[n.anchor]
+        assert n.label_x - left >= 0
+        assert n.label_x - left + wide <= graph.width
+    for side in ("start", "end"):
+        heights = sorted(n.label_y for n in graph.nodes if n.anchor == side)
+        assert all(b - a >= 12 for a, b in itertools.pairwise(heights))
+    gaps = sorted(
+        ((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5
+        for i, a in enumerate(graph.nodes)
+        for b in graph.nodes[i + 1 :]
+    )
+    assert gaps[0] > 30  # neighbours stay apart
+    assert build_view(out).rings == [graph]  # deterministic
+
+
+def test_hostile_ids_are_escaped_in_the_fair_play_sections(ringed: Path) -> None:
+    html = page(ringed)
+    assert HOSTILE not in html
+    assert HOSTILE_GAME not in html
+    assert html.count("<script>") == 1  # the report's own
+    fair = fair_section(html)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in fair
+    assert 'href="#game-G9%22%3Ci%3E"><code>G9&#34;&lt;i&gt;-01</code></a>' in fair
+    svg = section(html, '<figure class="ring"', "</figure>")
+    assert "<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>" in svg
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;</text>" not in svg  # shortened to fit
+    games = section(html, '<h2 id="games">', '<h2 id="fairplay">')
+    assert 'id="game-G9&#34;&lt;i&gt;"' in games
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in games  # the suspicions it is evidence for
+
+
+def test_a_run_that_found_nothing_says_what_each_detector_tested(night: Path) -> None:
+    view = build_view(night)
+    assert view.fairplay.ran
+    assert view.suspicions_total == 0
+    html = fair_section(page(night))
+    assert "No fair-play suspicion was raised: the detectors ran and tested" in html
+    assert "not run" not in html
+    detectors = section(html, '<table id="detectors">', "</table>")
+    assert detectors.count("<tr><td><code>fairplay.") == 7
+    chart = next(c for c in view.charts if c.id == "chart-suspicions")
+    assert chart.empty.startswith("No fair-play suspicion was raised (")
+
+
+def test_a_no_fairplay_run_says_not_run_and_never_none_found(unfair_night: Path) -> None:
+    view = build_view(unfair_night)
+    assert not view.fairplay.ran
+    assert view.fairplay.why == "--no-fairplay"
+    html = page(unfair_night)
+    assert "Fair-play detectors: not run</b> (--no-fairplay)" in fair_section(html)
+    assert "<code>rummy-audit fairplay logs --out out</code>" in fair_section(html)
+    assert "No fair-play suspicion" not in html
+    assert "none found" not in html.lower()
+    chart = section(html, '<figure id="chart-suspicions">', "</figure>")
+    assert "Fair-play detectors: not run (--no-fairplay)." in chart
+    assert '<div class="tile" id="tile-fairplay"><b>not run</b>' in html
+    assert 'href="suspicions.parquet"' not in html
+    assert not (unfair_night / "suspicions.parquet").exists()
+
+
+@pytest.mark.parametrize("status", ["absent", "not run"])
+def test_a_folder_whose_run_json_does_not_say_they_ran_says_not_run(
+    tmp_path: Path, status: str
+) -> None:
+    out = fair_night(tmp_path / "out", pair_suspicions(), status=status)  # type: ignore[arg-type]
+    if status == "absent":  # an older run, which wrote a suspicions.parquet all the same
+        fair_night(tmp_path / "stale", pair_suspicions())
+        (tmp_path / "stale" / "suspicions.parquet").rename(out / "suspicions.parquet")
+    write_report(out)
+    html = page(out)
+    view = build_view(out)
+    assert not view.fairplay.ran
+    assert view.suspicions == []
+    assert view.rings == []
+    assert "Fair-play detectors: not run</b>" in fair_section(html)
+    assert "No fair-play suspicion" not in html
+    if status == "absent":
+        assert "run.json has no &#34;fairplay&#34; entry" in html
+
+
+def test_the_shuffle_section_says_the_statistics_were_not_run(ringed: Path) -> None:
+    html = section(page(ringed), '<h2 id="shuffle">', '<h2 id="quarantine">')
+    assert "Shuffle statistics: not run." in html
+    assert "<code>deck.commitment</code> (0 findings in this run)" in html
+    assert "No shuffle statistics in this run" not in html
+
+
+def test_a_real_night_with_planted_collusion(planted: Path) -> None:
+    """The simulator's planted pairs and rings, replayed: the report lists what
+    suspicions.parquet holds, in its order, and every link finds its panel."""
+    view = build_view(planted)
+    html = page(planted)
+    table = pq.read_table(planted / "suspicions.parquet").to_pylist()
+    assert table, "the planted anomalies raised nothing"
+    assert [s.suspicion_id for s in view.suspicions] == [r["suspicion_id"] for r in table]
+    assert view.suspicions_total == len(table)
+    assert_every_link_has_a_target(html, view)
+    listed = [s for s in view.suspicions if s.check == "fairplay.ring"]
+    assert [g.players for g in view.rings] == [s.players for s in listed]
+    for graph in view.rings:
+        pairs = {
+            tuple(sorted(r["players"])) for r in table
+            if len(r["players"]) == 2 and set(r["players"]) <= set(graph.players)
+        }  # fmt: skip
+        assert len(graph.edges) == len(pairs) >= len(graph.players) - 1
+    for s in view.suspicions:
+        assert all(e.game_id for e in s.evidence)  # hands.parquet knows every hand
+
+
+def test_a_million_findings_and_thousands_of_suspicions_keep_the_page_small(
+    tmp_path: Path,
+) -> None:
+    out = big_night(tmp_path / "out", suspicions=5_000)
+    write_report(out)
+    html = page(out)
+    view = build_view(out)
+    assert view.suspicions_total == 5_000
+    assert len(view.suspicions) == TOP_SUSPICIONS
+    assert f"The {TOP_SUSPICIONS} strongest of 5000 suspicions are listed here" in html
+    assert '<a href="suspicions.parquet">suspicions.parquet</a>' in html
+    assert [s.rank for s in view.suspicions] == list(range(1, TOP_SUSPICIONS + 1))
+    evidence = {e.game_id for s in view.suspicions for e in s.evidence}
+    assert len(evidence) == TOP_SUSPICIONS * EVIDENCE_SHOWN
+    assert evidence <= {g.game_id for g in view.games}
+    assert len(view.games) <= view.top_games + len(evidence)
+    assert_every_link_has_a_target(html, view)
+    assert len(html.encode()) < 4_000_000
+
+
+def escape(text: str) -> str:
+    """As Jinja escapes text."""
+    return str(markup(text))
+
+
+def quote(text: str) -> str:
+    """As Jinja's urlencode filter writes a link."""
+    return url_quote(text, safe="/")
+
+
+def test_the_fair_play_report_matches_its_golden_file(ringed: Path) -> None:
+    compare(scrub(page(ringed)), "ringed-night.html", golden_dir=GOLDEN, actual_dir=ACTUAL)
+
+
+def test_a_run_whose_suspicions_file_is_gone_says_so(tmp_path: Path) -> None:
+    out = fair_night(tmp_path / "out", pair_suspicions())
+    (out / "suspicions.parquet").unlink()
+    write_report(out)
+    words = " ".join(fair_section(page(out)).split())
+    view = build_view(out)
+    assert view.fairplay.missing
+    assert view.suspicions == []
+    assert "raised 6 suspicions, but suspicions.parquet is missing from this folder" in words
+    assert "No fair-play suspicion" not in page(out)
