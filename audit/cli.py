@@ -51,6 +51,11 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
+FailOn = Annotated[
+    Severity, typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity.")
+]
+
+
 @app.command("replay")
 @one_line_errors
 def replay(
@@ -59,10 +64,7 @@ def replay(
     workers: Annotated[
         int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
     ] = None,
-    fail_on: Annotated[
-        Severity,
-        typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity."),
-    ] = Severity.MAJOR,
+    fail_on: FailOn = Severity.MAJOR,
     progress: Annotated[
         bool | None,
         typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
@@ -92,10 +94,7 @@ def replay(
 def fairplay(
     logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
     out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
-    fail_on: Annotated[
-        Severity,
-        typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity."),
-    ] = Severity.MAJOR,
+    fail_on: FailOn = Severity.MAJOR,
 ) -> None:
     """Run only the fair-play detectors, over a replay of the same logs in --out.
 

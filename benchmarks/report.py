@@ -1,7 +1,8 @@
 """Benchmark of the nightly report on a big night: ``report.html`` over a million findings.
 
 Writes an output folder as a run over a huge night would leave it (1,000,000 findings over
-100,000 games and 200,000 hands, fair-play and shuffle findings among them), then times
+100,000 games and 200,000 hands, fair-play and shuffle findings among them, and 5,000
+fair-play suspicions with their evidence hands, rings among them), then times
 ``write_report`` (DuckDB aggregates, the top rows, Jinja) and weighs the page.
 
 Prints Markdown; ``run.py`` writes it into benchmarks/README.md.
@@ -18,8 +19,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from audit.output import FINDINGS_SCHEMA, HANDS_SCHEMA, QUARANTINE_SCHEMA
+from audit.fairplay.suspicion import Suspicion
+from audit.findings import Severity
+from audit.output import FINDINGS_SCHEMA, HANDS_SCHEMA, QUARANTINE_SCHEMA, write_suspicions
 from audit.report.render import write_report
+
+SUSPICIONS = 5_000
 
 CHECKS = ["score.points", "drop.penalty", "ledger.balance", "deck.composition",
           "fairplay.collusion", "rng.shuffle"]  # fmt: skip
@@ -80,8 +85,28 @@ def night(out: Path, findings: int) -> None:
         "counts": {"hands": {"verified": 0, "discrepancy": hands, "quarantined": 0},
                    "hands_total": hands, "quarantine_rows": 0},
         "timings_s": {"total": 0.0}, "worst_severity": "critical", "exit_status": 1,
+        "fairplay": {"status": "run", "suspicions": SUSPICIONS, "detectors": [
+            {"check": "fairplay.collusion", "tested": 250_000, "suspicions": SUSPICIONS - 100},
+            {"check": "fairplay.ring", "tested": 100, "suspicions": 100}]},
     }  # fmt: skip
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    write_suspicions(out / "suspicions.parquet", [suspicion(i) for i in range(SUSPICIONS)])
+
+
+def suspicion(i: int) -> Suspicion:
+    """A pair suspicion (every 50th a ring of five) with seven evidence hands."""
+    ring = i % 50 == 0
+    players = tuple(f"P{(i + k) % 9_973:05d}" for k in range(5 if ring else 2))
+    games = tuple(f"G{(i * 7 + k) % 100_000:06d}" for k in range(7))
+    return Suspicion(
+        check="fairplay.ring" if ring else "fairplay.collusion",
+        severity=Severity.MAJOR if i % 3 == 0 else Severity.MINOR, players=players,
+        statistic="beta-binomial", expected=2.5, observed=9.0, effect=3.6,
+        effect_name="rate ratio", p_value=1e-9, q_value=1e-6 * (1 + i % 100), tests=250_000,
+        evidence_hands=tuple(f"{g}-01" for g in games), evidence_games=games,
+        benign="a strong player after a weak one", message=f"{players[0]} fed {players[1]}.",
+        expected_text="2.5", recorded_text="9", pattern="feeding",
+    )  # fmt: skip
 
 
 def main() -> str:
