@@ -17,14 +17,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import duckdb
 
 from audit import __version__
 from audit.errors import AuditError
 from audit.findings import Finding, Severity, finding, worst
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot, Staging, open_log_root, read_bucket, staging
+from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
     read_findings,
@@ -180,6 +184,7 @@ def replay_logs(
     write_quarantine(out / "quarantine.parquet", quarantine)
     write_pile(out / "pile.parquet", total.pile)
     write_drops(out / "drops.parquet", total.drops)
+    written = time.perf_counter()
     fair = _fairplay(log, out) if fairplay else None
     if fair is not None:
         findings += [s.to_finding() for s in fair.suspicions]
@@ -201,6 +206,8 @@ def replay_logs(
         },
         "inputs": _inputs(log),
         "missing_optional_tables": sorted(log.missing_optional),
+        "run_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "hands_span": _hands_span(log),
         "counts": {
             "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
             "hands_total": sum(hands.values()),
@@ -210,11 +217,11 @@ def replay_logs(
         "timings_s": {
             "open": round(opened - started, 3),
             "replay": round(replayed - opened, 3),
-            "fairplay": round(checked - replayed, 3),
+            **({"fairplay": round(checked - written, 3)} if fair is not None else {}),
         },
     }
     summary = _conclude(run, findings, fail_on, out)
-    run["timings_s"]["write"] = round(time.perf_counter() - checked, 3)
+    run["timings_s"]["write"] = round(time.perf_counter() - checked + written - replayed, 3)
     run["timings_s"]["total"] = round(time.perf_counter() - started, 3)
     write_json(out / "run.json", run)
     write_report(out)
@@ -273,6 +280,27 @@ def _fairplay_json(fair: FairPlay | None) -> dict[str, Any]:
     if fair is None:
         return {"status": "not run", "why": "--no-fairplay"}
     return {"status": "run", "detectors": fair.summary(), "suspicions": len(fair.suspicions)}
+
+
+def _hands_span(log: LogRoot) -> dict[str, str | None]:
+    """When the night's hands started and ended, from the hands files' timestamps (the
+    report's header; a file that cannot be read here was already quarantined)."""
+    paths = [file_literal(str(log.root / f.path)) for f in log.files.get("hands", [])]
+    first = last = None
+    try:
+        with duckdb.connect() as con:
+            rows = con.sql(
+                "SELECT min(CAST(started_at AS TIMESTAMPTZ)), max(CAST(ended_at AS TIMESTAMPTZ))"
+                f" FROM read_parquet([{', '.join(paths)}], union_by_name=true,"
+                " hive_partitioning=false)"
+            ).fetchall()
+        first, last = rows[0] if rows else (None, None)
+    except duckdb.Error:
+        pass
+    def iso(value: Any) -> str | None:
+        return None if value is None else value.astimezone(UTC).isoformat(timespec="seconds")
+
+    return {"first_started_at": iso(first), "last_ended_at": iso(last)}
 
 
 def _inputs(log: LogRoot) -> list[dict[str, Any]]:
