@@ -154,7 +154,7 @@ def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Rulese
     run = _best_run(text, naturals, wild, n, rules)
     if isinstance(run, Verdict):
         return run
-    if rules.tunnela and n == 3 and not wild and len(set(naturals)) == 1:
+    if rules.tunnela and len(naturals) == n == 3 and len(set(naturals)) == 1:
         return Verdict(MeldKind.TUNNELA, f"{text} is a tunnela: three identical cards")
     meld_set = _best_set(text, naturals, wild, n, rules)
     if isinstance(meld_set, Verdict):

@@ -11,11 +11,16 @@ for speed:
   pool; a meld that has one stand as itself (in a set, or in a sequence when
   ``melds.wild_natural_keeps_pure``) takes it out of the pool. Wild cards come first in the
   search, so every meld holding one is met while its card is decided.
-- The cards left are a multiset packed in one int, three bits a distinct card (a count and
-  a guard bit), so "does this meld still fit" is one subtraction and one mask.
+- The cards left are a multiset packed in one int, a field of a few bits a distinct card: a
+  count wide enough for the most copies of a card the hand holds, and a guard bit above it,
+  so "does this meld still fit" is one subtraction and one mask (``_packing``). A hand from
+  two decks needs 3 bits a card, one from the 8 decks a ruleset may have 5; the width is
+  the hand's own, so a hand with more copies than its shoe holds is still solved exactly.
 - The search always decides the highest-valued card left: in one of the melds whose first
   card it is (cheapest first), or unmatched. The state is (cards left, jokers left,
-  requirement so far). Each call carries a bound, the best found so far: it returns the
+  requirement so far), packed in one memo key with as many bits for the jokers and the
+  requirement as this hand and ruleset need (up to 10 sequences asked: 242 requirement
+  states). Each call carries a bound, the best found so far: it returns the
   exact least deadwood when that is under the bound, else a lower bound at or above it,
   and stops as soon as nothing can beat the bound. The memo keeps exact values and lower
   bounds apart, and with each exact value the move that reached it, so the arrangement
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -46,8 +51,6 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 
 _INF = 1 << 30
-_UNITS = tuple(1 << (3 * i) for i in range(54))  # an item's one card in the packed multiset
-_GUARDS = tuple(int("4" * n or "0", 8) for n in range(54))  # the guard bits of n items
 
 # What a meld adds to the requirement: (is a run, is pure, is long enough).
 _SET, _RUN, _RUN_LONG, _PURE, _PURE_LONG = range(5)
@@ -208,6 +211,25 @@ def _finishing(rules: Ruleset, most: int) -> tuple[int, ...]:
     )
 
 
+@cache
+def _packing(width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The packed multiset of ``width`` bits a distinct card, a count of ``width - 1`` bits
+    and a guard bit above it: each item's one card, and the guard bits of the first n items.
+
+    A meld (its ``delta``, at most the count of each card) fits in the cards left ``rem``
+    when ``(rem | guards) - delta`` keeps every guard bit: a count too small borrows its
+    guard. The counts must fit below their guards, so the width comes from the most copies
+    of one card a hand holds.
+
+    >>> units, guards = _packing(3)
+    >>> units[:3], oct(guards[3])
+    ((1, 8, 64), '0o444')
+    """
+    units = tuple(1 << (width * i) for i in range(54))
+    guard = 1 << (width - 1)
+    return units, tuple(guard * sum(units[:n]) for n in range(54))
+
+
 class _Search:
     """One hand's search. ``run()`` returns (points, plan); ``groups(plan)`` the groups."""
 
@@ -227,11 +249,21 @@ class _Search:
         self.items = items = sorted(distinct, key=key.__getitem__)
         self.n_wild = len(wild & distinct)
         self.item_points = list(map(points.__getitem__, items))
-        unit_of = dict(zip(items, _UNITS, strict=False))
+        # The packing: wide enough for the most copies of one card. A hand with fewer than
+        # 3 cards beyond one of each holds at most 3 of any (2 bits); else they are counted.
+        extra = len(hand) - len(self.printed) - len(items)
+        most = extra + 1 if extra < 3 else max(map(hand.count, items))
+        self.width = width = most.bit_length() + 1
+        self.units, guards = _packing(width)
+        unit_of = dict(zip(items, self.units, strict=False))
         unit_of[JOKER] = 0
         self.full = sum(map(unit_of.__getitem__, hand))
-        self.guard = _GUARDS[len(items)]
+        self.guard = guards[len(items)]
         self.joker_total = len(self.printed) + sum(map(wild.__contains__, hand))
+        # A memo key is (cards left, jokers left, requirement state), each in its own bits.
+        states = len(_requirement_tables(rules)[0])
+        self.state_bits = (states - 1).bit_length()
+        self.key_shift = self.state_bits + self.joker_total.bit_length()
 
     # ------------------------------------------------------------ candidates
 
@@ -241,12 +273,12 @@ class _Search:
         masks = [0, 0, 0, 0]
         units = [[0] * 14, [0] * 14, [0] * 14, [0] * 14]
         wild = [0, 0, 0, 0]
-        n_wild = self.n_wild
+        n_wild, unit_of = self.n_wild, self.units
         skip = 0 if self.rules.wild_natural_keeps_pure else n_wild
         for i, code in enumerate(self.items[skip:], skip):
             suit, rank = SUIT_OF[code], RANK_OF[code]
             masks[suit] |= 1 << rank
-            units[suit][rank] = _UNITS[i]
+            units[suit][rank] = unit_of[i]
             if i < n_wild:
                 wild[suit] |= 1 << rank
         return masks, units, wild
@@ -264,7 +296,7 @@ class _Search:
         The melds of one suit's runs, or of one rank's sets, come from tables cached by the
         pattern of cards (``_suit_runs``, ``_set_cores``)."""
         rules, items = self.rules, self.items
-        n_wild = self.n_wild
+        n_wild, width, item_units = self.n_wild, self.width, self.units
         by_first: list[list[_Option]] = [[] for _ in items]
         kinds = [0] * (len(items) + 1)
         per_run = rules.max_jokers_per_run
@@ -277,7 +309,7 @@ class _Search:
             wild = wilds[suit]
             for ranks, core, need, contrib in _suit_runs(rules, masks[suit], run_budget):
                 delta = sum(map(unit, ranks))
-                first = ((delta & -delta).bit_length() - 1) // 3
+                first = ((delta & -delta).bit_length() - 1) // width
                 cost = need + (core & wild).bit_count() if wild else need
                 by_first[first].append((cost, -delta, contrib, delta, need))
                 kinds[first] |= 1 << contrib
@@ -286,8 +318,8 @@ class _Search:
         natural = _natural_sets(rules, budget, run_budget)
         by_rank: dict[int, list[int]] = {}
         for i, code in enumerate(items):
-            by_rank.setdefault(RANK_OF[code], []).append(_UNITS[i])
-        wild_unit = _UNITS[n_wild]
+            by_rank.setdefault(RANK_OF[code], []).append(item_units[i])
+        wild_unit = item_units[n_wild]
         for rank, places in by_rank.items():
             if places[0] >= wild_unit:
                 sets = natural[rank][len(places)]
@@ -296,13 +328,15 @@ class _Search:
                 sets = _set_options(rules, rank, flags, budget, run_budget)
             for chosen, need, cost in sets:
                 delta = sum(map(places.__getitem__, chosen))
-                first = ((delta & -delta).bit_length() - 1) // 3
+                first = ((delta & -delta).bit_length() - 1) // width
                 by_first[first].append((cost, -delta, _SET, delta, need))
                 kinds[first] |= 1 << _SET
         if rules.tunnela:
+            count = (1 << (width - 1)) - 1
             for i in range(n_wild, len(items)):
-                if (self.full >> (3 * i)) & 3 >= 3:
-                    by_first[i].append((0, -(3 << (3 * i)), _SET, 3 << (3 * i), 0))
+                if (self.full >> (width * i)) & count >= 3:
+                    three = 3 * item_units[i]
+                    by_first[i].append((0, -three, _SET, three, 0))
                     kinds[i] |= 1 << _SET
         for options in by_first:
             if len(options) > 1:
@@ -357,8 +391,8 @@ class _Search:
         by_first, kinds, table, terminal, reach, finish = prepared
         # A wild card left alone stays in the joker pool; any other card counts.
         points = [0] * self.n_wild + self.item_points[self.n_wild :]
-        units = _UNITS
-        guard = self.guard
+        units, width, guard = self.units, self.width, self.guard
+        state_bits, key_shift = self.state_bits, self.key_shift
         # Exact values as themselves, lower bounds ``lb`` as ``~lb`` (negative); for each
         # exact value, the move that reaches it (``None``: the first card left alone).
         memo: dict[int, int] = {}
@@ -371,7 +405,7 @@ class _Search:
                 return 0 if terminal[state][jok] else _INF
             if ub <= 0:
                 return 0
-            key = (rem << 12) | (jok << 5) | state
+            key = (rem << key_shift) | (jok << state_bits) | state
             known = memo.get(key)
             if known is not None:
                 if known >= 0:
@@ -379,7 +413,7 @@ class _Search:
                 if ~known >= ub:
                     return ~known
             low = rem & -rem
-            i = (low.bit_length() - 1) // 3
+            i = (low.bit_length() - 1) // width
             if not reach[state][kinds[i]] & finish[jok]:
                 return _INF  # the melds left cannot meet the requirement
             fits = rem | guard
@@ -425,13 +459,15 @@ class _Search:
     def _plan(self, how: dict[int, _Option | None], table: tuple[tuple[int, ...], ...]) -> _Plan:
         """Follow the moves the search chose, from the whole hand to the end."""
         rem, jok, state = self.full, self.joker_total, 0
+        units, width = self.units, self.width
+        state_bits, key_shift = self.state_bits, self.key_shift
         moves: list[tuple[int, int]] = []
         while rem:
-            option = how[(rem << 12) | (jok << 5) | state]
+            option = how[(rem << key_shift) | (jok << state_bits) | state]
             if option is None:
-                i = ((rem & -rem).bit_length() - 1) // 3
-                moves.append((_UNITS[i], -1 if i < self.n_wild else 0))  # pool, or unmatched
-                rem -= _UNITS[i]
+                i = ((rem & -rem).bit_length() - 1) // width
+                moves.append((units[i], -1 if i < self.n_wild else 0))  # pool, or unmatched
+                rem -= units[i]
             else:
                 cost, _, contrib, delta, need = option
                 moves.append((delta, need + 1))  # a meld with `need` jokers
@@ -446,7 +482,9 @@ class _Search:
         if prepared is None:
             return None
         by_first, kinds, table, terminal, reach, finish = prepared
-        guard, n_wild = self.guard, self.n_wild
+        guard, n_wild, units, width = self.guard, self.n_wild, self.units, self.width
+        state_bits, key_shift = self.state_bits, self.key_shift
+        rem_shift = key_shift + 1  # a bit for ``spare`` between the cards and the jokers
         failed: set[int] = set()
         how: dict[int, _Option | None] = {}
 
@@ -454,10 +492,10 @@ class _Search:
             """Can ``rem`` be laid in melds but for ``spare`` (0 or 1) cards?"""
             if not rem:
                 return terminal[state][jok - spare] if jok >= spare else False
-            key = (rem << 13) | (spare << 12) | (jok << 5) | state
+            key = (rem << rem_shift) | (spare << key_shift) | (jok << state_bits) | state
             if key in failed:
                 return False
-            i = ((rem & -rem).bit_length() - 1) // 3
+            i = ((rem & -rem).bit_length() - 1) // width
             if reach[state][kinds[i]] & finish[jok]:
                 room = rem | guard
                 moves = table[state]
@@ -471,7 +509,7 @@ class _Search:
                         return True
                 # A wild card stays in the pool; another card is left out, if one may be.
                 if (i < n_wild or spare) and fits(
-                    rem - _UNITS[i], jok, state, spare if i < n_wild else 0
+                    rem - units[i], jok, state, spare if i < n_wild else 0
                 ):
                     how[key] = None
                     return True
@@ -485,11 +523,11 @@ class _Search:
         rem, jok, state, spare = self.full, self.joker_total, 0, 1
         moves: list[tuple[int, int]] = []
         while rem:
-            option = how[(rem << 13) | (spare << 12) | (jok << 5) | state]
+            option = how[(rem << rem_shift) | (spare << key_shift) | (jok << state_bits) | state]
             if option is None:
-                i = ((rem & -rem).bit_length() - 1) // 3
-                moves.append((_UNITS[i], -1 if i < n_wild else 0))
-                rem -= _UNITS[i]
+                i = ((rem & -rem).bit_length() - 1) // width
+                moves.append((units[i], -1 if i < n_wild else 0))
+                rem -= units[i]
                 spare = spare if i < n_wild else 0
             else:
                 cost, _, contrib, delta, need = option
@@ -505,13 +543,14 @@ class _Search:
         pool = list(self.printed)
         melds: list[tuple[list[int], int]] = []
         loose: list[list[int]] = []
-        items = self.items
+        items, units, width = self.items, self.units, self.width
         for delta, kind in plan.moves:
             cards = []
             while delta:
-                i = ((delta & -delta).bit_length() - 1) // 3
-                cards += [items[i]] * ((delta >> (3 * i)) & 7)
-                delta &= ~(7 << (3 * i))
+                i = ((delta & -delta).bit_length() - 1) // width
+                copies = (delta >> (width * i)) & ((1 << (width - 1)) - 1)
+                cards += [items[i]] * copies
+                delta -= copies * units[i]
             if kind == -1:
                 pool.extend(cards)
             elif kind == 0:

@@ -164,6 +164,29 @@ def near_complete(
     return hand + draw(rng, shoe, HAND_SIZE - len(hand))
 
 
+def crowded_hand(
+    rng: random.Random, shoe: Counter[int], jokers: Jokers, size: int = HAND_SIZE
+) -> list[int]:
+    """``size`` cards out of ``shoe``, most of them copies of a few cards: of three ranks in
+    a row of one suit and of the first rank in other suits (so runs, sets and tunnelas lie
+    on top of each other), each as many times as the shoe may hold it; then 0-3 jokers and
+    random cards up to ``size``."""
+    rank, suit = rng.randint(1, 13), rng.randrange(4)
+    near = [code_of((rank + k - 1) % 13 + 1, suit) for k in range(3)]
+    near += [code_of(rank, other) for other in rng.sample(range(4), 2) if other != suit]
+    hand: list[int] = []
+    for code in rng.sample(near, rng.randint(2, len(near))):
+        room = size - 3 - len(hand)
+        if room <= 0 or not shoe[code]:
+            continue
+        copies = min(room, rng.randint(1, shoe[code]))
+        hand += [code] * copies
+        shoe[code] -= copies
+    spare = sum(k for c, k in shoe.items() if k > 0 and jokers.is_joker(c))
+    hand += draw(rng, shoe, min(spare, rng.randint(0, 3)), jokers=(jokers, True))
+    return hand + draw(rng, shoe, size - len(hand))
+
+
 def valid_declaration(rng: random.Random, rules: Ruleset) -> tuple[list[list[int]], Jokers]:
     """Groups of valid melds that meet the declaration requirement, 9 to 13 cards in all."""
     while True:

@@ -36,6 +36,8 @@ def toml_value(value: object) -> str:
         return f'"{value}"'
     if isinstance(value, list):
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
     return str(value)
 
 
@@ -49,6 +51,14 @@ def write_ruleset(folder: Path, body: str, *, extends: str | None = "standard-13
     path = folder / "custom.toml"
     path.write_text(head + body, encoding="utf-8")
     return path
+
+
+def shoe(decks: int, printed_jokers: int | None = None) -> list[dict[str, object]]:
+    """A ``deal.shoes`` value: one shoe for 2-6 players of ``decks`` decks with a printed
+    joker each unless told, as 000_ deals 21 and 27 cards: "3 decks of card which include
+    one 'printed' joker of each deck"."""
+    jokers = decks if printed_jokers is None else printed_jokers
+    return [{"players": [2, 6], "decks": decks, "printed_jokers": jokers}]
 
 
 def variant(folder: Path, base: str = "standard-13", **rules: object) -> Ruleset:

@@ -379,6 +379,8 @@ def test_tunnela_is_not_a_meld_in_13_card_rummy_000(tmp_path: Path) -> None:
     )
     assert verdict("7H 7H 7H 7H", rules=rules).kind is MeldKind.INVALID
     assert verdict("7H 7H 7H", Jokers.of_rank(7), rules).kind is not MeldKind.TUNNELA
+    # a printed joker is not a third identical card: QS QS JK is a set with a joker at most
+    assert verdict("QS QS JK", rules=rules).kind is not MeldKind.TUNNELA
 
 
 # ------------------------------------------------------------------ properties
