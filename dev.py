@@ -6,7 +6,10 @@
     python3 dev.py bench   create .venv if needed, install, run the benchmarks
 
 The virtual environment is made once in ``.venv`` and brought up to date when
-``pyproject.toml`` changes (a stamp file remembers its hash).
+``pyproject.toml`` changes (a stamp file remembers its hash). Before any task the hot
+modules are built with mypyc (audit/_compiled.py), a build older than its sources removed
+first. ``test`` installs Debian's chromium for the browser tests when it is missing and apt
+can, as a printed step: the tests themselves never change the machine.
 """
 
 from __future__ import annotations
@@ -54,9 +57,34 @@ def ensure_venv() -> None:
 
 
 def ensure_compiled() -> None:
-    """The hot modules compiled with mypyc where the machine can (see audit/_compiled.py);
-    rebuilt when their sources change, pure Python where it cannot."""
-    run(PY, "-c", "from audit._compiled import ensure; ensure()")
+    """The build step of the hot modules (audit/_compiled.py): a build older than its
+    sources is removed, then they are compiled with mypyc where the machine can, pure
+    Python where it cannot. Before any task, so none ever runs a stale build."""
+    run(PY, "-m", "audit._compiled", "ensure")
+
+
+def ensure_chromium() -> None:
+    """Debian's chromium for the browser tests of report.html (tests/report/test_browser.py):
+    installed with apt, once, as a printed step, when it is missing and apt-get runs as
+    root; otherwise those tests are skipped, and this says so."""
+    if shutil.which("chromium"):
+        return
+    if shutil.which("apt-get") is None or getattr(os, "geteuid", lambda: -1)() != 0:
+        print(
+            "+ chromium is missing and cannot be installed here (needs apt-get, as root): the"
+            " browser tests of report.html will be skipped (sudo apt-get install chromium)",
+            flush=True,
+        )
+        return
+    print("+ apt-get install chromium (for the browser test of report.html; once)", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+        print("+", shlex.join(command), flush=True)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+            print("+ it failed, the browser tests will be skipped:", *tail, sep="\n  ")
+            return
 
 
 def demo() -> None:
@@ -67,7 +95,8 @@ def demo() -> None:
     cli = BIN / "rummy-audit"
     logs, out = Path("demo/logs"), Path("demo/out")  # relative to ROOT, the commands' cwd
     shutil.rmtree(ROOT / logs, ignore_errors=True)  # a few seconds: always today's simulator
-    run(cli, "simulate", "--games", "2000", "--seed", "20261129", "--anomalies", "all", "--out", logs)
+    night = ("--games", "2000", "--seed", "20261129", "--anomalies", "all")
+    run(cli, "simulate", *night, "--out", logs)
     code = subprocess.run(
         [str(cli), "replay", str(logs), "--out", str(out)], cwd=ROOT, check=False
     ).returncode
@@ -88,6 +117,7 @@ def test() -> None:
     run(BIN / "mypy", "audit")
     env_profile = os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
     print(f"+ HYPOTHESIS_PROFILE={env_profile}", flush=True)
+    ensure_chromium()
     run(PY, "-m", "pytest", "-q", "--doctest-modules", "audit", "tests")
 
 

@@ -1,8 +1,7 @@
-"""rummy-audit: deterministic replay and fair-play audit of Indian Rummy game logs."""
+"""rummy-audit: deterministic replay and fair-play audit of Indian Rummy game logs.
 
-from audit._compiled import drop_stale, load_runtime
+Importing it has no side effects: the compiled modules' staleness is checked when they are
+built (``audit._compiled.ensure``, run by ``dev.py``), never at import.
+"""
 
 __version__ = "0.1.0"
-
-if not drop_stale():  # an edited module is never shadowed by an old compiled build
-    load_runtime()

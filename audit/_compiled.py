@@ -1,22 +1,32 @@
 """Optional speed: the hot modules compiled with mypyc, and never a stale one.
 
-``python -m audit._compiled ensure`` (run by ``dev.py``) compiles ``MODULES`` in place when
-this machine can (a C compiler and Python's headers), about 15 s; where it cannot, or the
-build fails, the pure-Python modules run, slower, with the same results to the byte (the
-simulator's bytes and the solver's answers are tested equal). A stamp records what was
-compiled; at import, ``audit`` removes compiled modules whose sources have changed since
-(``drop_stale``), so an edited ``.py`` is never shadowed by an old build.
+``python -m audit._compiled ensure`` is the build step; ``dev.py`` runs it before any task.
+It compiles ``MODULES`` in place when this machine can (a C compiler and Python's headers),
+about 15 s, with mypyc's shared runtime inside the package (``audit/_native__mypyc.*.so``,
+the group ``GROUP``), so the compiled modules import it as any other module and importing
+``audit`` needs no help. Where the machine cannot, or the build fails, the pure-Python
+modules run, slower, with the same results to the byte (the simulator's bytes and the
+solver's answers are tested equal).
+
+The staleness check is part of the build, not of the import: a stamp records what was
+compiled (the interpreter, the build's layout and the sources), and ``ensure`` removes a
+build whose sources changed since (``drop_stale``) before it compiles again, so whatever
+``dev.py`` runs never has an edited ``.py`` shadowed by an old build. Importing ``audit``
+touches no file and prints nothing. Run directly (``.venv/bin/pytest``,
+``.venv/bin/rummy-audit``) right after a hot module is edited, the old build would still be
+imported until the next ``ensure``: ``tests/test_compiled.py`` fails then and says so.
+
+Only a checkout is ever built or cleaned: an installed wheel holds no compiled module.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.machinery
-import importlib.util
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -28,64 +38,77 @@ MODULES = (
     "audit/sim/players.py",
     "audit/sim/play.py",
 )
+GROUP = "audit._native"  # mypyc's runtime: the extension module audit._native__mypyc
 STAMP = PACKAGE / ".compiled"
+
+_SETUP = """\
+from setuptools import setup
+from mypyc.build import mypycify
+
+setup(
+    name="rummy-audit-compiled",
+    ext_modules=mypycify(
+        {modules!r}, opt_level="3", debug_level="1", group_name={group!r}, target_dir={c!r}
+    ),
+    script_args=["build_ext", "--inplace", "--build-temp", {temp!r}, "--build-lib", {lib!r}],
+)
+"""
 
 
 def digest(root: Path = ROOT) -> str:
-    """The interpreter and the sources the build is made from."""
+    """The interpreter, the build's layout and the sources the build is made from."""
     sha = hashlib.sha256(sys.version.encode())
+    sha.update(GROUP.encode())
     for module in MODULES:
         sha.update((root / module).read_bytes())
     return sha.hexdigest()
 
 
-def built(root: Path = ROOT) -> list[Path]:
-    """The compiled files: one per module, and mypyc's shared runtime at the root."""
-    found = [
+def compiled_modules(root: Path = ROOT) -> list[Path]:
+    """The compiled modules: an extension next to each source that has one."""
+    return [
         path
         for module in MODULES
         for path in (root / module).parent.glob(f"{Path(module).stem}.*.so")
     ]
-    return found + _runtimes(root)
 
 
-def _runtimes(root: Path) -> list[Path]:
-    """mypyc's shared runtime of the compiled modules, at the root of the checkout."""
-    return sorted(root.glob("*__mypyc.*.so"))
+def runtime(root: Path = ROOT) -> list[Path]:
+    """mypyc's shared runtime of the compiled modules, inside the package."""
+    return sorted((root / "audit").glob(f"{GROUP.rsplit('.', 1)[1]}__mypyc.*.so"))
+
+
+def built(root: Path = ROOT) -> list[Path]:
+    """Every file of a build: the compiled modules, their runtime, and the runtime of the
+    builds made before it moved into the package (``<hash>__mypyc.*.so`` at the root)."""
+    return compiled_modules(root) + runtime(root) + sorted(root.glob("*__mypyc.*.so"))
+
+
+def current(root: Path = ROOT, stamp: Path = STAMP) -> bool:
+    """True when every module is compiled, with its runtime, from the sources as they are."""
+    return (
+        len(compiled_modules(root)) == len(MODULES)
+        and bool(runtime(root))
+        and stamp.is_file()
+        and stamp.read_text().strip() == digest(root)
+    )
+
+
+def stale(root: Path = ROOT, stamp: Path = STAMP) -> bool:
+    """True when a build is there that is not of the sources as they are now."""
+    return bool(built(root)) and not current(root, stamp)
 
 
 def drop_stale(root: Path = ROOT, stamp: Path = STAMP) -> bool:
-    """Remove the compiled files when their sources changed since the build; True if so."""
-    files = built(root)
-    if not files:
+    """Remove a build that is not of the sources as they are now; True if one was removed.
+    The first step of ``ensure``."""
+    if not stale(root, stamp):
         return False
-    if stamp.is_file() and stamp.read_text().strip() == digest(root):
-        return False
-    for path in files:
+    for path in built(root):
         path.unlink(missing_ok=True)
-    print(
-        "rummy-audit: compiled modules were older than their sources and were removed "
-        "(python3 dev.py test or demo builds them again)",
-        file=sys.stderr,
-    )
+    stamp.unlink(missing_ok=True)
+    print("+ removed the compiled modules: their sources changed since the build", flush=True)
     return True
-
-
-def load_runtime(root: Path = ROOT) -> None:
-    """Load mypyc's shared runtime (``<hash>__mypyc``, at the root of the checkout) by its
-    path, so the compiled modules find it whatever ``sys.path`` holds (a console script's
-    does not hold the checkout)."""
-    for path in _runtimes(root):
-        name = path.name.split(".")[0]
-        if name in sys.modules:
-            continue
-        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-        spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-        if spec is None:
-            continue
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        loader.exec_module(module)
 
 
 def can_compile() -> bool:
@@ -93,28 +116,39 @@ def can_compile() -> bool:
     return include.is_file() and any(shutil.which(cc) for cc in ("cc", "gcc", "clang"))
 
 
-def ensure(root: Path = ROOT) -> None:
-    """Compile the modules unless an up-to-date build is there; fall back quietly."""
-    if built(root) and STAMP.is_file() and STAMP.read_text().strip() == digest(root):
+def ensure(root: Path = ROOT, stamp: Path = STAMP) -> None:
+    """The build step: drop a stale build, then compile the modules unless an up-to-date
+    build is there; fall back quietly to pure Python. Only in a checkout."""
+    if not (root / "pyproject.toml").is_file():
+        return  # an installed package: nothing was compiled, nothing to check
+    drop_stale(root, stamp)
+    if current(root, stamp):
         return
-    for path in built(root):
-        path.unlink()
     if not can_compile():
         print("+ no C compiler or Python headers: the pure-Python modules will run", flush=True)
         return
-    mypyc = Path(sys.executable).parent / "mypyc"
     print(f"+ compiling {len(MODULES)} hot modules with mypyc (about 15 s)", flush=True)
-    done = subprocess.run(
-        [str(mypyc), *MODULES], cwd=root, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
+    with tempfile.TemporaryDirectory(prefix="rummy-audit-mypyc-") as work:
+        script = Path(work) / "setup.py"
+        script.write_text(
+            _SETUP.format(
+                modules=list(MODULES),
+                group=GROUP,
+                c=f"{work}/c",
+                temp=f"{work}/temp",
+                lib=f"{work}/lib",
+            )
+        )
+        done = subprocess.run(
+            [sys.executable, str(script)], cwd=root, capture_output=True, text=True, check=False
+        )
+    if done.returncode != 0 or len(compiled_modules(root)) != len(MODULES) or not runtime(root):
         for path in built(root):
-            path.unlink()
+            path.unlink(missing_ok=True)
         tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
         print("+ mypyc failed, the pure-Python modules will run:", *tail, sep="\n  ")
         return
-    shutil.rmtree(root / "build", ignore_errors=True)
-    STAMP.write_text(digest(root) + "\n")
+    stamp.write_text(digest(root) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
-"""The explanation of a hand as a standalone HTML page (reports/explain.html.j2)."""
+"""The explanation of a hand as a standalone HTML page (reports/explain.html.j2, loaded from
+the package by ``audit.report.render.environment``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from audit.errors import AuditError
+from audit.explain.game import GameView
 from audit.explain.view import HandView
 from audit.output import write_text
 from audit.report.render import environment
@@ -18,6 +20,22 @@ def render_html(view: HandView) -> str:
 def write_html(view: HandView, path: Path) -> None:
     """Write the page to ``path`` atomically; an ``AuditError`` when it cannot be written."""
     html = render_html(view)
+    try:
+        write_text(path, html)
+    except OSError as exc:
+        raise AuditError(f"cannot write {path}: {exc.strerror or exc}", slug="write") from None
+
+
+def render_game_html(view: GameView) -> str:
+    """The page of a game (reports/explain-game.html.j2), loaded as the hand's page is:
+    inline CSS, no script, no network; every value from the log escaped."""
+    return environment().get_template("explain-game.html.j2").render(view=view)
+
+
+def write_game_html(view: GameView, path: Path) -> None:
+    """Write the page of a game to ``path`` atomically; an ``AuditError`` when it cannot be
+    written."""
+    html = render_game_html(view)
     try:
         write_text(path, html)
     except OSError as exc:

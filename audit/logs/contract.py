@@ -1,5 +1,8 @@
 """The game-log input contract, as the JSON files of the top-level `schemas/` state it.
 
+They are package data: ``audit/schemas`` links to the top-level folder in a checkout, and a
+wheel carries the files (see pyproject.toml); they are read with ``importlib.resources``.
+
 One JSON file per table names its columns, their Arrow types (in the small grammar of
 `parse_type`) and which may hold nulls. This module loads them, checks a Parquet file's
 schema against them (`check_schema`) and casts a checked table to the contract's exact
@@ -12,7 +15,8 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
@@ -30,7 +34,8 @@ SCHEMA_VERSION_KEY = "rummy_audit.schema_version"
 TABLES = ("games", "hands", "events", "results", "game_events", "ledger", "sessions")
 REQUIRED_TABLES = ("games", "hands", "events", "results")
 
-SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
+# The JSON files, inside the installed package (a link to the top-level schemas/ in a checkout).
+SCHEMAS_DIR: Traversable = resources.files("audit") / "schemas"
 
 # Time zones that name UTC itself; any other zone, and no zone at all, is refused.
 UTC_ZONES = frozenset({"UTC", "Etc/UTC", "+00:00"})
@@ -307,8 +312,8 @@ def _load_table(name: str) -> TableSchema:
         data = json.loads((SCHEMAS_DIR / f"{name}.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise AuditError(
-            f"{where} is missing from {SCHEMAS_DIR}; run the audit from a source checkout"
-            " or an editable install, which keep schemas/ next to the audit package",
+            f"{where} is missing from {SCHEMAS_DIR}: the audit package is installed without"
+            " its schemas; reinstall it from a wheel or the checkout",
             slug="schemas",
         ) from None
     except json.JSONDecodeError as error:

@@ -1,21 +1,23 @@
-"""Render the report from its view model with the Jinja templates of the top-level reports/."""
+"""Render the report from its view model with the Jinja templates of the top-level reports/.
+
+The templates are package data, ``audit/templates`` (a link to the top-level reports/ in a
+checkout; a wheel carries the files, see pyproject.toml), loaded with Jinja's PackageLoader.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from audit.errors import AuditError
 from audit.output import write_text
 from audit.report.views import build_view
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "reports"
-
 
 def environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=PackageLoader("audit", "templates"),
         autoescape=select_autoescape(["html", "j2"]),
         undefined=StrictUndefined,
         keep_trailing_newline=True,

@@ -1,0 +1,140 @@
+"""The package as users get it: the wheel built from the sources carries everything the
+audit reads at run time (the log contract's JSON, the report templates, the presets, the
+SQL) and no compiled module; installed in a fresh venv (its dependencies from the package
+index, pip's cache helping), its ``rummy-audit`` simulates a small night and replays it from
+a folder outside the checkout. And ``rummy-audit --version``. About 20 to 50 s here, most of
+it installing the dependencies: not marked slow.
+
+The sources are copied first (symlinks kept, compiled modules and caches left out), so the
+build never writes into the checkout (``build/``, ``*.egg-info``) nor picks up what a
+previous build left there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import audit
+from audit.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("pyproject.toml", "README.md", "audit", "schemas", "reports")
+
+
+def test_version_prints_the_version_and_exits_0() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"rummy-audit {audit.__version__}\n"
+    assert metadata.version("rummy-audit") == audit.__version__  # pyproject reads it
+
+
+def run(*cmd: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, f"{cmd} exited {done.returncode}:\n{done.stdout}{done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``pip wheel`` of a copy of the sources: the project's own build backend, isolated."""
+    src = tmp_path_factory.mktemp("src")
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info", ".compiled")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, symlinks=True, ignore=ignore)
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    wheels = tmp_path_factory.mktemp("wheels")
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", wheels, src, cwd=src)
+    (built,) = wheels.glob("rummy_audit-*.whl")
+    return built
+
+
+def package_data() -> set[str]:
+    """Every file the audit reads at run time, as the wheel must name it."""
+    return (
+        {f"audit/schemas/{p.name}" for p in (ROOT / "schemas").glob("*.json")}
+        | {f"audit/templates/{p.name}" for p in (ROOT / "reports").glob("*.j2")}
+        | {
+            p.relative_to(ROOT).as_posix()
+            for pattern in ("rules/presets/*.toml", "fairplay/sql/*.sql", "games/sql/*.sql")
+            for p in (ROOT / "audit").glob(pattern)
+        }
+    )
+
+
+def test_the_wheel_carries_the_package_data_and_no_compiled_module(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    data = package_data()
+    assert len(data) >= 7 + 2 + 2 + 7  # tables, templates, presets, SQL files
+    assert data <= names, sorted(data - names)
+    modules = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "audit").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert modules <= names, sorted(modules - names)
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
+    assert {n.split("/")[0] for n in names} == {
+        "audit",
+        f"rummy_audit-{audit.__version__}.dist-info",  # nothing else: no tests
+    }
+
+
+def test_the_installed_wheel_replays_a_night_from_outside_the_checkout(
+    wheel: Path, tmp_path: Path
+) -> None:
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)  # the outer pip installs into it
+    python = env_dir / "bin" / "python"
+    tool = env_dir / "bin" / "rummy-audit"
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--only-binary=:all:",
+        wheel,
+        cwd=tmp_path,
+    )
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["VIRTUAL_ENV"] = str(env_dir)
+
+    where = run(python, "-c", "import audit; print(audit.__file__)", cwd=here, env=env)
+    assert Path(where.strip()).is_relative_to(env_dir), where  # not the checkout
+    assert run(tool, "--version", cwd=here, env=env) == f"rummy-audit {audit.__version__}\n"
+    assert "standard-13" in run(tool, "rules", "list", cwd=here, env=env)
+
+    run(tool, "simulate", "--games", "60", "--seed", "1", "--out", "X", cwd=here, env=env)
+    replay = subprocess.run(
+        [str(tool), "replay", "X", "--out", "Y"],
+        cwd=here,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert replay.returncode in (0, 1), replay.stdout + replay.stderr
+    assert (here / "Y" / "report.html").is_file()
+    assert (here / "Y" / "findings.parquet").is_file()
+    assert "fair play" in replay.stdout  # the detectors' SQL ran from the package
+
+    run(tool, "explain", "G000001-01", "X", "--html", "hand.html", cwd=here, env=env)
+    assert "G000001-01" in (here / "hand.html").read_text(encoding="utf-8")
