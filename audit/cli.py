@@ -14,7 +14,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 import audit.rules.explain as rules_explain
-from audit import run
+from audit import __version__, run
 from audit.errors import AuditError
 from audit.findings import Severity
 from audit.rules.ruleset import load_preset, preset_ids
@@ -32,6 +32,27 @@ rules_app = typer.Typer(
     help="Look at the rule presets and check hands against them.", no_args_is_help=True
 )
 app.add_typer(rules_app, name="rules")
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"rummy-audit {__version__}")
+        raise typer.Exit(code=EXIT_OK)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the version of rummy-audit and exit.",
+        ),
+    ] = False,
+) -> None:
+    """The options before any command."""
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -105,11 +126,14 @@ def fairplay(
 
 
 def _summary_line(summary: run.RunSummary) -> None:
-    """One line: hands by status, findings, the fair-play suspicions; then the exit."""
+    """One line, the cause first when input could not be read (one unreadable file
+    explains hundreds of quarantined hands): hands by status, findings, the fair-play
+    suspicions; then the exit."""
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     typer.echo(
-        f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
+        (f"{summary.cause[0].upper()}{summary.cause[1:]}. " if summary.cause else "")
+        + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
         f"{hands.get('discrepancy', 0)} with discrepancies, "
         f"{hands.get('quarantined', 0)} quarantined; "
         f"{sum(summary.findings.values())} findings"
@@ -123,7 +147,14 @@ def _summary_line(summary: run.RunSummary) -> None:
 @app.command("explain")
 @one_line_errors
 def explain(
-    hand_id: Annotated[str, typer.Argument(help="The hand to explain.")],
+    ident: Annotated[
+        str,
+        typer.Argument(
+            metavar="ID",
+            help="The hand or the game to explain: a hand id is looked up first, then a "
+            "game id.",
+        ),
+    ],
     logs: Annotated[Path, typer.Argument(help="The log root holding it.")],
     html: Annotated[
         Path | None,
@@ -133,24 +164,44 @@ def explain(
         Path | None,
         typer.Option(
             "--out",
-            help="A nightly run's output folder: list the fair-play suspicions this hand is "
-            "evidence for (from its suspicions.parquet).",
+            help="A nightly run's output folder: list the fair-play suspicions this hand or "
+            "game is evidence for (from its suspicions.parquet).",
         ),
     ] = None,
 ) -> None:
-    """Explain one hand for a score dispute, turn by turn.
+    """Explain one hand for a score dispute, turn by turn; or one game for a game dispute.
 
-    Every turn, every group, every point and the rule behind it, and what the audit found;
-    with --out, the fair-play suspicions the hand is evidence for.
+    A hand: every turn, every group, every point and the rule behind it, and what the
+    audit found. A game: every hand's result, the running pool scores or deals chips,
+    eliminations, rebuys and splits, every ledger row with what the rules give and why,
+    and every game-level finding. With --out, the fair-play suspicions it is evidence for.
     """
     from rich.console import Console
 
-    from audit.explain import load_view, print_view, write_html
+    from audit.explain import (
+        load_game_view,
+        load_view,
+        print_game,
+        print_view,
+        resolve,
+        write_game_html,
+        write_html,
+    )
 
-    view = load_view(logs, hand_id, out)
-    if html is not None:
-        write_html(view, html)
-    print_view(view, Console(highlight=False, emoji=False))
+    kind, note = resolve(logs, ident)
+    if note:
+        typer.echo(f"rummy-audit: note: {note}", err=True)
+    console = Console(highlight=False, emoji=False)
+    if kind == "hand":
+        view = load_view(logs, ident, out)
+        if html is not None:
+            write_html(view, html)
+        print_view(view, console)
+    else:
+        game = load_game_view(logs, ident, out)
+        if html is not None:
+            write_game_html(game, html)
+        print_game(game, console)
     if html is not None:
         typer.echo(f"HTML page written to {html}")
 
@@ -217,8 +268,10 @@ def rules_check(
     groups: Annotated[
         list[str],
         typer.Argument(
-            help="The cards, a group per argument ('AH 2H 3H' or AH,2H,3H), or single "
-            "cards with '/' between groups. Cards not grouped at all are one group."
+            help="The cards: each argument with spaces or commas ('AH 2H 3H' or AH,2H,3H) "
+            "is a group of its own; single cards side by side are one group, '/' ends it "
+            '("AH 2H 3H" 4C / 5C 6C 7C is three groups). A card more often than the '
+            "preset's largest shoe holds it, or an empty group, is an error."
         ),
     ],
     wild: Annotated[

@@ -41,48 +41,95 @@ def _catalog(*rows: tuple[str, Severity, str]) -> dict[str, Check]:
 
 C, MJ, MN, INF = Severity.CRITICAL, Severity.MAJOR, Severity.MINOR, Severity.INFO
 
+@unique
+class Code(StrEnum):
+    """Every check code a finding can carry: the output contract's catalog and this audit's
+    own (``CATALOG`` says when each is raised)."""
+
+    DECK_COMPOSITION = "deck.composition"
+    DECK_COMMITMENT = "deck.commitment"
+    DEAL_MISMATCH = "deal.mismatch"
+    TURN_ORDER = "turn.order"
+    DRAW_STOCK_MISMATCH = "draw.stock_mismatch"
+    DRAW_DISCARD_MISMATCH = "draw.discard_mismatch"
+    DRAW_FORBIDDEN = "draw.forbidden"
+    DRAW_RESHUFFLE = "draw.reshuffle"
+    DISCARD_NOT_IN_HAND = "discard.not_in_hand"
+    DECLARE_GROUPS_MISMATCH = "declare.groups_mismatch"
+    DECLARE_VERDICT = "declare.verdict"
+    SCORE_POINTS = "score.points"
+    SCORE_OUTCOME = "score.outcome"
+    SCORE_AMOUNT = "score.amount"
+    DROP_PENALTY = "drop.penalty"
+    POOL_SCORE = "pool.score"
+    POOL_ELIMINATION = "pool.elimination"
+    POOL_REBUY = "pool.rebuy"
+    POOL_WINNER = "pool.winner"
+    POOL_SPLIT = "pool.split"
+    DEALS_CHIPS = "deals.chips"
+    LEDGER_BALANCE = "ledger.balance"
+    TABLE_LIMIT = "table.limit"
+    TABLE_SEATS = "table.seats"
+    GAME_RUNNING = "game.running"
+    CHECK_SKIPPED = "check.skipped"
+    GAME_UNCHECKED = "game.unchecked"
+    FAIRPLAY_CO_SEATING = "fairplay.co_seating"
+    FAIRPLAY_SHARED_DEVICE = "fairplay.shared_device"
+    FAIRPLAY_COLLUSION = "fairplay.collusion"
+    FAIRPLAY_SOFT_DROP = "fairplay.soft_drop"
+    FAIRPLAY_CHIP_DUMPING = "fairplay.chip_dumping"
+    FAIRPLAY_BOT = "fairplay.bot"
+    FAIRPLAY_RING = "fairplay.ring"
+    INPUT_FILE = "input.file"
+    INPUT_ROW = "input.row"
+    INPUT_HAND = "input.hand"
+
+
 CATALOG: dict[str, Check] = _catalog(
-    ("deck.composition", C, "the shoe is not exactly the ruleset's cards (decks x 52 + jokers)"),
-    ("deck.commitment", C, "a provably-fair shuffle does not hash or reproduce to the shoe"),
-    ("deal.mismatch", C, "wild_card or open_card differs from what the deal procedure gives"),
-    ("turn.order", MJ, "a player acts out of turn, twice in a turn, or after leaving the hand"),
-    ("draw.stock_mismatch", C, "a stock draw is not the card on top of the stock"),
-    ("draw.discard_mismatch", C, "a discard-pile draw is not the card on top of the pile"),
-    ("draw.forbidden", MJ, "a draw the ruleset forbids (a joker a player discarded)"),
-    ("draw.reshuffle", C, "a reshuffled stock is not the discard pile less its top card"),
-    ("discard.not_in_hand", C, "a discarded or finish-slot card is not in the player's hand"),
-    ("declare.groups_mismatch", MJ, "declared or shown groups are not exactly the player's cards"),
-    ("declare.verdict", C, "the platform's outcome for a declaration disagrees with the rules"),
-    ("score.points", MJ, "a player's recorded points differ from the rules' points"),
-    ("score.outcome", MJ, "a player's recorded outcome differs from the replay's"),
-    ("score.amount", MJ, "points rummy: a hand's recorded money differs from points x point value"),
-    ("drop.penalty", MJ, "a drop was charged the wrong penalty"),
-    ("pool.score", MJ, "a running pool score is wrong"),
-    ("pool.elimination", MJ, "a player was eliminated, or kept, against the threshold"),
-    ("pool.rebuy", MJ, "a rebuy was allowed, refused or scored against the rules"),
-    ("pool.winner", MJ, "a pool game's recorded winner is not the last player left"),
-    ("pool.split", MJ, "a split was made when not allowed, or its amounts are wrong"),
-    ("deals.chips", MJ, "chips moved in a deal differ from the rules"),
-    ("ledger.balance", C, "a game's money does not balance, or a payout differs from the rules"),
-    ("table.limit", MN, "a player sat at more tables at once than the client allows"),
-    ("game.running", INF, "the game was still running when the batch was cut"),
-    ("check.skipped", INF, "a check could not run: an optional table it needs is missing"),
-    ("game.unchecked", INF, "a game-level check was skipped: a hand of the game was quarantined"),
-    ("fairplay.co_seating", INF, "two accounts sat together far more often than their play "
+    (Code.DECK_COMPOSITION, C, "the shoe is not exactly the ruleset's cards (decks x 52 + jokers)"),
+    (Code.DECK_COMMITMENT, C, "a provably-fair shuffle does not hash or reproduce to the shoe"),
+    (Code.DEAL_MISMATCH, C, "wild_card or open_card differs from what the deal procedure gives"),
+    (Code.TURN_ORDER, MJ, "a player acts out of turn, twice in a turn, or after leaving the hand"),
+    (Code.DRAW_STOCK_MISMATCH, C, "a stock draw is not the card on top of the stock"),
+    (Code.DRAW_DISCARD_MISMATCH, C, "a discard-pile draw is not the card on top of the pile"),
+    (Code.DRAW_FORBIDDEN, MJ, "a draw the ruleset forbids (a joker a player discarded)"),
+    (Code.DRAW_RESHUFFLE, C, "a reshuffled stock is not the discard pile less its top card"),
+    (Code.DISCARD_NOT_IN_HAND, C, "a discarded or finish-slot card is not in the player's hand"),
+    (Code.DECLARE_GROUPS_MISMATCH, MJ, "declared or shown groups are not exactly the cards held"),
+    (Code.DECLARE_VERDICT, C, "the platform's outcome for a declaration disagrees with the rules"),
+    (Code.SCORE_POINTS, MJ, "a player's recorded points differ from the rules' points"),
+    (Code.SCORE_OUTCOME, MJ, "a player's recorded outcome differs from the replay's"),
+    (Code.SCORE_AMOUNT, MJ, "points rummy: a hand's money differs from points x point value"),
+    (Code.DROP_PENALTY, MJ, "a drop was charged the wrong penalty"),
+    (Code.POOL_SCORE, MJ, "a running pool score is wrong"),
+    (Code.POOL_ELIMINATION, MJ, "a player was eliminated, or kept, against the threshold"),
+    (Code.POOL_REBUY, MJ, "a rebuy was allowed, refused or scored against the rules"),
+    (Code.POOL_WINNER, MJ, "a pool game's recorded winner is not the last player left"),
+    (Code.POOL_SPLIT, MJ, "a split was made when not allowed, or its amounts are wrong"),
+    (Code.DEALS_CHIPS, MJ, "chips moved in a deal differ from the rules"),
+    (Code.LEDGER_BALANCE, C, "a game's money does not balance, or a payout differs from the rules"),
+    (Code.TABLE_LIMIT, MN, "a player sat at more tables at once than the client allows"),
+    (Code.TABLE_SEATS, MJ, "a hand seats more players than the table has (games.max_players)"),
+    (Code.GAME_RUNNING, INF, "the game was still running when the batch was cut"),
+    (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing or a file "
+     "of it unreadable"),
+    (Code.GAME_UNCHECKED, INF, "a game's checks did not run: a hand of it is missing or "
+     "quarantined, or rows of it were in an unreadable file"),
+    (Code.FAIRPLAY_CO_SEATING, INF, "two accounts sat together far more often than their play "
      "volume predicts (severity by the strength of evidence)"),
-    ("fairplay.shared_device", INF, "accounts sharing a device or IP address sat at one table "
+    (Code.FAIRPLAY_SHARED_DEVICE, INF, "accounts sharing a device or IP address sat at one table "
      "through it beyond chance"),
-    ("fairplay.collusion", INF, "a player took and melded another's discards far above their "
+    (Code.FAIRPLAY_COLLUSION, INF, "a player took and melded another's discards far above their "
      "own rate (feeding)"),
-    ("fairplay.soft_drop", INF, "a player dropped strong hands early when one player was at "
+    (Code.FAIRPLAY_SOFT_DROP, INF, "a player dropped strong hands early when one player was at "
      "the table, far above their own rate"),
-    ("fairplay.chip_dumping", INF, "points or money flowed one way between two accounts beyond "
+    (Code.FAIRPLAY_CHIP_DUMPING, INF, "points or money flowed one way between two accounts beyond "
      "what their results predict"),
-    ("fairplay.bot", INF, "an account's decision times are too regular for a person"),
-    ("fairplay.ring", INF, "three or more accounts are joined by suspicious pairs"),
-    ("input.file", MJ, "a file could not be read or does not match the contract"),
-    ("input.row", MJ, "a row breaks the input contract"),
-    ("input.hand", MJ, "a hand cannot be replayed from what the log holds"),
+    (Code.FAIRPLAY_BOT, INF, "an account's decision times are too regular for a person"),
+    (Code.FAIRPLAY_RING, INF, "three or more accounts are joined by suspicious pairs"),
+    (Code.INPUT_FILE, MJ, "a file could not be read or does not match the contract"),
+    (Code.INPUT_ROW, MJ, "a row breaks the input contract"),
+    (Code.INPUT_HAND, MJ, "a hand cannot be replayed from what the log holds"),
 )
 
 
@@ -122,6 +169,42 @@ COLUMNS = (
 )  # fmt: skip
 
 
+CONTRACT: dict[str, str] = {
+    "log.contract": "every file and row keeps the input contract (log-format.md; "
+    "schemas/README.md)",
+    "games.ruleset": "names a preset shipped with the audit (log-format.md)",
+    "games.ended_at": "null while the game is still running (log-format.md)",
+    "games.max_players": "the table's size (log-format.md)",
+    "games.hands": "a game is judged on all its hands: every hand of a game is in hands, "
+    "events and results (log-format.md)",
+    "tables.optional": "game_events, ledger and sessions are optional; a check that needs a "
+    "missing one is skipped, never passed (log-format.md)",
+    "tables.files": "a table's rows may be in any of its files (log-format.md)",
+    "hands.shuffle": "a provably-fair hand's commitment (log-format.md, hands.shuffle)",
+    "ledger.prize": "the prize of a pool or deals game is the entry fees less the rake "
+    "(log-format.md, ledger)",
+}
+"""The rules of the log contract a finding can rest on, by key (the ruleset's keys are
+registered by ``audit.rules.ruleset``; a check code is a key of its own detector)."""
+
+RULE_KEYS: set[str] = set()
+"""The ruleset keys every preset shares, registered when the loader
+(``audit.rules.ruleset``) is imported, which citing any of them needs."""
+
+
+def contract(key: str) -> str:
+    """The ``rule`` text of a contract rule: ``key: text``; an unknown key is an error.
+
+    >>> contract("games.max_players")
+    "games.max_players: the table's size (log-format.md)"
+    """
+    return f"{key}: {CONTRACT[key]}"
+
+
+def _rule_key(rule: str) -> str:
+    return rule.split(":", 1)[0].strip()
+
+
 def finding(
     check: str,
     *,
@@ -135,7 +218,26 @@ def finding(
     recorded: object = None,
     severity: Severity | None = None,
 ) -> Finding:
-    """A finding of a catalog check, at the check's default severity unless given."""
+    """A finding of a catalog check, at the check's default severity unless given: the one
+    builder every finding comes from. It refuses a check code the catalog does not hold and
+    a ``rule`` whose key (the words before its first colon) is not a ruleset key, a rule of
+    the log contract (``CONTRACT``) or a check code.
+
+    >>> import audit.rules.ruleset  # registers the ruleset's keys
+    >>> finding("score.nothing", game_id="g", message="m", rule="points.cap: ...")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown check code 'score.nothing'
+    >>> finding("score.points", game_id="g", message="m", rule="points.capp: ...")
+    Traceback (most recent call last):
+    ...
+    ValueError: score.points finding cites an unknown rule key 'points.capp'
+    """
+    if check not in CATALOG:
+        raise ValueError(f"unknown check code {check!r}")
+    key = _rule_key(rule)
+    if key not in CONTRACT and key not in CATALOG and (RULE_KEYS and key not in RULE_KEYS):
+        raise ValueError(f"{check} finding cites an unknown rule key {key!r}")
     return Finding(
         check=check,
         severity=severity or CATALOG[check].severity,

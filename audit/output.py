@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
+from audit.records import HandRow
 from audit.replay.facts import DropRow, PileRow
-from audit.replay.records import HandRow
 
 OUTPUT_VERSION = "1"
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import re
+import shutil
 import sys
 import tempfile
 import time
@@ -25,9 +27,9 @@ import duckdb
 
 from audit import __version__
 from audit.errors import AuditError
-from audit.findings import Finding, Severity, finding, worst
+from audit.findings import Finding, Severity, contract, finding, worst
 from audit.games.tables import table_limit_findings
-from audit.logs.reader import LogRoot, Staging, open_log_root, read_bucket, staging
+from audit.logs.reader import LogRoot, Staging, open_log_root, orphans, read_bucket, staging
 from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
@@ -40,9 +42,9 @@ from audit.output import (
     write_quarantine,
     write_suspicions,
 )
-from audit.replay.batch import BatchResult, audit_games
-from audit.replay.records import QuarantineRow
+from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
+from audit.unit import BatchResult, audit_games
 
 if TYPE_CHECKING:
     from audit.fairplay.night import FairPlay
@@ -55,7 +57,7 @@ def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
     quarantine: list[QuarantineRow] = []
     out = BatchResult()
     for batch in read_bucket(stage, bucket, quarantine):
-        out.extend(audit_games(batch, missing=frozenset(stage.missing)))
+        out.extend(audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged))
     out.quarantine += quarantine
     return out
 
@@ -85,6 +87,18 @@ def run_buckets(
     return total
 
 
+def unplaced(lost: dict[str, tuple[str | None, str]], hands: list[HandRow]) -> list[HandRow]:
+    """A quarantined row of hands.parquet for every hand that events or results name but
+    no game yielded (its hands row is lost and its game unknown): every hand any readable
+    table names is accounted for."""
+    seen = {h.hand_id for h in hands}
+    return [
+        HandRow(hand_id, game, None, None, None, None, "quarantined", 0, None, why)
+        for hand_id, (game, why) in sorted(lost.items())
+        if hand_id not in seen
+    ]
+
+
 def bucket_rows(event_rows: int, workers: int) -> int:
     """Events per bucket: at most 2M (memory), and small enough that every worker gets
     about two buckets to even out the load."""
@@ -102,6 +116,35 @@ class RunSummary:
     out: Path
     fairplay: bool = True
     """The fair-play detectors ran."""
+    unreadable: tuple[str, ...] = ()
+    """The input files that could not be read (paths relative to the log root)."""
+    lost_hands: int = 0
+    """Hands that other tables name but whose hands row could not be read or is missing."""
+
+    @property
+    def cause(self) -> str:
+        """What to look at first, when input could not be read: ``""`` otherwise.
+
+        >>> print(RunSummary(Counter(), Counter(), None, 0, Path("out"),
+        ...            unreadable=("hands/a.parquet",), lost_hands=12).cause)
+        ... # doctest: +NORMALIZE_WHITESPACE
+        1 input file could not be read (hands/a.parquet), and 12 hands named in other tables
+        are quarantined for want of their hands row
+        """
+        if not self.unreadable and not self.lost_hands:
+            return ""
+        files = len(self.unreadable)
+        parts = []
+        if files:
+            shown = ", ".join(self.unreadable[:3]) + (f" and {files - 3} more" * (files > 3))
+            plural = "s" if files > 1 else ""
+            parts.append(f"{files} input file{plural} could not be read ({shown})")
+        if self.lost_hands:
+            parts.append(
+                f"{self.lost_hands} hand{'s' if self.lost_hands > 1 else ''} named in other "
+                "tables are quarantined for want of their hands row"
+            )
+        return ", and ".join(parts)
 
 
 _NEEDED_BY = {
@@ -114,7 +157,8 @@ _NEEDED_BY = {
 
 def _night_checks(log: LogRoot) -> list[Finding]:
     """Checks over the whole night's files: table limits; and one note per optional table
-    that is missing, naming the checks that could not run (skipped, never passed)."""
+    that is missing, naming the checks that could not run (skipped, never passed), and for
+    an unreadable sessions file (the games it touched cannot be known)."""
     found = table_limit_findings(
         [log.root / f.path for f in log.files.get("sessions", [])],
         [log.root / f.path for f in log.files.get("games", [])],
@@ -127,7 +171,18 @@ def _night_checks(log: LogRoot) -> list[Finding]:
                 game_id="",
                 message=f"The log root has no {table} table, so {_NEEDED_BY[table]} "
                 "could not be checked.",
-                rule=f"{table} is optional (log-format.md); a check that needs it is skipped",
+                rule=contract("tables.optional"),
+            )
+        )
+    damaged = log.damaged.get("sessions", ())
+    if damaged and "sessions" not in log.missing_optional:
+        found.append(
+            finding(
+                "check.skipped",
+                game_id="",
+                message=f"{', '.join(damaged)} could not be read, so table.limit and the "
+                "fair-play detectors saw only the other sessions files.",
+                rule=contract("tables.files"),
             )
         )
     return found
@@ -140,11 +195,34 @@ def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
             game_id=row.game_id or "",
             hand_id=row.hand_id,
             message=row.reason,
-            rule="log contract (schemas/README.md)",
+            rule=contract("log.contract"),
             recorded=f"{row.table}/{row.file}" if row.file else row.table,
         )
         for row in rows
     ]
+
+
+def clear_stale_staging(out: Path) -> list[Path]:
+    """Remove the staging folders a killed run left in ``out`` and return them.
+
+    A run stages under ``OUT/.rummy-audit-<pid>-<random>``, ``<pid>`` its process's; a
+    folder whose process is gone (``os.kill(pid, 0)`` finds none) was left by a run that
+    could not clean up (kill -9). A live run's folder, an unreadable pid and any other
+    name are left alone.
+    """
+    removed = []
+    for path in sorted(out.glob(".rummy-audit-*")):
+        match = re.fullmatch(r"\.rummy-audit-([1-9]\d{0,9})-\w+", path.name)
+        if match is None or path.is_symlink() or not path.is_dir():
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (PermissionError, OverflowError):
+            pass  # another user's live process, or no pid at all: never guess
+    return removed
 
 
 def replay_logs(
@@ -162,8 +240,16 @@ def replay_logs(
     workers = workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
         raise AuditError(f"--out {out} exists and is not a folder", slug="out")
-    out.mkdir(parents=True, exist_ok=True)
+    where, root = out.resolve(), logs.resolve()
+    if where == root or root in where.parents:
+        raise AuditError(
+            f"--out {out} is {'the log root' if where == root else 'inside the log root'} "
+            f"{logs}; write the outputs outside it",
+            slug="out",
+        )
     log = open_log_root(logs)
+    out.mkdir(parents=True, exist_ok=True)
+    clear_stale_staging(out)
     opened = time.perf_counter()
     quarantine: list[QuarantineRow] = list(log.bad_files)
     show = sys.stderr.isatty() if progress is None else progress
@@ -171,11 +257,13 @@ def replay_logs(
     event_rows = sum(f.rows for f in log.files.get("events", []))
     target = bucket_rows(event_rows, workers)
     with (
-        tempfile.TemporaryDirectory(prefix=".rummy-audit-", dir=out) as workdir,
+        tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as workdir,
         staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)) as stage,
         _progress(show, expected_hands) as tick,
     ):
         total = run_buckets(stage, workers, lambda r: tick(len(r.hands)))
+        lost = orphans(stage)
+        total.hands += unplaced(lost, total.hands)
     replayed = time.perf_counter()
 
     quarantine += total.quarantine
@@ -212,7 +300,12 @@ def replay_logs(
             "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
             "hands_total": sum(hands.values()),
             "quarantine_rows": len(quarantine),
+            "lost_hands": len(lost),
         },
+        "unreadable_files": [
+            {"table": row.table, "path": row.file, "reason": row.reason}
+            for row in log.bad_files
+        ],
         "fairplay": _fairplay_json(fair),
         "timings_s": {
             "open": round(opened - started, 3),
@@ -326,7 +419,9 @@ def _conclude(
     run["exit_status"] = status
     hands = Counter({k: int(v) for k, v in run["counts"]["hands"].items()})
     ran = run["fairplay"]["status"] == "run"
-    return RunSummary(hands, by_check, severity, status, out, ran)
+    unreadable = tuple(f["path"] for f in run.get("unreadable_files", []))
+    lost = int(run["counts"].get("lost_hands", 0))
+    return RunSummary(hands, by_check, severity, status, out, ran, unreadable, lost)
 
 
 class _progress:

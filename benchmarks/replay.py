@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from audit.logs.reader import iter_units, open_log_root
-from audit.run import audit_games
 from audit.sim import simulate
+from audit.unit import audit_games
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "out"

@@ -1,9 +1,10 @@
-"""The fair-play suspicions a hand is evidence for, from a nightly run's output folder.
+"""The fair-play suspicions a hand or a game is evidence for, from a nightly run's output
+folder.
 
-``explain`` replays one hand from the logs; whether the hand is evidence in a fair-play
-suspicion is in the night's ``suspicions.parquet`` (one row per suspicion, its
-``evidence_hands`` a list). Without that file nothing was looked up, and the explanation
-says so and how to look, never that there is no suspicion.
+``explain`` replays one hand or one game from the logs; whether it is evidence in a
+fair-play suspicion is in the night's ``suspicions.parquet`` (one row per suspicion, its
+``evidence_hands`` and ``evidence_games`` lists). Without that file nothing was looked up,
+and the explanation says so and how to look, never that there is no suspicion.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import duckdb
 
 from audit.errors import AuditError
-from audit.explain.view import NOT_LOOKED_UP, FairPlayView, SuspicionView
+from audit.explain.view import NOT_LOOKED_UP, NOT_LOOKED_UP_GAME, FairPlayView, SuspicionView
 from audit.logs.validate import file_literal
 
 SUSPICIONS = "suspicions.parquet"
@@ -35,8 +36,21 @@ def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlay
     the file's order (the strongest first); a not-looked-up view when ``out`` is ``None``
     or holds no suspicions of a run of the detectors (its words name ``logs`` in the
     command to run). An ``AuditError`` when the file cannot be read."""
+    return _lookup(out, "hand", hand_id, logs)
+
+
+def lookup_game(out: Path | None, game_id: str, logs: Path | None = None) -> FairPlayView:
+    """The suspicions of ``out/suspicions.parquet`` that game ``game_id`` is evidence for
+    (one of its hands is), as ``lookup`` does for a hand."""
+    return _lookup(out, "game", game_id, logs)
+
+
+_EVIDENCE = {"hand": "evidence_hands", "game": "evidence_games"}
+
+
+def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> FairPlayView:
     if out is None:
-        return NOT_LOOKED_UP
+        return NOT_LOOKED_UP if subject == "hand" else NOT_LOOKED_UP_GAME
     if not out.is_dir():
         return not_looked_up(
             f"{out} is not a folder",
@@ -47,7 +61,7 @@ def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlay
     if why:
         run = f"rummy-audit fairplay {logs or 'LOGS'} --out {out}"
         return not_looked_up(
-            why, f"run the detectors with `{run}`, then explain the hand again with --out"
+            why, f"run the detectors with `{run}`, then explain the {subject} again with --out"
         )
     path = out / SUSPICIONS
     db = duckdb.connect()
@@ -56,8 +70,8 @@ def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlay
         total = db.execute(f"SELECT count(*) FROM {source}").fetchone()
         rows = db.execute(
             f'SELECT "check", severity, players, message FROM {source} '
-            "WHERE list_contains(evidence_hands, $hand) ORDER BY file_row_number",
-            {"hand": hand_id},
+            f"WHERE list_contains({_EVIDENCE[subject]}, $id) ORDER BY file_row_number",
+            {"id": ident},
         ).fetchall()
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -70,12 +84,13 @@ def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlay
     )
     n = int(total[0]) if total else 0
     of = f"of the {n:,} fair-play suspicion{'s' if n != 1 else ''} in {path}"
+    this = f"This {subject}"
     if not found:
-        note = f"This hand is evidence for none {of}."
+        note = f"{this} is evidence for none {of}."
     elif len(found) == 1:
-        note = f"This hand is evidence for 1 {of}:"
+        note = f"{this} is evidence for 1 {of}:"
     else:
-        note = f"This hand is evidence for {len(found)} {of}, the strongest first:"
+        note = f"{this} is evidence for {len(found)} {of}, the strongest first:"
     return FairPlayView(looked_up=True, note=note, suspicions=found)
 
 

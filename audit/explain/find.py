@@ -1,17 +1,41 @@
-"""Find one hand, with its game, in a log root."""
+"""Find one hand's game, or one game, in a log root: only that game is staged.
+
+``resolve`` decides whether an id names a hand or a game (a hand first); ``find_hand`` and
+``find_game`` audit the one game through ``audit.unit.audit_unit``, as the nightly run
+does; ``hand_clock`` and ``game_facts`` read what the replay's records leave out (the
+times, which optional tables the log root lacks) with DuckDB, bound parameters only.
+"""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
-from audit.errors import AuditError
-from audit.logs.reader import game_of_hand, open_log_root, read_bucket, staging
-from audit.replay.records import Game, Hand, QuarantineRow
+import duckdb
+
+from audit.errors import AuditError, LogFormatError
+from audit.explain.clock import UNKNOWN, Clock
+from audit.logs.reader import (
+    MEMORY_LIMIT,
+    LogRoot,
+    game_of_hand,
+    open_log_root,
+    read_bucket,
+    staging,
+)
+from audit.logs.validate import file_literal
+from audit.records import GameUnit, QuarantineRow
+from audit.unit import UnitAudit, audit_unit
+
+Kind = Literal["hand", "game"]
 
 
-def find_hand(logs: Path, hand_id: str) -> tuple[Game | None, Hand]:
-    """The hand ``hand_id`` and its game (``None`` when the games table lacks it).
+def find_hand(logs: Path, hand_id: str) -> UnitAudit:
+    """The audit of the game that holds ``hand_id``, through the same door as the nightly
+    run (``audit.unit.audit_unit``): a hand the night quarantines is quarantined here too.
 
     Raises ``AuditError`` when the log root cannot be read or holds no such hand. Only
     the hand's game is staged (all of the log when the hand names no game).
@@ -20,15 +44,139 @@ def find_hand(logs: Path, hand_id: str) -> tuple[Game | None, Hand]:
     found, game = game_of_hand(log, hand_id)
     if not found:
         raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
+    for unit in _units(logs, game):
+        if any(hand.hand_id == hand_id for hand in unit.hands):
+            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged)
+    raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
+
+
+def find_game(logs: Path, game_id: str) -> UnitAudit:
+    """The audit of game ``game_id`` and all its hands, through the same door as the
+    nightly run (``audit.unit.audit_unit``, with the log root's missing optional tables
+    and damaged files), so its findings are the night's.
+
+    Raises ``AuditError`` when the log root cannot be read or neither its games nor its
+    hands table names the game. Only that game is staged.
+    """
+    log = open_log_root(logs, hash_files=False)
+    if not _game_rows(log, game_id):
+        raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
+    for unit in _units(logs, game_id):
+        if unit.game_id == game_id:
+            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged)
+    raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
+
+
+def resolve(logs: Path, ident: str) -> tuple[Kind, str]:
+    """Whether ``ident`` names a hand or a game of the log root (a hand first), with a
+    note when it names both (which was taken, and that the other was not); an
+    ``AuditError`` when it names neither."""
+    log = open_log_root(logs, hash_files=False)
+    hand, _ = game_of_hand(log, ident)
+    game = _game_rows(log, ident) > 0
+    if hand and game:
+        return "hand", (
+            f"{ident!r} is both a hand id and a game id in this log root: the hand is "
+            "explained (a hand id is looked up first)"
+        )
+    if hand:
+        return "hand", ""
+    if game:
+        return "game", ""
+    raise AuditError(f"the log root has no hand or game {ident!r}", slug="no-id")
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What the view of a game needs beyond its audit: when the game and each of its
+    hands ran, which optional tables the log root lacks and which files it could not
+    read (why money was not checked)."""
+
+    clock: Clock = UNKNOWN
+    hands: dict[str, Clock] = field(default_factory=dict)
+    missing: frozenset[str] = frozenset()
+    damaged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Table -> its files that could not be read (``LogRoot.damaged``)."""
+
+
+def hand_clock(logs: Path, hand_id: str) -> Clock:
+    """When hand ``hand_id`` was dealt and ended, from its first hands row."""
+    log = open_log_root(logs, hash_files=False)
+    rows = _query(
+        log,
+        "hands",
+        "SELECT epoch_ms(started_at), epoch_ms(ended_at) FROM {source} WHERE hand_id = $hand"
+        " ORDER BY file_index, file_row_number LIMIT 1",
+        {"hand": hand_id},
+    )
+    return Clock.from_ms(*rows[0]) if rows else UNKNOWN
+
+
+def game_facts(logs: Path, game_id: str, hand_ids: Sequence[str] = ()) -> GameFacts:
+    """When game ``game_id`` started and ended (its first games row) and when each of
+    ``hand_ids`` was dealt and ended (each one's first hands row)."""
+    log = open_log_root(logs, hash_files=False)
+    game = _query(
+        log,
+        "games",
+        "SELECT epoch_ms(started_at), epoch_ms(ended_at) FROM {source} WHERE game_id = $game"
+        " ORDER BY file_index, file_row_number LIMIT 1",
+        {"game": game_id},
+    )
+    hands = _query(
+        log,
+        "hands",
+        "SELECT hand_id, epoch_ms(started_at), epoch_ms(ended_at) FROM {source}"
+        " WHERE list_contains($hands, hand_id)"
+        " QUALIFY row_number() OVER (PARTITION BY hand_id ORDER BY file_index,"
+        " file_row_number) = 1",
+        {"hands": list(hand_ids)},
+    ) if hand_ids else []  # fmt: skip
+    return GameFacts(
+        clock=Clock.from_ms(*game[0]) if game else UNKNOWN,
+        hands={hand: Clock.from_ms(start, end) for hand, start, end in hands},
+        missing=frozenset(log.missing_optional),
+        damaged=log.damaged,
+    )
+
+
+def _game_rows(log: LogRoot, game_id: str) -> int:
+    """How many games and hands rows name ``game_id``."""
+    count = 0
+    for table in ("games", "hands"):
+        rows = _query(
+            log, table, "SELECT count(*) FROM {source} WHERE game_id = $game", {"game": game_id}
+        )
+        count += int(rows[0][0]) if rows else 0
+    return count
+
+
+def _query(log: LogRoot, table: str, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` over the readable files of ``table`` (``{source}`` in ``sql``), with
+    the values bound as parameters; a ``LogFormatError`` when the files cannot be read."""
+    files = log.files.get(table, [])
+    if not files:
+        return []
+    paths = ", ".join(file_literal(str(log.root / f.path)) for f in files)
+    source = f"read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
+    try:
+        with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+            return con.execute(sql.format(source=source), params).fetchall()
+    except duckdb.Error as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise LogFormatError(f"the {table} table could not be read: {first}") from error
+
+
+def _units(logs: Path, game: str | None) -> list[GameUnit]:
+    """The units of complete games staged from ``logs`` (only ``game``'s when given)."""
+    log = open_log_root(logs, hash_files=False)
     quarantine: list[QuarantineRow] = []
+    units: list[GameUnit] = []
     with (
         tempfile.TemporaryDirectory(prefix="rummy-audit-explain-") as work,
         staging(log, quarantine=quarantine, workdir=Path(work), game=game) as stage,
     ):
         for bucket in range(stage.buckets):
             for batch in read_bucket(stage, bucket, quarantine):
-                for unit in batch:
-                    for hand in unit.hands:
-                        if hand.hand_id == hand_id:
-                            return unit.game, hand
-    raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
+                units += batch
+    return units

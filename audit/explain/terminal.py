@@ -1,4 +1,5 @@
-"""The explanation of a hand in a terminal, with rich: coloured cards, a table, panels.
+"""The explanation of a hand or a game in a terminal, with rich: coloured cards, tables,
+panels.
 
 Every value from the log goes in as ``Text``, never as markup, so a player id such as
 ``[bold]x[/bold]`` prints as written. Without a terminal rich prints the same words with
@@ -18,6 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from audit.explain.cards import CardView, GroupView
+from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
+from audit.explain.payouts import LedgerView
 from audit.explain.view import FairPlayView, HandView, PlayerView, PointsView, TurnView
 
 SEVERITY_STYLE = {
@@ -90,6 +93,9 @@ def _border(severity: str, agrees: bool = True) -> str:
 
 def _header(view: HandView) -> Panel:
     lines = [Text(view.headline, style="bold")]
+    if view.table is not None:
+        lines.append(Text(f"Table and money: {view.table.terms}"))
+    lines.append(Text(f"Dealt and ended: {view.times}"))
     if view.unreplayable:
         lines.append(Text(view.unreplayable + "."))
     else:
@@ -136,7 +142,12 @@ def _player(p: PlayerView) -> Panel:
     if p.points:
         title.append(f", {p.points} points")
     parts: list[RenderableType] = [
-        Text(f"{p.player}: {p.outcome}{_points_part(p)} ({p.why}); recorded {p.recorded}"),
+        Text.assemble(("Dealt: ", "bold"), cards_text(p.dealt)),
+        Text.assemble(
+            f"{p.player}: {p.outcome}{_points_part(p)}{_amount_part(p)} ({p.why}); "
+            f"recorded {p.recorded}: ",
+            (p.comparison, "green" if p.agrees else "bold red"),
+        ),
     ]
     if p.rule is not None:
         parts.append(Text(f"rule: {p.rule.cite}", style="dim"))
@@ -158,6 +169,10 @@ def _player(p: PlayerView) -> Panel:
 
 def _points_part(p: PlayerView) -> str:
     return f", {p.points} points" if p.points else ""
+
+
+def _amount_part(p: PlayerView) -> str:
+    return f", amount {p.amount}" if p.amount else ""
 
 
 def _indent(part: RenderableType) -> Padding:
@@ -232,3 +247,174 @@ def _fairplay(fairplay: FairPlayView) -> Panel:
     worst = next((s.severity for s in fairplay.suspicions), "")
     border = _COLOUR.get(worst, "green") if fairplay.looked_up else "yellow"
     return Panel(Group(*parts), title=Text("Fair-play suspicions"), border_style=border)
+
+
+# ------------------------------------------------------------ a game
+
+
+def print_game(view: GameView, console: Console) -> None:
+    for part in game_renderables(view):
+        console.print(part)
+
+
+def render_game_text(view: GameView, *, width: int = 100) -> str:
+    """The explanation of a game as plain text, ``width`` columns wide."""
+    out = io.StringIO()
+    console = Console(
+        file=out,
+        width=width,
+        force_terminal=False,
+        color_system=None,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    print_game(view, console)
+    return out.getvalue()
+
+
+def game_renderables(view: GameView) -> Iterator[RenderableType]:
+    yield _game_header(view)
+    yield _game_hands(view.hands)
+    if view.scores is not None:
+        yield _scores(view.scores)
+    if view.ledger is not None:
+        yield _money(view.ledger)
+    yield _game_findings(view)
+    yield _fairplay(view.fairplay)
+
+
+def _game_header(view: GameView) -> Panel:
+    lines = [Text(view.headline, style="bold")]
+    if view.unknown:
+        lines.append(Text(view.unknown + "."))
+    else:
+        lines.append(Text(f"Rules: {view.ruleset_title}"))
+        if view.deals:
+            lines.append(Text(f"Deals: {view.deals}"))
+        if view.table is not None:
+            lines.append(Text(f"Table and money: {view.table.terms}"))
+        lines.append(Text(f"Played: {view.times}"))
+    lines.append(Text("Players in seat order: " + (", ".join(view.players) or "none")))
+    if view.result:
+        lines.append(Text(f"Result: {view.result}"))
+    lines.append(Text.assemble("Verdict: ", Text(view.verdict, style=_border(view.worst))))
+    lines.append(Text(f"Log root: {view.source}; rummy-audit {view.version}", style="dim"))
+    return Panel(Group(*lines), title=Text(view.title), border_style=_border(view.worst))
+
+
+def _game_hands(hands: Iterable[GameHandView]) -> Table:
+    """Every hand in order: its id, when, its status; then each seat's record."""
+    table = Table(title="Hands", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
+    table.add_column("no")
+    table.add_column("hand, when, status", max_width=34)
+    table.add_column("recorded results")
+    for h in hands:
+        results = Text("\n").join(
+            Text(f"{r.player}: {r.text}", style=_COLOUR[r.severity] if r.severity else "")
+            for r in h.results
+        )
+        if h.status == "quarantined":
+            status = Text(h.status_words, style="yellow")
+        else:
+            status = Text(h.status_words, style=_border(h.worst) if h.findings else "green")
+        about = Text.assemble(h.hand_id, "\n", (h.times or "times not recorded", "dim"), "\n")
+        table.add_row(Text(str(h.hand_no)), about.append_text(status), results)
+    return table
+
+
+def _cell(cell: Cell) -> Text:
+    text = Text(cell.text, style=_COLOUR[cell.severity] if cell.severity else "")
+    if cell.note:
+        text.append(f"\n({cell.note})", style="dim" if not cell.severity else "")
+    return text
+
+
+def _scores(scores: ScoreTable) -> Group:
+    table = Table(title=scores.title, box=box.SIMPLE_HEAD, title_justify="left",
+                  title_style="bold", caption=scores.how, caption_justify="left")  # fmt: skip
+    table.add_column("")
+    for player in scores.players:
+        table.add_column(Text(player), justify="right")
+    table.add_column("then")
+    for row in scores.rows:
+        events = Text("\n").join(
+            Text(e.text, style=_COLOUR[e.severity] if e.severity else "") for e in row.events
+        )
+        table.add_row(Text(row.label), *(_cell(c) for c in row.cells), events)
+        if row.totals:
+            table.add_row(Text("  total", style="dim"), *(_cell(c) for c in row.totals), Text(""))
+    parts: list[RenderableType] = [table]
+    parts += [Text(n.text, style=_COLOUR[n.severity] if n.severity else "") for n in scores.notes]
+    if scores.rules:
+        parts.append(Text("The rules behind it:", style="bold"))
+        parts += [_indent(Text(rule.cite, style="dim")) for rule in scores.rules]
+    return Group(*parts)
+
+
+def _money(ledger: LedgerView) -> Panel:
+    """Every ledger row, the balance, each sum by the rules against the record."""
+    rows = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    rows.add_column("kind")
+    rows.add_column("player")
+    rows.add_column("amount", justify="right")
+    for line in ledger.lines:
+        rows.add_row(Text(line.kind), Text(line.player or "the platform"), Text(line.amount))
+    parts: list[RenderableType] = [rows] if ledger.lines else []
+    parts.append(Text(f"Balance: {ledger.balance}.", style=_border(ledger.worst)))
+    parts += [Text(note) for note in ledger.notes]
+    if ledger.payouts:
+        parts.append(Text("By the rules:", style="bold"))
+        sums = Table.grid(padding=(0, 1))
+        sums.add_column()
+        sums.add_column()
+        for p in ledger.payouts:
+            verdict = (
+                Text("agrees", style="green") if p.agrees else Text("differs", style="bold red")
+            )
+            who = f"{p.player}'s " if p.player else "the "
+            head = Text.assemble(
+                f"{who}{p.what}: {p.rules_give} by the rules, {p.recorded} recorded: ", verdict
+            )
+            sums.add_row(Text("-"), Group(head, Text(p.how, style="dim")))
+        parts.append(sums)
+        parts.append(Text("The rules behind these sums:", style="bold"))
+        parts += [_indent(Text(rule, style="dim")) for rule in ledger.cited]
+    return Panel(Group(*parts), title=Text("Money (the ledger)"),
+                 border_style=_border(ledger.worst))  # fmt: skip
+
+
+def _game_findings(view: GameView) -> Panel:
+    """Every game-level finding with where it is and its rule; each hand's own findings
+    are counted in the hands table (``explain HAND_ID`` shows them)."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column()
+    table.add_column()
+    for f in view.findings:
+        where = ", ".join(
+            w for w in (f.hand and f"hand {f.hand}", f.player, f.seq and f"game event {f.seq}") if w
+        )
+        head = Text.assemble(_severity(f.severity), f" {f.check}: {f.message}")
+        if where:
+            head.append(f" ({where})", style="dim")
+        table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
+    parts: list[RenderableType] = [table]
+    if not view.findings:
+        parts = [Text("none: the game's record agrees with the rules.", style="green")]
+    with_findings = [h for h in view.hands if h.findings]
+    if with_findings:
+        parts.append(Text(
+            f"{len(with_findings)} hand{'s' if len(with_findings) != 1 else ''} with findings "
+            "of their own (see the hands table); `rummy-audit explain HAND_ID LOGS` explains "
+            "each, turn by turn.", style="dim",
+        ))  # fmt: skip
+    return Panel(Group(*parts), title=Text("Game-level findings"),
+                 border_style=_border(_worst_of(view)))  # fmt: skip
+
+
+def _worst_of(view: GameView) -> str:
+    """The worst severity among the game-level findings, or empty."""
+    return min((f.severity for f in view.findings), key=_RANK.__getitem__, default="")
+
+
+_RANK = {"critical": 0, "major": 1, "minor": 2, "info": 3}

@@ -7,8 +7,10 @@ terminal and the HTML page say the same things.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 
+from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
     GroupView,
@@ -17,15 +19,19 @@ from audit.explain.cards import (
     group_views,
     joker_views,
 )
+from audit.explain.clock import UNKNOWN, Clock, span
 from audit.findings import Finding, worst
+from audit.games.deals import check_deals
+from audit.money import money
+from audit.records import Event, Game, Hand, Result
 from audit.replay.hand import Declaration, Seat, Status
-from audit.replay.outcome import Expected, HandAudit, audit_hand
-from audit.replay.records import Event, Game, Hand, Result
+from audit.replay.outcome import Expected, HandAudit
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers, MeldKind
-from audit.rules.ruleset import Ruleset, load_preset
+from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement
+from audit.unit import UnitAudit
 
 OUTCOME_WORDS = {
     "won": "won",
@@ -105,22 +111,31 @@ class BestView:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """One seat: the rules' outcome and why, what was recorded, the groups and the points.
+    """One seat: the cards dealt, the rules' outcome and why, what was recorded, the
+    groups and the points.
 
-    ``groups`` are the player's final groups (declared, shown or arranged by the server)
-    but for cards left on their own, which are ``loose``; ``held`` are the cards of a
-    player without groups (dropped, or the hand unfinished).
+    ``amount`` is the money (points rummy) or the chips (deals) the rules give the player
+    for the hand, empty where the rules give none to compare (pool, or no single winner);
+    ``differs`` names what of the record differs from the rules (``outcome``, ``points``,
+    ``amount``): the record ``agrees`` only when nothing does. ``dealt`` are the cards the
+    deal procedure gave the player (``shoe[i]`` for ``i < n*k`` goes to seat ``i mod n``),
+    sorted. ``groups`` are the player's final groups (declared, shown or arranged by the
+    server) but for cards left on their own, which are ``loose``; ``held`` are the cards of
+    a player without groups (dropped, or the hand unfinished).
     """
 
     player: str
     seat: int
     outcome: str
     points: str
+    amount: str
     why: str
     rule: RuleView | None
     recorded: str
     agrees: bool
+    differs: tuple[str, ...]
     severity: str
+    dealt: tuple[CardView, ...]
     declaration: str
     declaration_reasons: tuple[str, ...]
     groups_title: str
@@ -129,6 +144,11 @@ class PlayerView:
     held: tuple[CardView, ...]
     points_detail: PointsView | None
     best: BestView | None
+
+    @property
+    def comparison(self) -> str:
+        """``agrees``, or what differs: ``differs (points, amount)``."""
+        return "agrees" if self.agrees else f"differs ({', '.join(self.differs)})"
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,8 @@ class FindingView:
     rule: str
     expected: str
     recorded: str
+    hand: str = ""
+    """The hand it names, if any (a game's findings list them all)."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +192,46 @@ NOT_LOOKED_UP = FairPlayView(
     "suspicions this hand is evidence for, give the nightly run's output folder with "
     "--out OUT.",
 )
+NOT_LOOKED_UP_GAME = FairPlayView(
+    looked_up=False,
+    note="Fair play was not looked up: no --out was given; to list the fair-play "
+    "suspicions this game is evidence for, give the nightly run's output folder with "
+    "--out OUT.",
+)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A game's table and money terms, as the games table records them; a term the
+    game's format has none of (an entry fee in points rummy) is empty."""
+
+    table_id: str
+    chip_type: str
+    entry_fee: str
+    point_value: str
+    rake_pct: str
+
+    @property
+    def terms(self) -> str:
+        """``table T1, real chips, 1.0000 a point, rake 10.00%``."""
+        parts = [f"table {self.table_id}", f"{self.chip_type} chips"]
+        if self.entry_fee:
+            parts.append(f"entry fee {self.entry_fee}")
+        if self.point_value:
+            parts.append(f"{self.point_value} a point")
+        parts.append(f"rake {self.rake_pct}")
+        return ", ".join(parts)
+
+
+def table_view(game: Game) -> TableView:
+    """The table and money terms of ``game``."""
+    return TableView(
+        table_id=game.table_id,
+        chip_type=game.chip_type,
+        entry_fee="" if game.entry_fee is None else str(game.entry_fee),
+        point_value="" if game.point_value is None else str(game.point_value),
+        rake_pct=f"{game.rake_pct}%",
+    )
 
 
 @dataclass(frozen=True)
@@ -199,6 +261,10 @@ class HandView:
     fairplay: FairPlayView = NOT_LOOKED_UP
     """The fair-play suspicions the hand is evidence for (``load_view`` with an output
     folder looks them up)."""
+    table: TableView | None = None
+    """The game's table and money terms (``None`` when the games table lacks the game)."""
+    times: str = "not recorded"
+    """When the hand was dealt and ended, in words."""
 
     @property
     def title(self) -> str:
@@ -215,15 +281,23 @@ class HandView:
         )
 
 
-def build_view(game: Game | None, hand: Hand, *, source: str, version: str) -> HandView:
-    """Replay ``hand`` and put what the rules say about it into words."""
-    if hand.quarantine is not None or game is None:
-        reason = hand.quarantine or "its game is not in the games table"
-        return _unreplayable(hand, reason, source=source, version=version)
-    rules = load_preset(game.ruleset)
-    audit = audit_hand(hand, game, rules)
+def build_view(
+    unit: UnitAudit, hand_id: str, *, source: str, version: str, clock: Clock = UNKNOWN
+) -> HandView:
+    """Put what the rules say about hand ``hand_id`` of an audited game into words: its
+    replay and its findings, with the game-level findings that name it; ``clock`` is when
+    the hand was dealt and ended (``find.hand_clock``)."""
+    item = unit.hand(hand_id)
+    if item is None:
+        raise AuditError(f"game {unit.game_id} has no hand {hand_id!r}", slug="no-hand")
+    hand, game, rules, audit = item.hand, unit.game, unit.rules, item.audit
+    if audit is None or game is None or rules is None:
+        reason = item.reason or "its game is not in the games table"
+        view = _unreplayable(hand, reason, source=source, version=version)
+        return replace(view, table=table_view(game) if game else None, times=span(clock))
     jokers = audit.replay.jokers
-    findings = audit.findings
+    findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
+    money = _money_findings(hand, game, rules, findings)
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -240,10 +314,14 @@ def build_view(game: Game | None, hand: Hand, *, source: str, version: str) -> H
         jokers=jokers.describe(),
         joker_cards=joker_views(jokers),
         turns=turn_views(hand.events, jokers, findings),
-        players=tuple(_player(i, p, audit, rules) for i, p in enumerate(hand.seats, 1)),
+        players=tuple(
+            _player(i, p, audit, game, rules, findings, money) for i, p in enumerate(hand.seats, 1)
+        ),
         findings=tuple(_finding(f) for f in findings),
         verdict=_verdict(findings),
         worst=_worst(findings),
+        table=table_view(game),
+        times=span(clock),
     )
 
 
@@ -294,7 +372,12 @@ def _finding(f: Finding) -> FindingView:
         rule=f.rule,
         expected=f.expected or "",
         recorded=f.recorded or "",
+        hand=f.hand_id or "",
     )
+
+
+finding_view = _finding
+"""A finding as the views show it."""
 
 
 # ------------------------------------------------------------ turns
@@ -368,7 +451,15 @@ _DROP_WORDS = {
 # ------------------------------------------------------------ players
 
 
-def _player(seat_no: int, player: str, audit: HandAudit, rules: Ruleset) -> PlayerView:
+def _player(
+    seat_no: int,
+    player: str,
+    audit: HandAudit,
+    game: Game,
+    rules: Ruleset,
+    findings: Sequence[Finding],
+    money: dict[str, Finding],
+) -> PlayerView:
     replay = audit.replay
     jokers = replay.jokers
     seat = replay.seats[player]
@@ -377,16 +468,23 @@ def _player(seat_no: int, player: str, audit: HandAudit, rules: Ruleset) -> Play
     declaration = next((d for d in replay.declarations if d.player == player), None)
     title, groups = _arrangement(seat, want, declaration, jokers, rules)
     views = group_views(groups, jokers)
+    amount = _amount(replay.hand, game, row, money.get(player))
+    differs = _differs(want, row, player in money)
     return PlayerView(
         player=player,
         seat=seat_no,
         outcome=_outcome_words(want.outcome) if want else "no outcome",
         points=_points_words(want),
+        amount=amount,
         why=want.why if want else "the hand gives no outcome: it did not finish",
         rule=_rule(rules, want.rule_key) if want else None,
         recorded=_recorded(row),
-        agrees=_agrees(want, row),
-        severity=_worst(f for f in audit.findings if f.player_id == player),
+        agrees=not differs,
+        differs=differs,
+        severity=_worst(f for f in findings if f.player_id == player),
+        dealt=card_views(
+            sorted(dealt_cards(replay.hand, game.cards_per_hand, seat_no - 1)), jokers
+        ),
         declaration=_declaration_words(declaration),
         declaration_reasons=declaration.check.reasons if declaration else (),
         groups_title=title,
@@ -460,10 +558,83 @@ def _recorded(row: Result | None) -> str:
     return words
 
 
-def _agrees(want: Expected | None, row: Result | None) -> bool:
+def _differs(want: Expected | None, row: Result | None, amount_differs: bool) -> tuple[str, ...]:
+    """What of the record differs from the rules: its outcome, its points, its amount."""
     if want is None or row is None:
-        return want is None and row is None
-    return row.outcome == want.outcome and want.points in (None, row.points)
+        return () if want is None and row is None else ("outcome",)
+    out = []
+    if row.outcome != want.outcome:
+        out.append("outcome")
+    if want.points is not None and row.points != want.points:
+        out.append("points")
+    if amount_differs:
+        out.append("amount")
+    return tuple(out)
+
+
+MONEY_CHECKS = ("score.amount", "deals.chips")
+"""The checks of a hand's money: points rummy's amounts, deals rummy's chips."""
+
+
+def _money_findings(
+    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding]
+) -> dict[str, Finding]:
+    """Each player's finding on the hand's money: the hand's ``score.amount``, the game's
+    ``deals.chips`` naming the hand; for a deals game whose game-level checks did not
+    reach this hand's chips, the deals check run on this hand alone (the same rule)."""
+    money = [f for f in findings if f.check in MONEY_CHECKS]
+    if game.format == "deals" and not money:
+        money = [
+            f for f in check_deals(game, [hand], rules, winner=False) if f.hand_id == hand.hand_id
+        ]
+    out: dict[str, Finding] = {}
+    for f in money:
+        if f.player_id is not None:
+            out.setdefault(f.player_id, f)
+    return out
+
+
+def _amount(hand: Hand, game: Game, row: Result | None, found: Finding | None) -> str:
+    """The amount the rules give: the money finding's, else the recorded one where the
+    money was checked and agrees; empty where the rules give none to compare."""
+    if found is not None:
+        return _decimal_words(found.expected)
+    if row is None or row.amount is None:
+        return ""
+    winners = sum(1 for r in hand.results if r.outcome == "won")
+    if game.format == "points" and game.point_value is not None:
+        checked = row.outcome != "won" or winners == 1
+    else:
+        checked = game.format == "deals" and winners == 1
+    return str(row.amount) if checked else ""
+
+
+def _decimal_words(value: str | None) -> str:
+    """An amount as the results table writes it, to the paisa (``-78`` chips: ``-78.00``).
+
+    >>> _decimal_words("-78"), _decimal_words(None), _decimal_words("n/a")
+    ('-78.00', '', 'n/a')
+    """
+    if value is None:
+        return ""
+    try:
+        return str(money(Decimal(value)))
+    except ArithmeticError:
+        return value
+
+
+def dealt_cards(hand: Hand, cards_per_hand: int, index: int) -> list[int]:
+    """The cards the deal procedure gives seat ``index`` (0-based, turn order): ``shoe[i]``
+    for ``i < n*k`` goes to seat ``i mod n`` (log-format.md, hands.seats); fewer when the
+    shoe is short.
+
+    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [10, 20, 11, 21, 12, 22, 5], 5, 6, [], [])
+    >>> dealt_cards(hand, 3, 0), dealt_cards(hand, 3, 1)
+    ([10, 11, 12], [20, 21, 22])
+    """
+    n = len(hand.seats)
+    dealt = hand.shoe[: n * cards_per_hand]
+    return [card for i, card in enumerate(dealt) if i % n == index] if n else []
 
 
 # ------------------------------------------------------------ points

@@ -15,9 +15,8 @@ from audit.fairplay.rings import rings
 from audit.fairplay.source import open_night
 from audit.fairplay.suspicion import Suspicion
 from audit.logs.reader import LogRoot
-from audit.rules.ruleset import load_preset
+from audit.rules.ruleset import FORMATS, load_preset
 
-FORMATS = ("points", "pool_101", "pool_201", "deals")
 MEMORY_LIMIT = "2GB"
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.findings import Finding, finding
-from audit.replay.records import Game, Hand
+from audit.records import Game, Hand
 from audit.rules.ruleset import Ruleset
 
 

@@ -24,11 +24,13 @@ called off, so only its balance is checked; so is a points game with a quarantin
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
 from audit.money import rake as rake_of
-from audit.replay.records import Game, Hand
+from audit.records import Game, Hand
 from audit.rules.ruleset import Ruleset
 
 ZERO = Decimal("0.00")
@@ -43,24 +45,32 @@ BALANCE_RULE = (
 POOL_RULE = (
     "ledger.prize: The prize of a pool or deals game is the entry fees of every player and "
     "rebuy, less the rake (rake_pct of the fees, rounded half-up to the paisa), paid to the "
-    "winner (000_1729c72ad4c1f885.txt: 'Amount equal to the wagering after deducting the "
-    "rake amount'; log-format.md: entry_fee, rake_pct)"
+    "winner (log-format.md: entry_fee 'pool and deals buy-in per player', rake_pct "
+    "'platform fee, percent'; 000_1729c72ad4c1f885.txt says 'Amount equal to the wagering "
+    "after deducting the rake amount' of a manual split's extra drop, and this audit reads "
+    "the whole prize the same way)"
 )
 
 
 def check_ledger(
-    game: Game, hands: list[Hand], rules: Ruleset, *, game_events: bool = True
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    *,
+    game_events: bool = True,
+    complete: bool = True,
 ) -> list[Finding]:
     """``ledger.balance`` findings for one game (``rules`` is kept for a uniform signature:
     the money rules are the game's own fees and rates). Without a game_events table the
     entries and prize of a pool or deals game are not checked (rebuys and the winner are
-    recorded there); the balance still is."""
+    recorded there); the balance still is. A game whose hands are not all here
+    (``complete`` false) is checked on its ledger's own balance only."""
     del rules
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
-    out = _balance(game)
-    if not any(row.kind == "refund" for row in game.ledger):
+    out = balance(game)
+    if complete and not any(row.kind == "refund" for row in game.ledger):
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
                 out += _points(game, hands)
@@ -83,7 +93,9 @@ def _total(game: Game, *kinds: str) -> Decimal:
     return sum((row.amount for row in game.ledger if row.kind in kinds), ZERO)
 
 
-def _balance(game: Game) -> list[Finding]:
+def balance(game: Game) -> list[Finding]:
+    """The ledger's own balance: what the players paid in against what was paid out (at
+    the check's own severity; ``check_ledger`` lowers it for practice chips)."""
     net = sum((row.amount for row in game.ledger), ZERO)
     if net == 0:
         return []
@@ -102,16 +114,43 @@ def _balance(game: Game) -> list[Finding]:
     ]
 
 
-def _points(game: Game, hands: list[Hand]) -> list[Finding]:
-    """Each player's settlements against their recorded results; the rake rows against
-    the hands' rakes."""
-    won: dict[str, Decimal] = defaultdict(lambda: ZERO)
+@dataclass(frozen=True)
+class PointsOwed:
+    """What the hands of a points game settle: each player's recorded ``results.amount``
+    added up over the hands (a missing amount counts 0.00), and the rake the hands left
+    (what the losers paid less what the winners took)."""
+
+    won: Mapping[str, Decimal]
+    rake: Decimal
+
+
+def points_owed(hands: list[Hand]) -> PointsOwed:
+    """What the ledger of a points game should settle with each player, and its rake
+    (the arithmetic of the ``ledger.balance`` check of points rummy).
+
+    >>> from audit.records import Result
+    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [], 0, 0, [], [
+    ...     Result("P1", "won", 0, None, Decimal("36.00")),
+    ...     Result("P2", "lost", 40, None, Decimal("-40.00"))])
+    >>> points_owed([hand])
+    PointsOwed(won={'P1': Decimal('36.00'), 'P2': Decimal('-40.00')}, rake=Decimal('4.00'))
+    """
+    won: dict[str, Decimal] = {}
     hand_rake = ZERO
     for hand in hands:
         for result in hand.results:
             amount = result.amount if result.amount is not None else ZERO
-            won[result.player] += amount
+            won[result.player] = won.get(result.player, ZERO) + amount
             hand_rake -= amount
+    return PointsOwed(won, hand_rake)
+
+
+def _points(game: Game, hands: list[Hand]) -> list[Finding]:
+    """Each player's settlements against their recorded results; the rake rows against
+    the hands' rakes."""
+    owed = points_owed(hands)
+    won: dict[str, Decimal] = defaultdict(lambda: ZERO, owed.won)
+    hand_rake = owed.rake
     settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "points_settlement" and row.player is not None:
@@ -148,13 +187,50 @@ def _points(game: Game, hands: list[Hand]) -> list[Finding]:
     return out
 
 
-def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
-    """Entry fees, rake and the winner's prize of a pool or deals game."""
+@dataclass(frozen=True)
+class PrizePool:
+    """The money of a pool or deals game by the rules: ``players`` (everyone seated in
+    any of its hands) and ``rebuys`` entries at ``fee`` make ``gross``; the ``rake`` is
+    ``rake_pct`` of it, rounded half-up to the paisa; the ``prize`` is the rest; ``winner``
+    is the one player the game events name as ``game_won`` (``None`` unless exactly one)."""
+
+    players: int
+    rebuys: int
+    fee: Decimal
+    gross: Decimal
+    rake: Decimal
+    prize: Decimal
+    winner: str | None
+
+
+def prize_pool(game: Game, hands: list[Hand], fee: Decimal) -> PrizePool:
+    """What the entries, the rake and the prize of a pool or deals game should be (the
+    arithmetic of the ``ledger.balance`` check of pool and deals, ``POOL_RULE``).
+
+    >>> from audit.records import GameEvent
+    >>> game = Game("G1", "T1", "pool_101", None, 13, "standard-13", 2, 2, 6, "real",
+    ...     Decimal("100.00"), None, Decimal("12.75"), False,
+    ...     game_events=[GameEvent(2, 1, "P3", "rebuy", 40, None),
+    ...                  GameEvent(5, 2, "P1", "game_won", None, None)])
+    >>> hand = Hand("H1", "G1", 1, ["P1", "P2", "P3"], [], 0, 0, [], [])
+    >>> pool = prize_pool(game, [hand], Decimal("100.00"))
+    >>> pool.gross, pool.rake, pool.prize, pool.winner
+    (Decimal('400.00'), Decimal('51.00'), Decimal('349.00'), 'P1')
+    """
     players = len({player for hand in hands for player in hand.seats})
     rebuys = sum(1 for e in game.game_events if e.action == "rebuy")
     gross = fee * (players + rebuys)
     rake = rake_of(gross, game.rake_pct)
-    prize = gross - rake
+    named = [e.player for e in game.game_events if e.action == "game_won"]
+    winner = named[0] if len(named) == 1 else None
+    return PrizePool(players, rebuys, fee, gross, rake, gross - rake, winner)
+
+
+def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
+    """Entry fees, rake and the winner's prize of a pool or deals game."""
+    money = prize_pool(game, hands, fee)
+    players, rebuys, gross = money.players, money.rebuys, money.gross
+    rake, prize, winner = money.rake, money.prize, money.winner
     out = []
 
     def add(player: str | None, expected: Decimal, recorded: Decimal, message: str) -> None:
@@ -180,8 +256,6 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
             f"{game.rake_pct}% is {rake}, but the ledger took {recorded_rake}.")  # fmt: skip
     if any(row.kind == "split" for row in game.ledger) or not hands:
         return out
-    named = [e.player for e in game.game_events if e.action == "game_won"]
-    winner = named[0] if len(named) == 1 else None
     paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "prize":

@@ -10,9 +10,11 @@ platform recorded them once they have been checked.
 
 Readings chosen where 000_ allows two:
 
-- "Re-join is only possible when more than 2 players are playing": counted among the
-  players still in after the hand's eliminations (``rebuy_min_players`` of them), and
-  "the highest score of the round" is the highest score among those players.
+- "When more than two players are playing at a table, the player who has lost the game
+  ... has an opportunity to Re-Buy": the players counted toward ``rebuy_min_players`` are
+  everyone who played the hand, the player who lost it included (``rebuy_counts = "hand"``;
+  ``"still_in"`` counts only the players left after its eliminations), and "the highest
+  score of the round" is the highest score among the players still in.
 - Several rebuyers take 1 + highest, 2 + highest, ... in the turn order of the hand just
   played.
 - Auto split: every player left (2 or more, after rebuys) above ``auto_split_above``; a
@@ -35,7 +37,7 @@ from typing import Any
 from audit.findings import Finding, finding
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.replay.records import Game, GameEvent, Hand
+from audit.records import Game, GameAction, GameEvent, Hand
 from audit.rules.ruleset import PoolRules, Ruleset
 
 
@@ -61,7 +63,8 @@ def split_shares(
     """What each player (``scores`` in seat order) is owed by an auto or manual split.
 
     >>> rules = PoolRules(elimination_score=101, exactly_eliminates=True,
-    ...     rebuy_min_players=3, rebuy_below=79, manual_split_min_score=61, drop_base=100,
+    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
+    ...     drop_base=100,
     ...     drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
     >>> split_shares(kind="auto", scores=[85, 88], pool=rules, entry_fee=Decimal("100.00"),
     ...     entries=2, rake_pct=Decimal("10.00"))
@@ -252,11 +255,13 @@ class _PoolCheck:
                 continue
             back.append(player)
             self.rebuys += 1
-            if len(still_in) < pool.rebuy_min_players:
+            playing = len(hand.seats) if pool.rebuy_counts == "hand" else len(still_in)
+            if playing < pool.rebuy_min_players:
+                who = "played the hand" if pool.rebuy_counts == "hand" else "were still in"
                 self.add(
                     "pool.rebuy", "rebuy_min_players",
-                    f"{player} rebought after hand {no} with only {len(still_in)} players "
-                    f"still in; a rebuy needs at least {pool.rebuy_min_players}.",
+                    f"{player} rebought after hand {no} when only {playing} players {who}; "
+                    f"a rebuy needs at least {pool.rebuy_min_players}.",
                     **kw,
                 )  # fmt: skip
             elif highest >= pool.rebuy_below:
@@ -267,7 +272,7 @@ class _PoolCheck:
                     **kw,
                 )  # fmt: skip
             expected = highest + 1 + in_turn.index(player)
-            allowed = len(still_in) >= pool.rebuy_min_players and highest < pool.rebuy_below
+            allowed = playing >= pool.rebuy_min_players and highest < pool.rebuy_below
             if allowed and event.score != expected:
                 self.add(
                     "pool.rebuy", "rebuy_below",
@@ -285,6 +290,7 @@ class _PoolCheck:
         no, pool = hand.hand_no, self.pool
         scores = [self.scores.get(p, 0) for p in active]
         auto_due = len(active) >= 2 and all(s > pool.auto_split_above for s in scores)
+        self.offers(hand, events, active, scores)
         split = next((e for e in events if e.action == "split"), None)
         if split is None:
             if auto_due and not self.was_split and not (last and self.game.running):
@@ -308,15 +314,9 @@ class _PoolCheck:
             )  # fmt: skip
         self.amounts(hand, active, scores, split.split_kind or "auto")
 
-    def manual(
-        self,
-        hand: Hand,
-        events: list[GameEvent],
-        active: list[str],
-        scores: list[int],
-        kw: dict[str, Any],
-    ) -> None:
-        no, pool = hand.hand_no, self.pool
+    def unmet(self, active: list[str], scores: list[int]) -> list[tuple[str, str]]:
+        """What a manual split needs that the players left do not have: (rule key, need)."""
+        pool = self.pool
         drops = [pool.first_drops_left(s) for s in scores]
         low, high = pool.split_drop_difference
         problems = []
@@ -330,7 +330,31 @@ class _PoolCheck:
             problems.append(
                 ("split_drop_difference", f"first drops left differing by {low} to {high}")
             )
-        for key, need in problems:
+        return problems
+
+    def offers(
+        self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]
+    ) -> None:
+        """000_: a manual split is offered only when its criteria are met."""
+        for offer in (e for e in events if e.action == "split_offer"):
+            for key, need in self.unmet(active, scores):
+                self.add(
+                    "pool.split", key,
+                    f"A split was offered after hand {hand.hand_no}, but a manual split "
+                    f"needs {need}.",
+                    hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
+                )  # fmt: skip
+
+    def manual(
+        self,
+        hand: Hand,
+        events: list[GameEvent],
+        active: list[str],
+        scores: list[int],
+        kw: dict[str, Any],
+    ) -> None:
+        no = hand.hand_no
+        for key, need in self.unmet(active, scores):
             self.add(
                 "pool.split", key,
                 f"The game was split by agreement after hand {no}, but a manual split needs "
@@ -387,6 +411,37 @@ class _PoolCheck:
                     f"{hand.hand_no}, but their share is {want}.",
                     hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
                 )  # fmt: skip
+
+
+REBUY = GameAction.REBUY
+SPLIT = (GameAction.SPLIT_OFFER, GameAction.SPLIT_ACCEPT, GameAction.SPLIT_REJECT, GameAction.SPLIT)
+
+
+def out_of_format(game: Game, rules: Ruleset) -> list[Finding]:
+    """A rebuy or a split recorded in a game whose format has none (000_: 'not available
+    for Best of 2/3 Deal games and Point Rummy Games')."""
+    out = []
+    for event in game.game_events:
+        if event.action == REBUY and game.format not in rules.rebuy_formats:
+            check, key, what = "pool.rebuy", "games.rebuy_formats", "a rebuy"
+        elif event.action in SPLIT and game.format not in rules.split_formats:
+            check, key, what = "pool.split", "games.split_formats", f"a {event.action}"
+        else:
+            continue
+        out.append(
+            finding(
+                check,
+                game_id=game.game_id,
+                player_id=event.player,
+                seq=event.seq,
+                expected="none",
+                recorded=event.action,
+                message=f"Game {game.game_id} records {what.replace('_', ' ')} after hand "
+                f"{event.after_hand_no}, but a {game.format.replace('_', ' ')} game has none.",
+                rule=rules.cite(key),
+            )
+        )
+    return out
 
 
 def check_pool(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:

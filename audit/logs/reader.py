@@ -10,10 +10,13 @@ whatever the size of the night and the order of its files:
    hand's game, and writes the rows to Parquet under `workdir`, partitioned by a bucket
    `hash(game_id) % K`: all rows of a game land in one bucket.
 2. Bucket by bucket, polars reads the rows of one bucket, runs the hand-level checks
-   set-wise, and Python builds the records of `audit.replay.records`, game by game.
+   set-wise, and Python builds the records of `audit.records`, game by game.
 
-Every input hand is yielded exactly once, quarantined or not; rows that belong to no hand
-(orphans) are listed in `quarantine` instead.
+Every input hand is yielded exactly once, quarantined or not. A hand that `events` or
+`results` name but `hands` does not hold (its row was in a file that could not be read, or
+was never written) is an orphan: it is listed in `quarantine`, and yielded as a quarantined
+hand of its game when the sessions show which game its players were at when it was played
+(`Staged.orphans` keeps every orphan, attributed or not).
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from audit.logs.validate import (
     staged_columns,
     width_problems,
 )
-from audit.replay.records import (
+from audit.records import (
     NO_CARD,
     Event,
     Game,
@@ -100,6 +103,15 @@ class LogRoot:
     files: dict[str, list[InputFile]]
     bad_files: list[QuarantineRow] = field(default_factory=list)
     missing_optional: list[str] = field(default_factory=list)
+
+    @property
+    def damaged(self) -> dict[str, tuple[str, ...]]:
+        """Table -> the files of it that could not be read, in path order."""
+        out: dict[str, list[str]] = {}
+        for row in self.bad_files:
+            if row.file is not None:
+                out.setdefault(row.table, []).append(row.file)
+        return {table: tuple(files) for table, files in sorted(out.items())}
 
 
 def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
@@ -182,6 +194,8 @@ class Staging:
     buckets: int
     missing: tuple[str, ...] = ()
     """The optional tables the log root does not have: the checks that need them skip."""
+    damaged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Table -> its files that could not be read (``LogRoot.damaged``)."""
 
 
 @contextmanager
@@ -203,9 +217,16 @@ def staging(
     try:
         staged = _stage(log, folder, buckets, game)
         quarantine.extend(staged.quarantine)
-        yield Staging(staged, buckets, tuple(log.missing_optional))
+        yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def orphans(stage: Staging) -> dict[str, tuple[str | None, str]]:
+    """Hands that events or results name and hands does not hold: hand id -> (the game the
+    sessions place it in, or None; why it cannot be replayed). ``read_bucket`` yields the
+    placed ones as quarantined hands of their game."""
+    return dict(stage.staged.orphans)
 
 
 def read_bucket(
@@ -249,6 +270,11 @@ class _Staged:
     """The first bad hands, events or results row of a hand, as its quarantine reason."""
     game_reasons: dict[str, str]
     """Why a game's games row cannot be used."""
+    damaged: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Table -> its files that could not be read: named in the reasons they explain."""
+    orphans: dict[str, tuple[str | None, str]] = field(default_factory=dict)
+    """Hands that events or results name and hands does not hold: hand id -> (the game the
+    sessions place it in, or None; why it cannot be replayed)."""
 
     def where(self, key: int) -> tuple[str, int]:
         return self.files[key >> _ROW_BITS], key & ((1 << _ROW_BITS) - 1)
@@ -342,6 +368,8 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
         _collect_quarantine(con, staged)
+        staged.damaged = log.damaged
+        staged.orphans = _orphans(con, log)
     except duckdb.Error as error:
         raise LogFormatError(f"the log files could not be read: {_first_line(error)}") from error
     finally:
@@ -448,6 +476,50 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None
             )
 
 
+def _orphans(con: duckdb.DuckDBPyConnection, log: LogRoot) -> dict[str, tuple[str | None, str]]:
+    """Every hand that events or results name and hands does not hold, with the game its
+    players' sessions place it in (each player seated in that one game when its first
+    event was played) and why it cannot be replayed: the unreadable hands files, when
+    there are any, are the likely cause, and the reason names them."""
+    lost = [b.file for b in log.bad_files if b.table == "hands" and b.file]
+    if lost:
+        files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+        why = f"its hands row could not be read: {files} could not be read"
+    else:
+        why = "events or results name it, but hands does not hold it"
+    rows = con.sql(
+        """
+        WITH o AS (
+          SELECT hand_id FROM chk_events WHERE hand_id IS NOT NULL
+            AND hand_id NOT IN (SELECT _hid FROM hand_map)
+          UNION SELECT hand_id FROM chk_results WHERE hand_id IS NOT NULL
+            AND hand_id NOT IN (SELECT _hid FROM hand_map)
+        ), t AS (
+          SELECT hand_id, min(ts) AS ts FROM chk_events SEMI JOIN o USING (hand_id)
+          GROUP BY hand_id
+        ), p AS (
+          SELECT DISTINCT hand_id, player_id FROM chk_results SEMI JOIN o USING (hand_id)
+          WHERE player_id IS NOT NULL
+        ), need AS (
+          SELECT hand_id, count(*) AS n FROM p GROUP BY hand_id
+        ), seated AS (
+          SELECT p.hand_id, s.game_id, count(DISTINCT p.player_id) AS n
+          FROM p JOIN t USING (hand_id)
+          JOIN chk_sessions s ON s.player_id = p.player_id AND s._ok
+           AND t.ts BETWEEN s.joined_at AND s.left_at
+          GROUP BY ALL
+        ), game AS (
+          SELECT s.hand_id, min(s.game_id) AS game_id, count(*) AS games
+          FROM seated s JOIN need n ON n.hand_id = s.hand_id AND s.n = n.n
+          GROUP BY s.hand_id
+        )
+        SELECT o.hand_id, CASE WHEN game.games = 1 THEN game.game_id END
+        FROM o LEFT JOIN game USING (hand_id) ORDER BY o.hand_id
+        """
+    ).fetchall()
+    return {hand: (game, f"hand {hand} cannot be replayed: {why}") for hand, game in rows}
+
+
 def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n} rows"
 
@@ -539,6 +611,10 @@ class _Bucket:
             LedgerRow._make,
             ("player_id", "kind", "amount"),
         )
+        self.orphans: dict[str, list[tuple[str, str]]] = {}
+        for hand_id, (game, why) in sorted(staged.orphans.items()):
+            if game is not None:
+                self.orphans.setdefault(game, []).append((hand_id, why))
 
     def _read(self, table: str, bucket: int) -> pl.DataFrame:
         schema = self.staged.schemas[table]
@@ -592,6 +668,11 @@ class _Bucket:
             e, r = e + row.n_good_events, r + row.n_good_results
             hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
             units[row.game].hands.append(hand)
+        for game, unit in units.items():  # hands whose own row is lost, placed by sessions
+            for hand_id, why in self.orphans.get(game, ()):
+                unit.hands.append(
+                    Hand(hand_id, game, 0, [], [], NO_CARD, NO_CARD, [], [], quarantine=why)
+                )
         return list(units.values())
 
     def _game(self, game_id: str) -> Game | None:
@@ -620,6 +701,15 @@ class _Bucket:
             )
         return "; ".join(reasons + found) or None
 
+    def _lost(self, table: str) -> str:
+        """`` (its rows may be in F, which could not be read)`` when files of ``table``
+        could not be read: the likely cause, named."""
+        files = self.staged.damaged.get(table, ())
+        if not files:
+            return ""
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        return f" (its rows may be in {shown}, which could not be read)"
+
     def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
         name, found = f"hand {row.hand_id}", []
         if row.game and not has_game:
@@ -627,15 +717,18 @@ class _Bucket:
                 why = self.staged.game_reasons[row.game]
                 found.append(f"{name} is in game {row.game}, whose games row is quarantined: {why}")
             else:
-                found.append(f"{name} names game {row.game}, which games does not hold")
+                found.append(
+                    f"{name} names game {row.game}, which games does not hold"
+                    + self._lost("games")
+                )
         if row.ok and not row.seats_ok:
             found.append(seats_problem(name, hand.seats))
         if row.n_events == 0:
-            found.append(f"{name} has no events")
+            found.append(f"{name} has no events" + self._lost("events"))
         elif not row.seq_ok:
             found += seq_problem(name, self.broken_seqs[row.h])
         if row.n_results == 0:
-            found.append(f"{name} has no results")
+            found.append(f"{name} has no results" + self._lost("results"))
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
         return found

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from audit.cards import difference_words, format_codes, shoe_composition
 from audit.findings import Finding, finding
-from audit.replay.records import Game, Hand, Shuffle
+from audit.records import Game, Hand, Shuffle
 
 ALGORITHM = "hmac-sha256-fisher-yates"
 _HASHES = {64: hashlib.sha256, 96: hashlib.sha384, 128: hashlib.sha512}

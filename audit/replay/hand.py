@@ -14,10 +14,10 @@ from functools import lru_cache
 
 from audit.cards import CODE_TEXT, difference_words, format_codes, shoe_composition
 from audit.findings import Finding, finding
-from audit.replay.records import Event, Game, Hand
+from audit.records import Action, Event, Game, Hand
 from audit.rules.declaration import DeclarationCheck, check_declaration
 from audit.rules.melds import Jokers
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import Ruleset, cite
 
 
 class Status(StrEnum):
@@ -106,7 +106,7 @@ class HandReplay:
                 expected=expected,
                 recorded=recorded,
                 message=message,
-                rule=self.rules.cite(rule_key) if rule_key in self.rules.rules else rule_key,
+                rule=cite(self.rules, rule_key),
             )
         )
 
@@ -116,6 +116,14 @@ class HandReplay:
         """Check the shoe and deal it; ``False`` when the shoe cannot be dealt at all."""
         hand, rules, game = self.hand, self.rules, self.game
         n, k = len(hand.seats), game.cards_per_hand
+        if n > game.max_players:
+            self._find(
+                "table.seats",
+                "games.max_players",
+                f"The hand seats {n} players at a table of {game.max_players} seats.",
+                expected=f"at most {game.max_players} players",
+                recorded=f"{n} players",
+            )
         spec = rules.shoe_for(n)
         if spec is None:
             self._find(
@@ -573,19 +581,19 @@ class HandReplay:
         events = self.hand.events
         for i, e in enumerate(events):
             match e.action:
-                case "draw_stock":
+                case Action.DRAW_STOCK:
                     self.draw_stock(e)
-                case "draw_discard":
+                case Action.DRAW_DISCARD:
                     self.draw_discard(e)
-                case "discard":
+                case Action.DISCARD:
                     self.discard(e)
-                case "drop":
+                case Action.DROP:
                     self.drop(e)
-                case "declare":
+                case Action.DECLARE:
                     self.declare(e, events[i + 1] if i + 1 < len(events) else None)
-                case "show":
+                case Action.SHOW:
                     self.show(e)
-                case "reshuffle":
+                case Action.RESHUFFLE:
                     self.reshuffle(e)
                 case _:
                     raise ValueError(f"unknown action {e.action!r}; the reader admits no such row")

@@ -11,10 +11,10 @@ from decimal import Decimal
 
 from audit.findings import Finding, finding
 from audit.money import money, rake
+from audit.records import Game, Hand, Result
 from audit.replay.commitment import commitment_findings
 from audit.replay.hand import HandReplay, Seat, Status
-from audit.replay.records import Game, Hand, Result
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 
@@ -170,7 +170,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 expected=expected,
                 recorded=recorded,
                 message=message,
-                rule=rules.cite(key) if key in rules.rules else key,
+                rule=cite(rules, key),
             )
         )
 

@@ -18,6 +18,7 @@ import math
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -228,9 +229,25 @@ class InputFile:
 
 
 @dataclass(frozen=True)
+class Instant:
+    """A moment run.json states, for the page: ``2026-11-29 18:42:05 UTC``."""
+
+    iso: str
+    """As run.json has it (ISO 8601); the ``datetime`` of a ``<time>``."""
+    text: str
+
+
+@dataclass(frozen=True)
 class ReportView:
     title: str
     version: str
+    run_at: Instant | None
+    """When the run was made (run.json's ``run_at``); None when it does not say (an older
+    run.json). It changes from run to run, so the page marks it volatile."""
+    hands_from: Instant | None
+    """When the first hand audited started (run.json's ``hands_span``); None when unknown."""
+    hands_to: Instant | None
+    """When the last hand audited ended; None when unknown."""
     arguments: list[tuple[str, str]]
     inputs: list[InputFile]
     input_tables: list[tuple[str, int, int]]
@@ -239,6 +256,10 @@ class ReportView:
     hands: dict[str, int]
     hands_total: int
     quarantine_rows: int
+    unreadable: list[tuple[str, str, str]]
+    """Input files that could not be read: (table, path, why). The report leads with them."""
+    lost_hands: int
+    """Hands other tables name whose hands row could not be read (quarantined)."""
     timings: list[tuple[str, float]]
     exit_status: int
     worst: str
@@ -284,9 +305,15 @@ def _view(
     severities = dict(_rows(db, "SELECT severity, count(*) FROM f GROUP BY severity"))
     suspicions = _suspicions(db) if fairplay.ran and not fairplay.missing else []
     games, top_games = _games(db, suspicions)
+    span = run.get("hands_span")
+    if not isinstance(span, dict):
+        span = {}  # an older run.json: the report says nothing of the span
     return ReportView(
         title="rummy-audit nightly report",
         version=str(run["version"]),
+        run_at=_instant(run.get("run_at")),
+        hands_from=_instant(span.get("first_started_at")),
+        hands_to=_instant(span.get("last_ended_at")),
         arguments=[(k, str(v)) for k, v in sorted(run["arguments"].items())],
         inputs=[InputFile(i["table"], i["path"], i["rows"], i["size"]) for i in run["inputs"]],
         input_tables=_input_tables(run["inputs"]),
@@ -294,6 +321,11 @@ def _view(
         hands=counts["hands"],
         hands_total=counts["hands_total"],
         quarantine_rows=counts["quarantine_rows"],
+        unreadable=[
+            (str(f["table"]), str(f["path"]), str(f["reason"]))
+            for f in run.get("unreadable_files", [])
+        ],
+        lost_hands=int(counts.get("lost_hands", 0)),
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),
         worst=run.get("worst_severity") or "none",
@@ -326,6 +358,27 @@ def _view(
             _suspicion_chart(db, fairplay),
         ],
     )
+
+
+def _instant(value: object) -> Instant | None:
+    """A timestamp of run.json for the page, in UTC to the second; None when run.json has
+    none (null, or an older file without the key). A value that is not ISO 8601 is shown
+    as it is rather than dropped.
+
+    >>> _instant("2026-11-29T18:42:05+00:00").text
+    '2026-11-29 18:42:05 UTC'
+    >>> _instant("2026-11-30T00:12:05+05:30").text, _instant(None)
+    ('2026-11-29 18:42:05 UTC', None)
+    """
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return Instant(value, value)
+    if moment.tzinfo is None:  # not what run.py writes: no zone is claimed for it
+        return Instant(value, moment.strftime("%Y-%m-%d %H:%M:%S"))
+    return Instant(value, moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"))
 
 
 def _rows(

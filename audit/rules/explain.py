@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
-from audit.cards import format_codes, parse_codes, split_codes
+from audit.cards import CODE_TEXT, JOKER, format_codes, parse_codes, split_codes
+from audit.errors import AuditError
 from audit.rules.declaration import GroupCheck, check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -53,34 +56,98 @@ def _value(value: object) -> str:
 
 
 def split_groups(args: Sequence[str]) -> list[list[int]]:
-    """Groups of card codes from command-line words.
+    """Groups of card codes from command-line words; an ``AuditError`` for an empty group.
 
-    A word holding several cards is a group; ``/`` separates groups of single-card words;
-    single cards with no separator at all are one group.
+    Each argument holding several cards, or written with spaces or commas (``"AH 2H 3H"``,
+    ``AH,2H,3H``, ``AH2H3H``), is a group of its own. Arguments of one card each side by
+    side are one group, which ``/`` (or ``|``, ``--``) closes; a ``/`` may also follow a
+    group of its own. So ``"AH 2H 3H" 4C / 5C 6C 7C`` is three groups: ``AH 2H 3H``, ``4C``
+    and ``5C 6C 7C``.
 
     >>> split_groups(["AH 2H 3H", "9S,TS,JK"])
     [[13, 14, 15], [8, 9, 52]]
     >>> [len(g) for g in split_groups(["AH", "2H", "/", "3H", "4H"])]
     [2, 2]
+    >>> [len(g) for g in split_groups(["AH 2H 3H", "4C", "/", "5C", "6C", "7C"])]
+    [3, 1, 3]
     """
-    words = [split_codes(arg) if arg not in SEPARATORS else None for arg in args]
-    if any(w is None for w in words) or all(w is not None and len(w) <= 1 for w in words):
-        groups: list[list[str]] = [[]]
-        for w in words:
-            if w is None:
-                groups.append([])
-            else:
-                groups[-1].extend(w)
-    else:
-        groups = [w for w in words if w]
-    return [parse_codes(g) for g in groups if g]
+    groups: list[list[str]] = []
+    run: list[str] | None = None  # the group of single-card arguments being written
+    closed = True  # nothing written since the start or the last separator
+
+    def empty(where: str) -> AuditError:
+        return AuditError(f"group {len(groups) + 1} is empty ({where})", slug="groups")
+
+    for i, arg in enumerate(args, 1):
+        if arg in SEPARATORS:
+            if closed:
+                where = (
+                    "before" if i == 1 else f"between the {args[i - 2]!r} of argument {i - 1} and"
+                )
+                raise empty(f"nothing {where} the {arg!r} of argument {i}")
+            run, closed = None, True
+            continue
+        codes = split_codes(arg)
+        if not codes:
+            raise empty(f"argument {i} is {arg!r}, which holds no card")
+        if len(codes) == 1 and not _GROUPED.search(arg):
+            if run is None:
+                run = []
+                groups.append(run)
+            run.append(codes[0])
+        else:
+            groups.append(codes)
+            run = None
+        closed = False
+    if args and args[-1] in SEPARATORS:
+        raise empty(f"nothing after the {args[-1]!r} of argument {len(args)}")
+    return [parse_codes(g) for g in groups]
+
+
+_GROUPED = re.compile(r"[\s,]")
+"""What makes an argument of one card a group of its own: a space or a comma in it."""
+
+
+def too_many_copies(hand: Sequence[int], rules: Ruleset) -> str | None:
+    """Why ``hand`` cannot come from any shoe of ``rules`` (a card more often than the
+    largest shoe holds it), or None when it can.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> print(too_many_copies(parse_codes("AH AH AH 2H".split()), load_preset("standard-13")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the cards hold 3 AH, but the largest shoe of standard-13 (deal.shoes) holds 2 of each
+    card and 2 printed jokers
+    """
+    decks = max(shoe.decks for shoe in rules.shoes)
+    jokers = max(shoe.printed_jokers for shoe in rules.shoes)
+    counts = Counter(hand)
+    over = [
+        f"{n} {CODE_TEXT[code]}"
+        for code, n in counts.items()
+        if n > (jokers if code == JOKER else decks)
+    ]
+    if not over:
+        return None
+    held = f"{decks} of each card and {jokers or 'no'} printed joker{'' if jokers == 1 else 's'}"
+    return (
+        f"the cards hold {', '.join(over)}, but the largest shoe of {rules.id} (deal.shoes) "
+        f"holds {held}"
+    )
 
 
 def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) -> str:
-    """The verdict on each group and, for a whole hand, the declaration and the best score."""
+    """The verdict on each group and, for a whole hand, the declaration and the best score.
+
+    An ``AuditError`` (one line) for an empty group, or for cards no shoe of the preset
+    could deal together."""
     groups = split_groups(args)
+    if not groups:
+        raise AuditError("no cards given", slug="groups")
     jokers = Jokers.for_wild_card(wild, rules)
     hand = [c for g in groups for c in g]
+    impossible = too_many_copies(hand, rules)
+    if impossible:
+        raise AuditError(impossible, slug="groups")
     lines = [f"ruleset {rules.id}; jokers: {jokers.describe()}"]
     declaration = check_declaration(hand, groups, jokers, rules)
     for i, group in enumerate(declaration.groups, 1):

@@ -20,8 +20,10 @@ from typing import Any, Literal
 
 from audit.cards import JOKER, RANK_OF, Rank
 from audit.errors import RulesetError
+from audit.findings import RULE_KEYS, contract
+from audit.records import Format
 
-FORMATS = ("points", "pool_101", "pool_201", "deals")
+FORMATS: tuple[str, ...] = tuple(f.value for f in Format)
 JokersOnlyGroup = Literal["leftover", "run", "invalid"]
 
 
@@ -63,6 +65,9 @@ class PoolRules:
     elimination_score: int
     exactly_eliminates: bool
     rebuy_min_players: int
+    rebuy_counts: Literal["hand", "still_in"]
+    """Who counts toward ``rebuy_min_players``: everyone who played the hand, the player
+    who lost it included (000_), or only those still in after its eliminations."""
     rebuy_below: int
     manual_split_min_score: int
     drop_base: int
@@ -137,6 +142,11 @@ class Ruleset:
     table_app_max: int
     table_web_max: int
     table_web_cash_max: int
+
+    rebuy_formats: tuple[str, ...]
+    """The formats in which a rebuy exists (000_: pool 101 and 201 only)."""
+    split_formats: tuple[str, ...]
+    """The formats in which a split exists (000_: pool 101 and 201 only)."""
 
     def __post_init__(self) -> None:
         problems = []
@@ -288,10 +298,18 @@ def _drop(value: object) -> DropPenalty | None:
     )
 
 
+def _formats(value: Any) -> tuple[str, ...]:
+    """A list of game formats (log-format.md: points, pool_101, pool_201, deals)."""
+    if not isinstance(value, list) or any(v not in FORMATS for v in value):
+        raise ValueError(f"expected a list of formats from {', '.join(FORMATS)}, got {value!r}")
+    return tuple(value)
+
+
 _POOL_KEYS: dict[str, Parser] = {
     "elimination_score": _int(1, 10_000),
     "exactly_eliminates": _bool,
     "rebuy_min_players": _int(2, 10),
+    "rebuy_counts": _choice("hand", "still_in"),
     "rebuy_below": _int(0, 10_000),
     "manual_split_min_score": _int(0, 10_000),
     "drop_base": _int(1, 10_000),
@@ -314,6 +332,8 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "deals.chips": ("", _choice("losers-points-to-winner")),
     "deals.tie": ("", _choice("extra_deal")),
     "tables.app_max": ("table_app_max", _int(1, 100)),
+    "games.rebuy_formats": ("rebuy_formats", _formats),
+    "games.split_formats": ("split_formats", _formats),
     "tables.web_max": ("table_web_max", _int(1, 100)),
     "tables.web_cash_max": ("table_web_cash_max", _int(0, 100)),
     "deal.cards_per_hand": ("cards_per_hand", _int(1, 60)),
@@ -353,11 +373,24 @@ _KEYS: dict[str, tuple[str, Parser]] = {
         for key, parser in _POOL_KEYS.items()
     },
 }
+RULE_KEYS.update(_KEYS)
 _RULE_FIELDS = {"value", "text", "source", "choice"}
 _META = {"id", "title", "extends"}
 
 
 # ------------------------------------------------------------------ loading
+
+
+def cite(rules: Ruleset, key: str) -> str:
+    """The ``rule`` text of a finding resting on ``key``: the ruleset's own rule, or a rule
+    of the log contract (``audit.findings.CONTRACT``); an unknown key is an error.
+
+    >>> cite(load_preset("standard-13"), "games.max_players")
+    "games.max_players: the table's size (log-format.md)"
+    """
+    if key in rules.rules:
+        return rules.cite(key)
+    return contract(key)
 
 
 def preset_ids() -> list[str]:

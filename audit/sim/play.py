@@ -20,8 +20,8 @@ from math import exp
 from statistics import NormalDist
 
 from audit.cards import CODE_TEXT, JOKER
+from audit.records import Shuffle
 from audit.replay.commitment import ALGORITHM, shuffled
-from audit.replay.records import Shuffle
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
 from audit.rules.solver import best_arrangement, best_points

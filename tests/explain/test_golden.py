@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 import audit.explain
 from audit.cli import app
 from tests.explain.fairplay import EVIDENCE, night
+from tests.explain.games import pool_game
 from tests.explain.goldtest import compare, scrub
 from tests.explain.hands import DISPUTE, INVALID
 from tests.replay.parquet import write_log
@@ -71,3 +72,15 @@ def test_explain_lists_the_fair_play_suspicions_of_the_hand(
     text, page = explain(logs, "--out", "out")
     compare(scrub(text, volatile=pinned), "dispute-fairplay.txt")
     compare(scrub(page, volatile=pinned), "dispute-fairplay.html")
+
+
+def test_explain_a_game_matches_the_golden_files(tmp_path: Path, pinned: dict[str, str]) -> None:
+    """The 101-pool game of tests/explain/games.py (an elimination, a rebuy) with its
+    prize skimmed by 1.00: the ledger's findings, the sums by the rules."""
+    logs = pool_game(tmp_path / "logs", prize="359.00")
+    args = ["explain", "GP", logs.name, "--html", "game.html"]
+    result = CliRunner().invoke(app, args, env=PLAIN)
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "game.html").read_text(encoding="utf-8")
+    compare(scrub(result.stdout, volatile=pinned), "pool-game.txt")
+    compare(scrub(page, volatile=pinned), "pool-game.html")

@@ -6,17 +6,22 @@ import io
 
 from rich.console import Console
 
+from audit.cards import CODE_TEXT
 from audit.explain import build_view, print_view, render_html, render_text
 from audit.explain.view import HandView, turn_views
-from audit.replay.records import Hand
+from audit.records import GameUnit, Hand
 from audit.rules.melds import Jokers
+from audit.unit import audit_unit
 from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_html import QUOTES, hostile_hand
-from tests.replay.scenario import parse_event, scenario
+from tests.replay.cases import base
+from tests.replay.scenario import cards, parse_event, scenario
 
 
 def view_of(hand: dict[str, object]) -> HandView:
-    return build_view(*scenario(**hand), source="logs", version="VERSION")  # type: ignore[arg-type]
+    game, played = scenario(**hand)  # type: ignore[arg-type]
+    unit = audit_unit(GameUnit(game.game_id, game, [played]))
+    return build_view(unit, played.hand_id, source="logs", version="VERSION")
 
 
 def test_a_loser_is_charged_card_by_card_and_shown_the_best_arrangement() -> None:
@@ -81,7 +86,8 @@ def test_a_draw_and_the_discard_after_it_are_one_turn_and_anything_else_a_row() 
 def test_a_hand_that_cannot_be_replayed_says_why_in_both_views() -> None:
     why = "hand H9 has no events"
     hand = Hand("H9", "G9", 1, [], [], -1, -1, [], [], quarantine=why)
-    view = build_view(None, hand, source="logs", version="VERSION")
+    view = build_view(audit_unit(GameUnit("G9", None, [hand])), "H9", source="logs",
+                      version="VERSION")  # fmt: skip
     sentence = f"This hand could not be replayed: {why}."  # the id keeps its case
     assert sentence in render_text(view)
     assert sentence in render_html(view)
@@ -116,3 +122,34 @@ def test_a_hand_with_no_valid_arrangement_shows_its_jokers_as_left_over() -> Non
     assert sorted(c.code for c in p1.best.unmatched) == sorted(
         ["2H", "5H", "8H", "JS", "3S", "6S", "9D", "QD", "2C", "5C", "KC", "TH", "AS"]
     )
+
+
+def test_a_wrong_amount_is_not_said_to_agree() -> None:
+    """The outcome and the points agree, the money does not: `score.amount`, and the
+    player's record differs (amount), in the view, the terminal and the page."""
+    hand = base(results={"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-41.00")})
+    view = view_of(hand)
+    p1, p2 = view.players
+    assert (p1.amount, p1.agrees) == ("36.00", True)
+    assert (p2.outcome, p2.points, p2.amount) == ("lost", "40", "-40.00")
+    assert p2.recorded == "lost, 40 points, amount -41.00"
+    assert (p2.agrees, p2.differs, p2.comparison) == (False, ("amount",), "differs (amount)")
+    assert [f.check for f in view.findings] == ["score.amount"]
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "recorded lost, 40 points, amount -41.00: differs (amount)" in text
+    section = next(s for s in render_html(view).split("<section")[1:] if "P2, seat 2" in s)
+    assert "differs (amount)" in section
+    assert "agrees" not in section
+
+
+def test_each_player_is_shown_the_cards_dealt_and_the_hand_its_table() -> None:
+    """The deal procedure: shoe[i] for i < n*k goes to seat i mod n."""
+    view = view_of(DISPUTE)
+    for player, seat in zip(view.players, DISPUTE["seats"].values(), strict=True):
+        assert [c.code for c in player.dealt] == [CODE_TEXT[c] for c in sorted(cards(seat))]
+    assert view.table is not None
+    assert view.table.terms == "table T1, real chips, 1.0000 a point, rake 10.00%"
+    assert view.times == "not recorded"
+    pool = view_of(INVALID)
+    assert pool.table is not None
+    assert pool.table.terms == "table T1, real chips, entry fee 100.00, rake 10.00%"

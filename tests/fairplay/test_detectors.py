@@ -17,10 +17,10 @@ from audit.fairplay.detectors import (
     soft_drop,
 )
 from audit.fairplay.engine import Settings
-from audit.fairplay.night import FORMATS
 from audit.fairplay.rings import rings
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import Severity
+from audit.rules.ruleset import FORMATS
 from tests.fairplay.night import Night
 
 SETTINGS = replace(Settings(), drop_formats=tuple(f"standard-13|{f}" for f in FORMATS[:3]))

@@ -12,7 +12,7 @@ import pytest
 from audit.findings import Finding
 from audit.games.deals import check_deals
 from audit.logs.reader import iter_units, open_log_root
-from audit.replay.records import Game, GameEvent, Hand, Result
+from audit.records import Game, GameEvent, Hand, Result
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 

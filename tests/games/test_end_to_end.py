@@ -177,3 +177,41 @@ def test_a_missing_optional_table_skips_its_checks_without_false_alarms(
     found = findings(logs, tmp_path / "out")
     assert [(f["check"], f["severity"]) for f in found] == [("check.skipped", "info")]
     assert table in found[0]["message"]
+
+
+def running(root: Path, game: str) -> None:
+    """Mark ``game`` as still running when the batch was cut (ended_at null)."""
+    tamper(root, "games", lambda r: r["game_id"] == game, lambda r: {**r, "ended_at": None})
+
+
+def test_a_running_pool_game_has_its_hands_so_far_judged(logs: Path, tmp_path: Path) -> None:
+    """A running game is judged on the hands it has played: a wrong running score is found
+    now; its winner, prize and final balance wait (log-format.md: ended_at null while the
+    game is still running)."""
+    pools = game_ids(logs, "pool_101") | game_ids(logs, "pool_201")
+    hands = {h["hand_id"]: h["game_id"] for h in rows(logs, "hands") if h["game_id"] in pools}
+    row = tamper(
+        logs, "results",
+        lambda r: r["hand_id"] in hands and r["score_after"] and r["outcome"] == "lost",
+        lambda r: {**r, "score_after": r["score_after"] - 1},
+    )  # fmt: skip
+    game = hands[row["hand_id"]]
+    running(logs, game)
+    tamper(logs, "ledger", lambda r: r["game_id"] == game,  # the money is off too
+           lambda r: {**r, "amount": r["amount"] - Decimal("5.00")})  # fmt: skip
+    got = {(f["check"], f["game_id"], f["hand_id"]) for f in findings(logs, tmp_path / "o")}
+    assert ("pool.score", game, row["hand_id"]) in got
+    assert ("game.running", game, None) in got
+    assert not {c for c, g, _ in got if g == game} & {"pool.winner", "ledger.balance"}
+
+
+def test_a_running_deals_game_has_its_chips_judged(logs: Path, tmp_path: Path) -> None:
+    deals = game_ids(logs, "deals")
+    hands = {h["hand_id"]: h["game_id"] for h in rows(logs, "hands") if h["game_id"] in deals}
+    row = tamper(
+        logs, "results", lambda r: r["hand_id"] in hands and r["outcome"] == "lost",
+        lambda r: {**r, "amount": r["amount"] - 1},
+    )  # fmt: skip
+    running(logs, hands[row["hand_id"]])
+    got = {(f["check"], f["hand_id"], f["player_id"]) for f in findings(logs, tmp_path / "o")}
+    assert ("deals.chips", row["hand_id"], row["player_id"]) in got

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from audit.findings import Finding, Severity
 from audit.games.ledger import check_ledger
 from audit.logs.reader import iter_units, open_log_root
-from audit.replay.records import Game, GameEvent, Hand, LedgerRow, Result
+from audit.records import Game, GameEvent, Hand, LedgerRow, Result
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
 from audit.findings import Finding
-from audit.games.pool import check_pool
+from audit.games.pool import check_pool, out_of_format
 from audit.logs.reader import iter_units, open_log_root
-from audit.replay.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
+from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 
@@ -156,11 +157,31 @@ def test_rebuy_several_in_turn_order() -> None:
     assert keys(found) == [("pool.rebuy", "g1", "h1", "E")]
 
 
-def test_rebuy_needs_more_than_two_players() -> None:
-    """000_: 'Re-join is only possible when more than 2 players are playing'."""
+def test_rebuy_counts_the_player_who_lost() -> None:
+    """`pool_101.rebuy_counts` (and `pool_201.rebuy_counts`) = "hand", 000_: 'When more than
+    two players are playing at a
+    table, the player who has lost the game (in Pool Rummy, 101 and 201) has an opportunity
+    to Re-Buy': at a 3-player table the player who busts counts among the three."""
     points = [{"A": 35, "B": 22, "C": 110}, {"A": 0, "B": 20, "C": 20}]
+    assert run(*pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 36)])) == []
+
+
+def test_rebuy_needs_more_than_two_players() -> None:
+    """`pool_101.rebuy_min_players`, 000_: 'Re-join is only possible when more than 2 players
+    are playing': heads up, the one who busts cannot re-buy."""
+    points = [{"A": 35, "C": 110}, {"A": 0, "C": 20}]
     found = run(*pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 36)]))
     assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+
+
+def test_rebuy_counting_only_the_players_still_in_is_an_option() -> None:
+    """`pool_101.rebuy_counts` = "still_in": the other reading, where the player who busts
+    does not count, refuses the rebuy at a 3-player table."""
+    rules = replace(RULES, pools={k: replace(v, rebuy_counts="still_in")
+                                  for k, v in RULES.pools.items()})  # fmt: skip
+    points = [{"A": 35, "B": 22, "C": 110}, {"A": 0, "B": 20, "C": 20}]
+    game, hands = pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 36)])
+    assert keys(check_pool(game, hands, rules)) == [("pool.rebuy", "g1", "h1", "C")]
 
 
 def test_rebuy_only_below_79() -> None:
@@ -266,10 +287,38 @@ def test_manual_split_needs_every_accept() -> None:
 
 
 def test_manual_split_min_score() -> None:
-    """000_: manual split only when every score is >= 61 (101 pool)."""
+    """000_: manual split only when every score is >= 61 (101 pool): offered and made at
+    50, 70, 85, the offer and the split are each a finding."""
     found = run(*pool_game([{"A": 50, "B": 70, "C": 85}], [*AGREED, ev(1, None, "manual")]))
-    assert keys(found) == [("pool.split", "g1", "h1", None)]
-    assert found[0].rule.startswith("pool_101.manual_split_min_score")
+    assert sorted(keys(found), key=str) == [("pool.split", "g1", "h1", "A"),
+                                            ("pool.split", "g1", "h1", None)]  # fmt: skip
+    assert all(f.rule.startswith("pool_101.manual_split_min_score") for f in found)
+
+
+def test_a_split_offered_against_its_criteria() -> None:
+    """`pool_101.manual_split_min_score`, 000_: 'Manual Split will be enabled in 101 pool
+    game, only when the Total Score ... greater than or equal to 61': offering it at 50 is a
+    finding even when a player rejects it and play goes on."""
+    events = [ev(1, "A", "split_offer"), ev(1, "C", "split_reject")]
+    found = run(*pool_game([{"A": 50, "B": 70, "C": 85}, {"A": 0, "B": 5, "C": 5}], events))
+    assert keys(found) == [("pool.split", "g1", "h1", "A")]
+    assert "offered" in found[0].message
+
+
+def test_rebuys_and_splits_belong_to_pool_games_only() -> None:
+    """`games.rebuy_formats`, `games.split_formats`, 000_: 'This Re-Buyin criterion is not
+    available for Best of 2/3 Deal games and Point Rummy Games'; Manual Split is offered
+    'for types, 101 Rummy and 201 Rummy games'."""
+    points, _ = pool_game([{"A": 20, "B": 0}], [ev(1, "A", "rebuy", 21)], fmt="points")
+    deals, _ = pool_game([{"A": 20, "B": 0}], [ev(1, "A", "split_offer")], fmt="deals")
+    pool, _ = pool_game(SEED, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 58)])
+    assert [(f.check, f.recorded) for f in out_of_format(points, RULES)] == [
+        ("pool.rebuy", "rebuy")
+    ]
+    assert [(f.check, f.recorded) for f in out_of_format(deals, RULES)] == [
+        ("pool.split", "split_offer")
+    ]
+    assert out_of_format(pool, RULES) == []
 
 
 def test_manual_split_drop_difference() -> None:
@@ -277,8 +326,9 @@ def test_manual_split_drop_difference() -> None:
     events = [ev(1, "A", "split_offer"), ev(1, "A", "split_accept"), ev(1, "B", "split_accept"),
               ev(1, None, "manual")]  # fmt: skip
     found = run(*pool_game([{"A": 61, "B": 65}], events))
-    assert keys(found) == [("pool.split", "g1", "h1", None)]
-    assert found[0].rule.startswith("pool_101.split_drop_difference")
+    assert sorted(keys(found), key=str) == [("pool.split", "g1", "h1", "A"),
+                                            ("pool.split", "g1", "h1", None)]  # fmt: skip
+    assert all(f.rule.startswith("pool_101.split_drop_difference") for f in found)
 
 
 # ---------------------------------------------------------------- the simulator

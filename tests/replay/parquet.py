@@ -6,7 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from audit.cards import CODE_TEXT
-from audit.replay.records import NO_CARD, Game, Hand
+from audit.records import NO_CARD, Game, Hand
 from tests.logs.logbuilder import T0, LogBuilder
 
 

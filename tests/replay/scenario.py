@@ -18,7 +18,7 @@ from collections import Counter
 from decimal import Decimal
 
 from audit.cards import CODE_OF, parse_code, parse_codes, shoe_composition
-from audit.replay.records import NO_CARD, Event, Game, Hand, Result
+from audit.records import NO_CARD, Event, Game, Hand, Result
 
 
 def cards(text: str) -> list[int]:

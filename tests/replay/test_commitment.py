@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.cards import CODE_TEXT, shoe_composition
+from audit.records import Shuffle
 from audit.replay.commitment import ALGORITHM, canonical_shoe, reproduce
-from audit.replay.records import Shuffle
 from audit.run import replay_logs
 from tests.logs.logbuilder import LogBuilder
 

@@ -35,4 +35,4 @@ def test_explain_an_unknown_hand_is_one_line_and_exit_2(tmp_path: Path) -> None:
     logs = write_log(tmp_path / "logs", [scenario(**CASES[0].kwargs)])
     result = runner.invoke(app, ["explain", "NOPE", str(logs)])
     assert result.exit_code == 2
-    assert result.output.strip() == "rummy-audit: error: the log root has no hand 'NOPE'"
+    assert result.output.strip() == "rummy-audit: error: the log root has no hand or game 'NOPE'"

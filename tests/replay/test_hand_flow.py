@@ -7,8 +7,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.cards import CODE_TEXT, parse_code
+from audit.records import Event, Game, Hand, Result
 from audit.replay.outcome import audit_hand
-from audit.replay.records import Event, Game, Hand, Result
 from audit.rules.ruleset import load_preset
 from tests.replay.cases import DECLARE, P1, P2, base
 from tests.replay.scenario import parse_event, scenario
@@ -230,3 +230,12 @@ def test_a_joker_turned_up_as_the_open_card_may_be_taken() -> None:
     game, hand = scenario(**kw)
     assert hand.open == parse_code("JK")
     assert audit(game, hand) == []
+
+
+def test_more_players_seated_than_the_table_has_seats() -> None:
+    """log-format.md: `games.max_players` is the table size; a hand seating more players is
+    a finding (`table.seats`), and the hand is still replayed."""
+    game, hand = scenario(**base())
+    assert audit(game, hand) == []
+    game.max_players = len(hand.seats) - 1
+    assert audit(game, hand) == [("table.seats", None, None)]

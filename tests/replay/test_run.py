@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
 from audit.run import replay_logs
+from audit.sim import simulate
 from tests.logs.logbuilder import write_table
 from tests.replay.cases import CASES, base
 from tests.replay.parquet import builder_for, write_log
@@ -79,7 +87,9 @@ def test_bad_input_is_quarantined_and_every_good_hand_is_still_verified(tmp_path
     assert "points" in missing["reason"]
     assert {q["hand_id"] for q in quarantine} >= {"H2", "H3", "H4", "H5", "H6"}
     findings = read(tmp_path / "out", "findings.parquet")
-    assert {f["check"] for f in findings} == {"input.file", "input.row", "input.hand"}
+    # the games of the quarantined hands are not judged on them (game.unchecked, info)
+    assert {f["check"] for f in findings} == {"input.file", "input.row", "input.hand",
+                                              "game.unchecked"}  # fmt: skip
     assert summary.exit_status == 1  # input.* findings are major: the night did not fully verify
 
 
@@ -159,3 +169,131 @@ def test_an_event_the_replay_cannot_read_quarantines_its_hand(tmp_path: Path) ->
     ]
     assert hands["H1"]["reason"] == "hand H1 event 0 (draw_stock) has no card"
     assert hands["H2"]["reason"] == "hand H2 event 1 (declare) has no groups"
+
+
+# ------------------------------------------------------------ --out and staging
+
+
+def test_a_log_root_that_cannot_be_read_leaves_no_out_folder(tmp_path: Path) -> None:
+    """The log root is opened and checked before OUT is created: a run that cannot be done
+    leaves nothing behind."""
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    for name in (logs / "events").rglob("*.parquet"):
+        name.unlink()
+    for root in (logs, tmp_path / "no-such-folder"):
+        out = tmp_path / f"out-{root.name}"
+        result = runner.invoke(app, ["replay", str(root), "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert result.output.count("\n") == 1
+        assert not out.exists()
+
+
+def test_an_out_folder_that_is_or_is_inside_the_log_root_is_refused(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    before = sorted(logs.rglob("*"))
+    for out, why in (
+        (logs, "is the log root"),
+        (logs / "out", "is inside the log root"),
+        (logs / "games" / "deeper" / "out", "is inside the log root"),
+        (tmp_path / "elsewhere" / ".." / "logs" / "out", "is inside the log root"),
+    ):
+        result = runner.invoke(app, ["replay", str(logs), "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert result.output.count("\n") == 1
+        assert result.output.startswith("rummy-audit: error: --out ")
+        assert why in result.output
+    assert sorted(logs.rglob("*")) == before  # nothing written into the log root
+
+
+def test_a_log_root_inside_the_out_folder_is_fine(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "night" / "logs", clean_hands(1))
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "night")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "night" / "hands.parquet").is_file()
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has ended and been reaped."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_stale_staging_folders_are_cleared_and_a_live_runs_is_left(tmp_path: Path) -> None:
+    """A staging folder whose process is gone is removed at the start of a run; one whose
+    process lives (another run writing to the same OUT), and any other name, is not."""
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    out = tmp_path / "out"
+    stale = out / f".rummy-audit-{_dead_pid()}-k1ll3d_9"
+    live = out / f".rummy-audit-{os.getpid()}-alive"
+    other = [out / ".rummy-audit-nopid", out / ".rummy-audit-0-zero", out / "mine"]
+    for folder in (stale, live, *other):
+        (folder / "bucket=0").mkdir(parents=True)
+        (folder / "bucket=0" / "part.parquet").write_bytes(b"staged")
+    (out / f".rummy-audit-{_dead_pid()}-file").write_bytes(b"a file, not a folder")
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    assert not stale.exists()
+    assert (live / "bucket=0" / "part.parquet").is_file()
+    assert all(folder.is_dir() for folder in other)
+    assert (out / "hands.parquet").is_file()
+
+
+KILLED_GAMES = 2_000
+
+
+def test_a_run_killed_mid_staging_leaves_a_folder_the_next_run_clears(tmp_path: Path) -> None:
+    """kill -9 a replay once its staging folder holds files: the folder is left in OUT
+    (nothing could remove it); the next run removes it and writes complete outputs."""
+    logs = tmp_path / "logs"
+    night = simulate(games=KILLED_GAMES, out=logs, seed=11)
+    out = tmp_path / "out"
+    code = (
+        "from pathlib import Path; from audit.run import replay_logs; "
+        f"replay_logs(logs=Path({str(logs)!r}), out=Path({str(out)!r}), workers=1, "
+        "progress=False, fairplay=False)"
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=Path(__file__).parents[2],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        staged = _wait_for_staging(out, run)
+        os.kill(run.pid, signal.SIGKILL)
+        assert run.wait(timeout=30) == -signal.SIGKILL
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        assert run.stderr is not None
+        run.stderr.close()
+    assert staged.name.startswith(f".rummy-audit-{run.pid}-")
+    assert staged.is_dir()  # left behind
+    assert not (out / "run.json").exists()
+
+    summary = replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    assert not staged.exists()
+    assert list(out.glob(".rummy-audit-*")) == []
+    assert sum(summary.hands.values()) == night.hands
+    assert len(read(out, "hands.parquet")) == night.hands
+    for name in ("findings.parquet", "quarantine.parquet", "pile.parquet", "drops.parquet",
+                 "report.html", "run.json"):  # fmt: skip
+        assert (out / name).is_file(), name
+    run_json = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run_json["counts"]["hands_total"] == night.hands
+
+
+def _wait_for_staging(out: Path, run: subprocess.Popen[bytes], timeout: float = 120) -> Path:
+    """The run's staging folder, once it holds a file (the run is mid-staging)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for folder in out.glob(".rummy-audit-*") if out.is_dir() else []:
+            try:
+                if any(p.is_file() for p in folder.rglob("*")):
+                    return folder
+            except OSError:
+                pass  # a file went away while being listed: look again
+        if run.poll() is not None:
+            assert run.stderr is not None
+            pytest.fail(f"the run ended before it was killed: {run.stderr.read().decode()}")
+        time.sleep(0.005)
+    pytest.fail("the run never staged anything")

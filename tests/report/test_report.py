@@ -3,7 +3,9 @@ fed from the outputs, and a night of a million findings kept to a page that open
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -107,3 +109,60 @@ def test_the_report_command_renders_again_from_the_outputs(night: Path, tmp_path
     refused = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert refused.exit_code == 2
     assert "is not a replay's output folder" in refused.output
+
+
+def test_the_header_states_the_hands_span_and_when_the_run_was_made(night: Path) -> None:
+    """run.json's ``hands_span`` (deterministic: the hands' own timestamps) and ``run_at``
+    (volatile, like the version and the timings) are in the header."""
+    run = json.loads((night / "run.json").read_text(encoding="utf-8"))
+    view = build_view(night)
+    assert view.hands_from is not None
+    assert view.hands_to is not None
+    assert view.hands_from.text == "2026-11-29 18:00:00 UTC"
+    assert view.hands_to.text == "2026-11-29 18:05:00 UTC"
+    assert view.run_at is not None
+    assert view.run_at.iso == run["run_at"]
+    header = page(night).split("<header>")[1].split("</header>")[0]
+    assert (
+        '<p id="when">hands audited from <time datetime="2026-11-29T18:00:00+00:00">'
+        "2026-11-29 18:00:00 UTC</time> to "
+        '<time datetime="2026-11-29T18:05:00+00:00">2026-11-29 18:05:00 UTC</time>'
+    ) in header
+    assert f'run made <span class="volatile">{view.run_at.text}</span></p>' in header
+
+
+def rewritten(night: Path, out: Path, **run_json: object) -> str:
+    """The page of a copy of ``night`` whose run.json has ``run_json`` set (a None value
+    removes the key, as an older run.json lacks it)."""
+    shutil.copytree(night, out)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    for key, value in run_json.items():
+        if value is None:
+            run.pop(key, None)
+        else:
+            run[key] = value
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    write_report(out)
+    return page(out).split("<header>")[1].split("</header>")[0]
+
+
+def test_an_older_run_json_without_span_or_run_time_says_nothing_of_them(
+    night: Path, tmp_path: Path
+) -> None:
+    header = rewritten(night, tmp_path / "old", run_at=None, hands_span=None)
+    assert 'id="when"' not in header
+    assert "exit status 1" in header
+
+
+def test_a_span_with_one_end_unknown_states_the_other(night: Path, tmp_path: Path) -> None:
+    nulls = {"first_started_at": None, "last_ended_at": None}
+    header = rewritten(night, tmp_path / "nulls", run_at=None, hands_span=nulls)
+    assert 'id="when"' not in header
+    start = {"first_started_at": "2026-11-29T18:00:00+00:00", "last_ended_at": None}
+    header = rewritten(night, tmp_path / "start", run_at=None, hands_span=start)
+    assert "hands audited from <time" in header
+    assert "run made" not in header
+    end = {"first_started_at": None, "last_ended_at": "2026-11-30T01:00:00+00:00"}
+    header = rewritten(night, tmp_path / "end", run_at="2026-11-30T06:00:00+00:00", hands_span=end)
+    assert "hands audited up to <time" in header
+    assert "2026-11-30 01:00:00 UTC</time> &middot; run made" in header

@@ -22,8 +22,8 @@ from audit.cards import CODE_TEXT
 from audit.cli import app
 from audit.errors import AuditError
 from audit.logs.contract import check_schema
+from audit.records import Shuffle
 from audit.replay.commitment import reproduce
-from audit.replay.records import Shuffle
 from audit.run import replay_logs
 from audit.sim import PAIRS_PER_KIND, simulate
 from audit.sim.anomalies import (

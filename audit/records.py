@@ -9,9 +9,74 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum, unique
 from typing import NamedTuple
 
 NO_CARD = -1
+
+
+@unique
+class Format(StrEnum):
+    """``games.format`` (log-format.md)."""
+
+    POINTS = "points"
+    POOL_101 = "pool_101"
+    POOL_201 = "pool_201"
+    DEALS = "deals"
+
+    @property
+    def is_pool(self) -> bool:
+        return self in (Format.POOL_101, Format.POOL_201)
+
+
+@unique
+class Action(StrEnum):
+    """``events.action``: what a player (or, for a reshuffle, the server) did."""
+
+    DRAW_STOCK = "draw_stock"
+    DRAW_DISCARD = "draw_discard"
+    DISCARD = "discard"
+    DROP = "drop"
+    DECLARE = "declare"
+    SHOW = "show"
+    RESHUFFLE = "reshuffle"
+
+
+@unique
+class Outcome(StrEnum):
+    """``results.outcome``: how a hand ended for a player."""
+
+    WON = "won"
+    LOST = "lost"
+    FIRST_DROP = "first_drop"
+    MIDDLE_DROP = "middle_drop"
+    INVALID_DECLARE = "invalid_declare"
+
+
+@unique
+class GameAction(StrEnum):
+    """``game_events.action``: what happened between hands."""
+
+    ELIMINATED = "eliminated"
+    REBUY = "rebuy"
+    SPLIT_OFFER = "split_offer"
+    SPLIT_ACCEPT = "split_accept"
+    SPLIT_REJECT = "split_reject"
+    SPLIT = "split"
+    GAME_WON = "game_won"
+
+
+@unique
+class LedgerKind(StrEnum):
+    """``ledger.kind``: a money or chip movement."""
+
+    BUY_IN = "buy_in"
+    REBUY = "rebuy"
+    PRIZE = "prize"
+    SPLIT = "split"
+    RAKE = "rake"
+    POINTS_SETTLEMENT = "points_settlement"
+    REFUND = "refund"
 
 
 class Event(NamedTuple):

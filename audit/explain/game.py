@@ -1,0 +1,481 @@
+"""The view model of one explained game: its facts, every hand's result, the running pool
+scores or deals chips, the money, and every game-level finding, in words a support agent
+can read to a player.
+
+``build_game_view`` puts a game audited by ``audit.unit.audit_unit`` (the nightly run's
+door) into a ``GameView``; the renderers (``terminal.py``, ``html.py``) receive it and
+nothing else. Its money is ``payouts.py``'s; what differs is what the audit's findings
+say, each shown with its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from decimal import Decimal
+
+from audit.explain.clock import UNKNOWN, Clock, brief, span
+from audit.explain.payouts import ZERO, LedgerView, events_after, ledger_view, signed
+from audit.explain.view import (
+    FORMAT_WORDS,
+    NOT_LOOKED_UP_GAME,
+    OUTCOME_WORDS,
+    FairPlayView,
+    FindingView,
+    RuleView,
+    TableView,
+    finding_view,
+    table_view,
+)
+from audit.findings import Finding, worst
+from audit.money import money
+from audit.records import Game, GameEvent, Hand
+from audit.rules.ruleset import Ruleset
+from audit.unit import HandAudited, UnitAudit
+
+POOLS = ("pool_101", "pool_201")
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's recorded result in a hand; ``severity`` is the worst finding naming the
+    player in the hand (the hand's own or the game's)."""
+
+    player: str
+    outcome: str
+    points: str
+    amount: str
+    score_after: str
+    severity: str
+
+    @property
+    def text(self) -> str:
+        """``lost, 65 points, amount -65.00``; ``no result recorded``."""
+        if not self.outcome:
+            return "no result recorded"
+        words = f"{self.outcome}, {self.points} points"
+        if self.amount:
+            words += f", amount {self.amount}"
+        if self.score_after:
+            words += f", score {self.score_after}"
+        return words
+
+
+@dataclass(frozen=True)
+class GameHandView:
+    """One hand of the game: its status and why, its findings, each seat's record."""
+
+    hand_id: str
+    hand_no: int
+    status: str
+    """``verified``, ``discrepancy`` or ``quarantined``."""
+    reason: str
+    """Why a quarantined hand could not be replayed."""
+    times: str
+    """When it was dealt (the date only when not the game's first day) and how long it
+    took."""
+    findings: int
+    worst: str
+    checks: tuple[str, ...]
+    results: tuple[SeatResult, ...]
+
+    @property
+    def status_words(self) -> str:
+        """``verified``; ``2 findings, worst major (score.points, score.amount)``;
+        ``quarantined: why``."""
+        if self.status == "quarantined":
+            return f"quarantined: {self.reason}"
+        if not self.findings:
+            return "verified"
+        many = "s" if self.findings > 1 else ""
+        return f"{self.findings} finding{many}, worst {self.worst} ({', '.join(self.checks)})"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's score or chips in a row of the table; ``note`` says what the rules
+    give instead, or what happened to the player; ``severity`` is its finding's."""
+
+    text: str
+    note: str = ""
+    severity: str = ""
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """A game event in words, flagged with the worst finding on it."""
+
+    text: str
+    severity: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """The scores after a hand (pool), or a deal's chips and the running totals (deals),
+    and the game events that followed the hand."""
+
+    label: str
+    hand_id: str
+    cells: tuple[Cell, ...]
+    totals: tuple[Cell, ...]
+    events: tuple[EventLine, ...]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """The running pool scores or deals chips, one column per player."""
+
+    title: str
+    how: str
+    players: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+    rules: tuple[RuleView, ...]
+    notes: tuple[EventLine, ...]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """Everything the explanation of one game says. ``unknown`` holds why the game's own
+    facts are missing (no usable games row); its hands are then listed as quarantined."""
+
+    game_id: str
+    format: str
+    ruleset: str
+    ruleset_title: str
+    deals: str
+    table: TableView | None
+    times: str
+    players: tuple[str, ...]
+    result: str
+    unknown: str
+    hands: tuple[GameHandView, ...]
+    scores: ScoreTable | None
+    ledger: LedgerView | None
+    findings: tuple[FindingView, ...]
+    verdict: str
+    worst: str
+    source: str
+    version: str
+    fairplay: FairPlayView = NOT_LOOKED_UP_GAME
+
+    @property
+    def title(self) -> str:
+        return f"Game {self.game_id}"
+
+    @property
+    def headline(self) -> str:
+        """``Game G1: 101 pool rummy, rules standard-13, 9 hands``."""
+        n = len(self.hands)
+        hands = f"{n} hand{'s' if n != 1 else ''}"
+        if self.unknown:
+            return f"Game {self.game_id}: {hands}"
+        return f"Game {self.game_id}: {self.format}, rules {self.ruleset}, {hands}"
+
+
+def build_game_view(
+    unit: UnitAudit,
+    *,
+    source: str,
+    version: str,
+    clock: Clock = UNKNOWN,
+    hand_clocks: Mapping[str, Clock] | None = None,
+    missing: frozenset[str] = frozenset(),
+    damaged: Mapping[str, Sequence[str]] | None = None,
+) -> GameView:
+    """Put an audited game into words: ``clock`` is when the game ran and ``hand_clocks``
+    when each hand did (``find.game_facts``); ``missing`` and ``damaged`` are the log
+    root's, as the audit was given them, to say why money was not checked."""
+    game, rules = unit.game, unit.rules
+    clocks = hand_clocks or {}
+    every = [f for item in unit.hands if item.audit for f in item.audit.findings]
+    view = GameView(
+        game_id=unit.game_id,
+        format="",
+        ruleset="",
+        ruleset_title="",
+        deals="",
+        table=None,
+        times="not recorded",
+        players=_players(item.hand for item in unit.hands),
+        result="",
+        unknown=f"Game {unit.game_id} has no usable row in the games table, so its hands "
+        "cannot be replayed and its game-level checks were not run",
+        hands=tuple(
+            _hand(item, unit.findings, clocks.get(item.hand.hand_id, UNKNOWN), clock.started)
+            for item in unit.hands
+        ),
+        scores=None,
+        ledger=None,
+        findings=tuple(finding_view(f) for f in unit.findings),
+        verdict=_verdict(unit),
+        worst=_worst([*every, *unit.findings]),
+        source=source,
+        version=version,
+    )
+    if game is None:
+        return view
+    scores = None
+    if game.format in POOLS:
+        scores = _pool_table(unit, game, rules)
+    elif game.format == "deals":
+        scores = _deals_table(unit, game, rules)
+    return replace(
+        view,
+        format=FORMAT_WORDS.get(game.format, game.format),
+        ruleset=game.ruleset,
+        ruleset_title=rules.title if rules else "(this ruleset cannot be used)",
+        deals=f"best of {game.deals_count}" if game.deals_count else "",
+        table=table_view(game),
+        times=span(clock, running=game.running),
+        result=_result(game),
+        unknown="",
+        scores=scores,
+        ledger=ledger_view(unit, game, rules, missing, damaged or {}),
+    )
+
+
+# ------------------------------------------------------------ facts
+
+
+def _players(hands: Iterable[Hand]) -> tuple[str, ...]:
+    """Every player, in the seat order of the first hand they played."""
+    return tuple(dict.fromkeys(p for hand in hands for p in hand.seats))
+
+
+def _result(game: Game) -> str:
+    if game.running:
+        return "still running when the logs were cut"
+    split = next((e for e in game.game_events if e.action == "split"), None)
+    if split is not None:
+        how = "by agreement" if split.split_kind == "manual" else "automatically"
+        return f"the prize was split {how} after hand {split.after_hand_no}"
+    won = [e.player or "?" for e in game.game_events if e.action == "game_won"]
+    if won:
+        return f"won by {', '.join(won)}"
+    if game.format == "points":
+        return "points rummy: every hand is settled on its own"
+    return "no winner recorded"
+
+
+def _verdict(unit: UnitAudit) -> str:
+    rows = [item.row for item in unit.hands]
+    count = {s: sum(1 for r in rows if r.status == s) for s in ("verified", "discrepancy")}
+    quarantined = len(rows) - count["verified"] - count["discrepancy"]
+    n = len(unit.findings)
+    return (
+        f"{len(rows)} hand{'s' if len(rows) != 1 else ''}: {count['verified']} verified, "
+        f"{count['discrepancy']} with discrepancies, {quarantined} quarantined; "
+        f"{n} game-level finding{'s' if n != 1 else ''}"
+        + (f", worst {_worst(unit.findings)}" if unit.findings else "")
+    )
+
+
+def _worst(findings: Iterable[Finding]) -> str:
+    severity = worst(findings)
+    return "" if severity is None else severity.value
+
+
+def _hand(
+    item: HandAudited, game_findings: Sequence[Finding], clock: Clock, day: datetime | None
+) -> GameHandView:
+    hand, row = item.hand, item.row
+    mine = [*(item.audit.findings if item.audit else ()),
+            *(f for f in game_findings if f.hand_id == hand.hand_id)]  # fmt: skip
+    by_player = {r.player: r for r in hand.results}
+    order = [*hand.seats, *(p for p in by_player if p not in hand.seats)]
+    results = []
+    for player in order:
+        r = by_player.get(player)
+        flag = _worst(f for f in mine if f.player_id == player)
+        if r is None:
+            results.append(SeatResult(player, "", "", "", "", flag))
+            continue
+        results.append(
+            SeatResult(
+                player=player,
+                outcome=OUTCOME_WORDS.get(r.outcome, r.outcome.replace("_", " ")),
+                points=str(r.points),
+                amount="" if r.amount is None else str(r.amount),
+                score_after="" if r.score_after is None else str(r.score_after),
+                severity=flag,
+            )
+        )
+    return GameHandView(
+        hand_id=hand.hand_id,
+        hand_no=hand.hand_no,
+        status=row.status,
+        reason=item.reason or "",
+        times=brief(clock, day=day),
+        findings=row.findings,
+        worst=row.worst_severity or "",
+        checks=tuple(dict.fromkeys(f.check for f in mine)),
+        results=tuple(results),
+    )
+
+
+def _rule(rules: Ruleset | None, key: str) -> RuleView | None:
+    if rules is None or key not in rules.rules:
+        return None
+    rule = rules.rule(key)
+    return RuleView(rule.key, rule.text, rule.source)
+
+
+def _rules(rules: Ruleset | None, keys: Iterable[str]) -> tuple[RuleView, ...]:
+    return tuple(r for r in (_rule(rules, k) for k in keys) if r is not None)
+
+
+# ------------------------------------------------------------ pool and deals tables
+
+
+def _on(findings: Iterable[Finding], hand_id: str, player: str, *checks: str) -> list[Finding]:
+    return [
+        f for f in findings if f.hand_id == hand_id and f.player_id == player and f.check in checks
+    ]
+
+
+def _event_line(
+    e: GameEvent, game: Game, rules: Ruleset | None, found: Sequence[Finding]
+) -> EventLine:
+    who = e.player or "the platform"
+    pool = rules.pools.get(game.format) if rules is not None else None
+    match e.action:
+        case "eliminated":
+            limit = ""
+            if pool is not None:
+                at = pool.elimination_score
+                limit = (
+                    f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
+                )
+            text = f"{who} is eliminated with a score of {e.score}{limit}"
+        case "rebuy":
+            fee = f" for {game.entry_fee}" if game.entry_fee is not None else ""
+            text = f"{who} buys back in{fee} (a rebuy) at a new score of {e.score}"
+        case "split_offer":
+            text = f"{who} offers to split the prize"
+        case "split_accept":
+            text = f"{who} accepts the split"
+        case "split_reject":
+            text = f"{who} rejects the split"
+        case "split":
+            how = "by agreement (a manual split)" if e.split_kind == "manual" else "automatically"
+            text = f"the prize is split {how}"
+        case "game_won":
+            text = f"{who} wins the game"
+        case _:
+            text = f"{who}: {e.action.replace('_', ' ')}"
+    flagged = [f for f in found if f.seq == e.seq]
+    return EventLine(text, _worst(flagged))
+
+
+def _orphan_events(
+    unit: UnitAudit, game: Game, rules: Ruleset | None, events: dict[int, list[GameEvent]]
+) -> tuple[EventLine, ...]:
+    """Game events after a hand number the game's hands do not hold."""
+    numbers = {item.hand.hand_no for item in unit.hands}
+    return tuple(
+        EventLine(f"after hand {no}, which is not in the hands table: {line.text}", line.severity)
+        for no in sorted(set(events) - numbers)
+        for line in (_event_line(e, game, rules, unit.findings) for e in events[no])
+    )
+
+
+def _pool_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTable:
+    """Each player's running score after each hand, as recorded (a ``pool.score`` finding
+    gives what the rules make it), with the eliminations, rebuys and splits after it."""
+    players = _players(item.hand for item in unit.hands)
+    events = events_after(game)
+    gone: set[str] = set()
+    rows = []
+    for item in unit.hands:
+        hand = item.hand
+        after = events.get(hand.hand_no, [])
+        out = {e.player for e in after if e.action == "eliminated"}
+        back = {e.player: e.score for e in after if e.action == "rebuy"}
+        results = {r.player: r for r in hand.results}
+        cells = []
+        for player in players:
+            r = results.get(player)
+            if r is None:
+                cells.append(Cell("out" if player in gone else ""))
+                continue
+            wrong = _on(unit.findings, hand.hand_id, player, "pool.score", "pool.elimination")
+            text = "?" if r.score_after is None else str(r.score_after)
+            notes = [f"should be {f.expected}" for f in wrong if f.check == "pool.score"]
+            if player in out:
+                text += " out"
+            if player in back:
+                notes.append(f"rebuys at {back[player]}")
+            cells.append(Cell(text, "; ".join(notes), _worst(wrong)))
+        gone |= {p for p in out if p is not None and p not in back}
+        gone -= set(back)
+        rows.append(
+            ScoreRow(
+                label=f"after hand {hand.hand_no}",
+                hand_id=hand.hand_id,
+                cells=tuple(cells),
+                totals=(),
+                events=tuple(_event_line(e, game, rules, unit.findings) for e in after),
+            )
+        )
+    keys = [f"{game.format}.elimination_score"]
+    actions = {e.action for e in game.game_events}
+    if "rebuy" in actions:
+        keys += [f"{game.format}.rebuy_below", f"{game.format}.rebuy_min_players"]
+    if "split" in actions or "split_offer" in actions:
+        keys += [f"{game.format}.auto_split_above", f"{game.format}.manual_split_min_score",
+                 f"{game.format}.split_drop_difference"]  # fmt: skip
+    return ScoreTable(
+        title="Running pool scores",
+        how="each player's score after each hand, as recorded; then what happened between "
+        "hands (eliminations, rebuys, splits)",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, keys),
+        notes=_orphan_events(unit, game, rules, events),
+    )
+
+
+def _deals_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTable:
+    """The chips each deal moved, as recorded (a ``deals.chips`` finding gives what the
+    rules make them), and the running totals by the rules' chips."""
+    players = _players(item.hand for item in unit.hands)
+    events = events_after(game)
+    totals: dict[str, Decimal] = {}
+    rows = []
+    for number, item in enumerate(unit.hands, start=1):
+        hand = item.hand
+        results = {r.player: r for r in hand.results}
+        cells = []
+        for player in players:
+            r = results.get(player)
+            if r is None:
+                cells.append(Cell(""))
+                continue
+            wrong = _on(unit.findings, hand.hand_id, player, "deals.chips")
+            want = next((f.expected for f in wrong if f.expected is not None), None)
+            counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
+            totals[player] = totals.get(player, ZERO) + counted
+            text = "?" if r.amount is None else signed(r.amount)
+            note = f"should be {signed(counted)}" if want is not None else ""
+            cells.append(Cell(text, note, _worst(wrong)))
+        rows.append(
+            ScoreRow(
+                label=f"deal {number}",
+                hand_id=hand.hand_id,
+                cells=tuple(cells),
+                totals=tuple(Cell(signed(totals[p]) if p in totals else "") for p in players),
+                events=tuple(
+                    _event_line(e, game, rules, unit.findings) for e in events.get(hand.hand_no, [])
+                ),
+            )
+        )
+    return ScoreTable(
+        title="Chips, deal by deal",
+        how="the chips each deal moved, as recorded, and each player's running total by the "
+        "rules' chips (the winner of a deal takes what the losers lose); the most chips wins",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, ["deals.chips", "deals.tie"]),
+        notes=_orphan_events(unit, game, rules, events),
+    )

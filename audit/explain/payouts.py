@@ -1,0 +1,352 @@
+"""The money of one explained game: every ledger row, its balance, and each sum the rules
+give (the entries, the rake, the prize or the split shares, the points settlements) with
+how it is made and the rule behind it.
+
+The sums come from the game checks' own arithmetic (``audit.games.ledger.prize_pool`` and
+``points_owed``, ``audit.games.pool.split_shares``, ``audit.money.rake``); where the checks
+do not judge the money (a running game, a game not all of whose hands could be read, a
+called-off game ...) the view says so instead, with the same readings as
+``audit.unit.game_checks``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from audit.findings import Finding, worst
+from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool
+from audit.games.pool import split_shares
+from audit.money import rake as rake_of
+from audit.records import Game, GameEvent, Hand, LedgerRow
+from audit.rules.ruleset import Ruleset
+from audit.unit import UnitAudit, incomplete
+
+ZERO = Decimal("0.00")
+KIND_WORDS = {
+    "buy_in": "buy-in",
+    "rebuy": "rebuy",
+    "prize": "prize",
+    "split": "split share",
+    "rake": "rake",
+    "points_settlement": "points settlement",
+    "refund": "refund",
+}
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One ledger row: its kind in words, the player (empty for the platform's own rows)
+    and the signed amount, seen from the player."""
+
+    kind: str
+    player: str
+    amount: str
+
+
+@dataclass(frozen=True)
+class Payout:
+    """One sum the ledger should hold: what the rules give, what was recorded, how the
+    rules' sum is made and the rules behind it."""
+
+    what: str
+    player: str
+    rules_give: str
+    recorded: str
+    how: str
+    rules: tuple[str, ...]
+
+    @property
+    def agrees(self) -> bool:
+        return Decimal(self.rules_give) == Decimal(self.recorded)
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """The game's money: every ledger row, its balance, each payout by the rules, and
+    notes on what was not checked and why."""
+
+    lines: tuple[LedgerLine, ...]
+    paid_in: str
+    paid_out: str
+    net: str
+    payouts: tuple[Payout, ...]
+    notes: tuple[str, ...]
+    worst: str
+
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """The rules behind the payouts, each once, in the order first cited."""
+        return tuple(dict.fromkeys(rule for p in self.payouts for rule in p.rules))
+
+    @property
+    def balance(self) -> str:
+        """The balance in words: what came in, what went out (rake included)."""
+        if not self.lines:
+            return "no ledger rows"
+        paid = f"paid in {self.paid_in}, paid out {self.paid_out} (rake included)"
+        net = Decimal(self.net)
+        if net == 0:
+            return f"{paid}: it balances"
+        if net > 0:
+            return f"{paid}: it does not balance, {net} more was paid out than paid in"
+        return f"{paid}: it does not balance, {-net} paid in was not paid out"
+
+
+def signed(amount: Decimal) -> str:
+    """``+40``, ``-12.50``, ``0``: chips and money with their sign."""
+    return f"+{amount}" if amount > 0 else str(amount)
+
+
+def events_after(game: Game) -> dict[int, list[GameEvent]]:
+    """The game's events by the hand number they follow, in seq order."""
+    out: dict[int, list[GameEvent]] = defaultdict(list)
+    for e in game.game_events:
+        out[e.after_hand_no].append(e)
+    return out
+
+
+def _worst(findings: Iterable[Finding]) -> str:
+    severity = worst(findings)
+    return "" if severity is None else severity.value
+
+
+def _sum(rows: Iterable[LedgerRow], *kinds: str) -> Decimal:
+    return sum((r.amount for r in rows if r.kind in kinds), ZERO)
+
+
+def ledger_view(
+    unit: UnitAudit,
+    game: Game,
+    rules: Ruleset | None,
+    missing: frozenset[str],
+    damaged: Mapping[str, Sequence[str]],
+) -> LedgerView:
+    rows = game.ledger
+    lines = tuple(LedgerLine(KIND_WORDS.get(r.kind, r.kind), r.player or "", str(r.amount))
+                  for r in rows)  # fmt: skip
+    paid_in = -sum((r.amount for r in rows if r.amount < 0), ZERO)
+    paid_out = sum((r.amount for r in rows if r.amount > 0), ZERO)
+    notes, payouts = _payouts(unit, game, rules, missing, damaged)
+    money_checks = ("ledger.balance", "pool.split")
+    return LedgerView(
+        lines=lines,
+        paid_in=str(paid_in + ZERO),
+        paid_out=str(paid_out + ZERO),
+        net=str(paid_out - paid_in + ZERO),
+        payouts=payouts,
+        notes=notes,
+        worst=_worst(f for f in unit.findings if f.check in money_checks),
+    )
+
+
+def _payouts(
+    unit: UnitAudit,
+    game: Game,
+    rules: Ruleset | None,
+    missing: frozenset[str],
+    damaged: Mapping[str, Sequence[str]],
+) -> tuple[tuple[str, ...], tuple[Payout, ...]]:
+    """What the rules give, where the ledger checks judge it; else why not (the same
+    readings as ``audit.unit.game_checks`` and ``audit.games.ledger.check_ledger``)."""
+    hands = [item.hand for item in unit.hands]
+    if "ledger" in missing:
+        return ("The log root has no ledger table, so the game's money was not checked.",), ()
+    if not game.ledger:
+        lost = damaged.get("ledger")
+        why = f" ({', '.join(lost)} could not be read)" if lost else ""
+        return (f"No ledger row names this game{why}, so its money was not checked.",), ()
+    balance = "The rows must add up to zero: all the players pay in is paid out, rake included."
+    if game.running:
+        return (
+            balance,
+            "The game was still running when the logs were cut: its prize and final balance "
+            "wait for the batch where it ends.",
+        ), ()
+    if rules is None:
+        return (balance, "The game's rules cannot be used, so its money was not checked."), ()
+    gaps = incomplete(game, hands)
+    if gaps:
+        return (balance, f"Only the ledger's own balance is checked: not all the game's "
+                f"hands could be judged ({gaps[0]}).",), ()  # fmt: skip
+    if any(r.kind == "refund" for r in game.ledger):
+        return (balance, "The game was called off (refund rows): only its balance is "
+                "checked."), ()  # fmt: skip
+    if game.format == "points":
+        return (balance,), _points_payouts(hands, game, rules)
+    if game.entry_fee is None:
+        return (balance, "The game records no entry fee, so its entries and prize were "
+                "not checked."), ()  # fmt: skip
+    events_lost = bool(damaged.get("game_events")) and not game.game_events
+    if "game_events" in missing or events_lost:
+        return (balance, "Without the game events (where rebuys and the winner are "
+                "recorded) the entries and the prize were not checked."), ()  # fmt: skip
+    if not hands:
+        return (balance,), ()
+    return (balance,), _pool_payouts(unit, hands, game, rules, game.entry_fee)
+
+
+def _points_payouts(hands: list[Hand], game: Game, rules: Ruleset) -> tuple[Payout, ...]:
+    """Each player's settlement against their hands' amounts; the rake rows against what
+    the hands left (``ledger.points_owed``)."""
+    owed = points_owed(hands)
+    settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "points_settlement" and row.player is not None:
+            settled[row.player] += row.amount
+    cite = [BALANCE_RULE]
+    if "money.points_settlement" in rules.rules:
+        cite.append(rules.cite("money.points_settlement"))
+    out = []
+    for player in sorted(set(owed.won) | set(settled)):
+        amounts = [
+            f"hand {h.hand_no} {signed(r.amount)}"
+            for h in hands for r in h.results if r.player == player and r.amount is not None
+        ]  # fmt: skip
+        out.append(
+            Payout(
+                what="points settlement",
+                player=player,
+                rules_give=str(owed.won.get(player, ZERO)),
+                recorded=str(settled.get(player, ZERO)),
+                how="the amounts recorded for their hands: " + (", ".join(amounts) or "none"),
+                rules=tuple(cite),
+            )
+        )
+    out.append(
+        Payout(
+            what="rake",
+            player="",
+            rules_give=str(owed.rake),
+            recorded=str(_sum(game.ledger, "rake")),
+            how="what the losers paid less what the winners took, over the hands",
+            rules=tuple(cite),
+        )
+    )
+    return tuple(out)
+
+
+def _pool_payouts(
+    unit: UnitAudit, hands: list[Hand], game: Game, rules: Ruleset, fee: Decimal
+) -> tuple[Payout, ...]:
+    """Entries, rake and the prize (``ledger.prize_pool``), or the split shares."""
+    money = prize_pool(game, hands, fee)
+    entries = f"{money.players} player{'s' if money.players != 1 else ''}"
+    entries += f" and {money.rebuys} rebuy{'s' if money.rebuys != 1 else ''}"
+    out = [
+        Payout("entry fees", "", str(money.gross), str(ZERO - _sum(game.ledger, "buy_in", "rebuy")),
+               f"{entries} at {fee}", (POOL_RULE,)),
+        Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
+               f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
+    ]  # fmt: skip
+    if any(r.kind == "split" for r in game.ledger):
+        return tuple(out) + _split_payouts(unit, hands, game, rules, fee)
+    paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "prize":
+            paid[row.player] += row.amount
+    winner = money.winner
+    if winner is not None:
+        out.append(
+            Payout("prize", winner, str(money.prize), str(paid[winner]),
+                   f"{money.gross} of entry fees less {money.rake} of rake, to {winner}, "
+                   "who won the game", (POOL_RULE,))
+        )  # fmt: skip
+    for player in sorted((p for p in paid if p != winner), key=str):
+        out.append(
+            Payout("prize", player or "", str(ZERO), str(paid[player]),
+                   f"{player or 'nobody'} did not win the game"
+                   + ("" if winner else " (no single winner is recorded)"), (POOL_RULE,))
+        )  # fmt: skip
+    return tuple(out)
+
+
+def _split_payouts(
+    unit: UnitAudit, hands: list[Hand], game: Game, rules: Ruleset, fee: Decimal
+) -> tuple[Payout, ...]:
+    """The shares of a pool split (``pool.split_shares``): the players still in after the
+    split's hand, with their scores then, in the seat order of hand 1. A ``pool.split``
+    finding's expected share is the pool check's own word and is shown where it names a
+    player."""
+    split = next((e for e in game.game_events if e.action == "split"), None)
+    pool = rules.pools.get(game.format)
+    if split is None or pool is None or not hands:
+        return ()
+    active, scores, rebuys = _still_in(hands, game, split.after_hand_no)
+    if not active:
+        return ()
+    order = {p: i for i, p in enumerate(hands[0].seats)}
+    seated = sorted(active, key=lambda p: order.get(p, len(order)))
+    kind = split.split_kind or "auto"
+    entries = len(hands[0].seats) + rebuys
+    shares = split_shares(
+        kind=kind,
+        scores=[scores[p] for p in seated],
+        pool=pool,
+        entry_fee=fee,
+        entries=entries,
+        rake_pct=game.rake_pct,
+    )
+    owed = dict(zip(seated, shares, strict=True))
+    pot = fee * entries
+    prize = pot - rake_of(pot, game.rake_pct)
+    key = (
+        f"{game.format}.auto_split_above"
+        if kind != "manual"
+        else f"{game.format}.split_drop_difference"
+    )
+    cite = (rules.cite(key),) if key in rules.rules else ()
+    if kind == "manual":
+        per_drop = fee - rake_of(fee, game.rake_pct)
+        how = (
+            f"a split by agreement of the prize of {prize}: each player's extra first drops "
+            f"(theirs less the fewest) at {per_drop}, the rest in equal shares"
+        )
+    else:
+        how = f"an automatic split of the prize of {prize} in {len(seated)} equal shares"
+    how += f" ({entries} entries at {fee} less the rake; odd paise to the first in seat order)"
+    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "split" and row.player is not None:
+            paid[row.player] += row.amount
+    said = {f.player_id: f.expected for f in unit.findings
+            if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
+    out = []
+    for player in [*seated, *sorted(set(paid) - set(seated))]:
+        want = said.get(player) or str(owed.get(player, ZERO))
+        score = f"score {scores[player]}" if player in scores and player in owed else ""
+        if score and kind == "manual":
+            drops = pool.first_drops_left(scores[player])
+            score += f", {drops} first drop{'s' if drops != 1 else ''} left"
+        score += ": " if score else ""
+        out.append(Payout("split share", player, want, str(paid.get(player, ZERO)),
+                          score + how if player in owed else f"{player} was not in the game "
+                          "at the split", cite))  # fmt: skip
+    return tuple(out)
+
+
+def _still_in(hands: list[Hand], game: Game, after: int) -> tuple[list[str], dict[str, int], int]:
+    """The players still in after hand number ``after``, everyone's score then (as
+    recorded, a rebuy's new score included), and the rebuys taken until then."""
+    events = events_after(game)
+    scores: dict[str, int] = {}
+    active: list[str] = []
+    rebuys = 0
+    for hand in hands:
+        for r in hand.results:
+            before = scores.get(r.player, 0)
+            scores[r.player] = r.score_after if r.score_after is not None else before + r.points
+        now = events.get(hand.hand_no, [])
+        out = {e.player for e in now if e.action == "eliminated" and e.player in hand.seats}
+        back = [e for e in now if e.action == "rebuy" and e.player in out]
+        for e in back:
+            if e.player is not None and e.score is not None:
+                scores[e.player] = e.score
+        rebuys += len(back)
+        returned = {e.player for e in back}
+        active = [p for p in hand.seats if p not in out or p in returned]
+        if hand.hand_no == after:
+            break
+    return active, scores, rebuys

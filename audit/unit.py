@@ -1,0 +1,344 @@
+"""The unit of audit: one game and all its hands. The one door every hand comes through.
+
+``audit_unit`` decides which hands can be replayed (``admit``), replays them, then runs the
+game-level checks (pool, deals, ledger); the nightly run (``audit_games``, what a worker
+process runs over a batch of complete games) and ``rummy-audit explain`` both call it, so a
+hand the night quarantines is never replayed to explain it, and a game's findings are the
+same whichever door asked.
+
+Imports only the rules engine, the replay and the game checks, never the columnar engines,
+so a spawned worker starts fast.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from audit.errors import RulesetError
+from audit.findings import Finding, Severity, contract, finding, worst
+from audit.games.deals import check_deals
+from audit.games.ledger import check_ledger
+from audit.games.pool import check_pool, out_of_format
+from audit.records import NO_CARD, Format, Game, GameUnit, Hand, HandRow, QuarantineRow
+from audit.replay.facts import DropRow, PileRow, hand_facts
+from audit.replay.outcome import HandAudit, audit_hand
+from audit.rules.ruleset import Ruleset, load_preset
+
+_NEEDS_CARD = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
+_NEEDS_GROUPS = frozenset({"declare", "show", "reshuffle"})
+
+
+def malformed_event(hand: Hand) -> str | None:
+    """Why an event row cannot be replayed at all (a draw without its card, a declaration
+    without its groups, an action without a player), or ``None``. Such a hand is
+    quarantined: the replay will not guess what the row meant."""
+    for e in hand.events:
+        if e.player is None and e.action != "reshuffle":
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) names no player"
+        if e.action in _NEEDS_CARD and e.card == NO_CARD:
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no card"
+        if e.action in _NEEDS_GROUPS and not e.groups:
+            return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no groups"
+    return None
+
+
+def rules_for(game: Game) -> Ruleset | str:
+    """The game's preset, or why it cannot be used (a reason for the quarantine)."""
+    try:
+        rules = load_preset(game.ruleset)
+    except RulesetError as exc:
+        return f"game {game.game_id}: {exc}"
+    if rules.cards_per_hand != game.cards_per_hand:
+        return (
+            f"game {game.game_id} deals {game.cards_per_hand} cards but its ruleset "
+            f"{rules.id} deals {rules.cards_per_hand}"
+        )
+    return rules
+
+
+def admit(unit: GameUnit) -> tuple[Ruleset | None, dict[str, str | None]]:
+    """The game's rules (``None`` when they cannot be used) and, for each hand, why it
+    cannot be replayed (``None``: it can): a row the reader refused, an unknown game or
+    ruleset, an event the replay cannot read."""
+    game = unit.game
+    rules = (
+        rules_for(game) if game is not None else f"game {unit.game_id} is not in the games table"
+    )
+    reasons: dict[str, str | None] = {}
+    for hand in unit.hands:
+        reasons[hand.hand_id] = (
+            hand.quarantine
+            or (rules if isinstance(rules, str) else None)
+            or malformed_event(hand)
+        )
+    return (None if isinstance(rules, str) else rules), reasons
+
+
+@dataclass
+class HandAudited:
+    """One hand of a unit as audited: replayed (``audit``), or not (``reason``)."""
+
+    hand: Hand
+    reason: str | None
+    audit: HandAudit | None
+    row: HandRow
+
+
+@dataclass
+class UnitAudit:
+    """A game and its hands, audited: each hand, the game-level findings, the quarantine
+    rows the admission added, and the replay's facts for the fair-play detectors."""
+
+    game_id: str
+    game: Game | None
+    rules: Ruleset | None
+    hands: list[HandAudited]
+    findings: list[Finding]
+    """Game-level findings (the hands' own are on each ``HandAudited.audit``)."""
+    quarantine: list[QuarantineRow] = field(default_factory=list)
+    pile: list[PileRow] = field(default_factory=list)
+    drops: list[DropRow] = field(default_factory=list)
+
+    def hand(self, hand_id: str) -> HandAudited | None:
+        return next((h for h in self.hands if h.hand.hand_id == hand_id), None)
+
+
+def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
+    return HandRow(
+        hand_id=hand.hand_id,
+        game_id=hand.game_id,
+        hand_no=hand.hand_no,
+        format=game.format if game else None,
+        ruleset=game.ruleset if game else None,
+        players=len(hand.seats) or None,
+        status="quarantined",
+        findings=0,
+        worst_severity=None,
+        reason=reason,
+    )
+
+
+def _replayed(hand: Hand, game: Game, audit: HandAudit) -> HandRow:
+    severity = worst(audit.findings)
+    by_player = {r.player: r for r in hand.results}
+    recorded = [by_player[p] for p in hand.seats if p in by_player]
+    return HandRow(
+        hand_id=hand.hand_id,
+        game_id=hand.game_id,
+        hand_no=hand.hand_no,
+        format=game.format,
+        ruleset=game.ruleset,
+        players=len(hand.seats),
+        status=audit.status,
+        findings=len(audit.findings),
+        worst_severity=severity.value if severity else None,
+        reason=None,
+        outcomes=tuple(r.outcome for r in recorded),
+        points=tuple(r.points for r in recorded),
+    )
+
+
+def audit_unit(
+    unit: GameUnit,
+    *,
+    missing: frozenset[str] = frozenset(),
+    damaged: Mapping[str, Sequence[str]] | None = None,
+) -> UnitAudit:
+    """Audit one game: every hand it admits replayed, then the game-level checks; those
+    that need an optional table the log root does not have (``missing``) are skipped (the
+    run says so once, as ``check.skipped``); ``damaged`` names each table's unreadable
+    files."""
+    game = unit.game
+    rules, reasons = admit(unit)
+    out = UnitAudit(unit.game_id, game, rules, [], [])
+    for hand in unit.hands:
+        reason = reasons[hand.hand_id]
+        if reason is not None or game is None or rules is None:
+            why = reason or "the game is not known"
+            out.hands.append(HandAudited(hand, why, None, _quarantined(hand, game, why)))
+            if hand.quarantine is None:  # the reader has not listed it: its admission did
+                out.quarantine.append(
+                    QuarantineRow("hands", None, None, hand.hand_id, hand.game_id,
+                                  "input.hand", why)
+                )  # fmt: skip
+            continue
+        audit = audit_hand(hand, game, rules)
+        pile, drops = hand_facts(audit.replay, audit.expected)
+        out.pile += pile
+        out.drops += drops
+        out.hands.append(HandAudited(hand, None, audit, _replayed(hand, game, audit)))
+    if game is not None and rules is not None:
+        events = "game_events" not in missing
+        out.findings = game_checks(game, unit.hands, rules, game_events=events, damaged=damaged)
+        _mark(out)
+    elif game is not None:
+        out.findings = [
+            finding(
+                "game.unchecked",
+                game_id=game.game_id,
+                message=f"The game-level checks of game {game.game_id} were not run: "
+                f"{out.hands[0].reason if out.hands else 'its rules cannot be used'}.",
+                rule=contract("games.ruleset"),
+            )
+        ]
+    return out
+
+
+def incomplete(game: Game, hands: list[Hand]) -> list[str]:
+    """Why the game's hands are not all here to be judged: a hand that could not be
+    replayed, a hand number missing from hands, game events after a hand hands does not
+    hold, no hand at all. A running game's last hand may still be in play: it is left
+    out of the game's checks rather than counted missing."""
+    if game.running and hands and hands[-1].quarantine is not None:
+        hands = hands[:-1]
+    why = [f"hand {h.hand_id} could not be replayed ({h.quarantine})" for h in hands
+           if h.quarantine is not None]  # fmt: skip
+    numbers = {h.hand_no for h in hands if h.hand_no > 0}
+    last = max(numbers, default=0)
+    why += [f"hand no. {n} is not in the hands table" for n in range(1, last + 1)
+            if n not in numbers]  # fmt: skip
+    after = max((e.after_hand_no for e in game.game_events), default=0)
+    if after > last:
+        why.append(f"its game events follow hand no. {after}, which the hands table does not hold")
+    if not hands and not game.running:
+        why.append("the hands table holds none of its hands")
+    return why
+
+
+def game_checks(
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    *,
+    game_events: bool = True,
+    damaged: Mapping[str, Sequence[str]] | None = None,
+) -> list[Finding]:
+    """The game-level checks of one game, after its hands.
+
+    - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
+      naming the first missing hand and why; only its ledger's own balance is checked:
+      no score, chip or money finding rests on data that could not be read.
+    - A running game (``ended_at`` null) is judged on its hands so far: running pool
+      scores, eliminations, rebuys, splits, deals chips; what needs the end (the winner,
+      the prize, the final balance) waits for the batch where it ends (``game.running``).
+    - Without a game_events table (``game_events`` false) nothing that rests on
+      eliminations, rebuys, splits or the winner is checked; when a file of game_events or
+      ledger could not be read (``damaged``: table -> files), a finished game with no row in
+      that table is not judged on it (its rows may be in that file).
+    """
+    damaged = damaged or {}
+    found: list[Finding] = out_of_format(game, rules)
+    if game.running:
+        found.append(
+            finding(
+                "game.running",
+                game_id=game.game_id,
+                message=f"Game {game.game_id} was still running when the logs were cut: its "
+                "hands so far are checked; its winner, prize and final balance wait for the "
+                "batch where it ends.",
+                rule=contract("games.ended_at"),
+            )
+        )
+    gaps = incomplete(game, hands)
+    if gaps:
+        more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
+        found.append(
+            finding(
+                "game.unchecked",
+                game_id=game.game_id,
+                message=f"The game-level checks of game {game.game_id} (scores, chips and "
+                f"money against its hands) were not run: {gaps[0]}{more}.",
+                rule=contract("games.hands"),
+            )
+        )
+        return found + check_ledger(game, hands, rules, complete=False)
+    events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
+    if events_lost and game.format != Format.POINTS:
+        found.append(_lost(game, "game_events", damaged["game_events"],
+                           "its eliminations, rebuys, splits and winner"))  # fmt: skip
+    if damaged.get("ledger") and not game.ledger and not game.running:
+        found.append(_lost(game, "ledger", damaged["ledger"], "its money"))
+    events = game_events and not events_lost
+    found += check_ledger(game, hands, rules, game_events=events)
+    if game.format == Format.DEALS:
+        found += check_deals(game, hands, rules, winner=events)
+    elif Format(game.format).is_pool and events:
+        found += check_pool(game, hands, rules)
+    return found
+
+
+def _lost(game: Game, table: str, files: Sequence[str], what: str) -> Finding:
+    return finding(
+        "game.unchecked",
+        game_id=game.game_id,
+        message=f"Game {game.game_id} has no {table} rows, and {', '.join(files)} could not "
+        f"be read, so {what} were not checked.",
+        rule=contract("tables.files"),
+    )
+
+
+def _mark(out: UnitAudit) -> None:
+    """A hand a game-level finding names becomes a hand with a discrepancy."""
+    named = Counter(f.hand_id for f in out.findings if f.hand_id is not None)
+    if not named:
+        return
+    for item in out.hands:
+        row = item.row
+        if row.hand_id not in named or row.status == "quarantined":
+            continue
+        mine = [f for f in out.findings if f.hand_id == row.hand_id]
+        severities = [f.severity for f in mine]
+        if row.worst_severity is not None:
+            severities.append(Severity(row.worst_severity))
+        item.row = replace(
+            row,
+            status="discrepancy",
+            findings=row.findings + len(mine),
+            worst_severity=max(severities, key=lambda s: s.rank).value,
+        )
+
+
+# ---------------------------------------------------------------- a batch of games
+
+
+@dataclass
+class BatchResult:
+    """What a worker sends back for a batch of games: only results cross processes."""
+
+    findings: list[Finding] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
+    quarantine: list[QuarantineRow] = field(default_factory=list)
+    pile: list[PileRow] = field(default_factory=list)
+    drops: list[DropRow] = field(default_factory=list)
+
+    def extend(self, other: BatchResult) -> None:
+        self.findings += other.findings
+        self.hands += other.hands
+        self.quarantine += other.quarantine
+        self.pile += other.pile
+        self.drops += other.drops
+
+    def add(self, unit: UnitAudit) -> None:
+        for item in unit.hands:
+            self.hands.append(item.row)
+            if item.audit is not None:
+                self.findings += item.audit.findings
+        self.findings += unit.findings
+        self.quarantine += unit.quarantine
+        self.pile += unit.pile
+        self.drops += unit.drops
+
+
+def audit_games(
+    units: list[GameUnit],
+    *,
+    missing: frozenset[str] = frozenset(),
+    damaged: Mapping[str, Sequence[str]] | None = None,
+) -> BatchResult:
+    """Audit a batch of complete games (what one worker runs)."""
+    out = BatchResult()
+    for unit in units:
+        out.add(audit_unit(unit, missing=missing, damaged=damaged))
+    return out

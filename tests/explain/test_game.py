@@ -1,0 +1,333 @@
+"""`rummy-audit explain GAME_ID`: one game for a game dispute, through the same audit as
+the nightly run: every hand's result, the running pool scores with the eliminations and
+rebuys, deals chips, the money by the rules and every game-level finding."""
+
+from __future__ import annotations
+
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.explain import (
+    build_game_view,
+    load_game_view,
+    load_view,
+    lookup_game,
+    render_game_html,
+    render_game_text,
+)
+from audit.explain.game import GameView
+from audit.explain.payouts import signed
+from audit.records import GameUnit, Hand
+from audit.sim import simulate
+from audit.unit import audit_unit
+from tests.explain.fairplay import EVIDENCE, night
+from tests.explain.games import points_game, pool_game
+from tests.explain.hands import DISPUTE
+from tests.explain.test_golden import PLAIN
+from tests.explain.test_html import QUOTES, SCRIPT
+from tests.games.test_end_to_end import rows, running, tamper
+from tests.replay.parquet import write_log
+from tests.replay.scenario import scenario
+
+
+def flat(text: str) -> str:
+    """The terminal's words without its panel borders and line breaks."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def payouts(view: GameView) -> dict[tuple[str, str], tuple[str, str, bool]]:
+    assert view.ledger is not None
+    return {(p.what, p.player): (p.rules_give, p.recorded, p.agrees) for p in view.ledger.payouts}
+
+
+# ------------------------------------------------------------ pool
+
+
+def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
+    tmp_path: Path,
+) -> None:
+    view = load_game_view(pool_game(tmp_path / "logs"), "GP")
+    assert view.headline == "Game GP: 101 pool rummy, rules standard-13, 3 hands"
+    assert view.verdict == (
+        "3 hands: 3 verified, 0 with discrepancies, 0 quarantined; 0 game-level findings"
+    )
+    assert view.result == "won by P1"
+    assert view.table is not None
+    assert view.table.terms == "table T1, real chips, entry fee 100.00, rake 10.00%"
+    assert view.times == "2026-11-29 18:00:00 UTC to 19:00:00 UTC (1 h 0 min)"
+    assert [(h.hand_id, h.status_words) for h in view.hands] == [
+        ("GP-01", "verified"), ("GP-02", "verified"), ("GP-03", "verified"),
+    ]  # fmt: skip
+    assert [r.text for r in view.hands[1].results] == [
+        "won, 0 points, score 0", "lost, 40 points, score 117", "lost, 40 points, score 73",
+    ]  # fmt: skip
+    scores = view.scores
+    assert scores is not None
+    assert scores.players == ("P1", "P2", "P3")
+    assert [[c.text for c in row.cells] for row in scores.rows] == [
+        ["0", "77", "33"], ["0", "117 out", "73"], ["0", "114 out", "113 out"],
+    ]  # fmt: skip
+    assert scores.rows[1].cells[1].note == "rebuys at 74"
+    assert [e.text for e in scores.rows[1].events] == [
+        "P2 is eliminated with a score of 117 (101 or more is out)",
+        "P2 buys back in for 100.00 (a rebuy) at a new score of 74",
+    ]
+    assert scores.rows[2].events[-1].text == "P1 wins the game"
+    assert [r.key for r in scores.rules] == [
+        "pool_101.elimination_score", "pool_101.rebuy_below", "pool_101.rebuy_min_players",
+    ]  # fmt: skip
+    assert payouts(view) == {
+        ("entry fees", ""): ("400.00", "400.00", True),
+        ("rake", ""): ("40.00", "40.00", True),
+        ("prize", "P1"): ("360.00", "360.00", True),
+    }
+    assert view.ledger is not None
+    assert view.ledger.balance == "paid in 400.00, paid out 400.00 (rake included): it balances"
+    assert view.findings == ()
+
+
+def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path) -> None:
+    """000_: the new score is 1 + the highest score still in (P3's 73): 74, not 80. The
+    pool check goes on from the recorded 80, so P2's 114 after hand 3 is off too."""
+    view = load_game_view(pool_game(tmp_path / "logs", rebuy_score=80), "GP")
+    assert [(f.check, f.hand, f.player, f.seq) for f in view.findings] == [
+        ("pool.rebuy", "GP-02", "P2", "1"), ("pool.score", "GP-03", "P2", ""),
+    ]  # fmt: skip
+    assert view.findings[0].rule.startswith("pool_101.rebuy_below: ")
+    assert view.scores is not None
+    event = view.scores.rows[1].events[1]
+    assert (event.text, event.severity) == (
+        "P2 buys back in for 100.00 (a rebuy) at a new score of 80", "major",
+    )  # fmt: skip
+    assert view.hands[1].status_words == "1 finding, worst major (pool.rebuy)"
+    cell = view.scores.rows[2].cells[1]
+    assert (cell.text, cell.note, cell.severity) == ("114 out", "should be 120", "major")
+    text = flat(render_game_text(view))
+    assert (
+        "[major] pool.rebuy: P2 rebought after hand 2 at 80, but the new score should be " in text
+    )
+    assert "(hand GP-02, P2, game event 1) rule: pool_101.rebuy_below: " in text
+
+
+def test_a_skimmed_prize_differs_from_what_the_rules_give(tmp_path: Path) -> None:
+    view = load_game_view(pool_game(tmp_path / "logs", prize="359.00"), "GP")
+    assert payouts(view)[("prize", "P1")] == ("360.00", "359.00", False)
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("ledger.balance", ""), ("ledger.balance", "P1"),
+    ]  # fmt: skip
+    assert view.ledger is not None
+    assert view.ledger.worst == "critical"
+    assert view.ledger.balance.endswith("it does not balance, 1.00 paid in was not paid out")
+
+
+# ------------------------------------------------------------ points
+
+
+def test_a_points_game_whose_ledger_is_off_shows_its_ledger_balance_findings(
+    tmp_path: Path,
+) -> None:
+    """ledger.balance findings name no hand, so no hand's explanation shows them: the
+    game's does, with the settlement the hands give and the rule."""
+    logs = points_game(tmp_path / "logs", settled="70.00")
+    view = load_game_view(logs, "GT")
+    assert [(f.check, f.severity, f.hand, f.player) for f in view.findings] == [
+        ("ledger.balance", "critical", "", ""), ("ledger.balance", "critical", "", "P1"),
+    ]  # fmt: skip
+    assert all(f.rule.startswith("ledger.balance: Every game's money balances") for f in
+               view.findings)  # fmt: skip
+    assert payouts(view) == {
+        ("points settlement", "P1"): ("72.00", "70.00", False),
+        ("points settlement", "P2"): ("-80.00", "-80.00", True),
+        ("rake", ""): ("8.00", "8.00", True),
+    }
+    assert view.scores is None
+    text = flat(render_game_text(view))
+    assert "P1's points settlement: 72.00 by the rules, 70.00 recorded: differs" in text
+    assert "the amounts recorded for their hands: hand 1 +36.00, hand 2 +36.00" in text
+    assert "[critical] ledger.balance: Game GT took in 80.00 but paid out 78.00" in text
+    assert "[critical] ledger.balance: P1's hands add up to 72.00, but the ledger settled" in text
+    assert "money.points_settlement: In points rummy each loser pays" in text
+    hand = load_view(logs, "GT-01")
+    assert hand.findings == ()
+    assert all(p.agrees for p in hand.players)
+
+
+def test_a_game_with_no_ledger_rows_says_its_money_was_not_checked(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", [scenario(**DISPUTE)])
+    view = load_game_view(logs, "G1")
+    assert view.ledger is not None
+    assert view.ledger.payouts == ()
+    assert view.ledger.notes == ("No ledger row names this game, so its money was not checked.",)
+    assert view.hands[0].status_words == (
+        "3 findings, worst critical (draw.stock_mismatch, score.points, score.amount)"
+    )
+
+
+# ------------------------------------------------------------ deals, from the simulator
+
+
+@pytest.fixture(scope="module")
+def deals_night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("deals") / "logs"
+    simulate(games=12, out=root, seed=20261201, formats=["deals"])
+    return root
+
+
+def test_a_deals_game_shows_the_chips_per_deal_and_the_running_totals(
+    deals_night: Path, tmp_path: Path
+) -> None:
+    """A loser's chips tampered in deal 1: the table shows the record with what the rules
+    make it, the totals go by the rules' chips, and the hand's view does not agree."""
+    logs = tmp_path / "logs"
+    shutil.copytree(deals_night, logs)
+    games = {g["game_id"]: g for g in rows(logs, "games")}
+    hands = {h["hand_id"]: h for h in rows(logs, "hands") if h["hand_no"] == 1}
+    row = tamper(
+        logs, "results", lambda r: r["hand_id"] in hands and r["outcome"] == "lost",
+        lambda r: {**r, "amount": r["amount"] - 1},
+    )  # fmt: skip
+    hand_id, player = row["hand_id"], row["player_id"]
+    game_id = hands[hand_id]["game_id"]
+    view = load_game_view(logs, game_id)
+    assert view.format == "deals rummy"
+    assert view.deals == f"best of {games[game_id]['deals_count']}"
+    scores = view.scores
+    assert scores is not None
+    assert scores.title == "Chips, deal by deal"
+    column = scores.players.index(player)
+    cell = scores.rows[0].cells[column]
+    assert cell.text == signed(row["amount"])
+    assert cell.note == f"should be {signed(row['amount'] + 1)}"
+    assert cell.severity == "major"
+    results = [r for r in rows(logs, "results") if r["player_id"] == player]
+    by_hand = {h.hand_id: h for h in view.hands}
+    total = (
+        sum((r["amount"] for r in results if r["hand_id"] in by_hand), Decimal(0)) + 1
+    )  # the rules' chips, not the tampered record
+    assert scores.rows[-1].totals[column].text == signed(total)
+    assert [(f.check, f.hand, f.player) for f in view.findings][:1] == [
+        ("deals.chips", hand_id, player)
+    ]
+    assert view.findings[0].rule.startswith("deals.chips: In deals rummy each loser")
+    explained = load_view(logs, hand_id)
+    seat = next(p for p in explained.players if p.player == player)
+    assert not seat.agrees
+    assert seat.differs == ("amount",)
+    assert seat.amount == str(row["amount"] + 1)
+    assert seat.comparison == "differs (amount)"
+
+
+# ------------------------------------------------------------ the command
+
+
+@pytest.fixture
+def pool_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return pool_game(tmp_path / "logs")
+
+
+def test_explain_a_game_id_through_the_command_in_text_and_html(
+    tmp_path: Path, pool_logs: Path
+) -> None:
+    result = CliRunner().invoke(app, ["explain", "GP", "logs", "--html", "game.html"], env=PLAIN)
+    assert result.exit_code == 0, result.output
+    text = flat(result.stdout)
+    assert "Game GP: 101 pool rummy, rules standard-13, 3 hands" in text
+    assert "Running pool scores" in text
+    assert "P2 buys back in for 100.00 (a rebuy) at a new score of 74" in text
+    assert "P1's prize: 360.00 by the rules, 360.00 recorded: agrees" in text
+    assert result.stdout.endswith("HTML page written to game.html\n")
+    page = (tmp_path / "game.html").read_text(encoding="utf-8")
+    assert "<title>Game GP explained</title>" in page
+    assert "<h2>Running pool scores</h2>" in page
+    assert "114 out" in page
+    for reference in ("<script", "<link", "src=", "http://", "https://", "url("):
+        assert reference not in page
+
+
+def test_a_hand_id_is_looked_up_first_and_the_choice_is_said(tmp_path: Path) -> None:
+    logs = write_log(tmp_path / "logs", [scenario(**DISPUTE, game_id="X1", hand_id="X1")])
+    result = CliRunner().invoke(app, ["explain", "X1", str(logs)], env=PLAIN)
+    assert result.exit_code == 0, result.output
+    assert "Hand X1, hand 1 of game X1" in flat(result.stdout)
+    assert result.stderr == (
+        "rummy-audit: note: 'X1' is both a hand id and a game id in this log root: the hand "
+        "is explained (a hand id is looked up first)\n"
+    )
+
+
+def test_an_id_that_is_neither_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    logs = pool_game(tmp_path / "logs")
+    result = CliRunner().invoke(app, ["explain", "GQ", str(logs)], env=PLAIN)
+    assert result.exit_code == 2
+    assert result.output == "rummy-audit: error: the log root has no hand or game 'GQ'\n"
+
+
+def test_hostile_ids_are_escaped_in_the_game_page_and_literal_in_the_text(
+    tmp_path: Path,
+) -> None:
+    logs = pool_game(tmp_path / "logs", game_id=SCRIPT, names={"P2": SCRIPT, "P3": QUOTES})
+    page_path = tmp_path / "game.html"
+    args = ["explain", SCRIPT, str(logs), "--html", str(page_path)]
+    result = CliRunner().invoke(app, args, env=PLAIN)
+    assert result.exit_code == 0, result.output
+    page = page_path.read_text(encoding="utf-8")
+    assert "<script" not in page
+    assert SCRIPT not in page
+    assert QUOTES not in page
+    assert "<title>Game &lt;script&gt;alert(1)&lt;/script&gt; explained</title>" in page
+    assert "&#34;O&#39;Hara&#34;&amp;[red]x[/red]" in page
+    text = flat(result.stdout)
+    assert f"Players in seat order: P1, {SCRIPT}, {QUOTES}" in text
+    wide = flat(render_game_text(load_game_view(logs, SCRIPT), width=300))
+    assert f"{SCRIPT} buys back in for 100.00 (a rebuy) at a new score of 74" in wide
+    assert f"{QUOTES}: lost, 40 points, score 113" in wide
+
+
+def test_the_game_page_lists_the_suspicions_its_hands_are_evidence_for(tmp_path: Path) -> None:
+    night(tmp_path / "out", EVIDENCE)
+    view = lookup_game(tmp_path / "out", "G1")
+    assert [s.check for s in view.suspicions] == ["fairplay.collusion", "fairplay.soft_drop"]
+    assert view.note.startswith("This game is evidence for 2 of the 4 fair-play suspicions")
+    assert not lookup_game(None, "G1").looked_up
+    assert "this game is evidence for" in lookup_game(None, "G1").note
+
+
+def test_the_same_game_gives_the_same_bytes(tmp_path: Path, pool_logs: Path) -> None:
+    def run() -> tuple[str, str]:
+        args = ["explain", "GP", "logs", "--html", "game.html"]
+        result = CliRunner().invoke(app, args, env=PLAIN)
+        assert result.exit_code == 0, result.output
+        return result.stdout, (tmp_path / "game.html").read_text(encoding="utf-8")
+
+    first = run()
+    (tmp_path / "game.html").unlink()
+    assert run() == first
+
+
+def test_a_running_game_says_its_prize_waits_for_the_end(tmp_path: Path) -> None:
+    logs = pool_game(tmp_path / "logs")
+    running(logs, "GP")
+    view = load_game_view(logs, "GP")
+    assert view.result == "still running when the logs were cut"
+    assert view.times == "2026-11-29 18:00:00 UTC, still running when the logs were cut"
+    assert [f.check for f in view.findings] == ["game.running"]
+    assert view.ledger is not None
+    assert view.ledger.payouts == ()
+    assert "its prize and final balance wait for the batch where it ends" in view.ledger.notes[-1]
+
+
+def test_a_game_not_in_the_games_table_lists_its_hands_as_quarantined() -> None:
+    hand = Hand("H9", "G9", 1, [], [], -1, -1, [], [], quarantine="hand H9 has no events")
+    view = build_game_view(audit_unit(GameUnit("G9", None, [hand])), source="logs", version="V")
+    assert view.unknown.startswith("Game G9 has no usable row in the games table")
+    assert [h.status_words for h in view.hands] == ["quarantined: hand H9 has no events"]
+    assert view.scores is None
+    assert view.ledger is None
+    assert "Game G9 has no usable row in the games table" in render_game_html(view)
+    assert "Players in seat order: none" in render_game_text(view)

@@ -1,0 +1,95 @@
+"""Damaged input: one file of a table overwritten with text. Every hand any readable table
+names is still accounted for, the games the file touched are reported unchecked (never a
+money, score or deck alarm about data that could not be read), the other games are judged
+as usual, and the summary leads with the cause."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.logs.contract import TABLES
+from audit.run import replay_logs
+from audit.sim import simulate
+
+runner = CliRunner()
+EXPLAINED = {"input.file", "input.row", "input.hand", "game.unchecked", "check.skipped"}
+Key = tuple[Any, ...]
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("damaged")
+    simulate(games=700, out=root / "logs", seed=11, anomalies="tampering", workers=1)
+    replay_logs(logs=root / "logs", out=root / "out", workers=1, progress=False, fairplay=False)
+    return root
+
+
+def rows(path: Path) -> list[dict[str, Any]]:
+    return pq.read_table(path).to_pylist()
+
+
+def key(f: dict[str, Any]) -> Key:
+    return (f["check"], f["game_id"], f["hand_id"], f["player_id"], f["seq"], f["message"])
+
+
+def named_hands(logs: Path) -> set[str]:
+    """Every hand id a readable file of hands, events or results names."""
+    out: set[str] = set()
+    for table in ("hands", "events", "results"):
+        for path in (logs / table).rglob("*.parquet"):
+            try:
+                out |= set(pq.read_table(path, columns=["hand_id"]).column(0).to_pylist())
+            except Exception:
+                continue
+    return out
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_one_unreadable_file_of_a_table_is_accounted_for(
+    table: str, clean: Path, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    victim = sorted((logs / table).rglob("*.parquet"))[1]
+    victim.write_text("this is not a parquet file\n")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
+                                 "--no-fairplay"])  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    relative = victim.relative_to(logs).as_posix()
+    assert result.output.startswith(f"1 input file could not be read ({relative})")
+
+    hands = {r["hand_id"]: r for r in rows(out / "hands.parquet")}
+    assert named_hands(logs) <= set(hands)
+    damaged = rows(out / "findings.parquet")
+    touched = {f["game_id"] for f in damaged if f["check"] == "game.unchecked"}
+    touched |= {h["game_id"] for h in hands.values() if h["status"] == "quarantined"}
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    new = [f for f in damaged if key(f) not in before]
+    assert [f for f in new if f["check"] not in EXPLAINED] == []
+    kept = {key(f) for f in damaged}
+    judged = [k for k in before if k[1] not in touched and k[0] != "table.limit"]
+    assert judged, "the other games are judged"
+    assert all(k in kept for k in judged)
+
+
+def test_the_report_leads_with_the_unreadable_file(clean: Path, tmp_path: Path) -> None:
+    """report.html opens with the cause (the unreadable file and the hands it cost), before
+    the hundreds of rows it caused."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    victim = sorted((logs / "hands").rglob("*.parquet"))[0]
+    victim.write_text("not parquet")
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+    page = (tmp_path / "out" / "report.html").read_text()
+    cause = page.index('id="cause"')
+    assert cause < page.index('id="run"')
+    assert victim.relative_to(logs).as_posix() in page[cause : page.index('id="run"')]
+    assert "hands named in other tables" in page[cause : page.index('id="run"')]

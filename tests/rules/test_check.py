@@ -1,0 +1,118 @@
+"""``rummy-audit rules check``: how the arguments make groups, and the hands it refuses in
+one line (exit 2): more copies of a card than the preset's largest shoe holds (``deal.shoes``;
+000_1729c72ad4c1f885.txt: two decks, one joker each), and an empty group."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+
+runner = CliRunner()
+
+
+def check(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["rules", "check", *args])
+    return result.exit_code, result.output
+
+
+def groups_of(output: str) -> list[str]:
+    """The cards of each ``group N:`` line, in order."""
+    return re.findall(r"^group \d+: ([^:]+):", output, flags=re.MULTILINE)
+
+
+def refused(args: list[str]) -> str:
+    code, output = check(*args)
+    assert code == 2, output
+    assert output.count("\n") == 1, output
+    assert output.startswith("rummy-audit: error: ")
+    return output
+
+
+# ------------------------------------------------------------ copies of a card
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["AH AH AH"], "3 AH"),
+        (["AH", "AH", "/", "2H 3H AH"], "3 AH"),
+        (["JK JK JK", "5C 6C 7C"], "3 JK"),
+        (["AH AH AH 2S 2S 2S"], "3 AH, 3 2S"),
+        (["--preset", "first-life-13", "KD KD KD KD"], "4 KD"),
+        (["--preset", "first-life-13", "JK JK JK JK JK JK JK"], "7 JK"),
+    ],
+)
+def test_more_copies_of_a_card_than_the_largest_shoe_holds_are_refused(
+    args: list[str], words: str
+) -> None:
+    output = refused(args)
+    assert f"the cards hold {words}, but the largest shoe" in output
+    assert "(deal.shoes)" in output
+
+
+def test_as_many_copies_as_the_largest_shoe_holds_are_judged() -> None:
+    """standard-13 has one shoe of 2 decks and 2 jokers; first-life-13's largest has 3
+    decks and 6 jokers (003_f375e2c560403297.txt), so 3 AH and 6 JK are possible there."""
+    assert check("AH AH", "JK JK")[0] == 0
+    assert check("--preset", "first-life-13", "AH AH AH", "JK JK JK JK JK JK")[0] == 0
+
+
+# ------------------------------------------------------------ empty groups
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ([""], "group 1 is empty (argument 1 is '', which holds no card)"),
+        (["AH 2H 3H", " , "], "group 2 is empty (argument 2 is ' , ', which holds no card)"),
+        (
+            ["AH", "2H", "3H", "/", "/", "4C", "5C", "6C"],
+            "group 2 is empty (nothing between the '/' of argument 4 and the '/' of argument 5)",
+        ),
+        (["/", "AH", "2H", "3H"], "group 1 is empty (nothing before the '/' of argument 1)"),
+        (["AH 2H 3H", "/"], "group 2 is empty (nothing after the '/' of argument 2)"),
+        (["AH 2H 3H", "/", "/", "4C 5C 6C"], "group 2 is empty (nothing between the '/'"),
+    ],
+)
+def test_an_empty_group_is_refused(args: list[str], words: str) -> None:
+    assert words in refused(args)
+
+
+# ------------------------------------------------------------ grouping
+
+
+@pytest.mark.parametrize(
+    ("args", "groups"),
+    [
+        # The mix the old rule merged into "AH 2H 3H 4C" / "5C 6C 7C".
+        (["AH 2H 3H", "4C", "/", "5C", "6C", "7C"], ["AH 2H 3H", "4C", "5C 6C 7C"]),
+        (["4C", "5C", "6C", "AH 2H 3H"], ["4C 5C 6C", "AH 2H 3H"]),
+        (["AH 2H 3H", "4C", "5C", "6C", "9S,TS,JK"], ["AH 2H 3H", "4C 5C 6C", "9S TS JK"]),
+        (["AH 2H 3H", "/", "4C", "5C", "6C"], ["AH 2H 3H", "4C 5C 6C"]),
+        (["AH 2H 3H", "4C,", "5C", "6C"], ["AH 2H 3H", "4C", "5C 6C"]),
+        (["AH2H3H", "4C", "5C", "6C"], ["AH 2H 3H", "4C 5C 6C"]),
+        # Unchanged: a group per argument, single cards with '/' between groups, or one group.
+        (["AH 2H 3H", "9S TS JK"], ["AH 2H 3H", "9S TS JK"]),
+        (["AH", "2H", "3H", "/", "9S", "TS", "JK"], ["AH 2H 3H", "9S TS JK"]),
+        (["AH", "2H", "3H"], ["AH 2H 3H"]),
+    ],
+)
+def test_quoted_groups_stay_apart_from_the_single_cards_around_them(
+    args: list[str], groups: list[str]
+) -> None:
+    code, output = check(*args)
+    assert code == 0, output
+    assert groups_of(output) == groups
+
+
+def test_a_whole_hand_written_both_ways_is_judged_as_a_declaration() -> None:
+    code, output = check(
+        "--wild", "5C", "AH 2H 3H", "9S", "TS", "JK", "/", "4C 4D 4S", "KD", "QD", "JD", "TD"
+    )
+    assert code == 0, output
+    assert groups_of(output) == ["AH 2H 3H", "9S TS JK", "4C 4D 4S", "KD QD JD TD"]
+    assert "declaration: VALID" in output
