@@ -38,8 +38,8 @@ def print_view(view: HandView, console: Console) -> None:
         console.print(part)
 
 
-def render_text(view: HandView, *, width: int = 100) -> str:
-    """The explanation as plain text, ``width`` columns wide, the same on every machine."""
+def _plain(parts: Iterator[RenderableType], width: int) -> str:
+    """Renderables as plain text, ``width`` columns wide, the same on every machine."""
     out = io.StringIO()
     console = Console(
         file=out,
@@ -50,8 +50,14 @@ def render_text(view: HandView, *, width: int = 100) -> str:
         emoji=False,
         legacy_windows=False,
     )
-    print_view(view, console)
+    for part in parts:
+        console.print(part)
     return out.getvalue()
+
+
+def render_text(view: HandView, *, width: int = 100) -> str:
+    """The explanation as plain text, ``width`` columns wide, the same on every machine."""
+    return _plain(renderables(view), width)
 
 
 def renderables(view: HandView) -> Iterator[RenderableType]:
@@ -259,18 +265,7 @@ def print_game(view: GameView, console: Console) -> None:
 
 def render_game_text(view: GameView, *, width: int = 100) -> str:
     """The explanation of a game as plain text, ``width`` columns wide."""
-    out = io.StringIO()
-    console = Console(
-        file=out,
-        width=width,
-        force_terminal=False,
-        color_system=None,
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-    )
-    print_game(view, console)
-    return out.getvalue()
+    return _plain(game_renderables(view), width)
 
 
 def game_renderables(view: GameView) -> Iterator[RenderableType]:

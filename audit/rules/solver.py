@@ -20,9 +20,9 @@ for speed:
   card it is (cheapest first), or unmatched. The state is (cards left, jokers left,
   requirement so far), packed in one memo key with as many bits for the jokers and the
   requirement as this hand and ruleset need (up to 10 sequences asked: 242 requirement
-  states). Each call carries a bound, the best found so far: it returns the
-  exact least deadwood when that is under the bound, else a lower bound at or above it,
-  and stops as soon as nothing can beat the bound. The memo keeps exact values and lower
+  states). Each call carries a bound, the best found so far: it returns the exact least
+  deadwood under the bound, else a lower bound at or above it, and stops as soon as
+  nothing can beat the bound. The memo keeps exact values and lower
   bounds apart, and with each exact value the move that reached it, so the arrangement
   is read off the memo without searching again. A state whose melds left (those of its
   card or later ones) cannot meet the requirement is cut at once.
@@ -34,8 +34,7 @@ for speed:
 draw: can every card but one (the finish) lie in melds that meet the requirement? It
 stops at the first way it finds, and remembers only the states that have none.
 
-``classify`` (melds.py) is the reference; the test suite checks this against a brute force
-built on it for tens of thousands of hands.
+``classify`` (melds.py) is the reference; the tests check this against a brute force on it.
 """
 
 from __future__ import annotations

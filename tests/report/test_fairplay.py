@@ -15,8 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 from markupsafe import escape as markup
 
+from audit.report.fairplay import EVIDENCE_SHOWN, TOP_SUSPICIONS
 from audit.report.render import write_report
-from audit.report.views import EVIDENCE_SHOWN, TOP_SUSPICIONS, ReportView, build_view
+from audit.report.views import ReportView, build_view
 from tests.explain.goldtest import compare
 from tests.report.nights import (
     HOSTILE,

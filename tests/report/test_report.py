@@ -11,8 +11,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.report.fairplay import TOP_SUSPICIONS
 from audit.report.render import write_report
-from audit.report.views import TOP_GAMES, TOP_ROWS, TOP_SUSPICIONS, build_view
+from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
 from tests.explain.goldtest import compare
 from tests.report.nights import HOSTILE, QUOTED, big_night
 

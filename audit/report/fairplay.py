@@ -1,0 +1,363 @@
+"""The fair-play section of the report: suspicions by strength with their evidence hands,
+what each detector tested, and a pair graph for each ring; from suspicions.parquet and the
+``"fairplay"`` entry of run.json only. A run without that entry, or one that says the
+detectors did not run, is reported as *not run*, never as a clean night."""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from audit.fairplay.suspicion import p_text
+from audit.logs.validate import file_literal
+from audit.report.base import SEVERITIES, Chart, chart, query, query_one
+
+TOP_SUSPICIONS = 200
+"""Suspicions listed, the strongest first; suspicions.parquet holds the rest."""
+
+
+EVIDENCE_SHOWN = 5
+"""Evidence hands (and games) shown per suspicion; each of their games gets a panel."""
+
+
+RING_NODES = 60
+"""The largest ring drawn as a graph (its accounts are all listed in any case)."""
+
+
+SUSPICIONS = "suspicions.parquet"
+
+
+@dataclass(frozen=True)
+class SuspicionRef:
+    """A listed suspicion a game is evidence for, as its panel names it."""
+
+    anchor: str
+    """The id of the suspicion's row in the fair-play table."""
+    check: str
+    severity: str
+    players: list[str]
+    hands: list[str]
+    """The game's hands among the suspicion's evidence shown."""
+
+
+@dataclass(frozen=True)
+class EvidenceHand:
+    hand_id: str
+    game_id: str
+    """Its game, whose panel it links to; empty when the outputs do not say (no link)."""
+
+
+@dataclass(frozen=True)
+class SuspicionRow:
+    """One row of suspicions.parquet, in words."""
+
+    rank: int
+    anchor: str
+    suspicion_id: str
+    check: str
+    severity: str
+    players: list[str]
+    message: str
+    effect: str
+    """``rate ratio: 3.37``."""
+    p: str
+    q: str
+    tests: int
+    benign: str
+    money: str
+    evidence: list[EvidenceHand]
+    more_evidence: int
+    """Evidence hands in the file beyond those shown."""
+    games: list[str]
+    """Evidence games shown that none of the hands shown is in (each has a panel)."""
+    ring: str
+    """The anchor of the ring's graph, for a ring drawn as one; else empty."""
+
+
+@dataclass(frozen=True)
+class Detector:
+    check: str
+    tested: int
+    suspicions: int
+
+
+@dataclass(frozen=True)
+class FairPlayRun:
+    """What run.json says of the fair-play detectors."""
+
+    ran: bool
+    why: str
+    """Why they did not run (empty when they ran)."""
+    detectors: list[Detector]
+    tested: int
+    """Hypotheses tested, over all the detectors."""
+    suspicions: int
+    """Rows of suspicions.parquet (run.json's count when the file is missing)."""
+    missing: bool
+    """They ran, but suspicions.parquet is not in the output folder."""
+    command: str
+    """The command that runs them over this replay."""
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    label: str
+    """The name, shortened to fit."""
+    x: float
+    y: float
+    label_x: float
+    label_y: float
+    anchor: str
+    """text-anchor of the label: start, middle or end."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    severity: str
+    """Of the pair's strongest suspicion."""
+    width: float
+    title: str
+    """The pair and its checks."""
+
+
+@dataclass(frozen=True)
+class RingGraph:
+    anchor: str
+    suspicion: str
+    """The anchor of the ring's row in the fair-play table."""
+    severity: str
+    players: list[str]
+    width: int
+    height: int
+    nodes: list[Node]
+    edges: list[Edge]
+
+
+def evidence_refs(suspicions: Iterable[SuspicionRow]) -> dict[str, list[SuspicionRef]]:
+    """Every game a listed suspicion links to, with the suspicions it is evidence for."""
+    refs: dict[str, list[SuspicionRef]] = {}
+    for s in suspicions:
+        for game in dict.fromkeys([e.game_id for e in s.evidence if e.game_id] + s.games):
+            hands = [e.hand_id for e in s.evidence if e.game_id == game]
+            refs.setdefault(game, []).append(
+                SuspicionRef(s.anchor, s.check, s.severity, s.players, hands)
+            )
+    return refs
+
+
+def fairplay_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> FairPlayRun:
+    """What run.json says of the detectors; when they ran, ``suspicions.parquet`` becomes
+    the view ``s`` (with ``file_row_number``, its strength order)."""
+    arguments = run.get("arguments", {})
+    command = "rummy-audit fairplay {} --out {}".format(
+        *(shlex.quote(str(arguments.get(key) or key.upper())) for key in ("logs", "out"))
+    )
+    entry = run.get("fairplay")
+    if not isinstance(entry, dict):
+        why = 'run.json has no "fairplay" entry: an older rummy-audit wrote this folder'
+        return FairPlayRun(False, why, [], 0, 0, False, command)
+    if entry.get("status") != "run":
+        why = str(entry.get("why") or "run.json gives no reason")
+        return FairPlayRun(False, why, [], 0, 0, False, command)
+    detectors = [
+        Detector(str(d["check"]), int(d.get("tested", 0)), int(d.get("suspicions", 0)))
+        for d in entry.get("detectors", [])
+    ]
+    tested = sum(d.tested for d in detectors)
+    path = out / SUSPICIONS
+    if not path.is_file():
+        total = int(entry.get("suspicions", 0))
+        return FairPlayRun(True, "", detectors, tested, total, True, command)
+    db.execute(
+        "CREATE VIEW s AS SELECT * FROM "
+        f"read_parquet({file_literal(str(path))}, file_row_number = true)"
+    )
+    total = query_one(db, "SELECT count(*) FROM s")
+    return FairPlayRun(True, "", detectors, tested, total, False, command)
+
+
+def top_suspicions(db: duckdb.DuckDBPyConnection) -> list[SuspicionRow]:
+    """The ``TOP_SUSPICIONS`` strongest suspicions, as suspicions.parquet orders them, each
+    evidence hand with its game (from hands.parquet)."""
+    rows = query(
+        db,
+        f"""
+        SELECT suspicion_id, "check", severity, players, effect, effect_name, p_value,
+               q_value, tests, evidence_hands[1:{EVIDENCE_SHOWN}], len(evidence_hands),
+               evidence_games[1:{EVIDENCE_SHOWN}], evidence_games, money, benign, message
+        FROM s ORDER BY file_row_number LIMIT {TOP_SUSPICIONS}
+        """,
+    )
+    hands = sorted({hand for row in rows for hand in row[9]})
+    game_of = dict(
+        query(
+            db,
+            "SELECT hand_id, any_value(game_id) FROM h "
+            "WHERE hand_id IN (SELECT unnest($ids)) AND game_id IS NOT NULL GROUP BY hand_id",
+            {"ids": hands},
+        )
+        if hands
+        else []
+    )
+    out = []
+    for rank, row in enumerate(rows, 1):
+        (sid, check, severity, players, effect, effect_name, p, q, tests, shown, n_hands,
+         games, all_games, money, benign, message) = row  # fmt: skip
+        only = all_games[0] if len(all_games) == 1 else ""
+        evidence = [EvidenceHand(hand, game_of.get(hand, only)) for hand in shown]
+        linked = {e.game_id for e in evidence}
+        drawn = check == "fairplay.ring" and 3 <= len(players) <= RING_NODES
+        out.append(
+            SuspicionRow(
+                rank=rank,
+                anchor=f"suspicion-{rank}",
+                suspicion_id=sid,
+                check=check,
+                severity=severity,
+                players=list(players),
+                message=message,
+                effect=effect_text(effect, effect_name),
+                p=p_text(p),
+                q=p_text(q),
+                tests=int(tests),
+                benign=benign,
+                money=money or "",
+                evidence=evidence,
+                more_evidence=int(n_hands) - len(shown),
+                games=[g for g in games if g not in linked],
+                ring=f"ring-{rank}" if drawn else "",
+            )
+        )
+    return out
+
+
+def effect_text(effect: float, name: str) -> str:
+    """The effect size in a few digits, with its name.
+
+    >>> effect_text(3.3672826923402797, "rate ratio"), effect_text(4.0, "accounts")
+    ('rate ratio: 3.37', 'accounts: 4')
+    >>> effect_text(151.46, ""), effect_text(float("inf"), "rate ratio")
+    ('151', 'rate ratio: inf')
+    """
+    value = f"{effect:.3g}" if math.isfinite(effect) else str(effect)
+    return f"{name}: {value}" if name else value
+
+
+def rings(db: duckdb.DuckDBPyConnection, suspicions: Sequence[SuspicionRow]) -> list[RingGraph]:
+    """A graph for each listed ring: its accounts, and the pair suspicions among them
+    (anywhere in suspicions.parquet, listed or not) as edges."""
+    drawn = [s for s in suspicions if s.ring]
+    if not drawn:
+        return []
+    members = sorted({p for s in drawn for p in s.players})
+    pairs: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for players, check, severity in query(
+        db,
+        'SELECT players, "check", severity FROM s WHERE len(players) = 2 '
+        "AND players[1] <> players[2] AND list_has_all($members, players) "
+        "ORDER BY file_row_number",
+        {"members": members},
+    ):
+        a, b = sorted(players)
+        pairs.setdefault((a, b), []).append((check, severity))
+    return [ring_graph(s.ring, s.anchor, s.severity, s.players, pairs) for s in drawn]
+
+
+_EDGE_WIDTH = {"critical": 4.0, "major": 3.0, "minor": 2.0, "info": 1.5}
+
+
+def ring_graph(
+    anchor: str,
+    suspicion: str,
+    severity: str,
+    players: Sequence[str],
+    pairs: dict[tuple[str, str], list[tuple[str, str]]],
+) -> RingGraph:
+    """The ring's accounts on a circle, in the order given, the first at the top and the
+    rest clockwise; an edge for each pair of them in ``pairs`` (sorted pair: its checks
+    and severities), coloured by its strongest suspicion and drawn over the weaker ones.
+    No randomness: the same ring is drawn the same way every time.
+
+    >>> pairs = {("A", "B"): [("fairplay.collusion", "major")],
+    ...          ("B", "C"): [("fairplay.soft_drop", "minor"), ("fairplay.co_seating", "info")],
+    ...          ("A", "X"): [("fairplay.collusion", "critical")]}
+    >>> g = ring_graph("ring-1", "suspicion-1", "minor", ["A", "B", "C"], pairs)
+    >>> g.anchor, g.width, g.height
+    ('ring-1', 440, 180)
+    >>> [(n.name, n.x, n.y, n.anchor) for n in g.nodes]
+    [('A', 220.0, 30.0, 'middle'), ('B', 289.3, 150.0, 'start'), ('C', 150.7, 150.0, 'end')]
+    >>> [(e.severity, e.title) for e in g.edges]
+    [('minor', 'B and C: fairplay.co_seating, fairplay.soft_drop (minor)'), ('major', 'A and B: fairplay.collusion (major)')]
+    """  # noqa: E501
+    n = len(players)
+    radius = max(80.0, min(240.0, 12.0 * n))
+    margin_x, margin_y = 140.0, 30.0
+    turns = [-math.pi / 2 + 2 * math.pi * i / n for i in range(n)]
+    top = min(math.sin(t) for t in turns)
+    bottom = max(math.sin(t) for t in turns)
+    cx, cy = margin_x + radius, margin_y - radius * top
+    nodes: list[Node] = []
+    at: dict[str, tuple[float, float]] = {}
+    for name, turn in zip(players, turns, strict=True):
+        cos, sin = math.cos(turn), math.sin(turn)
+        x, y = round(cx + radius * cos, 1), round(cy + radius * sin, 1)
+        side = "start" if cos > 0.2 else "end" if cos < -0.2 else "middle"
+        label_y = y + (18.0 if sin > 0.2 else -10.0 if sin < -0.2 else 4.0)
+        label = name if len(name) <= 18 else name[:17] + "…"
+        nodes.append(Node(name, label, x, y, round(x + 10 * cos, 1), round(label_y, 1), side))
+        at[name] = (x, y)
+    ranks = {s: i for i, s in enumerate(SEVERITIES)}
+    edges = []
+    for (a, b), found in sorted(pairs.items()):
+        if a not in at or b not in at:
+            continue
+        strongest = min((s for _, s in found), key=lambda s: ranks.get(s, len(ranks)))
+        checks = ", ".join(sorted({c for c, _ in found}))
+        edges.append(
+            Edge(
+                *at[a],
+                *at[b],
+                severity=strongest,
+                width=_EDGE_WIDTH.get(strongest, 1.5),
+                title=f"{a} and {b}: {checks} ({strongest})",
+            )
+        )
+    edges.sort(key=lambda e: -ranks.get(e.severity, len(ranks)))  # the strongest drawn last
+    return RingGraph(
+        anchor=anchor,
+        suspicion=suspicion,
+        severity=severity,
+        players=list(players),
+        width=int(2 * (radius + margin_x)),
+        height=round(radius * (bottom - top) + 2 * margin_y),
+        nodes=nodes,
+        edges=edges,
+    )
+
+
+def suspicion_chart(db: duckdb.DuckDBPyConnection, fairplay: FairPlayRun) -> Chart:
+    title = "Fair-play suspicions by strength"
+    if not fairplay.ran:
+        return chart(
+            "chart-suspicions", title, [], f"Fair-play detectors: not run ({fairplay.why})."
+        )
+    if fairplay.missing:
+        return chart("chart-suspicions", title, [], f"{SUSPICIONS} is missing from this folder.")
+    rows = dict(query(db, "SELECT severity, count(*) FROM s GROUP BY severity"))
+    bars = [(s, int(rows[s]), f"sev-{s}") for s in SEVERITIES if rows.get(s)]
+    empty = (
+        f"No fair-play suspicion was raised ({fairplay.tested:,} hypotheses tested by "
+        f"{len(fairplay.detectors)} detectors)."
+    )
+    return chart("chart-suspicions", title, bars, empty)
