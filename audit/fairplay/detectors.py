@@ -331,6 +331,12 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     ).correct(settings)  # fmt: skip
     flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
     stretch = _stretches(con, flagged, settings)
+    ratio: dict[str, float] = {}
+    if flagged:
+        detail = run_sql(con, "bots", "detail", settings, flagged=[(p, p) for p in flagged])
+        names = ("a", "play_draw_ratio")
+        for a, r in zip(*(detail.column(c).to_pylist() for c in names), strict=True):
+            ratio[str(a)] = float(r) if r is not None else float("nan")
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, total, near = r["player_id"], int(n[i]), int(k[i])
@@ -338,7 +344,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         return (
             f"{a}'s decisions are machine-regular: {near} of {total} fall within "
             f"{_pct(settings.window - 1)} of a median {r['median_s']:.2f} s (log-sd "
-            f"{r['sd']:.2f}; plays take {r['play_draw_ratio']:.2f}x a draw), where a person "
+            f"{r['sd']:.2f}; plays take {ratio.get(a, float('nan')):.2f}x a draw), where a person "
             f"puts at most {_pct(p0)} there; longest play without a {settings.break_minutes}-"
             f"minute break {hours:.1f} h ({games} games), {clock} clock hours played "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",

@@ -3,12 +3,14 @@ what ``rummy-audit fairplay`` runs alone over a replay's outputs."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import duckdb
 
-from audit.errors import RulesetError
+from audit.errors import AuditError, RulesetError
 from audit.fairplay.detectors import PAIR_DETECTORS, bots
 from audit.fairplay.engine import Settings, Tested
 from audit.fairplay.rings import rings
@@ -47,16 +49,27 @@ def _drop_formats(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
 
 
 def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> FairPlay:
-    """Every detector over the log root and the replay's outputs in ``out``."""
+    """Every detector over the log root and the replay's outputs in ``out``. DuckDB spills
+    beyond ``MEMORY_LIMIT`` into a folder under ``out``, removed at the end; a query that
+    fails is one ``AuditError``, never a traceback."""
     settings = settings or Settings()
-    con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "threads": 2})
-    try:
-        open_night(con, log, out)
-        settings = replace(settings, drop_formats=_drop_formats(con))
-        tested = [detector(con, settings) for detector in PAIR_DETECTORS]
-        tested.append(bots(con, settings))
-    finally:
-        con.close()
+    with tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as spill:
+        config: dict[str, str | bool | int | float | list[str]] = {
+            "memory_limit": MEMORY_LIMIT, "threads": 2, "temp_directory": spill,
+            "preserve_insertion_order": False,  # every result the tests read is ordered
+        }  # fmt: skip
+        con = duckdb.connect(config=config)
+        try:
+            open_night(con, log, out)
+            settings = replace(settings, drop_formats=_drop_formats(con))
+            tested = [detector(con, settings) for detector in PAIR_DETECTORS]
+            tested.append(bots(con, settings))
+        except duckdb.Error as error:
+            first = (str(error).splitlines() or [type(error).__name__])[0]
+            raise AuditError(f"the fair-play detectors could not run: {first}",
+                             slug="fairplay") from None  # fmt: skip
+        finally:
+            con.close()
     pairs = [s for t in tested for s in t.suspicions]
     ring = rings(pairs, settings.thresholds, settings.evidence)
     tested.append(Tested("fairplay.ring", len(ring), ring))

@@ -26,16 +26,22 @@ WHERE NOT auto AND player_id IS NOT NULL AND secs > 0
 
 -- name: accounts
 WITH centre AS (
-    SELECT player_id, count(*) AS n, median(lt) AS mid, stddev_samp(lt) AS sd,
-           median(lt) FILTER (WHERE action IN ('draw_stock', 'draw_discard')) AS draw_mid,
-           median(lt) FILTER (WHERE action IN ('discard', 'declare', 'show', 'drop')) AS play_mid
+    SELECT player_id, count(*) AS n, median(lt) AS mid, stddev_samp(lt) AS sd
     FROM decision GROUP BY player_id HAVING count(*) >= $min_decisions
 )
 SELECT c.player_id, c.n, count(*) FILTER (WHERE abs(d.lt - c.mid) <= ln($window)) AS k,
-       exp(c.mid) AS median_s, c.sd, exp(c.play_mid - c.draw_mid) AS play_draw_ratio
+       exp(c.mid) AS median_s, c.sd
 FROM centre c JOIN decision d USING (player_id)
 GROUP BY ALL
 ORDER BY c.player_id
+
+-- name: detail
+SELECT d.player_id AS a,
+       exp(median(d.lt) FILTER (WHERE d.action IN ('discard', 'declare', 'show', 'drop'))
+           - median(d.lt) FILTER (WHERE d.action IN ('draw_stock', 'draw_discard')))
+         AS play_draw_ratio
+FROM decision d SEMI JOIN flagged f ON f.a = d.player_id
+GROUP BY d.player_id
 
 -- name: stretches
 WITH s AS (

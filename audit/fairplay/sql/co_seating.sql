@@ -35,13 +35,15 @@ WITH gp AS (
     SELECT a.player_id AS a, b.player_id AS b, count(*) AS games
     FROM gp a JOIN gp b ON a.game_id = b.game_id AND a.player_id < b.player_id
     GROUP BY ALL
+), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
+    SELECT t.a, t.b, t.games, wa.s, wa.w
+    FROM together t JOIN weight wa ON wa.player_id = t.a
 )
-SELECT t.a, t.b, any_value(t.games) AS games, sum(wa.w * wb.w / total.w2) AS expected
-FROM together t
-JOIN weight wa ON wa.player_id = t.a
-JOIN weight wb ON wb.player_id = t.b AND wb.s = wa.s
-JOIN total ON total.s = wa.s
-GROUP BY t.a, t.b
+SELECT m.a, m.b, any_value(m.games) AS games, sum(m.w * wb.w / total.w2) AS expected
+FROM mine m
+JOIN weight wb ON wb.player_id = m.b AND wb.s = m.s
+JOIN total ON total.s = m.s
+GROUP BY m.a, m.b
 ORDER BY a, b
 
 -- name: evidence
