@@ -119,8 +119,8 @@ CATALOG: dict[str, Check] = _catalog(
      "volume predicts (severity by the strength of evidence)"),
     (Code.FAIRPLAY_SHARED_DEVICE, INF, "accounts sharing a device or IP address sat at one table "
      "through it beyond chance"),
-    (Code.FAIRPLAY_COLLUSION, INF, "a player took and melded another's discards far above their "
-     "own rate (feeding)"),
+    (Code.FAIRPLAY_COLLUSION, INF, "a player took another's discards from the pile far above "
+     "their own rate (feeding)"),
     (Code.FAIRPLAY_SOFT_DROP, INF, "a player dropped strong hands early when one player was at "
      "the table, far above their own rate"),
     (Code.FAIRPLAY_CHIP_DUMPING, INF, "points or money flowed one way between two accounts beyond "

@@ -26,11 +26,19 @@ from pathlib import Path
 
 import duckdb
 
-from audit.run import replay_logs
+from audit.run import fairplay_logs, replay_logs
 from audit.sim import simulate
-from audit.sim.score import Score, score, suspected_accounts
+from audit.sim.score import (
+    RECALL_KINDS,
+    Score,
+    found_groups,
+    planted_groups,
+    score,
+    suspected_accounts,
+)
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tests.fairplay.night: the synthetic nights
 CACHE = HERE / "out"
 BIN = Path(sys.executable).parent
 SEEDS = (1, 2, 3)
@@ -39,15 +47,18 @@ BIG_GAMES = 300_000  # about a million hands
 
 
 def night(games: int, seed: int, anomalies: str) -> Path:
-    """A simulated and replayed night (cached): its folder holds logs/ and out/."""
+    """A simulated and replayed night: its folder holds logs/ and out/. The simulation and
+    the replay are cached; the detectors run afresh every time, so the figures are always
+    today's detectors'."""
     root = CACHE / f"fairplay-{games}-{seed}-{anomalies or 'none'}"
     done = root / ".done"
     if not done.exists():
         if root.exists():
             subprocess.run(["rm", "-rf", str(root)], check=True)
         simulate(games=games, out=root / "logs", seed=seed, anomalies=anomalies)
-        replay_logs(logs=root / "logs", out=root / "out", progress=False)
+        replay_logs(logs=root / "logs", out=root / "out", progress=False, fairplay=False)
         done.write_text("ok\n")
+    fairplay_logs(logs=root / "logs", out=root / "out")
     return root
 
 
@@ -100,62 +111,107 @@ def accuracy() -> str:
     )
 
 
-def shared_games(root: Path) -> dict[str, float]:
-    """Kind -> the median number of games a planted group sat at together."""
-    con = duckdb.connect()
-    con.execute(
-        "CREATE VIEW s AS SELECT * FROM read_parquet($p, hive_partitioning=false)",
-        {"p": str(root / "logs" / "sessions" / "**" / "*.parquet")},
-    )
-    con.execute(
-        "CREATE VIEW l AS SELECT * FROM read_parquet($p)",
-        {"p": str(root / "logs" / "labels.parquet")},
-    )
-    rows = con.sql(
-        "WITH grp AS (SELECT DISTINCT kind, players FROM l WHERE len(players) > 1)"
-        " SELECT kind, median((SELECT count(*) FROM (SELECT game_id FROM s"
-        "   WHERE list_contains(players, player_id) GROUP BY game_id"
-        "   HAVING count(DISTINCT player_id) = len(players))))"
-        " FROM grp GROUP BY kind ORDER BY kind"
+def shared(root: Path) -> dict[tuple[str, ...], int]:
+    """Each planted group (its accounts) -> the games it sat at together."""
+    rows = duckdb.sql(
+        "WITH s AS (SELECT * FROM read_parquet($s, hive_partitioning=false)),"
+        " grp AS (SELECT DISTINCT players FROM read_parquet($l) WHERE len(players) > 1)"
+        " SELECT players, (SELECT count(*) FROM (SELECT game_id FROM s"
+        "   WHERE list_contains(grp.players, player_id) GROUP BY game_id"
+        "   HAVING count(DISTINCT player_id) = len(grp.players))) FROM grp",
+        params={"s": str(root / "logs" / "sessions" / "**" / "*.parquet"),
+                "l": str(root / "logs" / "labels.parquet")},
     ).fetchall()
-    return {kind: float(n) for kind, n in rows}
+    return {tuple(players): int(n) for players, n in rows}
 
 
-def power(keens: tuple[float, ...] = (0.5, 0.25, 0.12), games: int = 4_000) -> str:
-    """Recall as colluders play less: the simulator's PAIR_KEEN (the chance a free group
-    takes a table together) halved and halved again, one room at a time in this process."""
-    import audit.sim as sim
+BINS = ((0, 9), (10, 13), (14, 17), (18, 10_000))
+"""Games a group shared, in bins: how recall falls as colluders play less."""
 
-    kept = sim.PAIR_KEEN
-    lines = ["| PAIR_KEEN | median games shared (feeding, soft drop, dumping, shared, ring) | "
-             + " | ".join(f"`{c.removeprefix('fairplay.')}`" for c in RECALL) + " |",
-             "|---|---|" + "---|" * len(RECALL)]  # fmt: skip
-    try:
-        for keen in keens:
-            sim.PAIR_KEEN = keen
-            root = CACHE / f"fairplay-power-{games}-{keen}"
-            if not (root / ".done").exists():
-                if root.exists():
-                    subprocess.run(["rm", "-rf", str(root)], check=True)
-                simulate(games=games, out=root / "logs", seed=4, anomalies="fairplay", workers=1)
-                replay_logs(logs=root / "logs", out=root / "out", progress=False)
-                (root / ".done").write_text("ok\n")
-            shares = shared_games(root)
-            found = {s.check: s for s in score(root / "out" / "suspicions.parquet",
-                                               root / "logs" / "labels.parquet")}  # fmt: skip
-            kinds = ("collusion_feeding", "soft_drop", "chip_dumping", "multi_account",
-                     "collusion_ring")  # fmt: skip
-            lines.append(
-                f"| {keen} | {', '.join(f'{shares.get(k, 0):.0f}' for k in kinds)} | "
-                + " | ".join(f"{found[c].found}/{found[c].groups}" for c in RECALL) + " |"
-            )
-    finally:
-        sim.PAIR_KEEN = kept
+
+def by_volume() -> str:
+    """Recall for each detector's kind by how many games the planted group shared, pooled
+    over the accuracy nights: what a colluder who plays half as often would meet."""
+    counts: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for seed in SEEDS:
+        root = night(GAMES, seed, "fairplay")
+        volume = shared(root)
+        labels = root / "logs" / "labels.parquet"
+        groups = planted_groups(labels)
+        found = found_groups(root / "out" / "suspicions.parquet", labels)
+        for check, kinds in RECALL_KINDS.items():
+            if check in ("fairplay.bot", "fairplay.co_seating"):
+                continue
+            for kind in kinds:
+                for group in groups.get(kind, ()):
+                    games = volume.get(group, 0)
+                    b = next(i for i, (lo, hi) in enumerate(BINS) if lo <= games <= hi)
+                    cell = counts[check, b]
+                    cell[0] += (kind, group) in found[check][2]
+                    cell[1] += 1
+    checks = [c for c in RECALL_KINDS if c not in ("fairplay.bot", "fairplay.co_seating")]
+    head = "| games shared | " + " | ".join(f"`{c.removeprefix('fairplay.')}`" for c in checks)
+    lines = [head + " |", "|---|" + "---|" * len(checks)]
+    for b, (lo, hi) in enumerate(BINS):
+        label = f"{lo}-{hi}" if hi < 10_000 else f"{lo}+"
+        cells = [f"{counts[c, b][0]}/{counts[c, b][1]}" if counts[c, b][1] else "-" for c in checks]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-RECALL = ("fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
-          "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.ring")  # fmt: skip
+def half_as_often(volumes: tuple[int, ...] = (3, 5, 8, 12), seeds: int = 5) -> str:
+    """The detectors on synthetic nights (tests/fairplay/night.py: 300 players, 900 games,
+    other seat counts and think times than the simulator's) with one planted pair of each
+    kind sharing a given number of games, and bots with a given jitter: how often each is
+    found (of ``seeds`` nights)."""
+    from dataclasses import replace as with_
+
+    from audit.fairplay import detectors as d
+    from audit.fairplay.engine import Settings
+    from audit.rules.ruleset import FORMATS
+    from tests.fairplay.night import Night
+
+    settings = with_(Settings(), drop_formats=tuple(f"standard-13|{f}" for f in FORMATS[:3]))
+    plants = {
+        "collusion (taken 60 % against 20 %)": ("feeding", lambda n: n.feeds.update(
+            {("P0010", "P0011"): 0.6}), d.feeding),
+        "soft_drop (half the hands)": ("soft", lambda n: n.soft.update(
+            {("P0010", "P0011"): 0.5}), d.soft_drop),
+        "chip_dumping": ("dumps", lambda n: n.dumps.add(("P0010", "P0011")), d.chip_dumping),
+        "shared_device": ("device", lambda n: n.device.update(
+            {"P0011": n.device["P0010"]}), d.shared_identity),
+    }  # fmt: skip
+    lines = ["| planted pair | " + " | ".join(f"{v} games" for v in volumes) + " |",
+             "|---|" + "---|" * len(volumes)]  # fmt: skip
+    for name, (_, plant, detector) in plants.items():
+        cells = []
+        for volume in volumes:
+            hits = 0
+            for seed in range(1, seeds + 1):
+                night = Night(seed=seed)
+                plant(night)
+                night.together.append((("P0010", "P0011"), volume))
+                con = night.build().load()
+                if detector is d.shared_identity:
+                    d.co_seating(con, settings)
+                found = {s.players for s in detector(con, settings).suspicions}
+                hits += ("P0010", "P0011") in found
+            cells.append(f"{hits}/{seeds}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    jitters = (0.03, 0.10, 0.15, 0.20, 0.30)
+    cells = []
+    for jitter in jitters:
+        hits = 0
+        for seed in range(1, seeds + 1):
+            night = Night(seed=seed)
+            night.uniform_think["P0010"] = (1.2 * (1 - jitter), 1.2 * (1 + jitter))
+            found = {s.players for s in d.bots(night.build().load(), settings).suspicions}
+            hits += ("P0010",) in found
+        cells.append(f"{hits}/{seeds}")
+    lines += ["", "| bot, decision time 1.2 s +- | " + " | ".join(f"{j:.0%}" for j in jitters)
+              + " |", "|---|" + "---|" * len(jitters),
+              "| found | " + " | ".join(cells) + " |"]  # fmt: skip
+    return "\n".join(lines)
 
 
 def speed() -> str:
@@ -197,13 +253,16 @@ def speed() -> str:
 def main() -> str:
     return (
         accuracy()
-        + "\n\nRecall when colluders play less (seed 4, 4,000 games, groups found / planted):\n\n"
-        + power()
+        + "\n\nRecall by the games a planted group shared (the same nights; found / planted):"
+        "\n\n"
+        + by_volume()
+        + "\n\nHalf as often, and jitter (synthetic nights, found in 5 seeds):\n\n"
+        + half_as_often()
         + "\n\nSpeed:\n\n"
         + speed()
     )
 
 
 if __name__ == "__main__":
-    parts = {"accuracy": accuracy, "power": power, "speed": speed}
+    parts = {"accuracy": accuracy, "volume": by_volume, "half": half_as_often, "speed": speed}
     print("\n\n".join(parts[name]() for name in sys.argv[1:]) if sys.argv[1:] else main())

@@ -37,7 +37,7 @@ class Settings:
     """The detectors' parameters (docs/fairplay.md says why each default)."""
 
     thresholds: Thresholds = field(default_factory=Thresholds)
-    min_effect: float = 2.0
+    min_effect: float = 1.5
     """A suspicion's effect (observed over expected) must be at least this."""
     prior_weight: float | None = None
     """How many trials the night's rate is worth in a player's baseline (the Beta prior);

@@ -47,6 +47,8 @@ RECALL_KINDS: dict[str, tuple[str, ...]] = {
     "fairplay.ring": ("collusion_ring",),
 }  # fmt: skip
 PAIR_KINDS = ("collusion_feeding", "soft_drop", "chip_dumping", "multi_account")
+Group = tuple[str, tuple[str, ...]]
+"""A planted group: its kind and its accounts (as labelled)."""
 
 
 @dataclass(frozen=True)
@@ -123,23 +125,33 @@ def _feeds(
     return found
 
 
-def score(suspicions: Path, labels: Path) -> list[Score]:
-    """Per detector: suspicions, how many are true, planted groups of its kind, found."""
+def found_groups(suspicions: Path, labels: Path) -> dict[str, tuple[int, int, set[Group]]]:
+    """Per detector: its suspicions, how many are true, and the planted groups of its kind
+    it found."""
     groups = planted_groups(labels)
     planted = {p for gs in groups.values() for g in gs for p in g}
     rows = pq.read_table(suspicions, columns=["check", "players"]).to_pylist()
-    out = []
+    out = {}
     for check, kinds in RECALL_KINDS.items():
         mine = [r["players"] for r in rows if r["check"] == check]
         true = 0
-        found: set[tuple[str, tuple[str, ...]]] = set()
+        found: set[Group] = set()
         for players in mine:
             hits = _matches(check, players, groups, planted)
             true += bool(hits)
             found.update(hit for hit in hits if hit[0] in kinds)
-        wanted = sum(len(groups.get(kind, ())) for kind in kinds)
-        out.append(Score(check, len(mine), true, wanted, len(found)))
+        out[check] = (len(mine), true, found)
     return out
+
+
+def score(suspicions: Path, labels: Path) -> list[Score]:
+    """Per detector: suspicions, how many are true, planted groups of its kind, found."""
+    groups = planted_groups(labels)
+    return [
+        Score(check, n, true, sum(len(groups.get(k, ())) for k in RECALL_KINDS[check]),
+              len(found))
+        for check, (n, true, found) in found_groups(suspicions, labels).items()
+    ]  # fmt: skip
 
 
 def suspected_accounts(suspicions: Path) -> set[str]:
