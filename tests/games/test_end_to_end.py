@@ -68,8 +68,9 @@ def test_a_simulated_night_replays_with_no_finding(night: Path, tmp_path: Path) 
     assert findings(night, tmp_path / "out") == []
 
 
-def test_pool_score_tampered(logs: Path, tmp_path: Path) -> None:
-    """`pool_101`/`pool_201`: the running score is the score before plus the hand's points."""
+def score_off_by_one(logs: Path) -> tuple[Row, dict[str, str]]:
+    """A pool loser's running score recorded one too low; the row, and the pool hands'
+    games by hand id."""
     pools = game_ids(logs, "pool_101") | game_ids(logs, "pool_201")
     hands = {h["hand_id"]: h["game_id"] for h in rows(logs, "hands") if h["game_id"] in pools}
     row = tamper(
@@ -77,6 +78,12 @@ def test_pool_score_tampered(logs: Path, tmp_path: Path) -> None:
         lambda r: r["hand_id"] in hands and r["score_after"] and r["outcome"] == "lost",
         lambda r: {**r, "score_after": r["score_after"] - 1},
     )  # fmt: skip
+    return row, hands
+
+
+def test_pool_score_tampered(logs: Path, tmp_path: Path) -> None:
+    """`pool_101`/`pool_201`: the running score is the score before plus the hand's points."""
+    row, hands = score_off_by_one(logs)
     got = {
         (f["check"], f["game_id"], f["hand_id"], f["player_id"])
         for f in findings(logs, tmp_path / "o")
@@ -188,13 +195,7 @@ def test_a_running_pool_game_has_its_hands_so_far_judged(logs: Path, tmp_path: P
     """A running game is judged on the hands it has played: a wrong running score is found
     now; its winner, prize and final balance wait (log-format.md: ended_at null while the
     game is still running)."""
-    pools = game_ids(logs, "pool_101") | game_ids(logs, "pool_201")
-    hands = {h["hand_id"]: h["game_id"] for h in rows(logs, "hands") if h["game_id"] in pools}
-    row = tamper(
-        logs, "results",
-        lambda r: r["hand_id"] in hands and r["score_after"] and r["outcome"] == "lost",
-        lambda r: {**r, "score_after": r["score_after"] - 1},
-    )  # fmt: skip
+    row, hands = score_off_by_one(logs)
     game = hands[row["hand_id"]]
     running(logs, game)
     tamper(logs, "ledger", lambda r: r["game_id"] == game,  # the money is off too
