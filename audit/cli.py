@@ -97,15 +97,22 @@ def replay(
             help="Run the fair-play detectors after the replay (default: on).",
         ),
     ] = True,
+    rng: Annotated[
+        bool,
+        typer.Option(
+            "--rng/--no-rng",
+            help="Run the shuffle tests over every shoe after the replay (default: on).",
+        ),
+    ] = True,
 ) -> None:
     """Re-play and re-verify every hand of a log root (the nightly audit).
 
-    Writes findings, hands, quarantine, the fair-play suspicions, report.html and run.json
-    to --out.
+    Writes findings, hands, quarantine, the fair-play suspicions, the shuffle tests
+    (rng.parquet), report.html and run.json to --out.
     """
     summary = run.replay_logs(
         logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay,
+        fairplay=fairplay, rng=rng,
     )  # fmt: skip
     _summary_line(summary)
 
@@ -125,12 +132,28 @@ def fairplay(
     _summary_line(run.fairplay_logs(logs=logs, out=out, fail_on=fail_on))
 
 
+@app.command("rng")
+@one_line_errors
+def rng(
+    logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
+    out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
+    fail_on: FailOn = Severity.MAJOR,
+) -> None:
+    """Run only the shuffle tests over every shoe of a replay of the same logs in --out.
+
+    Replaces the rng.* findings in findings.parquet (never adds them twice) and writes
+    rng.parquet, run.json and report.html again.
+    """
+    _summary_line(run.rng_logs(logs=logs, out=out, fail_on=fail_on))
+
+
 def _summary_line(summary: run.RunSummary) -> None:
     """One line, the cause first when input could not be read (one unreadable file
     explains hundreds of quarantined hands): hands by status, findings, the fair-play
     suspicions; then the exit."""
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
+    shuffle = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
     typer.echo(
         (f"{summary.cause[0].upper()}{summary.cause[1:]}. " if summary.cause else "")
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
@@ -139,6 +162,7 @@ def _summary_line(summary: run.RunSummary) -> None:
         f"{sum(summary.findings.values())} findings"
         + (f", worst {summary.worst.value}" if summary.worst else "")
         + (f"; fair play {'not run' if not summary.fairplay else f'{suspicions} suspicions'}")
+        + (f"; shuffle {'not run' if not summary.rng else f'{shuffle} failed checks'}")
         + f"; outputs in {summary.out}"
     )
     raise typer.Exit(code=summary.exit_status)

@@ -29,6 +29,33 @@ _RANK = {Severity.CRITICAL: 3, Severity.MAJOR: 2, Severity.MINOR: 1, Severity.IN
 
 
 @dataclass(frozen=True, slots=True)
+class Thresholds:
+    """How strong evidence maps to a severity (docs/fairplay.md, docs/rng.md): a
+    statistical finding is reported when its corrected p-value (a fair-play suspicion's
+    Benjamini-Hochberg q-value, a shuffle test's Holm-adjusted p-value) is at most
+    ``report``; its severity is ``major``, ``minor`` or ``info`` by that value."""
+
+    report: float = 0.01
+    minor: float = 1e-3
+    major: float = 1e-5
+
+    def severity(self, q: float) -> Severity | None:
+        """The severity of a corrected p-value ``q``, or ``None`` (not reported).
+
+        >>> t = Thresholds()
+        >>> [t.severity(q) for q in (0.2, 0.005, 2e-4, 1e-9)]
+        [None, <Severity.INFO: 'info'>, <Severity.MINOR: 'minor'>, <Severity.MAJOR: 'major'>]
+        """
+        if not q <= self.report:
+            return None
+        if q <= self.major:
+            return Severity.MAJOR
+        if q <= self.minor:
+            return Severity.MINOR
+        return Severity.INFO
+
+
+@dataclass(frozen=True, slots=True)
 class Check:
     code: str
     severity: Severity
@@ -80,6 +107,18 @@ class Code(StrEnum):
     FAIRPLAY_CHIP_DUMPING = "fairplay.chip_dumping"
     FAIRPLAY_BOT = "fairplay.bot"
     FAIRPLAY_RING = "fairplay.ring"
+    RNG_POSITION = "rng.position"
+    RNG_CARD = "rng.card"
+    RNG_UNIFORMITY = "rng.uniformity"
+    RNG_WILD_RANK = "rng.wild_rank"
+    RNG_OPEN_CARD = "rng.open_card"
+    RNG_FIRST_CARD = "rng.first_card"
+    RNG_SEAT_JOKERS = "rng.seat_jokers"
+    RNG_JOKERS_DEALT = "rng.jokers_dealt"
+    RNG_ADJACENT = "rng.adjacent"
+    RNG_SERIAL = "rng.serial"
+    RNG_REPEAT = "rng.repeat"
+    RNG_RUNS = "rng.runs"
     INPUT_FILE = "input.file"
     INPUT_ROW = "input.row"
     INPUT_HAND = "input.hand"
@@ -127,6 +166,21 @@ CATALOG: dict[str, Check] = _catalog(
      "what their results predict"),
     (Code.FAIRPLAY_BOT, INF, "an account's decision times are too regular for a person"),
     (Code.FAIRPLAY_RING, INF, "three or more accounts are joined by suspicious pairs"),
+    (Code.RNG_POSITION, INF, "a position of the shoe holds some cards more often than a fair "
+     "shuffle does (severity by the Holm-adjusted p-value, docs/rng.md)"),
+    (Code.RNG_CARD, INF, "a card lands at some positions more often than a fair shuffle puts it"),
+    (Code.RNG_UNIFORMITY, INF, "the position x card table of the night's shoes is uneven"),
+    (Code.RNG_WILD_RANK, INF, "some wild ranks turn up more often than the shoe's copies allow"),
+    (Code.RNG_OPEN_CARD, INF, "the open card is not uniform over the shoe's cards"),
+    (Code.RNG_FIRST_CARD, INF, "a seat's first card is not uniform over the shoe's cards"),
+    (Code.RNG_SEAT_JOKERS, INF, "a seat (in deal order or by seat number) is dealt more or "
+     "fewer jokers than the others"),
+    (Code.RNG_JOKERS_DEALT, INF, "the deal holds more or fewer jokers than a random draw"),
+    (Code.RNG_ADJACENT, INF, "neighbouring cards, or a hand's consecutive cards, pair up by "
+     "suit or rank more or less often than chance"),
+    (Code.RNG_SERIAL, INF, "a table's shoe depends on the shoe before it"),
+    (Code.RNG_REPEAT, INF, "two shoes share their first cards (a reused or small seed)"),
+    (Code.RNG_RUNS, INF, "a position's colour follows a pattern from shoe to shoe"),
     (Code.INPUT_FILE, MJ, "a file could not be read or does not match the contract"),
     (Code.INPUT_ROW, MJ, "a row breaks the input contract"),
     (Code.INPUT_HAND, MJ, "a hand cannot be replayed from what the log holds"),

@@ -12,7 +12,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,6 +21,9 @@ from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
 from audit.records import HandRow
 from audit.replay.facts import DropRow, PileRow
+
+if TYPE_CHECKING:
+    from audit.shuffle.result import Result  # scipy: not in every worker's imports
 
 OUTPUT_VERSION = "1"
 
@@ -125,6 +128,35 @@ SUSPICIONS_SCHEMA = pa.schema(
 )
 
 
+RNG_SCHEMA = pa.schema(
+    [
+        pa.field("check", pa.string(), nullable=False),
+        pa.field("test", pa.string(), nullable=False),
+        pa.field("group", pa.string(), nullable=False),
+        pa.field("decks", pa.int8(), nullable=False),
+        pa.field("printed_jokers", pa.int8(), nullable=False),
+        pa.field("shuffler", pa.string(), nullable=False),
+        pa.field("group_label", pa.string(), nullable=False),
+        pa.field("shoes", pa.int64(), nullable=False),
+        pa.field("method", pa.string(), nullable=False),
+        pa.field("statistic", pa.float64()),
+        pa.field("df", pa.float64()),
+        pa.field("p_value", pa.float64()),
+        pa.field("adjusted_p", pa.float64()),
+        pa.field("tests", pa.int64(), nullable=False),
+        pa.field("verdict", pa.string(), nullable=False),
+        pa.field("severity", pa.string()),
+        pa.field("effect", pa.string(), nullable=False),
+        pa.field("needs", pa.int64()),
+        pa.field("labels", pa.list_(pa.string()), nullable=False),
+        pa.field("observed", pa.list_(pa.float64()), nullable=False),
+        pa.field("expected", pa.list_(pa.float64()), nullable=False),
+        pa.field("hands", pa.list_(pa.string()), nullable=False),
+    ],
+    metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+
 def _current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -196,6 +228,22 @@ def write_suspicions(path: Path, rows: Sequence[Suspicion]) -> None:
             data[name].append(list(value) if isinstance(value, tuple) else value)
     data["severity"] = [s.severity.value for s in ordered]
     table = pa.Table.from_pydict(data, schema=SUSPICIONS_SCHEMA)
+    _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+
+
+def write_rng(path: Path, rows: Sequence[Result]) -> None:
+    """One row per shuffle test and shoe group, by group, check and item
+    (``Result.sort_key``)."""
+    ordered = sorted(rows, key=lambda r: r.sort_key())
+    data: dict[str, list[Any]] = {name: [] for name in RNG_SCHEMA.names}
+    for r in ordered:
+        decks, jokers, shuffler = r.group.split("/", 2)
+        extra = {"decks": int(decks), "printed_jokers": int(jokers), "shuffler": shuffler,
+                 "severity": None if r.severity is None else r.severity.value}  # fmt: skip
+        for name in RNG_SCHEMA.names:
+            value = extra[name] if name in extra else getattr(r, name)
+            data[name].append(list(value) if isinstance(value, tuple) else value)
+    table = pa.Table.from_pydict(data, schema=RNG_SCHEMA)
     _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 

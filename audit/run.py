@@ -40,6 +40,7 @@ from audit.output import (
     write_json,
     write_pile,
     write_quarantine,
+    write_rng,
     write_suspicions,
 )
 from audit.records import HandRow, QuarantineRow
@@ -48,6 +49,7 @@ from audit.unit import BatchResult, audit_games
 
 if TYPE_CHECKING:
     from audit.fairplay.night import FairPlay
+    from audit.shuffle.night import ShuffleAudit
 
 # ------------------------------------------------------------ execution
 
@@ -116,6 +118,8 @@ class RunSummary:
     out: Path
     fairplay: bool = True
     """The fair-play detectors ran."""
+    rng: bool = True
+    """The shuffle tests ran."""
     unreadable: tuple[str, ...] = ()
     """The input files that could not be read (paths relative to the log root)."""
     lost_hands: int = 0
@@ -233,9 +237,11 @@ def replay_logs(
     fail_on: Severity = Severity.MAJOR,
     progress: bool | None = None,
     fairplay: bool = True,
+    rng: bool = True,
 ) -> RunSummary:
-    """Replay a log root into ``out``, then (unless ``fairplay`` is false) run the
-    fair-play detectors over it; raises ``AuditError`` when the run cannot be done."""
+    """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
+    the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
+    run cannot be done."""
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
@@ -278,6 +284,12 @@ def replay_logs(
         findings += [s.to_finding() for s in fair.suspicions]
     else:
         (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
+    detected = time.perf_counter()
+    shuffles = _shuffles(log, out) if rng else None
+    if shuffles is not None:
+        findings += shuffles.findings()
+    else:
+        (out / RNG).unlink(missing_ok=True)
     checked = time.perf_counter()
     write_findings(out / "findings.parquet", findings)
     hands = Counter(h.status for h in total.hands)
@@ -291,6 +303,7 @@ def replay_logs(
             "workers": workers,
             "fail_on": fail_on.value,
             "fairplay": fairplay,
+            "rng": rng,
         },
         "inputs": _inputs(log),
         "missing_optional_tables": sorted(log.missing_optional),
@@ -307,10 +320,12 @@ def replay_logs(
             for row in log.bad_files
         ],
         "fairplay": _fairplay_json(fair),
+        "rng": _rng_json(shuffles),
         "timings_s": {
             "open": round(opened - started, 3),
             "replay": round(replayed - opened, 3),
-            **({"fairplay": round(checked - written, 3)} if fair is not None else {}),
+            **({"fairplay": round(detected - written, 3)} if fair is not None else {}),
+            **({"rng": round(checked - detected, 3)} if shuffles is not None else {}),
         },
     }
     summary = _conclude(run, findings, fail_on, out)
@@ -322,19 +337,24 @@ def replay_logs(
 
 
 SUSPICIONS = "suspicions.parquet"
-FAIRPLAY_NEEDS = ("run.json", "findings.parquet", "hands.parquet", "pile.parquet", "drops.parquet")
+RNG = "rng.parquet"
+REPLAY_NEEDS = ("run.json", "findings.parquet", "hands.parquet")
+FAIRPLAY_NEEDS = (*REPLAY_NEEDS, "pile.parquet", "drops.parquet")
+FAIR = "fairplay."
+SHUFFLE = "rng."
 
 
-def fairplay_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
-    """Run only the fair-play detectors, over a replay of the same logs already in ``out``:
-    its ``fairplay.*`` findings are replaced (never added twice), ``suspicions.parquet``,
-    ``run.json`` and ``report.html`` written again."""
-    missing = [name for name in FAIRPLAY_NEEDS if not (out / name).is_file()]
+def _replayed(logs: Path, out: Path, needs: tuple[str, ...], what: str, slug: str) -> tuple[
+    dict[str, Any], LogRoot
+]:
+    """run.json of the replay of ``logs`` in ``out``, and the log root; refuses an output
+    folder with no replay, or a replay of other logs."""
+    missing = [name for name in needs if not (out / name).is_file()]
     if missing:
         raise AuditError(
-            f"{out} holds no replay to run the detectors over ({', '.join(missing)} missing); "
+            f"{out} holds no replay to run {what} over ({', '.join(missing)} missing); "
             f"run `rummy-audit replay {logs} --out {out}` first",
-            slug="fairplay",
+            slug=slug,
         )
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     log = open_log_root(logs)
@@ -342,23 +362,49 @@ def fairplay_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) 
         raise AuditError(
             f"{out} holds a replay of other logs than {logs} (their files, sizes or hashes "
             f"differ); run `rummy-audit replay {logs} --out {out}` again",
-            slug="fairplay",
+            slug=slug,
         )
-    opened = time.perf_counter()
-    fair = _fairplay(log, out)
-    run["timings_s"]["fairplay"] = round(time.perf_counter() - opened, 3)
-    kept = [f for f in read_findings(out / "findings.parquet") if not f.check.startswith(FAIR)]
-    findings = kept + [s.to_finding() for s in fair.suspicions]
+    return run, log
+
+
+def _rewrite(
+    run: dict[str, Any], out: Path, prefix: str, new: list[Finding], fail_on: Severity
+) -> RunSummary:
+    """Replace the findings under ``prefix`` (never add them twice); write run.json and
+    the report again."""
+    kept = [f for f in read_findings(out / "findings.parquet") if not f.check.startswith(prefix)]
+    findings = kept + new
     write_findings(out / "findings.parquet", findings)
-    run["fairplay"] = _fairplay_json(fair)
-    run["arguments"]["fairplay"] = True
     summary = _conclude(run, findings, fail_on, out)
     write_json(out / "run.json", run)
     write_report(out)
     return summary
 
 
-FAIR = "fairplay."
+def fairplay_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
+    """Run only the fair-play detectors, over a replay of the same logs already in ``out``:
+    its ``fairplay.*`` findings are replaced (never added twice), ``suspicions.parquet``,
+    ``run.json`` and ``report.html`` written again."""
+    run, log = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay")
+    opened = time.perf_counter()
+    fair = _fairplay(log, out)
+    run["timings_s"]["fairplay"] = round(time.perf_counter() - opened, 3)
+    run["fairplay"] = _fairplay_json(fair)
+    run["arguments"]["fairplay"] = True
+    return _rewrite(run, out, FAIR, [s.to_finding() for s in fair.suspicions], fail_on)
+
+
+def rng_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
+    """Run only the shuffle tests, over a replay of the same logs already in ``out``: its
+    ``rng.*`` findings are replaced, ``rng.parquet``, ``run.json`` and ``report.html``
+    written again."""
+    run, log = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng")
+    opened = time.perf_counter()
+    shuffles = _shuffles(log, out)
+    run["timings_s"]["rng"] = round(time.perf_counter() - opened, 3)
+    run["rng"] = _rng_json(shuffles)
+    run["arguments"]["rng"] = True
+    return _rewrite(run, out, SHUFFLE, shuffles.findings(), fail_on)
 
 
 def _fairplay(log: LogRoot, out: Path) -> FairPlay:
@@ -373,6 +419,20 @@ def _fairplay_json(fair: FairPlay | None) -> dict[str, Any]:
     if fair is None:
         return {"status": "not run", "why": "--no-fairplay"}
     return {"status": "run", "detectors": fair.summary(), "suspicions": len(fair.suspicions)}
+
+
+def _shuffles(log: LogRoot, out: Path) -> ShuffleAudit:
+    from audit.shuffle.night import audit_shuffles  # scipy: not in every worker's imports
+
+    shuffles = audit_shuffles(log, out)
+    write_rng(out / RNG, shuffles.results)
+    return shuffles
+
+
+def _rng_json(shuffles: ShuffleAudit | None) -> dict[str, Any]:
+    if shuffles is None:
+        return {"status": "not run", "why": "--no-rng"}
+    return shuffles.summary()
 
 
 def _hands_span(log: LogRoot) -> dict[str, str | None]:
@@ -419,9 +479,10 @@ def _conclude(
     run["exit_status"] = status
     hands = Counter({k: int(v) for k, v in run["counts"]["hands"].items()})
     ran = run["fairplay"]["status"] == "run"
+    tested = run.get("rng", {}).get("status") == "run"
     unreadable = tuple(f["path"] for f in run.get("unreadable_files", []))
     lost = int(run["counts"].get("lost_hands", 0))
-    return RunSummary(hands, by_check, severity, status, out, ran, unreadable, lost)
+    return RunSummary(hands, by_check, severity, status, out, ran, tested, unreadable, lost)
 
 
 class _progress:

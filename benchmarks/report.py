@@ -27,7 +27,7 @@ from audit.report.render import write_report
 SUSPICIONS = 5_000
 
 CHECKS = ["score.points", "drop.penalty", "ledger.balance", "deck.composition",
-          "fairplay.collusion", "rng.shuffle"]  # fmt: skip
+          "fairplay.collusion", "rng.position"]  # fmt: skip
 SEVERITY = ["major", "major", "critical", "critical", "minor", "info"]
 
 

@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 import fairplay  # noqa: E402
 import replay  # noqa: E402
 import report  # noqa: E402
+import rng  # noqa: E402
 import simulate  # noqa: E402
 import solver  # noqa: E402
 
@@ -31,6 +32,7 @@ BENCHMARKS = {
     "replay": replay.main,
     "report": report.main,
     "fairplay": fairplay.main,
+    "rng": rng.main,
 }
 
 

@@ -25,8 +25,9 @@ import pyarrow as pa
 from numpy.typing import NDArray
 from scipy import stats
 
-from audit.fairplay.stats import Array, Thresholds, bh, testable
+from audit.fairplay.stats import Array, bh, testable
 from audit.fairplay.suspicion import Suspicion
+from audit.findings import Thresholds
 
 _SECTION = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
 _PARAM = re.compile(r"\$([a-z_]+)")

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 
 import networkx as nx
 
-from audit.fairplay.stats import Thresholds
 from audit.fairplay.suspicion import Suspicion, p_text
+from audit.findings import Thresholds
 
 SEATING = "fairplay.co_seating"
 

@@ -8,41 +8,11 @@ all the pairs or accounts a detector tests, with numpy arrays in and out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import NDArray
 from scipy import special, stats
 
-from audit.findings import Severity
-
 Array = NDArray[np.float64]
-
-
-@dataclass(frozen=True, slots=True)
-class Thresholds:
-    """The default thresholds of docs/fairplay.md: a suspicion is reported when its
-    Benjamini-Hochberg q-value is at most ``report`` and its effect at least the detector's
-    floor; its severity is ``major``, ``minor`` or ``info`` by the q-value."""
-
-    report: float = 0.01
-    minor: float = 1e-3
-    major: float = 1e-5
-
-    def severity(self, q: float) -> Severity | None:
-        """The severity of a suspicion with this q-value, or ``None`` (not reported).
-
-        >>> t = Thresholds()
-        >>> [t.severity(q) for q in (0.2, 0.005, 2e-4, 1e-9)]
-        [None, <Severity.INFO: 'info'>, <Severity.MINOR: 'minor'>, <Severity.MAJOR: 'major'>]
-        """
-        if not q <= self.report:
-            return None
-        if q <= self.major:
-            return Severity.MAJOR
-        if q <= self.minor:
-            return Severity.MINOR
-        return Severity.INFO
 
 
 def betabinom_sf(k: Array, n: Array, a: Array, b: Array) -> Array:

@@ -12,11 +12,11 @@ from decimal import Decimal
 from audit.findings import Finding, finding
 from audit.money import money, rake
 from audit.records import Game, Hand, Result
-from audit.replay.commitment import commitment_findings
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
+from audit.shuffle.commitment import commitment_findings
 
 _DROP_WORDS = {
     "first_drop": "dropped before drawing a card (a first drop)",

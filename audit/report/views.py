@@ -36,6 +36,7 @@ from audit.report.fairplay import (
     suspicion_chart,
     top_suspicions,
 )
+from audit.report.shuffle import ShuffleRun, shuffle_run
 
 TOP_ROWS = 2_000
 """Findings embedded in the filterable table."""
@@ -145,9 +146,9 @@ class ReportView:
     suspicions: list[SuspicionRow]
     suspicions_total: int
     rings: list[RingGraph]
-    shuffle: list[FindingRow]
+    shuffle: ShuffleRun
     commitment: int
-    """deck.commitment findings: the provably-fair check, the only shuffle check there is."""
+    """deck.commitment findings: the provably-fair check of each hand's shuffle."""
     quarantine: list[tuple[str, str, str, str]]
     charts: list[Chart]
 
@@ -211,9 +212,7 @@ def _view(
         suspicions=suspicions,
         suspicions_total=fairplay.suspicions,
         rings=rings(db, suspicions),
-        shuffle=_findings(
-            db, f"WHERE starts_with(\"check\", 'rng.') ORDER BY {_order()} LIMIT 200"
-        ),
+        shuffle=shuffle_run(db, run, out),
         commitment=sum(row.count for row in by_check if row.check == "deck.commitment"),
         quarantine=_quarantine(db, out),
         charts=[

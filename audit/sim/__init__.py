@@ -76,7 +76,7 @@ PLAYER_BLOCK = 100_000
 """Room ``k``'s player ids start at ``P{k * PLAYER_BLOCK + 1}``."""
 FAIR_EVERY = 4
 """Every 4th table of a room (T0004, T0008, ...) shuffles provably fairly and records each
-hand's commitment (`audit.replay.commitment`); never a biased one."""
+hand's commitment (`audit.shuffle.commitment`); never a biased one."""
 BIASED_EVERY = 8  # with biased_shuffle planted, every 8th table (T0002, T0010, ...) has it
 
 

@@ -90,7 +90,7 @@ FAIR_PLAY: tuple[Kind, ...] = (
          "two accounts of one person (one device, one IP) at one table", accounts=2),
     Kind("bot", "fairplay.bot", ALL_FORMATS,
          "an account with machine-regular think times that plays game after game without a break"),
-    Kind("biased_shuffle", "rng.shuffle", ALL_FORMATS,
+    Kind("biased_shuffle", "rng.position", ALL_FORMATS,
          "a table whose shuffler puts a printed joker on the first seat's first card too often"),
 )  # fmt: skip
 

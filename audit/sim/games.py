@@ -13,8 +13,8 @@ from decimal import Decimal
 
 from audit.money import PAISA, money
 from audit.money import rake as rake_of
-from audit.replay.commitment import canonical_shoe
 from audit.rules.ruleset import PoolRules, Ruleset
+from audit.shuffle.commitment import canonical_shoe
 from audit.sim.anomalies import Label, label
 from audit.sim.play import Collusion, Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile

@@ -21,10 +21,10 @@ from statistics import NormalDist
 
 from audit.cards import CODE_TEXT, JOKER
 from audit.records import Shuffle
-from audit.replay.commitment import ALGORITHM, shuffled
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
 from audit.rules.solver import best_arrangement, best_points
+from audit.shuffle.commitment import ALGORITHM, shuffled
 from audit.sim.anomalies import Label, label
 from audit.sim.players import (
     PATIENCE,
@@ -199,7 +199,7 @@ class Deal:
     biased: bool = False
     """The table's shuffler is biased."""
     fair: bool = False
-    """The table shuffles provably fairly (`audit.replay.commitment`)."""
+    """The table shuffles provably fairly (`audit.shuffle.commitment`)."""
 
 
 def play_hand(deal: Deal, rng: random.Random) -> HandLog:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from audit.cards import CODE_TEXT, shoe_composition
 from audit.records import Shuffle
-from audit.replay.commitment import ALGORITHM, canonical_shoe, reproduce
 from audit.run import replay_logs
+from audit.shuffle.commitment import ALGORITHM, canonical_shoe, reproduce
 from tests.logs.logbuilder import LogBuilder
 
 SEED = "d5f1c0a9e3b2-server"

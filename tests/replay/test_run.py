@@ -63,7 +63,8 @@ def test_bad_input_is_quarantined_and_every_good_hand_is_still_verified(tmp_path
     # A corrupt file among the events.
     (root / "events" / "date=2026-11-29" / "broken.parquet").write_bytes(b"not parquet at all")
 
-    summary = replay_logs(logs=root, out=tmp_path / "out", workers=1, progress=False)
+    # its hands deal one shoe, which the shuffle tests would rightly call repeated
+    summary = replay_logs(logs=root, out=tmp_path / "out", workers=1, progress=False, rng=False)
     hands = {h["hand_id"]: h for h in read(tmp_path / "out", "hands.parquet")}
     assert sorted(hands) == [f"H{i}" for i in range(1, 9)]
     status = {h: hands[h]["status"] for h in hands}
@@ -106,22 +107,36 @@ def test_two_runs_give_byte_identical_findings_and_hands(tmp_path: Path) -> None
             [
                 hashlib.sha256((tmp_path / run / name).read_bytes()).hexdigest()
                 for name in ("findings.parquet", "hands.parquet", "quarantine.parquet",
-                             "suspicions.parquet", "pile.parquet", "drops.parquet")
+                             "suspicions.parquet", "pile.parquet", "drops.parquet",
+                             "rng.parquet")
             ]
         )  # fmt: skip
     assert digests[0] == digests[1]
-    rules = [f for f in read(tmp_path / "a", "findings.parquet") if f["check"][:9] != "fairplay."]
+    rules = [
+        f for f in read(tmp_path / "a", "findings.parquet")
+        if f["check"][:9] != "fairplay." and f["check"][:4] != "rng."
+    ]  # fmt: skip
     assert len(rules) == sum(1 for c in CASES if c.expect)
 
 
 def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
     """Exit 0 with nothing at or above --fail-on, 1 with findings at or above it."""
     clean = write_log(tmp_path / "clean", clean_hands(2))
-    result = runner.invoke(app, ["replay", str(clean), "--out", str(tmp_path / "o1")])
+    no_rng = ["replay", str(clean), "--out", str(tmp_path / "o1"), "--no-rng"]
+    result = runner.invoke(app, no_rng)
     assert result.exit_code == 0, result.output
     assert "2 hands: 2 verified, 0 with discrepancies, 0 quarantined; 0 findings" in result.output
+    assert "shuffle not run" in result.output
     assert (tmp_path / "o1" / "report.html").exists()
     assert (tmp_path / "o1" / "run.json").exists()
+    assert not (tmp_path / "o1" / "rng.parquet").exists()
+    # the two hands deal the very same shoe: the shuffle tests call it a repeat (major)
+    result = runner.invoke(app, ["replay", str(clean), "--out", str(tmp_path / "o1")])
+    assert result.exit_code == 1, result.output
+    assert "shuffle 1 failed checks" in result.output
+    (repeat,) = read(tmp_path / "o1", "findings.parquet")
+    assert (repeat["check"], repeat["severity"], repeat["hand_id"]) == ("rng.repeat", "major", "H1")
+    assert "H1, H2" in repeat["recorded"]
 
     broken = next(c for c in CASES if c.name == "score.amount")
     game, hand = scenario(**broken.kwargs)

@@ -16,22 +16,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit.cards import JOKER, shoe_composition
 from audit.fairplay.rings import rings
-from audit.fairplay.stats import Thresholds
 from audit.fairplay.suspicion import Suspicion, how_sure
-from audit.findings import Finding, Severity, finding
+from audit.findings import Finding, Severity, Thresholds, finding
 from audit.output import (
     FINDINGS_SCHEMA,
     HANDS_SCHEMA,
     QUARANTINE_SCHEMA,
     write_findings,
+    write_rng,
     write_suspicions,
 )
 from audit.report.render import write_report
+from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
+from audit.shuffle.night import ShuffleAudit, run_tests
+from audit.shuffle.shoes import Night, group_of
 from tests.explain.hands import DISPUTE, INVALID
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
@@ -64,20 +69,24 @@ def small_night(root: Path, *, fairplay: bool = True) -> Path:
         scenario(**renamed(DISPUTE, {"P2": QUOTED}), game_id="G4", hand_id="G4-01"),
     ]
     write_log(root / "logs", pairs)
-    replay_logs(logs=Path("logs"), out=Path("out"), workers=1, progress=False, fairplay=fairplay)
+    replay_logs(logs=Path("logs"), out=Path("out"), workers=1, progress=False, fairplay=fairplay,
+                rng=False)  # G3 and G4 deal G1's very shoe: the shuffle tests would say so
     return root / "out"
 
 
-def big_night(out: Path, findings: int = 1_000_000, suspicions: int = 0) -> Path:
+def big_night(
+    out: Path, findings: int = 1_000_000, suspicions: int = 0, *, shuffle: bool = True
+) -> Path:
     """An output folder holding ``findings`` findings over 100,000 games, and
-    ``suspicions`` pair suspicions, each with seven evidence hands in seven games."""
+    ``suspicions`` pair suspicions, each with seven evidence hands in seven games; with
+    ``shuffle``, the shuffle tests of a biased group of shoes (``write_shuffle``)."""
     out.mkdir(parents=True, exist_ok=True)
     n = findings
     checks = ["score.points", "drop.penalty", "ledger.balance", "deck.composition",
-              "fairplay.collusion", "rng.shuffle"]  # fmt: skip
+              "fairplay.collusion", "rng.position"]  # fmt: skip
     severities = {"score.points": "major", "drop.penalty": "major", "ledger.balance": "critical",
                   "deck.composition": "critical", "fairplay.collusion": "minor",
-                  "rng.shuffle": "info"}  # fmt: skip
+                  "rng.position": "info"}  # fmt: skip
     check = [checks[i % len(checks)] for i in range(n)]
     game = [f"G{i % 100_000:06d}" for i in range(n)]
     columns = {
@@ -160,8 +169,27 @@ def big_night(out: Path, findings: int = 1_000_000, suspicions: int = 0) -> Path
             for i in range(suspicions)
         ],
     )  # fmt: skip
+    if shuffle:
+        run["rng"] = write_shuffle(out)
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
     return out
+
+
+def write_shuffle(out: Path, shoes: int = 2_000) -> dict[str, Any]:
+    """rng.parquet of one group of ``shoes`` 106-card shoes, a third of which a biased
+    shuffler dealt with a printed joker first; returns run.json's ``"rng"`` entry."""
+    rng = np.random.default_rng(7)
+    base = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
+    codes = base[np.argsort(rng.random((shoes, base.size)), axis=1)]
+    for row in range(0, shoes, 3):
+        at = int(np.flatnonzero(codes[row] == JOKER)[0])
+        codes[row, [0, at]] = codes[row, [at, 0]]
+    players = rng.integers(2, 7, shoes)
+    group = group_of(codes, decks=2, printed_jokers=2, players=players, cards=13,
+                     rules=load_preset("standard-13"))  # fmt: skip
+    results = run_tests(Night([group]))
+    write_rng(out / "rng.parquet", results)
+    return ShuffleAudit(results, shoes, [(group.key, group.label, shoes)]).summary()
 
 
 def suspicion(

@@ -120,7 +120,9 @@ def test_fair_play_evidence_links_open_their_game_panel(browser: Any, ringed: Pa
     assert target.startswith("#game-")
     assert not page.page.locator(f'[id="{target[1:]}"]').get_attribute("open")
     link.click()
-    assert page.page.locator(f'[id="{target[1:]}"]').get_attribute("open") is not None
+    panel = page.page.locator(f'[id="{target[1:]}"][open]')
+    panel.wait_for(state="attached", timeout=5_000)  # fails if the panel never opens
+    assert panel.count() == 1
     for href in page.page.locator("#suspicions td.evidence a").evaluate_all(
         "links => links.map(a => decodeURIComponent(a.getAttribute('href').slice(1)))"
     ):

@@ -83,12 +83,14 @@ def test_a_million_findings_give_a_small_page_with_every_count(tmp_path: Path) -
     assert len(view.suspicions) == TOP_SUSPICIONS
     assert view.suspicions[0].check == "fairplay.collusion"
     assert view.suspicions[0].evidence
-    assert view.shuffle
-    assert all(f.check == "rng.shuffle" for f in view.shuffle)
+    assert view.shuffle.ran
+    assert view.shuffle.failed[0].check in ("rng.position", "rng.card")
+    assert "JK" in view.shuffle.failed[0].effect
+    assert 'id="shuffle-failed"' in html
 
 
 def test_an_empty_night_renders_every_section(tmp_path: Path) -> None:
-    out = big_night(tmp_path / "out", findings=0)
+    out = big_night(tmp_path / "out", findings=0, shuffle=False)
     write_report(out)
     html = page(out)
     for words in (

@@ -23,8 +23,8 @@ from audit.cli import app
 from audit.errors import AuditError
 from audit.logs.contract import check_schema
 from audit.records import Shuffle
-from audit.replay.commitment import reproduce
 from audit.run import replay_logs
+from audit.shuffle.commitment import reproduce
 from audit.sim import PAIRS_PER_KIND, simulate
 from audit.sim.anomalies import (
     FAIR_PLAY,
@@ -66,8 +66,9 @@ def findings(root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Row]:
 @pytest.fixture(scope="module")
 def rule_findings(findings: list[Row]) -> list[Row]:
     """The findings of the rules engine: the fair-play detectors' (``fairplay.*``) are
-    judged against the planted truth in tests/fairplay/test_recall.py."""
-    return [f for f in findings if not f["check"].startswith("fairplay.")]
+    judged against the planted truth in tests/fairplay/test_recall.py, the shuffle tests'
+    (``rng.*``) below."""
+    return [f for f in findings if not f["check"].startswith(("fairplay.", "rng."))]
 
 
 def labels_of(logs: Logs, kind: str) -> list[Row]:
@@ -238,6 +239,22 @@ def test_the_biased_shuffler_puts_a_joker_first_too_often(logs: Logs) -> None:
     assert len(first_is_joker[True]) > 100
     assert rate[True] > 0.2  # 0.3 of hands moved, plus chance
     assert rate[False] < 0.08  # chance alone: about 2 jokers in 54-106 cards
+
+
+def test_the_shuffle_tests_catch_the_biased_shuffler_and_nothing_else(
+    findings: list[Row],
+) -> None:
+    """The biased tables shuffle without a commitment: the shuffle tests of that group
+    find a joker first too often (rng.position, the check the simulator labels), at minor
+    or above; no other group, and no other kind of check, fails."""
+    shuffle = [f for f in findings if f["check"].startswith("rng.")]
+    strong = [f for f in shuffle if f["severity"] in MINOR_OR_ABOVE]
+    assert any(f["check"] == KINDS["biased_shuffle"].check for f in strong)
+    assert all("JK" in f["recorded"] for f in strong), strong
+    assert all("shuffle hmac" not in f["message"] for f in shuffle)  # provably-fair tables
+    catches_jokers = {"rng.position", "rng.card", "rng.uniformity", "rng.first_card",
+                      "rng.seat_jokers", "rng.jokers_dealt"}  # fmt: skip
+    assert {f["check"] for f in strong} <= catches_jokers
 
 
 def test_fed_cards_go_from_the_colluder_to_the_partner(logs: Logs) -> None:

@@ -1,0 +1,214 @@
+"""The shuffle section of the report: per shoe group, each check's strongest test with its
+chart (observed against what a fair shuffle gives), the tests that failed, and the checks a
+group had too few shoes for; from rng.parquet and the ``"rng"`` entry of run.json only. A
+run without that entry, or one that says the tests did not run, is reported as *not run*,
+never as a fair shuffle."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from audit.fairplay.suspicion import p_text
+from audit.logs.validate import file_literal
+from audit.report.base import query
+
+RNG = "rng.parquet"
+
+CHECKS = (
+    ("rng.position", "each card equally likely at each position"),
+    ("rng.card", "each card's positions uniform"),
+    ("rng.uniformity", "the whole position x card table uniform"),
+    ("rng.wild_rank", "the wild card's rank as likely as the shoe's copies"),
+    ("rng.open_card", "the open card uniform"),
+    ("rng.first_card", "each seat's first card uniform"),
+    ("rng.seat_jokers", "every seat dealt jokers alike"),
+    ("rng.jokers_dealt", "the deal holds the jokers a random draw holds"),
+    ("rng.adjacent", "a card independent of its neighbours"),
+    ("rng.serial", "a table's shoe independent of the one before"),
+    ("rng.repeat", "no two shoes alike"),
+    ("rng.runs", "no pattern in a position's colour over the night"),
+)
+"""Every check, in the order the report lists them, with what a fair shuffle gives."""
+
+FAILED_SHOWN = 200
+"""Failed tests listed (all are in rng.parquet)."""
+
+CHART_W, CHART_H = 300, 80
+
+
+@dataclass(frozen=True)
+class ShuffleChart:
+    title: str
+    bars: list[tuple[float, float, float, float]]
+    """(x, y, width, height) of each observed bar."""
+    expected: str
+    """The points of the expected line (SVG polyline)."""
+    first: str
+    last: str
+    """The first and last labels, under the axis."""
+
+
+@dataclass(frozen=True)
+class ShuffleCheck:
+    check: str
+    fair: str
+    """What a fair shuffle gives."""
+    verdict: str
+    severity: str
+    test: str
+    """The strongest test of the check (its smallest adjusted p)."""
+    effect: str
+    p: str
+    adjusted: str
+    tested: int
+    failed: int
+    too_few: int
+    chart: ShuffleChart | None
+
+
+@dataclass(frozen=True)
+class ShuffleGroup:
+    anchor: str
+    label: str
+    shoes: int
+    checks: list[ShuffleCheck]
+
+
+@dataclass(frozen=True)
+class FailedTest:
+    group: str
+    check: str
+    test: str
+    severity: str
+    effect: str
+    p: str
+    adjusted: str
+
+
+@dataclass(frozen=True)
+class ShuffleRun:
+    ran: bool
+    why: str
+    command: str
+    shoes: int
+    tests: int
+    biased: int
+    suspect: int
+    too_few: int
+    left_out: list[tuple[str, int]]
+    missing: bool
+    """They ran, but rng.parquet is not in the output folder."""
+    groups: list[ShuffleGroup]
+    failed: list[FailedTest]
+    failed_total: int
+
+
+def shuffle_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> ShuffleRun:
+    arguments = run.get("arguments", {})
+    command = "rummy-audit rng {} --out {}".format(
+        *(shlex.quote(str(arguments.get(key) or key.upper())) for key in ("logs", "out"))
+    )
+    entry = run.get("rng")
+    if not isinstance(entry, dict) or entry.get("status") != "run":
+        why = (
+            str(entry.get("why") or "run.json gives no reason")
+            if isinstance(entry, dict)
+            else 'run.json has no "rng" entry: an older rummy-audit wrote this folder'
+        )
+        return ShuffleRun(False, why, command, 0, 0, 0, 0, 0, [], False, [], [], 0)
+    left_out = sorted((str(k), int(v)) for k, v in dict(entry.get("left_out", {})).items())
+    counts = (int(entry.get(k, 0)) for k in ("shoes", "tests", "biased", "suspect"))
+    shoes, tests, biased, suspect = counts
+    too_few = int(entry.get("too_few_shoes", 0))
+    path = out / RNG
+    if not path.is_file():
+        return ShuffleRun(True, "", command, shoes, tests, biased, suspect, too_few, left_out,
+                          True, [], [], 0)  # fmt: skip
+    db.execute(f"CREATE VIEW r AS SELECT * FROM read_parquet({file_literal(str(path))})")
+    groups = [_group(db, key, label, int(n)) for key, label, n in _groups(db, entry)]
+    failed = [
+        FailedTest(str(g), str(c), str(t), str(s), str(e), p_text(p), p_text(q))
+        for g, c, t, s, e, p, q in query(
+            db,
+            "SELECT group_label, \"check\", test, severity, effect, p_value, adjusted_p FROM r"
+            " WHERE severity IS NOT NULL ORDER BY adjusted_p, group_label, \"check\", test"
+            " LIMIT $limit",
+            {"limit": FAILED_SHOWN},
+        )
+    ]
+    total = query(db, "SELECT count(*) FROM r WHERE severity IS NOT NULL")[0][0]
+    return ShuffleRun(True, "", command, shoes, tests, biased, suspect, too_few, left_out,
+                      False, groups, failed, int(total))  # fmt: skip
+
+
+def _groups(db: duckdb.DuckDBPyConnection, entry: dict[str, Any]) -> list[tuple[str, str, int]]:
+    listed = [(str(g["key"]), str(g["group"]), int(g["shoes"])) for g in entry.get("groups", [])]
+    if listed:
+        return listed
+    rows = query(db, "SELECT \"group\", group_label, max(shoes) FROM r GROUP BY ALL ORDER BY 1")
+    return [(str(k), str(label), int(n)) for k, label, n in rows]
+
+
+def _group(db: duckdb.DuckDBPyConnection, key: str, label: str, shoes: int) -> ShuffleGroup:
+    rows = query(
+        db,
+        "SELECT \"check\", test, verdict, coalesce(severity, ''), effect, p_value, adjusted_p,"
+        " labels, observed, expected, p_value IS NOT NULL AS tested"
+        " FROM r WHERE \"group\" = $group"
+        " ORDER BY tested DESC, adjusted_p, p_value, test",
+        {"group": key},
+    )
+    by_check: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        by_check.setdefault(str(row[0]), []).append(row)
+    checks = []
+    for check, fair in CHECKS:
+        mine = by_check.get(check, [])
+        if not mine:
+            continue
+        tested = [r for r in mine if r[10]]
+        top = tested[0] if tested else mine[0]
+        checks.append(
+            ShuffleCheck(
+                check=check,
+                fair=fair,
+                verdict=str(top[2]),
+                severity=str(top[3]),
+                test=str(top[1]),
+                effect=str(top[4]),
+                p=p_text(top[5]) if top[5] is not None else "",
+                adjusted=p_text(top[6]) if top[6] is not None else "",
+                tested=len(tested),
+                failed=sum(1 for r in tested if r[3]),
+                too_few=len(mine) - len(tested),
+                chart=_chart(f"{check} {top[1]}", top[7], top[8], top[9]) if top[10] else None,
+            )
+        )
+    anchor = "shuffle-" + "".join(ch if ch.isalnum() else "-" for ch in key).strip("-")
+    return ShuffleGroup(anchor, label, shoes, checks)
+
+
+def _chart(title: str, labels: list[str], observed: list[float], expected: list[float]) -> (
+    ShuffleChart | None
+):
+    """Observed bars and the fair expectation as a line; none for a single number."""
+    n = len(labels)
+    if n < 2 or len(observed) != n or len(expected) != n:
+        return None
+    top = max(max(observed), max(expected), 1e-12)
+    step = CHART_W / n
+    bars = [
+        (round(i * step, 2), round(CHART_H * (1 - v / top), 2), round(max(step - 0.6, 0.4), 2),
+         round(CHART_H * v / top, 2))
+        for i, v in enumerate(observed)
+    ]  # fmt: skip
+    points = " ".join(
+        f"{round((i + 0.5) * step, 2)},{round(CHART_H * (1 - v / top), 2)}"
+        for i, v in enumerate(expected)
+    )
+    return ShuffleChart(title, bars, points, str(labels[0]), str(labels[-1]))

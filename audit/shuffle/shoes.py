@@ -1,0 +1,328 @@
+"""The night's shoes as numbers: one array of card codes per shoe group.
+
+A group is every shoe of one composition (decks and printed jokers) dealt by one shuffler
+(the provably-fair algorithm its hands record, or none): the shoes one test pools. Only
+hands the replay kept take part (``hands.parquet`` rows not quarantined), and only shoes
+holding exactly their game's cards (a shoe that does not was already a ``deck.composition``
+finding; counted here as left out, never tested).
+
+Rows are in table order (table, then when the hand started, then hand id), so consecutive
+rows of one table are consecutive shoes of it; ``by_time`` orders the group by when each
+hand started, the order a platform's generator produced them in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from audit.cards import JOKER, N_CODES, RANK_OF, SUIT_OF
+from audit.errors import RulesetError
+from audit.logs.contract import load_contract
+from audit.logs.reader import LogRoot
+from audit.logs.validate import card_codes_sql, file_literal, source_sql
+from audit.rules.melds import Jokers
+from audit.rules.ruleset import Ruleset, load_preset
+
+Codes = npt.NDArray[np.uint8]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+SUIT = np.array(SUIT_OF, dtype=np.int8)
+"""0..3 (S H D C) per code; -1 for the printed joker."""
+RANK = np.array(RANK_OF, dtype=np.int8)
+"""1..13 per code; 0 for the printed joker."""
+RED = SUIT == 1
+RED |= SUIT == 2
+
+
+@dataclass(frozen=True, eq=False)
+class Group:
+    """Every shoe of one composition and shuffler, in table order."""
+
+    decks: int
+    printed_jokers: int
+    shuffler: str
+    """The provably-fair algorithm the hands record; ``""`` when none is recorded."""
+    codes: Codes
+    """(shoes, cards): ``codes[i, p]`` is the code (audit.cards) dealt at position p."""
+    hand_ids: list[str]
+    tables: Ints
+    """A number per table (equal within a table, in table-id order)."""
+    started: Ints
+    """When each hand started (ms since the epoch)."""
+    players: Ints
+    """Players dealt in (n)."""
+    cards: Ints
+    """Cards dealt to each player (k)."""
+    seats: Ints
+    """(shoes, most players): the table seat of each player in turn order; -1 beyond n."""
+    jokers: Bools
+    """(shoes, 53): the codes that are jokers in each hand (its wild rank and printed
+    jokers), by the game's ruleset."""
+
+    @property
+    def length(self) -> int:
+        return 52 * self.decks + self.printed_jokers
+
+    @property
+    def shoes(self) -> int:
+        return int(self.codes.shape[0])
+
+    @property
+    def copies(self) -> Ints:
+        """How many copies of each of the 53 codes the shoe holds."""
+        m = np.full(N_CODES, self.decks, dtype=np.int64)
+        m[JOKER] = self.printed_jokers
+        return m
+
+    @property
+    def categories(self) -> Ints:
+        """The codes the shoe holds (the printed joker only when it has one)."""
+        return np.arange(N_CODES if self.printed_jokers else 52, dtype=np.int64)
+
+    @property
+    def label(self) -> str:
+        jokers = f" + {self.printed_jokers} printed joker{'s' * (self.printed_jokers != 1)}"
+        decks = f"{self.decks} deck{'s' * (self.decks != 1)}"
+        shuffler = f", shuffle {self.shuffler}" if self.shuffler else ""
+        return f"{self.length}-card shoes ({decks}{jokers if self.printed_jokers else ''})" + (
+            shuffler
+        )
+
+    @property
+    def key(self) -> str:
+        """Stable: ``decks/jokers/shuffler``."""
+        return f"{self.decks}/{self.printed_jokers}/{self.shuffler}"
+
+    def dealt(self) -> Ints:
+        """Cards dealt to players in each shoe (n * k)."""
+        return self.players * self.cards
+
+    def by_time(self) -> Ints:
+        """Row order by when each hand started, then hand id."""
+        ids = np.array(self.hand_ids, dtype=object)
+        return np.lexsort((ids, self.started)).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Night:
+    groups: list[Group]
+    """Sorted by decks, printed jokers, shuffler."""
+    left_out: dict[str, int] = field(default_factory=dict)
+    """Shoes not tested, by why."""
+
+    @property
+    def shoes(self) -> int:
+        return sum(g.shoes for g in self.groups)
+
+
+def _joker_table(rules: Ruleset) -> Bools:
+    """(53, 53): row w holds the codes that are jokers when the wild card is w."""
+    table = np.zeros((N_CODES, N_CODES), dtype=np.bool_)
+    for wild in range(N_CODES):
+        for code in Jokers.for_wild_card(wild, rules).codes:
+            table[wild, code] = True
+        table[wild, JOKER] = True
+    return table
+
+
+def group_of(
+    codes: Codes,
+    *,
+    decks: int,
+    printed_jokers: int,
+    players: Ints,
+    cards: int | Ints,
+    rules: Ruleset,
+    tables: Ints | None = None,
+    started: Ints | None = None,
+    seats: Ints | None = None,
+    shuffler: str = "",
+) -> Group:
+    """A group built from arrays (the simulator's shuffles, benchmarks, tests): one table
+    dealing the shoes in row order unless ``tables`` says otherwise, every hand one
+    minute after the last, seats numbered 1..n in deal order."""
+    n = codes.shape[0]
+    players = np.asarray(players, dtype=np.int64)
+    per_hand = np.broadcast_to(np.asarray(cards, dtype=np.int64), (n,)).copy()
+    wild = codes[np.arange(n), players * per_hand].astype(np.int64)
+    if seats is None:
+        width = int(players.max())
+        seats = np.where(
+            np.arange(width)[None, :] < players[:, None], np.arange(1, width + 1)[None, :], -1
+        )
+    return Group(
+        decks=decks,
+        printed_jokers=printed_jokers,
+        shuffler=shuffler,
+        codes=np.ascontiguousarray(codes, dtype=np.uint8),
+        hand_ids=[f"H{i:08d}" for i in range(n)],
+        tables=np.zeros(n, dtype=np.int64) if tables is None else np.asarray(tables),
+        started=np.arange(n, dtype=np.int64) * 60_000 if started is None else started,
+        players=players,
+        cards=per_hand,
+        seats=np.asarray(seats, dtype=np.int64),
+        jokers=_joker_table(rules)[wild],
+    )
+
+
+def _query(log: LogRoot, out: Path) -> str:
+    def src(table: str) -> str:
+        paths = [str(log.root / f.path) for f in log.files.get(table, [])]
+        return source_sql(table, paths, first_file=0, row_bits=40)
+
+    shoe = next(c for c in load_contract()["hands"].columns if c.name == "shoe")
+    kept = file_literal(str(out / "hands.parquet"))
+    return (
+        "SELECT h.hand_id, g.table_id, g.decks, g.printed_jokers, g.cards_per_hand,"
+        " g.ruleset, epoch_ms(h.started_at) AS started,"
+        " coalesce(struct_extract(h.shuffle, 'algorithm'), '') AS shuffler,"
+        " list_transform(h.seats, lambda s: struct_extract(s, 'seat')) AS seat_no,"
+        f" {card_codes_sql(shoe)} AS codes"
+        f" FROM ({src('hands')}) h"
+        f" SEMI JOIN (SELECT hand_id FROM read_parquet({kept}) WHERE status <> 'quarantined')"
+        " USING (hand_id)"
+        " JOIN (SELECT game_id, table_id, decks, printed_jokers, cards_per_hand, ruleset"
+        f"  FROM ({src('games')})"
+        "  QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1) g USING (game_id)"
+    )
+
+
+def load_night(log: LogRoot, out: Path, con: duckdb.DuckDBPyConnection) -> Night:
+    """Every shoe of the replayed hands of ``log``, grouped (``out`` holds the replay)."""
+    table = con.sql(_query(log, out)).to_arrow_table()
+    if table.num_rows == 0:
+        return Night([])
+    order = pc.sort_indices(
+        table.select(["table_id", "started", "hand_id"]),
+        sort_keys=[("table_id", "ascending"), ("started", "ascending"), ("hand_id", "ascending")],
+    )
+    table = table.take(order)
+    left_out: Counter[str] = Counter()
+    presets = _presets(table.column("ruleset").unique().to_pylist())
+    kinds = table.group_by(["decks", "printed_jokers", "shuffler"]).aggregate([]).to_pylist()
+    groups = []
+    for kind in sorted(kinds, key=lambda k: (k["decks"], k["printed_jokers"], k["shuffler"])):
+        mine = pc.and_(
+            pc.and_(
+                pc.equal(table.column("decks"), kind["decks"]),
+                pc.equal(table.column("printed_jokers"), kind["printed_jokers"]),
+            ),
+            pc.equal(table.column("shuffler"), kind["shuffler"]),
+        )
+        decks, jokers = int(kind["decks"]), int(kind["printed_jokers"])
+        group = _group(table.filter(mine), decks, jokers, kind["shuffler"], presets, left_out)
+        if group is not None:
+            groups.append(group)
+    return Night(groups, dict(sorted(left_out.items())))
+
+
+def _presets(names: list[Any]) -> dict[str, Bools]:
+    out = {}
+    for name in names:
+        try:
+            out[str(name)] = _joker_table(load_preset(str(name)))
+        except RulesetError:
+            continue  # its games were quarantined: none of its hands is here
+    return out
+
+
+def _group(
+    table: pa.Table,
+    decks: int,
+    jokers: int,
+    shuffler: str,
+    presets: dict[str, Bools],
+    left_out: Counter[str],
+) -> Group | None:
+    length = 52 * decks + jokers
+    codes_col = table.column("codes").combine_chunks()
+    lengths = pc.list_value_length(codes_col).to_numpy(zero_copy_only=False)
+    rulesets = table.column("ruleset").to_pylist()
+    players = (
+        pc.list_value_length(table.column("seat_no").combine_chunks())
+        .to_numpy(zero_copy_only=False)
+        .astype(np.int64)
+    )
+    cards = table.column("cards_per_hand").to_numpy(zero_copy_only=False).astype(np.int64)
+    keep = (lengths == length) & np.array([r in presets for r in rulesets], dtype=np.bool_)
+    keep &= (players >= 1) & (cards >= 1) & (players * cards + 2 <= length)
+    flat = pc.fill_null(pc.list_flatten(codes_col.filter(pa.array(keep))), -1)
+    codes = flat.to_numpy(zero_copy_only=False).reshape(-1, length) if length else None
+    if codes is None or codes.shape[0] == 0:
+        left_out["a shoe of the wrong length, or a game the rules cannot seat"] += len(keep)
+        return None
+    valid = (codes >= 0).all(axis=1)
+    counts = _code_counts(np.where(codes >= 0, codes, 0).astype(np.uint8))
+    m = np.full(N_CODES, decks, dtype=np.int64)
+    m[JOKER] = jokers
+    valid &= (counts == m).all(axis=1)
+    wrong = int(len(keep) - keep.sum()) + int((~valid).sum())
+    if wrong:
+        left_out["not exactly its game's cards (deck.composition), or no rules for its game"] += (
+            wrong
+        )
+    rows = np.flatnonzero(keep)[valid]
+    if rows.size == 0:
+        return None
+    codes = codes[valid].astype(np.uint8)
+    players, cards = players[rows], cards[rows]
+    wild = codes[np.arange(codes.shape[0]), players * cards]
+    preset_rows = np.array([rulesets[r] for r in rows], dtype=object)
+    joker_sets = np.zeros((rows.size, N_CODES), dtype=np.bool_)
+    for name, lookup in presets.items():
+        mine = preset_rows == name
+        joker_sets[mine] = lookup[wild[mine]]
+    seats = _padded(table.column("seat_no").combine_chunks(), rows, players)
+    tables = pc.dictionary_encode(table.column("table_id").combine_chunks()).indices
+    started = table.column("started").to_numpy(zero_copy_only=False).astype(np.int64)[rows]
+    hand_ids = table.column("hand_id").to_pylist()
+    return Group(
+        decks=decks,
+        printed_jokers=jokers,
+        shuffler=shuffler,
+        codes=np.ascontiguousarray(codes),
+        hand_ids=[str(hand_ids[r]) for r in rows],
+        tables=tables.to_numpy(zero_copy_only=False).astype(np.int64)[rows],
+        started=started,
+        players=players,
+        cards=cards,
+        seats=seats,
+        jokers=joker_sets,
+    )
+
+
+def _padded(lists: pa.ListArray, rows: Ints, lengths: Ints) -> Ints:
+    """(rows, longest): the items of each listed row, -1 past its end or where null."""
+    values = pc.fill_null(lists.flatten(), -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    offsets = lists.offsets.to_numpy().astype(np.int64)
+    starts = (offsets[:-1] - offsets[0])[rows]
+    width = int(lengths.max())
+    at = starts[:, None] + np.arange(width, dtype=np.int64)
+    inside = np.arange(width)[None, :] < lengths[:, None]
+    return np.where(inside, values[np.minimum(at, max(len(values) - 1, 0))], -1)
+
+
+CHUNK = 65_536
+"""Shoes per chunk of the array passes (keeps temporaries to tens of megabytes)."""
+
+
+def _code_counts(codes: Codes) -> Ints:
+    """(shoes, 53): how many copies of each code each shoe holds."""
+    out = np.empty((codes.shape[0], N_CODES), dtype=np.int64)
+    for start in range(0, codes.shape[0], CHUNK):
+        part = codes[start : start + CHUNK].astype(np.int64)
+        rows = np.arange(part.shape[0], dtype=np.int64)[:, None] * N_CODES
+        out[start : start + CHUNK] = np.bincount(
+            (rows + part).ravel(), minlength=part.shape[0] * N_CODES
+        ).reshape(-1, N_CODES)
+    return out
