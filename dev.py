@@ -52,7 +52,7 @@ def ensure_venv() -> None:
         print(f"+ creating {VENV.name}/", flush=True)
         venv.EnvBuilder(with_pip=True, clear=False).create(VENV)
     run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    run(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev,dask]")
     STAMP.write_text(wanted + "\n")
 
 

@@ -104,6 +104,16 @@ def replay(
             help="Run the shuffle tests over every shoe after the replay (default: on).",
         ),
     ] = True,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Audit the games on this Dask cluster (tcp://host:8786) instead of local"
+            " workers; needs rummy-audit[dask], and the workers must see --out at the same"
+            " path. Same outputs as a local run.",
+        ),
+    ] = None,
 ) -> None:
     """Re-play and re-verify every hand of a log root (the nightly audit).
 
@@ -112,7 +122,7 @@ def replay(
     """
     summary = run.replay_logs(
         logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay, rng=rng,
+        fairplay=fairplay, rng=rng, scheduler=scheduler,
     )  # fmt: skip
     _summary_line(summary)
 

@@ -11,9 +11,11 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -185,8 +187,19 @@ def _write_parquet(path: Path, rows: Sequence[Any], columns: Sequence[str], sche
     _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
+def _nulls_last(*values: Any) -> tuple[tuple[bool, Any], ...]:
+    """A sort key part that orders None after every value, as SQL's NULLS LAST."""
+    return tuple((v is None, "" if v is None else v) for v in values)
+
+
+def _finding_key(f: Finding) -> tuple[Any, ...]:
+    """``Finding.sort_key``, then the other columns: a total order (``KINDS`` in SQL)."""
+    tail = _nulls_last(f.severity.value, f.expected, f.recorded, f.rule, f.hand_id, f.player_id)
+    return (*f.sort_key(), *tail)
+
+
 def write_findings(path: Path, findings: Sequence[Finding]) -> None:
-    ordered = sorted(findings, key=Finding.sort_key)
+    ordered = sorted(findings, key=_finding_key)
     _write_parquet(path, ordered, COLUMNS, FINDINGS_SCHEMA)
 
 
@@ -201,11 +214,14 @@ def write_hands(path: Path, hands: Sequence[HandRow]) -> None:
     _write_parquet(path, ordered, HANDS_SCHEMA.names, HANDS_SCHEMA)
 
 
-def write_quarantine(path: Path, rows: Sequence[Any]) -> None:
-    def key(r: Any) -> tuple[str, str, int, str, str]:
-        return (r.table, r.file or "", -1 if r.row is None else r.row, r.hand_id or "", r.reason)
+def _quarantine_key(r: Any) -> tuple[Any, ...]:
+    head = (r.table, r.file or "", -1 if r.row is None else r.row, r.hand_id or "", r.reason)
+    return (*head, *_nulls_last(r.game_id, r.check, r.file, r.row, r.hand_id))
 
-    _write_parquet(path, sorted(rows, key=key), QUARANTINE_SCHEMA.names, QUARANTINE_SCHEMA)
+
+def write_quarantine(path: Path, rows: Sequence[Any]) -> None:
+    ordered = sorted(rows, key=_quarantine_key)
+    _write_parquet(path, ordered, QUARANTINE_SCHEMA.names, QUARANTINE_SCHEMA)
 
 
 def write_pile(path: Path, rows: Sequence[PileRow]) -> None:
@@ -245,6 +261,127 @@ def write_rng(path: Path, rows: Sequence[Result]) -> None:
             data[name].append(list(value) if isinstance(value, tuple) else value)
     table = pa.Table.from_pydict(data, schema=RNG_SCHEMA)
     _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+
+
+# ------------------------------------------------------------ streamed outputs
+
+ROW_GROUP = 1024 * 1024
+"""Rows per row group: ``pq.write_table``'s default, so a streamed file is the same bytes
+as one written from a list."""
+SORT_MEMORY = "256MB"
+"""DuckDB's memory limit while it sorts the parts; beyond it, it spills."""
+
+
+@dataclass(frozen=True)
+class _Kind:
+    schema: pa.Schema
+    order: str
+    """SQL ORDER BY giving the list writer's order (``_finding_key``, ``_quarantine_key``
+    and the keys of ``write_hands``, ``write_pile`` and ``write_drops``, unique there)."""
+
+
+KINDS = {
+    "findings": _Kind(
+        FINDINGS_SCHEMA,
+        "game_id, coalesce(hand_id, ''), coalesce(seq, -1), \"check\","
+        " coalesce(player_id, ''), message, severity, expected, recorded, rule, hand_id,"
+        " player_id",
+    ),
+    "hands": _Kind(HANDS_SCHEMA, "coalesce(game_id, ''), coalesce(hand_no, 0), hand_id"),
+    "quarantine": _Kind(
+        QUARANTINE_SCHEMA,
+        "\"table\", coalesce(file, ''), coalesce(\"row\", -1), coalesce(hand_id, ''), reason,"
+        " game_id, \"check\", file, \"row\", hand_id",
+    ),
+    "pile": _Kind(PILE_SCHEMA, "game_id, hand_id, giver, taker"),
+    "drops": _Kind(DROPS_SCHEMA, "game_id, hand_id, seq, player_id"),
+}
+
+
+class Parts:
+    """The rows of the replay's outputs, written to disk as each bucket's results come
+    (one small Parquet file per batch and kind under ``folder``), then each output sorted
+    out of core by DuckDB and written (``write``): the same bytes as ``write_hands`` and
+    the others give from a list, with memory flat in the size of the night."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.batches = 0
+        self.rows = dict.fromkeys(KINDS, 0)
+
+    def add(self, kind: str, rows: Sequence[Any]) -> None:
+        if not rows:
+            return
+        schema = KINDS[kind].schema
+        data = {name: [getattr(r, name) for r in rows] for name in schema.names}
+        table = pa.Table.from_pydict(data, schema=schema)
+        (self.folder / kind).mkdir(parents=True, exist_ok=True)
+        self.batches += 1
+        pq.write_table(table, self.folder / kind / f"{self.batches:07d}.parquet", compression="lz4")
+        self.rows[kind] += len(rows)
+
+    def paths(self, kind: str) -> list[Path]:
+        return sorted((self.folder / kind).glob("*.parquet"))
+
+    def query(self, kind: str, sql: str, params: dict[str, Any] | None = None) -> list[Any]:
+        """``sql`` over the kind's rows so far, as the view ``parts``."""
+        paths = self.paths(kind)
+        if not paths:
+            return []
+        with self._connect() as con:
+            con.execute(f"CREATE VIEW parts AS SELECT * FROM {_parquet(paths)}")
+            return con.execute(sql, params or {}).fetchall()
+
+    def write(self, kind: str, path: Path) -> int:
+        """Write the kind's rows, sorted, to ``path``; the number of rows."""
+        spec = KINDS[kind]
+        paths = self.paths(kind)
+        if not paths:
+            _write_parquet(path, [], spec.schema.names, spec.schema)
+            return 0
+        columns = ", ".join(f'"{name}"' for name in spec.schema.names)
+        with self._connect() as con:
+            reader = con.sql(
+                f"SELECT {columns} FROM {_parquet(paths)} ORDER BY {spec.order}"
+            ).to_arrow_reader(ROW_GROUP)
+            _atomic(path, lambda tmp: _write_groups(tmp, reader, spec.schema))
+        return self.rows[kind]
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        config: dict[str, str | bool | int | float | list[str]] = {
+            "memory_limit": SORT_MEMORY,
+            "temp_directory": str(self.folder / "spill"),
+            "default_null_order": "nulls_last",  # as _nulls_last: NULL after every value
+        }
+        return duckdb.connect(config=config)
+
+
+def _parquet(paths: Sequence[Path]) -> str:
+    listed = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
+    return f"read_parquet([{listed}])"
+
+
+def _write_groups(tmp: str, reader: pa.RecordBatchReader, schema: pa.Schema) -> None:
+    """Row groups of exactly ROW_GROUP rows (the last one shorter), each one contiguous
+    chunk per column, as ``pq.write_table`` cuts a table built from a list."""
+    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+        pending: list[pa.RecordBatch] = []
+        held = 0
+
+        def flush(rows: int) -> None:
+            nonlocal pending, held
+            table = pa.Table.from_batches(pending).combine_chunks()
+            head, tail = table.slice(0, rows), table.slice(rows)
+            writer.write_table(head.cast(schema).combine_chunks(), row_group_size=ROW_GROUP)
+            pending, held = tail.to_batches(), tail.num_rows
+
+        for batch in reader:
+            pending.append(batch)
+            held += batch.num_rows
+            while held >= ROW_GROUP:
+                flush(ROW_GROUP)
+        if held:
+            flush(held)
 
 
 def write_text(path: Path, text: str) -> None:

@@ -27,19 +27,16 @@ import duckdb
 
 from audit import __version__
 from audit.errors import AuditError
-from audit.findings import Finding, Severity, contract, finding, worst
+from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot, Staging, open_log_root, orphans, read_bucket, staging
 from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
+    Parts,
     read_findings,
-    write_drops,
     write_findings,
-    write_hands,
     write_json,
-    write_pile,
-    write_quarantine,
     write_rng,
     write_suspicions,
 )
@@ -65,35 +62,39 @@ def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
 
 
 def run_buckets(
-    stage: Staging, workers: int, on_done: Callable[[BatchResult], None]
-) -> BatchResult:
-    """Audit every bucket, in-process or in a spawn process pool of ``workers``.
+    stage: Staging,
+    workers: int,
+    on_done: Callable[[BatchResult], None],
+    *,
+    scheduler: str | None = None,
+) -> None:
+    """Audit every bucket, in-process, in a spawn process pool of ``workers``, or on the
+    Dask cluster whose scheduler is at ``scheduler``; ``on_done`` gets each bucket's
+    results as it finishes (and writes them to disk, so memory stays flat).
 
-    Workers read their bucket themselves, so only results cross between processes; each
-    holds one bucket at a time, so memory stays flat however many games the night holds.
+    Workers read their bucket themselves, so only results cross between processes (or
+    the network); each holds one bucket at a time, whatever the size of the night.
     """
-    total = BatchResult()
+    if scheduler is not None:
+        from audit.cluster import run_on_cluster  # distributed: an optional extra
+
+        run_on_cluster(scheduler, audit_bucket, stage, on_done)
+        return
     if workers <= 1 or stage.buckets == 1:
         for bucket in range(stage.buckets):
-            result = audit_bucket(stage, bucket)
-            total.extend(result)
-            on_done(result)
-        return total
+            on_done(audit_bucket(stage, bucket))
+        return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = [pool.submit(audit_bucket, stage, b) for b in range(stage.buckets)]
         for future in as_completed(futures):
-            result = future.result()
-            total.extend(result)
-            on_done(result)
-    return total
+            on_done(future.result())
 
 
-def unplaced(lost: dict[str, tuple[str | None, str]], hands: list[HandRow]) -> list[HandRow]:
+def unplaced(lost: dict[str, tuple[str | None, str]], seen: set[str]) -> list[HandRow]:
     """A quarantined row of hands.parquet for every hand that events or results name but
-    no game yielded (its hands row is lost and its game unknown): every hand any readable
-    table names is accounted for."""
-    seen = {h.hand_id for h in hands}
+    no game yielded (its hands row is lost and its game unknown; ``seen`` holds the lost
+    hands some game did yield): every hand any readable table names is accounted for."""
     return [
         HandRow(hand_id, game, None, None, None, None, "quarantined", 0, None, why)
         for hand_id, (game, why) in sorted(lost.items())
@@ -238,10 +239,12 @@ def replay_logs(
     progress: bool | None = None,
     fairplay: bool = True,
     rng: bool = True,
+    scheduler: str | None = None,
 ) -> RunSummary:
     """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
     the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
-    run cannot be done."""
+    run cannot be done. With ``scheduler`` (a Dask scheduler's address), the buckets are
+    audited on that cluster instead of ``workers`` local processes: the same bytes."""
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
@@ -262,37 +265,52 @@ def replay_logs(
     expected_hands = sum(f.rows for f in log.files.get("hands", []))
     event_rows = sum(f.rows for f in log.files.get("events", []))
     target = bucket_rows(event_rows, workers)
-    with (
-        tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as workdir,
-        staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)) as stage,
-        _progress(show, expected_hands) as tick,
-    ):
-        total = run_buckets(stage, workers, lambda r: tick(len(r.hands)))
-        lost = orphans(stage)
-        total.hands += unplaced(lost, total.hands)
-    replayed = time.perf_counter()
+    # Absolute: a Dask worker reads the staged buckets with its own working directory.
+    scratch = tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=where)
+    with scratch as workdir:
+        parts = Parts(Path(workdir) / "parts")
+        with (
+            staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)) as stage,
+            _progress(show, expected_hands) as tick,
+        ):
 
-    quarantine += total.quarantine
-    findings = total.findings + _input_findings(quarantine) + _night_checks(log)
-    write_hands(out / "hands.parquet", total.hands)
-    write_quarantine(out / "quarantine.parquet", quarantine)
-    write_pile(out / "pile.parquet", total.pile)
-    write_drops(out / "drops.parquet", total.drops)
-    written = time.perf_counter()
-    fair = _fairplay(log, out) if fairplay else None
-    if fair is not None:
-        findings += [s.to_finding() for s in fair.suspicions]
-    else:
-        (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
-    detected = time.perf_counter()
-    shuffles = _shuffles(log, out) if rng else None
-    if shuffles is not None:
-        findings += shuffles.findings()
-    else:
-        (out / RNG).unlink(missing_ok=True)
-    checked = time.perf_counter()
-    write_findings(out / "findings.parquet", findings)
-    hands = Counter(h.status for h in total.hands)
+            def done(result: BatchResult) -> None:
+                parts.add("hands", result.hands)
+                parts.add("findings", result.findings + _input_findings(result.quarantine))
+                parts.add("quarantine", result.quarantine)
+                parts.add("pile", result.pile)
+                parts.add("drops", result.drops)
+                tick(len(result.hands))
+
+            run_buckets(stage, workers, done, scheduler=scheduler)
+            lost = orphans(stage)
+        seen = parts.query("hands", "SELECT hand_id FROM parts WHERE list_contains($ids, hand_id)",
+                           {"ids": sorted(lost)})  # fmt: skip
+        parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
+        parts.add("quarantine", quarantine)
+        parts.add("findings", _input_findings(quarantine) + _night_checks(log))
+        replayed = time.perf_counter()
+
+        quarantined = parts.write("quarantine", out / "quarantine.parquet")
+        parts.write("hands", out / "hands.parquet")
+        parts.write("pile", out / "pile.parquet")
+        parts.write("drops", out / "drops.parquet")
+        hands = Counter(dict(parts.query("hands", "SELECT status, count(*) FROM parts GROUP BY 1")))
+        written = time.perf_counter()
+        fair = _fairplay(log, out) if fairplay else None
+        if fair is not None:
+            parts.add("findings", [s.to_finding() for s in fair.suspicions])
+        else:
+            (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
+        detected = time.perf_counter()
+        shuffles = _shuffles(log, out) if rng else None
+        if shuffles is not None:
+            parts.add("findings", shuffles.findings())
+        else:
+            (out / RNG).unlink(missing_ok=True)
+        checked = time.perf_counter()
+        parts.write("findings", out / "findings.parquet")
+        tally = parts.query("findings", _TALLY)
     run: dict[str, Any] = {
         "tool": "rummy-audit",
         "version": __version__,
@@ -304,6 +322,7 @@ def replay_logs(
             "fail_on": fail_on.value,
             "fairplay": fairplay,
             "rng": rng,
+            **({"scheduler": scheduler} if scheduler else {}),
         },
         "inputs": _inputs(log),
         "missing_optional_tables": sorted(log.missing_optional),
@@ -312,7 +331,7 @@ def replay_logs(
         "counts": {
             "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
             "hands_total": sum(hands.values()),
-            "quarantine_rows": len(quarantine),
+            "quarantine_rows": quarantined,
             "lost_hands": len(lost),
         },
         "unreadable_files": [
@@ -328,7 +347,7 @@ def replay_logs(
             **({"rng": round(checked - detected, 3)} if shuffles is not None else {}),
         },
     }
-    summary = _conclude(run, findings, fail_on, out)
+    summary = _conclude(run, _Tally.of_rows(tally), fail_on, out)
     run["timings_s"]["write"] = round(time.perf_counter() - checked + written - replayed, 3)
     run["timings_s"]["total"] = round(time.perf_counter() - started, 3)
     write_json(out / "run.json", run)
@@ -336,6 +355,7 @@ def replay_logs(
     return summary
 
 
+_TALLY = 'SELECT "check", severity, count(*) FROM parts GROUP BY 1, 2'
 SUSPICIONS = "suspicions.parquet"
 RNG = "rng.parquet"
 REPLAY_NEEDS = ("run.json", "findings.parquet", "hands.parquet")
@@ -375,7 +395,7 @@ def _rewrite(
     kept = [f for f in read_findings(out / "findings.parquet") if not f.check.startswith(prefix)]
     findings = kept + new
     write_findings(out / "findings.parquet", findings)
-    summary = _conclude(run, findings, fail_on, out)
+    summary = _conclude(run, _Tally.of(findings), fail_on, out)
     write_json(out / "run.json", run)
     write_report(out)
     return summary
@@ -464,17 +484,39 @@ def _inputs(log: LogRoot) -> list[dict[str, Any]]:
     ]
 
 
-def _conclude(
-    run: dict[str, Any], findings: list[Finding], fail_on: Severity, out: Path
-) -> RunSummary:
+@dataclass(frozen=True)
+class _Tally:
+    """The night's findings counted by check and by severity."""
+
+    by_check: Counter[str]
+    by_severity: Counter[Severity]
+
+    @classmethod
+    def of(cls, findings: Iterable[Finding]) -> _Tally:
+        return cls.of_rows((f.check, f.severity, 1) for f in findings)
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[tuple[str, str, int]]) -> _Tally:
+        """From (check, severity, count) rows."""
+        by_check: Counter[str] = Counter()
+        by_severity: Counter[Severity] = Counter()
+        for check, severity, n in rows:
+            by_check[check] += n
+            by_severity[Severity(severity)] += n
+        return cls(by_check, by_severity)
+
+    @property
+    def worst(self) -> Severity | None:
+        found = [s for s, n in self.by_severity.items() if n]
+        return max(found, key=lambda s: s.rank) if found else None
+
+
+def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) -> RunSummary:
     """Fill in run.json's finding counts, worst severity and exit status."""
-    severity = worst(findings)
+    severity = tally.worst
     status = 1 if severity is not None and severity.rank >= fail_on.rank else 0
-    by_check = Counter(f.check for f in findings)
-    run["counts"]["findings"] = dict(sorted(by_check.items()))
-    run["counts"]["findings_by_severity"] = {
-        s.value: sum(1 for f in findings if f.severity is s) for s in Severity
-    }
+    run["counts"]["findings"] = dict(sorted(tally.by_check.items()))
+    run["counts"]["findings_by_severity"] = {s.value: tally.by_severity[s] for s in Severity}
     run["worst_severity"] = severity.value if severity else None
     run["exit_status"] = status
     hands = Counter({k: int(v) for k, v in run["counts"]["hands"].items()})
@@ -482,7 +524,7 @@ def _conclude(
     tested = run.get("rng", {}).get("status") == "run"
     unreadable = tuple(f["path"] for f in run.get("unreadable_files", []))
     lost = int(run["counts"].get("lost_hands", 0))
-    return RunSummary(hands, by_check, severity, status, out, ran, tested, unreadable, lost)
+    return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost)
 
 
 class _progress:

@@ -46,9 +46,9 @@ def rings(
             continue
         members = tuple(sorted(component))
         sub = graph.subgraph(members)
-        edges = sorted(
-            (min(s.q_value for s in data["suspicions"] if s.check != SEATING), a, b,
-             data["suspicions"])
+        edges = sorted(  # each pair as (lesser, greater): a subgraph's own order is a set's
+            (min(s.q_value for s in data["suspicions"] if s.check != SEATING), min(a, b),
+             max(a, b), data["suspicions"])
             for a, b, data in sub.edges(data=True)
         )  # fmt: skip
         weakest = max(q for q, *_ in edges)

@@ -25,9 +25,14 @@ WHERE NOT auto AND player_id IS NOT NULL AND secs > 0
   AND action IN ('draw_stock', 'draw_discard', 'discard', 'drop', 'declare', 'show')
 
 -- name: accounts
-WITH centre AS (
-    SELECT player_id, count(*) AS n, median(lt) AS mid, stddev_samp(lt) AS sd
-    FROM decision GROUP BY player_id HAVING count(*) >= $min_decisions
+WITH centre AS (  -- sums as DECIMAL (exact in any order), not stddev_samp's parallel doubles
+    SELECT player_id, n, mid, sqrt(greatest((s2 - s1 * s1 / n) / (n - 1), 0)) AS sd
+    FROM (
+        SELECT player_id, count(*) AS n, median(lt) AS mid,
+               CAST(sum(CAST(lt AS DECIMAL(38, 18))) AS DOUBLE) AS s1,
+               CAST(sum(CAST(lt * lt AS DECIMAL(38, 18))) AS DOUBLE) AS s2
+        FROM decision GROUP BY player_id HAVING count(*) >= $min_decisions
+    )
 )
 SELECT c.player_id, c.n, count(*) FILTER (WHERE abs(d.lt - c.mid) <= ln($window)) AS k,
        exp(c.mid) AS median_s, c.sd

@@ -23,13 +23,13 @@ WITH hand AS (
     SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
            coalesce(s.amount, 0) AS amount, h.n, h.winner
     FROM seat s JOIN hand h USING (hand_id)
-), player AS (
-    SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, sum(1.0 / n) AS fair,
+), player AS (  -- fractions summed as DECIMAL: exact, the same bits in any order
+    SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
            count(*) FILTER (WHERE winner <> player_id) AS losses,
            coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded
     FROM s GROUP BY player_id
 ), pair AS (
-    SELECT a.player_id AS a, b.player_id AS b, count(*) AS hands, sum(1.0 / a.n) AS fair,
+    SELECT a.player_id AS a, b.player_id AS b, count(*) AS hands, CAST(sum(CAST(1.0 / a.n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
            count(*) FILTER (WHERE a.winner = a.player_id) AS a_won,
            count(*) FILTER (WHERE a.winner = b.player_id) AS b_won,
            coalesce(sum(a.pts) FILTER (WHERE a.winner = b.player_id), 0) AS a_gave,

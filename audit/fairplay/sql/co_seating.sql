@@ -39,7 +39,9 @@ WITH gp AS (
     SELECT t.a, t.b, t.games, wa.s, wa.w
     FROM together t JOIN weight wa ON wa.player_id = t.a
 )
-SELECT m.a, m.b, any_value(m.games) AS games, sum(m.w * wb.w / total.w2) AS expected
+-- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum of
+-- doubles is not, and the p-value would change in its last digits from run to run).
+SELECT m.a, m.b, any_value(m.games) AS games, CAST(sum(CAST(m.w * wb.w / total.w2 AS DECIMAL(38, 18))) AS DOUBLE) AS expected
 FROM mine m
 JOIN weight wb ON wb.player_id = m.b AND wb.s = m.s
 JOIN total ON total.s = m.s

@@ -1,0 +1,78 @@
+"""Scale-out on a Dask distributed cluster (the optional extra ``rummy-audit[dask]``).
+
+``rummy-audit replay LOGS --out OUT --scheduler tcp://HOST:8786`` audits the same units as
+the local process pool, buckets of complete games (a game is never cut), on the cluster's
+workers. A worker reads its own bucket, the checked and encoded rows of its games that the
+staging step wrote under ``OUT``, and sends back only its results, which this process
+writes to disk as they come; the outputs are sorted before they are written, so they are
+the same bytes as a local run's, whichever worker finished first.
+
+The workers must see ``OUT`` at the same path as this process (a shared filesystem, as
+they would share the log root), and run the same version of rummy-audit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from audit.errors import AuditError
+
+if TYPE_CHECKING:
+    from audit.logs.reader import Staging
+    from audit.unit import BatchResult
+
+CONNECT_TIMEOUT_S = 10
+
+
+def run_on_cluster(
+    address: str,
+    audit: Callable[[Staging, int], BatchResult],
+    stage: Staging,
+    on_done: Callable[[BatchResult], None],
+) -> None:
+    """Run ``audit(stage, bucket)`` for every bucket on the cluster at ``address``; pass
+    each result to ``on_done`` as it arrives. Raises ``AuditError`` (one line) when the
+    extra is not installed, no scheduler answers, or a worker fails."""
+    try:
+        import distributed
+    except ImportError as error:
+        raise AuditError(
+            "--scheduler needs the dask extra: pip install 'rummy-audit[dask]'",
+            slug="scheduler",
+        ) from error
+    try:
+        connect: Any = distributed.Client  # untyped
+        client: Any = connect(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise AuditError(
+            f"no Dask scheduler answered at {address}: {_first_line(error)}", slug="scheduler"
+        ) from error
+    run = uuid.uuid4().hex[:12]  # names the tasks on the dashboard; never in an output
+    buckets = range(stage.buckets)
+    with client:
+        futures = client.map(
+            audit,
+            [stage] * len(buckets),
+            buckets,
+            key=[f"rummy-audit-bucket-{bucket}-{run}" for bucket in buckets],
+            pure=False,
+        )
+        arriving: Any = distributed.as_completed
+        for future in arriving(futures, loop=client.loop):
+            try:
+                result = future.result()
+            except Exception as error:  # a worker's failure, re-raised here by Dask
+                bucket = str(future.key).split("-")[3]
+                raise AuditError(
+                    f"a Dask worker failed on bucket {bucket}: {type(error).__name__}: "
+                    f"{_first_line(error)}",
+                    slug="scheduler",
+                ) from error
+            on_done(result)
+            future.release()
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0]

@@ -1,0 +1,181 @@
+"""At scale: the outputs streamed to disk bucket by bucket are the bytes the list writers
+give, and a Dask cluster writes the bytes of a local run."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+import audit.output as output
+import audit.run as run
+from audit.cli import app
+from audit.findings import Finding, Severity
+from audit.output import Parts
+from audit.records import HandRow, QuarantineRow
+from audit.replay.facts import DropRow, PileRow
+from audit.sim import simulate
+
+OUTPUTS = ("findings.parquet", "hands.parquet", "quarantine.parquet", "pile.parquet",
+           "drops.parquet", "suspicions.parquet", "rng.parquet")  # fmt: skip
+
+
+def digests(out: Path) -> dict[str, str]:
+    return {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in OUTPUTS}
+
+
+def rows(seed: int, n: int) -> dict[str, list[Any]]:
+    """Rows of every kind with nulls, shared keys and ties, in no particular order (keys
+    unique where a run's are: a hand's id, a drop's seq)."""
+    rnd = random.Random(seed)
+    games = [f"G{i}" for i in range(7)] + ["", "Ω-game"]
+    hands = [f"H{i}" for i in range(40)]
+    players = ["p1", "p2", "p10", "ñ"]
+    pick = rnd.choice
+    out: dict[str, list[Any]] = {kind: [] for kind in output.KINDS}
+    for i in range(n):
+        game, hand = pick(games), pick(hands)
+        out["findings"].append(
+            Finding(
+                check=pick(["deal.shoe", "score.mismatch", "input.row"]),
+                severity=pick(list(Severity)),
+                game_id=game,
+                hand_id=pick([hand, None]),
+                player_id=pick([*players, None]),
+                seq=pick([None, 0, 3, 17]),
+                expected=pick([None, "5", "a"]),
+                recorded=pick([None, "6"]),
+                message=pick(["m1", "m2"]),
+                rule=pick(["r1", "r2"]),
+            )
+        )
+        out["hands"].append(
+            HandRow(f"{hand}-{i}", pick([game, None]), pick([None, 0, 1, 2]), "points",
+                    "standard-13", 2, "verified", 0, None, None, ("won", "lost"), (0, 12))
+        )  # fmt: skip
+        out["quarantine"].append(
+            QuarantineRow(pick(["hands", "events"]), pick([None, "a.parquet"]),
+                          pick([None, 0, 5]), pick([game, None]), pick([hand, None]),
+                          "input.row", pick(["bad", "worse"]))
+        )  # fmt: skip
+        out["pile"].append(PileRow(game, hand, pick(players), pick(players), 1, 1, 0))
+        out["drops"].append(
+            DropRow(game, hand, pick(players), i, True, 0, pick([None, "player"]), 20, 20)
+        )  # fmt: skip
+    return out
+
+
+LIST_WRITERS = {
+    "findings": output.write_findings,
+    "hands": output.write_hands,
+    "quarantine": output.write_quarantine,
+    "pile": output.write_pile,
+    "drops": output.write_drops,
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_streamed_outputs_are_the_bytes_of_the_list_writers(tmp_path: Path, seed: int) -> None:
+    """Parts written in any order, sorted by DuckDB, give the bytes the writers give from
+    one list (rows equal on the sort key are identical rows here, as in a run)."""
+    every = rows(seed, 3_000)
+    for kind, items in every.items():
+        unique = list(dict.fromkeys(items))  # ties on the full row only
+        LIST_WRITERS[kind](tmp_path / f"{kind}-list.parquet", unique)
+        parts = Parts(tmp_path / f"parts-{kind}")
+        shuffled = unique[:]
+        random.Random(seed).shuffle(shuffled)
+        for start in range(0, len(shuffled), 700):
+            parts.add(kind, shuffled[start : start + 700])
+        assert parts.write(kind, tmp_path / f"{kind}-parts.parquet") == len(unique)
+        listed = (tmp_path / f"{kind}-list.parquet").read_bytes()
+        assert (tmp_path / f"{kind}-parts.parquet").read_bytes() == listed, kind
+
+
+def test_a_streamed_output_cuts_row_groups_as_write_table_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More rows than a row group: groups of exactly ROW_GROUP rows, as pq.write_table
+    cuts them (shown with a small ROW_GROUP; the real one is its default, 1,048,576)."""
+    monkeypatch.setattr(output, "ROW_GROUP", 1_000)
+    items = list(dict.fromkeys(rows(3, 4_500)["pile"]))
+    parts = Parts(tmp_path / "parts")
+    for start in range(0, len(items), 333):
+        parts.add("pile", items[start : start + 333])
+    parts.write("pile", tmp_path / "parts.parquet")
+    ordered = sorted(items, key=lambda r: (r.game_id, r.hand_id, r.giver, r.taker))
+    table = pa.Table.from_pylist([r._asdict() for r in ordered], schema=output.PILE_SCHEMA)
+    pq.write_table(table, tmp_path / "one.parquet", compression="zstd", row_group_size=1_000)
+    assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "one.parquet").read_bytes()
+    groups = pq.ParquetFile(tmp_path / "parts.parquet").metadata.num_row_groups
+    assert groups == -(-len(items) // 1000)
+
+
+def test_no_rows_writes_the_empty_file_of_the_list_writer(tmp_path: Path) -> None:
+    output.write_drops(tmp_path / "list.parquet", [])
+    Parts(tmp_path / "parts").write("drops", tmp_path / "parts.parquet")
+    assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "list.parquet").read_bytes()
+
+
+# ------------------------------------------------------------ a real Dask cluster
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    logs = tmp_path_factory.mktemp("scale") / "logs"
+    simulate(out=logs, games=120, seed=9, anomalies="all", workers=1)
+    return logs
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        host="127.0.0.1",
+    ) as local:  # fmt: skip
+        yield local.scheduler_address
+
+
+def test_a_dask_cluster_writes_the_bytes_of_a_local_run(
+    night: Path, cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same buckets of whole games on a scheduler and 2 worker processes on loopback:
+    every output the same bytes as 2 local workers give."""
+    monkeypatch.setattr(run, "bucket_rows", lambda events, workers: 1_500)  # several buckets
+    local = CliRunner().invoke(
+        app, ["replay", str(night), "--out", str(tmp_path / "local"), "--workers", "2"]
+    )
+    assert local.exit_code in (0, 1), local.output
+    remote = CliRunner().invoke(
+        app, ["replay", str(night), "--out", str(tmp_path / "dask"), "--scheduler", cluster]
+    )
+    assert remote.exit_code == local.exit_code, remote.output
+    assert remote.output.replace(str(tmp_path / "dask"), str(tmp_path / "local")) == local.output
+    assert digests(tmp_path / "dask") == digests(tmp_path / "local")
+    assert not list((tmp_path / "dask").glob(".rummy-audit-*"))  # staging removed
+    assert pq.read_table(tmp_path / "dask" / "hands.parquet").num_rows > 300
+
+
+def test_no_scheduler_at_the_address_is_one_line(
+    night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    import audit.cluster
+
+    monkeypatch.setattr(audit.cluster, "CONNECT_TIMEOUT_S", 1)
+    result = CliRunner().invoke(
+        app, ["replay", str(night), "--out", str(tmp_path / "o"), "--scheduler",
+              "tcp://127.0.0.1:9"]
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "no Dask scheduler answered at tcp://127.0.0.1:9" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o" / "findings.parquet").exists()
