@@ -127,6 +127,51 @@ def replay(
     _summary_line(summary)
 
 
+@app.command("nightly")
+@one_line_errors
+def nightly(
+    logs: Annotated[
+        Path, typer.Argument(help="The log root the platform adds each night's files to.")
+    ],
+    state: Annotated[
+        Path,
+        typer.Option(
+            "--state",
+            help="Folder the nightly runs keep their memory in (files seen, games still "
+            "running, the history); each night's outputs go to STATE/nights/NNNN.",
+        ),
+    ],
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
+    ] = None,
+    fail_on: FailOn = Severity.MAJOR,
+    progress: Annotated[
+        bool | None,
+        typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
+    ] = None,
+    fairplay: Annotated[
+        bool, typer.Option("--fairplay/--no-fairplay", help="Run the fair-play detectors.")
+    ] = True,
+    rng: Annotated[bool, typer.Option("--rng/--no-rng", help="Run the shuffle tests.")] = True,
+) -> None:
+    """Audit only what is new since the last night (docs/nightly.md).
+
+    Files are known by their SHA-256: one audited on an earlier night is skipped, a
+    rewritten one is audited again. A game still running when the logs were cut is
+    carried and judged whole the night it ends. Each night is committed atomically, so a
+    run killed at any moment can simply be started again; the history of every night
+    (STATE/history.duckdb) feeds the trend section of the night's report.html.
+    """
+    from audit.nightly.night import nightly_logs
+
+    summary = nightly_logs(
+        logs=logs, state=state, workers=workers, fail_on=fail_on, progress=progress,
+        fairplay=fairplay, rng=rng,
+    )  # fmt: skip
+    typer.echo(summary.line())
+    raise typer.Exit(code=summary.exit_status)
+
+
 @app.command("fairplay")
 @one_line_errors
 def fairplay(

@@ -59,8 +59,10 @@ def run_on_cluster(
             key=[f"rummy-audit-bucket-{bucket}-{run}" for bucket in buckets],
             pure=False,
         )
-        arriving: Any = distributed.as_completed
-        for future in arriving(futures, loop=client.loop):
+        completing: Any = distributed.as_completed  # untyped
+        arriving = completing(futures, loop=client.loop)
+        del futures  # each result is let go once written (release below)
+        for future in arriving:
             try:
                 result = future.result()
             except Exception as error:  # a worker's failure, re-raised here by Dask

@@ -86,8 +86,9 @@ def run_buckets(
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(audit_bucket, stage, b) for b in range(stage.buckets)]
-        for future in as_completed(futures):
+        running = {pool.submit(audit_bucket, stage, b) for b in range(stage.buckets)}
+        for future in as_completed(running):
+            running.discard(future)  # a done future holds its result: let it go once used
             on_done(future.result())
 
 

@@ -36,6 +36,7 @@ from audit.report.fairplay import (
     suspicion_chart,
     top_suspicions,
 )
+from audit.report.history import HistoryView, history_view
 from audit.report.shuffle import ShuffleRun, shuffle_run
 
 TOP_ROWS = 2_000
@@ -151,6 +152,9 @@ class ReportView:
     """deck.commitment findings: the provably-fair check of each hand's shuffle."""
     quarantine: list[tuple[str, str, str, str]]
     charts: list[Chart]
+    history: HistoryView | None = None
+    """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
+    for a plain replay, whose report has no trend section."""
 
 
 def build_view(out: Path) -> ReportView:
@@ -226,6 +230,7 @@ def _view(
             ),
             suspicion_chart(db, fairplay),
         ],
+        history=history_view(out),
     )
 
 

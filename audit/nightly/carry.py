@@ -1,0 +1,300 @@
+"""Games that span two nights: tonight's log root is split into the rows audited tonight
+and the rows carried to the next night.
+
+A game is *running* when its games row has ``ended_at`` null (its rows from tonight's
+files, else the row carried from an earlier night: tonight's games rows of a game replace
+the carried ones). Every row of a running game (games, hands, game_events, ledger,
+sessions by ``game_id``; events and results through their hand) is carried: it waits,
+unjudged, in ``carry/logs/`` of the night's folder, and is audited with the rest of its
+game the night its games row comes with ``ended_at`` set. A file with no row of a running
+game is audited as it is, byte for byte; one with some is written again without them.
+
+Carried rows keep the path of their night's log root, under a folder naming the file
+they came from: the rows of ``hands/date=2026-11-29/part-0.parquet`` (content hash
+``3fa4…``) are carried as ``hands/carried-3fa4…/date=2026-11-29/part-0.parquet``, and a
+quarantine row about them names that path. When the file they came from is rewritten
+(same path, new content), its carried rows are dropped: the new content replaces them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from audit.errors import AuditError
+from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY, load_contract
+from audit.nightly.inputs import TakenFile
+
+CARRIED = "carried-"
+"""The folder that holds a file's carried rows, followed by 12 digits of its hash."""
+EMPTY = "nightly-empty.parquet"
+"""An empty file of a table the log root has, when tonight holds no row of it."""
+RUNNING_SCHEMA = pa.schema(
+    [pa.field("game_id", pa.string(), nullable=False),
+     pa.field("since_night", pa.int32(), nullable=False)],
+    metadata={"rummy_audit.nightly": "running games"},
+)
+BY_GAME = ("games", "hands", "game_events", "ledger", "sessions")
+BY_HAND = ("events", "results")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    table: str
+    path: str
+    """Its path in tonight's log root."""
+    source: Path
+    sha256: str
+    """A file taken tonight (moved into place): its hash; ``""`` for a carried file
+    (copied: the last night's folder is never changed)."""
+
+    @property
+    def new(self) -> bool:
+        return bool(self.sha256)
+
+
+@dataclass
+class Split:
+    """How tonight's rows were split."""
+
+    carried_in: dict[str, int] = field(default_factory=dict)
+    """Game -> the night it was first carried from, for every game carried in."""
+    running: dict[str, int] = field(default_factory=dict)
+    """Game -> the night it started being carried, for every game carried out."""
+    replaced_games_rows: int = 0
+    """Carried games rows replaced by tonight's row of the same game."""
+    dropped: list[str] = field(default_factory=list)
+    """Carried files dropped because the file they came from was rewritten."""
+    split_files: list[tuple[str, int, int]] = field(default_factory=list)
+    """(path, rows audited, rows carried) of each file that was split."""
+    carried_rows: dict[str, int] = field(default_factory=dict)
+    """Table -> rows carried to the next night."""
+    placeholders: list[str] = field(default_factory=list)
+
+    @property
+    def ended(self) -> list[str]:
+        """Games carried in whose end came tonight: judged tonight, whole."""
+        return sorted(g for g in self.carried_in if g not in self.running)
+
+
+def origin(path: str) -> str:
+    """The log-root path a carried file's rows came from.
+
+    >>> origin("hands/carried-0123456789ab/date=2026-11-29/part-0.parquet")
+    'hands/date=2026-11-29/part-0.parquet'
+    >>> origin("hands/date=2026-11-29/part-0.parquet")
+    'hands/date=2026-11-29/part-0.parquet'
+    """
+    table, _, rest = path.partition("/")
+    first, _, tail = rest.partition("/")
+    return f"{table}/{tail}" if first.startswith(CARRIED) and tail else path
+
+
+def carried_path(path: str, sha256: str) -> str:
+    """Where a new file's carried rows go.
+
+    >>> carried_path("hands/date=2026-11-29/part-0.parquet", "0123456789abcdef" * 4)
+    'hands/carried-0123456789ab/date=2026-11-29/part-0.parquet'
+    """
+    table, _, rest = path.partition("/")
+    return f"{table}/{CARRIED}{sha256[:12]}/{rest}"
+
+
+def split_night(
+    *,
+    taken: list[TakenFile],
+    carried: Path | None,
+    rewritten: set[str],
+    tables: list[str],
+    night: int,
+    audit_root: Path,
+    carry_root: Path,
+) -> Split:
+    """Build tonight's log root in ``audit_root`` (the rows of every game not running)
+    and the next night's carried rows in ``carry_root/logs`` (the rows of running
+    games), from the files taken tonight and the rows ``carried`` from the last night
+    (its ``carry/`` folder)."""
+    out = Split()
+    candidates = [Candidate(f.table, f.path, f.copy, f.sha256) for f in taken]
+    names = {f.path for f in taken}
+    since: dict[str, int] = {}
+    if carried is not None and (carried / "logs").is_dir():
+        since = _read_running(carried / "running.parquet")
+        logs = carried / "logs"
+        for source in sorted(logs.rglob("*.parquet")):
+            path = source.relative_to(logs).as_posix()
+            if origin(path) in rewritten:
+                out.dropped.append(path)
+                continue
+            if path in names:
+                raise AuditError(
+                    f"the log root holds {path}, the name of rows carried from an earlier "
+                    f"night; rename the folder {path.split('/')[1]}",
+                    slug="log-root",
+                )
+            candidates.append(Candidate(path.partition("/")[0], path, source, ""))
+    candidates.sort(key=lambda c: c.path)
+
+    rows, carried_games = _games(candidates)
+    out.carried_in = {g: since.get(g, night - 1) for g in sorted(carried_games)}
+    replaced = {g for g, _, new in rows if new}
+    ended: dict[str, bool] = {}
+    for game, done, new in rows:
+        if new or game not in replaced:  # tonight's rows of a game replace the carried ones
+            ended[game] = ended.get(game, False) or done
+    running = {g for g, done in ended.items() if not done}
+    out.running = {g: since.get(g, night) for g in sorted(running)}
+    hands = _running_hands(candidates, running)
+
+    for item in candidates:
+        _place(item, running, hands, replaced, audit_root, carry_root / "logs", out)
+    for table in tables:
+        if not (audit_root / table).is_dir() or not any((audit_root / table).rglob("*.parquet")):
+            path = f"{table}/{EMPTY}"
+            _write_empty(table, audit_root / path)
+            out.placeholders.append(path)
+    _write_running(carry_root / "running.parquet", out.running)
+    return out
+
+
+def _games(candidates: list[Candidate]) -> tuple[list[tuple[str, bool, bool]], set[str]]:
+    """Every readable games row: (game, ended, from a new file); and the games carried."""
+    rows: list[tuple[str, bool, bool]] = []
+    carried: set[str] = set()
+    for item in candidates:
+        if item.table != "games":
+            continue
+        table = _read(item.source, ["game_id", "ended_at"])
+        if table is None:
+            continue
+        ids = _strings(table.column("game_id"))
+        ended = pc.is_valid(table.column("ended_at")).to_pylist()
+        for game, done in zip(ids, ended, strict=True):
+            if game is None:
+                continue
+            rows.append((game, bool(done), item.new))
+            if not item.new:
+                carried.add(game)
+    return rows, carried
+
+
+def _running_hands(candidates: list[Candidate], running: set[str]) -> set[str]:
+    hands: set[str] = set()
+    if not running:
+        return hands
+    for item in candidates:
+        if item.table != "hands":
+            continue
+        table = _read(item.source, ["hand_id", "game_id"])
+        if table is None:
+            continue
+        ids, games = _strings(table.column("hand_id")), _strings(table.column("game_id"))
+        hands.update(h for h, g in zip(ids, games, strict=True) if h is not None and g in running)
+    return hands
+
+
+def _place(
+    item: Candidate,
+    running: set[str],
+    hands: set[str],
+    replaced: set[str],
+    audit_root: Path,
+    carry_root: Path,
+    out: Split,
+) -> None:
+    """Put one file into tonight's log root, whole or split; its running rows into the
+    carried rows. Only its key column is read unless it has rows to carry or drop; a file
+    that cannot be read here goes to the replay as it is (which says why it is refused)."""
+    key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
+    dropping = item.table == "games" and not item.new and bool(replaced)
+    keys = _read(item.source, [key]) if key and (running or dropping) else None
+    try:
+        ids = pc.cast(keys.column(key), pa.string()) if keys is not None else None
+    except pa.ArrowException:
+        ids = None
+    if keys is None or ids is None:
+        _whole(item, audit_root / item.path)
+        return
+    rows = keys.num_rows
+    drop = _member(ids, replaced if dropping else set(), rows)
+    carry = pc.and_(_member(ids, running if key == "game_id" else hands, rows), pc.invert(drop))
+    n_carry, n_drop = pc.sum(carry).as_py() or 0, pc.sum(drop).as_py() or 0
+    table = _read(item.source, None) if n_carry or n_drop else None
+    if table is None:
+        _whole(item, audit_root / item.path)
+        return
+    out.replaced_games_rows += n_drop
+    audited = table.filter(pc.invert(pc.or_(carry, drop)))
+    if audited.num_rows:
+        _write(audited, audit_root / item.path)
+    if n_carry:
+        target = carried_path(item.path, item.sha256) if item.new else item.path
+        _write(table.filter(carry), carry_root / target)
+        out.carried_rows[item.table] = out.carried_rows.get(item.table, 0) + n_carry
+    out.split_files.append((item.path, audited.num_rows, n_carry))
+
+
+def _member(ids: pa.ChunkedArray, wanted: set[str], rows: int) -> pa.Array:
+    if not wanted or not rows:
+        return pa.array([False] * rows, pa.bool_())
+    found = pc.is_in(ids, value_set=pa.array(sorted(wanted), pa.string()))
+    return pc.fill_null(found, False).combine_chunks()
+
+
+def _whole(item: Candidate, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if item.new:
+        os.replace(item.source, target)
+    else:
+        shutil.copyfile(item.source, target)
+
+
+def _read(path: Path, columns: list[str] | None) -> pa.Table | None:
+    """The file's rows (or some columns); None when it cannot be read here: it goes to the
+    audit as it is, and the replay says why it is refused."""
+    try:
+        file = pq.ParquetFile(path)
+        if columns is not None and not set(columns) <= set(file.schema_arrow.names):
+            return None
+        return file.read(columns=columns)
+    except (pa.ArrowException, OSError, ValueError):
+        return None
+
+
+def _strings(column: pa.ChunkedArray) -> list[str | None]:
+    try:
+        values: list[str | None] = pc.cast(column, pa.string()).to_pylist()
+    except pa.ArrowException:
+        return [None] * len(column)
+    return values
+
+
+def _write(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path)
+
+
+def _write_empty(table: str, path: Path) -> None:
+    spec = load_contract()[table]
+    schema = pa.schema(
+        [pa.field(c.name, c.arrow_type, nullable=c.nullable) for c in spec.columns],
+        metadata={SCHEMA_VERSION_KEY: str(SCHEMA_VERSION)},
+    )
+    _write(schema.empty_table(), path)
+
+
+def _read_running(path: Path) -> dict[str, int]:
+    if not path.is_file():
+        return {}
+    return {row["game_id"]: row["since_night"] for row in pq.read_table(path).to_pylist()}
+
+
+def _write_running(path: Path, running: dict[str, int]) -> None:
+    rows = [{"game_id": g, "since_night": n} for g, n in sorted(running.items())]
+    _write(pa.Table.from_pylist(rows, schema=RUNNING_SCHEMA), path)

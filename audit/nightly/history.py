@@ -1,0 +1,360 @@
+"""The history of the nightly runs: what each night found, kept night after night.
+
+Each night's folder holds the history as of that night in ``history/`` (one Parquet file
+per table below, every night so far, sorted), built from the last night's and tonight's
+outputs: it is what the report's trend section reads, and it is written before the commit
+like every other output. ``DIR/history.duckdb`` holds the same rows, and every file taken
+(``files``), for queries across nights; it is brought up to the committed night after each
+commit, idempotently (keyed by the night), so a run killed at any point leaves it behind
+at worst, never ahead and never counting a night twice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.logs.validate import file_literal
+
+HISTORY = "history"
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "nights": pa.schema(
+        [
+            pa.field("night", pa.int32(), nullable=False),
+            pa.field("hands_from", pa.string()),
+            pa.field("hands_to", pa.string()),
+            pa.field("files_new", pa.int64(), nullable=False),
+            pa.field("files_rewritten", pa.int64(), nullable=False),
+            pa.field("files_seen_before", pa.int64(), nullable=False),
+            pa.field("files_duplicate", pa.int64(), nullable=False),
+            pa.field("games_audited", pa.int64(), nullable=False),
+            pa.field("games_carried_in", pa.int64(), nullable=False),
+            pa.field("games_ended", pa.int64(), nullable=False),
+            pa.field("games_running", pa.int64(), nullable=False),
+            pa.field("hands", pa.int64(), nullable=False),
+            pa.field("findings", pa.int64(), nullable=False),
+            pa.field("worst_severity", pa.string()),
+            pa.field("exit_status", pa.int8(), nullable=False),
+            pa.field("fairplay", pa.bool_(), nullable=False),
+            pa.field("suspicions", pa.int64(), nullable=False),
+            pa.field("suspicions_opened", pa.int64(), nullable=False),
+            pa.field("suspicions_closed", pa.int64(), nullable=False),
+        ]
+    ),
+    "checks": pa.schema(
+        [
+            pa.field("night", pa.int32(), nullable=False),
+            pa.field("check", pa.string(), nullable=False),
+            pa.field("severity", pa.string(), nullable=False),
+            pa.field("findings", pa.int64(), nullable=False),
+        ]
+    ),
+    "hands": pa.schema(
+        [
+            pa.field("night", pa.int32(), nullable=False),
+            pa.field("status", pa.string(), nullable=False),
+            pa.field("hands", pa.int64(), nullable=False),
+        ]
+    ),
+    "money": pa.schema(
+        [
+            pa.field("night", pa.int32(), nullable=False),
+            pa.field("measure", pa.string(), nullable=False),
+            pa.field("games", pa.int64(), nullable=False),
+            pa.field("amount", pa.decimal128(38, 2), nullable=False),
+        ]
+    ),
+    "suspicions": pa.schema(
+        [
+            pa.field("night", pa.int32(), nullable=False),
+            pa.field("key", pa.string(), nullable=False),
+            pa.field("check", pa.string(), nullable=False),
+            pa.field("players", pa.list_(pa.string()), nullable=False),
+            pa.field("severity", pa.string(), nullable=False),
+            pa.field("change", pa.string(), nullable=False),
+        ]
+    ),
+}
+"""The history's tables (``history/<table>.parquet``, and in history.duckdb); every row
+has its ``night``. ``money.measure``: ``staked`` (real-money stakes of the games audited
+that night: pool and deals entries and rebuys, what the points losers paid) and
+``at_stake`` (the same for the games with a finding of minor or above).
+``suspicions.change``: ``opened``, ``kept`` (open the night before too) or ``closed`` (open
+the night before, not raised that night; ``severity`` is then the last one raised)."""
+
+ORDER = {
+    "nights": ("night",),
+    "checks": ("night", "check", "severity"),
+    "hands": ("night", "status"),
+    "money": ("night", "measure"),
+    "suspicions": ("night", "key", "change"),
+}
+
+HISTORY_VERSION = 1
+DDL = """
+-- The history of rummy-audit nightly runs, version 1 (the version is in meta).
+-- History: 1: nights, checks, hands, money, suspicions, files.
+CREATE TABLE IF NOT EXISTS meta (       -- one row: the last night these tables hold
+  history_version INTEGER NOT NULL, night INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS nights (     -- a row per night: what it took and found
+  night INTEGER PRIMARY KEY, hands_from VARCHAR, hands_to VARCHAR,
+  files_new BIGINT, files_rewritten BIGINT, files_seen_before BIGINT, files_duplicate BIGINT,
+  games_audited BIGINT, games_carried_in BIGINT, games_ended BIGINT, games_running BIGINT,
+  hands BIGINT, findings BIGINT, worst_severity VARCHAR, exit_status TINYINT,
+  fairplay BOOLEAN, suspicions BIGINT, suspicions_opened BIGINT, suspicions_closed BIGINT);
+CREATE TABLE IF NOT EXISTS checks (     -- a row per night per check (and severity) found
+  night INTEGER, "check" VARCHAR, severity VARCHAR, findings BIGINT);
+CREATE TABLE IF NOT EXISTS hands (      -- a row per night per hand status
+  night INTEGER, status VARCHAR, hands BIGINT);
+CREATE TABLE IF NOT EXISTS money (      -- a row per night per measure: staked, at_stake
+  night INTEGER, measure VARCHAR, games BIGINT, amount DECIMAL(38, 2));
+CREATE TABLE IF NOT EXISTS suspicions ( -- a row per night per suspicion open or closed
+  night INTEGER, key VARCHAR, "check" VARCHAR, players VARCHAR[], severity VARCHAR,
+  change VARCHAR);
+CREATE TABLE IF NOT EXISTS files (      -- a row per file taken, once: its content hash
+  sha256 VARCHAR PRIMARY KEY, "table" VARCHAR, path VARCHAR, size BIGINT, night INTEGER,
+  status VARCHAR);
+"""
+
+
+@dataclass(frozen=True)
+class NightFacts:
+    """What the nightly run knows of tonight beyond the replay's outputs."""
+
+    night: int
+    files_new: int
+    files_rewritten: int
+    files_seen_before: int
+    files_duplicate: int
+    games_carried_in: int
+    games_ended: int
+    games_running: int
+
+
+def suspicion_key(check: str, players: Iterable[str]) -> str:
+    """Suspicions are matched across nights by detector and accounts (in any order).
+
+    >>> suspicion_key("fairplay.collusion", ["P2", "P1"])
+    'fairplay.collusion:P1,P2'
+    """
+    return f"{check}:{','.join(sorted(players))}"
+
+
+def tonight(
+    facts: NightFacts, out: Path, logs: Path, past: dict[str, list[dict[str, Any]]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Tonight's history rows, from the night's outputs in ``out``, its log root ``logs``
+    (the money) and the past rows (the suspicions open the night before)."""
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    night = facts.night
+    with duckdb.connect() as db:
+        findings = file_literal(str(out / "findings.parquet"))
+        hands_file = file_literal(str(out / "hands.parquet"))
+        checks = db.execute(
+            f'SELECT "check", severity, count(*) FROM read_parquet({findings}) '
+            'GROUP BY ALL ORDER BY 1, 2'
+        ).fetchall()
+        statuses = db.execute(
+            f"SELECT status, count(*) FROM read_parquet({hands_file}) GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+        games = db.execute(
+            f"SELECT count(DISTINCT game_id) FROM read_parquet({hands_file}) "
+            "WHERE game_id IS NOT NULL"
+        ).fetchall()[0][0]
+        money = _money(db, run, logs, findings)
+    fair = run.get("fairplay", {}).get("status") == "run"
+    suspicions = suspicion_changes(
+        night, out, past.get("suspicions", []), past.get("nights", []), fair
+    )
+    span = run.get("hands_span") or {}
+    rows: dict[str, list[dict[str, Any]]] = {
+        "checks": [
+            {"night": night, "check": c, "severity": s, "findings": n} for c, s, n in checks
+        ],
+        "hands": [{"night": night, "status": s, "hands": n} for s, n in statuses],
+        "money": [
+            {"night": night, "measure": m, "games": g, "amount": a} for m, (g, a) in money.items()
+        ],
+        "suspicions": suspicions,
+    }
+    rows["nights"] = [
+        {
+            "night": night,
+            "hands_from": span.get("first_started_at"),
+            "hands_to": span.get("last_ended_at"),
+            "files_new": facts.files_new,
+            "files_rewritten": facts.files_rewritten,
+            "files_seen_before": facts.files_seen_before,
+            "files_duplicate": facts.files_duplicate,
+            "games_audited": int(games),
+            "games_carried_in": facts.games_carried_in,
+            "games_ended": facts.games_ended,
+            "games_running": facts.games_running,
+            "hands": sum(n for _, n in statuses),
+            "findings": sum(n for _, _, n in checks),
+            "worst_severity": run.get("worst_severity"),
+            "exit_status": int(run.get("exit_status", 0)),
+            "fairplay": fair,
+            "suspicions": sum(1 for s in suspicions if s["change"] != "closed"),
+            "suspicions_opened": sum(1 for s in suspicions if s["change"] == "opened"),
+            "suspicions_closed": sum(1 for s in suspicions if s["change"] == "closed"),
+        }
+    ]
+    return rows
+
+
+def _money(
+    db: duckdb.DuckDBPyConnection, run: dict[str, Any], logs: Path, findings: str
+) -> dict[str, tuple[int, Decimal]]:
+    """Real-money stakes of the night's games, and of those with a finding of minor or
+    above: exact decimals summed by DuckDB over the files the replay read."""
+    files = {t: [file_literal(str(logs / i["path"])) for i in run["inputs"] if i["table"] == t]
+             for t in ("games", "ledger")}  # fmt: skip
+    zero = {"staked": (0, Decimal("0.00")), "at_stake": (0, Decimal("0.00"))}
+    if not files["games"] or not files["ledger"]:
+        return zero
+    sql = f"""
+    WITH g AS (
+      SELECT DISTINCT CAST(game_id AS VARCHAR) AS game_id
+      FROM read_parquet([{', '.join(files['games'])}], union_by_name=true,
+                        hive_partitioning=false)
+      WHERE CAST(chip_type AS VARCHAR) = 'real'),
+    l AS (
+      SELECT CAST(game_id AS VARCHAR) AS game_id, CAST(kind AS VARCHAR) AS kind,
+             CAST(amount AS DECIMAL(38, 2)) AS amount
+      FROM read_parquet([{', '.join(files['ledger'])}], union_by_name=true,
+                        hive_partitioning=false)),
+    s AS (
+      SELECT game_id, sum(CASE WHEN kind IN ('buy_in', 'rebuy') THEN -amount
+                               WHEN kind = 'points_settlement' AND amount < 0 THEN -amount
+                               ELSE 0 END) AS staked
+      FROM l WHERE game_id IN (SELECT game_id FROM g) GROUP BY game_id),
+    bad AS (
+      SELECT DISTINCT game_id FROM read_parquet({findings})
+      WHERE game_id <> '' AND severity IN ('critical', 'major', 'minor'))
+    SELECT 'staked', count(*), coalesce(sum(staked), 0) FROM s
+    UNION ALL
+    SELECT 'at_stake', count(*), coalesce(sum(staked), 0) FROM s
+    WHERE game_id IN (SELECT game_id FROM bad)
+    """
+    try:
+        rows = db.execute(sql).fetchall()
+    except duckdb.Error:
+        return zero  # a file the replay read but this sum cannot: the night has no sum
+    return {str(m): (int(n), Decimal(a).quantize(Decimal("0.01"))) for m, n, a in rows}
+
+
+def suspicion_changes(
+    night: int,
+    out: Path,
+    past: list[dict[str, Any]],
+    nights: list[dict[str, Any]],
+    fair: bool,
+) -> list[dict[str, Any]]:
+    """Tonight's suspicions matched with those open the last night the detectors ran."""
+    if not fair:
+        return []
+    ran = [n["night"] for n in nights if n["fairplay"] and n["night"] < night]
+    last = max(ran, default=None)
+    before = {r["key"]: r for r in past if r["night"] == last and r["change"] != "closed"}
+    now: dict[str, dict[str, Any]] = {}
+    path = out / "suspicions.parquet"
+    if path.is_file():
+        for row in pq.read_table(path, columns=["check", "players", "severity"]).to_pylist():
+            key = suspicion_key(row["check"], row["players"])
+            if key not in now:  # the strongest first: suspicions.parquet's order
+                now[key] = {"night": night, "key": key, "check": row["check"],
+                            "players": sorted(row["players"]), "severity": row["severity"],
+                            "change": "kept" if key in before else "opened"}  # fmt: skip
+    closed = [
+        {**row, "night": night, "change": "closed"}
+        for key, row in before.items()
+        if key not in now
+    ]
+    return [*now.values(), *closed]
+
+
+def read_history(folder: Path | None) -> dict[str, list[dict[str, Any]]]:
+    """The history rows of a night's folder (empty before the first night)."""
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in SCHEMAS}
+    if folder is None:
+        return rows
+    for name in SCHEMAS:
+        path = folder / HISTORY / f"{name}.parquet"
+        if path.is_file():
+            rows[name] = pq.read_table(path).to_pylist()
+    return rows
+
+
+def write_history(folder: Path, rows: dict[str, list[dict[str, Any]]]) -> None:
+    """``folder/history/<table>.parquet``, each sorted by its key."""
+    target = folder / HISTORY
+    target.mkdir(parents=True, exist_ok=True)
+    for name, schema in SCHEMAS.items():
+        keys = ORDER[name]
+        ordered = sorted(rows.get(name, []), key=lambda r: tuple(r[k] for k in keys))
+        pq.write_table(pa.Table.from_pylist(ordered, schema=schema), target / f"{name}.parquet")
+
+
+def merge(
+    past: dict[str, list[dict[str, Any]]], new: dict[str, list[dict[str, Any]]], night: int
+) -> dict[str, list[dict[str, Any]]]:
+    """The past nights' rows (before ``night``) and tonight's."""
+    return {
+        name: [r for r in past.get(name, []) if r["night"] < night] + new.get(name, [])
+        for name in SCHEMAS
+    }
+
+
+def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path | None) -> None:
+    """Bring ``history.duckdb`` to ``night``: delete what it holds beyond the night it
+    last recorded (or beyond ``night``), insert the rows of the nights after it from the
+    committed night's ``history/`` and ``seen.parquet``; one transaction, so running it
+    again changes nothing."""
+    with duckdb.connect(str(path)) as db:
+        db.execute(DDL)
+        row = db.execute("SELECT history_version, night FROM meta").fetchone()
+        if row is not None and int(row[0]) > HISTORY_VERSION:
+            from audit.errors import AuditError
+
+            raise AuditError(
+                f"{path} was written by a newer rummy-audit (history version {row[0]}); "
+                f"this one writes version {HISTORY_VERSION}",
+                slug="state",
+            )
+        known = min(int(row[1]), night) if row is not None else 0
+        if row is not None and int(row[1]) == night:
+            return
+        db.execute("BEGIN TRANSACTION")
+        for name in (*SCHEMAS, "files"):
+            db.execute(f"DELETE FROM {name} WHERE night > $known", {"known": known})
+        if night_folder is not None:
+            for name in SCHEMAS:
+                source = night_folder / HISTORY / f"{name}.parquet"
+                if source.is_file():
+                    db.execute(
+                        f"INSERT INTO {name} BY NAME SELECT * FROM "
+                        f"read_parquet({file_literal(str(source))}) WHERE night > $known",
+                        {"known": known},
+                    )
+        if seen is not None and seen.is_file():
+            db.execute(
+                "INSERT INTO files BY NAME SELECT * FROM "
+                f"read_parquet({file_literal(str(seen))}) WHERE night > $known",
+                {"known": known},
+            )
+        db.execute("DELETE FROM meta")
+        db.execute(
+            "INSERT INTO meta VALUES ($version, $night)",
+            {"version": HISTORY_VERSION, "night": night},
+        )
+        db.execute("COMMIT")

@@ -1,0 +1,159 @@
+"""Tonight's input files: every Parquet file of the log root's tables, known by its content.
+
+A file is its SHA-256: one whose hash a past night committed is not audited again, even
+under another path; one whose path a past night saw with other content is *rewritten* and
+audited again; two files of the night with the same content are audited once (the first
+path in order), the other listed as a duplicate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.errors import AuditError
+from audit.logs.contract import REQUIRED_TABLES, TABLES
+
+CHUNK = 1 << 20
+
+SEEN_SCHEMA = pa.schema(
+    [
+        pa.field("sha256", pa.string(), nullable=False),
+        pa.field("table", pa.string(), nullable=False),
+        pa.field("path", pa.string(), nullable=False),
+        pa.field("size", pa.int64(), nullable=False),
+        pa.field("night", pa.int32(), nullable=False),
+        pa.field("status", pa.string(), nullable=False),
+    ],
+    metadata={"rummy_audit.nightly": "seen files"},
+)
+"""``carry/seen.parquet`` (and the history's ``files``): every file a night took, once."""
+
+
+@dataclass(frozen=True)
+class SeenFile:
+    sha256: str
+    table: str
+    path: str
+    size: int
+    night: int
+    status: str
+    """``new`` or ``rewritten`` (its path was seen before with other content)."""
+
+
+@dataclass(frozen=True)
+class TakenFile:
+    """A file of tonight's log root that no past night took."""
+
+    table: str
+    path: str
+    """Relative to the log root, '/'-separated."""
+    sha256: str
+    size: int
+    status: str
+    """``new`` or ``rewritten``."""
+    copy: Path
+    """Its copy under the run's work folder (the bytes hashed are the bytes audited)."""
+
+
+@dataclass
+class Intake:
+    taken: list[TakenFile] = field(default_factory=list)
+    seen_before: list[str] = field(default_factory=list)
+    """Paths whose content a past night took."""
+    duplicates: list[tuple[str, str]] = field(default_factory=list)
+    """(path, the path of tonight's file with the same content)."""
+    tables: list[str] = field(default_factory=list)
+    """The tables the log root has a folder for."""
+
+    @property
+    def rewritten(self) -> list[str]:
+        return [f.path for f in self.taken if f.status == "rewritten"]
+
+
+def check_log_root(logs: Path) -> None:
+    """Refuse a folder that is not a log root: one line, no traceback."""
+    if not logs.is_dir():
+        raise AuditError(f"the log root {logs} is not a folder", slug="log-root")
+    missing = [t for t in REQUIRED_TABLES if not (logs / t).is_dir()]
+    if missing:
+        raise AuditError(
+            f"{logs} is not a log root: it has no {', '.join(f'{t}/' for t in missing)} "
+            f"folder{'s' if len(missing) > 1 else ''} (the contract's tables are "
+            f"{', '.join(TABLES)})",
+            slug="log-root",
+        )
+
+
+def read_seen(path: Path | None) -> list[SeenFile]:
+    if path is None or not path.is_file():
+        return []
+    rows = pq.read_table(path).to_pylist()
+    return [SeenFile(**row) for row in rows]
+
+
+def write_seen(path: Path, rows: list[SeenFile]) -> None:
+    rows = sorted(rows, key=lambda r: (r.night, r.table, r.path, r.sha256))
+    table = pa.Table.from_pylist([r.__dict__ for r in rows], schema=SEEN_SCHEMA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, path)
+
+
+def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
+    """Hash every file of the log root's tables; copy the ones no past night took into
+    ``into`` (same relative paths), hashing the copy itself."""
+    known = {row.sha256 for row in seen}
+    last_hash: Mapping[str, str] = {row.path: row.sha256 for row in seen}  # night order
+    intake = Intake(tables=[t for t in TABLES if (logs / t).is_dir()])
+    tonight: dict[str, str] = {}
+    for table in intake.tables:
+        paths = sorted(
+            p.relative_to(logs).as_posix() for p in (logs / table).rglob("*.parquet") if p.is_file()
+        )
+        for rel in paths:
+            source = logs / rel
+            digest = _hash(source)
+            if digest in known:
+                intake.seen_before.append(rel)
+                continue
+            if digest in tonight:
+                intake.duplicates.append((rel, tonight[digest]))
+                continue
+            copy = into / rel
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copied = _copy(source, copy)
+            if copied != digest:
+                raise AuditError(
+                    f"{source} changed while it was being read; run the nightly audit again "
+                    "once the platform has finished writing it",
+                    slug="log-root",
+                )
+            tonight[digest] = rel
+            status = "rewritten" if rel in last_hash else "new"
+            intake.taken.append(
+                TakenFile(table, rel, digest, copy.stat().st_size, status, copy)
+            )
+    return intake
+
+
+def _hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _copy(source: Path, target: Path) -> str:
+    """Copy ``source`` to ``target``; the SHA-256 of the bytes written."""
+    digest = hashlib.sha256()
+    with source.open("rb") as src, target.open("wb") as dst:
+        while chunk := src.read(CHUNK):
+            digest.update(chunk)
+            dst.write(chunk)
+    return digest.hexdigest()

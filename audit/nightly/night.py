@@ -1,0 +1,271 @@
+"""One nightly run with memory: audit only what is new, carry the games still running,
+append to the history, commit the night in one atomic step (docs/nightly.md).
+
+``nightly_logs(logs=..., state=...)`` is what ``rummy-audit nightly`` calls. Everything is
+built under ``DIR/work/``: the files taken tonight, tonight's log root (the rows of every
+game that is not running, with the rows carried from the last night), the replay's outputs
+(``replay_logs``, unchanged), the night's history and report, and the next night's carried
+rows. The night's folder is then renamed to ``DIR/nights/NNNN`` and ``state.json``
+replaced: that replace is the commit. A run killed before it leaves nothing the next run
+keeps; a run killed after it leaves only the history database behind, which the next run
+brings up to date first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from audit.errors import AuditError
+from audit.findings import Severity
+from audit.nightly.carry import Split, split_night
+from audit.nightly.history import (
+    NightFacts,
+    merge,
+    read_history,
+    sync_database,
+    tonight,
+    write_history,
+)
+from audit.nightly.inputs import Intake, SeenFile, check_log_root, read_seen, take, write_seen
+from audit.nightly.state import (
+    CARRY,
+    HISTORY_DB,
+    State,
+    checkpoint,
+    night_name,
+    open_state,
+    sync_folder,
+)
+from audit.output import write_json
+from audit.report.render import write_report
+from audit.run import replay_logs
+
+NIGHTLY = "nightly.json"
+SEEN = "seen.parquet"
+
+
+@dataclass(frozen=True)
+class NightSummary:
+    """What a nightly run did: a new night, or nothing new since the last one."""
+
+    night: int
+    """The night audited; when nothing was new, the last night committed (0: none)."""
+    audited: bool
+    folder: Path | None
+    """The night's outputs (``DIR/nights/NNNN``)."""
+    taken: int = 0
+    rewritten: int = 0
+    seen_before: int = 0
+    duplicates: int = 0
+    carried_in: int = 0
+    ended: int = 0
+    running: int = 0
+    hands: Counter[str] = field(default_factory=Counter)
+    findings: int = 0
+    worst: str | None = None
+    suspicions: int = 0
+    exit_status: int = 0
+
+    def line(self) -> str:
+        """The one line the command prints."""
+        files = (
+            f"{self.taken} new file{'s' * (self.taken != 1)}"
+            + (f" ({self.rewritten} rewritten)" if self.rewritten else "")
+            + f", {self.seen_before} seen on earlier nights"
+            + (f", {self.duplicates} same as another" if self.duplicates else "")
+        )
+        if not self.audited:
+            last = f"night {self.night}" if self.night else "the first night"
+            return (
+                f"Nothing new since {last}: {files}; {self.running} game"
+                f"{'s' * (self.running != 1)} still running; nothing committed"
+            )
+        hands = self.hands
+        return (
+            f"Night {self.night}: {files}; {self.carried_in} running game"
+            f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight), "
+            f"{self.running} carried to the next night; {sum(hands.values())} hands: "
+            f"{hands.get('verified', 0)} verified, {hands.get('discrepancy', 0)} with "
+            f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
+            f"findings" + (f", worst {self.worst}" if self.worst else "")
+            + f"; {self.suspicions} fair-play suspicions; outputs in {self.folder}"
+        )
+
+
+def nightly_logs(
+    *,
+    logs: Path,
+    state: Path,
+    workers: int | None = None,
+    fail_on: Severity = Severity.MAJOR,
+    progress: bool | None = None,
+    fairplay: bool = True,
+    rng: bool = True,
+) -> NightSummary:
+    """Audit what is new in ``logs`` since the last night committed in ``state``."""
+    check_log_root(logs)
+    where, root = state.resolve(), logs.resolve()
+    if where == root or root in where.parents or where in root.parents:
+        raise AuditError(
+            f"--state {state} and the log root {logs} overlap; keep the state outside the "
+            "log root",
+            slug="state",
+        )
+    with open_state(state) as st:
+        finish(st)
+        try:
+            return _night(st, logs, workers, fail_on, progress, fairplay, rng)
+        finally:
+            shutil.rmtree(st.work, ignore_errors=True)
+
+
+def finish(st: State) -> None:
+    """What follows the commit of the last night, done again at every start (a run may
+    have been killed after its commit): the history database brought to it, the carried
+    rows of older nights removed."""
+    last = st.last
+    sync_database(st.folder / HISTORY_DB, last, st.night,
+                  last / CARRY / SEEN if last is not None else None)  # fmt: skip
+    if st.nights.is_dir():
+        for path in sorted(st.nights.iterdir()):
+            if path.name.isdigit() and int(path.name) < st.night:
+                shutil.rmtree(path / CARRY, ignore_errors=True)
+
+
+def _night(
+    st: State,
+    logs: Path,
+    workers: int | None,
+    fail_on: Severity,
+    progress: bool | None,
+    fairplay: bool,
+    rng: bool,
+) -> NightSummary:
+    last = st.last
+    seen = read_seen(last / CARRY / SEEN if last is not None else None)
+    night = st.night + 1
+    st.work.mkdir()
+    intake = take(logs, seen, st.work / "incoming")
+    checkpoint("taken")
+    if not intake.taken:
+        running = _running_count(last)
+        return NightSummary(st.night, False, last, 0, 0, len(intake.seen_before),
+                            len(intake.duplicates), running=running)  # fmt: skip
+    folder = st.work / night_name(night)
+    night_root = st.work / "logs"
+    split = split_night(
+        taken=intake.taken,
+        carried=last / CARRY if last is not None else None,
+        rewritten=set(intake.rewritten),
+        tables=intake.tables,
+        night=night,
+        audit_root=night_root,
+        carry_root=folder / CARRY,
+    )
+    checkpoint("split")
+    replay = replay_logs(logs=night_root, out=folder, workers=workers, fail_on=fail_on,
+                         progress=progress, fairplay=fairplay, rng=rng)  # fmt: skip
+    checkpoint("replayed")
+    _rewrite_arguments(folder, logs, night)
+    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split))
+    write_seen(folder / CARRY / SEEN, [*seen, *(
+        SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
+    )])  # fmt: skip
+    facts = NightFacts(
+        night=night,
+        files_new=sum(1 for f in intake.taken if f.status == "new"),
+        files_rewritten=len(intake.rewritten),
+        files_seen_before=len(intake.seen_before),
+        files_duplicate=len(intake.duplicates),
+        games_carried_in=len(split.carried_in),
+        games_ended=len(split.ended),
+        games_running=len(split.running),
+    )
+    past = read_history(last)
+    rows = tonight(facts, folder, night_root, past)
+    write_history(folder, merge(past, rows, night))
+    write_report(folder)
+    checkpoint("reported")
+    st.nights.mkdir(exist_ok=True)
+    target = st.night_folder(night)
+    os.replace(folder, target)
+    sync_folder(st.nights)
+    checkpoint("renamed")
+    committed = st.commit(night)
+    checkpoint("committed")
+    finish(committed)
+    checkpoint("finished")
+    suspicions = sum(n for check, n in replay.findings.items() if check.startswith("fairplay."))
+    return NightSummary(
+        night=night,
+        audited=True,
+        folder=target,
+        taken=len(intake.taken),
+        rewritten=len(intake.rewritten),
+        seen_before=len(intake.seen_before),
+        duplicates=len(intake.duplicates),
+        carried_in=len(split.carried_in),
+        ended=len(split.ended),
+        running=len(split.running),
+        hands=replay.hands,
+        findings=sum(replay.findings.values()),
+        worst=replay.worst.value if replay.worst else None,
+        suspicions=suspicions,
+        exit_status=replay.exit_status,
+    )
+
+
+def _running_count(last: Path | None) -> int:
+    if last is None:
+        return 0
+    data = json.loads((last / NIGHTLY).read_text(encoding="utf-8"))
+    return len(data.get("carry", {}).get("running", {}))
+
+
+def _rewrite_arguments(folder: Path, logs: Path, night: int) -> None:
+    """run.json names the log root as given and the night's folder relative to the state
+    folder, not the run's work folder (which is gone once the night is committed)."""
+    path = folder / "run.json"
+    run = json.loads(path.read_text(encoding="utf-8"))
+    run["arguments"] = {
+        **run["arguments"],
+        "command": "nightly",
+        "logs": str(logs),
+        "out": f"nights/{night_name(night)}",
+        "night": night,
+    }
+    write_json(path, run)
+
+
+def _nightly_json(night: int, logs: Path, intake: Intake, split: Split) -> dict[str, Any]:
+    return {
+        "night": night,
+        "logs": str(logs),
+        "files": {
+            "taken": [
+                {"table": f.table, "path": f.path, "sha256": f.sha256, "size": f.size,
+                 "status": f.status}
+                for f in intake.taken
+            ],
+            "seen_before": len(intake.seen_before),
+            "duplicates": [{"path": p, "same_as": q} for p, q in intake.duplicates],
+        },
+        "carry": {
+            "carried_in": split.carried_in,
+            "ended": split.ended,
+            "running": split.running,
+            "replaced_games_rows": split.replaced_games_rows,
+            "dropped_rewritten": split.dropped,
+            "split_files": [
+                {"path": p, "audited_rows": a, "carried_rows": c} for p, a, c in split.split_files
+            ],
+            "carried_rows": dict(sorted(split.carried_rows.items())),
+            "placeholders": split.placeholders,
+        },
+    }

@@ -1,0 +1,226 @@
+"""The trend section of a nightly run's report: the nights so far, findings per check per
+night, the suspicions opened and closed, the money at stake; from the ``history/`` folder
+the nightly run writes next to the outputs (audit/nightly/history.py). A folder without it
+(a plain ``replay``) has no trend section."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from audit.report.base import SEVERITIES, Chart, chart
+
+HISTORY = "history"
+NIGHTS_SHOWN = 30
+"""Nights in the table and the chart, the latest last."""
+CHECK_NIGHTS = 14
+"""Nights given a column in the findings-per-check table."""
+
+
+@dataclass(frozen=True)
+class NightRow:
+    night: int
+    current: bool
+    span: str
+    """When its hands were played, in words."""
+    files_new: int
+    files_rewritten: int
+    files_seen_before: int
+    carried_in: int
+    ended: int
+    running: int
+    hands: int
+    verified: int
+    discrepancy: int
+    quarantined: int
+    findings: int
+    worst: str
+    fairplay: bool
+    suspicions: int
+    opened: int
+    closed: int
+    staked: str
+    at_stake: str
+    at_stake_games: int
+
+
+@dataclass(frozen=True)
+class CheckTrend:
+    check: str
+    severity: str
+    """The most severe it was raised at over the nights shown."""
+    counts: list[int]
+    """Findings per night, one per column."""
+    total: int
+
+
+@dataclass(frozen=True)
+class SuspicionChange:
+    change: str
+    check: str
+    players: list[str]
+    severity: str
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    night: int
+    total_nights: int
+    nights: list[NightRow]
+    columns: list[int]
+    """The nights of the findings-per-check columns."""
+    checks: list[CheckTrend]
+    changes: list[SuspicionChange]
+    """Tonight's suspicions opened and closed, opened first."""
+    kept: int
+    """Tonight's suspicions already open the night before."""
+    findings_chart: Chart
+    money_chart: Chart
+
+
+def history_view(out: Path) -> HistoryView | None:
+    """The trend section of the outputs in ``out``; None when it holds no history."""
+    folder = out / HISTORY
+    if not (folder / "nights.parquet").is_file():
+        return None
+    rows = {name: _rows(folder / f"{name}.parquet")
+            for name in ("nights", "checks", "hands", "money", "suspicions")}  # fmt: skip
+    nights = sorted(rows["nights"], key=lambda r: r["night"])
+    if not nights:
+        return None
+    current = nights[-1]["night"]
+    shown = nights[-NIGHTS_SHOWN:]
+    hands: dict[tuple[int, str], int] = {
+        (r["night"], r["status"]): r["hands"] for r in rows["hands"]
+    }
+    money: dict[tuple[int, str], tuple[int, Decimal]] = {
+        (r["night"], r["measure"]): (r["games"], r["amount"]) for r in rows["money"]
+    }
+    table = [_night_row(n, current, hands, money) for n in shown]
+    columns = [n["night"] for n in nights[-CHECK_NIGHTS:]]
+    changes = [r for r in rows["suspicions"] if r["night"] == current]
+    order = {"opened": 0, "closed": 1}
+    return HistoryView(
+        night=current,
+        total_nights=len(nights),
+        nights=table,
+        columns=columns,
+        checks=_checks(rows["checks"], columns),
+        changes=[
+            SuspicionChange(r["change"], r["check"], list(r["players"]), r["severity"])
+            for r in sorted(changes, key=lambda r: (order.get(r["change"], 2), r["key"]))
+            if r["change"] in order
+        ],
+        kept=sum(1 for r in changes if r["change"] == "kept"),
+        findings_chart=chart(
+            "chart-nights",
+            "Findings per night",
+            [(f"night {r.night}", r.findings, f"sev-{r.worst}" if r.worst != "none" else "")
+             for r in table],
+            "No night yet.",
+        ),
+        money_chart=chart(
+            "chart-money",
+            "Money at stake per night (games with a finding of minor or above)",
+            [(f"night {r.night}: {r.at_stake}", _rupees(money, r.night), "sev-major")
+             for r in table],
+            "No real-money game yet.",
+        ),
+    )
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+    return rows
+
+
+def _night_row(
+    n: dict[str, Any],
+    current: int,
+    hands: dict[tuple[int, str], int],
+    money: dict[tuple[int, str], tuple[int, Decimal]],
+) -> NightRow:
+    night = int(n["night"])
+    staked = money.get((night, "staked"), (0, Decimal("0.00")))
+    at_stake = money.get((night, "at_stake"), (0, Decimal("0.00")))
+    return NightRow(
+        night=night,
+        current=night == current,
+        span=_span(n.get("hands_from"), n.get("hands_to")),
+        files_new=int(n["files_new"]),
+        files_rewritten=int(n["files_rewritten"]),
+        files_seen_before=int(n["files_seen_before"]),
+        carried_in=int(n["games_carried_in"]),
+        ended=int(n["games_ended"]),
+        running=int(n["games_running"]),
+        hands=int(n["hands"]),
+        verified=hands.get((night, "verified"), 0),
+        discrepancy=hands.get((night, "discrepancy"), 0),
+        quarantined=hands.get((night, "quarantined"), 0),
+        findings=int(n["findings"]),
+        worst=n.get("worst_severity") or "none",
+        fairplay=bool(n["fairplay"]),
+        suspicions=int(n["suspicions"]),
+        opened=int(n["suspicions_opened"]),
+        closed=int(n["suspicions_closed"]),
+        staked=money_text(staked[1]),
+        at_stake=money_text(at_stake[1]),
+        at_stake_games=int(at_stake[0]),
+    )
+
+
+def money_text(amount: Decimal) -> str:
+    """An exact amount for the page.
+
+    >>> money_text(Decimal("1234567.5"))
+    '1,234,567.50'
+    """
+    return f"{amount.quantize(Decimal('0.01')):,}"
+
+
+def _rupees(money: dict[tuple[int, str], tuple[int, Decimal]], night: int) -> int:
+    """The bar's length: whole units (the label carries the exact amount)."""
+    return int(money.get((night, "at_stake"), (0, Decimal(0)))[1])
+
+
+def _span(first: str | None, last: str | None) -> str:
+    """When a night's hands were played (run.json's span, UTC), short.
+
+    >>> _span("2026-11-29T18:00:00+00:00", "2026-11-30T01:10:00+00:00")
+    '2026-11-29 18:00 to 11-30 01:10'
+    >>> _span("2026-11-29T18:00:00+00:00", "2026-11-29T23:10:00+00:00"), _span(None, None)
+    ('2026-11-29 18:00 to 23:10', '')
+    """
+    if not first or not last:
+        return ""
+    end = last[11:16] if last[:10] == first[:10] else f"{last[5:10]} {last[11:16]}"
+    return f"{first[:10]} {first[11:16]} to {end}"
+
+
+def _checks(rows: list[dict[str, Any]], columns: list[int]) -> list[CheckTrend]:
+    counts: dict[str, dict[int, int]] = {}
+    severity: dict[str, int] = {}
+    for r in rows:
+        if r["night"] not in columns:
+            continue
+        by_night = counts.setdefault(r["check"], {})
+        by_night[r["night"]] = by_night.get(r["night"], 0) + int(r["findings"])
+        rank = SEVERITIES.index(r["severity"]) if r["severity"] in SEVERITIES else len(SEVERITIES)
+        severity[r["check"]] = min(severity.get(r["check"], rank), rank)
+    trends = [
+        CheckTrend(
+            check=check,
+            severity=SEVERITIES[severity[check]] if severity[check] < len(SEVERITIES) else "",
+            counts=[by_night.get(n, 0) for n in columns],
+            total=sum(by_night.values()),
+        )
+        for check, by_night in counts.items()
+    ]
+    return sorted(trends, key=lambda t: (SEVERITIES.index(t.severity)
+                                         if t.severity in SEVERITIES else 9, t.check))  # fmt: skip

@@ -1,0 +1,212 @@
+"""``rummy-audit nightly``: only what is new, rewritten files again, a game that spans two
+nights judged once, whole, when it ends; bad input is one line."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.nightly.state import STATE_VERSION
+from tests.nightly.conftest import FIRST, SECOND, Cut, night
+from tests.nightly.nights import add_night, split_by_time, write_root
+
+
+def nightly_json(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "nightly.json").read_text(encoding="utf-8"))
+    return data
+
+
+def rows(path: Path, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    with duckdb.connect() as db:
+        return db.execute(sql.replace("FILE", f"read_parquet('{path}')"), params).fetchall()
+
+
+LEAVE_OUT = "\"check\" NOT LIKE 'fairplay.%' AND \"check\" NOT LIKE 'rng.%'"
+"""Fair play and the shuffle tests are statistics over a night's hands: two nights are
+not one, so they are compared apart."""
+
+
+def test_the_first_night_carries_the_games_running_at_the_cut(
+    cut: Cut, two_nights: tuple[Path, Path]
+) -> None:
+    _, state = two_nights
+    first = state / "nights" / "0001"
+    carry = nightly_json(first)["carry"]
+    assert sorted(carry["running"]) == cut.running
+    assert carry["carried_in"] == {}
+    hands = {h for (h,) in rows(first / "hands.parquet", "SELECT game_id FROM FILE")}
+    assert not hands & set(cut.running)  # not judged while running
+    found = rows(first / "findings.parquet", "SELECT count(*) FROM FILE WHERE game_id = $g",
+                 g=cut.spanning)  # fmt: skip
+    assert found == [(0,)]
+
+
+def test_a_second_night_audits_only_its_new_files(two_nights: tuple[Path, Path]) -> None:
+    logs, state = two_nights
+    data = nightly_json(state / "nights" / "0002")
+    taken = sorted(f["path"] for f in data["files"]["taken"])
+    assert taken == sorted(
+        p.relative_to(logs).as_posix() for p in logs.rglob(f"date={SECOND}/*.parquet")
+    )
+    assert {f["status"] for f in data["files"]["taken"]} == {"new"}
+    assert data["files"]["seen_before"] == 7
+    run = json.loads((state / "nights" / "0002" / "run.json").read_text(encoding="utf-8"))
+    audited = {i["path"] for i in run["inputs"]}
+    assert not any(f"date={FIRST}" in p and "carried-" not in p for p in audited)
+
+
+def test_a_game_spanning_two_nights_is_judged_once_when_it_ends_as_one_replay_judges_it(
+    cut: Cut, two_nights: tuple[Path, Path]
+) -> None:
+    _, state = two_nights
+    second = state / "nights" / "0002"
+    assert sorted(nightly_json(second)["carry"]["ended"]) == cut.running
+    assert nightly_json(second)["carry"]["running"] == {}
+    hands_sql = "SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) ORDER BY ALL"
+    whole_hands = rows(cut.replayed / "hands.parquet", hands_sql, g=cut.running)
+    assert rows(second / "hands.parquet", hands_sql, g=cut.running) == whole_hands
+    findings_sql = f"SELECT * FROM FILE WHERE game_id = $g AND {LEAVE_OUT} ORDER BY ALL"
+    whole = rows(cut.replayed / "findings.parquet", findings_sql, g=cut.spanning)
+    assert whole  # the tampered game: a finding on a hand of the first night
+    assert rows(second / "findings.parquet", findings_sql, g=cut.spanning) == whole
+    # and over every game: the two nights together find what one replay of the night finds
+    every = f"SELECT * FROM FILE WHERE {LEAVE_OUT} ORDER BY ALL"
+    both = rows(state / "nights" / "000[12]" / "findings.parquet", every)
+    assert both == rows(cut.replayed / "findings.parquet", every)
+    hands_both = rows(state / "nights" / "000[12]" / "hands.parquet",
+                      "SELECT * FROM FILE ORDER BY ALL")  # fmt: skip
+    assert hands_both == rows(cut.replayed / "hands.parquet", "SELECT * FROM FILE ORDER BY ALL")
+
+
+def test_nothing_new_commits_nothing(two_nights: tuple[Path, Path]) -> None:
+    logs, state = two_nights
+    again = night(logs, state)
+    assert not again.audited
+    assert again.night == 2
+    assert again.exit_status == 0
+    assert "Nothing new since night 2" in again.line()
+    assert not (state / "nights" / "0003").exists()
+
+
+def test_a_rewritten_file_is_audited_again_and_a_copied_one_is_not(
+    cut: Cut, tmp_path: Path
+) -> None:
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    hands = logs / "hands" / f"date={FIRST}" / "part-0.parquet"
+    (logs / "hands" / "copy").mkdir()
+    (logs / "hands" / "copy" / "same.parquet").write_bytes(hands.read_bytes())
+    table = pq.read_table(hands)
+    pq.write_table(table, hands, compression="zstd")  # the same rows, new bytes
+    second = night(logs, state)
+    assert second.audited
+    assert second.taken == 1
+    assert second.rewritten == 1
+    assert second.seen_before == 7  # the copy is known by its content
+    data = nightly_json(state / "nights" / "0002")
+    assert [(f["path"], f["status"]) for f in data["files"]["taken"]] == [
+        (f"hands/date={FIRST}/part-0.parquet", "rewritten")
+    ]
+    # the rows carried from its first version are replaced by the new version's
+    taken = nightly_json(state / "nights" / "0001")["files"]["taken"]
+    first = {f["path"]: f["sha256"] for f in taken}
+    sha = first[f"hands/date={FIRST}/part-0.parquet"]
+    assert data["carry"]["dropped_rewritten"] == [
+        f"hands/carried-{sha[:12]}/date={FIRST}/part-0.parquet"
+    ]
+    run = json.loads((state / "nights" / "0002" / "run.json").read_text(encoding="utf-8"))
+    carried = data["carry"]["carried_rows"]["hands"]
+    assert carried
+    assert run["counts"]["hands_total"] + carried == table.num_rows
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        files = db.execute("SELECT count(*), count(DISTINCT sha256) FROM files").fetchall()
+    assert files == [(8, 8)]
+
+
+def test_bad_input_is_one_line(cut: Cut, tmp_path: Path) -> None:
+    runner = CliRunner()
+    logs = tmp_path / "logs"
+    add_night(logs, cut.first, FIRST)
+
+    def refused(*args: str) -> str:
+        result = runner.invoke(app, ["nightly", *args])
+        assert result.exit_code == 2, result.output
+        assert result.output.count("\n") == 1
+        assert "Traceback" not in result.output
+        return result.output
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert "is not a folder" in refused(str(tmp_path / "none"), "--state", str(tmp_path / "x"))
+    assert "is not a log root: it has no games/, hands/, events/, results/ folders" in refused(
+        str(other), "--state", str(tmp_path / "x")
+    )
+    assert "is not a nightly state folder" in refused(str(logs), "--state", str(other))
+    newer = tmp_path / "newer"
+    newer.mkdir()
+    (newer / "state.json").write_text(json.dumps({
+        "format": "rummy-audit nightly state", "state_version": STATE_VERSION + 1, "night": 4
+    }), encoding="utf-8")  # fmt: skip
+    assert "written by a newer rummy-audit" in refused(str(logs), "--state", str(newer))
+    inside = logs / "state"
+    assert "overlap" in refused(str(logs), "--state", str(inside))
+    afile = tmp_path / "afile"
+    afile.write_text("", encoding="utf-8")
+    assert "is not a folder" in refused(str(logs), "--state", str(afile))
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    with (busy / "lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as a run in progress holds it
+        assert "another rummy-audit nightly run" in refused(str(logs), "--state", str(busy))
+
+
+def test_the_command_prints_one_line_and_exits_by_the_findings(cut: Cut, tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    add_night(logs, cut.first, FIRST)
+    result = CliRunner().invoke(
+        app, ["nightly", str(logs), "--state", str(tmp_path / "state"), "--workers", "1",
+              "--no-progress"],
+    )
+    assert result.exit_code == 1, result.output  # the tampered records: findings at major+
+    assert result.output.startswith("Night 1: 7 new files, 0 seen on earlier nights; ")
+    assert f"{len(cut.running)} carried to the next night" in result.output
+
+
+def test_a_game_running_over_three_nights_is_carried_twice_and_judged_the_third(
+    cut: Cut, tmp_path: Path
+) -> None:
+    with duckdb.connect() as db:
+        game, start, end = db.execute(
+            "SELECT game_id, started_at, ended_at "
+            f"FROM read_parquet('{cut.whole}/games/**/*.parquet') "
+            "ORDER BY ended_at - started_at DESC, game_id LIMIT 1"
+        ).fetchone() or ("", None, None)
+    first_cut, second_cut = start + (end - start) / 3, start + 2 * (end - start) / 3
+    first, rest, _ = split_by_time(cut.whole, first_cut)
+    write_root(tmp_path / "rest", rest)
+    second, third, _ = split_by_time(tmp_path / "rest", second_cut)
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    for date, batch in (("1", first), ("2", second), ("3", third)):
+        add_night(logs, batch, date)
+        assert night(logs, state).audited
+    carried = [nightly_json(state / "nights" / f"000{n}")["carry"] for n in (1, 2, 3)]
+    assert carried[0]["running"][game] == 1
+    assert carried[1]["carried_in"][game] == 1
+    assert carried[1]["running"][game] == 1  # still running, since night 1
+    assert game in carried[2]["ended"]
+    sql = "SELECT * FROM FILE WHERE game_id = $g ORDER BY ALL"
+    for name in ("hands", "findings"):
+        assert rows(state / "nights" / "0003" / f"{name}.parquet", sql, g=game) == rows(
+            cut.replayed / f"{name}.parquet", sql, g=game
+        )
+    for n in ("0001", "0002"):
+        assert rows(state / "nights" / n / "hands.parquet", sql, g=game) == []

@@ -1,0 +1,142 @@
+"""The trend section of a nightly run's report: the nights so far, findings per check per
+night, suspicions opened and closed, money at stake; and none in a plain replay's report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.nightly.history import read_history, suspicion_changes, write_history
+from audit.report.render import write_report
+from audit.report.views import build_view
+from tests.nightly.conftest import Cut
+
+
+def page(out: Path) -> str:
+    return (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_second_nights_report_shows_both_nights(two_nights: tuple[Path, Path]) -> None:
+    _, state = two_nights
+    out = state / "nights" / "0002"
+    view = build_view(out).history
+    assert view is not None
+    assert (view.night, view.total_nights) == (2, 2)
+    assert [n.night for n in view.nights] == [1, 2]
+    assert [n.current for n in view.nights] == [False, True]
+    for row in view.nights:
+        run = json.loads((state / "nights" / f"000{row.night}" / "run.json").read_text())
+        assert row.findings == sum(run["counts"]["findings"].values())
+        assert row.hands == run["counts"]["hands_total"]
+        assert row.verified == run["counts"]["hands"]["verified"]
+    assert view.nights[1].carried_in == view.nights[0].running > 0
+    assert view.columns == [1, 2]
+    with duckdb.connect() as db:
+        per_check = db.execute(
+            f"SELECT \"check\", count(*) FROM read_parquet('{out}/findings.parquet') GROUP BY 1"
+        ).fetchall()
+    assert {t.check: t.counts[1] for t in view.checks if t.counts[1]} == dict(per_check)
+    assert view.checks[0].severity == "critical"  # the worst first
+    html = page(out)
+    assert '<a href="#trends">Trends</a>' in html
+    assert 'id="trends"' in html
+    assert "Night 2 of 2 audited by <code>rummy-audit nightly</code>" in html
+    assert html.count('<tr class="current" id="night-2">') == 1
+    assert 'id="night-1"' in page(state / "nights" / "0001")
+    assert 'id="night-2"' not in page(state / "nights" / "0001")
+
+
+def test_money_at_stake_is_exact(two_nights: tuple[Path, Path]) -> None:
+    _, state = two_nights
+    rows = read_history(state / "nights" / "0002")["money"]
+    assert {(r["night"], r["measure"]) for r in rows} == {
+        (n, m) for n in (1, 2) for m in ("staked", "at_stake")
+    }
+    for r in rows:
+        assert isinstance(r["amount"], Decimal)
+        assert r["amount"] == r["amount"].quantize(Decimal("0.01"))
+    staked = {r["night"]: r for r in rows if r["measure"] == "staked"}
+    at_stake = {r["night"]: r for r in rows if r["measure"] == "at_stake"}
+    for n in (1, 2):
+        assert 0 < at_stake[n]["amount"] <= staked[n]["amount"]  # tampered money games
+        assert 0 < at_stake[n]["games"] <= staked[n]["games"]
+
+
+def test_a_plain_replay_has_no_trend_section(cut: Cut) -> None:
+    assert build_view(cut.replayed).history is None
+    html = page(cut.replayed)
+    assert 'id="trends"' not in html
+    assert "#trends" not in html
+
+
+def suspicions(out: Path, *rows: tuple[str, list[str], str]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist(
+        [{"check": c, "players": p, "severity": s} for c, p, s in rows],
+        schema=pa.schema([("check", pa.string()), ("players", pa.list_(pa.string())),
+                          ("severity", pa.string())]),
+    )
+    pq.write_table(table, out / "suspicions.parquet")
+
+
+def night_row(night: int, fairplay: bool) -> dict[str, Any]:
+    return {"night": night, "fairplay": fairplay}
+
+
+def test_suspicions_are_matched_across_nights_by_detector_and_accounts(tmp_path: Path) -> None:
+    suspicions(tmp_path / "1", ("fairplay.collusion", ["P1", "P2"], "major"),
+               ("fairplay.bot", ["P9"], "minor"))  # fmt: skip
+    first = suspicion_changes(1, tmp_path / "1", [], [], True)
+    assert [(r["key"], r["change"]) for r in first] == [
+        ("fairplay.collusion:P1,P2", "opened"), ("fairplay.bot:P9", "opened")
+    ]
+    # night 2: the detectors did not run: nothing opened or closed
+    assert suspicion_changes(2, tmp_path / "none", first, [night_row(1, True)], False) == []
+    # night 3: the pair again (its accounts the other way round), the bot gone, a new one
+    suspicions(tmp_path / "3", ("fairplay.collusion", ["P2", "P1"], "minor"),
+               ("fairplay.shared_device", ["P4", "P5"], "info"))  # fmt: skip
+    third = suspicion_changes(3, tmp_path / "3", first,
+                              [night_row(1, True), night_row(2, False)], True)  # fmt: skip
+    assert sorted((r["key"], r["change"], r["severity"]) for r in third) == [
+        ("fairplay.bot:P9", "closed", "minor"),
+        ("fairplay.collusion:P1,P2", "kept", "minor"),
+        ("fairplay.shared_device:P4,P5", "opened", "info"),
+    ]
+    assert all(r["night"] == 3 for r in third)
+
+
+def test_the_trend_section_lists_the_suspicions_opened_and_closed(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    rows = read_history(out)
+    rows["suspicions"] = [
+        {"night": 2, "key": "fairplay.collusion:<b>P1</b>,P2", "check": "fairplay.collusion",
+         "players": ["<b>P1</b>", "P2"], "severity": "major", "change": "opened"},
+        {"night": 2, "key": "fairplay.bot:P9", "check": "fairplay.bot", "players": ["P9"],
+         "severity": "minor", "change": "closed"},
+        {"night": 2, "key": "fairplay.bot:P7", "check": "fairplay.bot", "players": ["P7"],
+         "severity": "minor", "change": "kept"},
+    ]  # fmt: skip
+    write_history(out, rows)
+    write_report(out)
+    view = build_view(out).history
+    assert view is not None
+    assert [(c.change, c.players) for c in view.changes] == [
+        ("opened", ["<b>P1</b>", "P2"]), ("closed", ["P9"])
+    ]
+    assert view.kept == 1
+    html = page(out)
+    assert '<tr class="change-opened"><td>opened</td>' in html
+    assert "<code>&lt;b&gt;P1&lt;/b&gt;</code>" in html
+    kept = html.split('id="trends-kept">')[1].split("</p>")[0]
+    assert " ".join(kept.split()).startswith("1 opened, 1 closed; 1 already open the night before")
