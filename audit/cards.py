@@ -240,6 +240,8 @@ def difference_words(
     ['lacks 2S JK', 'holds extra 2H 2H']
     """
     want, got = Counter(expected), Counter(actual)
+    if dict.__eq__(want, got):  # the same cards (Counter's own == is a loop in Python)
+        return []
     missing, more = sorted((want - got).elements()), sorted((got - want).elements())
     words = [f"lacks {format_codes(missing)}"] if missing else []
     if more:

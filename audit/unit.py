@@ -21,7 +21,16 @@ from audit.findings import Finding, Severity, contract, finding, worst
 from audit.games.deals import check_deals
 from audit.games.ledger import check_ledger
 from audit.games.pool import check_pool, out_of_format
-from audit.records import NO_CARD, Format, Game, GameUnit, Hand, HandRow, QuarantineRow
+from audit.records import (
+    NO_CARD,
+    Format,
+    Game,
+    GameUnit,
+    Hand,
+    HandRow,
+    QuarantineRow,
+    gc_paused,
+)
 from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.outcome import HandAudit, audit_hand
 from audit.rules.ruleset import Ruleset, load_preset
@@ -337,8 +346,10 @@ def audit_games(
     missing: frozenset[str] = frozenset(),
     damaged: Mapping[str, Sequence[str]] | None = None,
 ) -> BatchResult:
-    """Audit a batch of complete games (what one worker runs)."""
+    """Audit a batch of complete games (what one worker runs), the cyclic garbage
+    collector paused (``gc_paused``)."""
     out = BatchResult()
-    for unit in units:
-        out.add(audit_unit(unit, missing=missing, damaged=damaged))
+    with gc_paused():
+        for unit in units:
+            out.add(audit_unit(unit, missing=missing, damaged=damaged))
     return out

@@ -70,6 +70,7 @@ from audit.records import (
     QuarantineRow,
     Result,
     Shuffle,
+    gc_paused,
 )
 
 MEMORY_LIMIT = "1GB"
@@ -235,7 +236,10 @@ def read_bucket(
     """Batches of complete games of one bucket: every hand of a game and every event of a
     hand in one batch; games by game_id, hands by (hand_no, hand_id), events by seq.
     Appends the bucket's hand-level problems to `quarantine`."""
-    yield from _Bucket(stage.staged, bucket, quarantine).batches()
+    try:
+        yield from _Bucket(stage.staged, bucket, quarantine).batches()
+    finally:
+        gc.unfreeze()  # each batch's records were frozen once built (``gc_paused``)
 
 
 def iter_units(
@@ -369,7 +373,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             staged.schemas[table] = empty.pl().schema
         _collect_quarantine(con, staged)
         staged.damaged = log.damaged
-        staged.orphans = _orphans(con, log)
+        staged.orphans = _orphans(con, log, staged)
     except duckdb.Error as error:
         raise LogFormatError(f"the log files could not be read: {_first_line(error)}") from error
     finally:
@@ -476,11 +480,21 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None
             )
 
 
-def _orphans(con: duckdb.DuckDBPyConnection, log: LogRoot) -> dict[str, tuple[str | None, str]]:
+def _orphans(
+    con: duckdb.DuckDBPyConnection, log: LogRoot, staged: _Staged
+) -> dict[str, tuple[str | None, str]]:
     """Every hand that events or results name and hands does not hold, with the game its
     players' sessions place it in (each player seated in that one game when its first
     event was played) and why it cannot be replayed: the unreadable hands files, when
-    there are any, are the likely cause, and the reason names them."""
+    there are any, are the likely cause, and the reason names them. The staged rows say
+    first whether there is any (most nights have none: the sessions are not read)."""
+    staged_paths = staged.paths("events") + staged.paths("results")
+    listed = ", ".join(file_literal(str(path)) for path in staged_paths)
+    if not staged_paths or not con.sql(
+        f"SELECT 1 FROM read_parquet([{listed}], union_by_name=true)"
+        " WHERE _h IS NULL AND hand_id IS NOT NULL LIMIT 1"
+    ).fetchall():
+        return {}
     lost = [b.file for b in log.bad_files if b.table == "hands" and b.file]
     if lost:
         files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
@@ -638,7 +652,7 @@ class _Bucket:
             batch.append(game)
             size = tuple(a + b for a, b in zip(size, counts.get(game, (0, 0, 0)), strict=True))
             if size[1] >= BATCH_EVENTS or index == len(games) - 1:
-                with _gc_paused():
+                with gc_paused(freeze=True):
                     units = self._units(batch, start, size)
                 yield units
                 start = tuple(a + b for a, b in zip(start, size, strict=True))
@@ -773,20 +787,6 @@ def _in_seq_order(events: pl.DataFrame) -> pl.DataFrame:
     if (events["_e"].diff() == 0).any():
         events = events.sort("_e", "_k")
     return events
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while records are built: they hold no cycles,
-    and a collection every few hundred allocations, each walking every live object,
-    more than doubled the time to build a million of them."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _by_game(

@@ -88,13 +88,16 @@ def _melded_cards(groups: Iterable[GroupCheck]) -> Counter[int]:
     return Counter(card for group in groups if group.verdict.is_valid for card in group.cards)
 
 
-def final_melds(replay: HandReplay, expected: dict[str, Expected]) -> dict[str, Counter[int]]:
+def final_melds(
+    replay: HandReplay, expected: dict[str, Expected], players: Iterable[str] | None = None
+) -> dict[str, Counter[int]]:
     """Each player's cards in valid melds when the hand ended: the winner's declared groups,
     a loser's shown groups or best arrangement; nothing for a player who dropped or whose
-    declaration was invalid."""
+    declaration was invalid. Only ``players`` (the seated ones in seat order when
+    ``None``)."""
     out: dict[str, Counter[int]] = {}
     accepted = {d.player: d for d in replay.declarations if d.accepted and d.check.valid}
-    for player in replay.seats:
+    for player in replay.seats if players is None else players:
         want = expected.get(player)
         if player in accepted:
             out[player] = _melded_cards(accepted[player].check.groups)
@@ -108,19 +111,19 @@ def hand_facts(
 ) -> tuple[list[PileRow], list[DropRow]]:
     """The pile and drop facts of one replayed hand, in a stable order."""
     hand = replay.hand
-    melds = final_melds(replay, expected)
-    taken: Counter[tuple[str, str]] = Counter()
-    melded: Counter[tuple[str, str]] = Counter()
-    left = {player: Counter(cards) for player, cards in melds.items()}
-    for giver, taker, card in replay.takes:
-        taken[giver, taker] += 1
-        pool = left.get(taker)
-        if pool is not None and pool[card] > 0:
-            pool[card] -= 1
-            melded[giver, taker] += 1
+    taken: dict[tuple[str, str], int] = {}
+    melded: dict[tuple[str, str], int] = {}
+    if replay.takes:  # only a taker's melds count
+        left = final_melds(replay, expected, dict.fromkeys(t for _, t, _ in replay.takes))
+        for giver, taker, card in replay.takes:
+            taken[giver, taker] = taken.get((giver, taker), 0) + 1
+            pool = left.get(taker)
+            if pool is not None and pool[card] > 0:
+                pool[card] -= 1
+                melded[giver, taker] = melded.get((giver, taker), 0) + 1
     pile = [
-        PileRow(hand.game_id, hand.hand_id, giver, taker, n, taken[giver, taker],
-                melded[giver, taker])
+        PileRow(hand.game_id, hand.hand_id, giver, taker, n, taken.get((giver, taker), 0),
+                melded.get((giver, taker), 0))
         for (giver, taker), n in sorted(replay.offered.items())
     ]  # fmt: skip
     drops = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import Final
 
 from audit.cards import CODE_TEXT, difference_words, format_codes, shoe_composition
 from audit.findings import Finding, finding
@@ -25,6 +26,18 @@ class Status(StrEnum):
     DROPPED = "dropped"
     LEFT = "left"
     INVALID = "invalid"
+
+
+# The hot loop compares with these (compiled, a module constant is a load; ``Status.IN``
+# or ``Action.DISCARD`` is a lookup of the class, then of its member).
+_IN: Final = Status.IN
+_DRAW_STOCK: Final = Action.DRAW_STOCK.value
+_DRAW_DISCARD: Final = Action.DRAW_DISCARD.value
+_DISCARD: Final = Action.DISCARD.value
+_DROP: Final = Action.DROP.value
+_DECLARE: Final = Action.DECLARE.value
+_SHOW: Final = Action.SHOW.value
+_RESHUFFLE: Final = Action.RESHUFFLE.value
 
 
 @dataclass(slots=True)
@@ -64,7 +77,7 @@ class HandReplay:
         self.hand = hand
         self.game = game
         self.rules = rules
-        self.jokers = Jokers.for_wild_card(hand.wild, rules)
+        self.jokers = _jokers(hand.wild, rules)
         self.findings: list[Finding] = []
         self.seats: dict[str, Seat] = {p: Seat(p, []) for p in hand.seats}
         self.order = list(hand.seats)
@@ -156,8 +169,12 @@ class HandReplay:
                 recorded=f"{len(hand.shoe)} cards",
             )
             return False
-        for i in range(n * k):
-            self.seats[hand.seats[i % n]].cards.append(hand.shoe[i])
+        if len(self.seats) == n:  # one card to each seat in turn, k times
+            for j, player in enumerate(hand.seats):
+                self.seats[player].cards.extend(hand.shoe[j : n * k : n])
+        else:  # a player seated twice (the reader quarantines such a hand)
+            for i in range(n * k):
+                self.seats[hand.seats[i % n]].cards.append(hand.shoe[i])
         wild, open_card = hand.shoe[n * k], hand.shoe[n * k + 1]
         if hand.wild != wild:
             self._find(
@@ -198,7 +215,7 @@ class HandReplay:
     # ------------------------------------------------------------ turns
 
     def _active(self) -> list[str]:
-        return [p for p in self.order if self.seats[p].status is Status.IN]
+        return [p for p in self.order if self.seats[p].status is _IN]
 
     def _advance(self, after: str) -> None:
         """The turn passes to the next player still in, after ``after``."""
@@ -206,7 +223,7 @@ class HandReplay:
         n = len(self.order)
         for step in range(1, n + 1):
             p = self.order[(i + step) % n]
-            if self.seats[p].status is Status.IN:
+            if self.seats[p].status is _IN:
                 self.current = (i + step) % n
                 break
         self.drawn_this_turn = False
@@ -237,7 +254,7 @@ class HandReplay:
                 recorded=e.action,
             )
             return None
-        if seat.status is not Status.IN:
+        if seat.status is not _IN:
             self._find(
                 "turn.order",
                 "turns.order",
@@ -386,27 +403,28 @@ class HandReplay:
             recorded=CODE_TEXT[card],
         )
 
-    def _take_from_hand(self, seat: Seat, e: Event, what: str) -> None:
-        if e.card in seat.cards:
-            seat.cards.remove(e.card)
+    def _take_from_hand(self, seat: Seat, e: Event, card: int, what: str) -> None:
+        if card in seat.cards:
+            seat.cards.remove(card)
             return
         self._find(
             "discard.not_in_hand",
             "turns.discard_from_hand",
-            f"{seat.player} {what} {CODE_TEXT[e.card]}, a card they did not hold "
+            f"{seat.player} {what} {CODE_TEXT[card]}, a card they did not hold "
             f"(they held {format_codes(sorted(seat.cards))}).",
             player=seat.player,
             seq=e.seq,
             expected=format_codes(sorted(seat.cards)),
-            recorded=CODE_TEXT[e.card],
+            recorded=CODE_TEXT[card],
         )
 
     def discard(self, e: Event) -> None:
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
-        self._take_from_hand(seat, e, "discarded")
-        self.pile.append(e.card)
+        card = e.card
+        self._take_from_hand(seat, e, card, "discarded")
+        self.pile.append(card)
         self.pile_from.append(seat.player)
         seat.turns += 1
         self._advance(seat.player)
@@ -466,7 +484,7 @@ class HandReplay:
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
-        self._take_from_hand(seat, e, "put on the finish slot")
+        self._take_from_hand(seat, e, e.card, "put on the finish slot")
         groups = e.groups or []
         check = check_declaration(seat.cards, groups, self.jokers, self.rules)
         if _mismatched(seat.cards, groups):
@@ -579,24 +597,26 @@ class HandReplay:
         if not self.deal():
             return self
         events = self.hand.events
+        last = len(events) - 1
         for i, e in enumerate(events):
-            match e.action:
-                case Action.DRAW_STOCK:
-                    self.draw_stock(e)
-                case Action.DRAW_DISCARD:
-                    self.draw_discard(e)
-                case Action.DISCARD:
-                    self.discard(e)
-                case Action.DROP:
-                    self.drop(e)
-                case Action.DECLARE:
-                    self.declare(e, events[i + 1] if i + 1 < len(events) else None)
-                case Action.SHOW:
-                    self.show(e)
-                case Action.RESHUFFLE:
-                    self.reshuffle(e)
-                case _:
-                    raise ValueError(f"unknown action {e.action!r}; the reader admits no such row")
+            action = e.action  # the most frequent first; not ``match``, whose value
+            # patterns (``case Action.DISCARD``) look the member up on every event
+            if action == _DISCARD:
+                self.discard(e)
+            elif action == _DRAW_STOCK:
+                self.draw_stock(e)
+            elif action == _DRAW_DISCARD:
+                self.draw_discard(e)
+            elif action == _DROP:
+                self.drop(e)
+            elif action == _DECLARE:
+                self.declare(e, events[i + 1] if i < last else None)
+            elif action == _SHOW:
+                self.show(e)
+            elif action == _RESHUFFLE:
+                self.reshuffle(e)
+            else:
+                raise ValueError(f"unknown action {action!r}; the reader admits no such row")
         if not self.ended:
             self._find(
                 "turn.order",
@@ -611,6 +631,14 @@ class HandReplay:
 
 def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:
     return sorted(cards) != sorted(c for g in groups for c in g)
+
+
+@lru_cache(maxsize=1024)
+def _jokers(wild: int, rules: Ruleset) -> Jokers:
+    """The jokers of a wild card, one value per (wild card, ruleset) shared by every hand:
+    the classifier's cache (``melds._classify``) then finds its joker set by identity
+    instead of comparing two equal sets on every lookup."""
+    return Jokers.for_wild_card(wild, rules)
 
 
 @lru_cache(maxsize=64)

@@ -4,6 +4,7 @@ quarantined with why, and every input hand yielded exactly once."""
 from __future__ import annotations
 
 import doctest
+import gc
 from collections import Counter
 from decimal import Decimal
 from pathlib import Path
@@ -233,6 +234,32 @@ def test_the_work_folder_is_removed_at_the_end(tmp_path: Path) -> None:
     work = tmp_path / "work"
     read(root, work)
     assert list(work.iterdir()) == []
+
+
+def test_the_collector_is_given_back_as_it_was_after_each_bucket(tmp_path: Path) -> None:
+    """A batch's records are built with the cyclic collector paused and frozen out of its
+    sight (audit/records.py ``gc_paused``) until their bucket is read to the end, or the
+    reading stops: then nothing stays frozen and the collector runs again."""
+    root = small_log(tmp_path / "logs", games=12, hands=3).write()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+    log = open_log_root(root)
+    with staging(log, quarantine=[], target_rows=20, workdir=tmp_path) as stage:
+        assert stage.buckets > 1
+        read = 0
+        for bucket in range(stage.buckets):
+            batches = read_bucket(stage, bucket, [])
+            if next(batches, None) is not None:  # a bucket may hold no game
+                assert gc.get_freeze_count() > 0
+                assert gc.isenabled()
+                read += 1
+                if read % 2:
+                    batches.close()  # stopped half way
+                else:
+                    list(batches)
+            assert gc.get_freeze_count() == 0
+            assert gc.isenabled()
+        assert read > 1
 
 
 def test_accepted_spellings_of_the_types_read_the_same(tmp_path: Path) -> None:
