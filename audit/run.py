@@ -104,11 +104,12 @@ def unplaced(lost: dict[str, tuple[str | None, str]], seen: set[str]) -> list[Ha
 
 
 def bucket_rows(event_rows: int, workers: int) -> int:
-    """Events per bucket: at most 2M (memory), and small enough that every worker gets
-    about two buckets to even out the load."""
+    """Events per bucket: at most 1M (a worker's memory), and small enough that every
+    worker gets about six buckets to even out the load (with two, one worker sat idle for
+    a fifth of the run)."""
     if workers <= 1:
-        return 2_000_000
-    return max(200_000, min(2_000_000, event_rows // (2 * workers)))
+        return 1_000_000
+    return max(200_000, min(1_000_000, event_rows // (6 * workers)))
 
 
 @dataclass(frozen=True)

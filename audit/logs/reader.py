@@ -73,8 +73,13 @@ from audit.records import (
     gc_paused,
 )
 
-MEMORY_LIMIT = "1GB"
-"""DuckDB's memory limit while staging; beyond it, it spills under `workdir`."""
+MEMORY_LIMIT = "256MB"
+"""DuckDB's memory limit while staging; beyond it, it spills under `workdir`. With the
+small partition buffers below, the main process of a million-hand night peaks at about
+700 MiB (1.4 GiB with 1GB and DuckDB's default buffers), no slower (benchmarks/README.md)."""
+STAGED_ROW_GROUP = 16_384
+"""Rows per row group of a staged bucket file, and rows a bucket's writer holds before it
+flushes: every open bucket holds one such buffer per thread, so they bound memory."""
 BATCH_EVENTS = 100_000
 """About how many events a yielded batch holds (a game is never split): it bounds the
 Python objects alive at once, which weigh ~20 times their columnar form."""
@@ -355,6 +360,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": str(folder / "spill"),
         "preserve_insertion_order": False,
+        "partitioned_write_flush_threshold": STAGED_ROW_GROUP,
     }
     staged = _Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
     con = duckdb.connect(config=config)
@@ -367,7 +373,10 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         con.execute(_hand_map(buckets))
         for table, query in _stage_queries(buckets).items():
             target = literal(str(folder / table))
-            con.execute(f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (bucket))")
+            con.execute(
+                f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (bucket),"
+                f" ROW_GROUP_SIZE {STAGED_ROW_GROUP})"
+            )
             skip = "bucket, _p, hand_id" if table in ("events", "results") else "bucket, _p"
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
