@@ -75,6 +75,13 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
 FailOn = Annotated[
     Severity, typer.Option("--fail-on", help="Exit 1 when a finding is at or above this severity.")
 ]
+Workers = Annotated[
+    int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
+]
+Progress = Annotated[
+    bool | None,
+    typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
+]
 
 
 @app.command("replay")
@@ -82,14 +89,9 @@ FailOn = Annotated[
 def replay(
     logs: Annotated[Path, typer.Argument(help="The log root: one folder per table.")],
     out: Annotated[Path, typer.Option("--out", help="Folder for the outputs.")] = Path("out"),
-    workers: Annotated[
-        int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
-    ] = None,
+    workers: Workers = None,
     fail_on: FailOn = Severity.MAJOR,
-    progress: Annotated[
-        bool | None,
-        typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
-    ] = None,
+    progress: Progress = None,
     fairplay: Annotated[
         bool,
         typer.Option(
@@ -141,14 +143,9 @@ def nightly(
             "running, the history); each night's outputs go to STATE/nights/NNNN.",
         ),
     ],
-    workers: Annotated[
-        int | None, typer.Option("--workers", min=1, help="Worker processes (default: all cores).")
-    ] = None,
+    workers: Workers = None,
     fail_on: FailOn = Severity.MAJOR,
-    progress: Annotated[
-        bool | None,
-        typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
-    ] = None,
+    progress: Progress = None,
     fairplay: Annotated[
         bool, typer.Option("--fairplay/--no-fairplay", help="Run the fair-play detectors.")
     ] = True,

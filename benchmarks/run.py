@@ -23,6 +23,7 @@ import fairplay  # noqa: E402
 import replay  # noqa: E402
 import report  # noqa: E402
 import rng  # noqa: E402
+import scale  # noqa: E402
 import simulate  # noqa: E402
 import solver  # noqa: E402
 
@@ -33,6 +34,7 @@ BENCHMARKS = {
     "report": report.main,
     "fairplay": fairplay.main,
     "rng": rng.main,
+    "scale": scale.main,
 }
 
 

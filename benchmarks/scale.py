@@ -1,0 +1,132 @@
+"""Benchmark of the replay at platform scale: hands/s and peak memory at about 100k and 1M
+hands, with 1 and 2 local workers and on a local Dask cluster (a scheduler and 2 worker
+processes on loopback), and what that means for a platform dealing 10M hands a night.
+
+Each run is a fresh child process (``scale.py --child LOGS MODE``) running
+``rummy-audit replay --no-fairplay --no-rng`` (every hand- and game-level check on; the
+night-wide passes have their own benchmarks), so that its peak resident memory, the
+largest single process of its tree (``ru_maxrss`` of itself and of its waited-for
+children, workers included), is its own. The nights are simulated once and cached under
+benchmarks/out/: points, pool and deals games of every preset.
+
+Prints Markdown; ``run.py`` writes it into benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CACHE = HERE / "out"
+MODES = ("1 worker", "2 workers", "cluster, 2 workers")
+TARGET_HANDS, TARGET_S = 10_000_000, 600
+
+
+def night_100k() -> Path:
+    from audit.sim import simulate
+
+    root = CACHE / "scale-30000"
+    if not (root / ".simulated").exists():
+        subprocess.run(["rm", "-rf", str(root / "logs")], check=True)
+        simulate(games=30_000, out=root / "logs", seed=20261201)
+        (root / ".simulated").write_text("ok\n")
+    return root / "logs"
+
+
+def night_1m() -> Path:
+    sys.path.insert(0, str(HERE))
+    from fairplay import speed_night
+
+    return speed_night()[0]
+
+
+def child(logs: Path, mode: str) -> None:
+    """One run, in this process: prints its figures as one JSON line."""
+    from audit.run import replay_logs
+
+    with tempfile.TemporaryDirectory(dir=CACHE) as work:
+        out = Path(work) / "out"
+        started = time.perf_counter()
+        if mode.startswith("cluster"):
+            from distributed import LocalCluster
+
+            with LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                host="127.0.0.1",
+            ) as cluster:  # fmt: skip
+                ready = time.perf_counter()
+                summary = replay_logs(logs=logs, out=out, progress=False, fairplay=False,
+                                      rng=False, scheduler=cluster.scheduler_address)  # fmt: skip
+                seconds = time.perf_counter() - ready
+            startup = ready - started
+        else:
+            workers = int(mode.split()[0])
+            summary = replay_logs(logs=logs, out=out, workers=workers, progress=False,
+                                  fairplay=False, rng=False)  # fmt: skip
+            seconds, startup = time.perf_counter() - started, 0.0
+        run = json.loads((out / "run.json").read_text())
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    figures = {
+        "hands": sum(summary.hands.values()),
+        "seconds": seconds,
+        "startup": startup,
+        "replay_s": run["timings_s"]["replay"],
+        "main_mib": own,
+        "worker_mib": kids,
+    }
+    print(json.dumps(figures))
+
+
+def measure(logs: Path, mode: str) -> dict[str, float]:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", str(logs), mode],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def main() -> str:
+    nights = {"100k": night_100k(), "1M": night_1m()}
+    rows, rates = [], {}
+    for size, logs in nights.items():
+        for mode in MODES:
+            f = measure(logs, mode)
+            peak = max(f["main_mib"], f["worker_mib"])
+            rate = f["hands"] / f["seconds"]
+            rates[size, mode] = rate
+            rows.append(
+                f"| {size} | {mode} | {f['hands']:,.0f} | {f['seconds']:.1f} | {rate:,.0f} "
+                f"| {f['main_mib']:,.0f} | {f['worker_mib']:,.0f} | {peak:,.0f} |"
+            )
+    table = "\n".join(
+        [
+            "| night | run | hands | wall clock (s) | hands/s | main process peak (MiB) "
+            "| largest worker peak (MiB) | peak of any process (MiB) |",
+            "|---|---|---|---|---|---|---|---|",
+            *rows,
+        ]
+    )
+    per_worker = rates["1M", "2 workers"] / 2
+    need = TARGET_HANDS / TARGET_S
+    return (
+        f"{table}\n\n"
+        f"A platform dealing {TARGET_HANDS:,} hands a night, audited in {TARGET_S // 60} "
+        f"minutes, needs {need:,.0f} hands/s: at {per_worker:,.0f} hands/s per worker core "
+        f"(the 1M night on 2 local workers, staging included) that is about "
+        f"{-(-need // per_worker):.0f} worker cores, if staging and the final sort scale "
+        "with them (see the text above)."
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        child(Path(sys.argv[2]), sys.argv[3])
+    else:
+        print(main())
