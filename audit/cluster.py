@@ -50,14 +50,10 @@ def run_on_cluster(
             f"no Dask scheduler answered at {address}: {_first_line(error)}", slug="scheduler"
         ) from error
     run = uuid.uuid4().hex[:12]  # names the tasks on the dashboard; never in an output
-    buckets = range(stage.buckets)
+    keys = {f"rummy-audit-bucket-{bucket}-{run}": bucket for bucket in range(stage.buckets)}
     with client:
         futures = client.map(
-            audit,
-            [stage] * len(buckets),
-            buckets,
-            key=[f"rummy-audit-bucket-{bucket}-{run}" for bucket in buckets],
-            pure=False,
+            audit, [stage] * len(keys), list(keys.values()), key=list(keys), pure=False
         )
         completing: Any = distributed.as_completed  # untyped
         arriving = completing(futures, loop=client.loop)
@@ -66,9 +62,9 @@ def run_on_cluster(
             try:
                 result = future.result()
             except Exception as error:  # a worker's failure, re-raised here by Dask
-                bucket = str(future.key).split("-")[3]
                 raise AuditError(
-                    f"a Dask worker failed on bucket {bucket}: {type(error).__name__}: "
+                    f"a Dask worker failed on bucket {keys[future.key]}: "
+                    f"{type(error).__name__}: "
                     f"{_first_line(error)}",
                     slug="scheduler",
                 ) from error

@@ -23,6 +23,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -234,7 +235,10 @@ def speed_night() -> tuple[Path, Path]:
     return logs, replayed
 
 
-def speed() -> str:
+def time_pass(command: str) -> tuple[int, float, dict[str, Any], float]:
+    """``rummy-audit COMMAND`` (``fairplay`` or ``rng``) alone over a copy of the replay of
+    the million-hand night: its hands, wall clock, run.json and the peak RSS (MiB) of the
+    largest child process so far."""
     logs, replayed = speed_night()
     hands = json.loads((replayed / "run.json").read_text())["counts"]["hands_total"]
     with tempfile.TemporaryDirectory() as work:
@@ -242,13 +246,18 @@ def speed() -> str:
         subprocess.run(["cp", "-r", str(replayed), str(out)], check=True)
         start = time.perf_counter()
         subprocess.run(
-            [str(BIN / "rummy-audit"), "fairplay", str(logs), "--out", str(out),
+            [str(BIN / "rummy-audit"), command, str(logs), "--out", str(out),
              "--fail-on", "critical"],
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip
         wall = time.perf_counter() - start
         run = json.loads((out / "run.json").read_text())
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return hands, wall, run, peak
+
+
+def speed() -> str:
+    hands, wall, run, peak = time_pass("fairplay")
     detectors = run["timings_s"]["fairplay"]
     found = run["fairplay"]["suspicions"]
     return (

@@ -18,12 +18,7 @@ Prints Markdown; ``run.py`` writes it into benchmarks/README.md.
 
 from __future__ import annotations
 
-import json
-import resource
-import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,9 +35,8 @@ from audit.sim.play import BIAS
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests.shuffle.shufflers: the classic errors
 sys.path.insert(0, str(HERE))
-from fairplay import BIG_GAMES, CACHE, speed_night  # noqa: E402
+from fairplay import BIG_GAMES, CACHE, time_pass  # noqa: E402
 
-BIN = Path(sys.executable).parent
 RULES = load_preset("standard-13")
 BASE = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
 TRIALS = 100
@@ -172,20 +166,7 @@ def honest() -> str:
 
 
 def speed() -> str:
-    logs, replayed = speed_night()
-    hands = json.loads((replayed / "run.json").read_text())["counts"]["hands_total"]
-    with tempfile.TemporaryDirectory() as work:
-        out = Path(work) / "out"
-        subprocess.run(["cp", "-r", str(replayed), str(out)], check=True)
-        start = time.perf_counter()
-        subprocess.run(
-            [str(BIN / "rummy-audit"), "rng", str(logs), "--out", str(out),
-             "--fail-on", "critical"],
-            check=True, stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        wall = time.perf_counter() - start
-        run = json.loads((out / "run.json").read_text())
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    hands, wall, run, peak = time_pass("rng")
     entry = run["rng"]
     return (
         "| hands | shoes tested | groups | tests | `rummy-audit rng` wall clock (s) "

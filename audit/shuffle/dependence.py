@@ -30,8 +30,8 @@ from audit.shuffle.result import (
     MIN_SHOES,
     Floats,
     Result,
-    mean_test,
     result,
+    t_result,
     too_few,
     two_sided_z,
 )
@@ -116,17 +116,14 @@ def adjacency_tests(group: Group) -> list[Result]:
     pairs_in_hand = (group.players * (group.cards - 1)).astype(np.float64)
     for bit, what in enumerate(RELATIONS):
         fair = (group.length - 1) * chance[bit]
-        t, p = mean_test(neighbours[:, bit].astype(np.float64), fair) or (0.0, 1.0)
         seen = float(neighbours[:, bit].mean())
         out.append(
-            result(
+            t_result(
                 "rng.adjacent",
                 f"neighbours: {what}",
                 group,
-                method="t",
-                statistic=t,
-                df=float(n - 1),
-                p_value=p,
+                neighbours[:, bit].astype(np.float64),
+                fair,
                 effect=f"{seen:.3f} neighbouring pairs of {what} a shoe against "
                 f"{fair:.3f} expected",
                 labels=tuple(f"{i + 1}-{i + 2}" for i in range(group.length - 1)),
@@ -135,21 +132,16 @@ def adjacency_tests(group: Group) -> list[Result]:
             )
         )
         fair_hand = pairs_in_hand * chance[bit]
-        diff = in_hand[:, bit] - fair_hand
-        t, p = mean_test(diff) or (0.0, 1.0)
         cards = by_card.shape[0] - 1
         with_card = np.array(
             [float(group.players[group.cards > j + 1].sum()) for j in range(cards)]
         )
         out.append(
-            result(
+            t_result(
                 "rng.adjacent",
                 f"one hand: {what}",
                 group,
-                method="t",
-                statistic=t,
-                df=float(n - 1),
-                p_value=p,
+                in_hand[:, bit] - fair_hand,
                 effect=f"{float(in_hand[:, bit].mean()):.3f} pairs of {what} among a "
                 f"player's consecutive cards a hand against "
                 f"{float(fair_hand.mean()):.3f} expected",
@@ -203,18 +195,14 @@ def serial_tests(group: Group) -> list[Result]:
         norm = np.sqrt((x**2).sum(axis=1) * (y**2).sum(axis=1))
         corr[start : start + idx.size] = (x * y).sum(axis=1) / np.where(norm > 0, norm, 1.0)
     fair = match_rate * group.length
-    t, p = mean_test(matches, fair) or (0.0, 1.0)
     top = int(np.argmax(by_place))
     out = [
-        result(
+        t_result(
             "rng.serial",
             "consecutive shoes: matching positions",
             group,
-            shoes=pairs,
-            method="t",
-            statistic=t,
-            df=float(pairs - 1),
-            p_value=p,
+            matches,
+            fair,
             effect=f"{matches.mean():.3f} positions a pair of consecutive shoes of a "
             f"table share their card, {fair:.3f} expected, over {pairs:,} pairs; most "
             f"at position {top + 1} ({int(by_place[top]):,} against "
@@ -224,17 +212,12 @@ def serial_tests(group: Group) -> list[Result]:
             expected=tuple([pairs * match_rate] * group.length),
         )
     ]
-    t, p = mean_test(corr, 0.0) or (0.0, 1.0)
     out.append(
-        result(
+        t_result(
             "rng.serial",
             "consecutive shoes: order kept",
             group,
-            shoes=pairs,
-            method="t",
-            statistic=t,
-            df=float(pairs - 1),
-            p_value=p,
+            corr,
             effect=f"mean correlation {corr.mean():+.4f} between where each card "
             f"lay in a shoe and in the table's next one (0 expected), over "
             f"{pairs:,} pairs",

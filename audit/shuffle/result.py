@@ -164,6 +164,19 @@ def mean_test(values: Floats, mean: float = 0.0) -> tuple[float, float] | None:
     return t, float(2.0 * stats.t.sf(abs(t), n - 1))
 
 
+def t_result(
+    check: str, test: str, group: Group, values: Floats, mean: float = 0.0, **fields: object
+) -> Result:
+    """A t-test of ``values`` (one a shoe, or a pair of shoes) against ``mean``: one result
+    with its statistic, degrees of freedom and p-value (``fields`` as in ``Result``)."""
+    t, p = mean_test(values, mean) or (0.0, 1.0)
+    n = values.size
+    return result(
+        check, test, group, shoes=n, method="t", statistic=t, df=float(n - 1), p_value=p,
+        **fields,
+    )  # fmt: skip
+
+
 def holm(p: Floats, weights: Floats) -> Floats:
     """Weighted Holm adjusted p-values: reject where ``adjusted <= alpha`` and the chance of
     any false rejection is at most alpha (Holm 1979, weighted form).

@@ -179,3 +179,17 @@ def test_no_scheduler_at_the_address_is_one_line(
     assert "no Dask scheduler answered at tcp://127.0.0.1:9" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "o" / "findings.parquet").exists()
+
+
+def test_a_worker_that_fails_is_one_line_naming_its_bucket(cluster: str) -> None:
+    import operator
+    from types import SimpleNamespace
+
+    from audit.cluster import run_on_cluster
+    from audit.errors import AuditError
+
+    done: list[object] = []
+    stage = SimpleNamespace(buckets=2)  # operator.truediv(stage, bucket) raises on a worker
+    with pytest.raises(AuditError, match=r"^a Dask worker failed on bucket [01]: TypeError: "):
+        run_on_cluster(cluster, operator.truediv, stage, done.append)  # type: ignore[arg-type]
+    assert done == []
