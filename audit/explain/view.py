@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from audit.cards import format_codes
 from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
@@ -659,7 +660,8 @@ def _points(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | None
         steps.append(f"the cards left unmatched add up to {total}")
     else:
         keys.append("points.unmet_requirement")
-        steps.append(f"every card counts, because {' and '.join(score.unmet)}: {total}")
+        spared = f" but the pure sequence {format_codes(score.exempt)}" if score.exempt else ""
+        steps.append(f"every card{spared} counts, because {' and '.join(score.unmet)}: {total}")
     if score.full_count:
         steps.append(f"the requirement is unmet: the full count of {score.raw} is charged")
     if score.raw > score.points:

@@ -96,7 +96,35 @@ def check_declaration(
     reasons = _mismatch(hand, groups)
     reasons += [g.verdict.reason for g in checked if not g.verdict.is_valid]
     reasons += unmet_requirements(checked, rules)
+    grouping = grouping_reason([len(g) for g in groups], rules)
+    if grouping:
+        reasons.append(grouping)
     return DeclarationCheck(checked, tuple(reasons))
+
+
+def grouping_reason(sizes: Sequence[int], rules: Ruleset) -> str:
+    """Why groups of these sizes are not a grouping ``declaration.groupings`` allows, or
+    ``""`` when they are (or any grouping is allowed).
+
+    >>> from dataclasses import replace
+    >>> from audit.rules.ruleset import load_preset
+    >>> standard = load_preset("standard-13")
+    >>> ten = replace(standard, cards_per_hand=10, groupings=((5, 5), (4, 3, 3)))
+    >>> grouping_reason([3, 4, 3], ten)
+    ''
+    >>> grouping_reason([3, 3, 3, 1], ten)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    'its groups have 3+3+3+1 cards; a declaration is grouped as 5+5 or 4+3+3
+    (declaration.groupings)'
+    """
+    allowed = rules.groupings
+    if allowed is None or tuple(sorted(sizes, reverse=True)) in allowed:
+        return ""
+    have = "+".join(map(str, sizes))
+    ways = " or ".join("+".join(map(str, way)) for way in allowed)
+    return (
+        f"its groups have {have} cards; a declaration is grouped as {ways} (declaration.groupings)"
+    )
 
 
 def _mismatch(hand: Sequence[int], groups: Sequence[Sequence[int]]) -> list[str]:

@@ -30,6 +30,17 @@ class Jokers:
     (5, 'printed jokers and every 5 (wild rank, from the wild card 5C)')
     >>> Jokers.for_wild_card("JK", load_preset("standard-13")).wild_rank
     1
+
+    Under ``jokers.wild_scope = "card"`` only the card turned up is wild (both copies of
+    it in a two-deck shoe); a printed joker turned up makes no suited card wild:
+
+    >>> from dataclasses import replace
+    >>> by_card = replace(load_preset("standard-13"), wild_scope="card")
+    >>> j = Jokers.for_wild_card("5C", by_card)
+    >>> j.wild_rank, format_codes(sorted(j.codes)), j.describe()
+    (None, '5C', 'printed jokers and the 5C itself (jokers.wild_scope: the card, not its rank)')
+    >>> Jokers.for_wild_card("JK", by_card).describe()
+    'printed jokers only'
     """
 
     wild_rank: int | None
@@ -43,6 +54,14 @@ class Jokers:
         if wild_card is None or not rules.wild_rank_from_wild_card:
             return cls(None, frozenset(), None)
         code = wild_card if isinstance(wild_card, int) else _parse(wild_card)
+        if rules.wild_scope == "card":
+            if code == JOKER:
+                return cls(None, frozenset(), CODE_TEXT[code])
+            codes = {code}
+            if rules.up_down_jokers:
+                rank, suit = RANK_OF[code], SUIT_OF[code]
+                codes |= {code_of(rank % 13 + 1, suit), code_of((rank - 2) % 13 + 1, suit)}
+            return cls(None, frozenset(codes), CODE_TEXT[code])
         if code == JOKER:
             rank = rules.printed_joker_wild_rank.number
             return cls(rank, frozenset(code_of(rank, s) for s in range(4)), CODE_TEXT[code])
@@ -66,6 +85,11 @@ class Jokers:
 
     def describe(self) -> str:
         if self.wild_rank is None:
+            if self.wild_card is not None and self.codes:
+                return (
+                    f"printed jokers and the {self.wild_card} itself "
+                    "(jokers.wild_scope: the card, not its rank)"
+                )
             return "printed jokers only"
         name = Rank.from_number(self.wild_rank).value.replace("T", "10")
         origin = f", from the wild card {self.wild_card}" if self.wild_card else ""
@@ -120,8 +144,10 @@ def classify(group: Sequence[int], jokers: Jokers, rules: Ruleset) -> Verdict:
     >>> rs, j = load_preset("standard-13"), Jokers.of_rank(5)
     >>> classify(parse_codes(["QH", "KH", "AH"]), j, rs).kind
     <MeldKind.PURE_RUN: 'pure sequence'>
-    >>> classify(parse_codes(["KH", "AH", "2H"]), j, rs).reason
-    'KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2'
+    >>> print(classify(parse_codes(["KH", "AH", "2H"]), j, rs).reason)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2
+    (melds.run_wraps)
     """
     return _classify(tuple(group), jokers.codes, rules)
 
@@ -226,7 +252,8 @@ def _best_run(
         if rules.max_jokers_per_run is not None and used > rules.max_jokers_per_run:
             reason = (
                 f"a sequence may use at most {rules.max_jokers_per_run} "
-                f"joker{'s' if rules.max_jokers_per_run != 1 else ''}, and this one needs {used}"
+                f"joker{'s' if rules.max_jokers_per_run != 1 else ''}, and this one needs {used} "
+                "(melds.max_jokers_per_run)"
             )
             continue
         if used == 0:
@@ -272,7 +299,7 @@ def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
         if fewest_missing is None or missing < fewest_missing:
             fewest_missing = missing
     if aces and 13 in ranks and 2 in ranks:
-        return "a sequence may not turn the corner from K through A to 2"
+        return "a sequence may not turn the corner from K through A to 2 (melds.run_wraps)"
     if fewest_missing is None:
         return "its ranks do not fit in one sequence"
     jokers = n - len(real)
@@ -299,12 +326,18 @@ def _best_set(
             reason = f"a set holds each suit once, and {_SUIT_NAMES[twice]} appears twice"
             continue
         if n > rules.max_set_size:
-            reason = f"a set has at most {rules.max_set_size} cards, and this one has {n}"
+            reason = (
+                f"a set has at most {rules.max_set_size} cards, and this one has {n} "
+                "(melds.max_set_size)"
+            )
             continue
         used = n - len(real)
         if rules.max_jokers_per_set is not None and used > rules.max_jokers_per_set:
             most = rules.max_jokers_per_set
-            reason = f"a set may use at most {most} joker{'s' if most != 1 else ''}"
+            reason = (
+                f"a set may use at most {most} joker{'s' if most != 1 else ''} "
+                "(melds.max_jokers_per_set)"
+            )
             continue
         suffix = f" with {used} joker{'s' if used != 1 else ''}" if used else ""
         return Verdict(MeldKind.SET, f"{text} is a set{suffix}", used)

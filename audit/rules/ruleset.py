@@ -107,6 +107,10 @@ class Ruleset:
     shoes: tuple[ShoeSpec, ...]
 
     wild_rank_from_wild_card: bool
+    wild_scope: Literal["rank", "card"]
+    """What the card turned up makes wild: every card of its rank, or only that card
+    (every copy of its suit and rank in the shoe); a printed joker turned up under "card"
+    makes no suited card wild."""
     printed_joker_wild_rank: Rank
     up_down_jokers: bool
 
@@ -128,12 +132,15 @@ class Ruleset:
     long_run_length: int | None
     invalid_penalty: int
     invalid_ends_hand: bool
+    groupings: tuple[tuple[int, ...], ...] | None
+    """The group sizes a valid declaration may have, each a list largest first (000_'s
+    10 cards: 5+5 or 4+3+3); ``None`` for any sizes."""
 
     card_points: tuple[int, ...]
     """Points by rank number: ``card_points[1]`` is the ace, ``[13]`` the king."""
     joker_points: int
     cap: int
-    unmet_requirement: Literal["all_cards", "full_count"]
+    unmet_requirement: Literal["all_cards", "full_count", "pure_run_exempt"]
     first_hand_show_cap: int
 
     drops: Mapping[str, DropPenalty | None]
@@ -158,6 +165,12 @@ class Ruleset:
             problems.append("melds.max_set_size: smaller than melds.min_size")
         if self.min_pure_runs > self.min_runs:
             problems.append("declaration.min_pure_runs: more than declaration.min_runs")
+        for sizes in self.groupings or ():
+            if sum(sizes) != self.cards_per_hand:
+                problems.append(
+                    f"declaration.groupings: {'+'.join(map(str, sizes))} is not "
+                    f"{self.cards_per_hand} cards (deal.cards_per_hand)"
+                )
         covered: set[int] = set()
         for shoe in self.shoes:
             covered.update(range(shoe.min_players, shoe.max_players + 1))
@@ -288,6 +301,24 @@ def _card_points(value: object) -> tuple[int, ...]:
     return (0, *(_whole(value[rank.value], 0, 100) for rank in Rank))
 
 
+def _groupings(value: object) -> tuple[tuple[int, ...], ...] | None:
+    """``"any"``, or a list of lists of group sizes, each kept largest first."""
+    if value == "any":
+        return None
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(sizes, list) and sizes for sizes in value)
+    ):
+        raise ValueError(f"expected 'any' or a list of lists of group sizes, got {value!r}")
+    out: list[tuple[int, ...]] = []
+    for sizes in value:
+        grouping = tuple(sorted((_whole(size, 1, 60) for size in sizes), reverse=True))
+        if grouping not in out:
+            out.append(grouping)
+    return tuple(out)
+
+
 def _drop(value: object) -> DropPenalty | None:
     if value == "none":
         return None
@@ -340,6 +371,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "deal.players": ("players", _range(2, 10)),
     "deal.shoes": ("shoes", _shoes),
     "jokers.wild_rank_from_wild_card": ("wild_rank_from_wild_card", _bool),
+    "jokers.wild_scope": ("wild_scope", _choice("rank", "card")),
     "jokers.printed_joker_wild_rank": ("printed_joker_wild_rank", _rank),
     "jokers.up_down_jokers": ("up_down_jokers", _bool),
     "draws.joker_from_discard": (
@@ -361,10 +393,14 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "declaration.long_run_length": ("long_run_length", _int_or("none", 3, 14)),
     "declaration.invalid_penalty": ("invalid_penalty", _int(0, 1000)),
     "declaration.invalid_ends_hand": ("invalid_ends_hand", _bool),
+    "declaration.groupings": ("groupings", _groupings),
     "points.card_points": ("card_points", _card_points),
     "points.joker_points": ("joker_points", _int(0, 100)),
     "points.cap": ("cap", _int(1, 1000)),
-    "points.unmet_requirement": ("unmet_requirement", _choice("all_cards", "full_count")),
+    "points.unmet_requirement": (
+        "unmet_requirement",
+        _choice("all_cards", "full_count", "pure_run_exempt"),
+    ),
     "points.first_hand_show_cap": ("first_hand_show_cap", _int(0, 1000)),
     **{f"drops.{fmt}": (f"drop:{fmt}", _drop) for fmt in FORMATS},
     **{
@@ -476,7 +512,9 @@ def _collect(path: str, prefix: str, table: dict[str, Any], rules: dict[str, Rul
 _LOADING: set[str] = set()
 
 
-def _build(parsed: _Parsed) -> Ruleset:
+def _build(parsed: _Parsed, parents: Callable[[str], Ruleset] | None = None) -> Ruleset:
+    """The ruleset of ``parsed``; ``extends`` is looked up with ``parents`` (by default the
+    shipped presets: ``audit.rules.registry`` passes a platform folder's rulesets first)."""
     rules: dict[str, Rule] = {}
     parent = parsed.meta.get("extends")
     if parent is not None:
@@ -484,7 +522,7 @@ def _build(parsed: _Parsed) -> Ruleset:
             raise RulesetError(f"{parsed.path}: extends {parent!r}, which extends it back")
         _LOADING.add(parsed.meta["id"])
         try:
-            rules.update(load_preset(parent).rules)
+            rules.update((parents or load_preset)(parent).rules)
         except RulesetError as exc:
             raise RulesetError(f"{parsed.path}: extends: {exc}") from None
         finally:

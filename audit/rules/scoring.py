@@ -27,6 +27,9 @@ class Score:
     unmet: tuple[str, ...]
     full_count: bool = False
     """The requirement is unmet and the ruleset charges the full count, not the cards."""
+    exempt: tuple[int, ...] = ()
+    """The requirement is unmet and ``points.unmet_requirement = "pure_run_exempt"``: the
+    cards of the pure sequence not charged (the one whose cards are worth most)."""
 
     @property
     def requirement_met(self) -> bool:
@@ -38,6 +41,11 @@ class Score:
             return "every card is in a valid sequence or set: 0 points"
         if self.requirement_met:
             why = "the cards left unmatched"
+        elif self.exempt:
+            why = (
+                f"every card but the pure sequence {format_codes(self.exempt)} counts "
+                f"(points.unmet_requirement) because {self.unmet[0]}; the cards"
+            )
         else:
             why = f"every card counts because {self.unmet[0]}; the cards"
         capped = f", capped at {self.cap}" if self.raw > self.points else ""
@@ -64,7 +72,8 @@ def score_arrangement(
 
     Cards in invalid groups count; if the valid groups do not meet the declaration
     requirements (two sequences, one pure...), every card counts (``points.unmet_requirement``,
-    003_). The total is capped at ``cap`` (default ``points.cap``).
+    003_), but for ``pure_run_exempt`` the cards of one pure sequence (the one worth most, if
+    the groups hold one). The total is capped at ``cap`` (default ``points.cap``).
 
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
@@ -77,10 +86,20 @@ def score_arrangement(
     limit = rules.cap if cap is None else cap
     checked = check_groups(groups, jokers, rules)
     unmet = tuple(unmet_requirements(checked, rules))
-    if unmet:
+    exempt: tuple[int, ...] = ()
+    if unmet and rules.unmet_requirement == "pure_run_exempt":
+        table = rules.points_table(jokers.codes)
+        pure = [g for g in checked if g.verdict.is_pure_run]
+        if pure:
+            kept = max(pure, key=lambda g: sum(table[c] for c in g.cards))
+            exempt = kept.cards
+            counted = tuple(c for g in checked if g is not kept for c in g.cards)
+        else:
+            counted = tuple(c for g in checked for c in g.cards)
+    elif unmet:
         counted = tuple(c for g in checked for c in g.cards)
     else:
         counted = tuple(c for g in checked if not g.verdict.is_valid for c in g.cards)
     full_count = bool(unmet) and rules.unmet_requirement == "full_count"
     raw = rules.cap if full_count else card_points(counted, jokers, rules)
-    return Score(min(raw, limit), raw, limit, checked, counted, unmet, full_count)
+    return Score(min(raw, limit), raw, limit, checked, counted, unmet, full_count, exempt)

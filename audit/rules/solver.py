@@ -1,13 +1,16 @@
 """The exact optimal arrangement: the fewest points any arrangement of a hand is charged.
 
 The answer is ``min(cap, U, D)``: ``U`` is what an arrangement without the requirement is
-charged (every card's points, or the full count under ``full_count``), ``D`` the least
+charged (every card's points, the full count under ``full_count``, or under
+``pure_run_exempt`` every card's points less those of the hand's pure run worth most,
+``_best_pure_run``), ``D`` the least
 deadwood of an arrangement that meets the declaration requirement (two sequences, one
 pure, ...). ``D`` is found by a memoised branch-and-bound search over the hand, written
 for speed:
 
 - Jokers are interchangeable, so a meld is its *core* of real cards plus a number of jokers;
-  only the count of jokers left matters. Every wild-rank card (0 points) starts in the joker
+  only the count of jokers left matters. Every wild card (those ``Jokers`` names: a whole
+  rank, or under ``jokers.wild_scope = "card"`` the copies of one card) starts in the joker
   pool; a meld that has one stand as itself (in a set, or in a sequence when
   ``melds.wild_natural_keeps_pure``) takes it out of the pool. Wild cards come first in the
   search, so every meld holding one is met while its card is decided.
@@ -32,21 +35,25 @@ for speed:
 
 ``declaration`` asks the same search a narrower question, for a player's cards after the
 draw: can every card but one (the finish) lie in melds that meet the requirement? It
-stops at the first way it finds, and remembers only the states that have none.
+stops at the first way it finds, and remembers only the states that have none. Under
+``declaration.groupings`` a way whose group sizes are not allowed is searched again among
+the splits of the sizes allowed (``_grouped_declaration``); a loser's points do not
+depend on group sizes.
 
 ``classify`` (melds.py) is the reference; the tests check this against a brute force on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
-from audit.rules.melds import Jokers
+from audit.rules.declaration import check_declaration, grouping_reason
+from audit.rules.melds import Jokers, classify
 from audit.rules.ruleset import Ruleset
 
 _INF = 1 << 30
@@ -140,9 +147,15 @@ def declaration(
     groups = search.groups(plan)
     melds = sum(1 for _, kind in plan.moves if kind > 0)
     if any(kind == 0 for _, kind in plan.moves):  # the one card left out
-        return groups[melds][0], groups[:melds] + groups[melds + 1 :]
-    finish = groups[-1].pop()  # a joker left over
-    return finish, groups if groups[-1] else groups[:-1]
+        finish, groups = groups[melds][0], groups[:melds] + groups[melds + 1 :]
+    else:
+        finish = groups[-1].pop()  # a joker left over
+        groups = groups if groups[-1] else groups[:-1]
+    if rules.groupings is not None and grouping_reason([len(g) for g in groups], rules):
+        # Every declaration of the sizes allowed is one of any sizes: the search found
+        # there is one, so look for one of the sizes allowed.
+        return _grouped_declaration(hand, jokers, rules)
+    return finish, groups
 
 
 @lru_cache(maxsize=256)
@@ -240,6 +253,9 @@ class _Search:
         wild = jokers.codes
         key, points = _item_order(rules, wild)
         self.total = sum(map(points.__getitem__, hand))
+        self.points_of = points
+        self.exempt: list[int] = []
+        """Under ``pure_run_exempt``, the pure run a loser without the requirement keeps."""
         self.limit = rules.cap if cap is None else cap
         self.printed = [JOKER] * hand.count(JOKER)
         # Items: distinct codes, wild ones first, then the rest by points, highest first.
@@ -361,6 +377,50 @@ class _Search:
                 return True
         return False
 
+    def _best_pure_run(self) -> list[int]:
+        """The cards of the pure run of this hand worth the most points (``[]`` if none):
+        what ``points.unmet_requirement = "pure_run_exempt"`` spares a loser who has no
+        declaration. Each window of consecutive places of one suit is tried."""
+        rules, points = self.rules, self.points_of
+        wraps = rules.run_wraps
+        lowest = 1 if rules.ace_low else 2
+        highest = 14 if rules.ace_high else 13
+        span_max = 13 if wraps else highest - lowest + 1
+        skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
+        copies = {code: self.hand.count(code) for code in self.items[skip:]}
+        best: list[int] = []
+        best_value = -1
+        for suit in range(4):
+            at: dict[int, int] = {}  # place -> code
+            for code in copies:
+                if SUIT_OF[code] != suit:
+                    continue
+                rank = RANK_OF[code]
+                if wraps:
+                    at[rank], at[rank + 13] = code, code
+                elif rank != 1:
+                    at[rank] = code
+                else:
+                    if rules.ace_low:
+                        at[1] = code
+                    if rules.ace_high:
+                        at[14] = code
+            for start in sorted(at):
+                if start - 1 in at:
+                    continue  # not the start of a stretch
+                end = start
+                while end + 1 in at:
+                    end += 1
+                for a in range(start, end + 1):
+                    for b in range(a + rules.min_meld_size - 1, min(end, a + span_max - 1) + 1):
+                        run = [at[p] for p in range(a, b + 1)]
+                        if any(run.count(code) > copies[code] for code in run):
+                            continue  # the ace at both ends, held once
+                        value = sum(map(points.__getitem__, run))
+                        if value > best_value:
+                            best, best_value = run, value
+        return best
+
     def _prepare(self) -> _Prepared | None:
         """What a search reads, or ``None`` when no arrangement can meet the requirement
         (it needs a pure run and no three cards of a suit follow each other)."""
@@ -380,7 +440,14 @@ class _Search:
     def run(self, plan: bool = True) -> tuple[int, _Plan | None]:
         """(points, plan); the plan is the moves chosen, ``None`` when every card counts
         (or when ``plan`` is false)."""
-        unmet = self.total if self.rules.unmet_requirement == "all_cards" else self.rules.cap
+        mode = self.rules.unmet_requirement
+        if mode == "all_cards":
+            unmet = self.total
+        elif mode == "full_count":
+            unmet = self.rules.cap
+        else:
+            self.exempt = self._best_pure_run()
+            unmet = self.total - sum(map(self.points_of.__getitem__, self.exempt))
         bound = min(unmet, self.limit)
         if bound == 0:
             return bound, None
@@ -538,7 +605,12 @@ class _Search:
         """The groups of cards a plan stands for: melds, then unmatched cards one by one,
         then the jokers left over (as runs of jokers where the requirement needs them)."""
         if plan is None:
-            return [[c] for c in self.hand]
+            if not self.exempt:
+                return [[c] for c in self.hand]
+            rest = list(self.hand)
+            for code in self.exempt:
+                rest.remove(code)
+            return [list(self.exempt), *([c] for c in rest)]
         pool = list(self.printed)
         melds: list[tuple[list[int], int]] = []
         loose: list[list[int]] = []
@@ -568,6 +640,51 @@ class _Search:
         if pool:
             out.append(pool)
         return out
+
+
+def _grouped_declaration(
+    hand: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> tuple[int, list[list[int]]] | None:
+    """``declaration`` under ``declaration.groupings``, when the way the search found has
+    group sizes not allowed: every finish card and every split of the rest into groups of
+    the sizes allowed, each group checked by ``classify`` as it is made and the whole by
+    ``check_declaration``; the first that is valid, or ``None``."""
+    allowed = rules.groupings
+    assert allowed is not None
+    for finish in sorted(set(hand)):
+        rest = sorted(hand)
+        rest.remove(finish)
+        for sizes in allowed:
+            if sum(sizes) != len(rest):
+                continue
+            for split in _splits(tuple(rest), sizes, jokers, rules):
+                if check_declaration(rest, split, jokers, rules).valid:
+                    return finish, split
+    return None
+
+
+def _splits(
+    cards: tuple[int, ...], sizes: tuple[int, ...], jokers: Jokers, rules: Ruleset
+) -> Iterator[list[list[int]]]:
+    """Every way (up to the order of equal cards) to lay ``cards`` (sorted) in valid groups
+    of ``sizes``, the group of the first card first."""
+    if not cards:
+        if not sizes:
+            yield []
+        return
+    first, others = cards[0], cards[1:]
+    for size in sorted(set(sizes), reverse=True):
+        left = list(sizes)
+        left.remove(size)
+        seen: set[tuple[int, ...]] = set()
+        for chosen in combinations(range(len(others)), size - 1):
+            group = (first, *(others[k] for k in chosen))
+            if group in seen or not classify(group, jokers, rules).is_valid:
+                continue
+            seen.add(group)
+            rest = tuple(c for k, c in enumerate(others) if k not in chosen)
+            for below in _splits(rest, tuple(left), jokers, rules):
+                yield [list(group), *below]
 
 
 def _spent(rem: int, jok: int, state: int, ub: int) -> int:

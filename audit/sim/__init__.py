@@ -1,8 +1,9 @@
 """A simulated rummy platform that writes valid game logs: test data for the audit.
 
 ``simulate(games=..., out=..., seed=...)`` runs tables of 2-6 players through points,
-pool 101, pool 201 and deals games under the shipped presets, and writes the night's log
-root in the contract. The same arguments give the same bytes: every choice comes from one
+pool 101, pool 201 and deals games under the shipped presets (``DEFAULT_PRESETS``, or those
+named in ``presets``, ``standard-10`` among them), and writes the night's log root in the
+contract. The same arguments give the same bytes: every choice comes from one
 seeded ``random.Random`` (each game from its own, seeded by the first), and every time
 from a fixed epoch plus simulated think times.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from audit.errors import AuditError
-from audit.rules.ruleset import FORMATS, Ruleset, load_preset
+from audit.rules.ruleset import FORMATS, Ruleset, load_preset, preset_ids
 from audit.sim.anomalies import KINDS, Label, Planner, fits, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
 from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, Collusion, GameLog, TableSpec
@@ -358,6 +359,12 @@ def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]
         )
     if not presets:
         raise AuditError("name at least one rule preset to simulate", slug="simulate")
+    unknown = [p for p in presets if p not in preset_ids()]
+    if unknown:
+        raise AuditError(
+            f"unknown rule presets {unknown}; choose from {', '.join(preset_ids())}",
+            slug="simulate",
+        )
     if out.exists() and any(out.iterdir()):
         raise AuditError(f"{out} is not empty; simulate into a new folder", slug="simulate")
 

@@ -18,7 +18,9 @@ valid melds and searches every collection of disjoint valid melds; ``score_arran
    sequence", each counted only as far as the ruleset asks) it keeps the fewest points of
    unmatched cards.
 3. The charge. A collection that meets the requirement is charged its unmatched cards; any
-   other arrangement is charged every card (003_); everything is capped.
+   other arrangement is charged every card (003_), or the full count, or under
+   ``pure_run_exempt`` every card but those of its most valuable pure sequence (each
+   valid pure sequence of the hand is tried); everything is capped.
 """
 
 from __future__ import annotations
@@ -87,12 +89,22 @@ def brute_force(
     # What an arrangement without the requirement is charged: every card (all_cards, 003_,
     # 004_) or the full count (full_count, 003_'s "loses 80 points").
     every_card = sum(points) if rules.unmet_requirement == "all_cards" else rules.cap
+    melds = valid_melds(cards, jokers, rules)
+    unmet_groups = [[c] for c in cards]
+    if rules.unmet_requirement == "pure_run_exempt":
+        # Every card but those of one pure sequence, the one worth most.
+        pure = [m for m, v in melds.items() if v.is_pure_run]
+        kept = max(pure, key=lambda m: sum(points[i] for i in range(n) if m >> i & 1), default=0)
+        every_card = sum(points[i] for i in range(n) if not kept >> i & 1)
+        if kept:
+            unmet_groups = [[cards[i] for i in range(n) if kept >> i & 1]]
+            unmet_groups += [[cards[i]] for i in range(n) if not kept >> i & 1]
 
     need_runs = max(rules.min_runs, 1)
     need_pure = rules.min_pure_runs
     long = rules.long_run_length
     by_lowest: list[list[_Meld]] = [[] for _ in range(n)]
-    for mask, verdict in valid_melds(cards, jokers, rules).items():
+    for mask, verdict in melds.items():
         length = mask.bit_count() if verdict.is_run else 0
         by_lowest[(mask & -mask).bit_length() - 1].append(
             _Meld(mask, int(verdict.is_run), int(verdict.is_pure_run), length)
@@ -135,8 +147,10 @@ def brute_force(
     finals = best(full)
     met = [(pts, state) for state, (pts, _, _) in finals.items() if _meets(state, rules)]
     if not met:  # every arrangement counts every card: all singles is one of them
-        return min(limit, every_card), [[c] for c in cards]
+        return min(limit, every_card), unmet_groups
     pts, state = min(met)
+    if every_card < pts:
+        return min(limit, every_card), unmet_groups
     groups: list[list[int]] = []
     uncovered = full
     while uncovered:

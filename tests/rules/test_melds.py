@@ -212,7 +212,8 @@ def test_run_may_not_turn_the_corner_003(tmp_path: Path) -> None:
     turn the corner: K-A-2 is not a run.'"""
     for rules in (STANDARD, FIRST_LIFE):
         assert reason("KH AH 2H", rules=rules) == (
-            "KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2"
+            "KH AH 2H is not a sequence: a sequence may not turn the corner from K through A to 2 "
+            "(melds.run_wraps)"
         )
         assert not verdict("QH KH AH 2H", rules=rules).is_valid
         assert not verdict("KH JK 2H", NO_WILD, rules).is_valid
@@ -252,11 +253,13 @@ def test_set_of_five_needs_a_joker_000(tmp_path: Path) -> None:
         "9S 9H 9D 9C 9S is not a set: a set holds each suit once, and spades appears twice"
     )
     assert reason("9S 9H 9D 9C JK JK") == (
-        "9S 9H 9D 9C JK JK is not a set: a set has at most 5 cards, and this one has 6"
+        "9S 9H 9D 9C JK JK is not a set: a set has at most 5 cards, and this one has 6 "
+        "(melds.max_set_size)"
     )
     four = variant(tmp_path, melds__max_set_size=4)  # 001_, 004_: 'Three or four cards'
     assert reason("9S 9H 9D 9C JK", rules=four) == (
-        "9S 9H 9D 9C JK is not a set: a set has at most 4 cards, and this one has 5"
+        "9S 9H 9D 9C JK is not a set: a set has at most 4 cards, and this one has 5 "
+        "(melds.max_set_size)"
     )
 
 
@@ -268,10 +271,11 @@ def test_set_may_use_any_number_of_jokers_001(tmp_path: Path) -> None:
     assert kind("9S 9H JK JK JK", rules=FIRST_LIFE) is MeldKind.SET
     two = variant(tmp_path, "first-life-13", melds__max_jokers_per_set=2)
     assert reason("9S JK JK JK", rules=two) == (
-        "9S JK JK JK is neither a sequence nor a set: a set may use at most 2 jokers"
+        "9S JK JK JK is neither a sequence nor a set: a set may use at most 2 jokers "
+        "(melds.max_jokers_per_set)"
     )
     assert reason("9S 9H JK JK JK", rules=two) == (
-        "9S 9H JK JK JK is not a set: a set may use at most 2 jokers"
+        "9S 9H JK JK JK is not a set: a set may use at most 2 jokers (melds.max_jokers_per_set)"
     )
 
 
@@ -280,7 +284,7 @@ def test_set_joker_limit_of_one_reads_in_the_singular(tmp_path: Path) -> None:
     one = variant(tmp_path, "first-life-13", melds__max_jokers_per_set=1)
     assert (
         reason("9S 9H JK JK", rules=one)
-        == "9S 9H JK JK is not a set: a set may use at most 1 joker"
+        == "9S 9H JK JK is not a set: a set may use at most 1 joker (melds.max_jokers_per_set)"
     )
 
 
@@ -301,7 +305,8 @@ def test_first_life_one_joker_per_run_003(tmp_path: Path) -> None:
     joker as a wild card'."""
     assert kind("4H JK 6H 7H", rules=FIRST_LIFE) is MeldKind.IMPURE_RUN
     assert reason("4H JK 6H JK 8H", rules=FIRST_LIFE) == (
-        "4H JK 6H JK 8H is not a sequence: a sequence may use at most 1 joker, and this one needs 2"
+        "4H JK 6H JK 8H is not a sequence: a sequence may use at most 1 joker, and this one "
+        "needs 2 (melds.max_jokers_per_run)"
     )
     assert reason("4H 5S 6D 7H", FIVES, FIRST_LIFE) == (
         "4H 5S 6D 7H is neither a sequence nor a set: its cards mix suits and ranks"
@@ -309,7 +314,7 @@ def test_first_life_one_joker_per_run_003(tmp_path: Path) -> None:
     two = variant(tmp_path, melds__max_jokers_per_run=2)  # 002_: 'At most 2 wild cards in one meld'
     assert reason("4H JK JK JK 8H", rules=two) == (
         "4H JK JK JK 8H is not a sequence: "
-        "a sequence may use at most 2 jokers, and this one needs 3"
+        "a sequence may use at most 2 jokers, and this one needs 3 (melds.max_jokers_per_run)"
     )
 
 

@@ -69,7 +69,7 @@ def _distinct_rules() -> list[object]:
 
 
 def test_the_shipped_presets() -> None:
-    assert preset_ids() == ["first-life-13", "standard-13"]
+    assert preset_ids() == ["first-life-13", "standard-10", "standard-13"]
     assert [load_preset(p).id for p in PRESETS] == list(PRESETS)
 
 
@@ -377,7 +377,18 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
         (
             "points.unmet_requirement",
             "80",
-            "expected one of 'all_cards', 'full_count', got '80'",
+            "expected one of 'all_cards', 'full_count', 'pure_run_exempt', got '80'",
+        ),
+        ("jokers.wild_scope", "suit", "expected one of 'rank', 'card', got 'suit'"),
+        (
+            "declaration.groupings",
+            [5, 5],
+            "expected 'any' or a list of lists of group sizes, got [5, 5]",
+        ),
+        (
+            "declaration.groupings",
+            [[5, 0]],
+            "expected a whole number from 1 to 60, got 0",
         ),
         ("jokers.printed_joker_wild_rank", "1", "expected a rank A 2-9 T J Q K, got '1'"),
         ("deal.players", [6, 2], "expected [low, high] with low <= high, got [6, 2]"),
@@ -411,7 +422,7 @@ def test_unknown_preset_id_message() -> None:
     with pytest.raises(RulesetError) as raised:
         load_preset("standard-21")
     assert str(raised.value) == (
-        "unknown ruleset 'standard-21'; the presets are: first-life-13, standard-13"
+        "unknown ruleset 'standard-21'; the presets are: first-life-13, standard-10, standard-13"
     )
     assert raised.value.slug == "unknown-ruleset"
 
@@ -475,6 +486,11 @@ def test_missing_rule_names_the_file_and_the_key(tmp_path: Path) -> None:
             "declaration.min_pure_runs: more than declaration.min_runs",
         ),
         ({"deal.players": [2, 8]}, "deal.shoes: no shoe for [7, 8] players"),
+        (
+            {"declaration.groupings": [[5, 5], [4, 3, 3]]},
+            "declaration.groupings: 5+5 is not 13 cards (deal.cards_per_hand); "
+            "declaration.groupings: 4+3+3 is not 13 cards (deal.cards_per_hand)",
+        ),
     ],
 )
 def test_rules_that_contradict_each_other(

@@ -360,6 +360,8 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
         simulate(games=0, out=tmp_path / "a", seed=1)
     with pytest.raises(AuditError, match="unknown game formats"):
         simulate(games=1, out=tmp_path / "b", seed=1, formats=("rummy500",))
+    with pytest.raises(AuditError, match="unknown rule presets"):
+        simulate(games=1, out=tmp_path / "c", seed=1, presets=("standard-14",))
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "x").write_text("")
     with pytest.raises(AuditError, match="is not empty"):
