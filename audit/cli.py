@@ -17,6 +17,7 @@ import audit.rules.explain as rules_explain
 from audit import __version__, run
 from audit.errors import AuditError
 from audit.findings import Severity
+from audit.rules.registry import check_file, load_rules, lookup, using
 from audit.rules.ruleset import load_preset, preset_ids
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -82,6 +83,15 @@ Progress = Annotated[
     bool | None,
     typer.Option("--progress/--no-progress", help="Progress bar (default: on a terminal)."),
 ]
+RulesDir = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        metavar="DIR",
+        help="A folder of the platform's own ruleset files (*.toml, docs/rulesets.md), "
+        "loaded next to the presets: a game naming one of their ids is replayed under it.",
+    ),
+]
 
 
 @app.command("replay")
@@ -116,6 +126,7 @@ def replay(
             " path. Same outputs as a local run.",
         ),
     ] = None,
+    rules: RulesDir = None,
 ) -> None:
     """Re-play and re-verify every hand of a log root (the nightly audit).
 
@@ -124,7 +135,7 @@ def replay(
     """
     summary = run.replay_logs(
         logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay, rng=rng, scheduler=scheduler,
+        fairplay=fairplay, rng=rng, scheduler=scheduler, rules=rules,
     )  # fmt: skip
     _summary_line(summary)
 
@@ -150,6 +161,7 @@ def nightly(
         bool, typer.Option("--fairplay/--no-fairplay", help="Run the fair-play detectors.")
     ] = True,
     rng: Annotated[bool, typer.Option("--rng/--no-rng", help="Run the shuffle tests.")] = True,
+    rules: RulesDir = None,
 ) -> None:
     """Audit only what is new since the last night (docs/nightly.md).
 
@@ -163,7 +175,7 @@ def nightly(
 
     summary = nightly_logs(
         logs=logs, state=state, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay, rng=rng,
+        fairplay=fairplay, rng=rng, rules=rules,
     )  # fmt: skip
     typer.echo(summary.line())
     raise typer.Exit(code=summary.exit_status)
@@ -175,13 +187,14 @@ def fairplay(
     logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
     out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
     fail_on: FailOn = Severity.MAJOR,
+    rules: RulesDir = None,
 ) -> None:
     """Run only the fair-play detectors, over a replay of the same logs in --out.
 
     Replaces the fair-play findings in findings.parquet (never adds them twice) and writes
     suspicions.parquet, run.json and report.html again.
     """
-    _summary_line(run.fairplay_logs(logs=logs, out=out, fail_on=fail_on))
+    _summary_line(run.fairplay_logs(logs=logs, out=out, fail_on=fail_on, rules=rules))
 
 
 @app.command("rng")
@@ -190,13 +203,14 @@ def rng(
     logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
     out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
     fail_on: FailOn = Severity.MAJOR,
+    rules: RulesDir = None,
 ) -> None:
     """Run only the shuffle tests over every shoe of a replay of the same logs in --out.
 
     Replaces the rng.* findings in findings.parquet (never adds them twice) and writes
     rng.parquet, run.json and report.html again.
     """
-    _summary_line(run.rng_logs(logs=logs, out=out, fail_on=fail_on))
+    _summary_line(run.rng_logs(logs=logs, out=out, fail_on=fail_on, rules=rules))
 
 
 def _summary_line(summary: run.RunSummary) -> None:
@@ -244,6 +258,7 @@ def explain(
             "game is evidence for (from its suspicions.parquet).",
         ),
     ] = None,
+    rules: RulesDir = None,
 ) -> None:
     """Explain one hand for a score dispute, turn by turn; or one game for a game dispute.
 
@@ -269,12 +284,12 @@ def explain(
         typer.echo(f"rummy-audit: note: {note}", err=True)
     console = Console(highlight=False, emoji=False)
     if kind == "hand":
-        view = load_view(logs, ident, out)
+        view = load_view(logs, ident, out, rules=rules)
         if html is not None:
             write_html(view, html)
         print_view(view, console)
     else:
-        game = load_game_view(logs, ident, out)
+        game = load_game_view(logs, ident, out, rules=rules)
         if html is not None:
             write_game_html(game, html)
         print_game(game, console)
@@ -311,31 +326,93 @@ def simulate(
         int | None,
         typer.Option("--workers", min=1, help="Processes (default: all cores); same bytes."),
     ] = None,
+    presets: Annotated[
+        str,
+        typer.Option(
+            "--presets",
+            help="Presets to play, comma-separated; the first is dealt three times as often "
+            "as each of the others.",
+        ),
+    ] = "standard-13,first-life-13",
 ) -> None:
     """Write realistic game logs in the log contract, played by simulated players."""
     from audit.sim import simulate as play
 
-    summary = play(games=games, out=out, seed=seed, anomalies=anomalies, workers=workers)
+    named = tuple(p.strip() for p in presets.split(",") if p.strip())
+    summary = play(
+        games=games, out=out, seed=seed, anomalies=anomalies, workers=workers, presets=named
+    )
     typer.echo(
         f"{summary.games} games, {summary.hands} hands, {summary.events} events written to {out}"
     )
 
 
+@app.command("whatif")
+@one_line_errors
+def whatif(
+    logs: Annotated[Path, typer.Argument(help="The log root: one folder per table.")],
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", help="The ruleset to re-score the night under.")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("whatif-out"),
+    rules: RulesDir = None,
+) -> None:
+    """Re-score a night's hands under another ruleset: what would have changed, per
+    player and in total (points, money, outcomes), before a platform changes a rule.
+
+    Writes whatif.parquet, whatif_players.parquet and whatif.json (docs/whatif.md).
+    """
+    from audit.rules.registry import load_rules, lookup, using
+    from audit.whatif import describe, whatif_logs
+
+    platform = load_rules(rules)
+    with using(platform):
+        result = whatif_logs(logs=logs, out=out, other=lookup(ruleset))
+    for line in describe(result):
+        typer.echo(line)
+    typer.echo(f"outputs in {out}")
+
+
 @rules_app.command("list")
 @one_line_errors
-def rules_list() -> None:
-    """List the rule presets shipped with the audit."""
+def rules_list(rules: RulesDir = None) -> None:
+    """List the rule presets shipped with the audit, then the platform's (--rules DIR)."""
     for preset in preset_ids():
         typer.echo(f"{preset}\t{load_preset(preset).title}")
+    platform = load_rules(rules)
+    if platform is not None:
+        for ruleset in platform.rulesets().values():
+            typer.echo(f"{ruleset.id}\t{ruleset.title}\t({ruleset.path})")
 
 
 @rules_app.command("show")
 @one_line_errors
 def rules_show(
     preset: Annotated[str, typer.Argument(help="Preset id, e.g. standard-13.")],
+    rules: RulesDir = None,
 ) -> None:
-    """Print every rule of a preset with its value and its source."""
-    typer.echo(rules_explain.show_preset(load_preset(preset)))
+    """Print every rule of a preset (or of a platform ruleset of --rules DIR) with its
+    value and its source."""
+    with using(load_rules(rules)):
+        typer.echo(rules_explain.show_preset(lookup(preset)))
+
+
+@rules_app.command("check-file")
+@one_line_errors
+def rules_check_file(
+    file: Annotated[Path, typer.Argument(help="A platform's ruleset file (docs/rulesets.md).")],
+    rules: Annotated[
+        Path | None,
+        typer.Option(
+            "--rules",
+            metavar="DIR",
+            help="The folder of the platform rulesets FILE may extend (besides the presets).",
+        ),
+    ] = None,
+) -> None:
+    """Check one ruleset file as --rules would load it: exit 0 and one line saying what it
+    changes, or exit 2 and one line naming the file, the key and what is allowed."""
+    typer.echo(check_file(file, parents=rules))
 
 
 @rules_app.command("check")

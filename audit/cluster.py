@@ -8,7 +8,9 @@ writes to disk as they come; the outputs are sorted before they are written, so 
 the same bytes as a local run's, whichever worker finished first.
 
 The workers must see ``OUT`` at the same path as this process (a shared filesystem, as
-they would share the log root), and run the same version of rummy-audit.
+they would share the log root), and run the same version of rummy-audit. The platform's
+rulesets (``--rules DIR``) travel inside the ``Staging`` value, as text: the workers need
+not see ``DIR``, and each builds the same rulesets from it once.
 """
 
 from __future__ import annotations

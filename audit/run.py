@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +42,7 @@ from audit.output import (
 )
 from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
+from audit.rules.registry import PlatformRules, load_rules, using
 from audit.unit import BatchResult, audit_games
 
 if TYPE_CHECKING:
@@ -52,11 +53,15 @@ if TYPE_CHECKING:
 
 
 def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
-    """Read one bucket of complete games and audit it: one worker's unit of work."""
+    """Read one bucket of complete games and audit it: one worker's unit of work, under
+    the platform's rulesets the staging carries (built once per process)."""
     quarantine: list[QuarantineRow] = []
     out = BatchResult()
-    for batch in read_bucket(stage, bucket, quarantine):
-        out.extend(audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged))
+    with using(stage.rulesets):
+        for batch in read_bucket(stage, bucket, quarantine):
+            out.extend(
+                audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged)
+            )
     out.quarantine += quarantine
     return out
 
@@ -242,12 +247,16 @@ def replay_logs(
     fairplay: bool = True,
     rng: bool = True,
     scheduler: str | None = None,
+    rules: Path | None = None,
 ) -> RunSummary:
     """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
     the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
     run cannot be done. With ``scheduler`` (a Dask scheduler's address), the buckets are
-    audited on that cluster instead of ``workers`` local processes: the same bytes."""
+    audited on that cluster instead of ``workers`` local processes: the same bytes. With
+    ``rules``, a folder of platform ruleset files (``audit.rules.registry``), a game naming
+    one of their ids is replayed under it (the presets answer every other id)."""
     started = time.perf_counter()
+    platform = load_rules(rules)
     workers = workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
         raise AuditError(f"--out {out} exists and is not a folder", slug="out")
@@ -272,9 +281,12 @@ def replay_logs(
     with scratch as workdir:
         parts = Parts(Path(workdir) / "parts")
         with (
-            staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)) as stage,
+            staging(
+                log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)
+            ) as staged,
             _progress(show, expected_hands) as tick,
         ):
+            stage = replace(staged, rulesets=platform)
 
             def done(result: BatchResult) -> None:
                 parts.add("hands", result.hands)
@@ -299,13 +311,15 @@ def replay_logs(
         parts.write("drops", out / "drops.parquet")
         hands = Counter(dict(parts.query("hands", "SELECT status, count(*) FROM parts GROUP BY 1")))
         written = time.perf_counter()
-        fair = _fairplay(log, out) if fairplay else None
+        with using(platform):
+            fair = _fairplay(log, out) if fairplay else None
         if fair is not None:
             parts.add("findings", [s.to_finding() for s in fair.suspicions])
         else:
             (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
         detected = time.perf_counter()
-        shuffles = _shuffles(log, out) if rng else None
+        with using(platform):
+            shuffles = _shuffles(log, out) if rng else None
         if shuffles is not None:
             parts.add("findings", shuffles.findings())
         else:
@@ -325,7 +339,9 @@ def replay_logs(
             "fairplay": fairplay,
             "rng": rng,
             **({"scheduler": scheduler} if scheduler else {}),
+            **({"rules": str(rules)} if rules is not None else {}),
         },
+        "rulesets": _rulesets_json(platform),
         "inputs": _inputs(log),
         "missing_optional_tables": sorted(log.missing_optional),
         "run_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -366,11 +382,12 @@ FAIR = "fairplay."
 SHUFFLE = "rng."
 
 
-def _replayed(logs: Path, out: Path, needs: tuple[str, ...], what: str, slug: str) -> tuple[
-    dict[str, Any], LogRoot
-]:
-    """run.json of the replay of ``logs`` in ``out``, and the log root; refuses an output
-    folder with no replay, or a replay of other logs."""
+def _replayed(
+    logs: Path, out: Path, needs: tuple[str, ...], what: str, slug: str, rules: Path | None
+) -> tuple[dict[str, Any], LogRoot, PlatformRules | None]:
+    """run.json of the replay of ``logs`` in ``out``, the log root and the platform's
+    rulesets in ``rules``; refuses an output folder with no replay, a replay of other
+    logs, or one run with other platform rulesets (the games' rules must be the same)."""
     missing = [name for name in needs if not (out / name).is_file()]
     if missing:
         raise AuditError(
@@ -386,7 +403,15 @@ def _replayed(logs: Path, out: Path, needs: tuple[str, ...], what: str, slug: st
             f"differ); run `rummy-audit replay {logs} --out {out}` again",
             slug=slug,
         )
-    return run, log
+    platform = load_rules(rules)
+    if run.get("rulesets", []) != _rulesets_json(platform):
+        used = ", ".join(r["file"] or "" for r in run.get("rulesets", [])) or "none"
+        raise AuditError(
+            f"the replay in {out} was run with other platform rulesets than --rules "
+            f"{rules or '(none)'} gives (it used: {used}); pass the same --rules",
+            slug=slug,
+        )
+    return run, log, platform
 
 
 def _rewrite(
@@ -403,26 +428,33 @@ def _rewrite(
     return summary
 
 
-def fairplay_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
-    """Run only the fair-play detectors, over a replay of the same logs already in ``out``:
-    its ``fairplay.*`` findings are replaced (never added twice), ``suspicions.parquet``,
-    ``run.json`` and ``report.html`` written again."""
-    run, log = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay")
+def fairplay_logs(
+    *, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR, rules: Path | None = None
+) -> RunSummary:
+    """Run only the fair-play detectors, over a replay of the same logs already in ``out``
+    (and the same platform rulesets, ``rules``): its ``fairplay.*`` findings are replaced
+    (never added twice), ``suspicions.parquet``, ``run.json`` and ``report.html`` written
+    again."""
+    run, log, platform = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay", rules)
     opened = time.perf_counter()
-    fair = _fairplay(log, out)
+    with using(platform):
+        fair = _fairplay(log, out)
     run["timings_s"]["fairplay"] = round(time.perf_counter() - opened, 3)
     run["fairplay"] = _fairplay_json(fair)
     run["arguments"]["fairplay"] = True
     return _rewrite(run, out, FAIR, [s.to_finding() for s in fair.suspicions], fail_on)
 
 
-def rng_logs(*, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR) -> RunSummary:
-    """Run only the shuffle tests, over a replay of the same logs already in ``out``: its
-    ``rng.*`` findings are replaced, ``rng.parquet``, ``run.json`` and ``report.html``
-    written again."""
-    run, log = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng")
+def rng_logs(
+    *, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR, rules: Path | None = None
+) -> RunSummary:
+    """Run only the shuffle tests, over a replay of the same logs already in ``out`` (and
+    the same platform rulesets, ``rules``): its ``rng.*`` findings are replaced,
+    ``rng.parquet``, ``run.json`` and ``report.html`` written again."""
+    run, log, platform = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng", rules)
     opened = time.perf_counter()
-    shuffles = _shuffles(log, out)
+    with using(platform):
+        shuffles = _shuffles(log, out)
     run["timings_s"]["rng"] = round(time.perf_counter() - opened, 3)
     run["rng"] = _rng_json(shuffles)
     run["arguments"]["rng"] = True
@@ -476,6 +508,11 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         return None if value is None else value.astimezone(UTC).isoformat(timespec="seconds")
 
     return {"first_started_at": iso(first), "last_ended_at": iso(last)}
+
+
+def _rulesets_json(platform: PlatformRules | None) -> list[dict[str, str | None]]:
+    """run.json's ``rulesets``: each platform ruleset the run loaded (``--rules``)."""
+    return platform.summary() if platform is not None else []
 
 
 def _inputs(log: LogRoot) -> list[dict[str, Any]]:

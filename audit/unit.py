@@ -33,7 +33,8 @@ from audit.records import (
 )
 from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.outcome import HandAudit, audit_hand
-from audit.rules.ruleset import Ruleset, load_preset
+from audit.rules.registry import lookup
+from audit.rules.ruleset import Ruleset
 
 _NEEDS_CARD = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
 _NEEDS_GROUPS = frozenset({"declare", "show", "reshuffle"})
@@ -54,9 +55,11 @@ def malformed_event(hand: Hand) -> str | None:
 
 
 def rules_for(game: Game) -> Ruleset | str:
-    """The game's preset, or why it cannot be used (a reason for the quarantine)."""
+    """The game's ruleset, or why it cannot be used (a reason for the quarantine): the
+    platform's rulesets in force (``audit.rules.registry.using``, ``--rules DIR``) first,
+    then the shipped presets."""
     try:
-        rules = load_preset(game.ruleset)
+        rules = lookup(game.ruleset)
     except RulesetError as exc:
         return f"game {game.game_id}: {exc}"
     if rules.cards_per_hand != game.cards_per_hand:
@@ -70,7 +73,8 @@ def rules_for(game: Game) -> Ruleset | str:
 def admit(unit: GameUnit) -> tuple[Ruleset | None, dict[str, str | None]]:
     """The game's rules (``None`` when they cannot be used) and, for each hand, why it
     cannot be replayed (``None``: it can): a row the reader refused, an unknown game or
-    ruleset, an event the replay cannot read."""
+    ruleset (``rules_for``: the platform's rulesets in force, then the presets), an event
+    the replay cannot read."""
     game = unit.game
     rules = (
         rules_for(game) if game is not None else f"game {unit.game_id} is not in the games table"

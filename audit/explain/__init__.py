@@ -27,6 +27,7 @@ from audit.explain.game import GameView, build_game_view
 from audit.explain.html import render_game_html, render_html, write_game_html, write_html
 from audit.explain.terminal import print_game, print_view, render_game_text, render_text
 from audit.explain.view import HandView, build_view
+from audit.rules.registry import load_rules, using
 
 __all__ = [
     "GameView",
@@ -53,41 +54,52 @@ __all__ = [
 ]
 
 
-def load_view(logs: Path, hand_id: str, out: Path | None = None) -> HandView:
+def load_view(
+    logs: Path, hand_id: str, out: Path | None = None, *, rules: Path | None = None
+) -> HandView:
     """Find ``hand_id`` in the log root ``logs``, replay it and put it into words; with
     ``out``, a nightly run's output folder, look up the fair-play suspicions it is
-    evidence for."""
-    unit = find_hand(logs, hand_id)
-    fairplay = lookup(out, hand_id, logs)
-    view = build_view(
-        unit, hand_id, source=str(logs), version=__version__, clock=hand_clock(logs, hand_id)
-    )
+    evidence for; with ``rules``, under the platform's rulesets as the nightly run."""
+    with using(load_rules(rules)):
+        unit = find_hand(logs, hand_id)
+        fairplay = lookup(out, hand_id, logs)
+        view = build_view(
+            unit, hand_id, source=str(logs), version=__version__, clock=hand_clock(logs, hand_id)
+        )
     return replace(view, fairplay=fairplay)
 
 
-def load_game_view(logs: Path, game_id: str, out: Path | None = None) -> GameView:
+def load_game_view(
+    logs: Path, game_id: str, out: Path | None = None, *, rules: Path | None = None
+) -> GameView:
     """Find game ``game_id`` in the log root ``logs``, audit it as the nightly run does and
-    put it into words; with ``out``, look up the fair-play suspicions it is evidence for."""
-    unit = find_game(logs, game_id)
-    fairplay = lookup_game(out, game_id, logs)
-    facts = game_facts(logs, game_id, [item.hand.hand_id for item in unit.hands])
-    view = build_game_view(
-        unit,
-        source=str(logs),
-        version=__version__,
-        clock=facts.clock,
-        hand_clocks=facts.hands,
-        missing=facts.missing,
-        damaged=facts.damaged,
-    )
+    put it into words; with ``out``, look up the fair-play suspicions it is evidence for;
+    with ``rules``, under the platform's rulesets as the nightly run."""
+    with using(load_rules(rules)):
+        unit = find_game(logs, game_id)
+        fairplay = lookup_game(out, game_id, logs)
+        facts = game_facts(logs, game_id, [item.hand.hand_id for item in unit.hands])
+        view = build_game_view(
+            unit,
+            source=str(logs),
+            version=__version__,
+            clock=facts.clock,
+            hand_clocks=facts.hands,
+            missing=facts.missing,
+            damaged=facts.damaged,
+        )
     return replace(view, fairplay=fairplay)
 
 
-def explain_hand(logs: Path, hand_id: str, out: Path | None = None) -> str:
+def explain_hand(
+    logs: Path, hand_id: str, out: Path | None = None, *, rules: Path | None = None
+) -> str:
     """The plain-text explanation of ``hand_id``; an ``AuditError`` when there is none."""
-    return render_text(load_view(logs, hand_id, out))
+    return render_text(load_view(logs, hand_id, out, rules=rules))
 
 
-def explain_game(logs: Path, game_id: str, out: Path | None = None) -> str:
+def explain_game(
+    logs: Path, game_id: str, out: Path | None = None, *, rules: Path | None = None
+) -> str:
     """The plain-text explanation of game ``game_id``; an ``AuditError`` when there is none."""
-    return render_game_text(load_game_view(logs, game_id, out))
+    return render_game_text(load_game_view(logs, game_id, out, rules=rules))

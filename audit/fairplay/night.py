@@ -17,7 +17,8 @@ from audit.fairplay.rings import rings
 from audit.fairplay.source import open_night
 from audit.fairplay.suspicion import Suspicion
 from audit.logs.reader import LogRoot
-from audit.rules.ruleset import FORMATS, load_preset
+from audit.rules.registry import lookup
+from audit.rules.ruleset import FORMATS
 
 MEMORY_LIMIT = "2GB"
 
@@ -41,7 +42,7 @@ def _drop_formats(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
     out = []
     for (preset,) in con.sql("SELECT DISTINCT ruleset FROM g ORDER BY 1").fetchall():
         try:
-            rules = load_preset(preset)
+            rules = lookup(preset)
         except RulesetError:
             continue  # its games were quarantined; none of its hands is in the night
         out += [f"{preset}|{f}" for f in FORMATS if rules.drop_penalty(f) is not None]

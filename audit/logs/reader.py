@@ -72,6 +72,7 @@ from audit.records import (
     Shuffle,
     gc_paused,
 )
+from audit.rules.registry import PlatformRules
 
 MEMORY_LIMIT = "256MB"
 """DuckDB's memory limit while staging; beyond it, it spills under `workdir`. With the
@@ -202,6 +203,9 @@ class Staging:
     """The optional tables the log root does not have: the checks that need them skip."""
     damaged: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Table -> its files that could not be read (``LogRoot.damaged``)."""
+    rulesets: PlatformRules | None = None
+    """The platform's rulesets (``--rules DIR``), as text: each worker builds them once and
+    audits its bucket under them (``audit.rules.registry.using``)."""
 
 
 @contextmanager

@@ -107,8 +107,10 @@ def nightly_logs(
     progress: bool | None = None,
     fairplay: bool = True,
     rng: bool = True,
+    rules: Path | None = None,
 ) -> NightSummary:
-    """Audit what is new in ``logs`` since the last night committed in ``state``."""
+    """Audit what is new in ``logs`` since the last night committed in ``state``; with
+    ``rules``, under the platform's rulesets of that folder as ``replay_logs`` does."""
     check_log_root(logs)
     where, root = state.resolve(), logs.resolve()
     if where == root or root in where.parents or where in root.parents:
@@ -120,7 +122,7 @@ def nightly_logs(
     with open_state(state) as st:
         finish(st)
         try:
-            return _night(st, logs, workers, fail_on, progress, fairplay, rng)
+            return _night(st, logs, workers, fail_on, progress, fairplay, rng, rules)
         finally:
             shutil.rmtree(st.work, ignore_errors=True)
 
@@ -146,6 +148,7 @@ def _night(
     progress: bool | None,
     fairplay: bool,
     rng: bool,
+    rules: Path | None = None,
 ) -> NightSummary:
     last = st.last
     seen = read_seen(last / CARRY / SEEN if last is not None else None)
@@ -170,7 +173,8 @@ def _night(
     )
     checkpoint("split")
     replay = replay_logs(logs=night_root, out=folder, workers=workers, fail_on=fail_on,
-                         progress=progress, fairplay=fairplay, rng=rng)  # fmt: skip
+                         progress=progress, fairplay=fairplay, rng=rng,
+                         rules=rules)  # fmt: skip
     checkpoint("replayed")
     _rewrite_arguments(folder, logs, night)
     write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split))

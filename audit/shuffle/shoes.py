@@ -30,7 +30,8 @@ from audit.logs.contract import load_contract
 from audit.logs.reader import LogRoot
 from audit.logs.validate import card_codes_sql, file_literal, source_sql
 from audit.rules.melds import Jokers
-from audit.rules.ruleset import Ruleset, load_preset
+from audit.rules.registry import lookup as ruleset_named
+from audit.rules.ruleset import Ruleset
 
 Codes = npt.NDArray[np.uint8]
 Ints = npt.NDArray[np.int64]
@@ -230,7 +231,7 @@ def _presets(names: list[Any]) -> dict[str, Bools]:
     out = {}
     for name in names:
         try:
-            out[str(name)] = _joker_table(load_preset(str(name)))
+            out[str(name)] = _joker_table(ruleset_named(str(name)))
         except RulesetError:
             continue  # its games were quarantined: none of its hands is here
     return out

@@ -1,0 +1,261 @@
+"""A platform's own rulesets as data: a folder of ruleset files (``--rules DIR``) and
+``rummy-audit rules check-file`` (audit/rules/registry.py, docs/rulesets.md).
+
+002_be7776aa8b349efa.txt: the host can change any of the rules, so a file may ``extends`` a
+preset or another file of the folder and change any value."""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.errors import RulesetError
+from audit.rules.registry import (
+    PlatformRules,
+    active,
+    check_file,
+    load_folder,
+    lookup,
+    using,
+)
+from tests.rules.support import STANDARD, rule_table
+
+runner = CliRunner()
+
+
+def ruleset(
+    folder: Path, name: str, ident: str, body: str = "", extends: str | None = None
+) -> Path:
+    """``folder/name`` with ``id = ident``, ``extends`` and ``body``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    head = f'id = "{ident}"\n' + (f'extends = "{extends}"\n' if extends else "")
+    path = folder / name
+    path.write_text(head + body, encoding="utf-8")
+    return path
+
+
+CAP_60 = rule_table("points.cap", 60, text="Never more than 60.", source="acme terms")
+WRAPS = rule_table("melds.run_wraps", True, text="K A 2 is a sequence.", source="acme terms")
+
+
+def refusal(folder: Path) -> str:
+    with pytest.raises(RulesetError) as raised:
+        load_folder(folder)
+    return str(raised.value)
+
+
+# ------------------------------------------------------------------ loading a folder
+
+
+def test_a_file_extends_a_preset_and_changes_a_value(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    rules = load_folder(tmp_path).rulesets()["acme-13"]
+    assert (rules.id, rules.path, rules.cap) == ("acme-13", "acme-13.toml", 60)
+    assert rules.rule("points.cap").source == "acme terms"
+    assert rules.min_runs == STANDARD.min_runs
+    assert rules.rule("declaration.min_runs") == STANDARD.rule("declaration.min_runs")
+
+
+def test_a_file_extends_another_file_of_the_folder(tmp_path: Path) -> None:
+    """Resolved in dependency order whatever the file names' order: the child sorts
+    first here."""
+    ruleset(tmp_path, "a-child.toml", "acme-13-wraps", WRAPS, extends="acme-13")
+    ruleset(tmp_path, "b-base.toml", "acme-13", CAP_60, extends="standard-13")
+    rulesets = load_folder(tmp_path).rulesets()
+    assert sorted(rulesets) == ["acme-13", "acme-13-wraps"]
+    child = rulesets["acme-13-wraps"]
+    assert (child.cap, child.run_wraps, child.path) == (60, True, "a-child.toml")
+    assert rulesets["acme-13"].run_wraps is False
+
+
+def test_a_cycle_of_extends_names_every_file(tmp_path: Path) -> None:
+    ruleset(tmp_path, "a.toml", "acme-a", extends="acme-b")
+    ruleset(tmp_path, "b.toml", "acme-b", extends="acme-a")
+    assert refusal(tmp_path) == (
+        "a.toml: extends: a cycle, acme-a (a.toml) -> acme-b (b.toml) -> acme-a (a.toml); "
+        "a ruleset cannot extend itself, even through another"
+    )
+
+
+def test_a_file_that_extends_itself_is_a_cycle(tmp_path: Path) -> None:
+    ruleset(tmp_path, "a.toml", "acme-a", extends="acme-a")
+    assert refusal(tmp_path).startswith("a.toml: extends: a cycle, acme-a (a.toml) -> acme-a")
+
+
+def test_an_id_taken_by_a_preset_names_both_files(tmp_path: Path) -> None:
+    ruleset(tmp_path, "mine.toml", "standard-13", CAP_60, extends="first-life-13")
+    message = refusal(tmp_path)
+    assert message.startswith("mine.toml: id: 'standard-13' is the id of the shipped preset")
+    assert "presets/standard-13.toml" in message
+
+
+def test_an_id_taken_by_another_file_names_both_files(tmp_path: Path) -> None:
+    ruleset(tmp_path, "one.toml", "acme-13", extends="standard-13")
+    ruleset(tmp_path, "two.toml", "acme-13", CAP_60, extends="standard-13")
+    assert refusal(tmp_path) == (
+        "two.toml: id: 'acme-13' is also the id of one.toml; each ruleset file needs an id "
+        "of its own"
+    )
+
+
+def test_an_unknown_key_names_the_file_and_the_key(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme.toml", "acme-13", rule_table("points.kap", 60), extends="standard-13")
+    assert refusal(tmp_path) == "acme.toml: unknown key 'points.kap'"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "allowed"),
+    [
+        ("points.cap", 0, "expected a whole number from 1 to 1000, got 0"),
+        ("melds.run_wraps", "yes", "expected true or false, got 'yes'"),
+        ("draws.joker_from_discard", "sometimes",
+         "expected one of 'allowed', 'open_card_only', 'never', got 'sometimes'"),
+        ("melds.max_jokers_per_run", "many",
+         "expected 'unlimited' or a whole number from 0 to 13, got 'many'"),
+    ],
+)  # fmt: skip
+def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
+    tmp_path: Path, key: str, value: object, allowed: str
+) -> None:
+    ruleset(tmp_path, "acme.toml", "acme-13", rule_table(key, value), extends="standard-13")
+    assert refusal(tmp_path) == f"acme.toml: {key}: {allowed}"
+
+
+def test_extends_an_unknown_id_names_the_presets_and_the_folder(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme.toml", "acme-13", extends="acme-base")
+    message = refusal(tmp_path)
+    assert message.startswith("acme.toml: extends: unknown ruleset 'acme-base'; the presets")
+    assert message.endswith("the platform rulesets (--rules) are: acme-13")
+
+
+def test_a_folder_without_ruleset_files_or_not_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no rules here", encoding="utf-8")
+    assert "holds no *.toml ruleset file" in refusal(tmp_path)
+    assert refusal(tmp_path / "absent").endswith("not a folder of ruleset files")
+
+
+def test_a_file_that_is_not_toml_or_not_utf8(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text("id = ", encoding="utf-8")
+    assert refusal(tmp_path).startswith("bad.toml: not valid TOML: ")
+    (tmp_path / "bad.toml").write_bytes(b'id = "\xff"\n')
+    assert refusal(tmp_path) == "bad.toml: not UTF-8 text; a ruleset file is TOML in UTF-8"
+
+
+# ------------------------------------------------------------------ what crosses to a worker
+
+
+def test_the_value_a_worker_gets_builds_the_same_rulesets_once(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    platform = load_folder(tmp_path)
+    again = pickle.loads(pickle.dumps(platform))
+    assert again == platform
+    assert again.digest == platform.digest
+    assert again.rulesets() is platform.rulesets()  # built once per process, by digest
+    assert again.rulesets()["acme-13"].cap == 60
+    assert PlatformRules.of(list(reversed(platform.files))).digest == platform.digest
+    changed = PlatformRules.of([(n, t.replace("60", "61")) for n, t in platform.files])
+    assert changed.digest != platform.digest
+
+
+def test_summary_for_run_json(tmp_path: Path) -> None:
+    path = ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    assert load_folder(tmp_path).summary() == [
+        {
+            "id": "acme-13",
+            "file": "acme-13.toml",
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "extends": "standard-13",
+        }
+    ]
+
+
+def test_lookup_answers_from_the_rulesets_in_force_then_the_presets(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    platform = load_folder(tmp_path)
+    with pytest.raises(RulesetError, match="a platform ruleset is loaded with --rules DIR"):
+        lookup("acme-13")
+    with using(platform):
+        assert active() is platform
+        assert lookup("acme-13").cap == 60
+        assert lookup("standard-13") is STANDARD
+        with pytest.raises(RulesetError, match=r"the platform rulesets \(--rules\) are: acme-13"):
+            lookup("acme-10")
+    assert active() is None
+
+
+# ------------------------------------------------------------------ rules check-file
+
+
+def test_check_file_says_what_the_file_changes(tmp_path: Path) -> None:
+    path = ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60 + WRAPS, extends="standard-13")
+    assert check_file(path) == (
+        f"{path}: ok, acme-13 extends standard-13, changes melds.run_wraps, points.cap"
+    )
+
+
+def test_check_file_cli_ok_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    result = runner.invoke(app, ["rules", "check-file", "acme-13.toml"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "acme-13.toml: ok, acme-13 extends standard-13, changes points.cap\n"
+
+    ruleset(tmp_path, "bad.toml", "acme-bad", rule_table("points.cap", 0), extends="standard-13")
+    result = runner.invoke(app, ["rules", "check-file", "bad.toml"])
+    assert result.exit_code == 2
+    assert result.output == (
+        "rummy-audit: error: bad.toml: points.cap: expected a whole number from 1 to 1000, "
+        "got 0\n"
+    )
+    assert "Traceback" not in result.output
+
+    result = runner.invoke(app, ["rules", "check-file", "missing.toml"])
+    assert (result.exit_code, result.output) == (
+        2, "rummy-audit: error: missing.toml: no such ruleset file\n"
+    )  # fmt: skip
+
+
+def test_check_file_of_a_file_that_extends_a_platform_ruleset(tmp_path: Path) -> None:
+    """Its parents are given with --rules DIR; without them the error says so."""
+    parents = tmp_path / "rules"
+    ruleset(parents, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    child = ruleset(tmp_path / "new", "acme-13-wraps.toml", "acme-13-wraps", WRAPS,
+                    extends="acme-13")  # fmt: skip
+    result = runner.invoke(app, ["rules", "check-file", str(child)])
+    assert result.exit_code == 2
+    assert "extends: unknown ruleset 'acme-13'" in result.output
+    assert result.output.rstrip().endswith("give the folder of the rulesets it extends with "
+                                           "--rules DIR")  # fmt: skip
+    result = runner.invoke(app, ["rules", "check-file", str(child), "--rules", str(parents)])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{child}: ok, acme-13-wraps extends acme-13, changes melds.run_wraps\n"
+
+
+def test_check_file_of_a_file_inside_its_own_folder(tmp_path: Path) -> None:
+    """Checked against the other files of the folder, not against itself."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    child = ruleset(tmp_path, "wraps.toml", "acme-13-wraps", WRAPS, extends="acme-13")
+    assert check_file(child, parents=tmp_path).startswith(f"{child}: ok, acme-13-wraps extends")
+    clash = ruleset(tmp_path / "other", "acme.toml", "acme-13", extends="standard-13")
+    with pytest.raises(RulesetError, match=r"is also the id of acme-13\.toml"):
+        check_file(clash, parents=tmp_path)
+
+
+def test_rules_list_and_show_with_a_platform_folder(tmp_path: Path) -> None:
+    ruleset(tmp_path, "acme-13.toml", "acme-13", 'title = "Acme 13"\n' + CAP_60,
+            extends="standard-13")  # fmt: skip
+    result = runner.invoke(app, ["rules", "list", "--rules", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "acme-13\tAcme 13\t(acme-13.toml)"
+    assert "standard-13\t" in result.output
+    result = runner.invoke(app, ["rules", "show", "acme-13", "--rules", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "points.cap = 60" in result.output
+    result = runner.invoke(app, ["rules", "show", "acme-13"])
+    assert result.exit_code == 2
+    assert "a platform ruleset is loaded with --rules DIR" in result.output
