@@ -431,11 +431,16 @@ def rules_check(
         str | None,
         typer.Option("--wild", help="The wild card turned up (e.g. 5C, or JK): its rank is wild."),
     ] = None,
-    preset: Annotated[str, typer.Option("--preset", help="Rule preset id.")] = "standard-13",
+    preset: Annotated[
+        str, typer.Option("--preset", help="Ruleset id: a preset, or a file's of --rules.")
+    ] = "standard-13",
+    rules: RulesDir = None,
 ) -> None:
     """Classify groups of cards; for a whole hand, judge the declaration and find its best
     score."""
-    typer.echo(rules_explain.check_groups_text(groups, wild=wild, rules=load_preset(preset)))
+    with using(load_rules(rules)):
+        ruleset = lookup(preset)
+    typer.echo(rules_explain.check_groups_text(groups, wild=wild, rules=ruleset))
 
 
 def main() -> None:

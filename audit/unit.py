@@ -166,6 +166,7 @@ def audit_unit(
     game = unit.game
     rules, reasons = admit(unit)
     out = UnitAudit(unit.game_id, game, rules, [], [])
+    started_with = opening_players(unit.hands)
     for hand in unit.hands:
         reason = reasons[hand.hand_id]
         if reason is not None or game is None or rules is None:
@@ -177,7 +178,7 @@ def audit_unit(
                                   "input.hand", why)
                 )  # fmt: skip
             continue
-        audit = audit_hand(hand, game, rules)
+        audit = audit_hand(hand, game, rules, started_with)
         pile, drops = hand_facts(audit.replay, audit.expected)
         out.pile += pile
         out.drops += drops
@@ -197,6 +198,12 @@ def audit_unit(
             )
         ]
     return out
+
+
+def opening_players(hands: Sequence[Hand]) -> int | None:
+    """Players seated at the game's first hand (its earliest hand that has seats; hands
+    come in hand order): the table its shoe was chosen for, kept while players leave."""
+    return next((len(hand.seats) for hand in hands if hand.seats), None)
 
 
 def incomplete(game: Game, hands: list[Hand]) -> list[str]:

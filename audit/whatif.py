@@ -40,7 +40,7 @@ from audit.records import Game, GameUnit, Hand, QuarantineRow
 from audit.replay.hand import HandReplay
 from audit.replay.outcome import Expected, expected_outcomes
 from audit.rules.ruleset import Ruleset
-from audit.unit import admit
+from audit.unit import admit, opening_players
 
 AMOUNT = pa.decimal128(18, 2)
 CHANGES_SCHEMA = pa.schema(
@@ -177,15 +177,17 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
         if reasons[hand.hand_id] is not None or game is None or rules is None:
             out.skipped["quarantined: the replay cannot replay it"] += 1
         elif other.cards_per_hand != game.cards_per_hand:
-            out.skipped[f"its game deals {game.cards_per_hand} cards, {other.id} "
-                        f"{other.cards_per_hand}"] += 1  # fmt: skip
+            out.skipped[f"their games deal {game.cards_per_hand} cards and {other.id} "
+                        f"deals {other.cards_per_hand}"] += 1  # fmt: skip
         else:
-            _hand(hand, game, rules, other, out)
+            _hand(hand, game, rules, other, out, opening_players(unit.hands))
 
 
-def _hand(hand: Hand, game: Game, rules: Ruleset, other: Ruleset, out: WhatIf) -> None:
-    before = HandReplay(hand, game, rules).run()
-    after = HandReplay(hand, game, other).run()
+def _hand(
+    hand: Hand, game: Game, rules: Ruleset, other: Ruleset, out: WhatIf, opening: int | None
+) -> None:
+    before = HandReplay(hand, game, rules, opening).run()
+    after = HandReplay(hand, game, other, opening).run()
     was, will = expected_outcomes(before), expected_outcomes(after)
     undecided = _undecided(before, after)
     note = undecided or _broken(before, after, other)
@@ -294,7 +296,7 @@ def describe(result: WhatIf) -> list[str]:
     hands, cash = s["hands"], s["points_money"]
     lines = [
         f"{hands['rescored']} hands re-scored under {result.ruleset}: {hands['changed']} would "
-        f"change for {s['players_changed']} players ({s['outcomes_changed']} outcomes); "
+        f"change for {s['players_changed']} players ({s['outcomes_changed']} outcomes changed); "
         f"points charged {s['points_before']} -> {s['points_after']}",
         f"points rummy money: losers paid {cash['losers_paid_before']} -> "
         f"{cash['losers_paid_after']}; rake {cash['rake_before']} -> {cash['rake_after']}",

@@ -1,7 +1,7 @@
 """Benchmark of the optimal-arrangement solver (audit/rules/solver.py).
 
-Three sets of 13-card hands, all seeded:
-- random deals: 13 cards and a wild card from a shuffled 2-deck + 2-joker shoe;
+Three sets of hands for each preset (13 cards, or 10 for standard-10), all seeded:
+- random deals: a hand and a wild card from a shuffled 2-deck + 2-joker shoe;
 - end of play: hands as they stand when a real hand ends, made by playing 8-20 turns of
   draw-and-discard from a random deal, each turn discarding the highest unmatched card of the
   hand's best arrangement;
@@ -34,20 +34,20 @@ def shoe(decks: int, jokers: int) -> list[int]:
 
 
 def random_deals(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
-    cards = shoe(2, 2)
+    cards, k = shoe(2, 2), rules.cards_per_hand
     out = []
     for _ in range(n):
         rng.shuffle(cards)
-        out.append((cards[:13], Jokers.for_wild_card(cards[13], rules)))
+        out.append((cards[:k], Jokers.for_wild_card(cards[k], rules)))
     return out
 
 
 def end_of_play(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
-    cards = shoe(2, 2)
+    cards, k = shoe(2, 2), rules.cards_per_hand
     out = []
     for _ in range(n):
         rng.shuffle(cards)
-        hand, jokers, stock = cards[:13], Jokers.for_wild_card(cards[13], rules), cards[14:]
+        hand, jokers, stock = cards[:k], Jokers.for_wild_card(cards[k], rules), cards[k + 1 :]
         for turn in range(rng.randint(8, 20)):
             hand = [*hand, stock[turn]]
             _, groups = best_arrangement(hand, jokers, rules)
@@ -60,11 +60,11 @@ def end_of_play(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
 
 
 def joker_rich(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
-    cards = shoe(3, 6)
+    cards, k = shoe(3, 6), rules.cards_per_hand
     out = []
     while len(out) < n:
         rng.shuffle(cards)
-        hand, jokers = cards[:13], Jokers.for_wild_card(cards[13], rules)
+        hand, jokers = cards[:k], Jokers.for_wild_card(cards[k], rules)
         if sum(jokers.is_joker(c) for c in hand) >= 4:
             out.append((hand, jokers))
     return out
@@ -117,7 +117,7 @@ SETS: list[tuple[str, Callable[[random.Random, int, Ruleset], list[Hand]], int]]
 
 def main(scale: float = 1.0) -> str:
     rows = []
-    for preset in ("standard-13", "first-life-13"):
+    for preset in ("standard-13", "first-life-13", "standard-10"):
         rules = load_preset(preset)
         for name, make, n in SETS:
             hands = make(random.Random(f"{preset}/{name}"), max(10, int(n * scale)), rules)

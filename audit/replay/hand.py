@@ -73,10 +73,15 @@ class Declaration:
 class HandReplay:
     """Replays one hand; read ``findings``, ``seats``, ``declarations`` after ``run()``."""
 
-    def __init__(self, hand: Hand, game: Game, rules: Ruleset) -> None:
+    def __init__(
+        self, hand: Hand, game: Game, rules: Ruleset, started_with: int | None = None
+    ) -> None:
         self.hand = hand
         self.game = game
         self.rules = rules
+        self.started_with = started_with
+        """Players at the game's first hand: a game keeps the shoe it started with, so a
+        hand after players left is dealt from the shoe of the larger table."""
         self.jokers = _jokers(hand.wild, rules)
         self.findings: list[Finding] = []
         self.seats: dict[str, Seat] = {p: Seat(p, []) for p in hand.seats}
@@ -137,14 +142,16 @@ class HandReplay:
                 expected=f"at most {game.max_players} players",
                 recorded=f"{n} players",
             )
-        spec = rules.shoe_for(n)
+        table = max(n, self.started_with or 0)
+        spec = rules.shoe_for(table)
+        since = f" (the game started with {table} players)" if table != n else ""
         if spec is None:
             self._find(
                 "deck.composition",
                 "deal.shoes",
-                f"The ruleset {rules.id} has no shoe for a table of {n} players.",
+                f"The ruleset {rules.id} has no shoe for a table of {table} players{since}.",
                 expected=f"{rules.min_players}-{rules.max_players} players",
-                recorded=f"{n} players",
+                recorded=f"{table} players",
             )
         else:
             if (game.decks, game.printed_jokers) != (spec.decks, spec.printed_jokers):
@@ -152,8 +159,8 @@ class HandReplay:
                     "deck.composition",
                     "deal.shoes",
                     f"The game records {game.decks} decks and {game.printed_jokers} printed "
-                    f"jokers, but {rules.id} plays {n} players with {spec.decks} decks and "
-                    f"{spec.printed_jokers} printed jokers.",
+                    f"jokers, but {rules.id} plays {table} players with {spec.decks} decks "
+                    f"and {spec.printed_jokers} printed jokers{since}.",
                     expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
                     recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
                 )

@@ -52,8 +52,12 @@ class HandAudit:
     expected: dict[str, Expected]
 
 
-def audit_hand(hand: Hand, game: Game, rules: Ruleset) -> HandAudit:
-    replay = HandReplay(hand, game, rules).run()
+def audit_hand(
+    hand: Hand, game: Game, rules: Ruleset, started_with: int | None = None
+) -> HandAudit:
+    """The hand replayed and its outcomes compared with the record; ``started_with``, the
+    players of the game's first hand, chooses the shoe (``HandReplay``)."""
+    replay = HandReplay(hand, game, rules, started_with).run()
     expected = expected_outcomes(replay)
     findings = list(replay.findings)
     findings += commitment_findings(hand, game)

@@ -17,6 +17,15 @@ import pytest
 GOLDEN = Path(__file__).parent / "golden"
 ACTUAL = Path(__file__).parents[1] / "actual" / "explain"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+PLAIN = {
+    "COLUMNS": "100",
+    "LINES": None,
+    "FORCE_COLOR": None,
+    "NO_COLOR": None,
+    "TTY_COMPATIBLE": None,
+    "TTY_INTERACTIVE": None,
+}
+"""The environment of a pipe 100 columns wide: rich prints plain text, the same everywhere."""
 
 
 def scrub(text: str, *, volatile: dict[str, str]) -> str:

@@ -12,20 +12,10 @@ import audit.explain
 from audit.cli import app
 from tests.explain.fairplay import EVIDENCE, night
 from tests.explain.games import pool_game
-from tests.explain.goldtest import compare, scrub
+from tests.explain.goldtest import PLAIN, compare, scrub
 from tests.explain.hands import DISPUTE, INVALID
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
-
-PLAIN = {
-    "COLUMNS": "100",
-    "LINES": None,
-    "FORCE_COLOR": None,
-    "NO_COLOR": None,
-    "TTY_COMPATIBLE": None,
-    "TTY_INTERACTIVE": None,
-}
-"""The environment of a pipe 100 columns wide: rich prints plain text, the same everywhere."""
 
 
 def explain(logs: Path, *more: str) -> tuple[str, str]:

@@ -16,20 +16,10 @@ from typer.testing import CliRunner
 import audit.explain
 from audit.cli import app
 from audit.sim import simulate
-from tests.explain.goldtest import compare, scrub
+from tests.explain.goldtest import PLAIN, compare, scrub
 
 HAND = "G000003-01"
 """A deals game's first hand in a 4-game standard-10 night of seed 2."""
-
-PLAIN = {
-    "COLUMNS": "100",
-    "LINES": None,
-    "FORCE_COLOR": None,
-    "NO_COLOR": None,
-    "TTY_COMPATIBLE": None,
-    "TTY_INTERACTIVE": None,
-}
-"""The environment of a pipe 100 columns wide, as tests/explain/test_golden.py has it."""
 
 
 def test_explain_a_ten_card_hand_matches_the_golden_files(

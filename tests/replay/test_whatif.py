@@ -117,6 +117,15 @@ def test_simulate_command_plays_the_presets_named(tmp_path: Path) -> None:
     games = pq.read_table(tmp_path / "logs" / "games").to_pylist()
     assert {g["ruleset"] for g in games} == {"standard-10"}
     assert {g["cards_per_hand"] for g in games} == {10}
+    # A 13-card ruleset cannot re-score 10-card hands: every hand is counted, with why.
+    result = whatif_logs(
+        logs=tmp_path / "logs", out=tmp_path / "w", other=load_preset("standard-13")
+    )
+    hands = pq.read_table(tmp_path / "logs" / "hands").num_rows
+    assert result.summary()["hands"]["not_rescored"] == {
+        "their games deal 10 cards and standard-13 deals 13": hands
+    }
+    assert result.changes == []
     bad = runner.invoke(app, ["simulate", "--games", "1", "--presets", "acme-13",
                               "--out", str(tmp_path / "bad")])  # fmt: skip
     assert bad.exit_code == 2

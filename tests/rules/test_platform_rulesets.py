@@ -259,3 +259,18 @@ def test_rules_list_and_show_with_a_platform_folder(tmp_path: Path) -> None:
     result = runner.invoke(app, ["rules", "show", "acme-13"])
     assert result.exit_code == 2
     assert "a platform ruleset is loaded with --rules DIR" in result.output
+
+
+def test_rules_check_judges_cards_under_a_platform_ruleset(tmp_path: Path) -> None:
+    """A support agent checks a group under the platform's own rules: K-A-2 is a sequence
+    under a file with melds.run_wraps = true, not under standard-13 (003_: 'but you can not
+    form K-A-2')."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", WRAPS, extends="standard-13")
+    mine = ["rules", "check", "--preset", "acme-13", "--rules", str(tmp_path), "KH AH 2H"]
+    result = runner.invoke(app, mine)
+    assert result.exit_code == 0, result.output
+    assert "ruleset acme-13" in result.output
+    assert "KH AH 2H: pure sequence" in result.output
+    result = runner.invoke(app, ["rules", "check", "KH AH 2H"])
+    assert "KH AH 2H: invalid group" in result.output
+    assert "(melds.run_wraps)" in result.output

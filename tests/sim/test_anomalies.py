@@ -36,7 +36,7 @@ from audit.sim.anomalies import (
     fits,
     parse_kinds,
 )
-from tests.sim.walk import TABLES, Logs, Row, digest, files, load
+from tests.sim.walk import TABLES, Logs, Row, digest, files, found_for, load
 
 SEED = 3
 GAMES = 500
@@ -137,19 +137,7 @@ def test_recall_of_planted_tampering_is_complete(
     planted = labels_of(logs, kind)
     assert planted
     for row in planted:
-        found = [
-            f
-            for f in findings
-            if f["check"] == row["check"]
-            and f["game_id"] == row["game_id"]
-            and (row["hand_id"] is None or f["hand_id"] == row["hand_id"])
-            and (row["seq"] is None or f["seq"] == row["seq"])
-            and (
-                f["player_id"] is None
-                or row["kind"] == "split_amount"
-                or f["player_id"] in row["players"]
-            )
-        ]
+        found = found_for(row, findings)
         assert found, f"not found: {row}"
         assert all(f["severity"] in MINOR_OR_ABOVE for f in found)
 

@@ -20,7 +20,7 @@ from audit.run import replay_logs
 from audit.sim import simulate
 from audit.sim.anomalies import TAMPERING
 from audit.sim.players import sizes_of
-from tests.sim.walk import Logs, Row, load
+from tests.sim.walk import Logs, Row, found_for, load
 
 MINOR_OR_ABOVE = {"critical", "major", "minor"}
 NIGHTS = {
@@ -127,19 +127,7 @@ def test_planted_tampering_is_found_and_nothing_else(tampered: tuple[Logs, list[
     kinds = {row["kind"] for row in planted}
     assert {"loser_points", "drop_penalty", "pool_score", "skimmed_payout"} <= kinds
     for row in planted:
-        found = [
-            f
-            for f in findings
-            if f["check"] == row["check"]
-            and f["game_id"] == row["game_id"]
-            and (row["hand_id"] is None or f["hand_id"] == row["hand_id"])
-            and (row["seq"] is None or f["seq"] == row["seq"])
-            and (
-                f["player_id"] is None
-                or row["kind"] == "split_amount"
-                or f["player_id"] in row["players"]
-            )
-        ]
+        found = found_for(row, findings)
         assert found, f"not found: {row}"
         assert all(f["severity"] in MINOR_OR_ABOVE for f in found)
     games = {row["game_id"] for row in planted}

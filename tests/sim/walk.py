@@ -85,6 +85,24 @@ def load(root: Path) -> Logs:
     )
 
 
+def found_for(label: Row, findings: Iterable[Row]) -> list[Row]:
+    """The findings that report the planted ``label``: its check on its game, hand, event
+    and one of its players (a split's shares name every player, so any player will do)."""
+    return [
+        f
+        for f in findings
+        if f["check"] == label["check"]
+        and f["game_id"] == label["game_id"]
+        and (label["hand_id"] is None or f["hand_id"] == label["hand_id"])
+        and (label["seq"] is None or f["seq"] == label["seq"])
+        and (
+            f["player_id"] is None
+            or label["kind"] == "split_amount"
+            or f["player_id"] in label["players"]
+        )
+    ]
+
+
 def cards(group: list[str]) -> list[int]:
     return parse_codes(group)
 

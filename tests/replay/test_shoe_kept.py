@@ -1,0 +1,83 @@
+"""deal.shoes across a game whose players leave: a game keeps the shoe it started with.
+
+003_f375e2c560403297.txt: 'For 2 or 3 players, two 52-card decks (104 cards) and 4 jokers
+(wild cards) are used. For 4 to 6 players, three decks (156 cards) and 6 jokers are used.'
+The log contract records one shoe per game (games.decks, games.printed_jokers), so a pool
+game that starts with four players keeps its three decks after one is eliminated: the
+hands after that are not a deck.composition finding. A game that starts at three players
+with three decks is one, as is a table that grows past its shoe.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from audit.records import Game, Hand
+from audit.replay.hand import HandReplay
+from audit.rules.ruleset import load_preset
+from audit.unit import opening_players
+
+RULES = load_preset("first-life-13")
+
+
+def shoe(decks: int, jokers: int, seed: int) -> list[int]:
+    cards = [c for c in range(52) for _ in range(decks)] + [52] * jokers
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def game(decks: int, jokers: int) -> Game:
+    return Game(
+        game_id="G1", table_id="T1", format="pool_101", deals_count=None, cards_per_hand=13,
+        ruleset="first-life-13", decks=decks, printed_jokers=jokers, max_players=6,
+        chip_type="real", entry_fee=Decimal("10.00"), point_value=None,
+        rake_pct=Decimal("10.00"), running=False,
+    )  # fmt: skip
+
+
+def hand(no: int, seats: list[str], cards: list[int]) -> Hand:
+    n = len(seats)
+    return Hand(f"G1-{no:02d}", "G1", no, seats, cards, cards[13 * n], cards[13 * n + 1], [], [])
+
+
+def deck_findings(replay: HandReplay) -> list[str]:
+    return [f.message for f in replay.run().findings if f.check == "deck.composition"]
+
+
+def test_deal_shoes_a_pool_game_keeps_its_shoe_after_a_player_is_eliminated() -> None:
+    first = hand(1, ["A", "B", "C", "D"], shoe(3, 6, 1))
+    later = hand(2, ["A", "B", "C"], shoe(3, 6, 2))
+    assert opening_players([first, later]) == 4
+    assert deck_findings(HandReplay(first, game(3, 6), RULES, 4)) == []
+    assert deck_findings(HandReplay(later, game(3, 6), RULES, 4)) == []
+    # Judged on its own, the three-player hand would want the smaller shoe.
+    alone = deck_findings(HandReplay(later, game(3, 6), RULES))
+    assert alone[0] == (
+        "The game records 3 decks and 6 printed jokers, but first-life-13 plays 3 players "
+        "with 2 decks and 4 printed jokers."
+    )
+    assert alone[1].startswith("The shoe of 162 cards is not 2 decks and 4 jokers")
+
+
+def test_deal_shoes_a_game_started_small_may_not_use_the_large_shoe() -> None:
+    """Three players from the first hand: the three-deck shoe is a finding on every hand;
+    when players left, the finding names the table the game started with."""
+    first = hand(1, ["A", "B", "C"], shoe(3, 6, 3))
+    assert deck_findings(HandReplay(first, game(3, 6), RULES, opening_players([first])))
+    later = hand(2, ["A", "B"], shoe(3, 6, 5))
+    found = deck_findings(HandReplay(later, game(3, 6), RULES, 3))
+    assert found[0].endswith("plays 3 players with 2 decks and 4 printed jokers (the game "
+                             "started with 3 players).")  # fmt: skip
+
+
+def test_deal_shoes_a_table_grown_past_its_shoe_is_a_finding() -> None:
+    """Two players at the first hand (two decks), four later: the later hand is dealt from
+    a shoe the rules give only to 2 or 3 players, and the finding says the table grew."""
+    later = hand(2, ["A", "B", "C", "D"], shoe(2, 4, 4))
+    found = deck_findings(HandReplay(later, game(2, 4), RULES, 2))
+    assert found[0] == (
+        "The game records 2 decks and 4 printed jokers, but first-life-13 plays 4 players "
+        "with 3 decks and 6 printed jokers."
+    )
+    assert found[1].startswith("The shoe of 108 cards is not 3 decks and 6 jokers")
