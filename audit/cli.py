@@ -356,19 +356,17 @@ def whatif(
     ],
     out: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("whatif-out"),
     rules: RulesDir = None,
+    workers: Workers = None,
 ) -> None:
     """Re-score a night's hands under another ruleset: what would have changed, per
     player and in total (points, money, outcomes), before a platform changes a rule.
 
     Writes whatif.parquet, whatif_players.parquet and whatif.json (docs/whatif.md).
     """
-    from audit.rules.registry import load_rules, lookup, using
     from audit.whatif import describe, whatif_logs
 
-    platform = load_rules(rules)
-    with using(platform):
-        result = whatif_logs(logs=logs, out=out, other=lookup(ruleset))
-    for line in describe(result):
+    summary = whatif_logs(logs=logs, out=out, ruleset=ruleset, rules=rules, workers=workers)
+    for line in describe(summary):
         typer.echo(line)
     typer.echo(f"outputs in {out}")
 

@@ -17,22 +17,22 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from audit.errors import AuditError
 
 if TYPE_CHECKING:
     from audit.logs.reader import Staging
-    from audit.unit import BatchResult
 
 CONNECT_TIMEOUT_S = 10
+T = TypeVar("T")
 
 
 def run_on_cluster(
     address: str,
-    audit: Callable[[Staging, int], BatchResult],
+    audit: Callable[[Staging, int], T],
     stage: Staging,
-    on_done: Callable[[BatchResult], None],
+    on_done: Callable[[T], None],
 ) -> None:
     """Run ``audit(stage, bucket)`` for every bucket on the cluster at ``address``; pass
     each result to ``on_done`` as it arrives. Raises ``AuditError`` (one line) when the

@@ -272,6 +272,28 @@ SORT_MEMORY = "256MB"
 """DuckDB's memory limit while it sorts the parts; beyond it, it spills."""
 
 
+AMOUNT = pa.decimal128(18, 2)
+WHATIF_SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("hand_id", pa.string(), nullable=False),
+        pa.field("hand_no", pa.int32()),
+        pa.field("format", pa.string(), nullable=False),
+        pa.field("player_id", pa.string(), nullable=False),
+        pa.field("outcome_before", pa.string()),
+        pa.field("points_before", pa.int32()),
+        pa.field("amount_before", AMOUNT),
+        pa.field("outcome_after", pa.string()),
+        pa.field("points_after", pa.int32()),
+        pa.field("amount_after", AMOUNT),
+        pa.field("status", pa.string(), nullable=False),
+        pa.field("note", pa.string(), nullable=False),
+    ]
+)
+"""``whatif.parquet`` (``rummy-audit whatif``, docs/whatif.md): one row per player of every
+hand re-scored or undecided."""
+
+
 @dataclass(frozen=True)
 class _Kind:
     schema: pa.Schema
@@ -295,6 +317,7 @@ KINDS = {
     ),
     "pile": _Kind(PILE_SCHEMA, "game_id, hand_id, giver, taker"),
     "drops": _Kind(DROPS_SCHEMA, "game_id, hand_id, seq, player_id"),
+    "whatif": _Kind(WHATIF_SCHEMA, "game_id, coalesce(hand_no, 0), hand_id, player_id"),
 }
 
 

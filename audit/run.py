@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
 
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------ execution
 
+T = TypeVar("T")
+
 
 def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
     """Read one bucket of complete games and audit it: one worker's unit of work, under
@@ -69,13 +71,16 @@ def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
 def run_buckets(
     stage: Staging,
     workers: int,
-    on_done: Callable[[BatchResult], None],
+    on_done: Callable[[T], None],
     *,
     scheduler: str | None = None,
+    work: Callable[[Staging, int], T] = audit_bucket,  # type: ignore[assignment]
 ) -> None:
-    """Audit every bucket, in-process, in a spawn process pool of ``workers``, or on the
-    Dask cluster whose scheduler is at ``scheduler``; ``on_done`` gets each bucket's
-    results as it finishes (and writes them to disk, so memory stays flat).
+    """Run ``work`` (the audit, by default) on every bucket, in-process, in a spawn
+    process pool of ``workers``, or on the Dask cluster whose scheduler is at
+    ``scheduler``; ``on_done`` gets each bucket's results as it finishes (and writes them
+    to disk, so memory stays flat). ``work`` must pickle: a module-level function, or a
+    ``functools.partial`` of one.
 
     Workers read their bucket themselves, so only results cross between processes (or
     the network); each holds one bucket at a time, whatever the size of the night.
@@ -83,15 +88,15 @@ def run_buckets(
     if scheduler is not None:
         from audit.cluster import run_on_cluster  # distributed: an optional extra
 
-        run_on_cluster(scheduler, audit_bucket, stage, on_done)
+        run_on_cluster(scheduler, work, stage, on_done)
         return
     if workers <= 1 or stage.buckets == 1:
         for bucket in range(stage.buckets):
-            on_done(audit_bucket(stage, bucket))
+            on_done(work(stage, bucket))
         return
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running = {pool.submit(audit_bucket, stage, b) for b in range(stage.buckets)}
+        running = {pool.submit(work, stage, b) for b in range(stage.buckets)}
         for future in as_completed(running):
             running.discard(future)  # a done future holds its result: let it go once used
             on_done(future.result())

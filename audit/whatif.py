@@ -13,6 +13,10 @@ so a hand is re-scored only where the other rules would have ended it at the sam
 - where the recorded play breaks one of the other rules (a joker taken from the pile, a
   drop in a format without drops...), the hand is still re-scored and the note says so.
 
+The night runs bucket by bucket of whole games on ``--workers`` processes, as the replay
+does; each bucket's rows go to disk as it finishes and the totals are DuckDB sums over
+them, so memory does not grow with the night.
+
 Money is re-scored in points rummy only (each loser pays points x point value, the winner
 takes the sum less the rake). In pool and deals games the points are re-scored hand by
 hand, but eliminations, rebuys, splits and prizes follow from every later hand's play,
@@ -21,11 +25,12 @@ which the other rules would have changed: they are not re-scored.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,34 +38,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
-from audit.logs.reader import iter_units, open_log_root
+from audit.logs.reader import Staging, open_log_root, read_bucket, staging
 from audit.money import money, rake
-from audit.output import write_json
+from audit.output import AMOUNT, Parts, write_json
 from audit.records import Game, GameUnit, Hand, QuarantineRow
 from audit.replay.hand import HandReplay
 from audit.replay.outcome import Expected, expected_outcomes
+from audit.rules.registry import PlatformRules, load_rules, lookup, using
 from audit.rules.ruleset import Ruleset
 from audit.unit import admit, opening_players
 
-AMOUNT = pa.decimal128(18, 2)
-CHANGES_SCHEMA = pa.schema(
-    [
-        pa.field("game_id", pa.string(), nullable=False),
-        pa.field("hand_id", pa.string(), nullable=False),
-        pa.field("hand_no", pa.int32()),
-        pa.field("format", pa.string(), nullable=False),
-        pa.field("player_id", pa.string(), nullable=False),
-        pa.field("outcome_before", pa.string()),
-        pa.field("points_before", pa.int32()),
-        pa.field("amount_before", AMOUNT),
-        pa.field("outcome_after", pa.string()),
-        pa.field("points_after", pa.int32()),
-        pa.field("amount_after", AMOUNT),
-        pa.field("status", pa.string(), nullable=False),
-        pa.field("note", pa.string(), nullable=False),
-    ]
-)
-"""``whatif.parquet``: one row per player of every hand re-scored or undecided."""
 PLAYERS_SCHEMA = pa.schema(
     [
         pa.field("player_id", pa.string(), nullable=False),
@@ -76,6 +63,7 @@ PLAYERS_SCHEMA = pa.schema(
 """``whatif_players.parquet``: per player, over the re-scored hands."""
 
 RESCORED, CHANGED, UNDECIDED = "same", "changed", "undecided"
+ZERO = Decimal("0.00")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,65 +87,13 @@ class Change:
 
 @dataclass
 class WhatIf:
-    """A night re-scored: the rows, and what could not be compared and why."""
+    """What one bucket (or one game) re-scored gives: its rows, why hands were not
+    re-scored, and the rake before and after over its re-scored points hands."""
 
-    ruleset: str
     changes: list[Change] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
-    """Why hands were not re-scored (one count per hand): quarantined, other deal."""
-    rake_before: Decimal = Decimal("0.00")
-    rake_after: Decimal = Decimal("0.00")
-
-    def hands(self, status: str | None = None) -> int:
-        return len({c.hand_id for c in self.changes if status is None or c.status == status})
-
-    def summary(self) -> dict[str, Any]:
-        """The totals of whatif.json: over the re-scored hands (``undecided`` ones left out)."""
-        scored = [c for c in self.changes if c.status != UNDECIDED]
-        money_rows = [c for c in scored if c.amount_before is not None]
-        paid_before = -sum((c.amount_before for c in money_rows if c.amount_before is not None
-                            and c.amount_before < 0), Decimal("0.00"))  # fmt: skip
-        paid_after = -sum((c.amount_after for c in money_rows if c.amount_after is not None
-                           and c.amount_after < 0), Decimal("0.00"))  # fmt: skip
-        return {
-            "ruleset": self.ruleset,
-            "hands": {
-                "rescored": self.hands(RESCORED) + self.hands(CHANGED),
-                "changed": self.hands(CHANGED),
-                "undecided": self.hands(UNDECIDED),
-                "not_rescored": dict(sorted(self.skipped.items())),
-            },
-            "players_changed": len({c.player_id for c in scored if _differs(c)}),
-            "outcomes_changed": sum(c.outcome_before != c.outcome_after for c in scored),
-            "points_before": sum(c.points_before or 0 for c in scored),
-            "points_after": sum(c.points_after or 0 for c in scored),
-            "points_money": {
-                "losers_paid_before": str(paid_before),
-                "losers_paid_after": str(paid_after),
-                "rake_before": str(self.rake_before),
-                "rake_after": str(self.rake_after),
-            },
-        }
-
-    def players(self) -> list[dict[str, Any]]:
-        """Per player, sorted by id: hands, changes, points and money before and after."""
-        rows: dict[str, dict[str, Any]] = {}
-        for c in self.changes:
-            if c.status == UNDECIDED:
-                continue
-            row = rows.setdefault(c.player_id, {
-                "player_id": c.player_id, "hands": 0, "hands_changed": 0,
-                "points_before": 0, "points_after": 0, "amount_before": Decimal("0.00"),
-                "amount_after": Decimal("0.00"), "outcomes_changed": 0,
-            })  # fmt: skip
-            row["hands"] += 1
-            row["hands_changed"] += _differs(c)
-            row["points_before"] += c.points_before or 0
-            row["points_after"] += c.points_after or 0
-            row["amount_before"] += c.amount_before or Decimal("0.00")
-            row["amount_after"] += c.amount_after or Decimal("0.00")
-            row["outcomes_changed"] += c.outcome_before != c.outcome_after
-        return [rows[p] for p in sorted(rows)]
+    rake_before: Decimal = ZERO
+    rake_after: Decimal = ZERO
 
 
 def _differs(c: Change) -> bool:
@@ -213,7 +149,7 @@ def _hand(
 
 def _undecided(before: HandReplay, after: HandReplay) -> str:
     """Why the other rules would have ended the hand elsewhere than the record, or ``""``."""
-    for b, a in zip(before.declarations, after.declarations, strict=True):
+    for b, a in zip(before.declarations, after.declarations, strict=False):
         if b.check.valid == a.check.valid:
             continue
         if b.check.valid:
@@ -260,44 +196,142 @@ def _money(game: Game, expected: dict[str, Expected]) -> tuple[dict[str, Decimal
 # ------------------------------------------------------------ the night
 
 
-def whatif_logs(*, logs: Path, out: Path, other: Ruleset) -> WhatIf:
-    """Re-score every hand of ``logs`` under ``other``; write whatif.parquet,
-    whatif_players.parquet and whatif.json into ``out``."""
+def whatif_bucket(stage: Staging, bucket: int, other: str) -> WhatIf:
+    """One worker's unit: the bucket's games re-scored under the ruleset ``other`` (an
+    id: a preset, or a platform's the staging carries)."""
+    out = WhatIf()
+    quarantine: list[QuarantineRow] = []
+    with using(stage.rulesets):
+        rules = lookup(other)
+        for batch in read_bucket(stage, bucket, quarantine):
+            for unit in batch:
+                whatif_unit(unit, rules, out)
+    return out
+
+
+def whatif_logs(
+    *,
+    logs: Path,
+    out: Path,
+    ruleset: str,
+    rules: Path | None = None,
+    workers: int | None = None,
+) -> dict[str, Any]:
+    """Re-score every hand of ``logs`` under ``ruleset`` (with the platform rulesets of
+    ``rules``); write whatif.parquet, whatif_players.parquet and whatif.json into
+    ``out`` and return the totals (whatif.json's)."""
+    from audit.run import bucket_rows, run_buckets  # the replay's runner, the same buckets
+
+    platform = load_rules(rules)
+    with using(platform):
+        other = lookup(ruleset)
     if out.exists() and not out.is_dir():
         raise AuditError(f"--out {out} exists and is not a folder", slug="out")
     log = open_log_root(logs)
     out.mkdir(parents=True, exist_ok=True)
-    result = WhatIf(other.id)
-    quarantine: list[QuarantineRow] = []
-    with tempfile.TemporaryDirectory(prefix=".rummy-audit-whatif-", dir=out) as work:
-        for batch in iter_units(log, quarantine=quarantine, workdir=Path(work)):
-            for unit in batch:
-                whatif_unit(unit, other, result)
-    result.changes.sort(key=lambda c: (c.game_id, c.hand_no, c.hand_id, c.player_id))
-    rows = [{name: getattr(c, name) for name in CHANGES_SCHEMA.names} for c in result.changes]
-    _write(out / "whatif.parquet", CHANGES_SCHEMA, rows)
-    _write(out / "whatif_players.parquet", PLAYERS_SCHEMA, result.players())
-    summary = result.summary()
-    summary["logs"] = str(logs)
+    workers = workers or os.cpu_count() or 1
+    quarantine: list[QuarantineRow] = list(log.bad_files)
+    events = sum(f.rows for f in log.files.get("events", []))
+    skipped: Counter[str] = Counter()
+    fees = [ZERO, ZERO]
+    with tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as work:
+        parts = Parts(Path(work) / "parts")
+
+        def done(part: WhatIf) -> None:
+            parts.add("whatif", part.changes)
+            skipped.update(part.skipped)
+            fees[0] += part.rake_before
+            fees[1] += part.rake_after
+
+        with staging(log, quarantine=quarantine, target_rows=bucket_rows(events, workers),
+                     workdir=Path(work)) as staged:  # fmt: skip
+            stage = replace(staged, rulesets=platform)
+            run_buckets(stage, workers, done, work=partial(whatif_bucket, other=other.id))
+        parts.write("whatif", out / "whatif.parquet")
+        players = parts.query("whatif", _PLAYERS)
+        totals = parts.query("whatif", _TOTALS)
+    _write_players(out / "whatif_players.parquet", players)
+    summary = _summary(other.id, totals, skipped, fees, platform)
     summary["input_rows_quarantined"] = len(quarantine)
     write_json(out / "whatif.json", summary)
-    return result
+    return summary
 
 
-def _write(path: Path, schema: pa.Schema, rows: Iterable[dict[str, Any]]) -> None:
-    listed = list(rows)
-    table = pa.Table.from_pylist(listed, schema=schema) if listed else schema.empty_table()
+_DIFFERS = (
+    "(outcome_before IS DISTINCT FROM outcome_after OR points_before IS DISTINCT FROM"
+    " points_after OR amount_before IS DISTINCT FROM amount_after)"
+)
+_PLAYERS = f"""
+SELECT player_id, count(*), count(*) FILTER (WHERE {_DIFFERS}),
+       coalesce(sum(points_before), 0), coalesce(sum(points_after), 0),
+       coalesce(sum(amount_before), 0), coalesce(sum(amount_after), 0),
+       count(*) FILTER (WHERE outcome_before IS DISTINCT FROM outcome_after)
+FROM parts WHERE status <> '{UNDECIDED}' GROUP BY player_id ORDER BY player_id
+"""
+_TOTALS = f"""
+SELECT count(DISTINCT hand_id) FILTER (WHERE status <> '{UNDECIDED}'),
+       count(DISTINCT hand_id) FILTER (WHERE status = '{CHANGED}'),
+       count(DISTINCT hand_id) FILTER (WHERE status = '{UNDECIDED}'),
+       count(DISTINCT player_id) FILTER (WHERE status <> '{UNDECIDED}' AND {_DIFFERS}),
+       count(*) FILTER (WHERE status <> '{UNDECIDED}'
+                        AND outcome_before IS DISTINCT FROM outcome_after),
+       coalesce(sum(points_before) FILTER (WHERE status <> '{UNDECIDED}'), 0),
+       coalesce(sum(points_after) FILTER (WHERE status <> '{UNDECIDED}'), 0),
+       coalesce(-sum(amount_before) FILTER (WHERE status <> '{UNDECIDED}'
+                                            AND amount_before < 0), 0),
+       coalesce(-sum(amount_after) FILTER (WHERE status <> '{UNDECIDED}'
+                                           AND amount_after < 0), 0)
+FROM parts
+"""
+
+
+def _write_players(path: Path, rows: list[Any]) -> None:
+    names = PLAYERS_SCHEMA.names
+    listed = [dict(zip(names, row, strict=True)) for row in rows]
+    table = pa.Table.from_pylist(listed, schema=PLAYERS_SCHEMA)
     pq.write_table(table, path, compression="zstd")
 
 
-def describe(result: WhatIf) -> list[str]:
+def _summary(
+    ruleset: str,
+    totals: list[Any],
+    skipped: Counter[str],
+    fees: list[Decimal],
+    platform: PlatformRules | None,
+) -> dict[str, Any]:
+    """whatif.json: over the re-scored hands (``undecided`` ones left out)."""
+    row = totals[0] if totals else (0,) * 9
+    rescored, changed, undecided, players, outcomes, before, after, paid, paid_after = row
+    return {
+        "ruleset": ruleset,
+        "rulesets": platform.summary() if platform is not None else [],
+        "hands": {
+            "rescored": rescored or 0,
+            "changed": changed or 0,
+            "undecided": undecided or 0,
+            "not_rescored": dict(sorted(skipped.items())),
+        },
+        "players_changed": players or 0,
+        "outcomes_changed": outcomes or 0,
+        "points_before": int(before or 0),
+        "points_after": int(after or 0),
+        "points_money": {
+            "losers_paid_before": str(Decimal(paid or 0).quantize(ZERO)),
+            "losers_paid_after": str(Decimal(paid_after or 0).quantize(ZERO)),
+            "rake_before": str(fees[0]),
+            "rake_after": str(fees[1]),
+        },
+    }
+
+
+def describe(summary: dict[str, Any]) -> list[str]:
     """The lines ``rummy-audit whatif`` prints."""
-    s = result.summary()
-    hands, cash = s["hands"], s["points_money"]
+    hands, cash = summary["hands"], summary["points_money"]
     lines = [
-        f"{hands['rescored']} hands re-scored under {result.ruleset}: {hands['changed']} would "
-        f"change for {s['players_changed']} players ({s['outcomes_changed']} outcomes changed); "
-        f"points charged {s['points_before']} -> {s['points_after']}",
+        f"{hands['rescored']} hands re-scored under {summary['ruleset']}: {hands['changed']} "
+        f"would change for {summary['players_changed']} players "
+        f"({summary['outcomes_changed']} outcomes changed); points charged "
+        f"{summary['points_before']} -> {summary['points_after']}",
         f"points rummy money: losers paid {cash['losers_paid_before']} -> "
         f"{cash['losers_paid_after']}; rake {cash['rake_before']} -> {cash['rake_after']}",
     ]

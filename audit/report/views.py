@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -153,6 +153,9 @@ class ReportView:
     quarantine: list[tuple[str, str, str, str]]
     charts: list[Chart]
     history: HistoryView | None = None
+    rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
+    of the file's sha256, the id it extends (``""``: none)."""
     """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
     for a plain replay, whose report has no trend section."""
 
@@ -231,6 +234,10 @@ def _view(
             suspicion_chart(db, fairplay),
         ],
         history=history_view(out),
+        rulesets=[
+            (str(r["id"]), str(r["file"]), str(r["sha256"])[:12], str(r.get("extends") or ""))
+            for r in run.get("rulesets", [])
+        ],
     )
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
-from audit.rules.ruleset import Ruleset, load_preset, load_ruleset_file
 from audit.sim import simulate
 from audit.whatif import CHANGED, UNDECIDED, whatif_logs
+
+CAP_40 = '[points.cap]\nvalue = 40\ntext = "At most 40."\nsource = "test"\n'
 
 
 @pytest.fixture(scope="module")
@@ -23,55 +25,63 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _standard(logs: Path) -> set[str]:
+def rows(out: Path) -> list[dict[str, Any]]:
+    return pq.read_table(out / "whatif.parquet").to_pylist()
+
+
+def standard(logs: Path) -> set[str]:
     games = pq.read_table(logs / "games").to_pylist()
     return {g["game_id"] for g in games if g["ruleset"] == "standard-13"}
 
 
-def _variant(tmp_path: Path, name: str, body: str) -> Ruleset:
-    path = tmp_path / f"{name}.toml"
-    path.write_text(f'id = "{name}"\nextends = "standard-13"\n{body}', encoding="utf-8")
-    return load_ruleset_file(path)
+def platform(tmp_path: Path, name: str, body: str) -> Path:
+    folder = tmp_path / "rules"
+    folder.mkdir(exist_ok=True)
+    text = f'id = "{name}"\nextends = "standard-13"\n{body}'
+    (folder / f"{name}.toml").write_text(text, encoding="utf-8")
+    return folder
 
 
 def test_the_same_rules_change_nothing(logs: Path, tmp_path: Path) -> None:
-    result = whatif_logs(logs=logs, out=tmp_path / "out", other=load_preset("standard-13"))
+    whatif_logs(logs=logs, out=tmp_path / "out", ruleset="standard-13", workers=1)
     # Hands of first-life-13 games are re-scored under standard-13 and may change; those
     # of standard-13 games may not.
-    own = _standard(logs)
-    mine = [c for c in result.changes if c.game_id in own]
+    own = standard(logs)
+    mine = [r for r in rows(tmp_path / "out") if r["game_id"] in own]
     assert mine
-    assert all(c.status not in (CHANGED, UNDECIDED) for c in mine)
-    assert all(c.points_before == c.points_after and c.amount_before == c.amount_after
-               for c in mine)  # fmt: skip
+    assert all(r["status"] not in (CHANGED, UNDECIDED) for r in mine)
+    assert all(r["points_before"] == r["points_after"] for r in mine)
+    assert all(r["amount_before"] == r["amount_after"] for r in mine)
 
 
 def test_a_lower_cap_charges_the_heavy_losers_less(logs: Path, tmp_path: Path) -> None:
     """points.cap (000_1729c72ad4c1f885.txt: 'A maximum Full count is 80 points') lowered to
-    40: every loser charged more than 40 is charged 40, and pays accordingly."""
-    body = '[points.cap]\nvalue = 40\ntext = "At most 40."\nsource = "test"\n'
-    cap40 = _variant(tmp_path, "cap-40", body)
-    result = whatif_logs(logs=logs, out=tmp_path / "out", other=cap40)
-    own = _standard(logs)
-    changed = [c for c in result.changes if c.status == CHANGED and c.game_id in own
-               and c.points_before != c.points_after]  # fmt: skip
+    40 in a platform ruleset: every loser charged more than 40 is charged 40, and pays
+    accordingly; the totals are the rows' sums."""
+    rules = platform(tmp_path, "cap-40", CAP_40)
+    out = tmp_path / "out"
+    summary = whatif_logs(logs=logs, out=out, ruleset="cap-40", rules=rules, workers=1)
+    own = standard(logs)
+    changed = [r for r in rows(out) if r["status"] == CHANGED and r["game_id"] in own
+               and r["points_before"] != r["points_after"]]  # fmt: skip
     assert changed
-    for c in changed:
-        assert c.outcome_before == c.outcome_after
-        assert c.points_before is not None
-        assert c.points_before > 40
-        assert c.points_after == 40
-        assert c.note == ""
-    summary = result.summary()
+    for r in changed:
+        assert r["outcome_before"] == r["outcome_after"]
+        assert r["points_before"] > 40
+        assert r["points_after"] == 40
+        assert r["note"] == ""
     assert summary["points_after"] < summary["points_before"]
+    scored = [r for r in rows(out) if r["status"] != UNDECIDED]
+    assert summary["points_after"] == sum(r["points_after"] or 0 for r in scored)
     # In points rummy the money balances: what the losers pay is the winner's take and rake.
     for when in ("before", "after"):
-        amounts = [getattr(c, f"amount_{when}") for c in result.changes
-                   if c.format == "points" and c.status != UNDECIDED]  # fmt: skip
+        amounts = [r[f"amount_{when}"] for r in scored if r["format"] == "points"]
         total = sum((a for a in amounts if a is not None), Decimal("0.00"))
-        assert total == -getattr(result, f"rake_{when}")
-    players = pq.read_table(tmp_path / "out" / "whatif_players.parquet").to_pylist()
+        assert total == -Decimal(summary["points_money"][f"rake_{when}"])
+    players = pq.read_table(out / "whatif_players.parquet").to_pylist()
     assert sum(p["points_after"] for p in players) == summary["points_after"]
+    assert [p["player_id"] for p in players] == sorted(p["player_id"] for p in players)
+    assert summary["rulesets"][0]["id"] == "cap-40"
 
 
 def test_a_declaration_the_other_rules_refuse_is_undecided(logs: Path, tmp_path: Path) -> None:
@@ -79,17 +89,20 @@ def test_a_declaration_the_other_rules_refuse_is_undecided(logs: Path, tmp_path:
     Life or Second Life must have 4 or more cards'): a standard-13 show of two 3-card
     sequences would have been invalid and the others would have played on, which the
     record cannot tell, so the hand is left out of the totals with the reason."""
-    result = whatif_logs(logs=logs, out=tmp_path / "out", other=load_preset("first-life-13"))
-    undecided = [c for c in result.changes if c.status == UNDECIDED]
+    out = tmp_path / "out"
+    summary = whatif_logs(logs=logs, out=out, ruleset="first-life-13", workers=1)
+    undecided = [r for r in rows(out) if r["status"] == UNDECIDED]
     assert undecided
-    assert all("played on past the end of the record" in c.note for c in undecided)
-    assert result.summary()["hands"]["undecided"] == len({c.hand_id for c in undecided})
+    assert all("played on past the end of the record" in r["note"] for r in undecided)
+    assert summary["hands"]["undecided"] == len({r["hand_id"] for r in undecided})
 
 
-def test_whatif_outputs_are_the_same_bytes_every_run(logs: Path, tmp_path: Path) -> None:
-    other = load_preset("first-life-13")
-    whatif_logs(logs=logs, out=tmp_path / "a", other=other)
-    whatif_logs(logs=logs, out=tmp_path / "b", other=other)
+def test_whatif_outputs_are_the_same_bytes_whatever_the_workers(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("audit.run.bucket_rows", lambda events, workers: 2_000)  # many buckets
+    whatif_logs(logs=logs, out=tmp_path / "a", ruleset="first-life-13", workers=1)
+    whatif_logs(logs=logs, out=tmp_path / "b", ruleset="first-life-13", workers=2)
     for name in ("whatif.parquet", "whatif_players.parquet", "whatif.json"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
@@ -99,7 +112,7 @@ def test_whatif_command_prints_the_totals_and_refuses_an_unknown_ruleset(
 ) -> None:
     runner = CliRunner()
     done = runner.invoke(app, ["whatif", str(logs), "--ruleset", "first-life-13",
-                               "--out", str(tmp_path / "out")])  # fmt: skip
+                               "--out", str(tmp_path / "out"), "--workers", "1"])  # fmt: skip
     assert done.exit_code == 0, done.output
     summary = json.loads((tmp_path / "out" / "whatif.json").read_text())
     assert f"{summary['hands']['rescored']} hands re-scored under first-life-13" in done.output
@@ -118,14 +131,12 @@ def test_simulate_command_plays_the_presets_named(tmp_path: Path) -> None:
     assert {g["ruleset"] for g in games} == {"standard-10"}
     assert {g["cards_per_hand"] for g in games} == {10}
     # A 13-card ruleset cannot re-score 10-card hands: every hand is counted, with why.
-    result = whatif_logs(
-        logs=tmp_path / "logs", out=tmp_path / "w", other=load_preset("standard-13")
-    )
+    summary = whatif_logs(logs=tmp_path / "logs", out=tmp_path / "w", ruleset="standard-13")
     hands = pq.read_table(tmp_path / "logs" / "hands").num_rows
-    assert result.summary()["hands"]["not_rescored"] == {
+    assert summary["hands"]["not_rescored"] == {
         "their games deal 10 cards and standard-13 deals 13": hands
     }
-    assert result.changes == []
+    assert rows(tmp_path / "w") == []
     bad = runner.invoke(app, ["simulate", "--games", "1", "--presets", "acme-13",
                               "--out", str(tmp_path / "bad")])  # fmt: skip
     assert bad.exit_code == 2
