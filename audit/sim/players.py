@@ -15,11 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from functools import cache
-from itertools import combinations
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
-from audit.rules.declaration import check_groups, unmet_requirements
-from audit.rules.melds import Jokers, classify
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.rules.solver import best_arrangement
 from audit.rules.solver import declaration as declare
@@ -426,72 +424,10 @@ def declaration(cards: Sequence[int], table: Table) -> tuple[int, list[list[int]
     """A finish card and groups of the other cards that lay them all in melds meeting the
     declaration requirement, or ``None``: the exact solver's
     (`audit.rules.solver.declaration`). Where the rules take jokers left over as a group of
-    their own (``melds.jokers_only_group = "leftover"``, every shipped preset) it is valid.
-    Where the rules fix the group sizes (``declaration.groupings``, 10 cards: 5+5 or
-    4+3+3) and the solver's groups have others, the cards are laid again in those sizes
-    (`fitted`), with the solver's finish card first, then any other."""
-    found = declare(cards, table.jokers, table.rules)
-    allowed = table.rules.groupings
-    if found is None or allowed is None or sizes_of(found[1]) in allowed:
-        return found
-    return fitted(cards, table, found[0], allowed)
-
-
-def sizes_of(groups: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    """The sizes of ``groups``, largest first, as ``Ruleset.groupings`` holds them."""
-    return tuple(sorted((len(group) for group in groups), reverse=True))
-
-
-def fitted(
-    cards: Sequence[int], table: Table, finish: int, allowed: Sequence[tuple[int, ...]]
-) -> tuple[int, list[list[int]]] | None:
-    """A finish card (``finish`` if it can be) and the other cards laid in valid melds of
-    one of the ``allowed`` group sizes that meet the declaration requirement, or None.
-
-    >>> from audit.cards import format_codes, parse_codes
-    >>> from audit.rules.ruleset import load_preset
-    >>> table = Table.for_wild_card(load_preset("standard-13"), parse_codes(["9D"])[0])
-    >>> cards = parse_codes("2H 3H 4H 5H 6H 7H TS JS QS 9S KD".split())
-    >>> finish, groups = fitted(cards, table, cards[-1], [(5, 5), (4, 3, 3)])
-    >>> format_codes([finish]), [format_codes(g) for g in groups]
-    ('KD', ['9S TS JS QS', '2H 3H 4H', '5H 6H 7H'])
-    """
-    tried: set[int] = set()
-    for code in (finish, *cards):
-        if code in tried:
-            continue
-        tried.add(code)
-        rest = list(cards)
-        rest.remove(code)
-        rest.sort()
-        for sizes in allowed:
-            groups: list[list[int]] = []
-            if _lay(rest, sizes, groups, table):
-                return code, groups
-    return None
-
-
-def _lay(rest: list[int], sizes: tuple[int, ...], groups: list[list[int]], table: Table) -> bool:
-    """Lay the cards ``rest`` in valid melds of ``sizes`` after ``groups`` (extended in
-    place), so that the declaration requirement is met; False when they cannot be."""
-    rules = table.rules
-    if not rest:
-        return not unmet_requirements(check_groups(groups, table.jokers, rules), rules)
-    first, others = rest[0], rest[1:]
-    for j, size in enumerate(sizes):
-        if size in sizes[:j]:
-            continue
-        left_sizes = sizes[:j] + sizes[j + 1 :]
-        for picked in combinations(range(len(others)), size - 1):
-            group = [first, *(others[i] for i in picked)]
-            if not classify(group, table.jokers, rules).is_valid:
-                continue
-            groups.append(group)
-            left = [card for i, card in enumerate(others) if i not in picked]
-            if _lay(left, left_sizes, groups, table):
-                return True
-            groups.pop()
-    return False
+    their own (``melds.jokers_only_group = "leftover"``, every shipped preset) it is valid;
+    where the rules fix the group sizes (``declaration.groupings``, 10 cards: 5+5 or 4+3+3)
+    the solver lays the cards in sizes allowed."""
+    return declare(cards, table.jokers, table.rules)
 
 
 def rash_declaration(
