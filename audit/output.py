@@ -376,7 +376,9 @@ class Parts:
             "temp_directory": str(self.folder / "spill"),
             "default_null_order": "nulls_last",  # as _nulls_last: NULL after every value
         }
-        return duckdb.connect(config=config)
+        con = duckdb.connect(config=config)
+        con.execute("PRAGMA disable_progress_bar")
+        return con
 
 
 def _parquet(paths: Sequence[Path]) -> str:

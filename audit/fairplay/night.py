@@ -61,6 +61,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
         }  # fmt: skip
         con = duckdb.connect(config=config)
         try:
+            con.execute("PRAGMA disable_progress_bar")
             open_night(con, log, out)
             settings = replace(settings, drop_formats=_drop_formats(con))
             tested = [detector(con, settings) for detector in PAIR_DETECTORS]

@@ -369,6 +369,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
     staged = _Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
     con = duckdb.connect(config=config)
     try:
+        con.execute("PRAGMA disable_progress_bar")  # its own bar would print into the logs
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]

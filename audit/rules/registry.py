@@ -149,8 +149,10 @@ def lookup(ruleset_id: str) -> Ruleset:
         found = platform.rulesets().get(ruleset_id)
         if found is not None:
             return found
-    if ruleset_id in preset_ids():
-        return load_preset(ruleset_id)
+    try:
+        return load_preset(ruleset_id)  # cached: a game costs one dict lookup
+    except RulesetError:
+        pass
     raise RulesetError(_unknown(ruleset_id, platform.ids() if platform else None),
                        slug="unknown-ruleset")  # fmt: skip
 

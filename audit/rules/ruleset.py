@@ -431,9 +431,15 @@ def cite(rules: Ruleset, key: str) -> str:
 
 def preset_ids() -> list[str]:
     """The ids of the presets shipped inside the package, sorted."""
+    return list(_preset_ids())
+
+
+@cache
+def _preset_ids() -> tuple[str, ...]:
+    """Listed once per process: the package's presets do not change while it runs."""
     folder = resources.files("audit.rules") / "presets"
     names = (p.name for p in folder.iterdir())
-    return sorted(name.removesuffix(".toml") for name in names if name.endswith(".toml"))
+    return tuple(sorted(name.removesuffix(".toml") for name in names if name.endswith(".toml")))
 
 
 @cache

@@ -164,6 +164,7 @@ def audit_shuffles(log: LogRoot, out: Path, thresholds: Thresholds | None = None
         }
         con = duckdb.connect(config=config)
         try:
+            con.execute("PRAGMA disable_progress_bar")
             night = load_night(log, out, con)
         except duckdb.Error as error:
             first = (str(error).splitlines() or [type(error).__name__])[0]
