@@ -18,7 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -72,11 +72,11 @@ def run_buckets(
     stage: Staging,
     workers: int,
     on_done: Callable[[T], None],
+    work: Callable[[Staging, int], T],
     *,
     scheduler: str | None = None,
-    work: Callable[[Staging, int], T] = audit_bucket,  # type: ignore[assignment]
 ) -> None:
-    """Run ``work`` (the audit, by default) on every bucket, in-process, in a spawn
+    """Run ``work`` (``audit_bucket``, or what-if's) on every bucket, in-process, in a spawn
     process pool of ``workers``, or on the Dask cluster whose scheduler is at
     ``scheduler``; ``on_done`` gets each bucket's results as it finishes (and writes them
     to disk, so memory stays flat). ``work`` must pickle: a module-level function, or a
@@ -286,12 +286,10 @@ def replay_logs(
     with scratch as workdir:
         parts = Parts(Path(workdir) / "parts")
         with (
-            staging(
-                log, quarantine=quarantine, target_rows=target, workdir=Path(workdir)
-            ) as staged,
+            staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir),
+                    rulesets=platform) as stage,
             _progress(show, expected_hands) as tick,
-        ):
-            stage = replace(staged, rulesets=platform)
+        ):  # fmt: skip
 
             def done(result: BatchResult) -> None:
                 parts.add("hands", result.hands)
@@ -301,7 +299,7 @@ def replay_logs(
                 parts.add("drops", result.drops)
                 tick(len(result.hands))
 
-            run_buckets(stage, workers, done, scheduler=scheduler)
+            run_buckets(stage, workers, done, audit_bucket, scheduler=scheduler)
             lost = orphans(stage)
         seen = parts.query("hands", "SELECT hand_id FROM parts WHERE list_contains($ids, hand_id)",
                            {"ids": sorted(lost)})  # fmt: skip

@@ -109,6 +109,7 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
     """Re-score every hand of one game the replay can replay under ``other``."""
     rules, reasons = admit(unit)
     game = unit.game
+    opening = opening_players(unit.hands)
     for hand in unit.hands:
         if reasons[hand.hand_id] is not None or game is None or rules is None:
             out.skipped["quarantined: the replay cannot replay it"] += 1
@@ -116,7 +117,7 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
             out.skipped[f"their games deal {game.cards_per_hand} cards and {other.id} "
                         f"deals {other.cards_per_hand}"] += 1  # fmt: skip
         else:
-            _hand(hand, game, rules, other, out, opening_players(unit.hands))
+            _hand(hand, game, rules, other, out, opening)
 
 
 def _hand(
@@ -244,9 +245,8 @@ def whatif_logs(
             fees[1] += part.rake_after
 
         with staging(log, quarantine=quarantine, target_rows=bucket_rows(events, workers),
-                     workdir=Path(work)) as staged:  # fmt: skip
-            stage = replace(staged, rulesets=platform)
-            run_buckets(stage, workers, done, work=partial(whatif_bucket, other=other.id))
+                     workdir=Path(work), rulesets=platform) as stage:  # fmt: skip
+            run_buckets(stage, workers, done, partial(whatif_bucket, other=other.id))
         parts.write("whatif", out / "whatif.parquet")
         players = parts.query("whatif", _PLAYERS)
         totals = parts.query("whatif", _TOTALS)

@@ -216,18 +216,20 @@ def staging(
     target_rows: int = 2_000_000,
     workdir: Path,
     game: str | None = None,
+    rulesets: PlatformRules | None = None,
 ) -> Iterator[Staging]:
     """Stage every table into buckets of about `target_rows` events each (whole games per
     bucket), in a fresh folder under `workdir` removed on exit. Appends every bad row and
     every row naming a hand or game the log does not hold to `quarantine`. With `game`,
-    only that game's rows are staged (one hand's dispute does not read the night)."""
+    only that game's rows are staged (one hand's dispute does not read the night);
+    `rulesets`, the platform's (``--rules``), go with the staging to every worker."""
     event_rows = sum(f.rows for f in log.files["events"])
     buckets = 1 if game is not None else max(1, -(-event_rows // max(1, target_rows)))
     folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
     try:
         staged = _stage(log, folder, buckets, game)
         quarantine.extend(staged.quarantine)
-        yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged)
+        yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged, rulesets)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
