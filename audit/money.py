@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 PAISA = Decimal("0.01")
@@ -23,3 +24,40 @@ def rake(amount: Decimal, pct: Decimal) -> Decimal:
     Decimal('3.83')
     """
     return money(amount * pct / 100)
+
+
+def points_settlement(
+    points: Mapping[str, int],
+    winners: Sequence[str],
+    point_value: Decimal,
+    rake_pct: Decimal,
+    values: Mapping[str, int] | None = None,
+) -> tuple[dict[str, Decimal], Decimal]:
+    """Points rummy's money for one hand (``money.points_settlement``): each player's
+    amount, and the rake.
+
+    ``points`` holds what each player but the winner is charged; ``values`` each player's
+    net value-card points (21 and 27 cards: ``audit.rules.counts.value_settlement``, only
+    for the players still in at the show). A player's amount is (their net value points
+    less the points charged) x the point value; a sole winner takes what the others pay
+    in points plus their own net value, less the rake on it when it is positive.
+
+    >>> amounts, fee = points_settlement({"B": 9, "C": 120}, ["A"], Decimal("0.50"),
+    ...                                  Decimal("10"), {"A": -110, "B": 160, "C": -50})
+    >>> amounts, fee
+    ({'B': Decimal('75.50'), 'C': Decimal('-85.00'), 'A': Decimal('8.55')}, Decimal('0.95'))
+    >>> points_settlement({"B": 30}, ["A"], Decimal("1"), Decimal("10"))
+    ({'B': Decimal('-30.00'), 'A': Decimal('27.00')}, Decimal('3.00'))
+    """
+    net = values or {}
+    amounts: dict[str, Decimal] = {}
+    paid = Decimal("0.00")
+    for player, charged in points.items():
+        amounts[player] = money((net.get(player, 0) - charged) * point_value)
+        paid += money(charged * point_value)
+    fee = Decimal("0.00")
+    if len(winners) == 1:
+        total = paid + money(net.get(winners[0], 0) * point_value)
+        fee = rake(total, rake_pct) if total > 0 else fee
+        amounts[winners[0]] = total - fee
+    return amounts, fee

@@ -67,6 +67,11 @@ def rules_for(game: Game) -> Ruleset | str:
             f"game {game.game_id} deals {game.cards_per_hand} cards but its ruleset "
             f"{rules.id} deals {rules.cards_per_hand}"
         )
+    if game.format not in rules.formats:
+        return (
+            f"game {game.game_id} is a {game.format} game but its ruleset {rules.id} is for "
+            f"{', '.join(rules.formats)} games only (games.formats)"
+        )
     return rules
 
 

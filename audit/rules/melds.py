@@ -47,30 +47,46 @@ class Jokers:
     codes: frozenset[int]
     """Suited codes that are jokers in this hand (the printed joker is always one)."""
     wild_card: str | None = None
+    kinds: tuple[int, ...] = ()
+    """Under ``jokers.up_down_jokers``: the cut card, then the up and down jokers by
+    distance (up 1, down 1, up 2, down 2...), the value cards' kinds (21 and 27 cards)."""
 
     @classmethod
     def for_wild_card(cls, wild_card: str | int | None, rules: Ruleset) -> Jokers:
-        """The jokers the ruleset makes of the card turned up (a code, text, or ``None``)."""
+        """The jokers the ruleset makes of the card turned up (a code, text, or ``None``).
+
+        Up and down jokers (21 and 27 cards) are the cards of the cut card's suit one rank
+        above and below it (``jokers.up_down_depth`` ranks each way), ranks wrapping round
+        the ace; a printed joker turned up stands for ``jokers.printed_joker_cut_card``:
+
+        >>> from audit.rules.ruleset import load_preset
+        >>> j = Jokers.for_wild_card("7H", load_preset("standard-21"))
+        >>> format_codes(j.kinds), j.describe()
+        ('7H 8H 6H', 'printed jokers, every 7 (wild rank, from the wild card 7H), and 8H up and 6H down')
+        >>> format_codes(Jokers.for_wild_card("JK", load_preset("standard-27")).kinds)
+        'AS 2S KS 3S QS'
+        """
         if wild_card is None or not rules.wild_rank_from_wild_card:
             return cls(None, frozenset(), None)
         code = wild_card if isinstance(wild_card, int) else _parse(wild_card)
+        cut = code
+        if code == JOKER:
+            cut = rules.printed_joker_cut_card if rules.up_down_jokers else None
+        kinds: tuple[int, ...] = ()
+        if rules.up_down_jokers and cut is not None:
+            rank, suit = RANK_OF[cut], SUIT_OF[cut]
+            found = [cut]
+            for step in range(1, rules.up_down_depth + 1):
+                found.append(code_of((rank - 1 + step) % 13 + 1, suit))
+                found.append(code_of((rank - 1 - step) % 13 + 1, suit))
+            kinds = tuple(found)
         if rules.wild_scope == "card":
             if code == JOKER:
-                return cls(None, frozenset(), CODE_TEXT[code])
-            codes = {code}
-            if rules.up_down_jokers:
-                rank, suit = RANK_OF[code], SUIT_OF[code]
-                codes |= {code_of(rank % 13 + 1, suit), code_of((rank - 2) % 13 + 1, suit)}
-            return cls(None, frozenset(codes), CODE_TEXT[code])
-        if code == JOKER:
-            rank = rules.printed_joker_wild_rank.number
-            return cls(rank, frozenset(code_of(rank, s) for s in range(4)), CODE_TEXT[code])
-        rank = RANK_OF[code]
-        codes = {code_of(rank, s) for s in range(4)}
-        if rules.up_down_jokers:
-            suit = SUIT_OF[code]
-            codes |= {code_of(rank % 13 + 1, suit), code_of((rank - 2) % 13 + 1, suit)}
-        return cls(rank, frozenset(codes), CODE_TEXT[code])
+                return cls(None, frozenset(kinds[1:]), CODE_TEXT[code], kinds)
+            return cls(None, frozenset({code, *kinds}), CODE_TEXT[code], kinds)
+        rank = rules.printed_joker_wild_rank.number if code == JOKER else RANK_OF[code]
+        codes = {code_of(rank, s) for s in range(4)} | set(kinds[1:])
+        return cls(rank, frozenset(codes), CODE_TEXT[code], kinds)
 
     @classmethod
     def of_rank(cls, rank: Rank | int | None) -> Jokers:
@@ -93,6 +109,10 @@ class Jokers:
             return "printed jokers only"
         name = Rank.from_number(self.wild_rank).value.replace("T", "10")
         origin = f", from the wild card {self.wild_card}" if self.wild_card else ""
+        if len(self.kinds) > 1:
+            ups = " ".join(CODE_TEXT[c] for c in self.kinds[1::2])
+            downs = " ".join(CODE_TEXT[c] for c in self.kinds[2::2])
+            return f"printed jokers, every {name} (wild rank{origin}), and {ups} up and {downs} down"
         return f"printed jokers and every {name} (wild rank{origin})"
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from audit.cards import JOKER, RANK_OF, Rank
+from audit.cards import CODE_OF, JOKER, RANK_OF, Rank
 from audit.errors import RulesetError
 from audit.findings import RULE_KEYS, contract
 from audit.records import Format
@@ -85,6 +85,38 @@ class PoolRules:
         return int((self.drop_base - score) / self.drop_step)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Alternative:
+    """Another way to declare (21 and 27 cards): ``count`` or more tunnelas, dublees or
+    jokers in the declarer's cards, the other cards needing no arrangement."""
+
+    kind: Literal["tunnelas", "dublees", "jokers"]
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadyHand:
+    """What a loser whose hand was ready to declare pays (21 and 27 cards): ``points``,
+    when their cards lie in melds meeting the requirement, or hold ``dublees`` dublees or
+    ``jokers`` jokers."""
+
+    points: int
+    dublees: int
+    jokers: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ValueCards:
+    """The value cards of 21 and 27 cards: the cut card and its up and down jokers.
+
+    Holding ``n`` of one kind is worth ``tiers[n - 1]`` (the last tier beyond); one card of
+    every kind together is a marriage, and ``m`` marriages are worth ``marriage[m - 1]``;
+    a card in a marriage is not counted again."""
+
+    tiers: tuple[int, ...]
+    marriage: tuple[int, ...]
+
+
 @dataclass(frozen=True, kw_only=True, eq=False)
 class Ruleset:
     """Every rule the replay needs, fixed by a preset. Build it with ``load_preset``.
@@ -113,6 +145,12 @@ class Ruleset:
     makes no suited card wild."""
     printed_joker_wild_rank: Rank
     up_down_jokers: bool
+    up_down_depth: int
+    """How many ranks above and below the cut card, in its suit, are up and down jokers
+    (21 cards: 1, 27 cards: 2), when ``up_down_jokers``."""
+    printed_joker_cut_card: int | None
+    """The card that stands as the cut card when a printed joker is turned up (its up and
+    down jokers, and the value cards, are around it); ``None``: no up and down jokers then."""
 
     joker_from_discard: Literal["allowed", "open_card_only", "never"]
 
@@ -126,6 +164,11 @@ class Ruleset:
     wild_natural_keeps_pure: bool
     jokers_only_group: JokersOnlyGroup
     tunnela: bool
+    tunnela_kind: Literal["set", "pure_run"]
+    """What a tunnela counts as toward the declaration requirement (21 and 27 cards: a
+    pure sequence)."""
+    printed_joker_tunnela: bool
+    """Three printed jokers together are a tunnela too."""
 
     min_runs: int
     min_pure_runs: int
@@ -135,13 +178,19 @@ class Ruleset:
     groupings: tuple[tuple[int, ...], ...] | None
     """The group sizes a valid declaration may have, each a list largest first (000_'s
     10 cards: 5+5 or 4+3+3); ``None`` for any sizes."""
+    alternatives: tuple[Alternative, ...]
+    """Other ways to declare (21 and 27 cards: three tunnelas, eight dublees, eight jokers)."""
 
     card_points: tuple[int, ...]
     """Points by rank number: ``card_points[1]`` is the ace, ``[13]`` the king."""
     joker_points: int
     cap: int
-    unmet_requirement: Literal["all_cards", "full_count", "pure_run_exempt"]
+    unmet_requirement: Literal["all_cards", "full_count", "pure_run_exempt", "pure_runs_exempt"]
+    """What a loser without the declaration requirement is charged: every card, the full
+    count, every card but one pure sequence's, or every card but all pure sequences'."""
     first_hand_show_cap: int
+    ready_hand: ReadyHand | None
+    value_cards: ValueCards | None
 
     drops: Mapping[str, DropPenalty | None]
     pools: Mapping[str, PoolRules]
@@ -150,6 +199,8 @@ class Ruleset:
     table_web_max: int
     table_web_cash_max: int
 
+    formats: tuple[str, ...]
+    """The game formats the ruleset is for (21 and 27 cards: points only)."""
     rebuy_formats: tuple[str, ...]
     """The formats in which a rebuy exists (000_: pool 101 and 201 only)."""
     split_formats: tuple[str, ...]
@@ -319,6 +370,69 @@ def _groupings(value: object) -> tuple[tuple[int, ...], ...] | None:
     return tuple(out)
 
 
+def _cut_card(value: object) -> int | None:
+    """``"none"`` or one suited card code (``AS``)."""
+    if value == "none":
+        return None
+    code = CODE_OF.get(value) if isinstance(value, str) else None
+    if code is None or code == JOKER:
+        raise ValueError(f"expected 'none' or a suited card code such as 'AS', got {value!r}")
+    return code
+
+
+def _alternatives(value: object) -> tuple[Alternative, ...]:
+    """``"none"`` or a list of ``{ kind = "tunnelas"|"dublees"|"jokers", count = N }``."""
+    if value == "none":
+        return ()
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"expected 'none' or a list of {{ kind = ..., count = N }}, got {value!r}")
+    out = []
+    for item in value:
+        if (
+            not isinstance(item, dict)
+            or set(item) != {"kind", "count"}
+            or item["kind"] not in ("tunnelas", "dublees", "jokers")
+        ):
+            raise ValueError(
+                "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
+                f"got {item!r}"
+            )
+        out.append(Alternative(kind=item["kind"], count=_whole(item["count"], 1, 60)))
+    return tuple(out)
+
+
+def _ready_hand(value: object) -> ReadyHand | None:
+    if value == "none":
+        return None
+    if not isinstance(value, dict) or set(value) != {"points", "dublees", "jokers"}:
+        raise ValueError(
+            f"expected 'none' or {{ points = N, dublees = N, jokers = N }}, got {value!r}"
+        )
+    return ReadyHand(
+        points=_whole(value["points"], 0, 1000),
+        dublees=_whole(value["dublees"], 1, 60),
+        jokers=_whole(value["jokers"], 1, 60),
+    )
+
+
+def _tiers(value: object, name: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"expected {name} = [N, ...], got {value!r}")
+    return tuple(_whole(v, 0, 10_000) for v in value)
+
+
+def _value_cards(value: object) -> ValueCards | None:
+    if value == "none":
+        return None
+    if not isinstance(value, dict) or set(value) != {"tiers", "marriage"}:
+        raise ValueError(
+            f"expected 'none' or {{ tiers = [N, ...], marriage = [N, ...] }}, got {value!r}"
+        )
+    return ValueCards(
+        tiers=_tiers(value["tiers"], "tiers"), marriage=_tiers(value["marriage"], "marriage")
+    )
+
+
 def _drop(value: object) -> DropPenalty | None:
     if value == "none":
         return None
@@ -363,6 +477,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "deals.chips": ("", _choice("losers-points-to-winner")),
     "deals.tie": ("", _choice("extra_deal")),
     "tables.app_max": ("table_app_max", _int(1, 100)),
+    "games.formats": ("formats", _formats),
     "games.rebuy_formats": ("rebuy_formats", _formats),
     "games.split_formats": ("split_formats", _formats),
     "tables.web_max": ("table_web_max", _int(1, 100)),
@@ -374,6 +489,8 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "jokers.wild_scope": ("wild_scope", _choice("rank", "card")),
     "jokers.printed_joker_wild_rank": ("printed_joker_wild_rank", _rank),
     "jokers.up_down_jokers": ("up_down_jokers", _bool),
+    "jokers.up_down_depth": ("up_down_depth", _int(1, 3)),
+    "jokers.printed_joker_cut_card": ("printed_joker_cut_card", _cut_card),
     "draws.joker_from_discard": (
         "joker_from_discard",
         _choice("allowed", "open_card_only", "never"),
@@ -388,20 +505,25 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "melds.wild_natural_keeps_pure": ("wild_natural_keeps_pure", _bool),
     "melds.jokers_only_group": ("jokers_only_group", _choice("leftover", "run", "invalid")),
     "melds.tunnela": ("tunnela", _bool),
+    "melds.tunnela_kind": ("tunnela_kind", _choice("set", "pure_run")),
+    "melds.printed_joker_tunnela": ("printed_joker_tunnela", _bool),
     "declaration.min_runs": ("min_runs", _int(0, 10)),
     "declaration.min_pure_runs": ("min_pure_runs", _int(0, 10)),
     "declaration.long_run_length": ("long_run_length", _int_or("none", 3, 14)),
     "declaration.invalid_penalty": ("invalid_penalty", _int(0, 1000)),
     "declaration.invalid_ends_hand": ("invalid_ends_hand", _bool),
     "declaration.groupings": ("groupings", _groupings),
+    "declaration.alternatives": ("alternatives", _alternatives),
     "points.card_points": ("card_points", _card_points),
     "points.joker_points": ("joker_points", _int(0, 100)),
     "points.cap": ("cap", _int(1, 1000)),
     "points.unmet_requirement": (
         "unmet_requirement",
-        _choice("all_cards", "full_count", "pure_run_exempt"),
+        _choice("all_cards", "full_count", "pure_run_exempt", "pure_runs_exempt"),
     ),
     "points.first_hand_show_cap": ("first_hand_show_cap", _int(0, 1000)),
+    "points.ready_hand": ("ready_hand", _ready_hand),
+    "points.value_cards": ("value_cards", _value_cards),
     **{f"drops.{fmt}": (f"drop:{fmt}", _drop) for fmt in FORMATS},
     **{
         f"{pool}.{key}": (f"pool:{pool}:{key}", parser)

@@ -1,0 +1,152 @@
+"""What the 21- and 27-card rules count in a hand rather than arrange: tunnelas, dublees
+and jokers (the other ways to declare, a loser's ready hand) and the value cards.
+
+A tunnela is three identical cards (same rank and suit), a dublee two; the counts are over
+the cards, not over groups as laid (docs/rules-21-27.md, section 1.1): a card of which the
+hand holds three copies is one tunnela and one dublee, not two dublees; three printed
+jokers are one tunnela (``melds.printed_joker_tunnela``) and two are one dublee; a card
+beside a joker is neither.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from audit.cards import CODE_TEXT, JOKER
+from audit.rules.melds import Jokers
+from audit.rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The tunnelas, dublees and jokers among some cards."""
+
+    tunnelas: int
+    dublees: int
+    jokers: int
+
+    def of(self, kind: str) -> int:
+        return {"tunnelas": self.tunnelas, "dublees": self.dublees, "jokers": self.jokers}[kind]
+
+
+def tally(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> Tally:
+    """Count the tunnelas, dublees and jokers among ``cards``.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> sevens = Jokers.for_wild_card("7H", r21)
+    >>> tally(parse_codes("5C 5C 5C 2S 2S JK JK JK 7S 8H KD".split()), sevens, r21)
+    Tally(tunnelas=2, dublees=3, jokers=5)
+    """
+    copies = Counter(cards)
+    printed = copies.pop(JOKER, 0)
+    tunnelas = sum(n // 3 for n in copies.values()) if rules.tunnela else 0
+    if rules.tunnela and rules.printed_joker_tunnela:
+        tunnelas += printed // 3
+    dublees = sum(n // 2 for n in copies.values()) + printed // 2
+    wild = sum(n for code, n in copies.items() if code in jokers.codes)
+    return Tally(tunnelas, dublees, printed + wild)
+
+
+def alternative(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> str | None:
+    """The other way to declare (``declaration.alternatives``) that ``cards``, the declarer's
+    cards less the finish card, meet, in words; ``None`` when they meet none.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> hand = "2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD QC QC KH KH QS 3C 5D AH JK"
+    >>> alternative(parse_codes(hand.split()), Jokers.for_wild_card("7H", r21), r21)
+    '8 dublees (declaration.alternatives: 8 dublees are a declaration)'
+    """
+    if not rules.alternatives:
+        return None
+    counted = tally(cards, jokers, rules)
+    for alt in rules.alternatives:
+        have = counted.of(alt.kind)
+        if have >= alt.count:
+            return (
+                f"{have} {alt.kind} (declaration.alternatives: {alt.count} {alt.kind} are a "
+                "declaration)"
+            )
+    return None
+
+
+def ready_reason(cards: Sequence[int], jokers: Jokers, rules: Ruleset, melded: bool) -> str | None:
+    """Why a loser's hand counts as ready (``points.ready_hand``), in words, or ``None``:
+    ``melded`` says their cards lie in melds that meet the declaration requirement."""
+    ready = rules.ready_hand
+    if ready is None:
+        return None
+    if melded:
+        return "every card lies in melds that meet the declaration requirement"
+    counted = tally(cards, jokers, rules)
+    if counted.dublees >= ready.dublees:
+        return f"the hand holds {counted.dublees} dublees"
+    if counted.jokers >= ready.jokers:
+        return f"the hand holds {counted.jokers} jokers"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """What a hand's value cards are worth (``points.value_cards``), and why."""
+
+    points: int
+    marriages: int
+    held: tuple[int, ...]
+    """Cards of each kind held (``Jokers.kinds`` order: cut card, up 1, down 1, ...)."""
+    words: str
+
+
+def value_of(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> Value:
+    """The value of the value cards among ``cards``.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> j = Jokers.for_wild_card("7H", r21)
+    >>> value_of(parse_codes("7H 8H 6H 2C".split()), j, r21).words
+    '7H 8H 6H: 1 marriage (100)'
+    >>> value_of(parse_codes("8H 8H 6H 6H 7H 7H".split()), j, r21).points
+    300
+    >>> value_of(parse_codes("8H 8H 6H 2C".split()), j, r21).words
+    'value cards 8H 8H (30), 6H (10)'
+    """
+    values = rules.value_cards
+    if values is None or not jokers.kinds:
+        return Value(0, 0, (), "")
+    copies = Counter(cards)
+    held = tuple(copies[code] for code in jokers.kinds)
+    marriages = min(held)
+    points = values.marriage[min(marriages, len(values.marriage)) - 1] if marriages else 0
+    parts = []
+    if marriages:
+        kinds = " ".join(CODE_TEXT[c] for c in jokers.kinds)
+        many = "marriage" if marriages == 1 else "marriages"
+        parts.append(f"{kinds}: {marriages} {many} ({points})")
+    loose = []
+    for code, n in zip(jokers.kinds, held, strict=True):
+        left = n - marriages
+        if left:
+            worth = values.tiers[min(left, len(values.tiers)) - 1]
+            points += worth
+            loose.append(f"{' '.join([CODE_TEXT[code]] * left)} ({worth})")
+    if loose:
+        parts.append("value cards " + ", ".join(loose))
+    return Value(points, marriages, held, "; ".join(parts))
+
+
+def value_settlement(values: dict[str, int]) -> dict[str, int]:
+    """Each player's net value points: what each other player pays them for their value
+    cards, less what they pay each other player for theirs (``points.value_cards``: between
+    the players still in at the show). The nets add up to 0.
+
+    >>> value_settlement({"A": 10, "B": 100, "C": 30})
+    {'A': -110, 'B': 160, 'C': -50}
+    """
+    total, n = sum(values.values()), len(values)
+    return {player: n * v - total for player, v in values.items()}
