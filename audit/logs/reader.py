@@ -10,7 +10,8 @@ whatever the size of the night and the order of its files:
    hand's game, and writes the rows to Parquet under `workdir`, partitioned by a bucket
    `hash(game_id) % K`: all rows of a game land in one bucket.
 2. Bucket by bucket, polars reads the rows of one bucket, runs the hand-level checks
-   set-wise, and Python builds the records of `audit.records`, game by game.
+   set-wise, and Python builds the records of `audit.records`, game by game
+   (`audit.logs.bucket`).
 
 Every input hand is yielded exactly once, quarantined or not. A hand that `events` or
 `results` name but `hands` does not hold (its row was in a file that could not be read, or
@@ -25,19 +26,18 @@ import gc
 import hashlib
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any
 
 import duckdb
-import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import LogFormatError
+from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
     REQUIRED_TABLES,
     TABLES,
@@ -45,33 +45,15 @@ from audit.logs.contract import (
     file_schema_version,
 )
 from audit.logs.validate import (
-    SEATS_OK,
     describe,
-    event_stats,
     file_literal,
     literal,
-    result_stats,
-    results_problem,
     row_checks,
-    seats_problem,
-    seq_problem,
     source_sql,
     staged_columns,
     width_problems,
 )
-from audit.records import (
-    NO_CARD,
-    Event,
-    Game,
-    GameEvent,
-    GameUnit,
-    Hand,
-    LedgerRow,
-    QuarantineRow,
-    Result,
-    Shuffle,
-    gc_paused,
-)
+from audit.records import GameUnit, QuarantineRow
 from audit.rules.registry import PlatformRules
 
 MEMORY_LIMIT = "256MB"
@@ -81,13 +63,7 @@ small partition buffers below, the main process of a million-hand night peaks at
 STAGED_ROW_GROUP = 16_384
 """Rows per row group of a staged bucket file, and rows a bucket's writer holds before it
 flushes: every open bucket holds one such buffer per thread, so they bound memory."""
-BATCH_EVENTS = 100_000
-"""About how many events a yielded batch holds (a game is never split): it bounds the
-Python objects alive at once, which weigh ~20 times their columnar form."""
 _HASH_CHUNK = 1 << 20
-_T = TypeVar("_T", bound=tuple[Any, ...])
-_ROW_BITS = 40
-"""`_k`, a row's place in the input, is `file index << 40 | row index`."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +173,7 @@ class Staging:
     """A log root staged into hash buckets of complete games, ready to be read bucket by
     bucket, in this process or another one (it pickles: paths and small metadata)."""
 
-    staged: _Staged
+    staged: Staged
     buckets: int
     missing: tuple[str, ...] = ()
     """The optional tables the log root does not have: the checks that need them skip."""
@@ -248,7 +224,7 @@ def read_bucket(
     hand in one batch; games by game_id, hands by (hand_no, hand_id), events by seq.
     Appends the bucket's hand-level problems to `quarantine`."""
     try:
-        yield from _Bucket(stage.staged, bucket, quarantine).batches()
+        yield from Bucket(stage.staged, bucket, quarantine).batches()
     finally:
         gc.unfreeze()  # each batch's records were frozen once built (``gc_paused``)
 
@@ -270,33 +246,7 @@ def iter_units(
 # ---------------------------------------------------------------- staging, in DuckDB
 
 
-_STAGED = ("games", "hands", "events", "results", "game_events", "ledger")
 _HAND_TABLES = ("hands", "events", "results")
-
-
-@dataclass
-class _Staged:
-    folder: Path
-    files: list[str]
-    """Relative paths by global file index (`_k >> 40`)."""
-    schemas: dict[str, pl.Schema]
-    quarantine: list[QuarantineRow]
-    hand_reasons: dict[str, str]
-    """The first bad hands, events or results row of a hand, as its quarantine reason."""
-    game_reasons: dict[str, str]
-    """Why a game's games row cannot be used."""
-    damaged: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """Table -> its files that could not be read: named in the reasons they explain."""
-    orphans: dict[str, tuple[str | None, str]] = field(default_factory=dict)
-    """Hands that events or results name and hands does not hold: hand id -> (the game the
-    sessions place it in, or None; why it cannot be replayed)."""
-
-    def where(self, key: int) -> tuple[str, int]:
-        return self.files[key >> _ROW_BITS], key & ((1 << _ROW_BITS) - 1)
-
-    def paths(self, table: str, bucket: int | None = None) -> list[Path]:
-        part = "*" if bucket is None else f"bucket={bucket}"
-        return sorted((self.folder / table).glob(f"{part}/*.parquet"))
 
 
 def _bucket_of(column: str, buckets: int) -> str:
@@ -360,7 +310,7 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     return found, (row[1] if found and row else None)
 
 
-def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> _Staged:
+def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:
     """Check, encode and bucket every table; collect the row-level quarantine."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": MEMORY_LIMIT,
@@ -368,7 +318,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         "preserve_insertion_order": False,
         "partitioned_write_flush_threshold": STAGED_ROW_GROUP,
     }
-    staged = _Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
+    staged = Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
     con = duckdb.connect(config=config)
     try:
         con.execute("PRAGMA disable_progress_bar")  # its own bar would print into the logs
@@ -408,7 +358,7 @@ def _create_views(
     `_k` (only the rows of `game`, when given); `chk_<table>`: the same with `_ok` and
     `_p`, its row checks."""
     checks = row_checks(table)
-    source = source_sql(table, paths, first_file=first_file, row_bits=_ROW_BITS)
+    source = source_sql(table, paths, first_file=first_file, row_bits=ROW_BITS)
     if game is not None:
         keep = f"game_id = {literal(game)}"
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
@@ -429,7 +379,7 @@ def _ids(table: str) -> str:
     return f"{hand} AS h, {game} AS g"
 
 
-def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None:
+def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     """Bad rows, duplicated keys and orphans, in a stable order."""
 
     def rows(table: str, query: str) -> list[tuple[Any, ...]]:
@@ -497,7 +447,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: _Staged) -> None
 
 
 def _orphans(
-    con: duckdb.DuckDBPyConnection, log: LogRoot, staged: _Staged
+    con: duckdb.DuckDBPyConnection, log: LogRoot, staged: Staged
 ) -> dict[str, tuple[str | None, str]]:
     """Every hand that events or results name and hands does not hold, with the game its
     players' sessions place it in (each player seated in that one game when its first
@@ -552,263 +502,3 @@ def _orphans(
 
 def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n} rows"
-
-
-# ---------------------------------------------------------------- one bucket, in polars
-
-
-_EVENT_COLUMNS = ("seq", "player_id", "action", "card", "groups", "auto", "reason")
-_RESULT_COLUMNS = ("player_id", "outcome", "points", "score_after", "amount")
-_GAME_COLUMNS = (
-    "game_id", "table_id", "format", "deals_count", "cards_per_hand", "ruleset", "decks",
-    "printed_jokers", "max_players", "chip_type", "entry_fee", "point_value", "rake_pct",
-    "running",
-)  # fmt: skip
-
-
-class _HandRow(NamedTuple):
-    """A hand's first hands row with what polars found about its rows."""
-
-    h: int
-    hand_id: str
-    game: str
-    hand_no: int | None
-    seats: list[str] | None
-    shoe: list[int] | None
-    wild_card: int | None
-    open_card: int | None
-    shuffle: dict[str, Any] | None
-    ok: bool
-    copies: int
-    n_events: int
-    n_good_events: int
-    seq_ok: bool | None
-    n_results: int
-    n_good_results: int
-    results_unique: bool | None
-    seats_ok: bool | None
-
-
-class _Bucket:
-    """The games of one bucket, read with polars, with the hand-level checks done set-wise."""
-
-    def __init__(self, staged: _Staged, bucket: int, quarantine: list[QuarantineRow]) -> None:
-        self.staged, self.quarantine = staged, quarantine
-        frame = {table: self._read(table, bucket) for table in _STAGED}
-        events = _in_seq_order(frame["events"])
-        results = frame["results"].sort("_h", "player_id", "_k")
-        self.events = (
-            events.filter(pl.col("_ok"))
-            .select(pl.col(_EVENT_COLUMNS).exclude("card"), pl.col("card").fill_null(NO_CARD))
-            .select(_EVENT_COLUMNS)
-        )
-        self.results = results.filter(pl.col("_ok")).select(_RESULT_COLUMNS)
-        per_hand = event_stats(events)
-        broken = per_hand.filter(~pl.col("seq_ok"))["_h"]
-        self.broken_seqs: dict[int, list[int | None]] = dict(
-            events.filter(pl.col("_h").is_in(broken.implode()))
-            .group_by("_h")
-            .agg("seq")
-            .iter_rows()
-        )
-        self.hands = (
-            frame["hands"]
-            .filter(pl.col("_first"))
-            .sort("_h")
-            .join(per_hand, on="_h", how="left")
-            .join(result_stats(results), on="_h", how="left")
-            .with_columns(
-                pl.col("n_events", "n_good_events", "n_results", "n_good_results").fill_null(0),
-                seats_ok=SEATS_OK,
-            )
-            .rename({"_h": "h", "_game": "game", "_ok": "ok", "_copies": "copies"})
-            .select(_HandRow._fields)
-        )
-        games = frame["games"].filter(pl.col("_first"))
-        usable = pl.col("_ok") & (pl.col("_copies") == 1)
-        self.known_games = set(games["game_id"])
-        self.game_rows = {
-            row["game_id"]: row
-            for row in games.filter(usable).select(_GAME_COLUMNS).iter_rows(named=True)
-        }
-        self.game_events = _by_game(
-            frame["game_events"].filter(pl.col("_ok")).sort("game_id", "seq", "_k"),
-            GameEvent._make,
-            ("after_hand_no", "seq", "player_id", "action", "score", "split_kind"),
-        )
-        self.ledger = _by_game(
-            frame["ledger"].filter(pl.col("_ok")).sort("game_id", "_t", "_k"),
-            LedgerRow._make,
-            ("player_id", "kind", "amount"),
-        )
-        self.orphans: dict[str, list[tuple[str, str]]] = {}
-        for hand_id, (game, why) in sorted(staged.orphans.items()):
-            if game is not None:
-                self.orphans.setdefault(game, []).append((hand_id, why))
-
-    def _read(self, table: str, bucket: int) -> pl.DataFrame:
-        schema = self.staged.schemas[table]
-        paths = self.staged.paths(table, bucket)
-        if not paths:
-            return pl.DataFrame(schema=schema)
-        return pl.read_parquet(paths, columns=schema.names(), hive_partitioning=False, glob=False)
-
-    def batches(self) -> Iterator[list[GameUnit]]:
-        """Units of whole games, in batches of about BATCH_EVENTS events."""
-        per_game = self.hands.group_by("game", maintain_order=True).agg(
-            pl.len(), pl.col("n_good_events").sum(), pl.col("n_good_results").sum()
-        )
-        counts = {game: (h, e, r) for game, h, e, r in per_game.iter_rows()}
-        # Python's string order is DuckDB's (binary), so hands stay in `_h` order.
-        games = sorted(set(counts) | self.known_games)
-        start: tuple[int, ...] = (0, 0, 0)
-        size: tuple[int, ...] = (0, 0, 0)
-        batch: list[str] = []
-        for index, game in enumerate(games):
-            batch.append(game)
-            size = tuple(a + b for a, b in zip(size, counts.get(game, (0, 0, 0)), strict=True))
-            if size[1] >= BATCH_EVENTS or index == len(games) - 1:
-                with gc_paused(freeze=True):
-                    units = self._units(batch, start, size)
-                yield units
-                start = tuple(a + b for a, b in zip(start, size, strict=True))
-                size, batch = (0, 0, 0), []
-
-    def _units(
-        self, games: list[str], start: tuple[int, ...], size: tuple[int, ...]
-    ) -> list[GameUnit]:
-        events = _records(self.events.slice(start[1], size[1]), Event)
-        results = _records(self.results.slice(start[2], size[2]), Result)
-        units = {game: GameUnit(game, self._game(game), []) for game in games}
-        e = r = 0
-        for row in map(_HandRow._make, self.hands.slice(start[0], size[0]).iter_rows()):
-            # A bad hands row keeps only its ids: its other values may be nulls or bad codes.
-            hand = Hand(
-                hand_id=row.hand_id,
-                game_id=row.game,
-                hand_no=row.hand_no or 0,
-                seats=(row.ok and row.seats) or [],
-                shoe=(row.ok and row.shoe) or [],
-                wild=row.wild_card if row.ok and row.wild_card is not None else NO_CARD,
-                open=row.open_card if row.ok and row.open_card is not None else NO_CARD,
-                events=events[e : e + row.n_good_events],
-                results=results[r : r + row.n_good_results],
-                shuffle=_shuffle(row.shuffle) if row.ok else None,
-            )
-            e, r = e + row.n_good_events, r + row.n_good_results
-            hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
-            units[row.game].hands.append(hand)
-        for game, unit in units.items():  # hands whose own row is lost, placed by sessions
-            for hand_id, why in self.orphans.get(game, ()):
-                unit.hands.append(
-                    Hand(hand_id, game, 0, [], [], NO_CARD, NO_CARD, [], [], quarantine=why)
-                )
-        return list(units.values())
-
-    def _game(self, game_id: str) -> Game | None:
-        row = self.game_rows.get(game_id)
-        if row is None:
-            return None
-        return Game(
-            **row,
-            game_events=self.game_events.get(game_id, []),
-            ledger=self.ledger.get(game_id, []),
-        )
-
-    def _quarantine(self, row: _HandRow, hand: Hand, has_game: bool) -> str | None:
-        """Why the hand cannot be replayed, or None; its own problems go to quarantine."""
-        reasons = []
-        if row.hand_id in self.staged.hand_reasons:
-            reasons.append(self.staged.hand_reasons[row.hand_id])
-        if row.copies > 1:
-            reasons.append(f"hand {row.hand_id} appears {row.copies} times in hands")
-        found = self._hand_problems(row, hand, has_game)
-        if found:
-            problem = "; ".join(found)
-            game = row.game or None
-            self.quarantine.append(
-                QuarantineRow("hands", None, None, row.hand_id, game, "input.hand", problem)
-            )
-        return "; ".join(reasons + found) or None
-
-    def _lost(self, table: str) -> str:
-        """`` (its rows may be in F, which could not be read)`` when files of ``table``
-        could not be read: the likely cause, named."""
-        files = self.staged.damaged.get(table, ())
-        if not files:
-            return ""
-        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-        return f" (its rows may be in {shown}, which could not be read)"
-
-    def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
-        name, found = f"hand {row.hand_id}", []
-        if row.game and not has_game:
-            if row.game in self.known_games:
-                why = self.staged.game_reasons[row.game]
-                found.append(f"{name} is in game {row.game}, whose games row is quarantined: {why}")
-            else:
-                found.append(
-                    f"{name} names game {row.game}, which games does not hold"
-                    + self._lost("games")
-                )
-        if row.ok and not row.seats_ok:
-            found.append(seats_problem(name, hand.seats))
-        if row.n_events == 0:
-            found.append(f"{name} has no events" + self._lost("events"))
-        elif not row.seq_ok:
-            found += seq_problem(name, self.broken_seqs[row.h])
-        if row.n_results == 0:
-            found.append(f"{name} has no results" + self._lost("results"))
-        elif not row.results_unique:
-            found.append(results_problem(name, [result.player for result in hand.results]))
-        return found
-
-
-def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:
-    """One `kind` per row, built column by column: the one step that walks every row."""
-    columns = (
-        _sparse(series) if isinstance(series.dtype, pl.List) else series.to_list()
-        for series in frame.iter_columns()
-    )
-    return list(map(tuple.__new__, repeat(kind), zip(*columns, strict=True)))
-
-
-def _sparse(series: pl.Series) -> list[Any]:
-    """A mostly-null column as a list: only its values are converted one by one."""
-    out: list[Any] = [None] * len(series)
-    where = series.is_not_null().arg_true()
-    for index, value in zip(where.to_list(), series.gather(where).to_list(), strict=True):
-        out[index] = value
-    return out
-
-
-def _shuffle(value: dict[str, Any] | None) -> Shuffle | None:
-    """The commitment struct as a ``Shuffle`` (None when the hand has none)."""
-    if value is None:
-        return None
-    return Shuffle(
-        algorithm=value.get("algorithm"),
-        server_seed=value.get("server_seed"),
-        server_seed_hash=value.get("server_seed_hash"),
-        client_seed=value.get("client_seed"),
-        nonce=value.get("nonce"),
-    )
-
-
-def _in_seq_order(events: pl.DataFrame) -> pl.DataFrame:
-    """Events by (hand, seq, place in the input). One int64 key (hand, seq) does it unless
-    a hand repeats a seq, four times faster than sorting on three columns."""
-    seq = pl.col("seq").cast(pl.Int64).fill_null(-(1 << 31)) + (1 << 31)
-    events = events.with_columns(_e=pl.col("_h") * (1 << 32) + seq).sort("_e")
-    if (events["_e"].diff() == 0).any():
-        events = events.sort("_e", "_k")
-    return events
-
-
-def _by_game(
-    frame: pl.DataFrame, make: Callable[[Iterable[Any]], _T], columns: tuple[str, ...]
-) -> dict[str, list[_T]]:
-    out: dict[str, list[_T]] = {}
-    for game, *values in frame.select("game_id", *columns).iter_rows():
-        out.setdefault(game, []).append(make(values))
-    return out
