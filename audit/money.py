@@ -39,8 +39,9 @@ def points_settlement(
     ``points`` holds what each player but the winner is charged; ``values`` each player's
     net value-card points (21 and 27 cards: ``audit.rules.counts.value_settlement``, only
     for the players still in at the show). A player's amount is (their net value points
-    less the points charged) x the point value; a sole winner takes what the others pay
-    in points plus their own net value, less the rake on it when it is positive.
+    less the points charged) x the point value, to the paisa; a sole winner takes what the
+    others pay net (the points they are charged, plus the winner's own net value), less the
+    rake on it when it is positive.
 
     >>> amounts, fee = points_settlement({"B": 9, "C": 120}, ["A"], Decimal("0.50"),
     ...                                  Decimal("10"), {"A": -110, "B": 160, "C": -50})
@@ -51,13 +52,13 @@ def points_settlement(
     """
     net = values or {}
     amounts: dict[str, Decimal] = {}
-    paid = Decimal("0.00")
     for player, charged in points.items():
         amounts[player] = money((net.get(player, 0) - charged) * point_value)
-        paid += money(charged * point_value)
     fee = Decimal("0.00")
     if len(winners) == 1:
-        total = paid + money(net.get(winners[0], 0) * point_value)
+        # What the others pay, net: the hand's money then adds up to the rake exactly,
+        # whatever the rounding of each amount (with 13 cards, what the losers pay).
+        total = -sum(amounts.values(), Decimal("0.00"))
         fee = rake(total, rake_pct) if total > 0 else fee
         amounts[winners[0]] = total - fee
     return amounts, fee

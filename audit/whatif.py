@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.reader import Staging, open_log_root, read_bucket, staging
-from audit.money import money, rake
+from audit.money import points_settlement
 from audit.output import AMOUNT, Parts, write_json
 from audit.records import Game, GameUnit, Hand, QuarantineRow
 from audit.replay.hand import HandReplay
@@ -176,22 +176,17 @@ def _broken(before: HandReplay, after: HandReplay, other: Ruleset) -> str:
 
 def _money(game: Game, expected: dict[str, Expected]) -> tuple[dict[str, Decimal], Decimal]:
     """Points rummy: each player's amount and the rake, as the rules' outcomes give them
-    (losers pay points x point value; a sole winner takes the sum less the rake)."""
+    (``money.points_settlement``: losers pay points x point value; a sole winner takes the
+    sum less the rake; with value cards, each player still in at the show also receives
+    or pays their net value points)."""
     if game.format != "points" or game.point_value is None:
         return {}, Decimal("0.00")
-    amounts: dict[str, Decimal] = {}
-    paid = Decimal("0.00")
+    points = {
+        p: e.points for p, e in expected.items() if e.outcome != "won" and e.points is not None
+    }
     winners = [p for p, e in expected.items() if e.outcome == "won"]
-    for player, e in expected.items():
-        if e.outcome == "won" or e.points is None:
-            continue
-        amounts[player] = -money(e.points * game.point_value)
-        paid -= amounts[player]
-    fee = Decimal("0.00")
-    if len(winners) == 1:
-        fee = rake(paid, game.rake_pct)
-        amounts[winners[0]] = paid - fee
-    return amounts, fee
+    values = {p: e.value.net for p, e in expected.items() if e.value is not None}
+    return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 
 # ------------------------------------------------------------ the night

@@ -21,7 +21,14 @@ from rich.text import Text
 from audit.explain.cards import CardView, GroupView
 from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
 from audit.explain.payouts import LedgerView
-from audit.explain.view import FairPlayView, HandView, PlayerView, PointsView, TurnView
+from audit.explain.view import (
+    FairPlayView,
+    HandView,
+    PlayerView,
+    PointsView,
+    TurnView,
+    ValueView,
+)
 
 SEVERITY_STYLE = {
     "critical": "bold white on red",
@@ -157,6 +164,8 @@ def _player(p: PlayerView) -> Panel:
     ]
     if p.rule is not None:
         parts.append(Text(f"rule: {p.rule.cite}", style="dim"))
+    if p.value is not None:
+        parts += _value(p.value)
     if p.declaration:
         parts.append(Text(f"{p.player}'s declaration is {p.declaration}:", style="bold"))
         parts += [_indent(Text(f"- {reason}")) for reason in p.declaration_reasons]
@@ -178,7 +187,21 @@ def _points_part(p: PlayerView) -> str:
 
 
 def _amount_part(p: PlayerView) -> str:
-    return f", amount {p.amount}" if p.amount else ""
+    if not p.amount:
+        return ""
+    split = f" ({p.value.money})" if p.value is not None and p.value.money else ""
+    return f", amount {p.amount}{split}"
+
+
+def _value(value: ValueView) -> list[RenderableType]:
+    """The value cards held, their worth, the settlement and the rule."""
+    parts: list[RenderableType] = [
+        Text.assemble(("Value: ", "bold"), f"{value.words}, worth {value.points}"),
+        _indent(Text(value.settlement)),
+    ]
+    if value.rule is not None:
+        parts.append(_indent(Text(f"rule: {value.rule.cite}", style="dim")))
+    return parts
 
 
 def _indent(part: RenderableType) -> Padding:

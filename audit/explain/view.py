@@ -23,7 +23,7 @@ from audit.explain.cards import (
 from audit.explain.clock import UNKNOWN, Clock, span
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals
-from audit.money import money
+from audit.money import money, points_settlement
 from audit.records import Event, Game, Hand, Result
 from audit.replay.hand import Declaration, Seat, Status
 from audit.replay.outcome import Expected, HandAudit
@@ -111,6 +111,23 @@ class BestView:
 
 
 @dataclass(frozen=True)
+class ValueView:
+    """A player's value cards at the show of a 21- or 27-card points hand and what they
+    settle (``points.value_cards``): ``cards`` are the value cards held (the declarer's
+    finish card is not among them), ``words`` say what they are worth, ``settlement`` what
+    the player receives from and pays the others still in, ``net`` the difference, and
+    ``money`` the amount split into card points and value points."""
+
+    cards: tuple[CardView, ...]
+    words: str
+    points: int
+    net: int
+    settlement: str
+    money: str
+    rule: RuleView | None
+
+
+@dataclass(frozen=True)
 class PlayerView:
     """One seat: the cards dealt, the rules' outcome and why, what was recorded, the
     groups and the points.
@@ -145,6 +162,8 @@ class PlayerView:
     held: tuple[CardView, ...]
     points_detail: PointsView | None
     best: BestView | None
+    value: ValueView | None = None
+    """The value cards and their settlement (21 and 27 cards, points rummy), else ``None``."""
 
     @property
     def comparison(self) -> str:
@@ -494,6 +513,7 @@ def _player(
         held=() if groups else card_views(sorted(seat.cards), jokers),
         points_detail=_points(want, jokers, rules) if want else None,
         best=_best(seat, want, jokers, rules),
+        value=_value(player, audit, game, rules),
     )
 
 
@@ -636,6 +656,64 @@ def dealt_cards(hand: Hand, cards_per_hand: int, index: int) -> list[int]:
     n = len(hand.seats)
     dealt = hand.shoe[: n * cards_per_hand]
     return [card for i, card in enumerate(dealt) if i % n == index] if n else []
+
+
+# ------------------------------------------------------------ value cards
+
+
+def _value(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> ValueView | None:
+    """A player's value cards and their settlement, where the rules settle them."""
+    want = audit.expected.get(player)
+    share = want.value if want is not None else None
+    if want is None or share is None:
+        return None
+    replay = audit.replay
+    jokers = replay.jokers
+    kinds = set(jokers.kinds)
+    held = sorted(c for c in replay.seats[player].cards if c in kinds)
+    many = "other" if share.others == 1 else "others"
+    settlement = (
+        f"receives {share.value.points} from each of the {share.others} {many} still in at "
+        f"the show and pays them {share.paid} for theirs: net {share.net:+d}"
+    )
+    return ValueView(
+        cards=card_views(held, jokers),
+        words=share.value.words or "no value cards",
+        points=share.value.points,
+        net=share.net,
+        settlement=settlement,
+        money=_value_money(want, audit, game),
+        rule=_rule(rules, "points.value_cards"),
+    )
+
+
+def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:
+    """The rules' amount split into card points and value points: ``card points -9, value
+    cards +160: +151 points at 1.0000 a point``; the winner's less the rake
+    (``money.points_settlement``)."""
+    share = want.value
+    if share is None or game.point_value is None:
+        return ""
+    if want.outcome == "won":
+        charged = {
+            p: e.points
+            for p, e in audit.expected.items()
+            if e.outcome != "won" and e.points is not None
+        }
+        nets = {p: e.value.net for p, e in audit.expected.items() if e.value is not None}
+        winners = [p for p, e in audit.expected.items() if e.outcome == "won"]
+        _, fee = points_settlement(charged, winners, game.point_value, game.rake_pct, nets)
+        cards = sum(charged.values())
+        rake = f", less the {game.rake_pct}% rake of {fee}" if len(winners) == 1 else ""
+    elif want.points is None:
+        return ""
+    else:
+        cards, rake = -want.points, ""
+    total = cards + share.net
+    return (
+        f"card points {cards:+d}, value cards {share.net:+d}: {total:+d} points at "
+        f"{game.point_value} a point{rake}"
+    )
 
 
 # ------------------------------------------------------------ points

@@ -6,13 +6,14 @@ outcomes, and the findings where ``results`` disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.findings import Finding, finding
-from audit.money import money, rake
+from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result
 from audit.replay.hand import HandReplay, Seat, Status
+from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
@@ -31,6 +32,36 @@ _FORMAT_WORDS = {
 
 
 @dataclass(frozen=True, slots=True)
+class ValueShare:
+    """One player's part in the value-card settlement of a 21- or 27-card points hand
+    (``points.value_cards``): the value of their cards, and the value points they receive
+    from the others (``net`` > 0) or pay them (``net`` < 0)."""
+
+    value: Value
+    net: int
+    others: int
+    """How many other players are in the settlement (each pays the player their value)."""
+    paid: int
+    """The value points of the others' cards, which the player pays."""
+
+    @property
+    def words(self) -> str:
+        """``7H 8H 6H: 1 marriage (100): 100 from each of 2 others, less their 40``."""
+        held = self.value.words or "no value cards"
+        return (
+            f"{held}: {self.value.points} from each of {self.others} "
+            f"{'other' if self.others == 1 else 'others'}, less their {self.paid}"
+        )
+
+    @property
+    def net_words(self) -> str:
+        """``is paid 160 for value cards``, ``pays 50 for value cards``."""
+        if self.net >= 0:
+            return f"is paid {self.net} for value cards"
+        return f"pays {-self.net} for value cards"
+
+
+@dataclass(frozen=True, slots=True)
 class Expected:
     """The rules' outcome for one player, with the words and the rule behind it."""
 
@@ -42,6 +73,9 @@ class Expected:
     why: str
     seq: int | None = None
     score: Score | None = None
+    value: ValueShare | None = None
+    """The player's value cards and their settlement (21 and 27 cards, points rummy, a
+    player still in at a valid show); ``None`` where there is none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +137,30 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 "declaration.invalid_ends_hand",
                 "the hand ended on an invalid declaration",
             )
+    if ending is not None and ending.check.valid and rules.value_cards is not None:
+        _settle_values(replay, out)
     return out
+
+
+def _settle_values(replay: HandReplay, out: dict[str, Expected]) -> None:
+    """Points rummy with value cards (``points.value_cards``): the players still in at the
+    show (the rules' outcome ``won`` or ``lost``; who dropped, left or declared invalidly
+    is out) settle the value of their cards. A loser's cards are those held at the end;
+    the declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``)."""
+    if replay.game.format != "points":
+        return
+    held = {
+        player: value_of(replay.seats[player].cards, replay.jokers, replay.rules)
+        for player, want in out.items()
+        if want.outcome in ("won", "lost")
+    }
+    if len(held) < 2:
+        return
+    nets = value_settlement({player: v.points for player, v in held.items()})
+    total = sum(v.points for v in held.values())
+    for player, v in held.items():
+        share = ValueShare(v, nets[player], len(held) - 1, total - v.points)
+        out[player] = replace(out[player], value=share)
 
 
 def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
@@ -274,50 +331,61 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
 
 
 def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected]) -> list[Finding]:
-    """Points rummy: each loser pays points x point value; the winner gets the sum less rake.
+    """Points rummy (``money.points_settlement``): each loser pays points x point value; the
+    winner gets the sum less rake. With value cards (21 and 27 cards), each player still in
+    at the show also receives or pays their net value points x point value
+    (``points.value_cards``), and the winner's rake is on their total when it is positive.
 
     A loser's points are the rules' points when the rules agree with the recorded outcome,
     else the recorded points: a wrong verdict is then one finding (declare.verdict or
     score.outcome), not also a money finding; wrong points charged as money are two.
     """
     hand, rules = replay.hand, replay.rules
-    if game.point_value is None:
+    point_value = game.point_value
+    if point_value is None:
         return []
-    out: list[Finding] = []
-
-    def check(row: Result, want: Decimal, why: str) -> None:
-        if row.amount != want:
-            out.append(
-                finding(
-                    "score.amount",
-                    game_id=hand.game_id,
-                    hand_id=hand.hand_id,
-                    player_id=row.player,
-                    expected=want,
-                    recorded=row.amount,
-                    message=f"{row.player} {why}, so the amount should be {want}, but the "
-                    f"record shows {row.amount}.",
-                    rule=rules.cite("money.points_settlement"),
-                )
-            )
-
-    winners = [r for r in hand.results if r.outcome == "won"]
-    paid = Decimal(0)
-    for row in hand.results:
-        if row.outcome == "won":
-            continue
+    # Keyed by the row's place, not the player: a player recorded twice (a score.outcome
+    # finding already) has each row checked, and both rows pay into the winner's sum.
+    points: dict[str, int] = {}
+    values: dict[str, int] = {}
+    winners: list[str] = []
+    for i, row in enumerate(hand.results):
         rules_say = expected.get(row.player)
-        points = row.points
+        if rules_say is not None and rules_say.value is not None:
+            values[str(i)] = rules_say.value.net
+        if row.outcome == "won":
+            winners.append(str(i))
+            continue
+        charged = row.points
         if rules_say and rules_say.outcome == row.outcome and rules_say.points is not None:
-            points = rules_say.points
-        want = -money(points * game.point_value)
-        paid -= want
-        check(row, want, f"lost {points} points at {game.point_value} a point")
-    if len(winners) == 1:
-        fee = rake(paid, game.rake_pct)
-        check(
-            winners[0],
-            paid - fee,
-            f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}",
+            charged = rules_say.points
+        points[str(i)] = charged
+    amounts, fee = points_settlement(points, winners, point_value, game.rake_pct, values)
+    out: list[Finding] = []
+    losers = [i for i, row in enumerate(hand.results) if row.outcome != "won"]
+    for i in losers + ([int(winners[0])] if len(winners) == 1 else []):
+        row = hand.results[i]
+        want = amounts[str(i)]
+        if row.amount == want:
+            continue
+        share = expected[row.player].value if row.player in expected else None
+        value = f" and {share.net_words} ({share.words})" if share is not None else ""
+        if row.outcome == "won":
+            paid = sum((money(c * point_value) for c in points.values()), Decimal(0))
+            why = f"won {paid} from the losers{value}, less the {game.rake_pct}% rake of {fee}"
+        else:
+            why = f"lost {points[str(i)]} points{value} at {point_value} a point"
+        out.append(
+            finding(
+                "score.amount",
+                game_id=hand.game_id,
+                hand_id=hand.hand_id,
+                player_id=row.player,
+                expected=want,
+                recorded=row.amount,
+                message=f"{row.player} {why}, so the amount should be {want}, but the "
+                f"record shows {row.amount}.",
+                rule=rules.cite("money.points_settlement"),
+            )
         )
     return out

@@ -394,8 +394,7 @@ def _alternatives(value: object) -> tuple[Alternative, ...]:
             or item["kind"] not in ("tunnelas", "dublees", "jokers")
         ):
             raise ValueError(
-                "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
-                f"got {item!r}"
+                f"expected {{ kind = 'tunnelas', 'dublees' or 'jokers', count = N }}, got {item!r}"
             )
         out.append(Alternative(kind=item["kind"], count=_whole(item["count"], 1, 60)))
     return tuple(out)

@@ -2,7 +2,8 @@
 
 ``simulate(games=..., out=..., seed=...)`` runs tables of 2-6 players through points,
 pool 101, pool 201 and deals games under the shipped presets (``DEFAULT_PRESETS``, or those
-named in ``presets``, ``standard-10`` among them), and writes the night's log root in the
+named in ``presets``: ``standard-10``, and ``standard-21`` and ``standard-27``, whose
+tables play points games only, ``games.formats``), and writes the night's log root in the
 contract. The same arguments give the same bytes: every choice comes from one
 seeded ``random.Random`` (each game from its own, seeded by the first), and every time
 from a fixed epoch plus simulated think times.
@@ -365,6 +366,14 @@ def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]
             f"unknown rule presets {unknown}; choose from {', '.join(preset_ids())}",
             slug="simulate",
         )
+    for preset in presets:
+        allowed = load_preset(preset).formats
+        if not any(f in allowed for f in formats):
+            raise AuditError(
+                f"rule preset {preset} is for {', '.join(allowed)} games only "
+                "(games.formats), and none of them is simulated",
+                slug="simulate",
+            )
     if out.exists() and any(out.iterdir()):
         raise AuditError(f"{out} is not empty; simulate into a new folder", slug="simulate")
 
@@ -384,6 +393,9 @@ def _new_table(
         game_format = rng.choices(formats, weights=[FORMAT_WEIGHTS[f] for f in formats])[0]
         weights = [PRESET_WEIGHTS[0]] + [PRESET_WEIGHTS[1]] * (len(rules) - 1)
         preset = rng.choices(rules, weights=weights)[0]
+    if game_format not in preset.formats:  # 21 and 27 cards: points games only
+        allowed = [f for f in formats if f in preset.formats]
+        game_format = allowed[number % len(allowed)]
     sizes = [s for s in TABLE_SIZES if preset.min_players <= s <= preset.max_players]
     size_weights = [w for s, w in zip(TABLE_SIZES, TABLE_SIZE_WEIGHTS, strict=True) if s in sizes]
     max_players = rng.choices(sizes, weights=size_weights)[0]

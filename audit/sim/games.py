@@ -11,13 +11,14 @@ import random
 from collections.abc import Sequence
 from decimal import Decimal
 
-from audit.money import PAISA, money
+from audit.money import PAISA, points_settlement
 from audit.money import rake as rake_of
+from audit.rules.counts import value_of, value_settlement
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.shuffle.commitment import canonical_shoe
 from audit.sim.anomalies import Label, label
 from audit.sim.play import Collusion, Deal, GameLog, HandLog, TableSpec, play_hand
-from audit.sim.players import Profile
+from audit.sim.players import Profile, Table
 
 MORE_HANDS = 0.65  # chance a points session plays another hand
 MAX_POINTS_HANDS = 8
@@ -185,11 +186,8 @@ def _points_game(
         # Nobody leaves if the players left would need another shoe.
         may_leave = len(seated) == 2 or rules.shoe_for(len(seated) - 1) == spec
         hand = _next_hand(log, seated, shoe, rng, may_leave=may_leave)
-        amounts = [-money(p * table.point_value) for p in hand.points]
+        amounts, rake = _settle(hand, table)
         winner = hand.outcomes.index("won")
-        paid = -sum(amounts, Decimal(0))
-        rake = rake_of(paid, table.rake_pct)
-        amounts[winner] = paid - rake
         hand.amounts = list(amounts)
         if log.plant == "skimmed_payout" and amounts[winner] > PAISA:
             amounts[winner] = _skim(log, hand.seats[winner][1], amounts[winner])
@@ -200,6 +198,30 @@ def _points_game(
         seated = [s for s in seated if s[1].player_id not in hand.left]
         if len(seated) < 2 or len(log.hands) == MAX_POINTS_HANDS or rng.random() > MORE_HANDS:
             return gone
+
+
+def _settle(hand: HandLog, table: TableSpec) -> tuple[list[Decimal], Decimal]:
+    """A points hand's money, seat by seat, and the rake (`audit.money.points_settlement`):
+    the points charged at the point value, and in 21 and 27 cards (``points.value_cards``)
+    the value cards settled between the players still in at the show (won or lost), each
+    on their cards at the end (a declarer's less the finish card)."""
+    assert table.point_value is not None
+    rules = table.rules
+    ids = [player for _, player in hand.seats]
+    winner = ids[hand.outcomes.index("won")]
+    values = None
+    if rules.value_cards is not None:
+        jokers = Table.for_wild_card(rules, hand.wild).jokers
+        values = value_settlement(
+            {
+                ids[j]: value_of(hand.held[j], jokers, rules).points
+                for j, outcome in enumerate(hand.outcomes)
+                if outcome in ("won", "lost")
+            }
+        )
+    charged = {p: points for p, points in zip(ids, hand.points, strict=True) if p != winner}
+    amounts, rake = points_settlement(charged, [winner], table.point_value, table.rake_pct, values)
+    return [amounts[p] for p in ids], rake
 
 
 def _buy_ins(log: GameLog, seated: list[tuple[int, Profile]]) -> Decimal:

@@ -21,8 +21,10 @@ from statistics import NormalDist
 
 from audit.cards import CODE_TEXT, JOKER
 from audit.records import Shuffle
+from audit.rules.counts import alternative, ready_reason
 from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import DropPenalty, PoolRules, Ruleset
+from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement, best_points
 from audit.shuffle.commitment import ALGORITHM, shuffled
 from audit.sim.anomalies import Label, label
@@ -121,6 +123,9 @@ class HandLog:
     """Anomalies planted in the hand."""
     shuffle: Shuffle | None = None
     """The provably-fair commitment of a fair table's hand."""
+    held: list[list[int]] = field(default_factory=list)
+    """Each seat's cards when the hand ended (a declarer's without the finish card): the
+    value cards of 21 and 27 cards are counted on them."""
 
 
 @dataclass(slots=True)
@@ -351,7 +356,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                 hand.cards, table, worst
             )
             hand.remove(finish)
-            if not check_declaration(hand.cards, groups, table.jokers, rules).valid:
+            if not _valid(hand.cards, groups, table):
                 planted.append(
                     label(
                         "invalid_declaration",
@@ -383,7 +388,7 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
                 hand.remove(finish)
                 ts += _wait(bots, rng, i, 6.0)
                 emit((ts, player, "declare", finish, groups, False, None))
-                if valid or check_declaration(hand.cards, groups, table.jokers, rules).valid:
+                if valid or _valid(hand.cards, groups, table):
                     winner, declared = i, True
                 else:
                     winner = _out(outcomes, points, i, "invalid_declare", rules.invalid_penalty)
@@ -404,12 +409,15 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         if outcomes[j]:
             continue
         cap = rules.cap if turns[j] else rules.first_hand_show_cap
-        if rng.random() < SHOW_OMITTED:  # the server arranges the cards: no groups shown
+        omitted = rng.random() < SHOW_OMITTED  # the server arranges the cards: no groups shown
+        if omitted and rules.ready_hand is None:
             best = best_points(hands[j].cards, table.jokers, rules)
             outcomes[j], points[j] = "lost", min(best, cap)
             continue
         best, groups = best_arrangement(hands[j].cards, table.jokers, rules)
-        outcomes[j], points[j] = "lost", min(best, cap)
+        outcomes[j], points[j] = "lost", min(_charged(hands[j].cards, best, groups, table), cap)
+        if omitted:
+            continue
         ts += _wait(bots, rng, j, 5.0)
         emit((ts, ids[j], "show", None, groups, False, None))
     return HandLog(
@@ -429,7 +437,35 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         left=left,
         labels=planted + _collusion(deal, ids, links, fed, outcomes, points),
         shuffle=commitment,
+        held=[list(hand.cards) for hand in hands] if rules.value_cards is not None else [],
     )
+
+
+def _valid(cards: list[int], groups: list[list[int]], table: Table) -> bool:
+    """Is a declaration of ``groups`` (``cards``: the declarer's, less the finish card)
+    valid: every card in melds meeting the requirement, or (21 and 27 cards) one of the
+    other ways to declare (``declaration.alternatives``), whatever the groups?"""
+    rules = table.rules
+    if check_declaration(cards, groups, table.jokers, rules).valid:
+        return True
+    return bool(rules.alternatives) and alternative(cards, table.jokers, rules) is not None
+
+
+def _charged(cards: list[int], best: int, groups: list[list[int]], table: Table) -> int:
+    """A loser's points before the cap: the best arrangement's ``best``; but where the rules
+    have a ready hand (``points.ready_hand``, 21 and 27 cards: every card in melds meeting
+    the requirement, or six dublees, or seven jokers), a ready hand pays the ready-hand
+    points (2), whatever its cards."""
+    ready = table.rules.ready_hand
+    if ready is None:
+        return best
+    melded = False
+    if best == 0:
+        score = score_arrangement(groups, table.jokers, table.rules)
+        melded = score.requirement_met and not score.counted
+    if ready_reason(cards, table.jokers, table.rules, melded) is not None:
+        return ready.points
+    return best
 
 
 def _wait(bots: frozenset[int], rng: random.Random, seat: int, median_s: float) -> int:

@@ -17,6 +17,7 @@ from enum import StrEnum, unique
 from functools import cache
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
+from audit.rules.counts import tally
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.rules.solver import best_arrangement
@@ -305,6 +306,11 @@ class Holding:
         hand (it misses a pure run that needs a wild-rank card in its own place). With
         ``glance``, also what the player sees at a glance (``looks_complete``), which may
         be wrong either way; the solver decides."""
+        rules = self.table.rules
+        if rules.alternatives and self.counts_may_declare():
+            return True
+        if rules.min_pure_runs > 1 and self.pure_runs() < rules.min_pure_runs:
+            return False
         if not pure:
             return False
         if loose:
@@ -314,6 +320,35 @@ class Holding:
         if 2 * loose + (partnered + 1) // 2 > self.jokers:
             return False
         return not glance or self.looks_complete()
+
+    def pure_runs(self) -> int:
+        """At most how many pure runs of real cards the hand can lay side by side: per suit
+        and per copy (a card held twice is in the first and the second copy's ranks), three
+        ranks in a row make one, six two...; and a card held three times (a tunnela, a pure
+        sequence in 21 and 27 cards). Generous (an ace may end two runs of one copy), and
+        blind to a wild card standing as itself: a cheap test before the solver, for the
+        21- and 27-card games' three pure sequences."""
+        count, runs = self.count, 0
+        for base in (0, 13, 26, 39):
+            for copies in (1, 2, 3):
+                mask = 0
+                for code in range(base, base + 13):
+                    if count[code] >= copies:
+                        mask |= _BITS[code]
+                if not mask:
+                    break
+                runs += _runs_of(mask)
+        if self.table.rules.tunnela:
+            runs += sum(1 for held in count if held >= 3)
+        return runs
+
+    def counts_may_declare(self) -> bool:
+        """Do the cards reach one of the other ways to declare (``declaration.alternatives``:
+        three tunnelas, eight dublees, eight jokers), counted over all the cards held? Then
+        the solver is asked (the finish card may still be needed)."""
+        rules = self.table.rules
+        counted = tally(self.cards, self.table.jokers, rules)
+        return any(counted.of(alt.kind) >= alt.count for alt in rules.alternatives)
 
     def looks_complete(self) -> bool:
         """What a player sees at a glance. The runs of real cards come out first, then the
@@ -448,6 +483,19 @@ def without(groups: list[list[int]], index: int, code: int) -> list[list[int]]:
     if group:
         rest.insert(index, group)
     return rest
+
+
+@cache
+def _runs_of(mask: int) -> int:
+    """Runs of three ranks side by side in a suit's ranks ``mask``: a block of ``n`` ranks
+    in a row holds ``n // 3``."""
+    runs = 0
+    while mask:
+        low = mask & -mask
+        block = mask & ~(mask + low)
+        runs += block.bit_count() // 3
+        mask &= ~block
+    return runs
 
 
 @cache

@@ -53,9 +53,9 @@ def _citations(source: str) -> list[tuple[list[str], str]]:
 
 
 def _distinct_rules() -> list[object]:
-    """Each rule once: the first-life-13 rules it inherits are standard-13's."""
+    """Each rule of every shipped preset once: the rules a preset inherits are its parent's."""
     seen: dict[tuple[str, str], object] = {}
-    for preset in PRESETS:
+    for preset in preset_ids():
         for key, rule in load_preset(preset).rules.items():
             rid = f"{preset}:{key}"
             marks = (
@@ -69,7 +69,9 @@ def _distinct_rules() -> list[object]:
 
 
 def test_the_shipped_presets() -> None:
-    assert preset_ids() == ["first-life-13", "standard-10", "standard-13"]
+    assert preset_ids() == [
+        "first-life-13", "standard-10", "standard-13", "standard-21", "standard-27"
+    ]
     assert [load_preset(p).id for p in PRESETS] == list(PRESETS)
 
 
@@ -377,9 +379,34 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
         (
             "points.unmet_requirement",
             "80",
-            "expected one of 'all_cards', 'full_count', 'pure_run_exempt', got '80'",
+            "expected one of 'all_cards', 'full_count', 'pure_run_exempt', "
+            "'pure_runs_exempt', got '80'",
         ),
         ("jokers.wild_scope", "suit", "expected one of 'rank', 'card', got 'suit'"),
+        (
+            "jokers.printed_joker_cut_card",
+            "JK",
+            "expected 'none' or a suited card code such as 'AS', got 'JK'",
+        ),
+        ("jokers.up_down_depth", 4, "expected a whole number from 1 to 3, got 4"),
+        (
+            "declaration.alternatives",
+            [{"kind": "pairs", "count": 8}],
+            "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
+            "got {'kind': 'pairs', 'count': 8}",
+        ),
+        (
+            "points.ready_hand",
+            {"points": 2},
+            "expected 'none' or { points = N, dublees = N, jokers = N }, got {'points': 2}",
+        ),
+        (
+            "points.value_cards",
+            {"tiers": [], "marriage": [100]},
+            "expected tiers = [N, ...], got []",
+        ),
+        ("games.formats", ["rummy"], "expected a list of formats from points, pool_101, "
+         "pool_201, deals, got ['rummy']"),
         (
             "declaration.groupings",
             [5, 5],
@@ -420,9 +447,10 @@ def test_bad_table_values_name_the_file_and_the_key(tmp_path: Path) -> None:
 
 def test_unknown_preset_id_message() -> None:
     with pytest.raises(RulesetError) as raised:
-        load_preset("standard-21")
+        load_preset("standard-15")
     assert str(raised.value) == (
-        "unknown ruleset 'standard-21'; the presets are: first-life-13, standard-10, standard-13"
+        "unknown ruleset 'standard-15'; the presets are: first-life-13, standard-10, "
+        "standard-13, standard-21, standard-27"
     )
     assert raised.value.slug == "unknown-ruleset"
 
@@ -430,10 +458,10 @@ def test_unknown_preset_id_message() -> None:
 def test_extends_unknown_preset_names_the_file_and_the_key(tmp_path: Path) -> None:
     """ruleset.py: 'An unknown key, a missing rule or a bad value is a RulesetError naming
     the file and the key.'"""
-    message = _refusal(tmp_path, "", extends="standard-21")
+    message = _refusal(tmp_path, "", extends="standard-15")
     assert str(tmp_path / "custom.toml") in message
     assert "extends" in message
-    assert "standard-21" in message
+    assert "standard-15" in message
 
 
 def test_ruleset_without_id_or_with_a_bad_title(tmp_path: Path) -> None:
@@ -514,3 +542,57 @@ def test_more_players_than_seats_is_refused() -> None:
     assert str(raised.value) == (
         "presets/standard-13.toml: deal.players: the minimum is above the maximum"
     )
+
+
+def test_27_cards_differ_from_21_only_where_000_and_khelplay_speak() -> None:
+    """standard-27 `extends` standard-21 and changes only what 000_ ('27 Card Rummy is
+    played only with Point Rummy variant', 'played between 2 to 5 players', '2 Up & 2 Down
+    Jokers') and KhelPlay's 27-card page say: `deal.cards_per_hand`, `deal.players`,
+    `deal.shoes`, `jokers.up_down_depth`, the printed joker's `jokers.printed_joker_cut_card`
+    words, and the five-card marriage of `points.value_cards`; the rest is 21 cards', each
+    such rule saying it is unsourced for 27 (docs/rules-21-27.md, section 2)."""
+    r21, r27 = load_preset("standard-21"), load_preset("standard-27")
+    changed = {k for k in r21.rules if r21.rules[k] != r27.rules[k]}
+    assert changed == {
+        "games.formats", "deal.cards_per_hand", "deal.players", "deal.shoes",
+        "jokers.up_down_depth", "jokers.printed_joker_cut_card", "melds.tunnela_kind",
+        "declaration.min_runs", "points.value_cards",
+    }  # fmt: skip
+    assert (r27.cards_per_hand, r27.max_players, r27.up_down_depth) == (27, 5, 2)
+    assert r27.formats == r21.formats == ("points",)
+    for key in ("melds.tunnela_kind", "declaration.min_runs", "points.value_cards"):
+        assert "nsourced" in r27.rule(key).choice, key
+    # Every 27-card table fits the shoe: 5 x 27 dealt + the wild card + the open card.
+    shoe = r27.shoes[0]
+    assert 5 * 27 + 2 <= 52 * shoe.decks + shoe.printed_jokers == 159
+
+
+def test_21_cards_values_from_the_platforms() -> None:
+    """standard-21 (docs/rules-21-27.md, section 1.1): `games.formats` points only (000_:
+    '21 Card Rummy is played only with Point Rummy variant'); up and down jokers one rank
+    each way, a printed joker turned up standing for the ace of spades; a tunnela is a pure
+    sequence (`melds.tunnela_kind`), three printed jokers one too
+    (`melds.printed_joker_tunnela`); three pure sequences to declare, or the
+    `declaration.alternatives` (3 tunnelas, 8 dublees, 8 jokers); cap and wrong show 120;
+    `points.ready_hand` 2 points for six dublees or seven jokers; `points.value_cards` 10,
+    30, 50 and marriages 100, 300, 500; drops 30 and 70."""
+    r21 = load_preset("standard-21")
+    assert r21.up_down_jokers
+    assert r21.up_down_depth == 1
+    assert r21.printed_joker_cut_card == 0  # AS
+    assert (r21.tunnela, r21.tunnela_kind, r21.printed_joker_tunnela) == (True, "pure_run", True)
+    assert (r21.min_runs, r21.min_pure_runs, r21.groupings) == (3, 3, None)
+    assert [(a.kind, a.count) for a in r21.alternatives] == [
+        ("tunnelas", 3), ("dublees", 8), ("jokers", 8)
+    ]  # fmt: skip
+    assert (r21.cap, r21.invalid_penalty, r21.invalid_ends_hand) == (120, 120, False)
+    assert r21.unmet_requirement == "pure_runs_exempt"
+    assert r21.ready_hand is not None
+    ready = r21.ready_hand
+    assert (ready.points, ready.dublees, ready.jokers) == (2, 6, 7)
+    assert r21.value_cards is not None
+    assert (r21.value_cards.tiers, r21.value_cards.marriage) == ((10, 30, 50), (100, 300, 500))
+    assert r21.drop_penalty("points") == DropPenalty(first=30, middle=70)
+    assert r21.first_hand_show_cap == r21.drop_penalty("points").middle  # type: ignore[union-attr]
+    # Every 21-card table fits the shoe: 6 x 21 dealt + the wild card + the open card.
+    assert 6 * 21 + 2 <= 159 == 52 * r21.shoes[0].decks + r21.shoes[0].printed_jokers

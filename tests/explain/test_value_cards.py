@@ -1,0 +1,62 @@
+"""Explain shows a 21-card points hand's value cards: each player's, their worth, the net
+received or paid with the rule (points.value_cards), and the amount split into card points
+and value points (docs/rules-21-27.md, section 4.4; the hand of
+tests/replay/test_value_cards.py)."""
+
+from __future__ import annotations
+
+from audit.explain import build_view, render_html, render_text
+from audit.explain.view import HandView
+from audit.records import GameUnit
+from audit.unit import audit_unit
+from tests.replay.test_value_cards import NO_VALUE, RIGHT, hand_21
+
+
+def view_21(results: dict[str, tuple[str, int, str | None]]) -> HandView:
+    game, hand = hand_21(results)
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    return build_view(unit, hand.hand_id, source="logs", version="VERSION")
+
+
+def test_each_player_is_shown_their_value_cards_and_net() -> None:
+    view = view_21(RIGHT)
+    assert view.verdict == "the record agrees with the rules: no findings"
+    shown = {
+        p.player: ([c.code for c in p.value.cards], p.value.words, p.value.points, p.value.net)
+        for p in view.players
+        if p.value is not None
+    }
+    assert shown == {
+        "A": (["8H"], "value cards 8H (10)", 10, -110),
+        "B": (["6H", "7H", "8H"], "7H 8H 6H: 1 marriage (100)", 100, 160),
+        "C": (["6H", "6H"], "value cards 6H 6H (30)", 30, -50),
+    }  # fmt: skip
+    a, b, c = view.players
+    assert b.value is not None
+    assert b.value.settlement == (
+        "receives 100 from each of the 2 others still in at the show and pays them 40 for "
+        "theirs: net +160"
+    )
+    assert b.value.rule is not None
+    assert b.value.rule.key == "points.value_cards"
+    assert b.amount == "151.00"
+    assert b.value.money == "card points -9, value cards +160: +151 points at 1.0000 a point"
+    assert a.value is not None
+    assert a.value.money == (
+        "card points +129, value cards -110: +19 points at 1.0000 a point, less the 10.00% "
+        "rake of 1.90"
+    )
+    assert c.amount == "-170.00"
+
+
+def test_the_renderers_say_it() -> None:
+    view = view_21(NO_VALUE)
+    text = " ".join(render_text(view, width=200).split())
+    assert "Value: 7H 8H 6H: 1 marriage (100), worth 100" in text
+    assert "amount 151.00 (card points -9, value cards +160: +151 points at 1.0000 a point)" in text
+    assert "rule: points.value_cards:" in text
+    assert "differs (amount)" in text
+    html = render_html(view)
+    assert "<h4>Value cards</h4>" in html
+    assert "receives 100 from each of the 2 others still in at the show" in html
+    assert "Rule points.value_cards:" in html

@@ -1,0 +1,166 @@
+"""Value cards in the money of a 21-card points hand (points.value_cards,
+money.points_settlement): docs/rules-21-27.md, section 4.4, replayed.
+
+A declares the hand of 4.1 (one 8H: 10; the 8H drawn last goes to the finish slot and does
+not count); B, a loser on 9 card points, holds 7H 8H 6H (a marriage: 100); C, a loser on
+the cap of 120, holds 6H 6H (30). B's hand is 4.4's with 9S TS JS for its tunnela, so the
+hand's points do not hang on how a tunnela is scored. Everyone has had a turn: no first
+hand show cap.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from audit.money import points_settlement
+from audit.records import Game, GameUnit, Hand
+from audit.replay.hand import HandReplay
+from audit.replay.outcome import audit_hand, expected_outcomes
+from audit.rules.counts import value_settlement
+from audit.rules.ruleset import load_preset
+from audit.unit import admit
+from audit.whatif import _money
+from tests.replay.scenario import scenario
+
+R21 = load_preset("standard-21")
+A = "2S 3S 4S 5S 9D TD JD QD AC 2C 3C 4D 5D 8H KC KD KS KH 9C 9H JK"
+B = "2S 3S 4S 9D TD JD 9S TS JS KS KD 7H AS AD 8H TC JC 6H 2C 3D 4H"
+C = "KS KD QC QH JS JD TC TH AS AD 9C 9H 8S 8D 6H 6H 2C 4D 3S 5S 2H"
+EVENTS = [
+    "A draw_stock 3H",
+    "A discard 3H",
+    "B draw_stock 4C",
+    "B discard 4C",
+    "C draw_stock 5H",
+    "C discard 5H",
+    "A draw_stock 8H",
+    "A declare 8H: 2S 3S 4S 5S / 9D TD JD QD / AC 2C 3C / 4D 5D 8H / KC KD KS KH / 9C 9H JK",
+    "B show: 2S 3S 4S / 9D TD JD / 9S TS JS / KS KD 7H / AS AD 8H / TC JC 6H / 2C 3D 4H",
+    "C show: KS KD QC QH JS JD TC TH AS AD 9C 9H 8S 8D 6H 6H 2C 4D 3S 5S 2H",
+]
+# Totals A +19, B +151, C -170 (4.4) at 1.0000 a point; the 10% rake on A's 19.00.
+RIGHT = {"A": ("won", 0, "17.10"), "B": ("lost", 9, "151.00"), "C": ("lost", 120, "-170.00")}
+# The same hand settled as if there were no value cards: A 129 less 12.90 rake.
+NO_VALUE = {"A": ("won", 0, "116.10"), "B": ("lost", 9, "-9.00"), "C": ("lost", 120, "-120.00")}
+
+
+def hand_21(results: dict[str, tuple[str, int, str | None]], **over: Any) -> tuple[Game, Hand]:
+    kw: dict[str, Any] = {
+        "seats": {"A": A, "B": B, "C": C},
+        "wild": "7H",
+        "open": "QS",
+        "stock": "3H 4C 5H 8H",
+        "events": EVENTS,
+        "results": results,
+        "ruleset": "standard-21",
+        "decks": 3,
+        "printed_jokers": 3,
+    }
+    kw.update(over)
+    return scenario(**kw)
+
+
+def test_the_worked_example_settles_value_cards() -> None:
+    game, hand = hand_21(RIGHT)
+    audit = audit_hand(hand, game, R21)
+    assert audit.findings == []
+    shares = {p: e.value for p, e in audit.expected.items()}
+    assert {p: (s.value.points, s.net) for p, s in shares.items() if s} == {
+        "A": (10, -110),
+        "B": (100, 160),
+        "C": (30, -50),
+    }
+    assert {p: e.points for p, e in audit.expected.items()} == {"A": 0, "B": 9, "C": 120}
+
+
+def test_an_amount_without_the_value_cards_is_a_finding() -> None:
+    game, hand = hand_21(NO_VALUE)
+    found = {f.player_id: f for f in audit_hand(hand, game, R21).findings}
+    assert set(found) == {"A", "B", "C"}
+    assert {f.check for f in found.values()} == {"score.amount"}
+    assert {p: f.expected for p, f in found.items()} == {
+        "A": "17.10",
+        "B": "151.00",
+        "C": "-170.00",
+    }
+    assert found["B"].message == (
+        "B lost 9 points and is paid 160 for value cards (7H 8H 6H: 1 marriage (100): 100 "
+        "from each of 2 others, less their 40) at 1.0000 a point, so the amount should be "
+        "151.00, but the record shows -9.00."
+    )
+    assert found["A"].message.startswith(
+        "A won 129.00 from the losers and pays 110 for value cards (value cards 8H (10): 10 "
+        "from each of 2 others, less their 130), less the 10.00% rake of 1.90"
+    )
+    assert "money.points_settlement" in found["A"].rule
+
+
+def test_a_player_who_dropped_is_out_of_the_value_settlement() -> None:
+    """C drops before drawing (30 points) holding 6H 6H: A and B settle between them."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {"A": ("won", 0, "0.00"), "B": ("lost", 9, "0.00"), "C": ("first_drop", 30, "0")}
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    audit = audit_hand(hand, game, R21)
+    assert {f.check for f in audit.findings} == {"score.amount"}
+    assert audit.expected["C"].value is None
+    b = audit.expected["B"].value
+    assert b is not None
+    assert b.net == 90
+    amounts = {f.player_id: f.expected for f in audit.findings if f.check == "score.amount"}
+    # B: 100 - 10 = +90 less 9 points; A: 9 + 30 from the points, -90 for value: -51, no rake.
+    assert amounts == {"B": "81.00", "C": "-30.00", "A": "-51.00"}
+
+
+def test_a_pool_game_under_standard_21_is_refused() -> None:
+    game, hand = hand_21(RIGHT, game_format="pool_101")
+    rules, reasons = admit(GameUnit(game.game_id, game, [hand]))
+    assert rules is None
+    assert reasons[hand.hand_id] == (
+        "game G1 is a pool_101 game but its ruleset standard-21 is for points games only "
+        "(games.formats)"
+    )
+
+
+def test_whatif_settles_the_same_money() -> None:
+    """whatif's money is the same settlement: the rules' amounts and the rake."""
+    game, hand = hand_21(RIGHT)
+    amounts, fee = _money(game, expected_outcomes(HandReplay(hand, game, R21).run()))
+    assert amounts == {p: Decimal(a) for p, (_, _, a) in RIGHT.items() if a is not None}
+    assert fee == Decimal("1.90")
+
+
+def test_no_value_settlement_without_a_valid_show() -> None:
+    """B and C drop: A wins as the last one in, no show, no value cards settled."""
+    events = [*EVENTS[:4], "C drop", "A draw_stock 5H", "A discard 5H", "B drop"]
+    results = {
+        "A": ("won", 0, "90.00"),
+        "B": ("middle_drop", 70, "-70.00"),
+        "C": ("first_drop", 30, "-30.00"),
+    }
+    game, hand = hand_21(results, events=events, stock="3H 4C 5H")
+    audit = audit_hand(hand, game, R21)
+    assert audit.findings == []
+    assert all(e.value is None for e in audit.expected.values())
+
+
+def test_the_money_page_example_is_the_settlement() -> None:
+    """schemas/money.md's 21-card example, read from the page, is what the audit computes."""
+    doc = (Path(__file__).parents[2] / "schemas" / "money.md").read_text(encoding="utf-8")
+    part = doc.split("#### Worked example: 21 cards", 1)[1]
+    header = "| player | outcome | points | value cards | value | net | amount |"
+    lines = part.splitlines()
+    rows = []
+    for line in lines[lines.index(header) + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    assert value_settlement({r[0]: int(r[4]) for r in rows}) == {r[0]: int(r[5]) for r in rows}
+    points = {r[0]: int(r[2]) for r in rows if r[1] != "won"}
+    winners = [r[0] for r in rows if r[1] == "won"]
+    nets = {r[0]: int(r[5]) for r in rows}
+    amounts, fee = points_settlement(points, winners, Decimal("0.5000"), Decimal("10.00"), nets)
+    assert amounts == {r[0]: Decimal(r[6]) for r in rows}
+    assert f"| (null) | rake | {fee} |" in part
