@@ -34,6 +34,8 @@ ROOT = PACKAGE.parent
 MODULES = (
     "audit/rules/melds.py",
     "audit/rules/declaration.py",
+    "audit/rules/tables.py",
+    "audit/rules/ways.py",
     "audit/rules/solver.py",
     "audit/rules/scoring.py",
     "audit/replay/hand.py",

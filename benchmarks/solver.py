@@ -8,6 +8,12 @@ Three sets of hands for each preset (13 cards, or 10 for standard-10), all seede
 - 4+ jokers: random deals from the 3-deck + 6-joker shoe of first-life-13 kept only when the
   hand holds 4 or more jokers (printed or wild).
 
+For the 21- and 27-card presets (a 3-deck shoe with 3 printed jokers):
+- random deals: 21 or 27 cards and a wild card;
+- end of play: hands as they are at a show, built from the shoe: valid melds (pure runs,
+  tunnelas, sets, runs with a joker) up to all but 0-4 cards, then random cards (the
+  deadwood). Built, not played: a played 21-card hand takes a search a turn.
+
 Prints a Markdown table; ``run.py`` writes it into benchmarks/README.md.
 """
 
@@ -17,10 +23,11 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from audit.cards import JOKER, format_codes
+from audit.cards import JOKER, code_of, format_codes
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, load_preset
 from audit.rules.scoring import card_points
@@ -70,6 +77,60 @@ def joker_rich(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
     return out
 
 
+def random_deals_3(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
+    """Random deals from the 21- and 27-card shoe: 3 decks, 3 printed jokers."""
+    cards, k = shoe(3, 3), rules.cards_per_hand
+    out = []
+    for _ in range(n):
+        rng.shuffle(cards)
+        out.append((cards[:k], Jokers.for_wild_card(cards[k], rules)))
+    return out
+
+
+def _meld(rng: random.Random, jokers: Jokers) -> list[int]:
+    """A random meld: a pure run, a tunnela, a set, or a run with a joker."""
+    roll = rng.random()
+    if roll < 0.45 or roll >= 0.75:
+        length = rng.choice((3, 3, 4, 4, 5))
+        start, suit = rng.randint(1, 15 - length), rng.randrange(4)
+        run = [code_of((place - 1) % 13 + 1, suit) for place in range(start, start + length)]
+        if roll >= 0.75:  # a run with one card a joker
+            wild = [JOKER, *sorted(jokers.codes)]
+            run[rng.randrange(length)] = rng.choice(wild)
+        return run
+    if roll < 0.55:
+        return [rng.randrange(52)] * 3  # a tunnela
+    rank = rng.randint(1, 13)
+    return [code_of(rank, suit) for suit in rng.sample(range(4), rng.choice((3, 4)))]
+
+
+def show_hands(rng: random.Random, n: int, rules: Ruleset) -> list[Hand]:
+    """Hands at a show (21 or 27 cards): melds from the 3-deck shoe up to all but 0-4
+    cards, then random cards."""
+    k = rules.cards_per_hand
+    out = []
+    for _ in range(n):
+        left = Counter(shoe(3, 3))
+        wild = rng.choice(sorted(left.elements()))
+        left[wild] -= 1
+        jokers = Jokers.for_wild_card(wild, rules)
+        hand: list[int] = []
+        loose = rng.randint(0, 4)
+        for _ in range(200):
+            if len(hand) >= k - loose:
+                break
+            meld = _meld(rng, jokers)
+            need = Counter(meld)
+            if len(hand) + len(meld) <= k and all(left[c] >= m for c, m in need.items()):
+                left.subtract(need)
+                hand += meld
+        rest = sorted((+left).elements())
+        hand += rng.sample(rest, k - len(hand))
+        rng.shuffle(hand)
+        out.append((hand, jokers))
+    return out
+
+
 @dataclass(frozen=True)
 class Figure:
     name: str
@@ -115,11 +176,22 @@ SETS: list[tuple[str, Callable[[random.Random, int, Ruleset], list[Hand]], int]]
 ]
 
 
+SETS_21_27: list[tuple[str, Callable[[random.Random, int, Ruleset], list[Hand]], int]] = [
+    ("random deals", random_deals_3, 2_000),
+    ("end of play", show_hands, 2_000),
+]
+
+
 def main(scale: float = 1.0) -> str:
     rows = []
     for preset in ("standard-13", "first-life-13", "standard-10"):
         rules = load_preset(preset)
         for name, make, n in SETS:
+            hands = make(random.Random(f"{preset}/{name}"), max(10, int(n * scale)), rules)
+            rows.append(measure(name, hands, rules))
+    for preset in ("standard-21", "standard-27"):
+        rules = load_preset(preset)
+        for name, make, n in SETS_21_27:
             hands = make(random.Random(f"{preset}/{name}"), max(10, int(n * scale)), rules)
             rows.append(measure(name, hands, rules))
     lines = [

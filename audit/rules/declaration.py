@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.cards import difference_words, format_codes
+from audit.rules.counts import alternative
 from audit.rules.melds import Jokers, Verdict, classify
 from audit.rules.ruleset import Ruleset
 
@@ -28,6 +29,9 @@ class DeclarationCheck:
 
     groups: tuple[GroupCheck, ...]
     reasons: tuple[str, ...]
+    alternative: str = ""
+    """The other way to declare the cards meet (``declaration.alternatives``), in words:
+    the groups then need not be melds, only hold the player's cards."""
 
     @property
     def valid(self) -> bool:
@@ -91,9 +95,21 @@ def check_declaration(
     2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps and it has 0
     it has 1 sequence; a declaration needs at least 2
     it has no pure sequence (a sequence without a joker)
+
+    Under ``declaration.alternatives`` (21 and 27 cards) cards that hold, say, eight
+    dublees are a declaration whatever their groups:
+
+    >>> r21 = load_preset("standard-21")
+    >>> hand = parse_codes("2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD QC QC KH KH QS 3C 5D AH".split())
+    >>> check = check_declaration(hand, [hand], Jokers.for_wild_card("7H", r21), r21)
+    >>> check.valid, check.alternative
+    (True, '8 dublees (declaration.alternatives: 8 dublees are a declaration)')
     """
     checked = check_groups(groups, jokers, rules)
     reasons = _mismatch(hand, groups)
+    other = alternative(hand, jokers, rules) if rules.alternatives else None
+    if other is not None:
+        return DeclarationCheck(checked, tuple(reasons), other)
     reasons += [g.verdict.reason for g in checked if not g.verdict.is_valid]
     reasons += unmet_requirements(checked, rules)
     grouping = grouping_reason([len(g) for g in groups], rules)

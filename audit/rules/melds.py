@@ -61,15 +61,17 @@ class Jokers:
 
         >>> from audit.rules.ruleset import load_preset
         >>> j = Jokers.for_wild_card("7H", load_preset("standard-21"))
-        >>> format_codes(j.kinds), j.describe()
-        ('7H 8H 6H', 'printed jokers, every 7 (wild rank, from the wild card 7H), and 8H up and 6H down')
+        >>> format_codes(j.kinds)
+        '7H 8H 6H'
+        >>> print(j.describe())
+        printed jokers, every 7 (wild rank, from the wild card 7H), and 8H up and 6H down
         >>> format_codes(Jokers.for_wild_card("JK", load_preset("standard-27")).kinds)
         'AS 2S KS 3S QS'
         """
         if wild_card is None or not rules.wild_rank_from_wild_card:
             return cls(None, frozenset(), None)
         code = wild_card if isinstance(wild_card, int) else _parse(wild_card)
-        cut = code
+        cut: int | None = code
         if code == JOKER:
             cut = rules.printed_joker_cut_card if rules.up_down_jokers else None
         kinds: tuple[int, ...] = ()
@@ -112,7 +114,9 @@ class Jokers:
         if len(self.kinds) > 1:
             ups = " ".join(CODE_TEXT[c] for c in self.kinds[1::2])
             downs = " ".join(CODE_TEXT[c] for c in self.kinds[2::2])
-            return f"printed jokers, every {name} (wild rank{origin}), and {ups} up and {downs} down"
+            return (
+                f"printed jokers, every {name} (wild rank{origin}), and {ups} up and {downs} down"
+            )
         return f"printed jokers and every {name} (wild rank{origin})"
 
 
@@ -184,6 +188,10 @@ def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Rulese
     text = format_codes(cards)
     if not cards:
         return Verdict(MeldKind.INVALID, "an empty group")
+    if rules.tunnela and len(cards) == 3 and cards[0] == cards[1] == cards[2]:
+        tunnela = _tunnela(text, cards[0], cards[0] in jokers.codes, rules)
+        if tunnela is not None:
+            return tunnela
     wild = [c for c in cards if c != JOKER and c in jokers.codes]
     naturals = [c for c in cards if c != JOKER and c not in jokers.codes]
     n = len(cards)
@@ -200,14 +208,35 @@ def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Rulese
     run = _best_run(text, naturals, wild, n, rules)
     if isinstance(run, Verdict):
         return run
-    if rules.tunnela and len(naturals) == n == 3 and len(set(naturals)) == 1:
-        return Verdict(MeldKind.TUNNELA, f"{text} is a tunnela: three identical cards")
     meld_set = _best_set(text, naturals, wild, n, rules)
     if isinstance(meld_set, Verdict):
         return meld_set
     if not naturals:
         return _jokers_only(text, n, rules)
     return Verdict(MeldKind.INVALID, _why_not(text, naturals, run, meld_set))
+
+
+def _tunnela(text: str, code: int, wild: bool, rules: Ruleset) -> Verdict | None:
+    """Three identical cards under ``melds.tunnela``: a tunnela, wild cards too (three 7S
+    when 7 is wild are three identical cards), three printed jokers only under
+    ``melds.printed_joker_tunnela``; a joker never stands in one. Under
+    ``melds.tunnela_kind = "pure_run"`` it is a pure sequence toward the requirement.
+    ``None`` when the three cards are not one (they are read as jokers or a run then).
+
+    Under ``tunnela_kind = "set"`` three wild cards keep their old reading (a sequence of
+    jokers or a run), so that rulesets of a tunnela as a set read as before.
+    """
+    if code == JOKER and not rules.printed_joker_tunnela:
+        return None
+    if rules.tunnela_kind == "pure_run":
+        return Verdict(
+            MeldKind.PURE_RUN,
+            f"{text} is a tunnela: three identical cards, a pure sequence here "
+            "(melds.tunnela_kind)",
+        )
+    if wild or code == JOKER:
+        return None
+    return Verdict(MeldKind.TUNNELA, f"{text} is a tunnela: three identical cards")
 
 
 def _plain_meld(cards: list[int], jokers: Jokers, rules: Ruleset) -> Verdict | None:

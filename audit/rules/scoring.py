@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.cards import format_codes
+from audit.rules.counts import ready_reason
 from audit.rules.declaration import GroupCheck, check_groups, unmet_requirements
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -29,7 +30,13 @@ class Score:
     """The requirement is unmet and the ruleset charges the full count, not the cards."""
     exempt: tuple[int, ...] = ()
     """The requirement is unmet and ``points.unmet_requirement = "pure_run_exempt"``: the
-    cards of the pure sequence not charged (the one whose cards are worth most)."""
+    cards of the pure sequence not charged (the one whose cards are worth most); under
+    ``"pure_runs_exempt"`` the cards of every pure sequence (tunnelas too)."""
+    exempt_groups: tuple[tuple[int, ...], ...] = ()
+    """The pure sequences whose cards ``exempt`` holds, group by group."""
+    ready: str = ""
+    """Why the hand was ready (``points.ready_hand``), in words: it is then charged the
+    ready hand's points, whatever its cards."""
 
     @property
     def requirement_met(self) -> bool:
@@ -37,10 +44,21 @@ class Score:
 
     def summary(self) -> str:
         """One sentence: what counts and what it comes to."""
+        if self.ready:
+            capped = f", capped at {self.cap}" if self.raw > self.points else ""
+            return (
+                f"the hand was ready ({self.ready}): {self.raw} points{capped} (points.ready_hand)"
+            )
         if not self.counted:
             return "every card is in a valid sequence or set: 0 points"
         if self.requirement_met:
             why = "the cards left unmatched"
+        elif len(self.exempt_groups) > 1:
+            runs = " and ".join(format_codes(g) for g in self.exempt_groups)
+            why = (
+                f"every card but the pure sequences {runs} counts "
+                f"(points.unmet_requirement) because {self.unmet[0]}; the cards"
+            )
         elif self.exempt:
             why = (
                 f"every card but the pure sequence {format_codes(self.exempt)} counts "
@@ -73,7 +91,16 @@ def score_arrangement(
     Cards in invalid groups count; if the valid groups do not meet the declaration
     requirements (two sequences, one pure...), every card counts (``points.unmet_requirement``,
     003_), but for ``pure_run_exempt`` the cards of one pure sequence (the one worth most, if
-    the groups hold one). The total is capped at ``cap`` (default ``points.cap``).
+    the groups hold one), for ``pure_runs_exempt`` the cards of every pure sequence
+    (tunnelas too). The total is capped at ``cap`` (default ``points.cap``).
+
+    Under ``points.ready_hand`` (21 and 27 cards) a hand that was ready is charged the ready
+    hand's points whatever else: its groups leave nothing that counts (they meet the
+    requirement with no card left over but jokers, worth 0; or, the requirement unmet,
+    every card lies in pure sequences, which 21 cards always can be laid to meet it), or
+    its cards hold the dublees or jokers the rule names (``counts.ready_reason``). No
+    arrangement is then charged less than the ready hand, so the least points of a hand
+    are the least of its arrangements still (``solver.py``).
 
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
@@ -87,7 +114,12 @@ def score_arrangement(
     checked = check_groups(groups, jokers, rules)
     unmet = tuple(unmet_requirements(checked, rules))
     exempt: tuple[int, ...] = ()
-    if unmet and rules.unmet_requirement == "pure_run_exempt":
+    exempt_groups: tuple[tuple[int, ...], ...] = ()
+    if unmet and rules.unmet_requirement == "pure_runs_exempt":
+        exempt_groups = tuple(g.cards for g in checked if g.verdict.is_pure_run)
+        exempt = tuple(c for g in exempt_groups for c in g)
+        counted = tuple(c for g in checked if not g.verdict.is_pure_run for c in g.cards)
+    elif unmet and rules.unmet_requirement == "pure_run_exempt":
         table = rules.points_table(jokers.codes)
         pure = [g for g in checked if g.verdict.is_pure_run]
         if pure:
@@ -102,4 +134,22 @@ def score_arrangement(
         counted = tuple(c for g in checked if not g.verdict.is_valid for c in g.cards)
     full_count = bool(unmet) and rules.unmet_requirement == "full_count"
     raw = rules.cap if full_count else card_points(counted, jokers, rules)
-    return Score(min(raw, limit), raw, limit, checked, counted, unmet, full_count, exempt)
+    ready = ""
+    if rules.ready_hand is not None:
+        melded = raw == 0  # nothing that counts is left over (see above)
+        cards = [c for g in checked for c in g.cards]
+        ready = ready_reason(cards, jokers, rules, melded) or ""
+        if ready:
+            raw = rules.ready_hand.points
+    return Score(
+        min(raw, limit),
+        raw,
+        limit,
+        checked,
+        counted,
+        unmet,
+        full_count,
+        exempt,
+        exempt_groups,
+        ready,
+    )

@@ -1,9 +1,10 @@
 """The exact optimal arrangement: the fewest points any arrangement of a hand is charged.
 
 The answer is ``min(cap, U, D)``: ``U`` is what an arrangement without the requirement is
-charged (every card's points, the full count under ``full_count``, or under
+charged (every card's points, the full count under ``full_count``, under
 ``pure_run_exempt`` every card's points less those of the hand's pure run worth most,
-``_best_pure_run``), ``D`` the least
+``_best_pure_run``, or under ``pure_runs_exempt`` the least points of the cards outside
+the pure runs laid), ``D`` the least
 deadwood of an arrangement that meets the declaration requirement (two sequences, one
 pure, ...). ``D`` is found by a memoised branch-and-bound search over the hand, written
 for speed:
@@ -40,33 +41,51 @@ stops at the first way it finds, and remembers only the states that have none. U
 the splits of the sizes allowed (``_grouped_declaration``); a loser's points do not
 depend on group sizes.
 
+The 21- and 27-card rules: a tunnela (three identical cards) is a meld of its own, a pure
+run under ``melds.tunnela_kind = "pure_run"``, three wild cards too (they leave the pool);
+three printed jokers are one (``melds.printed_joker_tunnela``): they are no item, so the
+search starts again with three of them out of the pool and one pure run booked, and the
+better start wins (``_starts``). Under ``points.unmet_requirement = "pure_runs_exempt"``
+``U`` is itself a search, of the same kind, laying pure runs only under a ruleset that asks
+nothing (``_exempt_rules``). Under ``points.ready_hand`` a hand whose counts say it is ready,
+or whose least points are 0, is charged the ready hand's points (``run``). The other ways
+to declare and the group sizes of ``declaration.groupings`` are ``ways.py``'s; the tables
+cached by ruleset and pattern are ``tables.py``'s.
+
 ``classify`` (melds.py) is the reference; the tests check this against a brute force on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import combinations
+from functools import lru_cache
 from typing import NamedTuple
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
-from audit.rules.declaration import check_declaration, grouping_reason
-from audit.rules.melds import Jokers, classify
+from audit.rules.counts import ready_reason
+from audit.rules.declaration import grouping_reason
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
+from audit.rules.tables import (
+    _PURE,
+    _SET,
+    _exempt_rules,
+    _finishing,
+    _item_order,
+    _joker_runs,
+    _natural_sets,
+    _packing,
+    _reachable,
+    _requirement_tables,
+    _set_options,
+    _suit_runs,
+    _terminal_table,
+    _tunnela_contrib,
+)
+from audit.rules.ways import _alternative_declaration, _grouped_declaration
 
 _INF = 1 << 30
-
-# What a meld adds to the requirement: (is a run, is pure, is long enough).
-_SET, _RUN, _RUN_LONG, _PURE, _PURE_LONG = range(5)
-_CONTRIB = {
-    _SET: (False, False, False),
-    _RUN: (True, False, False),
-    _RUN_LONG: (True, False, True),
-    _PURE: (True, True, False),
-    _PURE_LONG: (True, True, True),
-}
 
 
 # A meld that can be made: (cost to the joker pool, -delta, contribution, delta of the
@@ -97,6 +116,8 @@ class _Plan:
     moves: list[tuple[int, int]]
     jokers: int
     state: int
+    tunnelas: int = 0
+    """Tunnelas of three printed jokers laid before the search (``melds.printed_joker_tunnela``)."""
 
 
 def best_points(
@@ -140,6 +161,10 @@ def declaration(
     >>> declaration(no_joker, sevens, rules) is None
     True
     """
+    if rules.alternatives:
+        other = _alternative_declaration(hand, jokers, rules)
+        if other is not None:
+            return other
     search = _Search(hand, jokers, rules, None)
     plan = search.declare()
     if plan is None:
@@ -158,98 +183,26 @@ def declaration(
     return finish, groups
 
 
-@lru_cache(maxsize=256)
-def _requirement_tables(
-    rules: Ruleset,
-) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...], int, int]:
-    """Requirement states: (runs, pure runs, long) capped at what the rules ask.
-
-    Returns the transition table ``next[state][contribution]``, which states meet the
-    requirement, and the caps.
-    """
-    runs_cap, pure_cap = rules.min_runs, rules.min_pure_runs
-    need_long = rules.long_run_length is not None
-    states = [(r, p, lg) for lg in (0, 1) for p in range(pure_cap + 1) for r in range(runs_cap + 1)]
-    index = {s: i for i, s in enumerate(states)}
-    table = []
-    for r, p, lg in states:
-        row = []
-        for contrib in range(5):
-            is_run, is_pure, is_long = _CONTRIB[contrib]
-            row.append(
-                index[
-                    (
-                        min(runs_cap, r + is_run),
-                        min(pure_cap, p + is_pure),
-                        1 if (lg or is_long) else 0,
-                    )
-                ]
-            )
-        table.append(tuple(row))
-    goal = tuple(
-        r >= runs_cap and p >= pure_cap and (lg == 1 or not need_long) for r, p, lg in states
-    )
-    return tuple(table), goal, runs_cap, pure_cap
-
-
-@lru_cache(maxsize=256)
-def _reachable(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
-    """``reach[state][kinds]``: the requirement states (a bit each) that melds of the
-    contributions in the bit set ``kinds``, any number of each, lead to from ``state``."""
-    table = _requirement_tables(rules)[0]
-    out = []
-    for state in range(len(table)):
-        row = []
-        for kinds in range(32):
-            seen, todo = 1 << state, [state]
-            while todo:
-                at = todo.pop()
-                for contrib in range(5):
-                    nxt = table[at][contrib]
-                    if kinds >> contrib & 1 and not seen >> nxt & 1:
-                        seen |= 1 << nxt
-                        todo.append(nxt)
-            row.append(seen)
-        out.append(tuple(row))
-    return tuple(out)
-
-
-@lru_cache(maxsize=256)
-def _finishing(rules: Ruleset, most: int) -> tuple[int, ...]:
-    """``finish[jokers]``: the requirement states (a bit each) the jokers left finish."""
-    terminal = _terminal_table(rules, most)
-    return tuple(
-        sum(1 << state for state, row in enumerate(terminal) if row[jok]) for jok in range(most + 1)
-    )
-
-
-@cache
-def _packing(width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The packed multiset of ``width`` bits a distinct card, a count of ``width - 1`` bits
-    and a guard bit above it: each item's one card, and the guard bits of the first n items.
-
-    A meld (its ``delta``, at most the count of each card) fits in the cards left ``rem``
-    when ``(rem | guards) - delta`` keeps every guard bit: a count too small borrows its
-    guard. The counts must fit below their guards, so the width comes from the most copies
-    of one card a hand holds.
-
-    >>> units, guards = _packing(3)
-    >>> units[:3], oct(guards[3])
-    ((1, 8, 64), '0o444')
-    """
-    units = tuple(1 << (width * i) for i in range(54))
-    guard = 1 << (width - 1)
-    return units, tuple(guard * sum(units[:n]) for n in range(54))
-
-
 class _Search:
     """One hand's search. ``run()`` returns (points, plan); ``groups(plan)`` the groups."""
 
     def __init__(
-        self, hand: Sequence[int], jokers: Jokers, rules: Ruleset, cap: int | None
+        self,
+        hand: Sequence[int],
+        jokers: Jokers,
+        rules: Ruleset,
+        cap: int | None,
+        *,
+        pure_only: bool = False,
     ) -> None:
         self.hand = hand = list(hand)
         self.rules = rules
+        self.jokers = jokers
+        self.pure_only = pure_only
+        """Lay pure runs (and pure tunnelas) only: the search for ``U`` under
+        ``pure_runs_exempt``, with a ruleset that asks nothing (``_exempt_rules``)."""
+        self.exempt_search: tuple[_Search, _Plan | None] | None = None
+        """Under ``pure_runs_exempt``, that search and its plan: the groups of ``U``."""
         wild = jokers.codes
         key, points = _item_order(rules, wild)
         self.total = sum(map(points.__getitem__, hand))
@@ -316,6 +269,8 @@ class _Search:
         kinds = [0] * (len(items) + 1)
         per_run = rules.max_jokers_per_run
         run_budget = self.joker_total if per_run is None else min(per_run, self.joker_total)
+        if self.pure_only:
+            run_budget = 0
         masks, units, wilds = suits
         for suit in range(4):
             if not masks[suit]:
@@ -333,7 +288,8 @@ class _Search:
         natural = _natural_sets(rules, budget, run_budget)
         by_rank: dict[int, list[int]] = {}
         for i, code in enumerate(items):
-            by_rank.setdefault(RANK_OF[code], []).append(item_units[i])
+            if not self.pure_only:  # a set is never pure
+                by_rank.setdefault(RANK_OF[code], []).append(item_units[i])
         wild_unit = item_units[n_wild]
         for rank, places in by_rank.items():
             if places[0] >= wild_unit:
@@ -347,12 +303,21 @@ class _Search:
                 by_first[first].append((cost, -delta, _SET, delta, need))
                 kinds[first] |= 1 << _SET
         if rules.tunnela:
+            # Three identical cards; under ``tunnela_kind = "pure_run"`` a pure run, and
+            # three wild cards too (they leave the pool: cost 3). As a set, three wild cards
+            # would cover no points and add nothing to the requirement: left out.
             count = (1 << (width - 1)) - 1
-            for i in range(n_wild, len(items)):
+            as_run = rules.tunnela_kind == "pure_run"
+            contrib = _tunnela_contrib(rules)
+            for i in range(0 if as_run else n_wild, len(items)):
                 if (self.full >> (width * i)) & count >= 3:
                     three = 3 * item_units[i]
-                    by_first[i].append((0, -three, _SET, three, 0))
-                    kinds[i] |= 1 << _SET
+                    by_first[i].append((3 if i < n_wild else 0, -three, contrib, three, 0))
+                    kinds[i] |= 1 << contrib
+        if self.pure_only:
+            for i, options in enumerate(by_first):
+                by_first[i] = [o for o in options if o[2] >= _PURE]
+                kinds[i] = sum({1 << o[2] for o in by_first[i]})
         for options in by_first:
             if len(options) > 1:
                 options.sort()
@@ -421,11 +386,80 @@ class _Search:
                             best, best_value = run, value
         return best
 
+    def _pure_melds_most(self, masks: list[int]) -> int:
+        """At most how many pure runs (tunnelas under ``tunnela_kind = "pure_run"`` too)
+        the hand can lay at once: each takes three cards or more of one suit, each card of
+        a rank that three cards in a row of its suit cover (``masks`` from ``_suits``) or
+        held three times (a tunnela), or three printed jokers."""
+        rules, width = self.rules, self.width
+        count = (1 << (width - 1)) - 1
+        tunnelas = rules.tunnela and rules.tunnela_kind == "pure_run"
+        covered = []
+        for ranks in masks:
+            places = ranks
+            if places & 2 and rules.ace_high:
+                places |= 1 << 14
+            if not rules.ace_low:
+                places &= ~2
+            if rules.run_wraps:
+                places |= places << 13
+            starts = places & (places >> 1) & (places >> 2)
+            cover = starts | starts << 1 | starts << 2
+            if rules.run_wraps:
+                cover |= cover >> 13
+            if cover >> 14 & 1:
+                cover |= 2
+            covered.append(cover)
+        usable = [0, 0, 0, 0]
+        skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
+        for i, code in enumerate(self.items):
+            held = (self.full >> (width * i)) & count
+            suit = SUIT_OF[code]
+            if (i >= skip and covered[suit] >> RANK_OF[code] & 1) or (tunnelas and held >= 3):
+                usable[suit] += held
+        most = sum(n // 3 for n in usable)
+        if tunnelas and rules.printed_joker_tunnela:
+            most += len(self.printed) // 3
+        return most
+
+    def _tunnela_possible(self) -> bool:
+        """Is there a tunnela that counts as a pure run (``melds.tunnela_kind``)?"""
+        rules = self.rules
+        if not rules.tunnela or rules.tunnela_kind != "pure_run":
+            return False
+        if rules.printed_joker_tunnela and len(self.printed) >= 3:
+            return True
+        count = (1 << (self.width - 1)) - 1
+        return any((self.full >> (self.width * i)) & count >= 3 for i in range(len(self.items)))
+
+    def _starts(self, table: tuple[tuple[int, ...], ...]) -> list[tuple[int, int, int]]:
+        """Where the search starts: (jokers in the pool, requirement state, tunnelas of
+        printed jokers laid), with 0, 1, ... tunnelas of three printed jokers taken out of
+        the pool first (``melds.printed_joker_tunnela``, a pure run under
+        ``melds.tunnela_kind = "pure_run"``: as a set they would add nothing)."""
+        rules = self.rules
+        starts = [(self.joker_total, 0, 0)]
+        if (
+            rules.tunnela
+            and rules.printed_joker_tunnela
+            and rules.tunnela_kind == "pure_run"
+            and not self.pure_only
+        ):
+            contrib = _tunnela_contrib(rules)
+            jok, state = self.joker_total, 0
+            for t in range(1, len(self.printed) // 3 + 1):
+                jok, state = jok - 3, table[state][contrib]
+                starts.append((jok, state, t))
+        return starts
+
     def _prepare(self) -> _Prepared | None:
         """What a search reads, or ``None`` when no arrangement can meet the requirement
         (it needs a pure run and no three cards of a suit follow each other)."""
         suits = self._suits()
-        if self.rules.min_pure_runs and not self._pure_run_possible(suits[0]):
+        need = self.rules.min_pure_runs
+        if need and not self._pure_run_possible(suits[0]) and not self._tunnela_possible():
+            return None
+        if need > 1 and self._pure_melds_most(suits[0]) < need:
             return None
         by_first, kinds = self._candidates(suits)
         return _Prepared(
@@ -439,12 +473,37 @@ class _Search:
 
     def run(self, plan: bool = True) -> tuple[int, _Plan | None]:
         """(points, plan); the plan is the moves chosen, ``None`` when every card counts
-        (or when ``plan`` is false)."""
+        (or when ``plan`` is false).
+
+        Under ``points.ready_hand`` a hand that is ready is charged the ready hand's
+        points: its cards hold the dublees or jokers the rule names, or some arrangement
+        of it is charged nothing (every card that counts in melds meeting the requirement;
+        the plan found is that arrangement). A card is worth 2 points at least, so no
+        other arrangement is charged less than the ready hand's 2."""
+        ready = self.rules.ready_hand
+        if ready is None:
+            return self._run(plan)
+        counted = ready_reason(self.hand, self.jokers, self.rules, False) is not None
+        if counted and not plan:
+            return min(ready.points, self.limit), None
+        points, found = self._run(plan)
+        if counted or points == 0:
+            return min(ready.points, self.limit), found
+        return points, found
+
+    def _run(self, plan: bool) -> tuple[int, _Plan | None]:
+        """``run`` without the ready hand: ``min(cap, U, D)``."""
         mode = self.rules.unmet_requirement
         if mode == "all_cards":
             unmet = self.total
         elif mode == "full_count":
             unmet = self.rules.cap
+        elif mode == "pure_runs_exempt":
+            sub = _Search(
+                self.hand, self.jokers, _exempt_rules(self.rules), self.limit, pure_only=True
+            )
+            unmet, sub_plan = sub._run(plan)
+            self.exempt_search = (sub, sub_plan)
         else:
             self.exempt = self._best_pure_run()
             unmet = self.total - sum(map(self.points_of.__getitem__, self.exempt))
@@ -514,17 +573,29 @@ class _Search:
             memo[key] = ~soft
             return soft
 
-        deadwood = solve(self.full, self.joker_total, 0, bound)
+        deadwood, start = bound, (self.joker_total, 0, 0)
+        for jok, state, t in self._starts(table):
+            value = solve(self.full, jok, state, deadwood)
+            if value < deadwood:
+                deadwood, start = value, (jok, state, t)
+                if not deadwood:
+                    break
         solve = _spent  # the closure refers to itself: break the cycle (see ``_spent``)
         if deadwood >= bound:
             return bound, None
         if not plan:
             return deadwood, None
-        return deadwood, self._plan(how, table)
+        return deadwood, self._plan(how, table, start)
 
-    def _plan(self, how: dict[int, _Option | None], table: tuple[tuple[int, ...], ...]) -> _Plan:
+    def _plan(
+        self,
+        how: dict[int, _Option | None],
+        table: tuple[tuple[int, ...], ...],
+        start: tuple[int, int, int],
+    ) -> _Plan:
         """Follow the moves the search chose, from the whole hand to the end."""
-        rem, jok, state = self.full, self.joker_total, 0
+        rem = self.full
+        jok, state, tunnelas = start
         units, width = self.units, self.width
         state_bits, key_shift = self.state_bits, self.key_shift
         moves: list[tuple[int, int]] = []
@@ -538,7 +609,7 @@ class _Search:
                 cost, _, contrib, delta, need = option
                 moves.append((delta, need + 1))  # a meld with `need` jokers
                 rem, jok, state = rem - delta, jok - cost, table[state][contrib]
-        return _Plan(moves, jok, state)
+        return _Plan(moves, jok, state, tunnelas)
 
     def declare(self) -> _Plan | None:
         """A plan that meets the requirement with every card in a meld but one, the card
@@ -582,11 +653,16 @@ class _Search:
             failed.add(key)
             return False
 
-        found = fits(self.full, self.joker_total, 0, 1)
+        found = None
+        for start in self._starts(table):
+            if fits(self.full, start[0], start[1], 1):
+                found = start
+                break
         fits = _spent_test  # the closure refers to itself: break the cycle
-        if not found:
+        if found is None:
             return None
-        rem, jok, state, spare = self.full, self.joker_total, 0, 1
+        rem, spare = self.full, 1
+        jok, state, tunnelas = found
         moves: list[tuple[int, int]] = []
         while rem:
             option = how[(rem << rem_shift) | (spare << key_shift) | (jok << state_bits) | state]
@@ -599,19 +675,22 @@ class _Search:
                 cost, _, contrib, delta, need = option
                 moves.append((delta, need + 1))
                 rem, jok, state = rem - delta, jok - cost, table[state][contrib]
-        return _Plan(moves, jok - spare, state)
+        return _Plan(moves, jok - spare, state, tunnelas)
 
     def groups(self, plan: _Plan | None) -> list[list[int]]:
         """The groups of cards a plan stands for: melds, then unmatched cards one by one,
         then the jokers left over (as runs of jokers where the requirement needs them)."""
         if plan is None:
+            if self.exempt_search is not None:
+                sub, sub_plan = self.exempt_search
+                return sub.groups(sub_plan)
             if not self.exempt:
                 return [[c] for c in self.hand]
             rest = list(self.hand)
             for code in self.exempt:
                 rest.remove(code)
             return [list(self.exempt), *([c] for c in rest)]
-        pool = list(self.printed)
+        pool = list(self.printed[3 * plan.tunnelas :])
         melds: list[tuple[list[int], int]] = []
         loose: list[list[int]] = []
         items, units, width = self.items, self.units, self.width
@@ -633,6 +712,7 @@ class _Search:
             out.append([*_display_order(tuple(cards)), *pool[:need]])
             del pool[:need]
         out.extend(loose)
+        out.extend([JOKER] * 3 for _ in range(plan.tunnelas))
         sizes = _joker_runs(self.rules, plan.state, plan.jokers) or []
         for size in sizes:
             out.append(pool[:size])
@@ -640,51 +720,6 @@ class _Search:
         if pool:
             out.append(pool)
         return out
-
-
-def _grouped_declaration(
-    hand: Sequence[int], jokers: Jokers, rules: Ruleset
-) -> tuple[int, list[list[int]]] | None:
-    """``declaration`` under ``declaration.groupings``, when the way the search found has
-    group sizes not allowed: every finish card and every split of the rest into groups of
-    the sizes allowed, each group checked by ``classify`` as it is made and the whole by
-    ``check_declaration``; the first that is valid, or ``None``."""
-    allowed = rules.groupings
-    assert allowed is not None
-    for finish in sorted(set(hand)):
-        rest = sorted(hand)
-        rest.remove(finish)
-        for sizes in allowed:
-            if sum(sizes) != len(rest):
-                continue
-            for split in _splits(tuple(rest), sizes, jokers, rules):
-                if check_declaration(rest, split, jokers, rules).valid:
-                    return finish, split
-    return None
-
-
-def _splits(
-    cards: tuple[int, ...], sizes: tuple[int, ...], jokers: Jokers, rules: Ruleset
-) -> Iterator[list[list[int]]]:
-    """Every way (up to the order of equal cards) to lay ``cards`` (sorted) in valid groups
-    of ``sizes``, the group of the first card first."""
-    if not cards:
-        if not sizes:
-            yield []
-        return
-    first, others = cards[0], cards[1:]
-    for size in sorted(set(sizes), reverse=True):
-        left = list(sizes)
-        left.remove(size)
-        seen: set[tuple[int, ...]] = set()
-        for chosen in combinations(range(len(others)), size - 1):
-            group = (first, *(others[k] for k in chosen))
-            if group in seen or not classify(group, jokers, rules).is_valid:
-                continue
-            seen.add(group)
-            rest = tuple(c for k, c in enumerate(others) if k not in chosen)
-            for below in _splits(rest, tuple(left), jokers, rules):
-                yield [list(group), *below]
 
 
 def _spent(rem: int, jok: int, state: int, ub: int) -> int:
@@ -706,212 +741,3 @@ def _display_order(cards: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(
         sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
     )
-
-
-def _undominated(contribs: int) -> tuple[int, ...]:
-    """The contributions of a bit set that no other one of the same meld beats (a run beats
-    a set, a pure run an impure one, a long run a short one)."""
-    present = [c for c in range(5) if contribs >> c & 1]
-    return tuple(
-        c
-        for c in present
-        if not any(
-            d != c and all(x >= y for x, y in zip(_CONTRIB[d], _CONTRIB[c], strict=True))
-            for d in present
-        )
-    )
-
-
-_UNDOMINATED = tuple(_undominated(mask) for mask in range(32))
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_runs(
-    rules: Ruleset, ranks: int, budget: int
-) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
-    """The runs one suit's cards can make with at most ``budget`` jokers, for a suit whose
-    cards that may stand in a run have the ranks in the bit mask ``ranks`` (bit r for rank
-    r): (ranks of the core, their mask, jokers needed, contribution), the dominated
-    contributions of a core left out.
-
-    A card's place in the suit is its rank, the ace both 1 and 14 (where the rules let it
-    stand there). Two cards with more than ``budget`` empty places between them are never
-    in one run, so each stretch of closer cards is solved alone (``_place_runs``, cached
-    too) unless runs wrap.
-    """
-    places: list[int] = []
-    for rank in range(1, 14):
-        if not ranks >> rank & 1:
-            continue
-        if rules.run_wraps:
-            places += (rank, rank + 13)
-        elif rank != 1:
-            places.append(rank)
-        else:
-            if rules.ace_low:
-                places.append(1)
-            if rules.ace_high:
-                places.append(14)
-    places.sort()
-    if rules.run_wraps:
-        return _place_runs(rules, sum(1 << p for p in places), budget)
-    out: list[tuple[tuple[int, ...], int, int, int]] = []
-    stretch = 0
-    for k, p in enumerate(places):
-        stretch |= 1 << p
-        if k + 1 == len(places) or places[k + 1] - p - 1 > budget:
-            out += _place_runs(rules, stretch, budget)
-            stretch = 0
-    # An ace alone at 1 and at 14 is the same run: keep it once.
-    return tuple(dict.fromkeys(out))
-
-
-@lru_cache(maxsize=1 << 15)
-def _place_runs(
-    rules: Ruleset, stretch: int, budget: int
-) -> tuple[tuple[tuple[int, ...], int, int, int], ...]:
-    """``_suit_runs`` for the cards at the places in the bit mask ``stretch``.
-
-    Every core is found once: a first card, then each later card taken or skipped (a
-    joker in its place), as long as the gaps fit the budget and the span a run."""
-    wraps = rules.run_wraps
-    lowest = 1 if rules.ace_low else 2
-    highest = 14 if rules.ace_high else 13
-    span_max = 13 if wraps else highest - lowest + 1
-    long = rules.long_run_length
-    size = rules.min_meld_size
-    places = [p for p in range(1, 27) if stretch >> p & 1]
-    ranks = [(p - 1) % 13 + 1 for p in places]
-    found: dict[tuple[int, int], int] = {}  # (core mask, need) -> contributions, a bit each
-    members: dict[int, tuple[int, ...]] = {}  # core mask -> its ranks
-    # Every core: a first card, then cards taken or skipped (a joker each) up to its last.
-    for first, a in enumerate(places):
-        grow: list[tuple[int, int, tuple[int, ...]]] = [(first, 1 << ranks[first], (ranks[first],))]
-        while grow:
-            last, core, kept = grow.pop()
-            b = places[last]
-            length = b - a + 1
-            gaps = length - len(kept)
-            room = span_max - length if wraps else (a - lowest) + (highest - b)
-            pad = size - length if length < size else 0
-            pads = (pad,) if long is None or length + pad >= long else (pad, long - length)
-            for p in pads:
-                need = gaps + p
-                if p > room or need > budget:
-                    continue
-                if long is not None and length + p >= long:
-                    contrib = _RUN_LONG if need else _PURE_LONG
-                else:
-                    contrib = _RUN if need else _PURE
-                found[core, need] = found.get((core, need), 0) | 1 << contrib
-                members[core] = kept
-            for nxt in range(last + 1, len(places)):
-                q = places[nxt]
-                if q - a >= span_max or q - a - len(kept) > budget:
-                    break
-                grow.append((nxt, core | 1 << ranks[nxt], (*kept, ranks[nxt])))
-    return tuple(
-        (members[core], core, need, contrib)
-        for (core, need), contribs in found.items()
-        for contrib in _UNDOMINATED[contribs]
-    )
-
-
-@lru_cache(maxsize=256)
-def _terminal_table(rules: Ruleset, most: int) -> tuple[tuple[bool, ...], ...]:
-    """``terminal[state][jokers]``: can the jokers left (at most ``most``) finish the
-    requirement? Only when ``melds.jokers_only_group = "run"``: 3+ jokers alone are a
-    sequence."""
-    goal = _requirement_tables(rules)[1]
-    out = []
-    for state, done in enumerate(goal):
-        row = [done] * (most + 1)
-        if rules.jokers_only_group == "run" and not done:
-            for jok in range(most + 1):
-                row[jok] = _joker_runs(rules, state, jok) is not None
-        out.append(tuple(row))
-    return tuple(out)
-
-
-def _joker_runs(rules: Ruleset, state: int, jok: int) -> list[int] | None:
-    """Sizes of the runs of jokers alone that finish the requirement, or ``None``.
-
-    A run of jokers is never pure; the long one (if needed) is made first, since a
-    joker count that cannot pay for it now cannot later either.
-    """
-    table, goal, _, _ = _requirement_tables(rules)
-    per_run = rules.max_jokers_per_run
-    sizes: list[int] = []
-    left = jok
-    while not goal[state]:
-        needs_long = table[state][_RUN_LONG] != table[state][_RUN]
-        want = rules.long_run_length if needs_long else None
-        size = want or rules.min_meld_size
-        after = table[state][_RUN_LONG if needs_long else _RUN]
-        if after == state or left < size or (per_run is not None and size > per_run):
-            return None
-        sizes.append(size)
-        left -= size
-        state = after
-    return sizes
-
-
-@lru_cache(maxsize=1 << 10)
-def _item_order(rules: Ruleset, wild: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A sort key for each code: wild cards first (by code), then the rest by points,
-    highest first (then by code), the printed joker last; and each code's points."""
-    table = rules.points_table(wild)
-    key = tuple(
-        c - 1000 if c in wild else 1 << 20 if c == JOKER else -table[c] * 64 + c for c in range(53)
-    )
-    return key, table
-
-
-@lru_cache(maxsize=1 << 10)
-def _run_single_needs(rules: Ruleset, rank: int, budget: int) -> frozenset[int]:
-    """The jokers a run of one card of ``rank`` and jokers alone may need."""
-    return frozenset(need for _, _, need, _ in _suit_runs(rules, 1 << rank, budget))
-
-
-@lru_cache(maxsize=1 << 10)
-def _natural_sets(
-    rules: Ruleset, budget: int, run_budget: int
-) -> tuple[tuple[tuple[tuple[tuple[int, ...], int, int], ...], ...], ...]:
-    """``[rank][m]``: ``_set_options`` of ``m`` cards of ``rank``, none of them wild."""
-    return tuple(
-        tuple(_set_options(rules, rank, (False,) * m, budget, run_budget) for m in range(5))
-        for rank in range(14)
-    )
-
-
-@lru_cache(maxsize=1 << 10)
-def _set_options(
-    rules: Ruleset, rank: int, wild: tuple[bool, ...], budget: int, run_budget: int
-) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """The sets of one rank's cards (``wild`` says which are wild) with at most ``budget``
-    jokers: (positions of the cards taken, jokers needed, cost to the joker pool: the
-    jokers and the wild cards taken), less those of one card a run of it beats."""
-    beaten = _run_single_needs(rules, rank, run_budget)
-    return tuple(
-        (chosen, need, need + sum(wild[k] for k in chosen))
-        for chosen, need in _set_cores(rules, wild, budget)
-        if len(chosen) > 1 or need not in beaten
-    )
-
-
-@lru_cache(maxsize=1 << 10)
-def _set_cores(
-    rules: Ruleset, wild: tuple[bool, ...], budget: int
-) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """The sets of one rank's cards (``wild`` says which are wild) with at most ``budget``
-    jokers: (positions of the cards taken, jokers needed)."""
-    out = []
-    for size in range(1, len(wild) + 1):
-        need = max(0, rules.min_meld_size - size)
-        if need > budget or size + need > rules.max_set_size:
-            continue
-        for chosen in combinations(range(len(wild)), size):
-            if all(wild[k] for k in chosen):
-                continue  # covers no points: the joker pool does at least as well
-            out.append((chosen, need))
-    return tuple(out)

@@ -20,7 +20,12 @@ valid melds and searches every collection of disjoint valid melds; ``score_arran
 3. The charge. A collection that meets the requirement is charged its unmatched cards; any
    other arrangement is charged every card (003_), or the full count, or under
    ``pure_run_exempt`` every card but those of its most valuable pure sequence (each
-   valid pure sequence of the hand is tried); everything is capped.
+   valid pure sequence of the hand is tried), or under ``pure_runs_exempt`` every card
+   but those of the pure sequences laid (every collection of disjoint pure sequences is
+   tried); everything is capped.
+4. The ready hand (``points.ready_hand``, 21 and 27 cards): a hand whose cards hold the
+   dublees or jokers it names, or that some arrangement charges nothing, is charged the
+   ready hand's points.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.cards import RANK_OF, SUIT_OF
+from audit.rules.counts import ready_reason
 from audit.rules.melds import Jokers, Verdict, classify
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import card_points
@@ -99,6 +105,8 @@ def brute_force(
         if kept:
             unmet_groups = [[cards[i] for i in range(n) if kept >> i & 1]]
             unmet_groups += [[cards[i]] for i in range(n) if not kept >> i & 1]
+    elif rules.unmet_requirement == "pure_runs_exempt":
+        every_card, unmet_groups = _pure_runs_exempt(cards, points, melds)
 
     need_runs = max(rules.min_runs, 1)
     need_pure = rules.min_pure_runs
@@ -147,10 +155,10 @@ def brute_force(
     finals = best(full)
     met = [(pts, state) for state, (pts, _, _) in finals.items() if _meets(state, rules)]
     if not met:  # every arrangement counts every card: all singles is one of them
-        return min(limit, every_card), unmet_groups
+        return _ready(min(limit, every_card), cards, jokers, rules, limit), unmet_groups
     pts, state = min(met)
     if every_card < pts:
-        return min(limit, every_card), unmet_groups
+        return _ready(min(limit, every_card), cards, jokers, rules, limit), unmet_groups
     groups: list[list[int]] = []
     uncovered = full
     while uncovered:
@@ -163,7 +171,58 @@ def brute_force(
             groups.append([cards[low.bit_length() - 1]])
             uncovered ^= low
         state = before
-    return min(limit, every_card, pts), groups
+    return _ready(min(limit, every_card, pts), cards, jokers, rules, limit), groups
+
+
+def _ready(points: int, cards: Sequence[int], jokers: Jokers, rules: Ruleset, limit: int) -> int:
+    """``points`` under ``points.ready_hand``: the ready hand's points for a hand whose
+    counts say it is ready or whose best arrangement charges nothing."""
+    ready = rules.ready_hand
+    if ready is None:
+        return points
+    if points == 0 or ready_reason(cards, jokers, rules, False) is not None:
+        return min(ready.points, limit)
+    return points
+
+
+def _pure_runs_exempt(
+    cards: list[int], points: list[int], melds: dict[int, Verdict]
+) -> tuple[int, list[list[int]]]:
+    """The least points of the cards outside some disjoint pure sequences, and the groups:
+    those pure sequences, then every other card alone."""
+    n = len(cards)
+    pure = [m for m, v in melds.items() if v.is_pure_run]
+    memo: dict[int, tuple[int, int]] = {0: (0, 0)}
+
+    def least(uncovered: int) -> int:
+        if uncovered in memo:
+            return memo[uncovered][0]
+        low = uncovered & -uncovered
+        i = low.bit_length() - 1
+        found = (least(uncovered ^ low) + points[i], 0)
+        for m in pure:
+            if m & low and not m & ~uncovered:
+                value = least(uncovered ^ m)
+                if value < found[0]:
+                    found = (value, m)
+        memo[uncovered] = found
+        return found[0]
+
+    full = (1 << n) - 1
+    total = least(full)
+    groups: list[list[int]] = []
+    singles: list[list[int]] = []
+    uncovered = full
+    while uncovered:
+        choice = memo[uncovered][1]
+        if choice:
+            groups.append([cards[i] for i in range(n) if choice >> i & 1])
+            uncovered ^= choice
+        else:
+            low = uncovered & -uncovered
+            singles.append([cards[low.bit_length() - 1]])
+            uncovered ^= low
+    return total, groups + singles
 
 
 def _meets(state: State, rules: Ruleset) -> bool:
