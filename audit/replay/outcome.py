@@ -198,6 +198,8 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
     why = score.summary()
     if score.raw > score.points and key == "points.first_hand_show_cap":
         why += " (first hand show: they had not yet had a turn)"
+    elif score.ready:
+        key = "points.ready_hand"
     elif score.raw <= score.points:
         key = "points.unmet_requirement" if not score.requirement_met else "points.card_points"
     return Expected("lost", score.points, key, f"{why}, {how}", score=score)

@@ -144,7 +144,7 @@ def best_arrangement(
 
 
 def declaration(
-    hand: Sequence[int], jokers: Jokers, rules: Ruleset
+    hand: Sequence[int], jokers: Jokers, rules: Ruleset, *, budget: int | None = None
 ) -> tuple[int, list[list[int]]] | None:
     """A way to declare ``hand``, a player's cards after the draw (one more than a hand):
     the card for the finish slot and groups of the others, every card in a meld (or a
@@ -160,13 +160,17 @@ def declaration(
     >>> no_joker = parse_codes("2H 3H 4H 9S TS JS KD KC KS 5C 6C 9D 8C QH".split())
     >>> declaration(no_joker, sevens, rules) is None
     True
+
+    ``budget`` bounds the search, for a player rather than an audit: after that many
+    states found to lead nowhere it gives up and answers ``None``, as a person who does
+    not see a way to declare (the simulator's 27-card hands with many jokers).
     """
     if rules.alternatives:
         other = _alternative_declaration(hand, jokers, rules)
         if other is not None:
             return other
     search = _Search(hand, jokers, rules, None)
-    plan = search.declare()
+    plan = search.declare(budget)
     if plan is None:
         return None
     groups = search.groups(plan)
@@ -181,6 +185,10 @@ def declaration(
         # there is one, so look for one of the sizes allowed.
         return _grouped_declaration(hand, jokers, rules)
     return finish, groups
+
+
+class _GaveUp(Exception):
+    """A bounded declaration search ran out of its budget (``declaration(budget=...)``)."""
 
 
 class _Search:
@@ -611,10 +619,11 @@ class _Search:
                 rem, jok, state = rem - delta, jok - cost, table[state][contrib]
         return _Plan(moves, jok, state, tunnelas)
 
-    def declare(self) -> _Plan | None:
+    def declare(self, budget: int | None = None) -> _Plan | None:
         """A plan that meets the requirement with every card in a meld but one, the card
         for the finish slot: a card left out, or else a joker left over; ``None`` when
-        there is none. The first plan found, not the cheapest: all it must do is exist."""
+        there is none (or none was found within ``budget`` dead ends). The first plan
+        found, not the cheapest: all it must do is exist."""
         prepared = self._prepare()
         if prepared is None:
             return None
@@ -624,6 +633,7 @@ class _Search:
         rem_shift = key_shift + 1  # a bit for ``spare`` between the cards and the jokers
         failed: set[int] = set()
         how: dict[int, _Option | None] = {}
+        limit = -1 if budget is None else budget
 
         def fits(rem: int, jok: int, state: int, spare: int) -> bool:
             """Can ``rem`` be laid in melds but for ``spare`` (0 or 1) cards?"""
@@ -651,13 +661,18 @@ class _Search:
                     how[key] = None
                     return True
             failed.add(key)
+            if len(failed) == limit:
+                raise _GaveUp
             return False
 
         found = None
-        for start in self._starts(table):
-            if fits(self.full, start[0], start[1], 1):
-                found = start
-                break
+        try:
+            for start in self._starts(table):
+                if fits(self.full, start[0], start[1], 1):
+                    found = start
+                    break
+        except _GaveUp:
+            found = None
         fits = _spent_test  # the closure refers to itself: break the cycle
         if found is None:
             return None

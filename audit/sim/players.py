@@ -455,14 +455,22 @@ class Holding:
         return code
 
 
+DECLARE_BUDGET = 20_000
+"""Dead ends of the declaration search a player of 21 or 27 cards looks through."""
+
+
 def declaration(cards: Sequence[int], table: Table) -> tuple[int, list[list[int]]] | None:
     """A finish card and groups of the other cards that lay them all in melds meeting the
     declaration requirement, or ``None``: the exact solver's
     (`audit.rules.solver.declaration`). Where the rules take jokers left over as a group of
     their own (``melds.jokers_only_group = "leftover"``, every shipped preset) it is valid;
     where the rules fix the group sizes (``declaration.groupings``, 10 cards: 5+5 or 4+3+3)
-    the solver lays the cards in sizes allowed."""
-    return declare(cards, table.jokers, table.rules)
+    the solver lays the cards in sizes allowed. Facing 21 or 27 cards a player looks for a
+    way only so long (``DECLARE_BUDGET`` dead ends of the search) and may miss one, as a
+    person does: a 28-card hand with many jokers and no declaration can take the exact
+    search seconds to rule out."""
+    budget = DECLARE_BUDGET if len(cards) > 20 else None
+    return declare(cards, table.jokers, table.rules, budget=budget)
 
 
 def rash_declaration(
