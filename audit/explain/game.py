@@ -17,13 +17,13 @@ from decimal import Decimal
 
 from audit.explain.clock import UNKNOWN, Clock, brief, span
 from audit.explain.payouts import ZERO, LedgerView, events_after, ledger_view, signed
+from audit.explain.points import RuleView
 from audit.explain.view import (
     FORMAT_WORDS,
     NOT_LOOKED_UP_GAME,
     OUTCOME_WORDS,
     FairPlayView,
     FindingView,
-    RuleView,
     TableView,
     finding_view,
     table_view,

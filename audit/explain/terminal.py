@@ -21,13 +21,12 @@ from rich.text import Text
 from audit.explain.cards import CardView, GroupView
 from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
 from audit.explain.payouts import LedgerView
+from audit.explain.points import PointsView, ValueView
 from audit.explain.view import (
     FairPlayView,
     HandView,
     PlayerView,
-    PointsView,
     TurnView,
-    ValueView,
 )
 
 SEVERITY_STYLE = {

@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from audit.cards import format_codes
 from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
@@ -21,17 +20,25 @@ from audit.explain.cards import (
     joker_views,
 )
 from audit.explain.clock import UNKNOWN, Clock, span
+from audit.explain.points import (
+    BestView,
+    PointsView,
+    RuleView,
+    ValueView,
+    best_view,
+    points_view,
+    rule_view,
+    value_view,
+)
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals
-from audit.money import money, points_settlement
+from audit.money import money
 from audit.records import Event, Game, Hand, Result
 from audit.replay.hand import Declaration, Seat, Status
 from audit.replay.outcome import Expected, HandAudit
 from audit.rules.declaration import GroupCheck, check_groups
-from audit.rules.melds import Jokers, MeldKind
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
-from audit.rules.scoring import score_arrangement
-from audit.rules.solver import best_arrangement
 from audit.unit import UnitAudit
 
 OUTCOME_WORDS = {
@@ -50,19 +57,6 @@ FORMAT_WORDS = {
 
 
 @dataclass(frozen=True)
-class RuleView:
-    """A rule of the ruleset: its key, its words and where they come from."""
-
-    key: str
-    text: str
-    source: str
-
-    @property
-    def cite(self) -> str:
-        return f"{self.key}: {self.text} ({self.source})"
-
-
-@dataclass(frozen=True)
 class TurnView:
     """One row of the turns table: a draw and the discard that closes it, or one other event.
 
@@ -77,54 +71,6 @@ class TurnView:
     finish: CardView | None
     note: str
     severity: str
-
-
-@dataclass(frozen=True)
-class PointLine:
-    """One counted card: its points and the rule that gives them."""
-
-    card: CardView
-    points: int
-    rule: str
-    note: str
-
-
-@dataclass(frozen=True)
-class PointsView:
-    """A loser's points card by card, the steps from their sum to the charge, and the rules."""
-
-    lines: tuple[PointLine, ...]
-    total: int
-    charged: int
-    steps: tuple[str, ...]
-    rules: tuple[RuleView, ...]
-
-
-@dataclass(frozen=True)
-class BestView:
-    """The fewest points the player's cards could have been charged, and how."""
-
-    points: int
-    summary: str
-    melds: tuple[GroupView, ...]
-    unmatched: tuple[CardView, ...]
-
-
-@dataclass(frozen=True)
-class ValueView:
-    """A player's value cards at the show of a 21- or 27-card points hand and what they
-    settle (``points.value_cards``): ``cards`` are the value cards held (the declarer's
-    finish card is not among them), ``words`` say what they are worth, ``settlement`` what
-    the player receives from and pays the others still in, ``net`` the difference, and
-    ``money`` the amount split into card points and value points."""
-
-    cards: tuple[CardView, ...]
-    words: str
-    points: int
-    net: int
-    settlement: str
-    money: str
-    rule: RuleView | None
 
 
 @dataclass(frozen=True)
@@ -497,7 +443,7 @@ def _player(
         points=_points_words(want),
         amount=amount,
         why=want.why if want else "the hand gives no outcome: it did not finish",
-        rule=_rule(rules, want.rule_key) if want else None,
+        rule=rule_view(rules, want.rule_key) if want else None,
         recorded=_recorded(row),
         agrees=not differs,
         differs=differs,
@@ -511,9 +457,9 @@ def _player(
         groups=tuple(g for g in views if not _alone(g)),
         loose=tuple(c for g in views if _alone(g) for c in g.cards),
         held=() if groups else card_views(sorted(seat.cards), jokers),
-        points_detail=_points(want, jokers, rules) if want else None,
-        best=_best(seat, want, jokers, rules),
-        value=_value(player, audit, game, rules),
+        points_detail=points_view(want, jokers, rules) if want else None,
+        best=best_view(seat, want, jokers, rules),
+        value=value_view(player, audit, game, rules),
     )
 
 
@@ -559,13 +505,6 @@ def _arrangement(
 
 def _outcome_words(outcome: str) -> str:
     return OUTCOME_WORDS.get(outcome, outcome.replace("_", " "))
-
-
-def _rule(rules: Ruleset, key: str) -> RuleView | None:
-    if key not in rules.rules:
-        return None
-    rule = rules.rule(key)
-    return RuleView(rule.key, rule.text, rule.source)
 
 
 def _recorded(row: Result | None) -> str:
@@ -656,153 +595,3 @@ def dealt_cards(hand: Hand, cards_per_hand: int, index: int) -> list[int]:
     n = len(hand.seats)
     dealt = hand.shoe[: n * cards_per_hand]
     return [card for i, card in enumerate(dealt) if i % n == index] if n else []
-
-
-# ------------------------------------------------------------ value cards
-
-
-def _value(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> ValueView | None:
-    """A player's value cards and their settlement, where the rules settle them."""
-    want = audit.expected.get(player)
-    share = want.value if want is not None else None
-    if want is None or share is None:
-        return None
-    replay = audit.replay
-    jokers = replay.jokers
-    kinds = set(jokers.kinds)
-    held = sorted(c for c in replay.seats[player].cards if c in kinds)
-    many = "other" if share.others == 1 else "others"
-    settlement = (
-        f"receives {share.value.points} from each of the {share.others} {many} still in at "
-        f"the show and pays them {share.paid} for theirs: net {share.net:+d}"
-    )
-    return ValueView(
-        cards=card_views(held, jokers),
-        words=share.value.words or "no value cards",
-        points=share.value.points,
-        net=share.net,
-        settlement=settlement,
-        money=_value_money(want, audit, game),
-        rule=_rule(rules, "points.value_cards"),
-    )
-
-
-def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:
-    """The rules' amount split into card points and value points: ``card points -9, value
-    cards +160: +151 points at 1.0000 a point``; the winner's less the rake
-    (``money.points_settlement``)."""
-    share = want.value
-    if share is None or game.point_value is None:
-        return ""
-    if want.outcome == "won":
-        charged = {
-            p: e.points
-            for p, e in audit.expected.items()
-            if e.outcome != "won" and e.points is not None
-        }
-        nets = {p: e.value.net for p, e in audit.expected.items() if e.value is not None}
-        winners = [p for p, e in audit.expected.items() if e.outcome == "won"]
-        _, fee = points_settlement(charged, winners, game.point_value, game.rake_pct, nets)
-        cards = sum(charged.values())
-        rake = f", less the {game.rake_pct}% rake of {fee}" if len(winners) == 1 else ""
-    elif want.points is None:
-        return ""
-    else:
-        cards, rake = -want.points, ""
-    total = cards + share.net
-    return (
-        f"card points {cards:+d}, value cards {share.net:+d}: {total:+d} points at "
-        f"{game.point_value} a point{rake}"
-    )
-
-
-# ------------------------------------------------------------ points
-
-
-def _points(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | None:
-    """A loser's points card by card, each step to what is charged, and the rules behind
-    them other than the one the outcome already cites."""
-    score = want.score
-    if score is None:
-        return None
-    table = rules.points_table(jokers.codes)
-    lines = tuple(
-        PointLine(card_view(c, jokers), table[c], *_point_rule(c, jokers)) for c in score.counted
-    )
-    total = sum(line.points for line in lines)
-    keys = [line.rule for line in lines]
-    steps: list[str] = []
-    if not lines:
-        steps.append("every card is in a valid sequence or set: 0 points")
-    elif score.requirement_met:
-        steps.append(f"the cards left unmatched add up to {total}")
-    else:
-        keys.append("points.unmet_requirement")
-        spared = f" but the pure sequence {format_codes(score.exempt)}" if score.exempt else ""
-        steps.append(f"every card{spared} counts, because {' and '.join(score.unmet)}: {total}")
-    if score.full_count:
-        steps.append(f"the requirement is unmet: the full count of {score.raw} is charged")
-    if score.raw > score.points:
-        cap_key = "points.first_hand_show_cap" if score.cap < rules.cap else "points.cap"
-        keys.append(cap_key)
-        steps.append(f"capped at {score.cap} ({cap_key})")
-    steps.append(f"charged {score.points} points")
-    cited = (_rule(rules, key) for key in dict.fromkeys(keys) if key != want.rule_key)
-    return PointsView(lines, total, score.points, tuple(steps), tuple(r for r in cited if r))
-
-
-def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
-    card = card_view(code, jokers)
-    if card.joker == "printed":
-        return "points.joker_points", "printed joker"
-    if card.joker == "wild":
-        return "points.joker_points", "wild joker"
-    return "points.card_points", ""
-
-
-def _best(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:
-    """The best arrangement of a loser's or an invalid declarer's cards."""
-    if want is None or not seat.cards:
-        return None
-    if want.outcome == "lost" and want.score is not None:
-        cap = want.score.cap
-    elif want.outcome == "invalid_declare":
-        cap = rules.cap
-    else:
-        return None
-    points, arrangement = best_arrangement(seat.cards, jokers, rules, cap=cap)
-    checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
-    # A joker left alone is shown among the cards left over, not as a group of its own.
-    melds: list[GroupCheck] = []
-    rest: list[GroupCheck] = []
-    for g in checked:
-        is_meld = g.verdict.is_valid and len(g.cards) >= rules.min_meld_size
-        (melds if is_meld else rest).append(g)
-    return BestView(
-        points=points,
-        summary=_best_words(points, want),
-        melds=group_views(sorted(melds, key=_meld_order), jokers),
-        unmatched=card_views(sorted(c for g in rest for c in g.cards), jokers),
-    )
-
-
-_KIND_RANK = {kind: i for i, kind in enumerate(MeldKind)}
-
-
-def _meld_order(group: GroupCheck) -> tuple[int, tuple[int, ...]]:
-    """Pure sequences first, then impure ones, sets and the rest; the same every time."""
-    return _KIND_RANK[group.verdict.kind], group.cards
-
-
-def _best_words(points: int, want: Expected) -> str:
-    """``33 points, 7 fewer than charged``; for an invalid declarer, whether a valid
-    declaration was possible."""
-    if want.outcome == "invalid_declare":
-        if points == 0:
-            return "0 points: these cards could have made a valid declaration"
-        return f"{points} points: no valid declaration was possible with these cards"
-    if want.points == points:
-        return f"{points} points, the same as charged"
-    if want.points is not None and want.points > points:
-        return f"{points} points, {want.points - points} fewer than charged"
-    return f"{points} points"

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from audit.cards import JOKER, format_codes, parse_code
-from audit.explain.view import _points as explain_points
+from audit.explain.points import points_view as explain_points
 from audit.replay.outcome import Expected
 from audit.rules.declaration import check_declaration
 from audit.rules.explain import check_groups_text
