@@ -477,6 +477,8 @@ def _points_words(want: Expected | None) -> str:
 def _declaration_words(declaration: Declaration | None) -> str:
     if declaration is None:
         return ""
+    if declaration.check.valid and declaration.check.alternative:
+        return f"valid, as {declaration.check.alternative}"
     return "valid" if declaration.check.valid else "invalid"
 
 

@@ -158,7 +158,9 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
             "as a declaration and scored"
         )
         return "\n".join(lines)
-    if declaration.valid:
+    if declaration.valid and declaration.alternative:
+        lines.append(f"declaration: VALID, as {declaration.alternative}")
+    elif declaration.valid:
         lines.append("declaration: VALID")
     else:
         lines.append("declaration: INVALID, because")

@@ -310,3 +310,17 @@ def test_solver_on_a_hand_of_three_printed_jokers_and_a_wild_tunnela() -> None:
     assert disagreement_on(hand, SEVENS, R21, "printed and wild tunnelas") is None
     assert best_points(hand, SEVENS, R21) == 10
     assert Counter(hand)[JOKER] == 3
+
+
+def test_declaration_alternatives_are_named_by_rules_check() -> None:
+    """`declaration.alternatives`: `rules check` says which other way to declare a valid
+    declaration meets (docs/rules-21-27.md 4.3: eight dublees, the last 5 cards need no
+    arrangement), so a support agent can read it to the player."""
+    from audit.rules.explain import check_groups_text
+    from audit.rules.ruleset import load_preset
+
+    groups = ["2S 2S", "4D 4D", "6C 6C", "9H 9H", "TS TS", "JD JD", "QC QC", "KH KH"]
+    text = check_groups_text(
+        [*groups, "QS 3C 5D AH JK"], wild="7H", rules=load_preset("standard-21")
+    )
+    assert "declaration: VALID, as 8 dublees (declaration.alternatives" in text
