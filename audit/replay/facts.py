@@ -68,7 +68,8 @@ _NO_CAP = 10_000
 
 def deadwood(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> int:
     """The points of the cards no meld takes in the best arrangement of ``cards``, with no
-    declaration requirement and no cap: how far a hand is from complete.
+    declaration requirement, no cap and no ready-hand charge (21 and 27 cards: a ready hand
+    is 0 here, not 2): how far a hand is from complete.
 
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
@@ -79,7 +80,9 @@ def deadwood(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> int:
     """
     held = _RELAXED.get(id(rules))
     if held is None or held[0] is not rules:
-        relaxed = replace(rules, min_runs=0, min_pure_runs=0, long_run_length=None)
+        relaxed = replace(
+            rules, min_runs=0, min_pure_runs=0, long_run_length=None, ready_hand=None
+        )
         held = _RELAXED[id(rules)] = (rules, relaxed)
     return best_points(cards, jokers, held[1], cap=_NO_CAP)
 

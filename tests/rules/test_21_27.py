@@ -324,3 +324,78 @@ def test_declaration_alternatives_are_named_by_rules_check() -> None:
         [*groups, "QS 3C 5D AH JK"], wild="7H", rules=load_preset("standard-21")
     )
     assert "declaration: VALID, as 8 dublees (declaration.alternatives" in text
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"wild_natural_keeps_pure": False},
+        {"run_wraps": True},
+        {"ace_low": False},
+        {"tunnela_kind": "set"},
+    ],
+    ids=lambda change: ",".join(f"{k}={v}" for k, v in change.items()),
+)
+def test_solver_cut_on_pure_runs_agrees_with_brute_force_on_variants(change: dict) -> None:
+    """The search's cut on the pure runs the cards left can still make (three pure
+    sequences asked) reads the wild cards, the ace's places, wrapping runs and the kind of
+    a tunnela: under each, the solver's answers are the brute force's."""
+    from dataclasses import replace
+
+    failures = []
+    for seed in range(60):
+        hand, jokers, preset = deal_21_27(seed)
+        rules = replace(load_preset(preset), **change)
+        jokers = Jokers.for_wild_card(jokers.wild_card, rules)
+        what = f"seed {seed}: {format_codes(sorted(hand))} under {preset} {change}"
+        problem = disagreement_on(hand, jokers, rules, what)
+        if problem is not None:
+            failures.append(problem)
+    assert not failures, f"{len(failures)} disagree; the first: {failures[0]}"
+
+
+@pytest.mark.parametrize(
+    ("preset", "wild", "hand", "points"),
+    [
+        ("standard-21", "9S", "6S 8S AH AH 2H 4H 6H 7H 8H 9H 9H 9H TH JH QH 8D 9D 9D TD JD 6C", 2),
+        ("standard-21", "6S", "4S 5S 6S 7S 8S 9S TS 3H 6H 7H 2C 5C 6C 6C 7C 7C 8C 8C 9C 9C KC", 6),
+        (
+            "standard-27",
+            "8S",
+            "2S 5S 6S 6S 6S 7S 8S AH 9H TH JH QH KH KH 7D AC 4C 5C 6C 7C 8C 9C TC TC JC QC KC",
+            2,
+        ),
+    ],
+)
+def test_best_points_is_best_arrangement_on_full_hands(
+    preset: str, wild: str, hand: str, points: int
+) -> None:
+    """On whole 21- and 27-card hands with many jokers (the search's slowest), the points
+    alone (searched without looking for ties) are those of the best arrangement, and that
+    arrangement is charged them."""
+    rules = load_preset(preset)
+    jokers = Jokers.for_wild_card(wild, rules)
+    codes = cards(hand)
+    found, arranged = best_arrangement(codes, jokers, rules)
+    assert best_points(codes, jokers, rules) == found == points
+    assert score_arrangement(arranged, jokers, rules).points == points
+
+
+def test_deadwood_of_a_ready_21_card_hand_is_0_not_the_ready_charge() -> None:
+    """`points.ready_hand` charges a ready loser 2 points, but the fair-play facts measure
+    how far a dropped hand was from complete (audit/replay/facts.py ``deadwood``): a hand
+    whose cards all lie in melds is 0 there, and six dublees with loose cards are their
+    cards' points (docs/rules-21-27.md 4.3: six dublees pay 2 only as a loser's charge)."""
+    from audit.cards import parse_codes
+    from audit.replay.facts import deadwood
+    from audit.rules.melds import Jokers
+    from audit.rules.ruleset import load_preset
+
+    r21 = load_preset("standard-21")
+    jokers = Jokers.for_wild_card("7H", r21)
+    melded = parse_codes(
+        "2S 3S 4S 5S 9D TD JD QD AC 2C 3C 4D 5D 8H KC KD KS KH 9C 9H JK".split()
+    )
+    assert deadwood(melded, jokers, r21) == 0
+    dublees = parse_codes("2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD KC QD 3C 5D AH 8S 9S JC KD".split())
+    assert deadwood(dublees, jokers, r21) > 2
