@@ -94,6 +94,16 @@ class Code(StrEnum):
     POOL_WINNER = "pool.winner"
     POOL_SPLIT = "pool.split"
     DEALS_CHIPS = "deals.chips"
+    MELD_INVALID = "meld.invalid"
+    MELD_WILD_LIMIT = "meld.wild_limit"
+    MELD_LAY_OFF = "meld.lay_off"
+    MELD_JOKER_SWAP = "meld.joker_swap"
+    DRAW_CUT_CARD = "draw.cut_card"
+    DRAW_PILE_KEPT = "draw.pile_kept"
+    HAND_GOING_OUT = "hand.going_out"
+    MATCH_TOTAL = "match.total"
+    MATCH_END = "match.end"
+    MATCH_WINNER = "match.winner"
     LEDGER_BALANCE = "ledger.balance"
     TABLE_LIMIT = "table.limit"
     TABLE_SEATS = "table.seats"
@@ -146,6 +156,21 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.POOL_WINNER, MJ, "a pool game's recorded winner is not the last player left"),
     (Code.POOL_SPLIT, MJ, "a split was made when not allowed, or its amounts are wrong"),
     (Code.DEALS_CHIPS, MJ, "chips moved in a deal differ from the rules"),
+    (Code.MELD_INVALID, C, "open melds: a meld laid on the table, or one a card was added to, "
+     "is not a valid sequence or set"),
+    (Code.MELD_WILD_LIMIT, C, "open melds: a meld on the table holds more wild cards than the "
+     "ruleset allows (002_: at most 2)"),
+    (Code.MELD_LAY_OFF, C, "open melds: a card was added to another player's meld"),
+    (Code.MELD_JOKER_SWAP, C, "open melds: a joker was taken from the table where jokers stay"),
+    (Code.DRAW_CUT_CARD, C, "open melds: the cut card was kept without going out that turn, "
+     "taken twice in a turn, or taken where it may not be"),
+    (Code.DRAW_PILE_KEPT, MJ, "open melds: a card taken from the discard pile was kept in hand "
+     "though only the first pick of the hand is free to keep"),
+    (Code.HAND_GOING_OUT, C, "open melds: a player went out without the sequences the ruleset "
+     "asks on the table, or the hand ended otherwise than by a player going out"),
+    (Code.MATCH_TOTAL, MJ, "a match's running total (results.score_after) is wrong"),
+    (Code.MATCH_END, MJ, "a match went on after a total reached the target, or ended before"),
+    (Code.MATCH_WINNER, MJ, "a match's recorded winner is not the player with the lowest total"),
     (Code.LEDGER_BALANCE, C, "a game's money does not balance, or a payout differs from the rules"),
     (Code.TABLE_LIMIT, MN, "a player sat at more tables at once than the client allows"),
     (Code.TABLE_SEATS, MJ, "a hand seats more players than the table has (games.max_players)"),

@@ -201,6 +201,23 @@ class Ruleset:
 
     formats: tuple[str, ...]
     """The game formats the ruleset is for (21 and 27 cards: points only)."""
+    kind: Literal["declare", "open-melds"]
+    """The game: melds shown at a declaration (10, 13, 21, 27 cards), or laid on the table
+    during play (002_'s open-melds game, docs/open-melds.md)."""
+    lay_off: Literal["own", "any"]
+    """Open melds: on whose melds a player may lay off cards."""
+    joker_swap: bool
+    """Open melds: may a card from the hand take a joker's place in a meld on the table."""
+    pile_pick: Literal["any", "first-free"]
+    """Open melds: under "first-free" a card taken from the discard pile must be laid in a
+    meld that turn, except the player's first pick of the hand."""
+    cut_card: Literal["go-out-only", "never"]
+    """Open melds: the cut card may be taken instead of a draw, kept only by a player who
+    goes out that turn (one try a turn), or never."""
+    never_opened: int | None
+    """Open melds: what a loser who never laid a meld pays (a flat charge), or ``None``."""
+    match_target: int | None
+    """A match (format ``match``): the total that ends it, the lowest total winning."""
     rebuy_formats: tuple[str, ...]
     """The formats in which a rebuy exists (000_: pool 101 and 201 only)."""
     split_formats: tuple[str, ...]
@@ -477,6 +494,14 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "deals.tie": ("", _choice("extra_deal")),
     "tables.app_max": ("table_app_max", _int(1, 100)),
     "games.formats": ("formats", _formats),
+    "game.kind": ("kind", _choice("declare", "open-melds")),
+    "open.lay_off": ("lay_off", _choice("own", "any")),
+    "open.joker_swap": ("joker_swap", _bool),
+    "open.pile_pick": ("pile_pick", _choice("any", "first-free")),
+    "open.cut_card": ("cut_card", _choice("go-out-only", "never")),
+    "open.never_opened": ("never_opened", _int_or("none", 0, 1000)),
+    "match.target": ("match_target", _int_or("none", 1, 100_000)),
+    "match.winner": ("", _choice("lowest")),
     "games.rebuy_formats": ("rebuy_formats", _formats),
     "games.split_formats": ("split_formats", _formats),
     "tables.web_max": ("table_web_max", _int(1, 100)),

@@ -70,7 +70,8 @@ def _distinct_rules() -> list[object]:
 
 def test_the_shipped_presets() -> None:
     assert preset_ids() == [
-        "first-life-13", "standard-10", "standard-13", "standard-21", "standard-27"
+        "first-life-13", "open-melds-13", "standard-10", "standard-13", "standard-21",
+        "standard-27",
     ]
     assert [load_preset(p).id for p in PRESETS] == list(PRESETS)
 
@@ -406,7 +407,10 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
             "expected tiers = [N, ...], got []",
         ),
         ("games.formats", ["rummy"], "expected a list of formats from points, pool_101, "
-         "pool_201, deals, got ['rummy']"),
+         "pool_201, deals, match, got ['rummy']"),
+        ("game.kind", "closed", "expected one of 'declare', 'open-melds', got 'closed'"),
+        ("open.lay_off", "others", "expected one of 'own', 'any', got 'others'"),
+        ("match.target", 0, "expected 'none' or a whole number from 1 to 100000, got 0"),
         (
             "declaration.groupings",
             [5, 5],
@@ -449,8 +453,8 @@ def test_unknown_preset_id_message() -> None:
     with pytest.raises(RulesetError) as raised:
         load_preset("standard-15")
     assert str(raised.value) == (
-        "unknown ruleset 'standard-15'; the presets are: first-life-13, standard-10, "
-        "standard-13, standard-21, standard-27"
+        "unknown ruleset 'standard-15'; the presets are: first-life-13, open-melds-13, "
+        "standard-10, standard-13, standard-21, standard-27"
     )
     assert raised.value.slug == "unknown-ruleset"
 
@@ -596,3 +600,30 @@ def test_21_cards_values_from_the_platforms() -> None:
     assert r21.first_hand_show_cap == r21.drop_penalty("points").middle  # type: ignore[union-attr]
     # Every 21-card table fits the shoe: 6 x 21 dealt + the wild card + the open card.
     assert 6 * 21 + 2 <= 159 == 52 * r21.shoes[0].decks + r21.shoes[0].printed_jokers
+
+
+def test_open_melds_preset_holds_002_rules_and_its_two_contradictions() -> None:
+    """open-melds-13 (002_, docs/open-melds.md): `game.kind` open melds in `games.formats`
+    match; two decks and two jokers; 'At most 2 wild cards in one meld'
+    (`melds.max_jokers_per_run`, `melds.max_jokers_per_set`); `open.lay_off` own melds only;
+    `open.joker_swap` false where 002_ contradicts itself ('a swap for a joker' against 'A
+    joker on the table stays there', the rules in full deciding); `open.pile_pick` the
+    first pick free to keep; `open.cut_card` kept only by going out; `open.never_opened` a
+    flat 80; `points.cap` 80; `match.target` 250 with `match.winner` the lowest total; a held
+    ace counts 10, the seed's 'An ace sits at either end of a run: 10 points high, 1 low'
+    read as a run's value (a choice); no drop in a match (`drops.match` none: 'What you
+    are caught holding counts against you')."""
+    r = load_preset("open-melds-13")
+    assert (r.kind, r.formats) == ("open-melds", ("match",))
+    assert (r.shoes[0].decks, r.shoes[0].printed_jokers) == (2, 2)
+    assert (r.max_jokers_per_run, r.max_jokers_per_set) == (2, 2)
+    assert (r.lay_off, r.joker_swap, r.pile_pick, r.cut_card) == (
+        "own", False, "first-free", "go-out-only"
+    )  # fmt: skip
+    assert (r.never_opened, r.cap, r.match_target) == (80, 80, 250)
+    assert (r.min_runs, r.min_pure_runs) == (2, 1)
+    assert r.card_points[1] == 10
+    assert "contradicts" in r.rule("open.joker_swap").choice
+    assert "1 low" in r.rule("points.card_points").choice
+    assert r.rule("match.winner").value == "lowest"
+    assert r.drop_penalty("match") is None
