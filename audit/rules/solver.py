@@ -29,7 +29,12 @@ for speed:
   nothing can beat the bound. The memo keeps exact values and lower
   bounds apart, and with each exact value the move that reached it, so the arrangement
   is read off the memo without searching again. A state whose melds left (those of its
-  card or later ones) cannot meet the requirement is cut at once.
+  card or later ones) cannot meet the requirement is cut at once; where two pure runs or
+  more are asked (21 and 27 cards), so is a move after which the cards left cannot make
+  the pure runs still needed (``_suit_pure_most``: a pure meld takes three cards of a suit
+  that lie in three ranks in a row, or are held three times). A card left alone wins a
+  tie with the melds (the arrangement is then the same whatever the search's order);
+  ``best_points``, which reads no arrangement, does not look for ties.
 - The melds a suit's cards can make as runs depend only on the suit's ranks and the jokers
   that may be spent, so they are computed once per pattern and cached (``_suit_runs``);
   so are the sets of a rank (``_set_cores``). A hand only maps them onto its cards.
@@ -76,6 +81,7 @@ from audit.rules.tables import (
     _joker_runs,
     _natural_sets,
     _packing,
+    _pure_short,
     _reachable,
     _requirement_tables,
     _set_options,
@@ -240,6 +246,8 @@ class _Search:
         states = len(_requirement_tables(rules)[0])
         self.state_bits = (states - 1).bit_length()
         self.key_shift = self.state_bits + self.joker_total.bit_length()
+        self._pure_cache: dict[int, int] = {}
+        """``_suit_pure_most`` by the cards of one suit, packed as the multiset is."""
 
     # ------------------------------------------------------------ candidates
 
@@ -530,10 +538,14 @@ class _Search:
         # exact value, the move that reaches it (``None``: the first card left alone).
         memo: dict[int, int] = {}
         how: dict[int, _Option | None] = {}
+        short, suit_masks, pure_most = self._pure_bound()
+        tie = 1 if plan else 0
 
-        def solve(rem: int, jok: int, state: int, ub: int) -> int:
+        def solve(rem: int, jok: int, state: int, ub: int, lo: int) -> int:
             """The least deadwood of ``rem`` if it is under ``ub``; else a lower bound of
-            it that is at least ``ub``."""
+            it that is at least ``ub``. A deadwood of ``lo`` or less is as good as the
+            least: the search stops at the first it finds, and answers it (not kept in the
+            memo, as it may not be the least)."""
             if not rem:
                 return 0 if terminal[state][jok] else _INF
             if ub <= 0:
@@ -554,20 +566,44 @@ class _Search:
             best = ub
             soft = _INF
             chosen = None
-            for cost, neg, contrib, delta, need in by_first[i]:
+            for option in by_first[i]:
+                cost, _, contrib, delta, _ = option
                 if cost <= jok and (fits - delta) & guard == guard:
-                    value = solve(rem - delta, jok - cost, moves[contrib], best)
+                    after, left = moves[contrib], rem - delta
+                    if short[after]:
+                        # Can the cards left still make the pure runs the state needs?
+                        # If not, the move leads nowhere: not even a call to find out.
+                        most = 0
+                        for mask in suit_masks:
+                            part = left & mask
+                            if part:
+                                known = pure_most.get(part)
+                                most += self._suit_pure_most(part) if known is None else known
+                        if most < short[after]:
+                            continue
+                    value = solve(left, jok - cost, after, best, lo)
                     if value < best:
-                        best, chosen = value, (cost, neg, contrib, delta, need)
-                        if not best:
+                        best, chosen = value, option
+                        if best <= lo:
                             break
                     elif value < soft:
                         soft = value
             # Left alone (a wild card: in the pool), the card wins a tie with the melds, so
-            # the search asks with a bound one higher, to see the tie.
+            # the search asks with a bound one higher, to see the tie; without a plan to
+            # read off, a tie changes nothing and is not looked for.
             own = points[i]
-            if own <= best:
-                value = solve(rem - units[i], jok, state, best - own + 1) + own
+            left = rem - units[i]
+            if own < best + tie and short[state]:
+                most = 0
+                for mask in suit_masks:
+                    part = left & mask
+                    if part:
+                        known = pure_most.get(part)
+                        most += self._suit_pure_most(part) if known is None else known
+                if most < short[state]:
+                    own = _INF  # then no arrangement from here meets the requirement
+            if own < best + tie and best > lo:
+                value = solve(left, jok, state, best - own + tie, max(lo - own, 0)) + own
                 if value < best or value == best < ub:
                     best, chosen = value, None
                 elif value < soft:
@@ -575,18 +611,31 @@ class _Search:
             elif own < soft:
                 soft = own
             if best < ub:
+                if best and best <= lo:
+                    return best
                 memo[key] = best
                 how[key] = chosen
                 return best
             memo[key] = ~soft
             return soft
 
+        # Without a plan, under ``points.ready_hand`` a deadwood of the ready hand's points
+        # is charged as 0 is (``run``), when no card that counts is worth less.
+        ready = self.rules.ready_hand
+        floor = 0
+        if (
+            not plan
+            and ready is not None
+            and ready.points <= self.limit
+            and min(self.item_points[self.n_wild :], default=ready.points) >= ready.points
+        ):
+            floor = ready.points
         deadwood, start = bound, (self.joker_total, 0, 0)
         for jok, state, t in self._starts(table):
-            value = solve(self.full, jok, state, deadwood)
+            value = solve(self.full, jok, state, deadwood, floor)
             if value < deadwood:
                 deadwood, start = value, (jok, state, t)
-                if not deadwood:
+                if deadwood <= floor:
                     break
         solve = _spent  # the closure refers to itself: break the cycle (see ``_spent``)
         if deadwood >= bound:
@@ -594,6 +643,65 @@ class _Search:
         if not plan:
             return deadwood, None
         return deadwood, self._plan(how, table, start)
+
+    def _pure_bound(self) -> tuple[tuple[int, ...], list[int], dict[int, int]]:
+        """What the search's cut on pure runs reads: for each requirement state, how many
+        pure runs it still needs (all 0 when the cut is off); for each suit, the mask of
+        its cards' fields in the packed multiset; and the cache of ``_suit_pure_most``.
+
+        The cut is on where two or more pure runs are asked and a meld has three cards or
+        more (a pure run then holds three cards of a suit in a row): there the reachability
+        table alone, which lets a kind of meld be laid any number of times, is weak."""
+        rules = self.rules
+        if rules.min_pure_runs < 2 or rules.min_meld_size < 3:
+            states = len(_requirement_tables(rules)[0])
+            return (0,) * states, [], self._pure_cache
+        field = (1 << self.width) - 1
+        masks = [0, 0, 0, 0]
+        for i, code in enumerate(self.items):
+            masks[SUIT_OF[code]] |= field << (self.width * i)
+        return _pure_short(rules), [m for m in masks if m], self._pure_cache
+
+    def _suit_pure_most(self, part: int) -> int:
+        """At most how many pure melds, none sharing a card, the cards ``part`` of one suit
+        make (pure runs, and tunnelas under ``melds.tunnela_kind = "pure_run"``): each
+        takes three of the cards that lie in three ranks in a row of the suit, or that are
+        held three times. Kept in the cache ``_pure_bound`` made for this search."""
+        rules, width, items = self.rules, self.width, self.items
+        field = (1 << width) - 1
+        skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
+        tunnelas = rules.tunnela and rules.tunnela_kind == "pure_run"
+        held = [0] * 14
+        places = 0
+        rest = part
+        while rest:
+            i = ((rest & -rest).bit_length() - 1) // width
+            rank = RANK_OF[items[i]]
+            held[rank] = copies = (rest >> (width * i)) & field
+            if i >= skip:
+                places |= 1 << rank
+            rest -= copies << (width * i)
+        runnable = places
+        if places & 2 and rules.ace_high:
+            places |= 1 << 14
+        if not rules.ace_low:
+            places &= ~2
+        if rules.run_wraps:
+            places |= places << 13
+        starts = places & (places >> 1) & (places >> 2)
+        cover = starts | starts << 1 | starts << 2
+        if rules.run_wraps:
+            cover |= cover >> 13
+        if cover >> 14 & 1:
+            cover |= 2
+        cover &= runnable
+        usable = 0
+        for rank in range(1, 14):
+            if cover >> rank & 1 or (tunnelas and held[rank] >= 3):
+                usable += held[rank]
+        most = usable // 3
+        self._pure_cache[part] = most
+        return most
 
     def _plan(
         self,
@@ -737,7 +845,7 @@ class _Search:
         return out
 
 
-def _spent(rem: int, jok: int, state: int, ub: int) -> int:
+def _spent(rem: int, jok: int, state: int, ub: int, lo: int) -> int:
     """What a search's closure is bound to once it is done, so that it no longer refers to
     itself: its memo is freed at once, with no work left for the cycle collector."""
     raise AssertionError("the search is over")

@@ -349,3 +349,10 @@ def _exempt_rules(rules: Ruleset) -> Ruleset:
         unmet_requirement="all_cards",
         ready_hand=None,
     )
+
+
+@lru_cache(maxsize=256)
+def _pure_short(rules: Ruleset) -> tuple[int, ...]:
+    """``short[state]``: how many more pure runs the requirement state needs."""
+    pure_cap, runs = rules.min_pure_runs, rules.min_runs + 1
+    return tuple(pure_cap - p for _ in (0, 1) for p in range(pure_cap + 1) for _ in range(runs))

@@ -393,9 +393,7 @@ def test_deadwood_of_a_ready_21_card_hand_is_0_not_the_ready_charge() -> None:
 
     r21 = load_preset("standard-21")
     jokers = Jokers.for_wild_card("7H", r21)
-    melded = parse_codes(
-        "2S 3S 4S 5S 9D TD JD QD AC 2C 3C 4D 5D 8H KC KD KS KH 9C 9H JK".split()
-    )
-    assert deadwood(melded, jokers, r21) == 0
-    dublees = parse_codes("2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD KC QD 3C 5D AH 8S 9S JC KD".split())
-    assert deadwood(dublees, jokers, r21) > 2
+    melded = "2S 3S 4S 5S 9D TD JD QD AC 2C 3C 4D 5D 8H KC KD KS KH 9C 9H JK"
+    assert deadwood(parse_codes(melded.split()), jokers, r21) == 0
+    dublees = "2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD KC QD 3C 5D AH 8S 9S JC KD"
+    assert deadwood(parse_codes(dublees.split()), jokers, r21) > 2
