@@ -26,6 +26,9 @@ class Format(StrEnum):
     POOL_101 = "pool_101"
     POOL_201 = "pool_201"
     DEALS = "deals"
+    MATCH = "match"
+    """Contract version 2: a match of hands to a target total, the lowest total winning
+    (002_'s open-melds game, docs/open-melds.md)."""
 
     @property
     def is_pool(self) -> bool:
@@ -43,6 +46,18 @@ class Action(StrEnum):
     DECLARE = "declare"
     SHOW = "show"
     RESHUFFLE = "reshuffle"
+    # Contract version 2: open melds (docs/open-melds.md), only in an open-melds game.
+    LAY = "lay"
+    """``groups``: new melds laid on the table, numbered on from the hand's last one."""
+    LAY_OFF = "lay_off"
+    """``card`` added to table meld ``meld``."""
+    SWAP_JOKER = "swap_joker"
+    """``card`` from the hand takes a joker's place in table meld ``meld``; the joker goes
+    to the hand."""
+    TAKE_CUT = "take_cut"
+    """``card``: the cut card, taken instead of a draw."""
+    RETURN_CUT = "return_cut"
+    """``card``: the cut card put back; the turn goes on with a draw."""
 
 
 @unique
@@ -83,7 +98,9 @@ class LedgerKind(StrEnum):
 
 
 class Event(NamedTuple):
-    """One row of ``events``; ``card`` is ``NO_CARD`` when the row has none."""
+    """One row of ``events``; ``card`` is ``NO_CARD`` when the row has none. ``meld``
+    (contract version 2) is the table meld a ``lay_off`` or ``swap_joker`` targets (0, 1,
+    ... in the order the hand's melds were laid), else ``None``."""
 
     seq: int
     player: str | None
@@ -92,6 +109,7 @@ class Event(NamedTuple):
     groups: list[list[int]] | None
     auto: bool
     reason: str | None
+    meld: int | None = None
 
 
 class Result(NamedTuple):

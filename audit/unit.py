@@ -1,10 +1,11 @@
 """The unit of audit: one game and all its hands. The one door every hand comes through.
 
-``audit_unit`` decides which hands can be replayed (``admit``), replays them, then runs the
-game-level checks (pool, deals, ledger); the nightly run (``audit_games``, what a worker
-process runs over a batch of complete games) and ``rummy-audit explain`` both call it, so a
-hand the night quarantines is never replayed to explain it, and a game's findings are the
-same whichever door asked.
+``audit_unit`` decides which hands can be replayed (``admit``), replays them (a game whose
+ruleset's ``game.kind`` is ``open-melds`` by ``audit.replay.openmelds``, any other by
+``audit.replay.hand``), then runs the game-level checks (pool, deals, match, ledger); the
+nightly run (``audit_games``, what a worker process runs over a batch of complete games)
+and ``rummy-audit explain`` both call it, so a hand the night quarantines is never
+replayed to explain it, and a game's findings are the same whichever door asked.
 
 Imports only the rules engine, the replay and the game checks, never the columnar engines,
 so a spawned worker starts fast.
@@ -20,6 +21,7 @@ from audit.errors import RulesetError
 from audit.findings import Finding, Severity, contract, finding, worst
 from audit.games.deals import check_deals
 from audit.games.ledger import check_ledger
+from audit.games.match import check_match
 from audit.games.pool import check_pool, out_of_format
 from audit.records import (
     NO_CARD,
@@ -32,17 +34,23 @@ from audit.records import (
     gc_paused,
 )
 from audit.replay.facts import DropRow, PileRow, hand_facts
+from audit.replay.openmelds import audit_open_hand
 from audit.replay.outcome import HandAudit, audit_hand
 from audit.rules.registry import lookup
 from audit.rules.ruleset import Ruleset
 
 _NEEDS_CARD = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
 _NEEDS_GROUPS = frozenset({"declare", "show", "reshuffle"})
+# Contract version 2: the actions of the open-melds game (docs/open-melds.md).
+_OPEN_NEEDS_CARD = frozenset({"lay_off", "swap_joker", "take_cut", "return_cut"})
+_OPEN_NEEDS_MELD = frozenset({"lay_off", "swap_joker"})
+_OPEN_ACTIONS = frozenset({"lay", *_OPEN_NEEDS_CARD})
 
 
-def malformed_event(hand: Hand) -> str | None:
+def malformed_event(hand: Hand, kind: str = "declare") -> str | None:
     """Why an event row cannot be replayed at all (a draw without its card, a declaration
-    without its groups, an action without a player), or ``None``. Such a hand is
+    without its groups, an action without a player, a lay-off naming no meld, an action
+    of the open-melds game in a game of another ``kind``), or ``None``. Such a hand is
     quarantined: the replay will not guess what the row meant."""
     for e in hand.events:
         if e.player is None and e.action != "reshuffle":
@@ -51,6 +59,18 @@ def malformed_event(hand: Hand) -> str | None:
             return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no card"
         if e.action in _NEEDS_GROUPS and not e.groups:
             return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no groups"
+        if e.action in _OPEN_ACTIONS:
+            if kind != "open-melds":
+                return (
+                    f"hand {hand.hand_id} event {e.seq} ({e.action}) is a move of the "
+                    f"open-melds game, but its ruleset is a {kind} game"
+                )
+            if e.action in _OPEN_NEEDS_CARD and e.card == NO_CARD:
+                return f"hand {hand.hand_id} event {e.seq} ({e.action}) has no card"
+            if e.action in _OPEN_NEEDS_MELD and e.meld is None:
+                return f"hand {hand.hand_id} event {e.seq} ({e.action}) names no meld"
+            if e.action == "lay" and (not e.groups or not all(e.groups)):
+                return f"hand {hand.hand_id} event {e.seq} (lay) has no melds"
     return None
 
 
@@ -84,12 +104,13 @@ def admit(unit: GameUnit) -> tuple[Ruleset | None, dict[str, str | None]]:
     rules = (
         rules_for(game) if game is not None else f"game {unit.game_id} is not in the games table"
     )
+    kind = "declare" if isinstance(rules, str) else rules.kind
     reasons: dict[str, str | None] = {}
     for hand in unit.hands:
         reasons[hand.hand_id] = (
             hand.quarantine
             or (rules if isinstance(rules, str) else None)
-            or malformed_event(hand)
+            or malformed_event(hand, kind)
         )
     return (None if isinstance(rules, str) else rules), reasons
 
@@ -183,10 +204,14 @@ def audit_unit(
                                   "input.hand", why)
                 )  # fmt: skip
             continue
-        audit = audit_hand(hand, game, rules, started_with)
-        pile, drops = hand_facts(audit.replay, audit.expected)
-        out.pile += pile
-        out.drops += drops
+        if rules.kind == "open-melds":  # no drops in a match: only the pile's facts
+            audit, replay = audit_open_hand(hand, game, rules, started_with)
+            out.pile += replay.pile_facts()
+        else:
+            audit = audit_hand(hand, game, rules, started_with)
+            pile, drops = hand_facts(audit.replay, audit.expected)
+            out.pile += pile
+            out.drops += drops
         out.hands.append(HandAudited(hand, None, audit, _replayed(hand, game, audit)))
     if game is not None and rules is not None:
         events = "game_events" not in missing
@@ -291,6 +316,8 @@ def game_checks(
         found += check_deals(game, hands, rules, winner=events)
     elif Format(game.format).is_pool and events:
         found += check_pool(game, hands, rules)
+    elif game.format == Format.MATCH:
+        found += check_match(game, hands, rules, winner=events)
     return found
 
 

@@ -80,7 +80,7 @@ class Staged:
 # ---------------------------------------------------------------- one bucket, in polars
 
 
-_EVENT_COLUMNS = ("seq", "player_id", "action", "card", "groups", "auto", "reason")
+_EVENT_COLUMNS = ("seq", "player_id", "action", "card", "groups", "auto", "reason", "meld")
 _RESULT_COLUMNS = ("player_id", "outcome", "points", "score_after", "amount")
 _GAME_COLUMNS = (
     "game_id", "table_id", "format", "deals_count", "cards_per_hand", "ruleset", "decks",
@@ -288,9 +288,14 @@ class Bucket:
 
 
 def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:
-    """One `kind` per row, built column by column: the one step that walks every row."""
+    """One `kind` per row, built column by column: the one step that walks every row. A
+    column of nulls only (``events.meld`` outside open-melds games) is not converted."""
     columns = (
-        _sparse(series) if isinstance(series.dtype, pl.List) else series.to_list()
+        repeat(None, len(series))
+        if series.null_count() == len(series)
+        else _sparse(series)
+        if isinstance(series.dtype, pl.List)
+        else series.to_list()
         for series in frame.iter_columns()
     )
     return list(map(tuple.__new__, repeat(kind), zip(*columns, strict=True)))

@@ -26,9 +26,14 @@ from audit.errors import AuditError, LogFormatError, SchemaVersionError
 
 # The contract's version, written under SCHEMA_VERSION_KEY in each Parquet file's
 # key-value metadata. Bump it for any change a reader or writer must know about, and
-# record the change here and in schemas/README.md. History:
+# record the change here and in schemas/README.md. A file of any version from
+# OLDEST_SCHEMA_VERSION to SCHEMA_VERSION is read; a newer one is refused. History:
 #   1: the first contract (docs/contract/log-format.md).
-SCHEMA_VERSION = 1
+#   2: open melds (docs/open-melds.md): games.format `match`; events.action `lay`, `lay_off`,
+#      `swap_joker`, `take_cut`, `return_cut`; the optional column events.meld. Every
+#      version 1 file is a valid version 2 file (it has no `meld`: read as null).
+SCHEMA_VERSION = 2
+OLDEST_SCHEMA_VERSION = 1
 SCHEMA_VERSION_KEY = "rummy_audit.schema_version"
 
 TABLES = ("games", "hands", "events", "results", "game_events", "ledger", "sessions")
@@ -199,6 +204,9 @@ def type_name(dtype: pa.DataType) -> str:
 class Column:
     """One column of a contract table; `?` in its repr marks a nullable column.
 
+    An `optional` column (one added after version 1) may be left out of a file: its rows
+    then read as null. It is always nullable.
+
     >>> card = Column(name="card", type="string", nullable=True, meaning="the card drawn")
     >>> card
     Column(card: string ?)
@@ -216,9 +224,15 @@ class Column:
     meaning: str
     values: tuple[str, ...] = ()
     note: str = ""
+    optional: bool = False
 
     def __post_init__(self) -> None:
         parse_type(self.type)
+        if self.optional and not self.nullable:
+            raise LogFormatError(
+                f"column {self.name!r} is optional, so it must be nullable: a file without it"
+                " reads as null"
+            )
 
     def __repr__(self) -> str:
         return f"Column({self.name}: {self.type}{' ?' if self.nullable else ''})"
@@ -234,7 +248,7 @@ class TableSchema:
 
     >>> events = load_contract()["events"]
     >>> events
-    TableSchema(events: 9 columns, required)
+    TableSchema(events: 10 columns, required)
     >>> events.primary_key
     ('hand_id', 'seq')
     >>> events.column("card")
@@ -276,7 +290,7 @@ _TABLE_KEYS = frozenset(
     {"table", "schema_version", "required", "description", "primary_key", "columns"}
 )
 _COLUMN_KEYS = frozenset({"name", "type", "nullable", "meaning"})
-_OPTIONAL_COLUMN_KEYS = frozenset({"values", "note"})
+_OPTIONAL_COLUMN_KEYS = frozenset({"values", "note", "optional"})
 
 
 def _json_problem(name: str, data: Any) -> str:
@@ -300,6 +314,8 @@ def _json_problem(name: str, data: Any) -> str:
             )
         if not isinstance(column["nullable"], bool):
             return f"column {column['name']!r} must have nullable true or false"
+        if not isinstance(column.get("optional", False), bool):
+            return f"column {column['name']!r} must have optional true or false"
         names.append(column["name"])
     if len(set(names)) < len(names) or not set(data["primary_key"]) <= set(names):
         return "column names must be unique, and primary_key must name columns"
@@ -358,14 +374,18 @@ def _table(name: str) -> TableSchema:
 
 def file_schema_version(metadata: dict[bytes, bytes] | None, source: str) -> int:
     """The contract version a file's key-value metadata claims; no claim means version 1.
+    Versions 1 to SCHEMA_VERSION are read (each is the one before plus additions); any
+    other is refused.
 
     >>> file_schema_version(None, "games/part-0.parquet")
     1
-    >>> metadata = {b"rummy_audit.schema_version": b"2"}
+    >>> file_schema_version({b"rummy_audit.schema_version": b"2"}, "e.parquet")
+    2
+    >>> metadata = {b"rummy_audit.schema_version": b"3"}
     >>> file_schema_version(metadata, "e.parquet")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    audit.errors.SchemaVersionError: e.parquet was written for schema version 2; this ...
+    audit.errors.SchemaVersionError: e.parquet was written for schema version 3; this ...
     """
     raw = (metadata or {}).get(SCHEMA_VERSION_KEY.encode())
     if raw is None:
@@ -376,12 +396,13 @@ def file_schema_version(metadata: dict[bytes, bytes] | None, source: str) -> int
             f"{source} has {SCHEMA_VERSION_KEY} = {text!r}, which is not a version number;"
             f' write "{SCHEMA_VERSION}"'
         )
-    if int(text) != SCHEMA_VERSION:
+    version = int(text)
+    if not OLDEST_SCHEMA_VERSION <= version <= SCHEMA_VERSION:
         raise SchemaVersionError(
-            f"{source} was written for schema version {int(text)};"
+            f"{source} was written for schema version {version};"
             f" this audit reads version {SCHEMA_VERSION}"
         )
-    return SCHEMA_VERSION
+    return version
 
 
 _STRING_KINDS = (pa.types.is_string, pa.types.is_large_string, pa.types.is_string_view)
@@ -447,8 +468,9 @@ def _type_problems(path: str, want: pa.DataType, got: pa.DataType) -> list[str]:
 def check_schema(table: str, schema: pa.Schema, *, source: str) -> list[str]:
     """Every way a file's Arrow schema breaks the contract of `table`, one line each.
 
-    Extra columns are allowed and ignored; nullability is not looked at (writers mark
-    everything nullable: nulls are checked row by row by the reader).
+    Extra columns are allowed and ignored; an optional column may be missing (its rows
+    read as null); nullability is not looked at (writers mark everything nullable: nulls
+    are checked row by row by the reader).
 
     >>> schema = pa.schema([("game_id", pa.large_string()), ("amount", pa.float64())])
     >>> for problem in check_schema("ledger", schema, source="x.parquet"):
@@ -461,6 +483,8 @@ def check_schema(table: str, schema: pa.Schema, *, source: str) -> list[str]:
     problems = []
     for column in _table(table).columns:
         indices = schema.get_all_field_indices(column.name)
+        if not indices and column.optional:
+            continue
         if not indices:
             problems.append(f"{source}: column `{column.name}` ({column.type}) is missing; add it")
         elif len(indices) > 1:
@@ -500,8 +524,8 @@ def conform(table: str, arrow_table: pa.Table, *, source: str | None = None) -> 
 
     Strings become `string`, lists `list`, timestamps milliseconds in UTC (finer units are
     truncated), integers and decimals the contract's width, refusing values that do not
-    fit. Nulls are left as they are: rows with a null in a non-nullable column are the
-    reader's to quarantine.
+    fit. An optional column the table lacks is all nulls. Nulls are left as they are: rows
+    with a null in a non-nullable column are the reader's to quarantine.
 
     >>> games = pa.table({"game_id": pa.array(["g1"], pa.large_string())})
     >>> conform("games", games, source="games/g.parquet")  # doctest: +ELLIPSIS
@@ -517,6 +541,9 @@ def conform(table: str, arrow_table: pa.Table, *, source: str | None = None) -> 
     contract = _table(table)
     columns = []
     for column in contract.columns:
+        if column.optional and column.name not in arrow_table.column_names:
+            columns.append(pa.chunked_array([pa.nulls(arrow_table.num_rows, column.arrow_type)]))
+            continue
         try:
             chunks = [
                 _convert(chunk, column.arrow_type)

@@ -43,6 +43,7 @@ from audit.logs.contract import (
     TABLES,
     check_schema,
     file_schema_version,
+    load_contract,
 )
 from audit.logs.validate import (
     describe,
@@ -75,6 +76,9 @@ class InputFile:
     size: int
     sha256: str
     rows: int
+    lacks: frozenset[str] = frozenset()
+    """The optional contract columns the file leaves out (a version 1 events file has no
+    `meld`): its rows read as null in them."""
 
 
 @dataclass
@@ -86,6 +90,12 @@ class LogRoot:
     files: dict[str, list[InputFile]]
     bad_files: list[QuarantineRow] = field(default_factory=list)
     missing_optional: list[str] = field(default_factory=list)
+
+    def absent(self, table: str) -> frozenset[str]:
+        """The optional columns of `table` that none of its good files has: they read as
+        nulls (``validate.source_sql``)."""
+        files = self.files.get(table, [])
+        return frozenset.intersection(*(f.lacks for f in files)) if files else frozenset()
 
     @property
     def damaged(self) -> dict[str, tuple[str, ...]]:
@@ -153,7 +163,10 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
         except (pa.ArrowException, OSError) as error:
             item = InputFile(table, rel, path.stat().st_size, sha, 0)
             return item, f"{rel} is not a readable Parquet file: {_first_line(error)}"
-    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows)
+    lacks = frozenset(
+        c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
+    )
+    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks)
     file_schema_version(meta.metadata, rel)
     problems = check_schema(table, schema, source=rel)
     if not problems:
@@ -325,7 +338,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]
-            _create_views(con, table, paths, offset, game)
+            _create_views(con, table, paths, offset, game, log.absent(table))
             offset += len(paths)
         con.execute(_hand_map(buckets))
         for table, query in _stage_queries(buckets).items():
@@ -353,12 +366,13 @@ def _create_views(
     paths: list[str],
     first_file: int,
     game: str | None = None,
+    absent: frozenset[str] = frozenset(),
 ) -> None:
     """`raw_<table>`: the contract columns of every row of the table's good files, with
-    `_k` (only the rows of `game`, when given); `chk_<table>`: the same with `_ok` and
-    `_p`, its row checks."""
+    `_k` (only the rows of `game`, when given; the optional columns no file has, `absent`,
+    as nulls); `chk_<table>`: the same with `_ok` and `_p`, its row checks."""
     checks = row_checks(table)
-    source = source_sql(table, paths, first_file=first_file, row_bits=ROW_BITS)
+    source = source_sql(table, paths, first_file=first_file, row_bits=ROW_BITS, absent=absent)
     if game is not None:
         keep = f"game_id = {literal(game)}"
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by

@@ -16,7 +16,7 @@ No row is walked in Python.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,10 +81,19 @@ def file_literal(path: str) -> str:
     return literal(re.sub(r"([*?\[])", r"[\1]", path))
 
 
-def source_sql(table: str, paths: list[str], *, first_file: int, row_bits: int) -> str:
+def source_sql(
+    table: str,
+    paths: list[str],
+    *,
+    first_file: int,
+    row_bits: int,
+    absent: Collection[str] = (),
+) -> str:
     """SQL for the contract columns of every row of `paths`, with `_k`, the row's place in
     the input: `(first_file + file index) << row_bits | row index`. Timestamps are read as
-    TIMESTAMPTZ (any unit); a partition folder never becomes a column."""
+    TIMESTAMPTZ (any unit); a partition folder never becomes a column. The optional
+    columns no file has (`absent`) read as typed nulls; a file without an optional column
+    that others have reads as null in it (`union_by_name`)."""
     columns = load_contract()[table].columns
     if not paths:
         nulls = ", ".join(
@@ -92,7 +101,9 @@ def source_sql(table: str, paths: list[str], *, first_file: int, row_bits: int) 
         )
         return f"SELECT {nulls}, CAST(NULL AS BIGINT) AS _k WHERE false"
     names = ", ".join(
-        f"CAST({quote(c.name)} AS TIMESTAMPTZ) AS {quote(c.name)}"
+        f"CAST(NULL AS {duck_type(c.arrow_type)}) AS {quote(c.name)}"
+        if c.optional and c.name in absent
+        else f"CAST({quote(c.name)} AS TIMESTAMPTZ) AS {quote(c.name)}"
         if pa.types.is_timestamp(c.arrow_type)
         else quote(c.name)
         for c in columns
@@ -196,6 +207,38 @@ def _column_checks(table: str, column: Column) -> list[_Check]:
     return checks
 
 
+OPEN_MELD_NEEDS: dict[str, tuple[str, ...]] = {
+    "lay": ("groups",),
+    "lay_off": ("card", "meld"),
+    "swap_joker": ("card", "meld"),
+    "take_cut": ("card",),
+    "return_cut": ("card",),
+}
+"""The columns a row of each action of contract version 2 (open melds) must fill; `lay`
+groups must hold at least one meld, and no empty one."""
+
+_NEEDED = {
+    "card": "a card",
+    "meld": "a meld (the table meld it targets)",
+    "groups": "groups (its new melds, none empty)",
+}
+
+
+def _needs(column: str, actions: list[str]) -> _Check:
+    """The check that a row of `actions` fills `column`; its value is `action:how` (how
+    the column fails: null, empty, or holds an empty meld)."""
+    listed = ", ".join(literal(action) for action in actions)
+    missing, how = f"{quote(column)} IS NULL", "'null'"
+    if column == "groups":
+        missing += " OR len(groups) = 0 OR len(list_filter(groups, lambda g: len(g) = 0)) > 0"
+        how = (
+            "CASE WHEN groups IS NULL THEN 'null' WHEN len(groups) = 0 THEN 'empty'"
+            " ELSE 'holds an empty meld' END"
+        )
+    bad = f"action IN ({listed}) AND ({missing})"
+    return _Check(bad, column, "needs", f"action || ':' || {how}")
+
+
 def _table_checks(table: str) -> list[_Check]:
     checks = [c for column in load_contract()[table].columns for c in _column_checks(table, column)]
     if table == "events":
@@ -203,6 +246,10 @@ def _table_checks(table: str) -> list[_Check]:
         checks.append(
             _Check("player_id IS NULL AND action <> 'reshuffle'", "player_id", "server", "NULL")
         )
+        checks.append(_Check("meld < 0", "meld", "negative", "CAST(meld AS VARCHAR)"))
+        for column in _NEEDED:
+            actions = [a for a, needs in OPEN_MELD_NEEDS.items() if column in needs]
+            checks.append(_needs(column, actions))
     return checks
 
 
@@ -217,7 +264,7 @@ class RowChecks:
 def row_checks(table: str) -> RowChecks:
     """SQL over the columns of one row of `table`, as read from its files.
 
-    >>> "NOT IN ('points', 'pool_101', 'pool_201', 'deals')" in row_checks("games").ok
+    >>> "NOT IN ('points', 'pool_101', 'pool_201', 'deals', 'match')" in row_checks("games").ok
     True
     """
     checks = _table_checks(table)
@@ -237,7 +284,9 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
     >>> describe("events", [{"col": "card", "kind": "card", "value": "ZZ"}])
     "card 'ZZ' is not a card code"
     >>> describe("games", [{"col": "format", "kind": "values", "value": "poker"}])
-    "format 'poker' is not one of points, pool_101, pool_201, deals"
+    "format 'poker' is not one of points, pool_101, pool_201, deals, match"
+    >>> describe("events", [{"col": "meld", "kind": "needs", "value": "lay_off:null"}])
+    'a lay_off row needs a meld (the table meld it targets); meld is null'
     """
     parts = []
     for problem in problems:
@@ -258,6 +307,10 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} {value} is negative")
             case "server":
                 parts.append(f"{column} is null, which only a reshuffle row may be")
+            case "needs":
+                action, how = value.split(":", 1)
+                verb = "" if how.startswith("holds") else "is "
+                parts.append(f"a {action} row needs {_NEEDED[column]}; {column} {verb}{how}")
             case kind:
                 raise ValueError(f"unknown row problem kind {kind!r}")
     return "; ".join(parts)
@@ -300,7 +353,7 @@ def width_problems(table: str, path: Any, schema: pa.Schema, *, source: str) -> 
     columns = [
         c
         for c in load_contract()[table].columns
-        if _narrower(c.arrow_type, schema.field(c.name).type)
+        if c.name in schema.names and _narrower(c.arrow_type, schema.field(c.name).type)
     ]
     if not columns:
         return []

@@ -1,4 +1,5 @@
-"""The JSON schemas say what docs/contract/log-format.md says, and so does schemas/README.md."""
+"""The JSON schemas say what docs/contract/log-format.md (version 1, the shared spec) says
+plus exactly the documented additions of version 2, and so does schemas/README.md."""
 
 from __future__ import annotations
 
@@ -32,6 +33,18 @@ README_TEXT = (ROOT / "schemas" / "README.md").read_text(encoding="utf-8")
 # "(the server, for `reshuffle`: null)": the JSON marks it nullable, and the README's
 # "Choices where the contract is silent" says so.
 NULLABLE_BY_MEANING = {("events", "player_id")}
+
+# Version 2 is version 1 plus these additions, and nothing else (schemas/README.md, "What
+# changed in version 2"; docs/open-melds.md): the tests below compare schemas/ with the
+# version 1 text once they are added.
+V2_COLUMNS: dict[str, list[tuple[str, str, bool]]] = {"events": [("meld", "int16", True)]}
+"""New columns, appended to their table, each optional (a file may leave it out)."""
+V2_VALUES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("games", "format"): ("match",),
+    ("events", "action"): ("lay", "lay_off", "swap_joker", "take_cut", "return_cut"),
+}
+"""New allowed values, appended to a column's list."""
+V2_SECTION = README_TEXT.split("## What changed in version 2", 1)[-1].split("\n## ", 1)[0]
 
 CARD_COLUMNS = [
     ("hands", "shoe"),
@@ -109,11 +122,30 @@ def test_json_columns_are_the_contract_columns(table: str) -> None:
             assert "null" in row.meaning
             row = Row(row.name, row.type, True, row.meaning)
         expected.append((row.name, row.type, row.nullable))
+    expected += V2_COLUMNS.get(table, [])
     columns = json_file(table)["columns"]
     assert isinstance(columns, list)
     assert [(c["name"], c["type"], c["nullable"]) for c in columns] == expected
     schema = load_contract()[table]
     assert [(c.name, c.type, c.nullable) for c in schema.columns] == expected
+    added = {name for name, _, _ in V2_COLUMNS.get(table, [])}
+    assert {c.name for c in schema.columns if c.optional} == added
+
+
+def test_the_v2_additions_are_new_and_documented() -> None:
+    """What version 2 adds is named nowhere in the version 1 text, and its section in the
+    README names every addition, and says version 1 files read unchanged."""
+    assert "## What changed in version 2" in README_TEXT
+    for table, columns in V2_COLUMNS.items():
+        for name, type_, _ in columns:
+            assert name not in {r.name for r in contract_rows()[table]}
+            assert f"| {table} | column `{name}` `{type_}` ?, optional |" in V2_SECTION
+    for values in V2_VALUES.values():
+        for value in values:
+            assert f"`{value}`" not in CONTRACT_TEXT
+            assert f"`{value}`" in V2_SECTION, value
+    assert "version 1 file is\na valid version 2 file, and is read unchanged" in V2_SECTION
+    assert "(it has no `meld` column: its rows read as\nnull)" in V2_SECTION
 
 
 def test_required_tables_are_the_contracts() -> None:
@@ -125,9 +157,9 @@ def test_required_tables_are_the_contracts() -> None:
 
 
 @pytest.mark.parametrize("table", TABLES)
-def test_json_file_is_version_1_and_keys_are_non_nullable_columns(table: str) -> None:
+def test_json_file_is_version_2_and_keys_are_non_nullable_columns(table: str) -> None:
     data = json_file(table)
-    assert (data["table"], data["schema_version"]) == (table, contract.SCHEMA_VERSION)
+    assert (data["table"], data["schema_version"]) == (table, contract.SCHEMA_VERSION) == (table, 2)
     schema = load_contract()[table]
     for key in schema.primary_key:
         assert not schema.column(key).nullable
@@ -144,7 +176,10 @@ def test_enum_values_are_on_string_columns_and_named_in_the_contract() -> None:
     for table, column in with_values:
         assert column.type == "string"
         contract_row = next(r for r in contract_rows()[table] if r.name == column.name)
-        for value in column.values:
+        added = V2_VALUES.get((table, column.name), ())
+        v1 = column.values[: len(column.values) - len(added)]
+        assert column.values[len(v1) :] == added  # the additions, last, and only them
+        for value in v1:
             assert f"`{value}`" in contract_row.meaning or f"`{value}`" in CONTRACT_TEXT
 
 
@@ -185,8 +220,8 @@ def test_readme_pyarrow_example_writes_a_valid_games_file(
     path = tmp_path / "logs" / "games" / "date=2026-11-29" / "part-0.parquet"
     source = "games/date=2026-11-29/part-0.parquet"
     metadata = pq.ParquetFile(path).metadata.metadata
-    assert metadata[b"rummy_audit.schema_version"] == b"1"
-    assert file_schema_version(metadata, source) == 1
+    assert metadata[b"rummy_audit.schema_version"] == b"2"
+    assert file_schema_version(metadata, source) == 2
     written = pq.read_table(path)
     assert check_schema("games", written.schema, source=source) == []
     exact = load_contract()["games"].arrow_schema
@@ -198,7 +233,7 @@ def test_readme_pyarrow_example_writes_a_valid_games_file(
 
 def test_readme_states_the_version_refusal_message() -> None:
     with pytest.raises(LogFormatError) as refused:
-        file_schema_version({b"rummy_audit.schema_version": b"2"}, "events/part-0.parquet")
+        file_schema_version({b"rummy_audit.schema_version": b"3"}, "events/part-0.parquet")
     assert f"`{refused.value}`" in README_TEXT
 
 
@@ -213,7 +248,7 @@ def test_load_contract_hands_out_a_fresh_dict() -> None:
 
 def test_arrow_schema_carries_nullability_meaning_and_version() -> None:
     schema = load_contract()["events"].arrow_schema
-    assert schema.metadata == {b"rummy_audit.schema_version": b"1"}
+    assert schema.metadata == {b"rummy_audit.schema_version": b"2"}
     assert schema.field("card").nullable
     assert not schema.field("seq").nullable
     assert schema.field("ts").metadata == {b"meaning": b"When the server accepted the action."}
@@ -228,7 +263,7 @@ def test_an_unknown_table_is_refused_with_the_table_names() -> None:
     )
 
 
-HEAD = '"table": "games", "schema_version": 1, "required": true, "description": ""'
+HEAD = '"table": "games", "schema_version": 2, "required": true, "description": ""'
 
 
 @pytest.mark.parametrize(
@@ -243,18 +278,29 @@ HEAD = '"table": "games", "schema_version": 1, "required": true, "description": 
         ),
         (
             f'{{{HEAD.replace("true", "false")}, "primary_key": [], "columns": []}}',
-            'schemas/games.json: it must say "table": "games", "schema_version": 1,'
+            'schemas/games.json: it must say "table": "games", "schema_version": 2,'
             ' "required": true',
         ),
         (
             f'{{{HEAD}, "primary_key": [], "columns": [{{"name": "x", "type": "string"}}]}}',
             "schemas/games.json: column 0 must hold the keys meaning, name, nullable, type"
-            " and may hold note, values",
+            " and may hold note, optional, values",
         ),
         (
             f'{{{HEAD}, "primary_key": [], "columns": [{{"name": "x", "type": "string",'
             ' "nullable": "no", "meaning": ""}]}',
             "schemas/games.json: column 'x' must have nullable true or false",
+        ),
+        (
+            f'{{{HEAD}, "primary_key": [], "columns": [{{"name": "x", "type": "int16",'
+            ' "nullable": true, "optional": "yes", "meaning": ""}]}',
+            "schemas/games.json: column 'x' must have optional true or false",
+        ),
+        (
+            f'{{{HEAD}, "primary_key": [], "columns": [{{"name": "x", "type": "int16",'
+            ' "nullable": false, "optional": true, "meaning": ""}]}',
+            "schemas/games.json: column 'x' is optional, so it must be nullable: a file without"
+            " it reads as null",
         ),
         (
             f'{{{HEAD}, "primary_key": ["id"], "columns": []}}',

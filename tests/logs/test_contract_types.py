@@ -329,21 +329,25 @@ def test_a_version_1_file_is_version_1() -> None:
     assert file_schema_version({b"rummy_audit.schema_version": b"1"}, SOURCE) == 1
 
 
+def test_a_version_2_file_is_version_2() -> None:
+    assert file_schema_version({b"rummy_audit.schema_version": b"2"}, SOURCE) == 2
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
         (
-            b"2",
-            "events/part-0.parquet was written for schema version 2; this audit reads version 1",
+            b"3",
+            "events/part-0.parquet was written for schema version 3; this audit reads version 2",
         ),
         (
             b"0",
-            "events/part-0.parquet was written for schema version 0; this audit reads version 1",
+            "events/part-0.parquet was written for schema version 0; this audit reads version 2",
         ),
         (
             b"v1",
             "events/part-0.parquet has rummy_audit.schema_version = 'v1', which is not a"
-            ' version number; write "1"',
+            ' version number; write "2"',
         ),
     ],
 )

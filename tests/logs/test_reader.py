@@ -348,10 +348,10 @@ def test_another_schema_version_stops_the_run(tmp_path: Path) -> None:
     logs = small_log(tmp_path / "logs")
     root = logs.write(skip=["results"])
     data = arrow_table("results", logs.rows["results"])
-    data = data.replace_schema_metadata({"rummy_audit.schema_version": "2"})
+    data = data.replace_schema_metadata({"rummy_audit.schema_version": "3"})
     write_table(root, "results", data, "part-0.parquet")
     with pytest.raises(
-        SchemaVersionError, match=r"results/part-0\.parquet was written for schema version 2"
+        SchemaVersionError, match=r"results/part-0\.parquet was written for schema version 3"
     ):
         open_log_root(root)
 
@@ -690,7 +690,7 @@ def test_game_rows_sessions_and_their_bad_rows(tmp_path: Path) -> None:
     logs.rows["games"][1]["format"] = "rummy"
     units, quarantine = read(logs.write(), tmp_path / "work")
     assert [(q.table, q.row, q.game_id, q.reason.split(": ", 1)[1]) for q in quarantine[:4]] == [
-        ("games", 1, "g1", "format 'rummy' is not one of points, pool_101, pool_201, deals"),
+        ("games", 1, "g1", "format 'rummy' is not one of points, pool_101, pool_201, deals, match"),
         ("game_events", 1, "g0", "split_kind 'both' is not one of manual, auto"),
         ("ledger", 1, "g1", "amount is null"),
         ("sessions", 1, "g0", "client 'tv' is not one of app, web"),

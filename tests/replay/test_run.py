@@ -161,11 +161,11 @@ def test_a_newer_schema_version_stops_the_run_with_exit_2(tmp_path: Path) -> Non
     logs = write_log(tmp_path / "logs", clean_hands(1))
     path = next((logs / "games").rglob("*.parquet"))
     table = pq.read_table(path)
-    table = table.replace_schema_metadata({"rummy_audit.schema_version": "2"})
+    table = table.replace_schema_metadata({"rummy_audit.schema_version": "3"})
     pq.write_table(table, path)
     result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
-    assert "version 2" in result.output
+    assert "schema version 3" in result.output
 
 
 def test_an_event_the_replay_cannot_read_quarantines_its_hand(tmp_path: Path) -> None:

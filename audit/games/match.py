@@ -1,0 +1,128 @@
+"""Game-level checks of a match (format ``match``, 002_'s open-melds game): running totals,
+the end at the target, the lowest total winning.
+
+002_be7776aa8b349efa.txt: "The match ends when somebody reaches 250. ... The lowest total
+wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-wins rule.
+
+- ``results.score_after`` is each player's running total: their total after the previous
+  hand they played (0 before their first) plus this hand's recorded points (a wrong
+  ``points`` is the hand's own finding, not a cascade here). After a wrong total the check
+  goes on from the recorded one, as the platform did, so one wrong total is one finding
+  (``match.total``).
+- The match ends after the hand in which some total reaches the target: a hand dealt
+  after it is ``match.end`` (once); a finished game (``ended_at`` set) where no total
+  reached the target is ``match.end`` too.
+- A finished match has one ``game_won`` game event naming a player with the lowest total
+  (a tie: any of the lowest), else ``match.winner``. A running match is judged on its
+  hands so far: its winner waits for the batch where it ends.
+
+No money moves in a match (no ``point_value``, no entry fee, practice chips): the points
+money is checked only in points rummy and the ledger only where it has rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.findings import Finding, finding
+from audit.records import Game, GameAction, Hand
+from audit.rules.ruleset import Ruleset
+
+
+class _MatchCheck:
+    def __init__(self, game: Game, hands: list[Hand], rules: Ruleset) -> None:
+        self.game, self.hands, self.rules = game, hands, rules
+        self.target = rules.match_target
+        self.totals: dict[str, int] = {}
+        self.out: list[Finding] = []
+
+    def add(self, check: str, key: str, message: str, **kw: Any) -> None:
+        rule = self.rules.cite(key)
+        self.out.append(finding(check, game_id=self.game.game_id, message=message, rule=rule, **kw))
+
+    def run(self, *, winner: bool) -> list[Finding]:
+        ended_after: Hand | None = None
+        reported = False
+        for hand in self.hands:
+            if ended_after is not None and not reported:
+                reported = True
+                self.add(
+                    "match.end", "match.target",
+                    f"Hand {hand.hand_no} was dealt after the match had ended: a total reached "
+                    f"{self.target} after hand {ended_after.hand_no}.",
+                    hand_id=hand.hand_id, expected=f"no hand after hand {ended_after.hand_no}",
+                    recorded=f"hand {hand.hand_no}",
+                )  # fmt: skip
+            self.score(hand)
+            if (
+                ended_after is None
+                and self.target is not None
+                and any(self.totals.get(p, 0) >= self.target for p in hand.seats)
+            ):
+                ended_after = hand
+        if self.hands and not self.game.running:
+            self.end(winner=winner)
+        return self.out
+
+    def score(self, hand: Hand) -> None:
+        results = {r.player: r for r in hand.results}
+        for player in hand.seats:
+            result = results.get(player)
+            if result is None:
+                continue  # the hand's own finding
+            before = self.totals.get(player, 0)
+            expected = before + result.points
+            recorded = result.score_after
+            if hand.quarantine is None and recorded != expected:
+                shown = "missing" if recorded is None else f"recorded as {recorded}"
+                self.add(
+                    "match.total", "match.target",
+                    f"{player}'s match total after hand {hand.hand_no} is {shown}, but "
+                    f"{before} + {result.points} = {expected}.",
+                    hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
+                )  # fmt: skip
+            self.totals[player] = expected if recorded is None else recorded
+
+    def end(self, *, winner: bool) -> None:
+        """A finished match: some total at the target, and the lowest total named winner."""
+        last = self.hands[-1]
+        highest = max(self.totals.values(), default=0)
+        if self.target is not None and highest < self.target:
+            self.add(
+                "match.end", "match.target",
+                f"Match {self.game.game_id} ended after hand {last.hand_no} with the highest "
+                f"total at {highest}, below the {self.target} that ends a match.",
+                hand_id=last.hand_id, expected=f"a total of {self.target}",
+                recorded=f"highest total {highest}",
+            )  # fmt: skip
+        if not self.totals or not winner:
+            return
+        lowest = min(self.totals.values())
+        leaders = sorted(p for p, total in self.totals.items() if total == lowest)
+        named = [e.player for e in self.game.game_events if e.action == GameAction.GAME_WON]
+        if len(named) == 1 and named[0] in leaders:
+            return
+        shown = ", ".join(p or "?" for p in named) or "nobody"
+        standings = ", ".join(f"{p} {t}" for p, t in sorted(self.totals.items(), key=_order))
+        self.add(
+            "match.winner", "match.winner",
+            f"{' or '.join(leaders)} ended match {self.game.game_id} with the lowest total "
+            f"({lowest}) and should win it, but the record names {shown} (totals: "
+            f"{standings}).",
+            hand_id=last.hand_id, player_id=named[0] if len(named) == 1 else leaders[0],
+            expected=" or ".join(leaders), recorded=shown if named else None,
+        )  # fmt: skip
+
+
+def _order(item: tuple[str, int]) -> tuple[int, str]:
+    return item[1], item[0]
+
+
+def check_match(
+    game: Game, hands: list[Hand], rules: Ruleset, *, winner: bool = True
+) -> list[Finding]:
+    """The match findings of one ``match`` game: ``hands`` in hand_no order; the winner is
+    checked only when ``winner`` (the game_events table, where it is named, exists)."""
+    if game.format != "match":
+        return []
+    return _MatchCheck(game, hands, rules).run(winner=winner)

@@ -1,0 +1,654 @@
+"""The state machine of one hand of the open-melds game (002_'s Indian Rummy to 250).
+
+``OpenHandReplay(hand, game, rules).run()`` replays a hand of a ruleset whose
+``game.kind`` is ``open-melds``: melds are laid on the table during play (``lay``), a
+player adds to their own melds (``lay_off``), the cut card may be taken instead of a draw
+but only kept by a player who goes out that turn (``take_cut``, ``return_cut``), and the
+hand ends when a player goes out by discarding their last card. docs/replay.md ("Open
+melds") states every rule checked here.
+
+What the two games share is not copied: the deal, the turn order, the stock and pile draws
+(top card, ``draw.forbidden``), a card played that is not held, and the reshuffle are
+``HandReplay``'s own checks, run on a ``HandReplay`` this replay drives (``base``); its
+seats are the players' hands. Like it, this replay raises findings, never exceptions, and
+goes on with what the log recorded, so one error is one finding.
+
+``audit_open_hand`` is the whole of one such hand's audit, as ``audit_hand`` is for the
+declaration games: the rules' outcome and points of each player, compared with
+``results`` by ``compare_results``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from audit.cards import CODE_TEXT, JOKER, format_codes
+from audit.findings import Finding
+from audit.records import Action, Event, Game, Hand
+from audit.replay.facts import PileRow
+from audit.replay.hand import HandReplay, Seat, Status
+from audit.replay.outcome import Expected, HandAudit, compare_results
+from audit.rules.melds import MeldKind, Verdict, classify
+from audit.rules.ruleset import Ruleset
+from audit.shuffle.commitment import commitment_findings
+
+_TABLE_KINDS: Final = (MeldKind.PURE_RUN, MeldKind.IMPURE_RUN, MeldKind.SET)
+"""What a meld on the table may be: a sequence or a set (a group of jokers alone is not)."""
+_RULE_IN_REASON: Final = re.compile(r"\((melds\.[a-z_]+)\)")
+
+
+@dataclass(slots=True)
+class TableMeld:
+    """A meld on the table: its number (0, 1, ... in the order laid), who laid it, its
+    cards now (after lay-offs and swaps), and the event that laid it."""
+
+    number: int
+    owner: str
+    cards: list[int]
+    seq: int
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What one turn has done so far (a new one starts when another player acts)."""
+
+    player: str | None
+    cut_tries: int = 0
+    cut_held: int | None = None
+    """The cut card taken this turn and not put back."""
+    cut_returned: bool = False
+    offered: bool = False
+    """The turn's pile offer is counted (``HandReplay.offered``, the fair-play facts)."""
+    must_lay: list[tuple[int, int]] = field(default_factory=list)
+    """(card, seq): cards taken from the pile this turn that must be laid this turn."""
+    laid: Counter[int] = field(default_factory=Counter)
+    """Cards put in melds this turn (laid, laid off, swapped in)."""
+
+
+class OpenHandReplay:
+    """Replays one open-melds hand; read ``findings``, ``seats``, ``melds``, ``opened``,
+    ``winner`` after ``run()``."""
+
+    def __init__(
+        self, hand: Hand, game: Game, rules: Ruleset, started_with: int | None = None
+    ) -> None:
+        self.base = HandReplay(hand, game, rules, started_with)
+        self.hand, self.game, self.rules = hand, game, rules
+        self.jokers = self.base.jokers
+        self.melds: list[TableMeld] = []
+        self.opened: set[str] = set()
+        """Players who laid a meld (``lay``) in the hand."""
+        self.picks: Counter[str] = Counter()
+        """Draws each player made from the discard pile."""
+        self.cut: int | None = None
+        """The cut card on show (``None`` while a player holds it)."""
+        self.out_seq: int | None = None
+        """The event that ended the hand by a player going out."""
+        self.turn = _Turn(None)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.base.findings
+
+    @property
+    def seats(self) -> dict[str, Seat]:
+        return self.base.seats
+
+    @property
+    def winner(self) -> str | None:
+        return self.base.winner
+
+    @property
+    def ended(self) -> bool:
+        return self.base.ended
+
+    def _find(
+        self,
+        check: str,
+        key: str,
+        message: str,
+        e: Event,
+        *,
+        expected: object = None,
+        recorded: object = None,
+    ) -> None:
+        self.base._find(
+            check, key, message, player=e.player, seq=e.seq, expected=expected, recorded=recorded
+        )
+
+    def _for(self, player: str | None) -> _Turn:
+        if self.turn.player != player:
+            self.turn = _Turn(player)
+        return self.turn
+
+    # ------------------------------------------------------------ draws
+
+    def draw(self, e: Event) -> None:
+        """``draw_stock`` or ``draw_discard``: ``HandReplay``'s checks; a pick from the pile
+        after the player's first of the hand must be laid this turn (``open.pile_pick``)."""
+        turn = self._for(e.player)
+        offers = dict(self.base.offered) if turn.offered else None
+        seat = self.seats.get(e.player) if e.player is not None else None
+        live = seat is not None and not self.ended and seat.status is Status.IN
+        if e.action == Action.DRAW_STOCK:
+            self.base.draw_stock(e)
+        else:
+            self.base.draw_discard(e)
+            if live and e.player is not None:
+                self.picks[e.player] += 1
+                if self.rules.pile_pick == "first-free" and self.picks[e.player] > 1:
+                    turn.must_lay.append((e.card, e.seq))
+        if offers is not None:  # the cut card was tried first: one offer a turn
+            self.base.offered = offers
+        turn.offered = True
+
+    def take_cut(self, e: Event) -> None:
+        turn = self._for(e.player)
+        twice = turn.cut_tries > 0
+        seat = self.base._check_turn(e, draw=not (twice and self.base.drawn_this_turn))
+        if seat is None:
+            return
+        card, shown = e.card, self.cut
+        turn.cut_tries += 1
+        if twice:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} took the cut card {CODE_TEXT[card]} a second time in one turn; "
+                "a player has one try at the cut card per turn.",
+                e,
+                expected="one try per turn",
+                recorded="a second take_cut",
+            )
+        elif self.rules.cut_card == "never":
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} took the cut card {CODE_TEXT[card]}, which this ruleset never "
+                "lets a player take.",
+                e,
+                expected="a draw from the stock or the discard pile",
+                recorded=CODE_TEXT[card],
+            )
+        elif shown is None:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} took {CODE_TEXT[card]} as the cut card, but no cut card was on "
+                "show: another player had taken it and not put it back.",
+                e,
+                expected="no cut card",
+                recorded=CODE_TEXT[card],
+            )
+        elif card != shown:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} took {CODE_TEXT[card]} as the cut card, but the cut card on "
+                f"show was {CODE_TEXT[shown]}.",
+                e,
+                expected=CODE_TEXT[shown],
+                recorded=CODE_TEXT[card],
+            )
+        if not turn.offered:
+            self.base._offer(seat.player)
+            turn.offered = True
+        seat.cards.append(card)
+        seat.has_drawn = True
+        self.base.drawn_this_turn = True
+        self.cut = None
+        turn.cut_held = card
+
+    def return_cut(self, e: Event) -> None:
+        turn = self._for(e.player)
+        seat = self.base._check_turn(e, draw=False)
+        if seat is None:
+            return
+        card, held = e.card, turn.cut_held
+        if held is None:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} put back {CODE_TEXT[card]} as the cut card without having "
+                "taken the cut card this turn.",
+                e,
+                expected="a take_cut first",
+                recorded=CODE_TEXT[card],
+            )
+        elif card != held:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} put back {CODE_TEXT[card]} as the cut card, but the cut card "
+                f"they took was {CODE_TEXT[held]}.",
+                e,
+                expected=CODE_TEXT[held],
+                recorded=CODE_TEXT[card],
+            )
+        self.base._take_from_hand(seat, e, card, "put back as the cut card")
+        self.cut = card
+        if held is not None:  # the turn goes on with a draw as usual
+            turn.cut_held = None
+            turn.cut_returned = True
+            self.base.drawn_this_turn = False
+
+    # ------------------------------------------------------------ the table
+
+    def lay(self, e: Event) -> None:
+        turn = self._for(e.player)
+        seat = self.base._check_turn(e, draw=False)
+        if seat is None:
+            return
+        for group in e.groups or []:
+            for card in group:
+                self.base._take_from_hand(seat, e, card, "laid")
+            meld = TableMeld(len(self.melds), seat.player, list(group), e.seq)
+            self.melds.append(meld)
+            turn.laid.update(group)
+            self._judge(meld, e, f"{seat.player} laid meld {meld.number}")
+        self.opened.add(seat.player)
+        self._emptied(seat, e)
+
+    def _target(self, e: Event, key: str) -> TableMeld | None:
+        n = e.meld
+        if n is not None and 0 <= n < len(self.melds):
+            return self.melds[n]
+        held = (
+            f"melds 0 to {len(self.melds) - 1}" if len(self.melds) > 1
+            else "meld 0 only" if self.melds else "no meld"
+        )  # fmt: skip
+        self._find(
+            "meld.invalid",
+            key,
+            f"{e.player} played {CODE_TEXT[e.card]} onto meld {n} ({e.action}), but the "
+            f"table holds {held}.",
+            e,
+            expected=held,
+            recorded=f"meld {n}",
+        )
+        return None
+
+    def lay_off(self, e: Event) -> None:
+        turn = self._for(e.player)
+        seat = self.base._check_turn(e, draw=False)
+        if seat is None:
+            return
+        meld = self._target(e, "open.lay_off")
+        self.base._take_from_hand(seat, e, e.card, "laid off")
+        turn.laid[e.card] += 1
+        if meld is not None:
+            if self.rules.lay_off == "own" and meld.owner != seat.player:
+                self._find(
+                    "meld.lay_off",
+                    "open.lay_off",
+                    f"{seat.player} added {CODE_TEXT[e.card]} to meld {meld.number} "
+                    f"({format_codes(meld.cards)}), which {meld.owner} laid; a player may add "
+                    "cards only to their own melds.",
+                    e,
+                    expected=f"a meld of {seat.player}'s",
+                    recorded=f"meld {meld.number} of {meld.owner}'s",
+                )
+            meld.cards.append(e.card)
+            self._judge(meld, e, f"{seat.player} added {CODE_TEXT[e.card]} to meld {meld.number}")
+        self._emptied(seat, e)
+
+    def swap_joker(self, e: Event) -> None:
+        """A card from the hand takes a joker's place in a table meld; the joker goes to the
+        hand. The log does not say which joker when the meld holds several: the one whose
+        place the card fits (the meld stays valid), else a printed joker, else the first."""
+        turn = self._for(e.player)
+        seat = self.base._check_turn(e, draw=False)
+        if seat is None:
+            return
+        meld = self._target(e, "open.joker_swap")
+        card = e.card
+        if not self.rules.joker_swap:
+            where = f" in meld {meld.number}" if meld is not None else ""
+            self._find(
+                "meld.joker_swap",
+                "open.joker_swap",
+                f"{seat.player} swapped {CODE_TEXT[card]} for a joker{where} on the table; "
+                "a joker laid on the table stays there.",
+                e,
+                expected="the joker stays on the table",
+                recorded=f"swap_joker {CODE_TEXT[card]}",
+            )
+        self.base._take_from_hand(seat, e, card, "swapped onto the table")
+        turn.laid[card] += 1
+        if meld is None:
+            return
+        jokers = [c for c in meld.cards if self.jokers.is_joker(c)]
+        if not jokers:
+            self._find(
+                "meld.invalid",
+                "open.joker_swap",
+                f"{seat.player} swapped {CODE_TEXT[card]} for a joker in meld {meld.number} "
+                f"({format_codes(meld.cards)}), which holds no joker.",
+                e,
+                expected="a meld with a joker",
+                recorded=format_codes(meld.cards),
+            )
+            meld.cards.append(card)
+            return
+        taken = self._joker_for(meld.cards, jokers, card)
+        meld.cards.remove(taken)
+        meld.cards.append(card)
+        seat.cards.append(taken)
+        if self.rules.joker_swap:  # a forbidden swap is one finding, not two
+            self._judge(
+                meld,
+                e,
+                f"{seat.player} swapped {CODE_TEXT[card]} for {CODE_TEXT[taken]} in meld "
+                f"{meld.number}",
+            )
+
+    def _joker_for(self, cards: list[int], jokers: list[int], card: int) -> int:
+        for joker in dict.fromkeys(jokers):
+            trial = list(cards)
+            trial.remove(joker)
+            if classify([*trial, card], self.jokers, self.rules).kind in _TABLE_KINDS:
+                return joker
+        return JOKER if JOKER in jokers else jokers[0]
+
+    def _judge(self, meld: TableMeld, e: Event, what: str) -> None:
+        """A meld laid, or changed, must be a sequence or a set under the rules: a group
+        invalid only for its wild cards is ``meld.wild_limit``, else ``meld.invalid``."""
+        verdict = classify(meld.cards, self.jokers, self.rules)
+        if verdict.kind in _TABLE_KINDS:
+            return
+        text = format_codes(meld.cards)
+        relaxed = classify(meld.cards, self.jokers, _unlimited(self.rules))
+        if relaxed.kind in _TABLE_KINDS:
+            run = relaxed.is_run
+            most = self.rules.max_jokers_per_run if run else self.rules.max_jokers_per_set
+            self._find(
+                "meld.wild_limit",
+                "melds.max_jokers_per_run" if run else "melds.max_jokers_per_set",
+                f"{what}: {text} uses {relaxed.jokers} wild cards as a "
+                f"{'sequence' if run else 'set'}, and a meld may hold at most {most}.",
+                e,
+                expected=f"at most {most} wild cards",
+                recorded=f"{relaxed.jokers} wild cards",
+            )
+            return
+        reason = _reason(verdict, text)
+        found = _RULE_IN_REASON.search(reason)
+        self._find(
+            "meld.invalid",
+            found.group(1) if found else "game.kind",
+            f"{what}: {reason}.",
+            e,
+            expected="a sequence or a set",
+            recorded=text,
+        )
+
+    def _emptied(self, seat: Seat, e: Event) -> None:
+        """A hand emptied by laying cards: the player goes out without the final discard."""
+        if seat.cards or self.ended:
+            return
+        self._find(
+            "hand.going_out",
+            "game.kind",
+            f"{seat.player} laid their last card and had none left to discard; a player goes "
+            "out by discarding their last card.",
+            e,
+            expected="a final discard",
+            recorded=e.action,
+        )
+        self._out(seat, e)
+
+    # ------------------------------------------------------------ the end of a turn
+
+    def discard(self, e: Event) -> None:
+        turn = self._for(e.player)
+        seat = self.base._check_turn(e, draw=False)
+        if seat is None:
+            return
+        card = e.card
+        self.base._take_from_hand(seat, e, card, "discarded")
+        self.base.pile.append(card)
+        self.base.pile_from.append(seat.player)
+        seat.turns += 1
+        going_out = not seat.cards
+        if turn.cut_held is not None and not going_out:
+            self._find(
+                "draw.cut_card",
+                "open.cut_card",
+                f"{seat.player} took the cut card {CODE_TEXT[turn.cut_held]} and kept it "
+                "without going out that turn; the cut card is only theirs if they go out, "
+                "otherwise it goes back on show.",
+                e,
+                expected="go out, or put the cut card back",
+                recorded=f"kept {CODE_TEXT[turn.cut_held]}",
+            )
+        for taken, at in turn.must_lay:
+            if turn.laid[taken] > 0:
+                turn.laid[taken] -= 1
+                continue
+            again = taken == card
+            self._find(
+                "draw.pile_kept",
+                "open.pile_pick",
+                f"{seat.player} took {CODE_TEXT[taken]} from the discard pile (event {at}) "
+                f"and did not lay it in a meld that turn"
+                f"{' (they discarded it again)' if again else ''}; only a player's first pick "
+                "from the pile in a hand is free to keep.",
+                e,
+                expected="laid in a meld that turn",
+                recorded="discarded again" if again else "kept in hand",
+            )
+        self.turn = _Turn(None)
+        if going_out:
+            self._going_out(seat, e)
+        else:
+            self.base._advance(seat.player)
+
+    def _going_out(self, seat: Seat, e: Event) -> None:
+        rules = self.rules
+        own = [m for m in self.melds if m.owner == seat.player]
+        verdicts = [classify(m.cards, self.jokers, rules) for m in own]
+        runs = sum(1 for v in verdicts if v.is_run)
+        pure = sum(1 for v in verdicts if v.is_pure_run)
+        if runs < rules.min_runs or pure < rules.min_pure_runs:
+            self._find(
+                "hand.going_out",
+                "declaration.min_runs" if runs < rules.min_runs else "declaration.min_pure_runs",
+                f"{seat.player} went out by discarding {CODE_TEXT[e.card]}, but their melds on "
+                f"the table hold {runs} sequence{'s' if runs != 1 else ''}, {pure} without a "
+                f"joker; going out needs {rules.min_runs} sequences, {rules.min_pure_runs} of "
+                "them without a joker.",
+                e,
+                expected=f"{rules.min_runs} sequences, {rules.min_pure_runs} pure",
+                recorded=f"{runs} sequences, {pure} pure",
+            )
+        self._out(seat, e)
+
+    def _out(self, seat: Seat, e: Event) -> None:
+        self.base.ended = True
+        self.base.winner = seat.player
+        self.out_seq = e.seq
+
+    def drop(self, e: Event) -> None:
+        """A match has no drops (``drops.match``): a player who drops or leaves is charged
+        what they hold; a drop not a player leaving is ``drop.penalty``."""
+        base = self.base
+        player = e.player
+        seat = self.seats.get(player) if player is not None else None
+        leaving = e.reason in ("left", "disconnect") and e.auto
+        if not (seat is not None and leaving and seat.status is Status.IN and not self.ended):
+            seat = base._check_turn(e, draw=True, dropping=True)
+            if seat is None:
+                return
+        assert seat is not None
+        if e.reason != "left":
+            self._find(
+                "drop.penalty",
+                "drops.match",
+                f"{seat.player} dropped, but a match has no drops: the player is charged "
+                "what they hold.",
+                e,
+                expected="no drop",
+                recorded="drop",
+            )
+        was_current = base.order[base.current] == seat.player
+        seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
+        seat.dropped_first = not seat.has_drawn
+        seat.drop_seq = e.seq
+        seat.drop_reason = e.reason
+        if was_current:
+            self.turn = _Turn(None)
+            base._advance(seat.player)
+        base._end_if_one_left()
+
+    # ------------------------------------------------------------ the whole hand
+
+    def run(self) -> OpenHandReplay:
+        if not self.base.deal():
+            return self
+        self.cut = self.hand.wild  # the card turned up at the deal stays on show
+        for e in self.hand.events:
+            action = e.action
+            if action in (Action.DRAW_STOCK, Action.DRAW_DISCARD):
+                self.draw(e)
+            elif action == Action.DISCARD:
+                self.discard(e)
+            elif action == Action.LAY:
+                self.lay(e)
+            elif action == Action.LAY_OFF:
+                self.lay_off(e)
+            elif action == Action.SWAP_JOKER:
+                self.swap_joker(e)
+            elif action == Action.TAKE_CUT:
+                self.take_cut(e)
+            elif action == Action.RETURN_CUT:
+                self.return_cut(e)
+            elif action == Action.DROP:
+                self.drop(e)
+            elif action == Action.RESHUFFLE:
+                self.base.reshuffle(e)
+            else:  # declare, show: moves of the declaration games
+                self._find(
+                    "turn.order",
+                    "game.kind",
+                    f"{e.player} made a {action}, which the open-melds game does not have: a "
+                    "hand ends when a player goes out by discarding their last card.",
+                    e,
+                    recorded=action,
+                )
+        if not self.ended:
+            left = [p for p in self.base.order if self.seats[p].status is Status.IN]
+            self.base._find(
+                "hand.going_out",
+                "game.kind",
+                f"The hand's events end with {len(left)} players still holding cards and "
+                "nobody gone out.",
+                expected="a player goes out",
+                recorded=f"{len(left)} players in",
+            )
+        return self
+
+    # ------------------------------------------------------------ outcomes
+
+    def charge(self, player: str) -> tuple[int, str, str]:
+        """What a player who did not go out pays: (points, rule key, why in words)."""
+        rules = self.rules
+        if player not in self.opened and rules.never_opened is not None:
+            flat = rules.never_opened
+            return flat, "open.never_opened", f"never laid a meld, which costs a flat {flat}"
+        cards = self.seats[player].cards
+        table = rules.points_table(self.jokers.codes)
+        raw = sum(table[c] for c in cards)
+        held = format_codes(sorted(cards)) or "no card"
+        if raw > rules.cap:
+            return rules.cap, "points.cap", f"held {held}, {raw} points, capped at {rules.cap}"
+        return raw, "points.card_points", f"held {held}, {raw} points"
+
+    def expected(self) -> dict[str, Expected]:
+        """The outcome and points the rules give each seated player (none while the hand
+        has not ended): the player out won 0; every other loses what they hold (capped) or
+        the flat charge of a player who never laid a meld."""
+        out: dict[str, Expected] = {}
+        if not self.ended:
+            return out
+        for player, seat in self.seats.items():
+            if player == self.winner:
+                if self.out_seq is None:
+                    out[player] = Expected(
+                        "won", 0, "turns.order", "was the last player left in the hand"
+                    )
+                else:
+                    out[player] = Expected(
+                        "won",
+                        0,
+                        "game.kind",
+                        "went out, which ends the hand",
+                        seq=self.out_seq,
+                    )
+                continue
+            points, key, why = self.charge(player)
+            if seat.status in (Status.DROPPED, Status.LEFT):
+                outcome = "first_drop" if seat.dropped_first else "middle_drop"
+                out[player] = Expected(
+                    outcome, points, "drops.match",
+                    f"left a match, which has no drops, and {why}", seq=seat.drop_seq,
+                )  # fmt: skip
+            else:
+                out[player] = Expected("lost", points, key, why)
+        return out
+
+    def pile_facts(self) -> list[PileRow]:
+        """pile.parquet's rows of the hand: the offers and takes ``HandReplay`` counts; a
+        card taken is ``melded`` when it ended in a meld of the taker's on the table."""
+        base, hand = self.base, self.hand
+        taken: Counter[tuple[str, str]] = Counter()
+        melded: Counter[tuple[str, str]] = Counter()
+        owned: dict[str, Counter[int]] = {}
+        for meld in self.melds:
+            owned.setdefault(meld.owner, Counter()).update(meld.cards)
+        for giver, taker, card in base.takes:
+            taken[giver, taker] += 1
+            pool = owned.get(taker)
+            if pool is not None and pool[card] > 0:
+                pool[card] -= 1
+                melded[giver, taker] += 1
+        return [
+            PileRow(hand.game_id, hand.hand_id, giver, taker, n, taken[giver, taker],
+                    melded[giver, taker])
+            for (giver, taker), n in sorted(base.offered.items())
+        ]  # fmt: skip
+
+
+def _reason(verdict: Verdict, text: str) -> str:
+    if verdict.kind is MeldKind.INVALID:
+        return verdict.reason
+    return f"{text} is not a sequence or a set ({verdict.reason})"
+
+
+_UNLIMITED: dict[int, tuple[Ruleset, Ruleset]] = {}
+
+
+def _unlimited(rules: Ruleset) -> Ruleset:
+    """The ruleset without its wild-card limits: what tells a meld invalid only for its
+    wild cards (``meld.wild_limit``) from one that is no meld at all."""
+    held = _UNLIMITED.get(id(rules))
+    if held is None or held[0] is not rules:
+        relaxed = replace(rules, max_jokers_per_run=None, max_jokers_per_set=None)
+        held = _UNLIMITED[id(rules)] = (rules, relaxed)
+    return held[1]
+
+
+def audit_open_hand(
+    hand: Hand, game: Game, rules: Ruleset, started_with: int | None = None
+) -> tuple[HandAudit, OpenHandReplay]:
+    """One open-melds hand replayed and its results compared (``HandAudit.replay`` is the
+    ``HandReplay`` the replay drove: the seats, pile and draws), with the replay itself."""
+    replay = OpenHandReplay(hand, game, rules, started_with).run()
+    expected = replay.expected()
+    findings = list(replay.findings)
+    findings += commitment_findings(hand, game)
+    findings += compare_results(replay.base, expected)
+    status = "discrepancy" if findings else "verified"
+    return HandAudit(status, findings, replay.base, expected), replay

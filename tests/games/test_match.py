@@ -1,0 +1,119 @@
+"""A match (format `match`, 002_'s open-melds game, audit/games/match.py): running totals,
+the end at the target, the lowest total wins. 002_be7776aa8b349efa.txt: "The match ends
+when somebody reaches 250. A low score is a good score." and "The lowest total wins."."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from audit.findings import Finding
+from audit.games.match import check_match
+from audit.records import Game, GameEvent, GameUnit, Hand, Result
+from audit.rules.ruleset import load_preset
+from audit.unit import game_checks
+
+RULES = load_preset("open-melds-13")
+
+
+def game(*, winner: str | None = "B", running: bool = False) -> Game:
+    events = [] if winner is None else [GameEvent(3, 1, winner, "game_won", None, None)]
+    return Game(
+        game_id="M1", table_id="T1", format="match", deals_count=None, cards_per_hand=13,
+        ruleset="open-melds-13", decks=2, printed_jokers=2, max_players=6,
+        chip_type="practice", entry_fee=None, point_value=None, rake_pct=Decimal("0.00"),
+        running=running,
+        game_events=events,
+    )  # fmt: skip
+
+
+def hand(no: int, won: str, points: dict[str, int], totals: dict[str, int | None]) -> Hand:
+    """Hand ``no``: ``won`` goes out, the others lose ``points``; ``totals`` are the
+    recorded ``score_after``."""
+    players = sorted(totals)
+    results = [
+        Result(p, "won" if p == won else "lost", points.get(p, 0), totals[p], None) for p in players
+    ]
+    return Hand(f"M1-{no:02d}", "M1", no, players, [], 0, 0, [], results)
+
+
+def match(**over: dict[str, int | None]) -> list[Hand]:
+    """A reaches 250 after hand 3; B, with 120, has the lowest total and wins."""
+    totals = [
+        {"A": 80, "B": 0, "C": 60},
+        {"A": 160, "B": 40, "C": 60},
+        {"A": 250, "B": 120, "C": 140},
+    ]
+    for key, value in over.items():
+        totals[int(key[1:]) - 1] = {**totals[int(key[1:]) - 1], **value}
+    return [
+        hand(1, "B", {"A": 80, "C": 60}, totals[0]),
+        hand(2, "C", {"A": 80, "B": 40}, totals[1]),
+        hand(3, "A", {"A": 90, "B": 80, "C": 80}, totals[2]),
+    ]
+
+
+def keys(findings: list[Finding]) -> list[tuple[str, str | None, str | None]]:
+    return [(f.check, f.hand_id, f.player_id) for f in findings]
+
+
+def test_the_match_ends_when_somebody_reaches_250_and_the_lowest_total_wins() -> None:
+    """002_: "The match ends when somebody reaches 250." "The lowest total wins." The
+    clean match: totals add up, A reaches 250 in hand 3, the last, and B (120) wins."""
+    assert check_match(game(), match(), RULES) == []
+
+
+def test_the_running_total_is_the_last_total_plus_the_hands_points() -> None:
+    """002_: "A low score is a good score": each hand's points add to the player's total
+    (`results.score_after`); a wrong one is `match.total`, once: the next hand goes on
+    from the recorded total."""
+    hands = match(h2={"B": 45})
+    hands[2] = hand(3, "A", {"A": 90, "B": 75, "C": 80}, {"A": 250, "B": 120, "C": 140})
+    found = check_match(game(), hands, RULES)
+    assert keys(found) == [("match.total", "M1-02", "B")]
+    assert (found[0].expected, found[0].recorded) == ("40", "45")
+    assert found[0].rule.startswith("match.target: ")
+
+
+def test_no_hand_is_dealt_after_a_total_reaches_250() -> None:
+    """002_: "The match ends when somebody reaches 250." A reaches 250 after hand 2; a
+    third hand is `match.end`."""
+    hands = match(h2={"A": 250})
+    hands[1] = hand(2, "C", {"A": 170, "B": 40}, {"A": 250, "B": 40, "C": 60})
+    hands[2] = hand(3, "B", {"A": 0, "C": 80}, {"A": 250, "B": 40, "C": 140})
+    found = check_match(game(), hands, RULES)
+    assert ("match.end", "M1-03", None) in keys(found)
+
+
+def test_a_match_does_not_end_before_somebody_reaches_250() -> None:
+    """002_: "The match ends when somebody reaches 250": a finished match whose highest
+    total is 160 is `match.end`."""
+    hands = match()[:2]
+    found = check_match(game(), hands, RULES)
+    assert keys(found)[0] == ("match.end", "M1-02", None)
+    running = check_match(game(winner=None, running=True), hands, RULES)
+    assert running == []  # a match still running is judged on its hands so far
+
+
+def test_the_lowest_total_wins() -> None:
+    """002_: "The lowest total wins." A recorded as the winner with 250: `match.winner`;
+    no winner recorded: the same; a tie for the lowest: either may be named."""
+    (found,) = check_match(game(winner="A"), match(), RULES)
+    assert keys([found]) == [("match.winner", "M1-03", "A")]
+    assert found.expected == "B"
+    assert found.rule.startswith("match.winner: ")
+    assert keys(check_match(game(winner=None), match(), RULES)) == [("match.winner", "M1-03", "B")]
+    tied = match()
+    tied[2] = hand(3, "A", {"A": 90, "B": 80, "C": 60}, {"A": 250, "B": 120, "C": 120})
+    assert check_match(game(winner="C"), tied, RULES) == []
+    assert check_match(game(winner="B"), tied, RULES) == []
+
+
+def test_a_match_moves_no_money_so_no_money_check_fires() -> None:
+    """A match has no point value, no entry fee and no ledger rows: the game checks (the
+    one door, audit/unit.py) run the match checks and no ledger or points-money check."""
+    found = game_checks(game(), match(), RULES)
+    assert found == []
+    unit = GameUnit("M1", game(winner="A"), match())
+    assert [f.check for f in game_checks(unit.game, unit.hands, RULES)] == ["match.winner"]
+    assert [f.check for f in game_checks(game(winner="A"), match(), RULES,
+                                         game_events=False)] == []  # fmt: skip
