@@ -124,19 +124,27 @@ def _header(view: HandView) -> Panel:
 
 
 def _turns(turns: Iterable[TurnView]) -> Table:
+    """The turns table; in the open-melds game a last column shows the table's melds after
+    each turn that changed them."""
+    rows = list(turns)
+    melds = any(t.table for t in rows)
     table = Table(title="Turns", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
     for name in ("seq", "player", "drew", "from", "discarded", "then"):
         table.add_column(name)
-    for t in turns:
-        table.add_row(
+    if melds:
+        table.add_column("table after")
+    for t in rows:
+        cells = [
             Text(t.seqs),
             Text(t.player),
             card_text(t.drew) if t.drew else Text(""),
             Text(t.source),
             card_text(t.discarded) if t.discarded else Text(""),
             _turn_note(t),
-            style=_COLOUR[t.severity] if t.severity else None,
-        )
+        ]
+        if melds:
+            cells.append(Text("\n".join(t.table)))
+        table.add_row(*cells, style=_COLOUR[t.severity] if t.severity else None)
     return table
 
 

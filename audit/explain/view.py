@@ -6,10 +6,11 @@ terminal and the HTML page say the same things.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from audit.cards import format_codes
 from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
@@ -35,7 +36,7 @@ from audit.games.deals import check_deals
 from audit.money import money
 from audit.records import Event, Game, Hand, Result
 from audit.replay.hand import Declaration, Seat, Status
-from audit.replay.outcome import Expected, HandAudit
+from audit.replay.outcome import Expected, HandAudit, TableState
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -71,6 +72,8 @@ class TurnView:
     finish: CardView | None
     note: str
     severity: str
+    table: tuple[str, ...] = ()
+    """Open melds: the melds on the table after this row, when it changed them."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +282,7 @@ def build_view(
         open=card_view(hand.open, jokers),
         jokers=jokers.describe(),
         joker_cards=joker_views(jokers),
-        turns=turn_views(hand.events, jokers, findings),
+        turns=turn_views(hand.events, jokers, findings, audit.table),
         players=tuple(
             _player(i, p, audit, game, rules, findings, money) for i, p in enumerate(hand.seats, 1)
         ),
@@ -350,27 +353,45 @@ finding_view = _finding
 
 
 def turn_views(
-    events: Sequence[Event], jokers: Jokers, findings: Sequence[Finding]
+    events: Sequence[Event],
+    jokers: Jokers,
+    findings: Sequence[Finding],
+    table: Mapping[int, TableState] | None = None,
 ) -> tuple[TurnView, ...]:
     """The turns table: a draw and the discard or declaration after it by the same player
-    make one row; every other event is a row of its own."""
+    make one row (in the open-melds game, with the melds laid, the lay-offs and the cut
+    card's try between them, and the table's melds after the row when it changed them:
+    ``table``, by seq); every other event is a row of its own."""
     rows: list[list[Event]] = []
-    open_draw = False
+    in_turn = False
     for e in events:
         closes = e.action in ("discard", "declare")
-        if closes and open_draw and rows[-1][0].player == e.player:
+        if (closes or e.action in _TURN_MOVES) and in_turn and rows[-1][0].player == e.player:
             rows[-1].append(e)
         else:
             rows.append([e])
-        open_draw = e.action in ("draw_stock", "draw_discard") and not closes
-    return tuple(_turn(row, jokers, findings) for row in rows)
+        in_turn = not closes and (in_turn or e.action in _TURN_STARTS)
+    melds = table or {}
+    return tuple(_turn(row, jokers, findings, melds) for row in rows)
 
 
-def _turn(row: list[Event], jokers: Jokers, findings: Sequence[Finding]) -> TurnView:
+_TURN_STARTS = frozenset({"draw_stock", "draw_discard", "take_cut"})
+_TURN_MOVES = frozenset(
+    {"draw_stock", "draw_discard", "take_cut", "return_cut", "lay", "lay_off", "swap_joker"}
+)
+
+
+def _turn(
+    row: list[Event],
+    jokers: Jokers,
+    findings: Sequence[Finding],
+    table: Mapping[int, TableState],
+) -> TurnView:
     seqs = {e.seq for e in row}
     first, last = row[0], row[-1]
     drew = source = discarded = finish = None
     notes: list[str] = []
+    after: TableState | None = None
     for e in row:
         card = card_view(e.card, jokers)
         match e.action:
@@ -378,6 +399,18 @@ def _turn(row: list[Event], jokers: Jokers, findings: Sequence[Finding]) -> Turn
                 drew, source = card, "stock"
             case "draw_discard":
                 drew, source = card, "discard pile"
+            case "take_cut":
+                drew, source = card, "cut card"
+                notes.append(f"took the cut card {format_codes([e.card])}")
+            case "return_cut":
+                notes.append("put the cut card back")
+            case "lay":
+                laid = "; ".join(format_codes(g) for g in e.groups or ())
+                notes.append(f"laid {laid}")
+            case "lay_off":
+                notes.append(f"added {format_codes([e.card])} to meld {e.meld}")
+            case "swap_joker":
+                notes.append(f"put {format_codes([e.card])} in a joker's place in meld {e.meld}")
             case "discard":
                 discarded = card
             case "declare":
@@ -394,6 +427,7 @@ def _turn(row: list[Event], jokers: Jokers, findings: Sequence[Finding]) -> Turn
                 notes.append(f"recorded {e.action!r}")
         if e.auto and e.action != "drop":
             notes.append(f"by the server ({e.reason or 'no reason given'})")
+        after = table.get(e.seq, after)
     return TurnView(
         seqs=str(first.seq) if first is last else f"{first.seq}-{last.seq}",
         player=first.player or "server",
@@ -403,6 +437,11 @@ def _turn(row: list[Event], jokers: Jokers, findings: Sequence[Finding]) -> Turn
         finish=finish,
         note="; ".join(notes),
         severity=_worst(f for f in findings if f.seq in seqs),
+        table=tuple(
+            f"meld {number} ({owner}): {format_codes(cards)}" for number, owner, cards in after
+        )
+        if after is not None
+        else (),
     )
 
 

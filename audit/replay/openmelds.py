@@ -30,7 +30,7 @@ from audit.findings import Finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.facts import PileRow
 from audit.replay.hand import HandReplay, Seat, Status
-from audit.replay.outcome import Expected, HandAudit, compare_results
+from audit.replay.outcome import Expected, HandAudit, TableState, compare_results
 from audit.rules.melds import MeldKind, Verdict, classify
 from audit.rules.ruleset import Ruleset
 from audit.shuffle.commitment import commitment_findings
@@ -88,6 +88,8 @@ class OpenHandReplay:
         self.out_seq: int | None = None
         """The event that ended the hand by a player going out."""
         self.turn = _Turn(None)
+        self.table: dict[int, TableState] = {}
+        """The melds on the table after each event that changed them, by seq (explain)."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -515,12 +517,14 @@ class OpenHandReplay:
                 self.draw(e)
             elif action == Action.DISCARD:
                 self.discard(e)
-            elif action == Action.LAY:
-                self.lay(e)
-            elif action == Action.LAY_OFF:
-                self.lay_off(e)
-            elif action == Action.SWAP_JOKER:
-                self.swap_joker(e)
+            elif action in (Action.LAY, Action.LAY_OFF, Action.SWAP_JOKER):
+                if action == Action.LAY:
+                    self.lay(e)
+                elif action == Action.LAY_OFF:
+                    self.lay_off(e)
+                else:
+                    self.swap_joker(e)
+                self.table[e.seq] = tuple((m.number, m.owner, tuple(m.cards)) for m in self.melds)
             elif action == Action.TAKE_CUT:
                 self.take_cut(e)
             elif action == Action.RETURN_CUT:
@@ -651,4 +655,4 @@ def audit_open_hand(
     findings += commitment_findings(hand, game)
     findings += compare_results(replay.base, expected)
     status = "discrepancy" if findings else "verified"
-    return HandAudit(status, findings, replay.base, expected), replay
+    return HandAudit(status, findings, replay.base, expected, replay.table), replay

@@ -6,7 +6,7 @@ outcomes, and the findings where ``results`` disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from audit.findings import Finding, finding
@@ -18,6 +18,9 @@ from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 from audit.shuffle.commitment import commitment_findings
+
+TableState = tuple[tuple[int, str, tuple[int, ...]], ...]
+"""The melds on an open-melds table: (number, owner, cards) each, in the order laid."""
 
 _DROP_WORDS = {
     "first_drop": "dropped before drawing a card (a first drop)",
@@ -84,6 +87,8 @@ class HandAudit:
     findings: list[Finding]
     replay: HandReplay
     expected: dict[str, Expected]
+    table: dict[int, TableState] = field(default_factory=dict)
+    """Open melds: the melds on the table after each event that changed them, by seq."""
 
 
 def audit_hand(

@@ -3,10 +3,12 @@
 ``simulate(games=..., out=..., seed=...)`` runs tables of 2-6 players through points,
 pool 101, pool 201 and deals games under the shipped presets (``DEFAULT_PRESETS``, or those
 named in ``presets``: ``standard-10``, and ``standard-21`` and ``standard-27``, whose
-tables play points games only, ``games.formats``), and writes the night's log root in the
-contract. The same arguments give the same bytes: every choice comes from one
-seeded ``random.Random`` (each game from its own, seeded by the first), and every time
-from a fixed epoch plus simulated think times.
+tables play points games only, ``games.formats``; ``open-melds-13``, whose tables play
+matches to 250, `audit.sim.openplay`), and writes the night's log root in the
+contract (version 1; version 2 for a night whose presets include an open-melds game). The
+same arguments give the same bytes: every choice comes from one seeded ``random.Random``
+(each game from its own, seeded by the first), and every time from a fixed epoch plus
+simulated think times.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import NamedTuple
 
 from audit.errors import AuditError
 from audit.rules.ruleset import FORMATS, Ruleset, load_preset, preset_ids
-from audit.sim.anomalies import KINDS, Label, Planner, fits, label, parse_kinds
+from audit.sim.anomalies import EVERY_KIND, Label, Planner, fits, label, parse_kinds
 from audit.sim.games import JOIN_AHEAD_MS, play_game, stable_shoe
 from audit.sim.play import BOT_JITTER_MS, BOT_THINK_MS, Collusion, GameLog, TableSpec
 from audit.sim.players import Profile, bot_player, new_player, second_account
@@ -35,10 +37,12 @@ from audit.sim.writer import LogWriter, write_labels, write_players
 
 EPOCH = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 EPOCH_MS = int(EPOCH.timestamp() * 1000)
-DEFAULT_FORMATS = FORMATS
 DEFAULT_PRESETS = ("standard-13", "first-life-13")
 
 FORMAT_WEIGHTS = {"points": 50, "pool_101": 15, "pool_201": 10, "deals": 25}
+DEFAULT_FORMATS = tuple(f for f in FORMATS if f in FORMAT_WEIGHTS)
+"""The formats a table is drawn for: all but ``match`` (contract version 2), which is the
+format of the open-melds presets' tables whatever the formats named (docs/open-melds.md)."""
 PRESET_WEIGHTS = (3, 1)  # the first preset named, then each of the others
 TABLE_SIZES, TABLE_SIZE_WEIGHTS = (2, 4, 6), (2, 1, 7)
 PLAYER_COUNT_WEIGHTS = {2: 2, 3: 2, 4: 3, 5: 3, 6: 3}
@@ -140,7 +144,7 @@ def simulate(
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             done = list(pool.map(_play_shard, shards))
-    write_labels(out, [row for room in done for row in room.labels])
+    write_labels(out, [row for room in done for row in room.labels], _version(presets))
     write_players(out, [player for room in done for player in room.players])
     return sum((room.summary for room in done), SimSummary())
 
@@ -217,7 +221,7 @@ def _play_room(shard: _Shard) -> _Room:
     labels: list[Label] = []
     free_at = [(EPOCH_MS + rng.randrange(0, 2 * 3_600_000), t) for t in range(n_tables)]
     heapq.heapify(free_at)
-    writer = LogWriter(shard.out, prefix=f"{shard.index}-")
+    writer = LogWriter(shard.out, prefix=f"{shard.index}-", version=_version(shard.presets))
     summary = SimSummary()
     number = 0
     while number < games:
@@ -289,7 +293,7 @@ def _planted_groups(
     groups."""
     groups = []
     for kind in kinds:
-        size = KINDS[kind].accounts
+        size = EVERY_KIND[kind].accounts
         for _ in range(PAIRS_PER_KIND if size else 0):
             one = new_player(rng, first + len(players) + 1)
             players.append(one)
@@ -350,13 +354,33 @@ def _bot_labels(players: list[Profile], bots: list[int], writer: LogWriter) -> l
     return out
 
 
+MATCH_ONLY = ("match",)
+"""The formats of an open-melds preset (``games.formats``): its tables play matches."""
+
+
+def _version(presets: Sequence[str]) -> int:
+    """The log contract version a night is written in: 2 (events.meld, the open-melds
+    actions, format ``match``) when its presets include an open-melds game, else 1, so a
+    night without one is the same bytes as before version 2."""
+    return 2 if any(load_preset(p).kind == "open-melds" for p in presets) else 1
+
+
 def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]) -> None:
     if games < 1:
         raise AuditError(f"games must be 1 or more, not {games}", slug="simulate")
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
         raise AuditError(
-            f"unknown game formats {unknown}; choose from {', '.join(FORMATS)}", slug="simulate"
+            f"unknown game formats {unknown}; choose from {', '.join(DEFAULT_FORMATS)}",
+            slug="simulate",
+        )
+    unplayed = [f for f in formats if f not in DEFAULT_FORMATS]
+    if unplayed:
+        raise AuditError(
+            f"no table is drawn for {', '.join(unplayed)} games (the open-melds presets'"
+            f" tables play matches: --presets open-melds-13); choose from"
+            f" {', '.join(DEFAULT_FORMATS)}",
+            slug="simulate",
         )
     if not presets:
         raise AuditError("name at least one rule preset to simulate", slug="simulate")
@@ -368,7 +392,7 @@ def _check(games: int, out: Path, formats: Sequence[str], presets: Sequence[str]
         )
     for preset in presets:
         allowed = load_preset(preset).formats
-        if not any(f in allowed for f in formats):
+        if allowed != MATCH_ONLY and not any(f in allowed for f in formats):
             raise AuditError(
                 f"rule preset {preset} is for {', '.join(allowed)} games only "
                 "(games.formats), and none of them is simulated",
@@ -393,12 +417,24 @@ def _new_table(
         game_format = rng.choices(formats, weights=[FORMAT_WEIGHTS[f] for f in formats])[0]
         weights = [PRESET_WEIGHTS[0]] + [PRESET_WEIGHTS[1]] * (len(rules) - 1)
         preset = rng.choices(rules, weights=weights)[0]
-    if game_format not in preset.formats:  # 21 and 27 cards: points games only
-        allowed = [f for f in formats if f in preset.formats]
+    if game_format not in preset.formats:  # 21 and 27 cards: points only; open melds: match
+        allowed = [f for f in formats if f in preset.formats] or list(preset.formats)
         game_format = allowed[number % len(allowed)]
     sizes = [s for s in TABLE_SIZES if preset.min_players <= s <= preset.max_players]
     size_weights = [w for s, w in zip(TABLE_SIZES, TABLE_SIZE_WEIGHTS, strict=True) if s in sizes]
     max_players = rng.choices(sizes, weights=size_weights)[0]
+    if game_format == "match":  # a match of hands to a total, for no money (002_)
+        return TableSpec(
+            table_id=f"T{first_id + number + 1:04d}",
+            format=game_format,
+            rules=preset,
+            max_players=max_players,
+            chip_type="practice",
+            deals_count=None,
+            entry_fee=None,
+            point_value=None,
+            rake_pct=Decimal("0.00"),
+        )
     pool = game_format.startswith("pool")
     return TableSpec(
         table_id=f"T{first_id + number + 1:04d}",

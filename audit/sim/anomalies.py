@@ -1,7 +1,7 @@
 """Planted anomalies: what the simulated platform can be made to get wrong, or let happen,
 and the ground truth it writes about each one (``LOGS/labels.parquet``).
 
-Three families:
+Three families (and the open-melds game's own tampering, below):
 
 - **record tampering and deck manipulation** (``TAMPERING``): the platform records
   something the rules do not give. Each is planted in one game at a time and must be
@@ -15,6 +15,13 @@ Three families:
   seek each other out, and collude in every game where they all sit (`audit.sim.simulate`).
 
 The audit never reads ``labels.parquet``; the tests, the benchmarks and the demo do.
+
+The open-melds game (``game.kind = "open-melds"``, format ``match``, docs/open-melds.md)
+has tampering of its own (``OPEN_MELDS``): a lay-off on another player's meld, a third wild
+card in a meld, a never-opened loser charged other than the flat charge. They are named by
+``--anomalies`` (or ``all``, or ``open-melds``) and planted only in match games; they stay
+out of ``TAMPERING`` and ``KINDS``, the kinds of the declaration games, so a night of those
+plants and labels what it did before.
 """
 
 from __future__ import annotations
@@ -49,7 +56,9 @@ class Kind:
 
 
 ALL_FORMATS = ("points", "pool_101", "pool_201", "deals")
+"""The formats of the declaration games; the open-melds game plays ``match``."""
 POOLS = ("pool_101", "pool_201")
+MATCH = ("match",)
 
 TAMPERING: tuple[Kind, ...] = (
     Kind("loser_points", "score.points", ALL_FORMATS,
@@ -94,7 +103,20 @@ FAIR_PLAY: tuple[Kind, ...] = (
          "a table whose shuffler puts a printed joker on the first seat's first card too often"),
 )  # fmt: skip
 
+OPEN_MELDS: tuple[Kind, ...] = (
+    Kind("foreign_lay_off", "meld.lay_off", MATCH,
+         "a player lays off a card on another player's meld, where only one's own are allowed"),
+    Kind("wild_limit", "meld.wild_limit", MATCH,
+         "a meld on the table is given a third wild card, over the limit of two"),
+    Kind("never_opened", "score.points", MATCH,
+         "a loser who never laid a meld is charged other than the flat charge"),
+)  # fmt: skip
+"""Tampering of the open-melds game (``match`` games only)."""
+
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (*TAMPERING, *FAIR_PLAY)}
+"""The kinds of the declaration games (``--anomalies all`` plants each in a night of them)."""
+EVERY_KIND: dict[str, Kind] = {**KINDS, **{kind.name: kind for kind in OPEN_MELDS}}
+"""Every kind ``--anomalies`` names: ``KINDS`` and the open-melds game's."""
 GROUP_KINDS = frozenset(kind.name for kind in FAIR_PLAY if kind.accounts)
 """Kinds planted as a group of accounts (a pair or a ring) that collude at one table."""
 PAIR_KINDS = frozenset(kind.name for kind in FAIR_PLAY if kind.accounts == 2)
@@ -116,7 +138,7 @@ def fits(name: str, game_format: str, *, real: bool, fair: bool = False, seats: 
     >>> fits("collusion_ring", "points", real=False, seats=2)
     False
     """
-    kind = KINDS[name]
+    kind = EVERY_KIND[name]
     return (
         game_format in kind.formats
         and (real or not kind.real_money)
@@ -126,12 +148,15 @@ def fits(name: str, game_format: str, *, real: bool, fair: bool = False, seats: 
 
 
 def parse_kinds(text: str | Sequence[str] | None) -> tuple[str, ...]:
-    """Kind names from ``--anomalies`` (``all``, ``tampering``, ``fairplay`` or names).
+    """Kind names from ``--anomalies`` (``all``, ``tampering``, ``fairplay``,
+    ``open-melds`` or names).
 
     >>> parse_kinds("loser_points,bot")
     ('loser_points', 'bot')
-    >>> len(parse_kinds("all")) == len(KINDS)
+    >>> len(parse_kinds("all")) == len(EVERY_KIND)
     True
+    >>> parse_kinds("open-melds")
+    ('foreign_lay_off', 'wild_limit', 'never_opened')
     >>> parse_kinds("skimmed")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -145,15 +170,17 @@ def parse_kinds(text: str | Sequence[str] | None) -> tuple[str, ...]:
         if not name:
             continue
         if name == "all":
-            out.extend(KINDS)
+            out.extend(EVERY_KIND)
         elif name == "tampering":
             out.extend(kind.name for kind in TAMPERING)
         elif name == "fairplay":
             out.extend(kind.name for kind in FAIR_PLAY)
-        elif name in KINDS:
+        elif name == "open-melds":
+            out.extend(kind.name for kind in OPEN_MELDS)
+        elif name in EVERY_KIND:
             out.append(name)
         else:
-            choices = ", ".join(["all", "tampering", "fairplay", *KINDS])
+            choices = ", ".join(["all", "tampering", "fairplay", "open-melds", *EVERY_KIND])
             raise AuditError(
                 f"unknown anomaly kind {name!r}; choose from {choices}", slug="simulate"
             )
@@ -181,7 +208,7 @@ def label(
     players: Iterable[str] = (),
     details: str,
 ) -> Label:
-    return Label(kind, KINDS[kind].check, game_id, hand_id, seq, tuple(players), details)
+    return Label(kind, EVERY_KIND[kind].check, game_id, hand_id, seq, tuple(players), details)
 
 
 LABELS_SCHEMA = pa.schema(
@@ -211,7 +238,7 @@ class Planner:
     are not planned here."""
 
     def __init__(self, kinds: Sequence[str]) -> None:
-        tampering = {kind.name for kind in TAMPERING}
+        tampering = {kind.name for kind in (*TAMPERING, *OPEN_MELDS)}
         self.kinds = [k for k in kinds if k in tampering]
         """The tampering kinds, which ``pick`` plans game by game."""
         self.pending = [k for k in kinds if k in tampering or k in GROUP_KINDS]

@@ -1,8 +1,11 @@
-"""Games: a points session, a pool game or a deals game, chained from hands, and its money.
+"""Games: a points session, a pool game, a deals game or a match, chained from hands, and
+its money.
 
-`play_game` deals hand after hand (`audit.sim.play.play_hand`) and does what the rules of
-000_ say between them: running pool scores, eliminations, rebuys, auto and manual splits,
-deals for chips, and the ledger, in exact decimals that balance to the paisa.
+`play_game` deals hand after hand (`audit.sim.play.play_hand`; the open-melds game's
+`audit.sim.openplay.play_open_hand`) and does what the rules of 000_ say between them:
+running pool scores, eliminations, rebuys, auto and manual splits, deals for chips, and the
+ledger, in exact decimals that balance to the paisa; a match (002_) adds each hand's points
+to running totals until one reaches the target, for no money.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from audit.rules.counts import value_of, value_settlement
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.shuffle.commitment import canonical_shoe
 from audit.sim.anomalies import Label, label
+from audit.sim.openplay import play_open_hand, tamper_never_opened
 from audit.sim.play import Collusion, Deal, GameLog, HandLog, TableSpec, play_hand
 from audit.sim.players import Profile, Table
 
@@ -24,7 +28,16 @@ MORE_HANDS = 0.65  # chance a points session plays another hand
 MAX_POINTS_HANDS = 8
 JOIN_AHEAD_MS = 60_000  # players join a table up to a minute before the game starts
 SPLIT_OFFER, SPLIT_ACCEPTED, REBUY_TAKEN = 0.4, 0.7, 0.6
-HAND_KINDS = frozenset({"stacked_shoe", "non_top_draw", "invalid_declaration", "rigged_shuffle"})
+HAND_KINDS = frozenset(
+    {
+        "stacked_shoe",
+        "non_top_draw",
+        "invalid_declaration",
+        "rigged_shuffle",
+        "foreign_lay_off",
+        "wild_limit",
+    }
+)
 """Planted while the hand is played (`audit.sim.play`); the others are planted here."""
 POINTS_OFF = (-10, -5, -2, 2, 5, 10)
 
@@ -66,6 +79,8 @@ def play_game(
             gone = _pool_game(log, seated, shoe, rng)
         case "deals":
             gone = _deals_game(log, seated, shoe, rng)
+        case "match":
+            gone = _match_game(log, seated, shoe, rng)
         case other:
             raise ValueError(f"unknown game format {other!r}")
     log.ended = max([log.hands[-1].ended, *(row[1] for row in log.game_events)]) + 2_000
@@ -119,7 +134,7 @@ def _next_hand(
         biased=table.biased,
         fair=table.fair,
     )
-    hand = play_hand(deal, rng)
+    hand = (play_open_hand if table.rules.kind == "open-melds" else play_hand)(deal, rng)
     log.hands.append(hand)
     for planted in hand.labels:
         log.labels.append(planted._replace(game_id=log.game_id))
@@ -127,6 +142,11 @@ def _next_hand(
             log.plant = None
     if log.plant in ("loser_points", "drop_penalty"):
         _tamper_points(log, hand, rules=table.rules, rng=rng)
+    if log.plant == "never_opened":
+        charged = tamper_never_opened(hand, table.rules, rng)
+        if charged is not None:
+            log.labels.append(charged._replace(game_id=log.game_id))
+            log.plant = None
     return hand
 
 
@@ -447,4 +467,25 @@ def _deals_game(
             _game_event(log, leaders[0], "game_won")
             rake = rake_of(fee * len(seated), table.rake_pct)
             _pay_out(log, [(leaders[0], fee * len(seated) - rake)], "prize", rake)
+            return {}
+
+
+def _match_game(
+    log: GameLog, seated: list[tuple[int, Profile]], shoe: list[int], rng: random.Random
+) -> dict[str, int]:
+    """A match (002_): hands until a running total (``results.score_after``, each hand's
+    recorded points added on) reaches ``match.target``; the lowest total wins (a tie: the
+    first of them in seat order). No money: no ledger rows."""
+    target = log.table.rules.match_target
+    assert target is not None
+    totals = {profile.player_id: 0 for _, profile in seated}
+    while True:
+        hand = _next_hand(log, seated, shoe, rng)
+        for seat, ((_, player), points) in enumerate(zip(hand.seats, hand.points, strict=True)):
+            totals[player] += points
+            hand.score_after[seat] = totals[player]
+        if max(totals.values()) >= target:
+            lowest = min(totals.values())
+            winner = next(p.player_id for _, p in seated if totals[p.player_id] == lowest)
+            _game_event(log, winner, "game_won")
             return {}

@@ -37,7 +37,8 @@ from audit.sim.players import (
     rash_declaration,
 )
 
-# An event row: (ts, player_id, action, card, groups, auto, reason); seq is its index.
+# An event row: (ts, player_id, action, card, groups, auto, reason); seq is its index (the
+# meld an open-melds action targets is in ``HandLog.melds``).
 Event = tuple[int, str | None, str, int | None, list[list[int]] | None, bool, str | None]
 # A game_events row: (after_hand_no, ts, player_id, action, score, split_kind); seq is its index.
 GameEvent = tuple[int, int, str | None, str, int | None, str | None]
@@ -126,6 +127,9 @@ class HandLog:
     held: list[list[int]] = field(default_factory=list)
     """Each seat's cards when the hand ended (a declarer's without the finish card): the
     value cards of 21 and 27 cards are counted on them."""
+    melds: dict[int, int] = field(default_factory=dict)
+    """Open melds: the table meld each ``lay_off`` (by its seq) targets (``events.meld``,
+    contract version 2); melds are numbered 0, 1, ... in the order laid in the hand."""
 
 
 @dataclass(slots=True)
@@ -213,23 +217,9 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
     what docs/replay.md gives."""
     rules, drops = deal.rules, deal.drops
     n, k = len(deal.seats), rules.cards_per_hand
-    shoe = list(deal.shoe)
-    commitment = None
-    if deal.fair:
-        commitment = _commit(rng, deal.hand_id)
-        shuffled(commitment, shoe)  # deal.shoe is the shoe in canonical order
-    else:
-        rng.shuffle(shoe)
     dealt = n * k
     ids = [profile.player_id for _, profile in deal.seats]
-    planted: list[Label] = []
-    if deal.plant == "rigged_shuffle" and commitment is not None:
-        planted.append(_rig(shoe, rng.randrange(n), dealt, deal.hand_id, ids))
-    if deal.biased and rng.random() < BIAS and JOKER in shoe:
-        at = shoe.index(JOKER)
-        shoe[0], shoe[at] = shoe[at], shoe[0]
-    if deal.plant == "stacked_shoe":
-        planted.append(_stack(shoe, rng.randrange(n), n, dealt, deal.hand_id, ids))
+    shoe, commitment, planted = shuffle_shoe(deal, rng)
     wild, open_card = shoe[dealt], shoe[dealt + 1]
     stock = shoe[: dealt + 1 : -1]  # reversed: pop() takes shoe[n*k+2] first
     table = Table.for_wild_card(rules, wild)
@@ -439,6 +429,31 @@ def play_hand(deal: Deal, rng: random.Random) -> HandLog:
         shuffle=commitment,
         held=[list(hand.cards) for hand in hands] if rules.value_cards is not None else [],
     )
+
+
+def shuffle_shoe(deal: Deal, rng: random.Random) -> tuple[list[int], Shuffle | None, list[Label]]:
+    """The hand's shoe, shuffled (a fair table from fresh seeds, whose commitment is
+    returned), with what the table's faults or a planted anomaly did to it before the deal
+    (a biased shuffler, a rigged or stacked shoe), and the labels of what was planted."""
+    n = len(deal.seats)
+    shoe = list(deal.shoe)
+    commitment = None
+    if deal.fair:
+        commitment = _commit(rng, deal.hand_id)
+        shuffled(commitment, shoe)  # deal.shoe is the shoe in canonical order
+    else:
+        rng.shuffle(shoe)
+    dealt = n * deal.rules.cards_per_hand
+    ids = [profile.player_id for _, profile in deal.seats]
+    planted: list[Label] = []
+    if deal.plant == "rigged_shuffle" and commitment is not None:
+        planted.append(_rig(shoe, rng.randrange(n), dealt, deal.hand_id, ids))
+    if deal.biased and rng.random() < BIAS and JOKER in shoe:
+        at = shoe.index(JOKER)
+        shoe[0], shoe[at] = shoe[at], shoe[0]
+    if deal.plant == "stacked_shoe":
+        planted.append(_stack(shoe, rng.randrange(n), n, dealt, deal.hand_id, ids))
+    return shoe, commitment, planted
 
 
 def _valid(cards: list[int], groups: list[list[int]], table: Table) -> bool:

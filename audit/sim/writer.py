@@ -6,6 +6,12 @@ room 0's fourth batch), so a game's rows never span two files. Columns are built
 arrays from integer codes (cards become their contract strings through one `take` on a
 53-entry dictionary), cast to the contract's exact schema (`audit.logs.contract`), and
 written with fixed options, so the same records give the same bytes.
+
+A night is written in one contract version (``version``): 2 when its presets include the
+open-melds game (the `meld` column of events, the open-melds actions, format ``match``;
+every file says ``rummy_audit.schema_version = "2"``), else 1, exactly as before version 2:
+no `meld` column, and each column's meaning as version 1 worded it (``V1_MEANINGS``), so a
+night of the declaration games is the same bytes whatever the contract's version.
 """
 
 from __future__ import annotations
@@ -20,9 +26,9 @@ import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
 import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
 from audit.cards import CODE_TEXT
-from audit.logs.contract import load_contract
+from audit.logs.contract import SCHEMA_VERSION_KEY, TABLES, load_contract
 from audit.sim.anomalies import LABELS_SCHEMA, Label
-from audit.sim.play import GameLog
+from audit.sim.play import GameLog, HandLog
 from audit.sim.players import Profile
 
 GAMES_PER_FILE = 100
@@ -34,12 +40,13 @@ _WRITE_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 3}
 class LogWriter:
     """Writes games to a log root, ``GAMES_PER_FILE`` games to a file of each table."""
 
-    def __init__(self, root: Path, *, prefix: str = "") -> None:
+    def __init__(self, root: Path, *, prefix: str = "", version: int = 1) -> None:
         self.root = root
         self.prefix = prefix
         self.buffer: list[GameLog] = []
         self.batch = 0
-        self.contract = load_contract()
+        self.version = version
+        self.schemas = file_schemas(version)
         self.played: dict[str, int] = {}
 
     def add(self, game: GameLog) -> None:
@@ -54,8 +61,8 @@ class LogWriter:
         for game in self.buffer:
             by_day.setdefault(_day(game.started), []).append(game)
         for day, games in by_day.items():
-            for name, columns in _tables(games).items():
-                table = pa.Table.from_arrays(columns, schema=self.contract[name].arrow_schema)
+            for name, columns in _tables(games, self.version).items():
+                table = pa.Table.from_arrays(columns, schema=self.schemas[name])
                 folder = self.root / name / f"date={day}"
                 folder.mkdir(parents=True, exist_ok=True)
                 pq.write_table(
@@ -100,11 +107,13 @@ def write_players(root: Path, players: Sequence[Profile]) -> None:
     pq.write_table(table, root / "players.parquet", **_WRITE_OPTIONS)
 
 
-def write_labels(root: Path, labels: Sequence[Label]) -> None:
-    """The planted anomalies, as ``labels.parquet`` (sorted, so the bytes are stable)."""
+def write_labels(root: Path, labels: Sequence[Label], version: int = 1) -> None:
+    """The planted anomalies, as ``labels.parquet`` (sorted, so the bytes are stable),
+    marked with the night's contract version."""
     root.mkdir(parents=True, exist_ok=True)
     rows = sorted(labels, key=lambda r: (r.game_id or "", r.hand_id or "", r.kind, r.players))
-    table = pa.Table.from_pylist([r._asdict() for r in rows], schema=LABELS_SCHEMA)
+    schema = LABELS_SCHEMA.with_metadata({SCHEMA_VERSION_KEY: str(version)})
+    table = pa.Table.from_pylist([r._asdict() for r in rows], schema=schema)
     pq.write_table(table, root / "labels.parquet", **_WRITE_OPTIONS)
 
 
@@ -112,11 +121,44 @@ def _day(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=UTC).date().isoformat()
 
 
-def _tables(games: list[GameLog]) -> dict[str, list[pa.Array]]:
+V1_MEANINGS: dict[tuple[str, str], str] = {
+    ("games", "format"): "The game format.",
+    ("events", "card"): "The card drawn, discarded or placed on the finish slot, a card code: "
+    "2 characters, rank then suit, or `JK`; null on `drop`, `show` and `reshuffle`.",
+    ("events", "groups"): "An arrangement of cards into groups, each card a card code: 2 "
+    "characters, rank then suit, or `JK`: the declarer's other k cards on `declare`, all k "
+    "cards on `show`, the new stock as one group on `reshuffle`; null otherwise.",
+}
+"""The column meanings version 2 reworded, as version 1 files carry them (field metadata):
+a night written in version 1 keeps its bytes."""
+
+
+def file_schemas(version: int) -> dict[str, pa.Schema]:
+    """The Arrow schema of each table's files in contract ``version`` (1 or 2): version 2 is
+    the contract's; version 1 leaves out the columns version 2 added (``optional``) and
+    words each meaning as version 1 did."""
+    contract = load_contract()
+    out = {}
+    for name in TABLES:
+        schema = contract[name].arrow_schema
+        if version < 2:
+            fields = [
+                field.with_metadata(
+                    {"meaning": V1_MEANINGS.get((name, column.name), column.meaning)}
+                )
+                for field, column in zip(schema, contract[name].columns, strict=True)
+                if not column.optional
+            ]
+            schema = pa.schema(fields)
+        out[name] = schema.with_metadata({SCHEMA_VERSION_KEY: str(version)})
+    return out
+
+
+def _tables(games: list[GameLog], version: int) -> dict[str, list[pa.Array]]:
     return {
         "games": _games(games),
         "hands": _hands(games),
-        "events": _events(games),
+        "events": _events(games, version),
         "results": _results(games),
         "game_events": _game_events(games),
         "ledger": _ledger(games),
@@ -202,7 +244,9 @@ def _hands(games: list[GameLog]) -> list[pa.Array]:
     ]
 
 
-def _events(games: list[GameLog]) -> list[pa.Array]:
+def _events(games: list[GameLog], version: int) -> list[pa.Array]:
+    """The events' columns; from version 2 on, `meld` too (the table meld each open-melds
+    action targets, null on the other rows)."""
     hands = [h for g in games for h in g.hands]
     rows = [row for h in hands for row in h.events]
     ts, players, actions, cards, groups, auto, reasons = (
@@ -218,7 +262,13 @@ def _events(games: list[GameLog]) -> list[pa.Array]:
         _card_groups(groups),
         pa.array(auto, pa.bool_()),
         pa.array(reasons, pa.string()),
+        *([_melds(hands)] if version >= 2 else []),
     ]
+
+
+def _melds(hands: list[HandLog]) -> pa.Array:
+    """``events.meld``: the table meld of each open-melds action that targets one."""
+    return pa.array([h.melds.get(seq) for h in hands for seq in range(len(h.events))], pa.int16())
 
 
 def _results(games: list[GameLog]) -> list[pa.Array]:

@@ -23,9 +23,9 @@ import audit.sim.play
 import audit.sim.players
 from audit.errors import AuditError
 from audit.logs.contract import SCHEMA_VERSION_KEY, check_schema, conform, load_contract
-from audit.rules.ruleset import FORMATS, load_preset
+from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
-from audit.sim import SimSummary, simulate
+from audit.sim import DEFAULT_FORMATS, SimSummary, simulate
 from tests.sim.walk import TABLES, Logs, Row, Walked, digest, files, load, walk
 
 SEED = 20261132  # chosen: its run holds every kind of play (see the "seeded run" test)
@@ -117,7 +117,7 @@ def test_summary_counts_what_was_written(run: tuple[SimSummary, Path], logs: Log
 
 def test_formats_presets_and_table_sizes_are_all_represented(logs: Logs) -> None:
     games = logs.games.values()
-    assert {g["format"] for g in games} == set(FORMATS)
+    assert {g["format"] for g in games} == set(DEFAULT_FORMATS)
     assert {g["ruleset"] for g in games} == {"standard-13", "first-life-13"}
     assert {g["chip_type"] for g in games} == {"real", "practice"}
     assert {g["deals_count"] for g in games if g["format"] == "deals"} == {2, 3}
