@@ -95,7 +95,7 @@ def demo() -> None:
     cli = BIN / "rummy-audit"
     logs, out = Path("demo/logs"), Path("demo/out")  # relative to ROOT, the commands' cwd
     shutil.rmtree(ROOT / logs, ignore_errors=True)  # a few seconds: always today's simulator
-    presets = "standard-13,first-life-13,standard-10,standard-21,standard-27"  # every preset
+    presets = "standard-13,first-life-13,standard-10,standard-21,standard-27"  # open-melds-13: README
     night = ("--games", "2000", "--seed", "20261129", "--anomalies", "all", "--presets", presets)
     run(cli, "simulate", *night, "--out", logs)
     code = subprocess.run(
