@@ -3,7 +3,7 @@
 The answer is ``min(cap, U, D)``: ``U`` is what an arrangement without the requirement is
 charged (every card's points, the full count under ``full_count``, under
 ``pure_run_exempt`` every card's points less those of the hand's pure run worth most,
-``_best_pure_run``, or under ``pure_runs_exempt`` the least points of the cards outside
+``tables._best_pure_run``, or under ``pure_runs_exempt`` the least points of the cards outside
 the pure runs laid), ``D`` the least
 deadwood of an arrangement that meets the declaration requirement (two sequences, one
 pure, ...). ``D`` is found by a memoised branch-and-bound search over the hand, written
@@ -64,7 +64,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
@@ -75,6 +74,8 @@ from audit.rules.ruleset import Ruleset
 from audit.rules.tables import (
     _PURE,
     _SET,
+    _best_pure_run,
+    _display_order,
     _exempt_rules,
     _finishing,
     _item_order,
@@ -84,6 +85,7 @@ from audit.rules.tables import (
     _pure_short,
     _reachable,
     _requirement_tables,
+    _run_cover,
     _set_options,
     _suit_runs,
     _terminal_table,
@@ -345,62 +347,7 @@ class _Search:
 
     def _pure_run_possible(self, masks: list[int]) -> bool:
         """Do three cards of a suit (``masks`` from ``_suits``) follow each other?"""
-        rules = self.rules
-        for ranks in masks:
-            if ranks & 2:
-                if rules.ace_high:
-                    ranks |= 1 << 14
-                if not rules.ace_low:
-                    ranks &= ~2
-            if rules.run_wraps:
-                ranks |= ranks << 13
-            if ranks & (ranks >> 1) & (ranks >> 2):
-                return True
-        return False
-
-    def _best_pure_run(self) -> list[int]:
-        """The cards of the pure run of this hand worth the most points (``[]`` if none):
-        what ``points.unmet_requirement = "pure_run_exempt"`` spares a loser who has no
-        declaration. Each window of consecutive places of one suit is tried."""
-        rules, points = self.rules, self.points_of
-        wraps = rules.run_wraps
-        lowest = 1 if rules.ace_low else 2
-        highest = 14 if rules.ace_high else 13
-        span_max = 13 if wraps else highest - lowest + 1
-        skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
-        copies = {code: self.hand.count(code) for code in self.items[skip:]}
-        best: list[int] = []
-        best_value = -1
-        for suit in range(4):
-            at: dict[int, int] = {}  # place -> code
-            for code in copies:
-                if SUIT_OF[code] != suit:
-                    continue
-                rank = RANK_OF[code]
-                if wraps:
-                    at[rank], at[rank + 13] = code, code
-                elif rank != 1:
-                    at[rank] = code
-                else:
-                    if rules.ace_low:
-                        at[1] = code
-                    if rules.ace_high:
-                        at[14] = code
-            for start in sorted(at):
-                if start - 1 in at:
-                    continue  # not the start of a stretch
-                end = start
-                while end + 1 in at:
-                    end += 1
-                for a in range(start, end + 1):
-                    for b in range(a + rules.min_meld_size - 1, min(end, a + span_max - 1) + 1):
-                        run = [at[p] for p in range(a, b + 1)]
-                        if any(run.count(code) > copies[code] for code in run):
-                            continue  # the ace at both ends, held once
-                        value = sum(map(points.__getitem__, run))
-                        if value > best_value:
-                            best, best_value = run, value
-        return best
+        return any(_run_cover(self.rules, ranks) for ranks in masks)
 
     def _pure_melds_most(self, masks: list[int]) -> int:
         """At most how many pure runs (tunnelas under ``tunnela_kind = "pure_run"`` too)
@@ -410,22 +357,7 @@ class _Search:
         rules, width = self.rules, self.width
         count = (1 << (width - 1)) - 1
         tunnelas = rules.tunnela and rules.tunnela_kind == "pure_run"
-        covered = []
-        for ranks in masks:
-            places = ranks
-            if places & 2 and rules.ace_high:
-                places |= 1 << 14
-            if not rules.ace_low:
-                places &= ~2
-            if rules.run_wraps:
-                places |= places << 13
-            starts = places & (places >> 1) & (places >> 2)
-            cover = starts | starts << 1 | starts << 2
-            if rules.run_wraps:
-                cover |= cover >> 13
-            if cover >> 14 & 1:
-                cover |= 2
-            covered.append(cover)
+        covered = [_run_cover(rules, ranks) for ranks in masks]
         usable = [0, 0, 0, 0]
         skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
         for i, code in enumerate(self.items):
@@ -521,7 +453,9 @@ class _Search:
             unmet, sub_plan = sub._run(plan)
             self.exempt_search = (sub, sub_plan)
         else:
-            self.exempt = self._best_pure_run()
+            self.exempt = _best_pure_run(
+                self.rules, self.hand, self.items, self.n_wild, self.points_of
+            )
             unmet = self.total - sum(map(self.points_of.__getitem__, self.exempt))
         bound = min(unmet, self.limit)
         if bound == 0:
@@ -681,20 +615,7 @@ class _Search:
             if i >= skip:
                 places |= 1 << rank
             rest -= copies << (width * i)
-        runnable = places
-        if places & 2 and rules.ace_high:
-            places |= 1 << 14
-        if not rules.ace_low:
-            places &= ~2
-        if rules.run_wraps:
-            places |= places << 13
-        starts = places & (places >> 1) & (places >> 2)
-        cover = starts | starts << 1 | starts << 2
-        if rules.run_wraps:
-            cover |= cover >> 13
-        if cover >> 14 & 1:
-            cover |= 2
-        cover &= runnable
+        cover = _run_cover(rules, places)
         usable = 0
         for rank in range(1, 14):
             if cover >> rank & 1 or (tunnelas and held[rank] >= 3):
@@ -854,13 +775,3 @@ def _spent(rem: int, jok: int, state: int, ub: int, lo: int) -> int:
 def _spent_test(rem: int, jok: int, state: int, spare: int) -> bool:
     """``_spent`` for ``_Search.declare``."""
     raise AssertionError("the search is over")
-
-
-@lru_cache(maxsize=1 << 14)
-def _display_order(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """Cards in the order people lay a meld down: by rank, the ace after a king."""
-    ranks = {RANK_OF[c] for c in cards}
-    high_ace = 13 in ranks and 2 not in ranks
-    return tuple(
-        sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
-    )

@@ -15,11 +15,12 @@ Every table is keyed on the ``Ruleset`` (hashed by identity) and small numbers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations
 
-from audit.cards import JOKER
+from audit.cards import JOKER, RANK_OF, SUIT_OF
 from audit.rules.ruleset import Ruleset
 
 # What a meld adds to the requirement: (is a run, is pure, is long enough).
@@ -356,3 +357,93 @@ def _pure_short(rules: Ruleset) -> tuple[int, ...]:
     """``short[state]``: how many more pure runs the requirement state needs."""
     pure_cap, runs = rules.min_pure_runs, rules.min_runs + 1
     return tuple(pure_cap - p for _ in (0, 1) for p in range(pure_cap + 1) for _ in range(runs))
+
+
+@lru_cache(maxsize=1 << 12)
+def _run_cover(rules: Ruleset, ranks: int) -> int:
+    """The ranks of ``ranks`` (a bit mask, bit r for rank r, of one suit's cards) that lie in
+    three ranks in a row, as a pure run can hold them (the ace at either end where the rules
+    let it, runs wrapping where they do): 0 when no three follow each other.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> standard = load_preset("standard-13")
+    >>> bin(_run_cover(standard, 0b11000001110))  # A 2 3 and 9 T: the A 2 3
+    '0b1110'
+    >>> bin(_run_cover(standard, 0b11000000000010))  # Q K A, the ace high
+    '0b11000000000010'
+    """
+    places = ranks
+    if places & 2 and rules.ace_high:
+        places |= 1 << 14
+    if not rules.ace_low:
+        places &= ~2
+    if rules.run_wraps:
+        places |= places << 13
+    starts = places & (places >> 1) & (places >> 2)
+    cover = starts | starts << 1 | starts << 2
+    if rules.run_wraps:
+        cover |= cover >> 13
+    if cover >> 14 & 1:
+        cover |= 2
+    return cover & ranks
+
+
+@lru_cache(maxsize=1 << 14)
+def _display_order(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Cards in the order people lay a meld down: by rank, the ace after a king."""
+    ranks = {RANK_OF[c] for c in cards}
+    high_ace = 13 in ranks and 2 not in ranks
+    return tuple(
+        sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
+    )
+
+
+def _best_pure_run(
+    rules: Ruleset,
+    hand: Sequence[int],
+    items: Sequence[int],
+    n_wild: int,
+    points: Sequence[int],
+) -> list[int]:
+    """The cards of the pure run of this hand worth the most points (``[]`` if none):
+    what ``points.unmet_requirement = "pure_run_exempt"`` spares a loser who has no
+    declaration. Each window of consecutive places of one suit is tried. ``items`` are the
+    hand's distinct codes, its ``n_wild`` wild ones first; ``points`` each code's points."""
+    wraps = rules.run_wraps
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    span_max = 13 if wraps else highest - lowest + 1
+    skip = 0 if rules.wild_natural_keeps_pure else n_wild
+    copies = {code: hand.count(code) for code in items[skip:]}
+    best: list[int] = []
+    best_value = -1
+    for suit in range(4):
+        at: dict[int, int] = {}  # place -> code
+        for code in copies:
+            if SUIT_OF[code] != suit:
+                continue
+            rank = RANK_OF[code]
+            if wraps:
+                at[rank], at[rank + 13] = code, code
+            elif rank != 1:
+                at[rank] = code
+            else:
+                if rules.ace_low:
+                    at[1] = code
+                if rules.ace_high:
+                    at[14] = code
+        for start in sorted(at):
+            if start - 1 in at:
+                continue  # not the start of a stretch
+            end = start
+            while end + 1 in at:
+                end += 1
+            for a in range(start, end + 1):
+                for b in range(a + rules.min_meld_size - 1, min(end, a + span_max - 1) + 1):
+                    run = [at[p] for p in range(a, b + 1)]
+                    if any(run.count(code) > copies[code] for code in run):
+                        continue  # the ace at both ends, held once
+                    value = sum(map(points.__getitem__, run))
+                    if value > best_value:
+                        best, best_value = run, value
+    return best
