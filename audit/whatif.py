@@ -113,6 +113,9 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
     for hand in unit.hands:
         if reasons[hand.hand_id] is not None or game is None or rules is None:
             out.skipped["quarantined: the replay cannot replay it"] += 1
+        elif rules.kind == "open-melds" or other.kind == "open-melds":
+            out.skipped[f"what-if does not re-score the open-melds game ({rules.id} to "
+                        f"{other.id}): its melds are laid during play"] += 1  # fmt: skip
         elif other.cards_per_hand != game.cards_per_hand:
             out.skipped[f"their games deal {game.cards_per_hand} cards and {other.id} "
                         f"deals {other.cards_per_hand}"] += 1  # fmt: skip

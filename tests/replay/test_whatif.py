@@ -140,3 +140,28 @@ def test_simulate_command_plays_the_presets_named(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["simulate", "--games", "1", "--presets", "acme-13",
                               "--out", str(tmp_path / "bad")])  # fmt: skip
     assert bad.exit_code == 2
+
+
+def test_whatif_leaves_the_open_melds_game_out_with_the_reason(
+    logs: Path, tmp_path: Path
+) -> None:
+    """`game.kind`: what-if re-scores declaration games only. An open-melds night under
+    standard-13, or a declaration night under open-melds-13, is not re-scored: each hand is
+    counted under the reason, and the run ends cleanly (it raised out of the state machine
+    on the first `lay` before)."""
+    simulate(games=2, out=tmp_path / "om", seed=2, presets=("open-melds-13",), workers=1)
+    summary = whatif_logs(logs=tmp_path / "om", out=tmp_path / "a", ruleset="standard-13",
+                          workers=1)  # fmt: skip
+    assert summary["hands"]["rescored"] == 0
+    reason = ("what-if does not re-score the open-melds game (open-melds-13 to standard-13): "
+              "its melds are laid during play")  # fmt: skip
+    assert summary["hands"]["not_rescored"][reason] > 0
+    other = whatif_logs(logs=logs, out=tmp_path / "b", ruleset="open-melds-13", workers=1)
+    assert other["hands"]["rescored"] == 0
+    assert set(other["hands"]["not_rescored"]) <= {
+        "what-if does not re-score the open-melds game (standard-13 to open-melds-13): its "
+        "melds are laid during play",
+        "what-if does not re-score the open-melds game (first-life-13 to open-melds-13): its "
+        "melds are laid during play",
+        "quarantined: the replay cannot replay it",
+    }
