@@ -437,25 +437,9 @@ class HandReplay:
         self._advance(seat.player)
 
     def drop(self, e: Event) -> None:
-        player = e.player
-        seat = self.seats.get(player) if player is not None else None
-        leaving = e.reason in ("left", "disconnect") and e.auto
-        if seat is not None and leaving and seat.status is Status.IN and not self.ended:
-            pass  # a player may leave at any time, in turn or not
-        else:
-            seat = self._check_turn(e, draw=True, dropping=True)
-            if seat is None:
-                return
-            if self.drawn_this_turn and self.order[self.current] == seat.player:
-                self._find(
-                    "turn.order",
-                    "turns.order",
-                    f"{seat.player} dropped after drawing a card; a drop replaces the draw.",
-                    player=seat.player,
-                    seq=e.seq,
-                    recorded="drop after draw",
-                )
-        assert seat is not None
+        seat = self.dropper(e, after_draw=True)
+        if seat is None:
+            return
         fmt = self.game.format
         if self.rules.drop_penalty(fmt) is None and e.reason != "left":
             self._find(
@@ -468,6 +452,34 @@ class HandReplay:
                 expected="no drop",
                 recorded="drop",
             )
+        self.fold(seat, e)
+
+    def dropper(self, e: Event, *, after_draw: bool) -> Seat | None:
+        """The seat a ``drop`` takes out of the hand, or ``None`` when it cannot act (the
+        finding is raised): a player leaving may go at any time, in turn or not; a player
+        dropping must be in turn and, where ``after_draw``, must not have drawn."""
+        player = e.player
+        seat = self.seats.get(player) if player is not None else None
+        leaving = e.reason in ("left", "disconnect") and e.auto
+        if seat is not None and leaving and seat.status is Status.IN and not self.ended:
+            return seat
+        seat = self._check_turn(e, draw=True, dropping=True)
+        if seat is None:
+            return None
+        if after_draw and self.drawn_this_turn and self.order[self.current] == seat.player:
+            self._find(
+                "turn.order",
+                "turns.order",
+                f"{seat.player} dropped after drawing a card; a drop replaces the draw.",
+                player=seat.player,
+                seq=e.seq,
+                recorded="drop after draw",
+            )
+        return seat
+
+    def fold(self, seat: Seat, e: Event) -> bool:
+        """``seat`` leaves the hand on the drop ``e``; the turn passes if it was theirs
+        (the answer: it was), and a player left alone ends the hand."""
         was_current = self.order[self.current] == seat.player
         seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
         seat.dropped_first = not seat.has_drawn
@@ -476,6 +488,7 @@ class HandReplay:
         if was_current:
             self._advance(seat.player)
         self._end_if_one_left()
+        return was_current
 
     def _end_if_one_left(self) -> None:
         active = self._active()

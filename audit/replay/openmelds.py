@@ -476,15 +476,9 @@ class OpenHandReplay:
     def drop(self, e: Event) -> None:
         """A match has no drops (``drops.match``): a player who drops or leaves is charged
         what they hold; a drop not a player leaving is ``drop.penalty``."""
-        base = self.base
-        player = e.player
-        seat = self.seats.get(player) if player is not None else None
-        leaving = e.reason in ("left", "disconnect") and e.auto
-        if not (seat is not None and leaving and seat.status is Status.IN and not self.ended):
-            seat = base._check_turn(e, draw=True, dropping=True)
-            if seat is None:
-                return
-        assert seat is not None
+        seat = self.base.dropper(e, after_draw=False)
+        if seat is None:
+            return
         if e.reason != "left":
             self._find(
                 "drop.penalty",
@@ -495,15 +489,8 @@ class OpenHandReplay:
                 expected="no drop",
                 recorded="drop",
             )
-        was_current = base.order[base.current] == seat.player
-        seat.status = Status.LEFT if e.reason == "left" else Status.DROPPED
-        seat.dropped_first = not seat.has_drawn
-        seat.drop_seq = e.seq
-        seat.drop_reason = e.reason
-        if was_current:
+        if self.base.fold(seat, e):
             self.turn = _Turn(None)
-            base._advance(seat.player)
-        base._end_if_one_left()
 
     # ------------------------------------------------------------ the whole hand
 

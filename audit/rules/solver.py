@@ -472,7 +472,7 @@ class _Search:
         # exact value, the move that reaches it (``None``: the first card left alone).
         memo: dict[int, int] = {}
         how: dict[int, _Option | None] = {}
-        short, suit_masks, pure_most = self._pure_bound()
+        short, suit_masks = self._pure_bound()
         tie = 1 if plan else 0
 
         def solve(rem: int, jok: int, state: int, ub: int, lo: int) -> int:
@@ -504,17 +504,10 @@ class _Search:
                 cost, _, contrib, delta, _ = option
                 if cost <= jok and (fits - delta) & guard == guard:
                     after, left = moves[contrib], rem - delta
-                    if short[after]:
-                        # Can the cards left still make the pure runs the state needs?
-                        # If not, the move leads nowhere: not even a call to find out.
-                        most = 0
-                        for mask in suit_masks:
-                            part = left & mask
-                            if part:
-                                known = pure_most.get(part)
-                                most += self._suit_pure_most(part) if known is None else known
-                        if most < short[after]:
-                            continue
+                    if short[after] and self._pure_most(left, suit_masks) < short[after]:
+                        # The cards left cannot make the pure runs the state needs: the
+                        # move leads nowhere, not even a call to find out.
+                        continue
                     value = solve(left, jok - cost, after, best, lo)
                     if value < best:
                         best, chosen = value, option
@@ -527,15 +520,12 @@ class _Search:
             # read off, a tie changes nothing and is not looked for.
             own = points[i]
             left = rem - units[i]
-            if own < best + tie and short[state]:
-                most = 0
-                for mask in suit_masks:
-                    part = left & mask
-                    if part:
-                        known = pure_most.get(part)
-                        most += self._suit_pure_most(part) if known is None else known
-                if most < short[state]:
-                    own = _INF  # then no arrangement from here meets the requirement
+            if (
+                own < best + tie
+                and short[state]
+                and self._pure_most(left, suit_masks) < short[state]
+            ):
+                own = _INF  # then no arrangement from here meets the requirement
             if own < best + tie and best > lo:
                 value = solve(left, jok, state, best - own + tie, max(lo - own, 0)) + own
                 if value < best or value == best < ub:
@@ -578,10 +568,10 @@ class _Search:
             return deadwood, None
         return deadwood, self._plan(how, table, start)
 
-    def _pure_bound(self) -> tuple[tuple[int, ...], list[int], dict[int, int]]:
+    def _pure_bound(self) -> tuple[tuple[int, ...], list[int]]:
         """What the search's cut on pure runs reads: for each requirement state, how many
-        pure runs it still needs (all 0 when the cut is off); for each suit, the mask of
-        its cards' fields in the packed multiset; and the cache of ``_suit_pure_most``.
+        pure runs it still needs (all 0 when the cut is off); and for each suit, the mask
+        of its cards' fields in the packed multiset (``_pure_most``).
 
         The cut is on where two or more pure runs are asked and a meld has three cards or
         more (a pure run then holds three cards of a suit in a row): there the reachability
@@ -589,18 +579,31 @@ class _Search:
         rules = self.rules
         if rules.min_pure_runs < 2 or rules.min_meld_size < 3:
             states = len(_requirement_tables(rules)[0])
-            return (0,) * states, [], self._pure_cache
+            return (0,) * states, []
         field = (1 << self.width) - 1
         masks = [0, 0, 0, 0]
         for i, code in enumerate(self.items):
             masks[SUIT_OF[code]] |= field << (self.width * i)
-        return _pure_short(rules), [m for m in masks if m], self._pure_cache
+        return _pure_short(rules), [m for m in masks if m]
+
+    def _pure_most(self, rem: int, suit_masks: list[int]) -> int:
+        """At most how many pure melds, none sharing a card, the cards ``rem`` make: the
+        sum over their suits (``suit_masks`` from ``_pure_bound``) of ``_suit_pure_most``,
+        each suit's answer cached by its cards."""
+        most = 0
+        cache = self._pure_cache
+        for mask in suit_masks:
+            part = rem & mask
+            if part:
+                known = cache.get(part)
+                most += self._suit_pure_most(part) if known is None else known
+        return most
 
     def _suit_pure_most(self, part: int) -> int:
         """At most how many pure melds, none sharing a card, the cards ``part`` of one suit
         make (pure runs, and tunnelas under ``melds.tunnela_kind = "pure_run"``): each
         takes three of the cards that lie in three ranks in a row of the suit, or that are
-        held three times. Kept in the cache ``_pure_bound`` made for this search."""
+        held three times. Kept in the search's cache (``_pure_most`` reads it)."""
         rules, width, items = self.rules, self.width, self.items
         field = (1 << width) - 1
         skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
