@@ -322,26 +322,30 @@ KINDS = {
 
 
 class Parts:
-    """The rows of the replay's outputs, written to disk as each bucket's results come
-    (one small Parquet file per batch and kind under ``folder``), then each output sorted
-    out of core by DuckDB and written (``write``): the same bytes as ``write_hands`` and
-    the others give from a list, with memory flat in the size of the night."""
+    """The rows of the replay's outputs, written to disk as each batch's results come
+    (one small Parquet file per batch and kind under ``folder``, by the worker that made
+    them or by this process), then each output sorted out of core by DuckDB and written
+    (``write``): the same bytes as ``write_hands`` and the others give from a list, with
+    memory flat in the size of the night."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.batches = 0
-        self.rows = dict.fromkeys(KINDS, 0)
 
-    def add(self, kind: str, rows: Sequence[Any]) -> None:
+    def add(self, kind: str, rows: Sequence[Any], name: str | None = None) -> None:
+        """Write ``rows`` as one part of ``kind``, named ``name`` (a worker's: the same
+        name again, from a retried task, replaces the part) or numbered in this process.
+        A part appears whole or not at all."""
         if not rows:
             return
         schema = KINDS[kind].schema
-        data = {name: [getattr(r, name) for r in rows] for name in schema.names}
+        data = {column: [getattr(r, column) for r in rows] for column in schema.names}
         table = pa.Table.from_pydict(data, schema=schema)
-        (self.folder / kind).mkdir(parents=True, exist_ok=True)
-        self.batches += 1
-        pq.write_table(table, self.folder / kind / f"{self.batches:07d}.parquet", compression="lz4")
-        self.rows[kind] += len(rows)
+        if name is None:
+            self.batches += 1
+            name = f"{self.batches:07d}"
+        path = self.folder / kind / f"{name}.parquet"
+        _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="lz4"))
 
     def paths(self, kind: str) -> list[Path]:
         return sorted((self.folder / kind).glob("*.parquet"))
@@ -368,7 +372,7 @@ class Parts:
                 f"SELECT {columns} FROM {_parquet(paths)} ORDER BY {spec.order}"
             ).to_arrow_reader(ROW_GROUP)
             _atomic(path, lambda tmp: _write_groups(tmp, reader, spec.schema))
-        return self.rows[kind]
+        return sum(pq.read_metadata(part).num_rows for part in paths)
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
         config: dict[str, str | bool | int | float | list[str]] = {

@@ -16,10 +16,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,7 +45,7 @@ from audit.output import (
 from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules.registry import PlatformRules, load_rules, using
-from audit.unit import BatchResult, audit_games
+from audit.unit import audit_games
 
 if TYPE_CHECKING:
     from audit.fairplay.night import FairPlay
@@ -54,18 +56,48 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def audit_bucket(stage: Staging, bucket: int) -> BatchResult:
-    """Read one bucket of complete games and audit it: one worker's unit of work, under
-    the platform's rulesets the staging carries (built once per process)."""
+def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
+    """Read one bucket of complete games, audit it under the platform's rulesets the
+    staging carries (built once per process) and write its results into the ``Parts``
+    folder ``parts``, batch by batch: one worker's unit of work. Only the number of hands
+    goes back, so a worker holds one batch's results at a time whatever the size of its
+    bucket, and the parts are written by the workers side by side. The parts are named by
+    bucket and batch: a task run again (a lost Dask worker) writes the same parts again."""
     quarantine: list[QuarantineRow] = []
-    out = BatchResult()
+    out = Parts(parts)
+    hands = 0
     with using(stage.rulesets):
-        for batch in read_bucket(stage, bucket, quarantine):
-            out.extend(
-                audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged)
-            )
-    out.quarantine += quarantine
-    return out
+        for index, batch in enumerate(read_bucket(stage, bucket, quarantine)):
+            result = audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged)
+            name = f"b{bucket:06d}-{index:05d}"
+            out.add("hands", result.hands, name)
+            out.add("findings", result.findings + _input_findings(result.quarantine), name)
+            out.add("quarantine", result.quarantine, name)
+            out.add("pile", result.pile, name)
+            out.add("drops", result.drops, name)
+            hands += len(result.hands)
+    out.add("quarantine", quarantine, f"b{bucket:06d}")
+    out.add("findings", _input_findings(quarantine), f"b{bucket:06d}")
+    return hands
+
+
+def warm() -> None:
+    """Nothing: a pool's process that runs it imports this module first, and with it all
+    that a worker runs, while the staging runs."""
+
+
+@contextmanager
+def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A spawn pool of ``workers`` processes, already importing what they run (so they
+    start while the staging runs), or None for one worker."""
+    if workers <= 1:
+        yield None
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for _ in range(workers):
+            pool.submit(warm)
+        yield pool
 
 
 def run_buckets(
@@ -75,6 +107,7 @@ def run_buckets(
     work: Callable[[Staging, int], T],
     *,
     scheduler: str | None = None,
+    pool: ProcessPoolExecutor | None = None,
 ) -> None:
     """Run ``work`` (``audit_bucket``, or what-if's) on every bucket, in-process, in a spawn
     process pool of ``workers``, or on the Dask cluster whose scheduler is at
@@ -94,12 +127,14 @@ def run_buckets(
         for bucket in range(stage.buckets):
             on_done(work(stage, bucket))
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running = {pool.submit(work, stage, b) for b in range(stage.buckets)}
-        for future in as_completed(running):
-            running.discard(future)  # a done future holds its result: let it go once used
-            on_done(future.result())
+    if pool is None:
+        with _pool(workers) as own:
+            run_buckets(stage, workers, on_done, work, pool=own)
+        return
+    running = {pool.submit(work, stage, b) for b in range(stage.buckets)}
+    for future in as_completed(running):
+        running.discard(future)  # a done future holds its result: let it go once used
+        on_done(future.result())
 
 
 def unplaced(lost: dict[str, tuple[str | None, str]], seen: set[str]) -> list[HandRow]:
@@ -113,13 +148,17 @@ def unplaced(lost: dict[str, tuple[str | None, str]], seen: set[str]) -> list[Ha
     ]
 
 
+BUCKET_EVENTS = 250_000
+"""At most this many events per bucket, whatever the size of the night: reading a bucket
+is what a worker's memory grows with (a bucket of a million events took it to about 530
+MiB, 700 with its results held until the bucket ended)."""
+
+
 def bucket_rows(event_rows: int, workers: int) -> int:
-    """Events per bucket: at most 1M (a worker's memory), and small enough that every
-    worker gets about six buckets to even out the load (with two, one worker sat idle for
-    a fifth of the run)."""
-    if workers <= 1:
-        return 1_000_000
-    return max(200_000, min(1_000_000, event_rows // (6 * workers)))
+    """Events per bucket: at most ``BUCKET_EVENTS``, and fewer when that gives every worker
+    about six buckets to even out the load (with two, one worker sat idle for a fifth of
+    the run), down to 50,000."""
+    return max(50_000, min(BUCKET_EVENTS, event_rows // (6 * max(1, workers))))
 
 
 @dataclass(frozen=True)
@@ -286,20 +325,13 @@ def replay_logs(
     with scratch as workdir:
         parts = Parts(Path(workdir) / "parts")
         with (
+            _pool(workers if scheduler is None else 1) as pool,
             staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir),
                     rulesets=platform) as stage,
             _progress(show, expected_hands) as tick,
         ):  # fmt: skip
-
-            def done(result: BatchResult) -> None:
-                parts.add("hands", result.hands)
-                parts.add("findings", result.findings + _input_findings(result.quarantine))
-                parts.add("quarantine", result.quarantine)
-                parts.add("pile", result.pile)
-                parts.add("drops", result.drops)
-                tick(len(result.hands))
-
-            run_buckets(stage, workers, done, audit_bucket, scheduler=scheduler)
+            work = partial(audit_bucket, parts.folder)
+            run_buckets(stage, workers, tick, work, scheduler=scheduler, pool=pool)
             lost = orphans(stage)
         seen = parts.query("hands", "SELECT hand_id FROM parts WHERE list_contains($ids, hand_id)",
                            {"ids": sorted(lost)})  # fmt: skip

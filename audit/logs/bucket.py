@@ -68,12 +68,15 @@ class Staged:
     orphans: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     """Hands that events or results name and hands does not hold: hand id -> (the game the
     sessions place it in, or None; why it cannot be replayed)."""
+    partitions: int = 1
+    """Folders per staged table: bucket b's rows are in folder ``part=b % partitions``,
+    with their ``bucket`` column (rows of no bucket, -1, in ``part=-1``)."""
 
     def where(self, key: int) -> tuple[str, int]:
         return self.files[key >> ROW_BITS], key & ((1 << ROW_BITS) - 1)
 
     def paths(self, table: str, bucket: int | None = None) -> list[Path]:
-        part = "*" if bucket is None else f"bucket={bucket}"
+        part = "*" if bucket is None else f"part={bucket % self.partitions}"
         return sorted((self.folder / table).glob(f"{part}/*.parquet"))
 
 
@@ -174,7 +177,8 @@ class Bucket:
         paths = self.staged.paths(table, bucket)
         if not paths:
             return pl.DataFrame(schema=schema)
-        return pl.read_parquet(paths, columns=schema.names(), hive_partitioning=False, glob=False)
+        scan = pl.scan_parquet(paths, hive_partitioning=False, glob=False)
+        return scan.filter(pl.col("bucket") == bucket).select(schema.names()).collect()
 
     def batches(self) -> Iterator[list[GameUnit]]:
         """Units of whole games, in batches of about BATCH_EVENTS events."""

@@ -61,9 +61,17 @@ MEMORY_LIMIT = "256MB"
 """DuckDB's memory limit while staging; beyond it, it spills under `workdir`. With the
 small partition buffers below, the main process of a million-hand night peaks at about
 700 MiB (1.4 GiB with 1GB and DuckDB's default buffers), no slower (benchmarks/README.md)."""
-STAGED_ROW_GROUP = 16_384
-"""Rows per row group of a staged bucket file, and rows a bucket's writer holds before it
-flushes: every open bucket holds one such buffer per thread, so they bound memory."""
+STAGED_ROW_GROUP = {"hands": 2_048, "games": 4_096, "events": 8_192}
+"""Rows per row group of a staged file, and rows a partition's writer holds before it
+flushes (16,384 for the tables not named): every open partition holds one such buffer per
+thread, so they bound memory. A hands row holds its shoe (about 1 KiB): 16,384 of them in
+each of 32 buffers took a million-hand night's staging from 390 to 570 MiB."""
+PARTITIONS = 16
+"""Folders each staged table is written into, whatever the number of buckets: DuckDB keeps
+a Parquet writer open per folder and thread, so a folder per bucket made staging's memory
+grow with the night (a million hands in 171 buckets of 250,000 events: 740 MiB, against
+340 MiB for 100,000 hands). A bucket's rows are read back from its folder by their
+``bucket`` column."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -79,6 +87,9 @@ class InputFile:
     lacks: frozenset[str] = frozenset()
     """The optional contract columns the file leaves out (a version 1 events file has no
     `meld`): its rows read as null in them."""
+    layout: str = ""
+    """The file's columns and their types, in order: files of one layout are read without
+    matching their columns by name (``LogRoot.uniform``)."""
 
 
 @dataclass
@@ -96,6 +107,10 @@ class LogRoot:
         nulls (``validate.source_sql``)."""
         files = self.files.get(table, [])
         return frozenset.intersection(*(f.lacks for f in files)) if files else frozenset()
+
+    def uniform(self, table: str) -> bool:
+        """Every good file of `table` has the same columns of the same types, in order."""
+        return len({f.layout for f in self.files.get(table, [])}) <= 1
 
     @property
     def damaged(self) -> dict[str, tuple[str, ...]]:
@@ -166,7 +181,8 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
-    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks)
+    layout = ";".join(f"{f.name}:{f.type}" for f in schema)
+    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks, layout)
     file_schema_version(meta.metadata, rel)
     problems = check_schema(table, schema, source=rel)
     if not problems:
@@ -273,7 +289,7 @@ def _stage_queries(buckets: int) -> dict[str, str]:
     checked = "_k, _ok, _p"
     by_game = _bucket_of("game_id", buckets)
     by_hand = f"{checked}, coalesce(_bucket, -1) AS bucket"
-    return {
+    queries = {
         "games": f"SELECT {staged_columns('games')}, ended_at IS NULL AS running, {checked},"
         " count(*) OVER (PARTITION BY game_id) AS _copies,"
         " _k = min(_k) OVER (PARTITION BY game_id) AS _first,"
@@ -290,13 +306,15 @@ def _stage_queries(buckets: int) -> dict[str, str]:
         "ledger": f"SELECT {staged_columns('ledger')}, epoch_ms(ts) AS _t, {checked},"
         f" {by_game} AS bucket FROM chk_ledger",
     }
+    folder = f"CASE WHEN bucket < 0 THEN -1 ELSE bucket % {PARTITIONS} END AS part"
+    return {table: f"SELECT *, {folder} FROM ({query})" for table, query in queries.items()}
 
 
 def _hand_map(buckets: int) -> str:
     """One row per hand id: its first hands row (`_first_k`) decides its game; `_h` orders
     all hands by (game_id, hand_no, hand_id)."""
     return (
-        "CREATE TABLE hand_map AS SELECT _hid, _game, _first_k, _copies,"
+        "SELECT _hid, _game, _first_k, _copies,"
         f" {_bucket_of('_game', buckets)} AS _bucket,"
         " row_number() OVER (ORDER BY _game, _no, _hid) AS _h"
         " FROM (SELECT hand_id AS _hid, coalesce(arg_min_null(game_id, _k), '') AS _game,"
@@ -329,25 +347,33 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": str(folder / "spill"),
         "preserve_insertion_order": False,
-        "partitioned_write_flush_threshold": STAGED_ROW_GROUP,
     }
-    staged = Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {})
+    staged = Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {},
+                    partitions=PARTITIONS)  # fmt: skip
     con = duckdb.connect(config=config)
     try:
         con.execute("PRAGMA disable_progress_bar")  # its own bar would print into the logs
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]
-            _create_views(con, table, paths, offset, game, log.absent(table))
+            _create_views(
+                con, table, paths, offset, game, log.absent(table), log.uniform(table)
+            )
             offset += len(paths)
-        con.execute(_hand_map(buckets))
+        hand_map = literal(str(folder / "hand_map.parquet"))
+        con.execute("SET memory_limit = '128MB'")
+        con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+        con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
             target = literal(str(folder / table))
+            rows = STAGED_ROW_GROUP.get(table, 16_384)
+            con.execute(f"SET partitioned_write_flush_threshold = {rows}")
             con.execute(
-                f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (bucket),"
-                f" ROW_GROUP_SIZE {STAGED_ROW_GROUP})"
+                f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (part),"
+                f" ROW_GROUP_SIZE {rows})"
             )
-            skip = "bucket, _p, hand_id" if table in ("events", "results") else "bucket, _p"
+            skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
         _collect_quarantine(con, staged)
@@ -367,12 +393,15 @@ def _create_views(
     first_file: int,
     game: str | None = None,
     absent: frozenset[str] = frozenset(),
+    uniform: bool = False,
 ) -> None:
     """`raw_<table>`: the contract columns of every row of the table's good files, with
     `_k` (only the rows of `game`, when given; the optional columns no file has, `absent`,
     as nulls); `chk_<table>`: the same with `_ok` and `_p`, its row checks."""
     checks = row_checks(table)
-    source = source_sql(table, paths, first_file=first_file, row_bits=ROW_BITS, absent=absent)
+    source = source_sql(
+        table, paths, first_file=first_file, row_bits=ROW_BITS, absent=absent, uniform=uniform
+    )
     if game is not None:
         keep = f"game_id = {literal(game)}"
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
