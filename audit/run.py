@@ -219,6 +219,7 @@ def _night_checks(log: LogRoot) -> list[Finding]:
         [log.root / f.path for f in log.files.get("sessions", [])],
         [log.root / f.path for f in log.files.get("games", [])],
         log.root,
+        by_name=not (log.uniform("sessions") and log.uniform("games")),
     )
     for table in sorted(log.missing_optional):
         found.append(
@@ -533,7 +534,8 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         with duckdb.connect() as con:
             rows = con.sql(
                 "SELECT min(CAST(started_at AS TIMESTAMPTZ)), max(CAST(ended_at AS TIMESTAMPTZ))"
-                f" FROM read_parquet([{', '.join(paths)}], union_by_name=true,"
+                f" FROM read_parquet([{', '.join(paths)}],"
+                f" union_by_name={str(not log.uniform('hands')).lower()},"
                 " hive_partitioning=false)"
             ).fetchall()
         first, last = rows[0] if rows else (None, None)

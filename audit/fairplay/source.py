@@ -28,7 +28,10 @@ _ROW_BITS = 40
 
 def _source(log: LogRoot, table: str) -> str:
     paths = [str(log.root / f.path) for f in log.files.get(table, [])]
-    return source_sql(table, paths, first_file=0, row_bits=_ROW_BITS, absent=log.absent(table))
+    return source_sql(
+        table, paths, first_file=0, row_bits=_ROW_BITS, absent=log.absent(table),
+        uniform=log.uniform(table),
+    )  # fmt: skip
 
 
 def _output(out: Path, name: str) -> str:

@@ -179,7 +179,7 @@ def group_of(
 def _query(log: LogRoot, out: Path) -> str:
     def src(table: str) -> str:
         paths = [str(log.root / f.path) for f in log.files.get(table, [])]
-        return source_sql(table, paths, first_file=0, row_bits=40)
+        return source_sql(table, paths, first_file=0, row_bits=40, uniform=log.uniform(table))
 
     shoe = next(c for c in load_contract()["hands"].columns if c.name == "shoe")
     kept = file_literal(str(out / "hands.parquet"))

@@ -194,3 +194,27 @@ def test_a_worker_that_fails_is_one_line_naming_its_bucket(cluster: str) -> None
     with pytest.raises(AuditError, match=r"^a Dask worker failed on bucket [01]: TypeError: "):
         run_on_cluster(cluster, operator.truediv, stage, done.append)  # type: ignore[arg-type]
     assert done == []
+
+
+def test_a_bucket_audited_twice_writes_its_rows_once(
+    night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers write their own parts, named by bucket and batch: a task run again (Dask
+    retries the tasks of a worker it lost, which may have written some of them) replaces
+    what it wrote, and every output holds each row once."""
+    monkeypatch.setattr(run, "bucket_rows", lambda events, workers: 1_500)
+    once = tmp_path / "once"
+    run.replay_logs(logs=night, out=once, workers=1, progress=False)
+    real = run.audit_bucket
+    calls: list[int] = []
+
+    def twice(parts: Path, stage: Any, bucket: int) -> int:
+        real(parts, stage, bucket)
+        calls.append(bucket)
+        return real(parts, stage, bucket)
+
+    monkeypatch.setattr(run, "audit_bucket", twice)
+    again = tmp_path / "again"
+    run.replay_logs(logs=night, out=again, workers=1, progress=False)
+    assert len(calls) > 1
+    assert digests(again) == digests(once)
