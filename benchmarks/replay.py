@@ -181,8 +181,11 @@ def main(sizes: tuple[int, ...] = (2_500, 25_000)) -> str:
     biggest = None
     for games in sizes:
         root, hands = logs_for(games)
-        floor = floor_seconds(root)
+        # The replay first: a child's peak RSS counts this process's RSS when it forked
+        # (Linux keeps the high-water mark across fork and exec), and the floor leaves a
+        # night's records behind (it read about 1 GiB into this process).
         seconds, cpu, peak = replay_seconds(root)
+        floor = floor_seconds(root)
         rows.append(
             f"| {games:,} | {hands:,} | {floor:.2f} | {seconds:.2f} | {hands / seconds:,.0f} "
             f"| {cpu:.1f} | {hands / cpu:,.0f} | {peak:.0f} |"
