@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
-from audit.records import HandRow
+from audit.records import HandRow, give_back_memory
 from audit.replay.facts import DropRow, PileRow
 
 if TYPE_CHECKING:
@@ -376,6 +376,8 @@ class Parts:
                 f"SELECT {columns} FROM {_parquet(paths)} ORDER BY {spec.order}"
             ).to_arrow_reader(FETCH_ROWS)
             _atomic(path, lambda tmp: _write_groups(tmp, reader, spec.schema))
+        pa.default_memory_pool().release_unused()  # Arrow's allocator keeps what it freed
+        give_back_memory()
         return sum(pq.read_metadata(part).num_rows for part in paths)
 
     def _connect(self) -> duckdb.DuckDBPyConnection:

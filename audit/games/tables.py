@@ -17,6 +17,7 @@ import duckdb
 
 from audit.errors import LogFormatError
 from audit.findings import Finding, finding
+from audit.records import give_back_memory
 from audit.rules.ruleset import Ruleset, load_preset
 
 PLATFORM_RULES = "standard-13"
@@ -56,6 +57,7 @@ def table_limit_findings(
             return _limits(con, session_files, games_files, root_for_names, rules, by_name)
         finally:
             con.close()
+            give_back_memory()
 
 
 def _limits(
