@@ -31,7 +31,15 @@ from audit import __version__
 from audit.errors import AuditError
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
-from audit.logs.reader import LogRoot, Staging, open_log_root, orphans, read_bucket, staging
+from audit.logs.reader import (
+    LogRoot,
+    Staging,
+    bucket_count,
+    open_log_root,
+    orphans,
+    read_bucket,
+    staging,
+)
 from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
@@ -111,12 +119,13 @@ def run_buckets(
 ) -> None:
     """Run ``work`` (``audit_bucket``, or what-if's) on every bucket, in-process, in a spawn
     process pool of ``workers``, or on the Dask cluster whose scheduler is at
-    ``scheduler``; ``on_done`` gets each bucket's results as it finishes (and writes them
-    to disk, so memory stays flat). ``work`` must pickle: a module-level function, or a
-    ``functools.partial`` of one.
+    ``scheduler``; ``on_done`` gets what ``work`` returns for each bucket as it finishes
+    (the replay's workers write their results to disk themselves and return a count of
+    hands). ``pool``, a pool already started (``_pool``), is used instead of a new one.
+    ``work`` must pickle: a module-level function, or a ``functools.partial`` of one.
 
-    Workers read their bucket themselves, so only results cross between processes (or
-    the network); each holds one bucket at a time, whatever the size of the night.
+    Workers read their bucket themselves, so only what ``work`` returns crosses between
+    processes (or the network); each holds one bucket at a time.
     """
     if scheduler is not None:
         from audit.cluster import run_on_cluster  # distributed: an optional extra
@@ -321,12 +330,14 @@ def replay_logs(
     expected_hands = sum(f.rows for f in log.files.get("hands", []))
     event_rows = sum(f.rows for f in log.files.get("events", []))
     target = bucket_rows(event_rows, workers)
+    # The local pool starts while DuckDB stages; one bucket runs in this process.
+    local = workers if scheduler is None and bucket_count(event_rows, target) > 1 else 1
     # Absolute: a Dask worker reads the staged buckets with its own working directory.
     scratch = tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=where)
     with scratch as workdir:
         parts = Parts(Path(workdir) / "parts")
         with (
-            _pool(workers if scheduler is None else 1) as pool,
+            _pool(local) as pool,
             staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir),
                     rulesets=platform) as stage,
             _progress(show, expected_hands) as tick,

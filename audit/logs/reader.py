@@ -59,13 +59,18 @@ from audit.rules.registry import PlatformRules
 
 MEMORY_LIMIT = "256MB"
 """DuckDB's memory limit while staging; beyond it, it spills under `workdir`. With the
-small partition buffers below, the main process of a million-hand night peaks at about
-700 MiB (1.4 GiB with 1GB and DuckDB's default buffers), no slower (benchmarks/README.md)."""
+small partition buffers below, staging a million-hand night peaks at about 430 MiB
+(benchmarks/README.md, "Scale"); a lower limit does not lower it (160MB: the same peak,
+slower), and the hand map alone is built under ``HAND_MAP_MEMORY``."""
+HAND_MAP_MEMORY = "128MB"
+"""DuckDB's memory limit while it builds the hand map (one row per hand id): under the
+staging's limit it took a million-hand night's staging from 330 to 390 MiB."""
 STAGED_ROW_GROUP = {"hands": 2_048, "games": 4_096, "events": 8_192}
 """Rows per row group of a staged file, and rows a partition's writer holds before it
 flushes (16,384 for the tables not named): every open partition holds one such buffer per
 thread, so they bound memory. A hands row holds its shoe (about 1 KiB): 16,384 of them in
-each of 32 buffers took a million-hand night's staging from 390 to 570 MiB."""
+each of 32 buffers (16 folders, 2 threads) took a million-hand night's staging from 390 to
+570 MiB."""
 ROW_GROUPS_PER_FILE = 64
 """A staged file is closed after this many row groups and the next one begun: an open
 Parquet writer keeps every row group's metadata (about 10 KB each) until it closes, which
@@ -76,8 +81,9 @@ a Parquet writer open per folder and thread, so a folder per bucket made staging
 grow with the night (a million hands in 171 buckets of 250,000 events: 740 MiB, against
 340 MiB for 100,000 hands). Bucket b's rows are in folder ``b % PARTITIONS``, read back
 by their ``bucket`` column: with more buckets than folders a worker reads the folder's other
-buckets too (a million hands: 171 buckets, about 35 µs a hand more). Splitting each folder
-by bucket after staging cost more than it saved (staging went from 45 to 80 s)."""
+buckets too (a million hands: 171 buckets, about 15 µs a hand more, estimated from a night
+cut finer). Splitting each folder by bucket after staging cost more than it saved (staging
+went from 45 to 80 s)."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -219,6 +225,11 @@ class Staging:
     audits its bucket under them (``audit.rules.registry.using``)."""
 
 
+def bucket_count(event_rows: int, target_rows: int) -> int:
+    """How many buckets ``staging`` cuts a night of ``event_rows`` events into."""
+    return max(1, -(-event_rows // max(1, target_rows)))
+
+
 @contextmanager
 def staging(
     log: LogRoot,
@@ -235,7 +246,7 @@ def staging(
     only that game's rows are staged (one hand's dispute does not read the night);
     `rulesets`, the platform's (``--rules``), go with the staging to every worker."""
     event_rows = sum(f.rows for f in log.files["events"])
-    buckets = 1 if game is not None else max(1, -(-event_rows // max(1, target_rows)))
+    buckets = 1 if game is not None else bucket_count(event_rows, target_rows)
     folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
     try:
         staged = _stage(log, folder, buckets, game)
@@ -367,7 +378,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             )
             offset += len(paths)
         hand_map = literal(str(folder / "hand_map.parquet"))
-        con.execute("SET memory_limit = '128MB'")
+        con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
         con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
         con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
