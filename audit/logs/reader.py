@@ -390,6 +390,10 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
                 f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (part),"
                 f" ROW_GROUP_SIZE {rows}, ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE})"
             )
+            # Setting the limit again makes DuckDB give back what the query left cached
+            # (about 100 MiB after each of a million hands' tables), so it does not sit
+            # under the next table's peak.
+            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
