@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
+from audit.logs.validate import literal
 from audit.records import HandRow, give_back_memory
 from audit.replay.facts import DropRow, PileRow
 
@@ -383,7 +384,7 @@ class Parts:
         with self._connect() as con:
             con.execute(
                 f"COPY (SELECT {columns} FROM {_parquet(paths)} ORDER BY {spec.order})"
-                f" TO {_quoted(ordered)} (FORMAT parquet, COMPRESSION uncompressed)"
+                f" TO {literal(str(ordered))} (FORMAT parquet, COMPRESSION uncompressed)"
             )
         give_back_memory()
         with self._connect(READ_MEMORY) as con:
@@ -407,12 +408,8 @@ class Parts:
         return con
 
 
-def _quoted(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
-
-
 def _parquet(paths: Sequence[Path]) -> str:
-    return f"read_parquet([{', '.join(_quoted(p) for p in paths)}])"
+    return f"read_parquet([{', '.join(literal(str(p)) for p in paths)}])"
 
 
 def _write_groups(tmp: str, reader: pa.RecordBatchReader, schema: pa.Schema) -> None:
