@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.fairplay.suspicion import Suspicion
@@ -271,7 +272,7 @@ ROW_GROUP = 1024 * 1024
 as one written from a list."""
 FETCH_ROWS = 65_536
 """Rows DuckDB hands over at a time while an output is written; a row group is gathered
-from such batches and made contiguous once (``_write_groups``)."""
+from such batches (``_write_groups``)."""
 SORT_MEMORY = "128MB"
 """DuckDB's memory limit while it sorts the parts into one file; beyond it, it spills.
 Sorting a million hands' rows under 256MB took about 400 MiB above the process's base,
@@ -412,21 +413,37 @@ def _parquet(paths: Sequence[Path]) -> str:
     return f"read_parquet([{', '.join(literal(str(p)) for p in paths)}])"
 
 
+PAGE_BYTES = 1024 * 1024
+"""The Parquet writer's data page size and dictionary page limit (its defaults, given
+explicitly because ``_kept_in_batches`` relies on them)."""
+PAGE_ROWS = 20_000
+"""The writer's most rows per data page (its default, given explicitly as ``PAGE_BYTES``)."""
+_INDEX_BYTES = 5
+"""At most this many bytes per value in a data page of dictionary indices (32-bit indices,
+bit-packed, with the run headers)."""
+
+
 def _write_groups(tmp: str, reader: pa.RecordBatchReader, schema: pa.Schema) -> None:
-    """Row groups of exactly ROW_GROUP rows (the last one shorter), each one contiguous
-    chunk per column, as ``pq.write_table`` cuts a table built from a list."""
-    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+    """Row groups of exactly ROW_GROUP rows (the last one shorter), in the bytes
+    ``pq.write_table`` gives for a table built from a list: a column is made contiguous
+    only where the cuts between the batches could change a page (``_kept_in_batches``)."""
+    with pq.ParquetWriter(
+        tmp, schema, compression="zstd", data_page_size=PAGE_BYTES,
+        dictionary_pagesize_limit=PAGE_BYTES, max_rows_per_page=PAGE_ROWS,
+    ) as writer:  # fmt: skip
         pending: list[pa.RecordBatch] = []
         held = 0
 
         def flush(rows: int) -> None:
-            # The one copy: the row group made contiguous (the batches are let go with it).
             nonlocal pending, held
             table = pa.Table.from_batches(pending, schema=reader.schema)
             pending = []
-            head = table.slice(0, rows).cast(schema).combine_chunks()
+            head = table.slice(0, rows).cast(schema)
             tail = table.slice(rows)
             del table
+            for i, column in enumerate(head.columns):
+                if column.num_chunks > 1 and not _kept_in_batches(column):
+                    head = head.set_column(i, head.field(i), column.combine_chunks())
             writer.write_table(head, row_group_size=ROW_GROUP)
             pending, held = tail.to_batches(), tail.num_rows
 
@@ -437,6 +454,41 @@ def _write_groups(tmp: str, reader: pa.RecordBatchReader, schema: pa.Schema) -> 
                 flush(ROW_GROUP)
         if held:
             flush(held)
+
+
+def _kept_in_batches(column: pa.ChunkedArray) -> bool:
+    """Whether a column chunk is written in the same bytes from its batches as from one
+    contiguous array. The writer cuts its values into runs of at most 1,024 rows, and also
+    at each batch's end; after each run it checks whether the page is full and whether the
+    dictionary has outgrown ``PAGE_BYTES`` (then it falls back to plain values). A page
+    full by its rows, ``PAGE_ROWS``, is found at the same row either way; a page full by
+    its bytes, or a dictionary outgrown, may be found at another. So a column stays in its
+    batches when neither can happen: its distinct values, as the dictionary page holds
+    them, fit under ``PAGE_BYTES``, and a page of ``PAGE_ROWS`` rows of dictionary indices
+    does too. Writing a million hands, only the hand and game ids are made contiguous, not
+    the whole row group (112 MB)."""
+    kind = column.type
+    if pa.types.is_list(kind):
+        longest = max(pc.max(pc.list_value_length(c)).as_py() or 0 for c in column.chunks)
+        if PAGE_ROWS * longest * _INDEX_BYTES >= PAGE_BYTES:
+            return False
+        column = pa.chunked_array([pc.list_flatten(c) for c in column.chunks], kind.value_type)
+        kind = kind.value_type
+    if pa.types.is_boolean(kind):
+        return True  # never dictionary-encoded: plain bits, far under a page
+    if not (pa.types.is_string(kind) or pa.types.is_integer(kind)
+            or pa.types.is_decimal(kind) or pa.types.is_timestamp(kind)):  # fmt: skip
+        return False
+    distinct = pa.chunked_array([], kind)
+    for chunk in column.chunks:
+        distinct = pa.chunked_array([pc.unique(pa.chunked_array([*distinct.chunks, chunk]))])
+        if pa.types.is_string(kind):  # a dictionary entry: its length (4 bytes), its bytes
+            size = 4 * len(distinct) + (pc.sum(pc.binary_length(distinct)).as_py() or 0)
+        else:
+            size = 16 * len(distinct)  # no fixed-width value of these types is wider
+        if size >= PAGE_BYTES:
+            return False
+    return True
 
 
 def write_text(path: Path, text: str) -> None:
