@@ -79,6 +79,11 @@ class Staged:
         part = "*" if bucket is None else f"part={bucket % self.partitions}"
         return sorted((self.folder / table).glob(f"{part}/*.parquet"))
 
+    def unplaced(self, table: str) -> list[Path]:
+        """The files of the table's rows of no bucket (``part=-1``): for events and results,
+        exactly the rows whose hand the hand map does not hold (``_h`` NULL)."""
+        return sorted((self.folder / table).glob("part=-1/*.parquet"))
+
 
 # ---------------------------------------------------------------- one bucket, in polars
 

@@ -65,12 +65,14 @@ slower), and the hand map alone is built under ``HAND_MAP_MEMORY``."""
 HAND_MAP_MEMORY = "128MB"
 """DuckDB's memory limit while it builds the hand map (one row per hand id): under the
 staging's limit it took a million-hand night's staging from 330 to 390 MiB."""
-STAGED_ROW_GROUP = {"hands": 2_048, "games": 4_096, "events": 8_192}
+STAGED_ROW_GROUP = {"hands": 1_024, "games": 4_096, "events": 4_096, "results": 4_096}
 """Rows per row group of a staged file, and rows a partition's writer holds before it
-flushes (16,384 for the tables not named): every open partition holds one such buffer per
-thread, so they bound memory. A hands row holds its shoe (about 1 KiB): 16,384 of them in
-each of 32 buffers (16 folders, 2 threads) took a million-hand night's staging from 390 to
-570 MiB."""
+flushes (8,192 for the tables not named): every open partition holds one such buffer per
+thread (32 folders, 2 threads), outside DuckDB's memory limit, so they bound staging's
+memory. A hands row holds its shoe (about 1 KiB), an events row about 190 bytes. Halving
+them from (hands 2,048, events 8,192, results 16,384) took a million-hand night's staging
+from 444 to 386 MiB (DuckDB's own count of its column buffers: from 97-132 to 64-67 MiB
+per table)."""
 ROW_GROUPS_PER_FILE = 64
 """A staged file is closed after this many row groups and the next one begun: an open
 Parquet writer keeps every row group's metadata (about 10 KB each) until it closes, which
@@ -384,19 +386,19 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
             target = literal(str(folder / table))
-            rows = STAGED_ROW_GROUP.get(table, 16_384)
+            rows = STAGED_ROW_GROUP.get(table, 8_192)
             con.execute(f"SET partitioned_write_flush_threshold = {rows}")
             con.execute(
                 f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (part),"
                 f" ROW_GROUP_SIZE {rows}, ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE})"
             )
-            # Setting the limit again makes DuckDB give back what the query left cached
-            # (about 100 MiB after each of a million hands' tables), so it does not sit
-            # under the next table's peak.
-            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
+            # Setting the limit again makes DuckDB give back what the query and the schema's
+            # left cached (about 100 MiB after each of a million hands' tables), so it does
+            # not sit under the next table's peak.
+            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         _collect_quarantine(con, staged)
         staged.damaged = log.damaged
         staged.orphans = _orphans(con, log, staged)
@@ -447,8 +449,8 @@ def _ids(table: str) -> str:
 def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     """Bad rows, duplicated keys and orphans, in a stable order."""
 
-    def rows(table: str, query: str) -> list[tuple[Any, ...]]:
-        paths = staged.paths(table)
+    def rows(table: str, query: str, unplaced: bool = False) -> list[tuple[Any, ...]]:
+        paths = staged.unplaced(table) if unplaced else staged.paths(table)
         if table != "sessions" and not paths:
             return []
         listed = ", ".join(file_literal(str(path)) for path in paths)
@@ -457,7 +459,9 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
             if table == "sessions"
             else f"read_parquet([{listed}], hive_partitioning=false)"
         )
-        return con.sql(query.format(src=source)).fetchall()
+        found = con.sql(query.format(src=source)).fetchall()
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")  # gives back what it cached
+        return found
 
     out = staged.quarantine
     for table in TABLES:
@@ -489,7 +493,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
         " GROUP BY hand_id ORDER BY hand_id"
     )
     for table in ("events", "results"):
-        for hand, n, key in rows(table, orphans):
+        for hand, n, key in rows(table, orphans, unplaced=True):
             reason = f"{table} name hand {hand}, which hands does not hold ({_rows(n)})"
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
@@ -523,8 +527,9 @@ def _orphans(
     players' sessions place it in (each player seated in that one game when its first
     event was played) and why it cannot be replayed: the unreadable hands files, when
     there are any, are the likely cause, and the reason names them. The staged rows say
-    first whether there is any (most nights have none: the sessions are not read)."""
-    staged_paths = staged.paths("events") + staged.paths("results")
+    first whether there is any (most nights have none: the sessions are not read), from the
+    files of the rows of no bucket alone."""
+    staged_paths = staged.unplaced("events") + staged.unplaced("results")
     listed = ", ".join(file_literal(str(path)) for path in staged_paths)
     if not staged_paths or not con.sql(
         f"SELECT 1 FROM read_parquet([{listed}], union_by_name=true, hive_partitioning=false)"
