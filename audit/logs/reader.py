@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -195,7 +196,8 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
-    layout = ";".join(f"{f.name}:{f.type}" for f in schema)
+    # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
+    layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
     item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks, layout)
     file_schema_version(meta.metadata, rel)
     problems = check_schema(table, schema, source=rel)
