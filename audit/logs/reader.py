@@ -60,9 +60,10 @@ from audit.rules.registry import PlatformRules
 
 MEMORY_LIMIT = "256MB"
 """DuckDB's memory limit while staging; beyond it, it spills under `workdir`. With the
-small partition buffers below, staging a million-hand night peaks at about 430 MiB
+small partition buffers below, staging a million-hand night peaks at about 400 MiB
 (benchmarks/README.md, "Scale"); a lower limit does not lower it (160MB: the same peak,
-slower), and the hand map alone is built under ``HAND_MAP_MEMORY``."""
+slower: the partition buffers are outside it), and the hand map alone is built under
+``HAND_MAP_MEMORY``."""
 HAND_MAP_MEMORY = "128MB"
 """DuckDB's memory limit while it builds the hand map (one row per hand id): under the
 staging's limit it took a million-hand night's staging from 330 to 390 MiB."""
