@@ -417,7 +417,7 @@ PAGE_BYTES = 1024 * 1024
 """The Parquet writer's data page size and dictionary page limit (its defaults, given
 explicitly because ``_kept_in_batches`` relies on them)."""
 PAGE_ROWS = 20_000
-"""The writer's most rows per data page (its default, given explicitly as ``PAGE_BYTES``)."""
+"""The writer's most rows per data page (its default, given explicitly for the same reason)."""
 _INDEX_BYTES = 5
 """At most this many bytes per value in a data page of dictionary indices (32-bit indices,
 bit-packed, with the run headers)."""
@@ -479,9 +479,9 @@ def _kept_in_batches(column: pa.ChunkedArray) -> bool:
     if not (pa.types.is_string(kind) or pa.types.is_integer(kind)
             or pa.types.is_decimal(kind) or pa.types.is_timestamp(kind)):  # fmt: skip
         return False
-    distinct = pa.chunked_array([], kind)
+    distinct = pa.array([], kind)
     for chunk in column.chunks:
-        distinct = pa.chunked_array([pc.unique(pa.chunked_array([*distinct.chunks, chunk]))])
+        distinct = pc.unique(pa.chunked_array([distinct, chunk]))
         if pa.types.is_string(kind):  # a dictionary entry: its length (4 bytes), its bytes
             size = 4 * len(distinct) + (pc.sum(pc.binary_length(distinct)).as_py() or 0)
         else:

@@ -76,13 +76,11 @@ class Staged:
         return self.files[key >> ROW_BITS], key & ((1 << ROW_BITS) - 1)
 
     def paths(self, table: str, bucket: int | None = None) -> list[Path]:
-        part = "*" if bucket is None else f"part={bucket % self.partitions}"
+        """The table's staged files: every one, or those holding ``bucket``'s rows; bucket
+        -1, the rows of no bucket, is for events and results exactly the rows whose hand the
+        hand map does not hold (``_h`` NULL)."""
+        part = "*" if bucket is None else f"part={bucket % self.partitions if bucket >= 0 else -1}"
         return sorted((self.folder / table).glob(f"{part}/*.parquet"))
-
-    def unplaced(self, table: str) -> list[Path]:
-        """The files of the table's rows of no bucket (``part=-1``): for events and results,
-        exactly the rows whose hand the hand map does not hold (``_h`` NULL)."""
-        return sorted((self.folder / table).glob("part=-1/*.parquet"))
 
 
 # ---------------------------------------------------------------- one bucket, in polars

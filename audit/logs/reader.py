@@ -363,6 +363,13 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     return found, (row[1] if found and row else None)
 
 
+def _give_back(con: duckdb.DuckDBPyConnection) -> None:
+    """Set the staging's memory limit again: DuckDB then gives back what the last query
+    left cached (about 100 MiB after each of a million hands' tables), so it does not sit
+    under the next query's peak."""
+    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+
+
 def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:
     """Check, encode and bucket every table; collect the row-level quarantine."""
     config: dict[str, str | bool | int | float | list[str]] = {
@@ -385,7 +392,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         hand_map = literal(str(folder / "hand_map.parquet"))
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
         con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
-        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+        _give_back(con)
         con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
             target = literal(str(folder / table))
@@ -398,10 +405,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
-            # Setting the limit again makes DuckDB give back what the query and the schema's
-            # left cached (about 100 MiB after each of a million hands' tables), so it does
-            # not sit under the next table's peak.
-            con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+            _give_back(con)  # what the COPY and the schema's query left cached
         _collect_quarantine(con, staged)
         staged.damaged = log.damaged
         staged.orphans = _orphans(con, log, staged)
@@ -452,8 +456,8 @@ def _ids(table: str) -> str:
 def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     """Bad rows, duplicated keys and orphans, in a stable order."""
 
-    def rows(table: str, query: str, unplaced: bool = False) -> list[tuple[Any, ...]]:
-        paths = staged.unplaced(table) if unplaced else staged.paths(table)
+    def rows(table: str, query: str, bucket: int | None = None) -> list[tuple[Any, ...]]:
+        paths = staged.paths(table, bucket)
         if table != "sessions" and not paths:
             return []
         listed = ", ".join(file_literal(str(path)) for path in paths)
@@ -463,7 +467,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
             else f"read_parquet([{listed}], hive_partitioning=false)"
         )
         found = con.sql(query.format(src=source)).fetchall()
-        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")  # gives back what it cached
+        _give_back(con)
         return found
 
     out = staged.quarantine
@@ -496,7 +500,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
         " GROUP BY hand_id ORDER BY hand_id"
     )
     for table in ("events", "results"):
-        for hand, n, key in rows(table, orphans, unplaced=True):
+        for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
             reason = f"{table} name hand {hand}, which hands does not hold ({_rows(n)})"
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
@@ -532,7 +536,7 @@ def _orphans(
     there are any, are the likely cause, and the reason names them. The staged rows say
     first whether there is any (most nights have none: the sessions are not read), from the
     files of the rows of no bucket alone."""
-    staged_paths = staged.unplaced("events") + staged.unplaced("results")
+    staged_paths = staged.paths("events", -1) + staged.paths("results", -1)
     listed = ", ".join(file_literal(str(path)) for path in staged_paths)
     if not staged_paths or not con.sql(
         f"SELECT 1 FROM read_parquet([{listed}], union_by_name=true, hive_partitioning=false)"
