@@ -97,8 +97,10 @@ def warm() -> None:
 @contextmanager
 def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
     """A spawn pool of ``workers`` processes, already importing what they run (so they
-    start while the staging runs), or None for one worker."""
-    if workers <= 1:
+    start while the staging runs), or None for none (``workers`` 0). One worker is a
+    process too: the audit's caches then never sit beside the staging and the sorted
+    outputs of the main process, and the peak of each is its own."""
+    if workers <= 0:
         yield None
         return
     context = multiprocessing.get_context("spawn")
@@ -117,8 +119,9 @@ def run_buckets(
     scheduler: str | None = None,
     pool: ProcessPoolExecutor | None = None,
 ) -> None:
-    """Run ``work`` (``audit_bucket``, or what-if's) on every bucket, in-process, in a spawn
-    process pool of ``workers``, or on the Dask cluster whose scheduler is at
+    """Run ``work`` (``audit_bucket``, or what-if's) on every bucket: in-process (a single
+    bucket, or one worker and no ``pool``), in a spawn process pool, or on the Dask
+    cluster whose scheduler is at
     ``scheduler``; ``on_done`` gets what ``work`` returns for each bucket as it finishes
     (the replay's workers write their results to disk themselves and return a count of
     hands). ``pool``, a pool already started (``_pool``), is used instead of a new one.
@@ -132,7 +135,7 @@ def run_buckets(
 
         run_on_cluster(scheduler, work, stage, on_done)
         return
-    if workers <= 1 or stage.buckets == 1:
+    if stage.buckets == 1 or (pool is None and workers <= 1):
         for bucket in range(stage.buckets):
             on_done(work(stage, bucket))
         return
@@ -331,7 +334,7 @@ def replay_logs(
     event_rows = sum(f.rows for f in log.files.get("events", []))
     target = bucket_rows(event_rows, workers)
     # The local pool starts while DuckDB stages; one bucket runs in this process.
-    local = workers if scheduler is None and bucket_count(event_rows, target) > 1 else 1
+    local = workers if scheduler is None and bucket_count(event_rows, target) > 1 else 0
     # Absolute: a Dask worker reads the staged buckets with its own working directory.
     scratch = tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=where)
     with scratch as workdir:

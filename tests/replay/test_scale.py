@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -250,6 +251,7 @@ def test_a_bucket_audited_twice_writes_its_rows_once(
     retries the tasks of a worker it lost, which may have written some of them) replaces
     what it wrote, and every output holds each row once."""
     monkeypatch.setattr(run, "bucket_rows", lambda events, workers: 1_500)
+    monkeypatch.setattr(run, "_pool", lambda workers: nullcontext())  # in-process, patched
     once = tmp_path / "once"
     run.replay_logs(logs=night, out=once, workers=1, progress=False)
     real = run.audit_bucket
