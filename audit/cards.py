@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum, unique
+from functools import lru_cache
 
 from audit.errors import CardError
 
@@ -230,6 +231,21 @@ def shoe_composition(decks: int, printed_jokers: int) -> Counter[int]:
     return shoe
 
 
+def canonical_shoe(decks: int, printed_jokers: int) -> list[int]:
+    """The shoe before the shuffle, a new list: every card in code order, ``decks`` times
+    in a row, then the printed jokers.
+
+    >>> format_codes(canonical_shoe(2, 1)[:5]), format_codes(canonical_shoe(2, 1)[-2:])
+    ('AS AS 2S 2S 3S', 'KC JK')
+    """
+    return list(_canonical(decks, printed_jokers))
+
+
+@lru_cache(maxsize=64)
+def _canonical(decks: int, printed_jokers: int) -> tuple[int, ...]:
+    return tuple(sorted(shoe_composition(decks, printed_jokers).elements()))
+
+
 def difference_words(
     expected: Iterable[int], actual: Iterable[int], *, extra: str = "holds extra"
 ) -> list[str]:
@@ -239,9 +255,10 @@ def difference_words(
     >>> difference_words([0, 1, 52], [0, 14, 14])
     ['lacks 2S JK', 'holds extra 2H 2H']
     """
-    want, got = Counter(expected), Counter(actual)
-    if dict.__eq__(want, got):  # the same cards (Counter's own == is a loop in Python)
+    wanted, held = sorted(expected), sorted(actual)
+    if wanted == held:  # the same cards: the common case, without two Counters
         return []
+    want, got = Counter(wanted), Counter(held)
     missing, more = sorted((want - got).elements()), sorted((got - want).elements())
     words = [f"lacks {format_codes(missing)}"] if missing else []
     if more:

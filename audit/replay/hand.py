@@ -13,7 +13,13 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-from audit.cards import CODE_TEXT, difference_words, format_codes, shoe_composition
+from audit.cards import (
+    CODE_TEXT,
+    canonical_shoe,
+    difference_words,
+    format_codes,
+    shoe_composition,
+)
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.rules.declaration import DeclarationCheck, check_declaration
@@ -164,7 +170,7 @@ class HandReplay:
                     expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
                     recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
                 )
-            if sorted(hand.shoe) != _sorted_shoe(spec.decks, spec.printed_jokers):
+            if sorted(hand.shoe) != canonical_shoe(spec.decks, spec.printed_jokers):
                 self._shoe_finding(spec.decks, spec.printed_jokers)
         if len(hand.shoe) < n * k + 2:
             self._find(
@@ -659,8 +665,3 @@ def _jokers(wild: int, rules: Ruleset) -> Jokers:
     the classifier's cache (``melds._classify``) then finds its joker set by identity
     instead of comparing two equal sets on every lookup."""
     return Jokers.for_wild_card(wild, rules)
-
-
-@lru_cache(maxsize=64)
-def _sorted_shoe(decks: int, printed_jokers: int) -> list[int]:
-    return sorted(shoe_composition(decks, printed_jokers).elements())

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
+import struct
 
-from audit.cards import difference_words, format_codes, shoe_composition
+from audit.cards import canonical_shoe, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Game, Hand, Shuffle
 
@@ -40,24 +40,9 @@ RULE_SHOE = (
 )
 
 
-def canonical_shoe(decks: int, printed_jokers: int) -> list[int]:
-    """The shoe before the shuffle: every card in code order, ``decks`` times in a row.
-
-    >>> format_codes(canonical_shoe(2, 1)[:5]), format_codes(canonical_shoe(2, 1)[-2:])
-    ('AS AS 2S 2S 3S', 'KC JK')
-    """
-    return sorted(shoe_composition(decks, printed_jokers).elements())
-
-
-def _words(shuffle: Shuffle) -> Iterator[int]:
-    key = (shuffle.server_seed or "").encode()
-    block = 0
-    while True:
-        message = f"{shuffle.client_seed}:{shuffle.nonce}:{block}".encode()
-        digest = hmac.new(key, message, hashlib.sha256).digest()
-        for at in range(0, 32, 4):
-            yield int.from_bytes(digest[at : at + 4], "big")
-        block += 1
+_BLOCK = struct.Struct(">8I")
+"""A block of the scheme's stream: one HMAC-SHA256 digest read as eight big-endian
+32-bit words."""
 
 
 def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
@@ -66,14 +51,24 @@ def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
 
 
 def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
-    """``shoe`` (in canonical order) shuffled in place by the scheme, and returned."""
-    words = _words(shuffle)
+    """``shoe`` (in canonical order) shuffled in place by the scheme (the module's
+    docstring), and returned."""
+    key = (shuffle.server_seed or "").encode()
+    prefix = f"{shuffle.client_seed}:{shuffle.nonce}:"
+    words: tuple[int, ...] = ()
+    at, block = 8, 0
     for i in range(len(shoe) - 1, 0, -1):
         span = i + 1
-        limit = 2**32 - 2**32 % span
-        word = next(words)
-        while word >= limit:
-            word = next(words)
+        limit = 4294967296 - 4294967296 % span
+        while True:
+            if at == 8:
+                words = _BLOCK.unpack(hmac.digest(key, f"{prefix}{block}".encode(), "sha256"))
+                block += 1
+                at = 0
+            word = words[at]
+            at += 1
+            if word < limit:
+                break
         j = word % span
         shoe[i], shoe[j] = shoe[j], shoe[i]
     return shoe

@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from decimal import Decimal
 
+from audit.cards import canonical_shoe
 from audit.money import PAISA, points_settlement
 from audit.money import rake as rake_of
 from audit.rules.counts import value_of, value_settlement
 from audit.rules.ruleset import PoolRules, Ruleset
-from audit.shuffle.commitment import canonical_shoe
 from audit.sim.anomalies import Label, label
 from audit.sim.openplay import play_open_hand, tamper_never_opened
 from audit.sim.play import Collusion, Deal, GameLog, HandLog, TableSpec, play_hand

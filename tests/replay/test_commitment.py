@@ -13,10 +13,10 @@ import pyarrow.parquet as pq
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.cards import CODE_TEXT, shoe_composition
+from audit.cards import CODE_TEXT, canonical_shoe, shoe_composition
 from audit.records import Shuffle
 from audit.run import replay_logs
-from audit.shuffle.commitment import ALGORITHM, canonical_shoe, reproduce
+from audit.shuffle.commitment import ALGORITHM, reproduce
 from tests.logs.logbuilder import LogBuilder
 
 SEED = "d5f1c0a9e3b2-server"
