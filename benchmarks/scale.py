@@ -6,7 +6,8 @@ Each run is a fresh child process (``scale.py --child LOGS MODE``) running
 ``rummy-audit replay --no-fairplay --no-rng`` (every hand- and game-level check on; the
 night-wide passes have their own benchmarks), so that its peak resident memory, the
 largest single process of its tree (``ru_maxrss`` of itself and of its waited-for
-children, workers included), is its own. The nights are simulated once and cached under
+children, workers included), is its own; a thread also samples the memory of the whole
+tree, added up (``TreeMemory``). The nights are simulated once and cached under
 benchmarks/out/: points, pool and deals games of every preset.
 
 Prints Markdown; ``run.py`` writes it into benchmarks/README.md.
@@ -14,13 +15,17 @@ Prints Markdown; ``run.py`` writes it into benchmarks/README.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+
+import psutil
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / "out"
@@ -46,11 +51,40 @@ def night_1m() -> Path:
     return speed_night()[0]
 
 
+class TreeMemory:
+    """The resident memory of this process and every process under it (workers, a local
+    cluster's scheduler and workers), added up and sampled every ``every`` seconds in a
+    thread: the most the whole run held at once, which ``ru_maxrss`` (one process) does
+    not tell. Sampled, so a peak shorter than ``every`` may be missed."""
+
+    def __init__(self, every: float = 0.1) -> None:
+        self.every, self.peak = every, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        me = psutil.Process()
+        while not self._stop.wait(self.every):
+            total = 0
+            for proc in [me, *me.children(recursive=True)]:
+                with contextlib.suppress(psutil.Error):  # ended since the listing
+                    total += proc.memory_info().rss
+            self.peak = max(self.peak, total)
+
+    def __enter__(self) -> TreeMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def child(logs: Path, mode: str) -> None:
     """One run, in this process: prints its figures as one JSON line."""
     from audit.run import replay_logs
 
-    with tempfile.TemporaryDirectory(dir=CACHE) as work:
+    with tempfile.TemporaryDirectory(dir=CACHE) as work, TreeMemory() as tree:
         out = Path(work) / "out"
         started = time.perf_counter()
         if mode.startswith("cluster"):
@@ -80,6 +114,7 @@ def child(logs: Path, mode: str) -> None:
         "replay_s": run["timings_s"]["replay"],
         "main_mib": own,
         "worker_mib": kids,
+        "all_mib": tree.peak / 2**20,
     }
     print(json.dumps(figures))
 
@@ -103,13 +138,15 @@ def main() -> str:
             rates[size, mode] = rate
             rows.append(
                 f"| {size} | {mode} | {f['hands']:,.0f} | {f['seconds']:.1f} | {rate:,.0f} "
-                f"| {f['main_mib']:,.0f} | {f['worker_mib']:,.0f} | {peak:,.0f} |"
+                f"| {f['main_mib']:,.0f} | {f['worker_mib']:,.0f} | {peak:,.0f} "
+                f"| {f['all_mib']:,.0f} |"
             )
     table = "\n".join(
         [
             "| night | run | hands | wall clock (s) | hands/s | main process peak (MiB) "
-            "| largest worker peak (MiB) | peak of any process (MiB) |",
-            "|---|---|---|---|---|---|---|---|",
+            "| largest worker peak (MiB) | peak of any process (MiB) "
+            "| all processes together (MiB, sampled) |",
+            "|---|---|---|---|---|---|---|---|---|",
             *rows,
         ]
     )
