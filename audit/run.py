@@ -121,10 +121,10 @@ def run_buckets(
 ) -> None:
     """Run ``work`` (``audit_bucket``, or what-if's) on every bucket: in-process (a single
     bucket, or one worker and no ``pool``), in a spawn process pool, or on the Dask
-    cluster whose scheduler is at
-    ``scheduler``; ``on_done`` gets what ``work`` returns for each bucket as it finishes
-    (the replay's workers write their results to disk themselves and return a count of
-    hands). ``pool``, a pool already started (``_pool``), is used instead of a new one.
+    cluster whose scheduler is at ``scheduler``; ``on_done`` gets what ``work`` returns
+    for each bucket as it finishes (the replay's workers write their results to disk
+    themselves and return a count of hands). ``pool``, a pool already started
+    (``_pool``), is used instead of a new one.
     ``work`` must pickle: a module-level function, or a ``functools.partial`` of one.
 
     Workers read their bucket themselves, so only what ``work`` returns crosses between
