@@ -119,7 +119,11 @@ def test() -> None:
     env_profile = os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
     print(f"+ HYPOTHESIS_PROFILE={env_profile}", flush=True)
     ensure_chromium()
-    run(PY, "-m", "pytest", "-q", "--doctest-modules", "audit", "tests")
+    # On every core (pytest-xdist), a module at a time so that its fixtures are built once.
+    # Not --dist loadgroup: xdist 3.8 groups by renaming item._nodeid, which pytest 9 no
+    # longer reads, so its groups silently fall apart.
+    cores = ("--numprocesses", "auto", "--dist", "loadscope")
+    run(PY, "-m", "pytest", "-q", *cores, "--doctest-modules", "audit", "tests")
 
 
 def bench() -> None:
