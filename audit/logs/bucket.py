@@ -40,9 +40,10 @@ from audit.records import (
     gc_paused,
 )
 
-BATCH_EVENTS = 100_000
+BATCH_EVENTS = 50_000
 """About how many events a yielded batch holds (a game is never split): it bounds the
-Python objects alive at once, which weigh ~20 times their columnar form."""
+Python objects alive at once, which weigh ~20 times their columnar form (100,000 before:
+see ``audit.run.BUCKET_EVENTS`` for what halving both saved)."""
 ROW_BITS = 40
 """`_k`, a row's place in the input, is `file index << 40 | row index`."""
 _T = TypeVar("_T", bound=tuple[Any, ...])
