@@ -2,7 +2,7 @@
 
 ``python -m audit._compiled ensure`` is the build step; ``dev.py`` runs it before any task.
 It compiles ``MODULES`` in place when this machine can (a C compiler and Python's headers),
-about 40 s, with mypyc's shared runtime inside the package (``audit/_native__mypyc.*.so``,
+40-120 s, with mypyc's shared runtime inside the package (``audit/_native__mypyc.*.so``,
 the group ``GROUP``), so the compiled modules import it as any other module and importing
 ``audit`` needs no help. Where the machine cannot, or the build fails, the pure-Python
 modules run, slower, with the same results to the byte (the simulator's bytes and the
@@ -138,7 +138,7 @@ def ensure(root: Path = ROOT, stamp: Path = STAMP) -> None:
     if not can_compile():
         print("+ no C compiler or Python headers: the pure-Python modules will run", flush=True)
         return
-    print(f"+ compiling {len(MODULES)} hot modules with mypyc (about 40 s)", flush=True)
+    print(f"+ compiling {len(MODULES)} hot modules with mypyc (40-120 s)", flush=True)
     with tempfile.TemporaryDirectory(prefix="rummy-audit-mypyc-") as work:
         script = Path(work) / "setup.py"
         script.write_text(
