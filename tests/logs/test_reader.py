@@ -234,6 +234,29 @@ def test_many_buckets_give_the_same_records_as_one(tmp_path: Path) -> None:
     assert quarantine == []
 
 
+def test_buckets_hold_games_in_the_order_of_the_log(tmp_path: Path) -> None:
+    """A bucket is a run of consecutive games of the log, about as many hands each (the
+    staged rows of a bucket then sit together, and a worker skips the others' row groups):
+    12 games of 3 hands, written in an order that is neither their ids' nor a hash's, in 4
+    buckets."""
+    logs = LogBuilder(tmp_path / "logs")
+    names = [f"g{(7 * i) % 12:02d}" for i in range(12)]
+    for name in names:
+        logs.game(name)
+        for h in range(3):
+            logs.quick_hand(f"{name}-h{h}")
+    root = logs.write()
+    log = open_log_root(root)
+    events = sum(f.rows for f in log.files["events"])
+    with staging(log, quarantine=[], target_rows=-(-events // 4), workdir=tmp_path) as stage:
+        assert stage.buckets == 4
+        held = [
+            sorted(unit.game_id for batch in read_bucket(stage, b, []) for unit in batch)
+            for b in range(stage.buckets)
+        ]
+    assert held == [sorted(names[3 * b : 3 * b + 3]) for b in range(4)]
+
+
 def test_games_sort_by_code_point_in_every_bucket(tmp_path: Path) -> None:
     logs = LogBuilder(tmp_path / "logs")
     for game in ("é", "z", "Z", "a", "ä", "g10", "g9", "😀"):
