@@ -53,6 +53,7 @@ from audit.logs.validate import (
     row_checks,
     source_sql,
     staged_columns,
+    wider_columns,
     width_problems,
 )
 from audit.records import GameUnit, QuarantineRow, give_back_memory
@@ -201,13 +202,25 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
     layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
     item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks, layout)
     file_schema_version(meta.metadata, rel)
+    if (table, layout) in _CLEAN_LAYOUTS:
+        return item, ""
     problems = check_schema(table, schema, source=rel)
     if not problems:
         try:
             problems = width_problems(table, path, schema, source=rel)
         except (pa.ArrowException, OSError) as error:
             problems = [f"{rel} is not a readable Parquet file: {_first_line(error)}"]
+        if not problems and not wider_columns(table, schema):
+            _CLEAN_LAYOUTS.add((table, layout))
     return item, "; ".join(problems)
+
+
+_CLEAN_LAYOUTS: set[tuple[str, str]] = set()
+"""(table, layout) of the files whose schema passed ``check_schema`` with no column wider
+than the contract's: the next file of that layout needs neither check (a schema is
+checked by its columns' names and types alone, which the layout spells). A million-hand
+night's 21,000 files share a handful of layouts; checking each took about 5 of the 12-14
+s that opening the log root took."""
 
 
 def _first_line(error: Exception) -> str:

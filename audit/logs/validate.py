@@ -359,17 +359,23 @@ def _leaves(array: Any, want: pa.DataType, path: str) -> list[tuple[str, Any, pa
     return []
 
 
+def wider_columns(table: str, schema: pa.Schema) -> list[Column]:
+    """The contract's columns of `table` that the file writes in a wider type (whose
+    values `width_problems` reads and range-checks)."""
+    return [
+        c
+        for c in load_contract()[table].columns
+        if c.name in schema.names and _narrower(c.arrow_type, schema.field(c.name).type)
+    ]
+
+
 def width_problems(table: str, path: Any, schema: pa.Schema, *, source: str) -> list[str]:
     """Why a file's wider integer or decimal columns hold values the contract's width
     cannot, one line each; reads only those columns, and only when the file has them.
 
     `schema` must already pass `check_schema`.
     """
-    columns = [
-        c
-        for c in load_contract()[table].columns
-        if c.name in schema.names and _narrower(c.arrow_type, schema.field(c.name).type)
-    ]
+    columns = wider_columns(table, schema)
     if not columns:
         return []
     data = pq.read_table(path, columns=[c.name for c in columns])

@@ -371,6 +371,22 @@ def test_a_value_too_wide_for_the_contract_refuses_the_file(tmp_path: Path) -> N
     assert "column `seq` holds a value that does not fit int32" in bad.reason
 
 
+def test_a_wide_file_is_range_checked_after_one_of_its_layout_passed(tmp_path: Path) -> None:
+    """A layout is remembered as clean only when no column is wider than the contract's:
+    a file writing `seq` as int64 with a value int32 cannot hold is refused though a file
+    of the same layout, read before it, passed."""
+    logs = small_log(tmp_path / "logs")
+    root = logs.write(skip=["events"])
+    data = arrow_table("events", logs.rows["events"])
+    fits = pa.array(range(data.num_rows), pa.int64())
+    wide = pa.array([2**40, *range(1, data.num_rows)], pa.int64())
+    write_table(root, "events", data.set_column(1, "seq", fits), "a-fits.parquet")
+    write_table(root, "events", data.set_column(1, "seq", wide), "b-wide.parquet")
+    for _ in range(2):  # the second opening starts with the layouts the first remembered
+        (bad,) = open_log_root(root).bad_files
+        assert bad.file == "events/b-wide.parquet"
+
+
 def test_a_nested_value_too_wide_refuses_the_file(tmp_path: Path) -> None:
     logs = small_log(tmp_path / "logs")
     root = logs.write(skip=["hands"])
