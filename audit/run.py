@@ -166,9 +166,9 @@ is what a worker's memory grows with (a bucket of a million events took it to ab
 MiB, 700 with its results held until the bucket ended). 125,000 rather than 250,000: with
 batches of 50,000 events (``audit.logs.bucket.BATCH_EVENTS``) a worker's peak on the
 million-hand night went from about 418 to 341 MiB, and the whole run's on 2 workers from
-1,036 to 880 MiB (benchmarks/README.md, "Scale"). A bucket's folder now holds twice as
-many other buckets, which a worker reads past: its cost did not show in the noise (540
-s against 521 for the replay of a million hands, one run each)."""
+1,036 to 880 MiB (benchmarks/README.md, "Scale"). A bucket's folder holds every 32nd
+bucket (``audit.logs.reader.PARTITIONS``), whose row groups a worker skips
+(``audit.logs.reader._hand_map``), so more buckets cost little more to read."""
 
 
 def bucket_rows(event_rows: int, workers: int) -> int:
