@@ -244,6 +244,42 @@ def test_a_worker_that_fails_is_one_line_naming_its_bucket(cluster: str) -> None
     assert done == []
 
 
+def _unpickled(log: str, buckets: int) -> _Counted:
+    """A staging's stand-in, rebuilt wherever it is unpickled (the scheduler, a worker):
+    each rebuild leaves a line in ``log``."""
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write("unpickled\n")
+    return _Counted(log, buckets)
+
+
+class _Counted:
+    def __init__(self, log: str, buckets: int) -> None:
+        self.log, self.buckets = log, buckets
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _unpickled, (self.log, self.buckets)
+
+
+def _bucket(stage: Any, bucket: int) -> int:
+    return int(bucket)
+
+
+def test_the_staging_reaches_each_worker_once_not_once_per_bucket(
+    cluster: str, tmp_path: Path
+) -> None:
+    """The staging (about 1 MB for a million hands, more with more files) reaches each
+    worker once (and the scheduler once): given to every task as a value, a worker
+    unpickled and held a copy per bucket."""
+    from audit.cluster import run_on_cluster
+
+    log = tmp_path / "unpickled.txt"
+    done: list[int] = []
+    stage = _Counted(str(log), 40)
+    run_on_cluster(cluster, _bucket, stage, done.append)  # type: ignore[arg-type]
+    assert sorted(done) == list(range(40))
+    assert 1 <= len(log.read_text(encoding="utf-8").splitlines()) <= 3  # 2 workers
+
+
 def test_a_bucket_audited_twice_writes_its_rows_once(
     night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
