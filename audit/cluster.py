@@ -3,9 +3,10 @@
 ``rummy-audit replay LOGS --out OUT --scheduler tcp://HOST:8786`` audits the same units as
 the local process pool, buckets of complete games (a game is never cut), on the cluster's
 workers. A worker reads its own bucket, the checked and encoded rows of its games that the
-staging step wrote under ``OUT``, and sends back only its results, which this process
-writes to disk as they come; the outputs are sorted before they are written, so they are
-the same bytes as a local run's, whichever worker finished first.
+staging step wrote under ``OUT``, writes its results there itself and sends back a count
+of hands; the outputs are sorted before they are written, so they are the same bytes as
+a local run's, whichever worker finished first. The ``Staging`` value (paths and small
+metadata, about 1 MB for a million hands) reaches each worker once.
 
 The workers must see ``OUT`` at the same path as this process (a shared filesystem, as
 they would share the log root), and run the same version of rummy-audit. The platform's
