@@ -313,10 +313,6 @@ def iter_units(
 _HAND_TABLES = ("hands", "events", "results")
 
 
-def _hashed(column: str, buckets: int) -> str:
-    return f"CAST(hash({column}) % {buckets} AS INTEGER)"
-
-
 _PLACED = "LEFT JOIN (SELECT DISTINCT _game, _bucket AS _placed FROM hand_map) ON game_id = _game"
 """The bucket of each game that has hands; a game with none is placed by its id's hash."""
 
@@ -325,8 +321,8 @@ def _stage_queries(buckets: int) -> dict[str, str]:
     """Per table, the query whose rows are staged; hand rows need `hand_map`."""
     checked = "_k, _ok, _p"
     by_game = (
-        f"CASE WHEN game_id IS NULL THEN -1 ELSE coalesce(_placed, {_hashed('game_id', buckets)})"
-        " END"
+        "CASE WHEN game_id IS NULL THEN -1"
+        f" ELSE coalesce(_placed, CAST(hash(game_id) % {buckets} AS INTEGER)) END"
     )
     by_hand = f"{checked}, coalesce(_bucket, -1) AS bucket"
     queries = {
