@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -350,7 +351,7 @@ class Parts:
         if not rows:
             return
         schema = KINDS[kind].schema
-        data = {column: [getattr(r, column) for r in rows] for column in schema.names}
+        data = {column: list(map(attrgetter(column), rows)) for column in schema.names}
         table = pa.Table.from_pydict(data, schema=schema)
         if name is None:
             self.batches += 1

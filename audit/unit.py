@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from audit.errors import RulesetError
 from audit.findings import Finding, Severity, contract, finding, worst
@@ -39,12 +40,13 @@ from audit.replay.outcome import HandAudit, audit_hand
 from audit.rules.registry import lookup
 from audit.rules.ruleset import Ruleset
 
-_NEEDS_CARD = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
-_NEEDS_GROUPS = frozenset({"declare", "show", "reshuffle"})
+# Final: compiled, each is a C static, not a lookup in the module's dict at every event.
+_NEEDS_CARD: Final = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
+_NEEDS_GROUPS: Final = frozenset({"declare", "show", "reshuffle"})
 # Contract version 2: the actions of the open-melds game (docs/open-melds.md).
-_OPEN_NEEDS_CARD = frozenset({"lay_off", "swap_joker", "take_cut", "return_cut"})
-_OPEN_NEEDS_MELD = frozenset({"lay_off", "swap_joker"})
-_OPEN_ACTIONS = frozenset({"lay", *_OPEN_NEEDS_CARD})
+_OPEN_NEEDS_CARD: Final = frozenset({"lay_off", "swap_joker", "take_cut", "return_cut"})
+_OPEN_NEEDS_MELD: Final = frozenset({"lay_off", "swap_joker"})
+_OPEN_ACTIONS: Final = frozenset({"lay", *_OPEN_NEEDS_CARD})
 
 
 def malformed_event(hand: Hand, kind: str = "declare") -> str | None:
@@ -333,6 +335,8 @@ def _lost(game: Game, table: str, files: Sequence[str], what: str) -> Finding:
 
 def _mark(out: UnitAudit) -> None:
     """A hand a game-level finding names becomes a hand with a discrepancy."""
+    if not out.findings:  # most games: no Counter to build
+        return
     named = Counter(f.hand_id for f in out.findings if f.hand_id is not None)
     if not named:
         return

@@ -14,7 +14,6 @@ Two small tables per replayed hand, written next to the findings (schemas/output
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -87,18 +86,25 @@ def deadwood(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> int:
     return best_points(cards, jokers, held[1], cap=_NO_CAP)
 
 
-def _melded_cards(groups: Iterable[GroupCheck]) -> Counter[int]:
-    return Counter(card for group in groups if group.verdict.is_valid for card in group.cards)
+def _melded_cards(groups: Iterable[GroupCheck]) -> dict[int, int]:
+    """Card -> copies in the valid groups (a dict, not a ``Counter``: built once a taker
+    a hand, where the ``Counter`` class cost more than the count)."""
+    out: dict[int, int] = {}
+    for group in groups:
+        if group.verdict.is_valid:
+            for card in group.cards:
+                out[card] = out.get(card, 0) + 1
+    return out
 
 
 def final_melds(
     replay: HandReplay, expected: dict[str, Expected], players: Iterable[str] | None = None
-) -> dict[str, Counter[int]]:
+) -> dict[str, dict[int, int]]:
     """Each player's cards in valid melds when the hand ended: the winner's declared groups,
     a loser's shown groups or best arrangement; nothing for a player who dropped or whose
     declaration was invalid. Only ``players`` (the seated ones in seat order when
     ``None``)."""
-    out: dict[str, Counter[int]] = {}
+    out: dict[str, dict[int, int]] = {}
     accepted = {d.player: d for d in replay.declarations if d.accepted and d.check.valid}
     for player in replay.seats if players is None else players:
         want = expected.get(player)
@@ -121,7 +127,7 @@ def hand_facts(
         for giver, taker, card in replay.takes:
             taken[giver, taker] = taken.get((giver, taker), 0) + 1
             pool = left.get(taker)
-            if pool is not None and pool[card] > 0:
+            if pool is not None and pool.get(card, 0) > 0:
                 pool[card] -= 1
                 melded[giver, taker] = melded.get((giver, taker), 0) + 1
     pile = [

@@ -46,22 +46,35 @@ _SHOW: Final = Action.SHOW.value
 _RESHUFFLE: Final = Action.RESHUFFLE.value
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Seat:
-    """One player's state in the hand."""
+    """One player's state in the hand, as dealt: its ``__init__`` is written out, so that
+    it is compiled with the rest (a dataclass's own is run by the interpreter)."""
 
     player: str
     cards: list[int]
-    status: Status = Status.IN
-    has_drawn: bool = False
+    status: Status
+    has_drawn: bool
     """Drew at least once this hand: a drop is then a middle drop."""
-    turns: int = 0
+    turns: int
     """Turns completed (a discard or a declaration)."""
-    dropped_first: bool = False
-    drop_seq: int | None = None
-    drop_reason: str | None = None
-    shown: list[list[int]] | None = None
-    show_matches: bool = True
+    dropped_first: bool
+    drop_seq: int | None
+    drop_reason: str | None
+    shown: list[list[int]] | None
+    show_matches: bool
+
+    def __init__(self, player: str, cards: list[int]) -> None:
+        self.player = player
+        self.cards = cards
+        self.status = Status.IN
+        self.has_drawn = False
+        self.turns = 0
+        self.dropped_first = False
+        self.drop_seq = None
+        self.drop_reason = None
+        self.shown = None
+        self.show_matches = True
 
 
 @dataclass(slots=True)

@@ -64,9 +64,11 @@ class ValueShare:
         return f"pays {-self.net} for value cards"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Expected:
-    """The rules' outcome for one player, with the words and the rule behind it."""
+    """The rules' outcome for one player, with the words and the rule behind it. Not
+    changed once built (``dataclasses.replace`` makes another); its ``__init__`` is
+    written out, so that it is compiled with the rest (``GroupCheck`` says why)."""
 
     outcome: str
     points: int | None
@@ -74,11 +76,29 @@ class Expected:
     already a ``declare.groups_mismatch``): the recorded points are then taken as given."""
     rule_key: str
     why: str
-    seq: int | None = None
-    score: Score | None = None
-    value: ValueShare | None = None
+    seq: int | None
+    score: Score | None
+    value: ValueShare | None
     """The player's value cards and their settlement (21 and 27 cards, points rummy, a
     player still in at a valid show); ``None`` where there is none."""
+
+    def __init__(
+        self,
+        outcome: str,
+        points: int | None,
+        rule_key: str,
+        why: str,
+        seq: int | None = None,
+        score: Score | None = None,
+        value: ValueShare | None = None,
+    ) -> None:
+        self.outcome = outcome
+        self.points = points
+        self.rule_key = rule_key
+        self.why = why
+        self.seq = seq
+        self.score = score
+        self.value = value
 
 
 @dataclass(frozen=True, slots=True)

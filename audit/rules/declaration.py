@@ -11,12 +11,30 @@ from audit.rules.melds import Jokers, Verdict, classify
 from audit.rules.ruleset import Ruleset
 
 
-@dataclass(frozen=True, slots=True)
 class GroupCheck:
-    """One group of an arrangement and the verdict on it."""
+    """One group of an arrangement and the verdict on it.
 
-    cards: tuple[int, ...]
-    verdict: Verdict
+    A plain class, not a dataclass: compiled, a dataclass's ``__init__`` is still the one
+    the dataclasses module writes, run by the interpreter, and a replayed hand builds some
+    twenty of these (its declaration's and its losers' groups). Equal, hashed and shown as
+    the frozen dataclass it was; not meant to change once built."""
+
+    __slots__ = ("cards", "verdict")
+
+    def __init__(self, cards: tuple[int, ...], verdict: Verdict) -> None:
+        self.cards = cards
+        self.verdict = verdict
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GroupCheck):
+            return NotImplemented
+        return self.cards == other.cards and self.verdict == other.verdict
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.verdict))
+
+    def __repr__(self) -> str:
+        return f"GroupCheck(cards={self.cards!r}, verdict={self.verdict!r})"
 
     @property
     def text(self) -> str:

@@ -12,12 +12,14 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False)
 class Score:
     """How many points an arrangement is charged, and why.
 
     ``counted`` are the cards that count (all of them when the requirement is unmet);
-    ``raw`` is their total before the cap; ``points`` is what is charged.
+    ``raw`` is their total before the cap; ``points`` is what is charged. Not changed once
+    built; its ``__init__`` is written out, so that it is compiled with the rest (a
+    dataclass's own is run by the interpreter: ``declaration.GroupCheck``).
     """
 
     points: int
@@ -26,17 +28,41 @@ class Score:
     groups: tuple[GroupCheck, ...]
     counted: tuple[int, ...]
     unmet: tuple[str, ...]
-    full_count: bool = False
+    full_count: bool
     """The requirement is unmet and the ruleset charges the full count, not the cards."""
-    exempt: tuple[int, ...] = ()
+    exempt: tuple[int, ...]
     """The requirement is unmet and ``points.unmet_requirement = "pure_run_exempt"``: the
     cards of the pure sequence not charged (the one whose cards are worth most); under
     ``"pure_runs_exempt"`` the cards of every pure sequence (tunnelas too)."""
-    exempt_groups: tuple[tuple[int, ...], ...] = ()
+    exempt_groups: tuple[tuple[int, ...], ...]
     """The pure sequences whose cards ``exempt`` holds, group by group."""
-    ready: str = ""
+    ready: str
     """Why the hand was ready (``points.ready_hand``), in words: it is then charged the
     ready hand's points, whatever its cards."""
+
+    def __init__(
+        self,
+        points: int,
+        raw: int,
+        cap: int,
+        groups: tuple[GroupCheck, ...],
+        counted: tuple[int, ...],
+        unmet: tuple[str, ...],
+        full_count: bool = False,
+        exempt: tuple[int, ...] = (),
+        exempt_groups: tuple[tuple[int, ...], ...] = (),
+        ready: str = "",
+    ) -> None:
+        self.points = points
+        self.raw = raw
+        self.cap = cap
+        self.groups = groups
+        self.counted = counted
+        self.unmet = unmet
+        self.full_count = full_count
+        self.exempt = exempt
+        self.exempt_groups = exempt_groups
+        self.ready = ready
 
     @property
     def requirement_met(self) -> bool:

@@ -64,7 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
 from audit.rules.counts import ready_reason
@@ -93,7 +93,7 @@ from audit.rules.tables import (
 )
 from audit.rules.ways import _alternative_declaration, _grouped_declaration
 
-_INF = 1 << 30
+_INF: Final = 1 << 30
 
 
 # A meld that can be made: (cost to the joker pool, -delta, contribution, delta of the

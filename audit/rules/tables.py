@@ -19,13 +19,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations
+from typing import Final
 
 from audit.cards import JOKER, RANK_OF, SUIT_OF
 from audit.rules.ruleset import Ruleset
 
 # What a meld adds to the requirement: (is a run, is pure, is long enough).
-_SET, _RUN, _RUN_LONG, _PURE, _PURE_LONG = range(5)
-_CONTRIB = {
+_SET: Final = 0
+_RUN: Final = 1
+_RUN_LONG: Final = 2
+_PURE: Final = 3
+_PURE_LONG: Final = 4
+_CONTRIB: Final = {
     _SET: (False, False, False),
     _RUN: (True, False, False),
     _RUN_LONG: (True, False, True),
@@ -132,7 +137,7 @@ def _undominated(contribs: int) -> tuple[int, ...]:
     )
 
 
-_UNDOMINATED = tuple(_undominated(mask) for mask in range(32))
+_UNDOMINATED: Final = tuple(_undominated(mask) for mask in range(32))
 
 
 @lru_cache(maxsize=1 << 16)

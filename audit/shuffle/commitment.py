@@ -23,13 +23,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
+from typing import Final
 
 from audit.cards import canonical_shoe, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Game, Hand, Shuffle
 
 ALGORITHM = "hmac-sha256-fisher-yates"
-_HASHES = {64: hashlib.sha256, 96: hashlib.sha384, 128: hashlib.sha512}
+_HASHES: Final = {64: hashlib.sha256, 96: hashlib.sha384, 128: hashlib.sha512}
 RULE_HASH = (
     "hands.shuffle: the revealed server_seed hashes to the server_seed_hash committed "
     "before the hand (log-format.md, hands.shuffle)"
@@ -40,7 +41,7 @@ RULE_SHOE = (
 )
 
 
-_BLOCK = struct.Struct(">8I")
+_BLOCK: Final = struct.Struct(">8I")
 """A block of the scheme's stream: one HMAC-SHA256 digest read as eight big-endian
 32-bit words."""
 
