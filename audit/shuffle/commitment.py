@@ -54,7 +54,9 @@ def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
 def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
     """``shoe`` (in canonical order) shuffled in place by the scheme (the module's
     docstring), and returned."""
-    key = (shuffle.server_seed or "").encode()
+    # One keyed HMAC for the hand, copied for each block: ``hmac.digest`` looks the hash
+    # up and keys a new one for every block, twice the time.
+    keyed = hmac.new((shuffle.server_seed or "").encode(), digestmod=hashlib.sha256)
     prefix = f"{shuffle.client_seed}:{shuffle.nonce}:"
     words: tuple[int, ...] = ()
     at, block = 8, 0
@@ -63,7 +65,9 @@ def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
         limit = 4294967296 - 4294967296 % span
         while True:
             if at == 8:
-                words = _BLOCK.unpack(hmac.digest(key, f"{prefix}{block}".encode(), "sha256"))
+                mac = keyed.copy()
+                mac.update(f"{prefix}{block}".encode())
+                words = _BLOCK.unpack(mac.digest())
                 block += 1
                 at = 0
             word = words[at]
