@@ -28,9 +28,12 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # a docstring's lines joined into paragraphs, as typed
 )
 rules_app = typer.Typer(
-    help="Look at the rule presets and check hands against them.", no_args_is_help=True
+    help="Look at the rule presets and check hands against them.",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
 )
 app.add_typer(rules_app, name="rules")
 

@@ -38,6 +38,18 @@ def test_version_prints_the_version_and_exits_0() -> None:
     assert metadata.version("rummy-audit") == audit.__version__  # pyproject reads it
 
 
+def test_help_keeps_brackets_and_joins_a_docstrings_lines() -> None:
+    """``--help`` on an 80-column terminal: ``rummy-audit[dask]`` is not eaten as console
+    markup, and a docstring's lines make one paragraph, not a line cut short each time."""
+    result = CliRunner().invoke(app, ["replay", "--help"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    text = " ".join(line.strip(" │") for line in result.output.splitlines())
+    assert "rummy-audit[dask]" in text
+    assert "the shuffle tests (rng.parquet), report.html" in " ".join(text.split())
+    widths = [len(line.rstrip()) for line in result.output.splitlines()[4:8] if line.strip()]
+    assert min(widths) > 40, result.output  # no line of the paragraph cut to one word
+
+
 def run(*cmd: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
         [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, check=False
