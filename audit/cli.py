@@ -63,7 +63,8 @@ R = TypeVar("R")
 
 
 def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn an ``AuditError`` into one line on stderr and exit status 2, no traceback."""
+    """Turn an ``AuditError``, or an ``OSError`` (a folder that cannot be made or written),
+    into one line on stderr and exit status 2, no traceback."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -71,6 +72,11 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
         except AuditError as exc:
             typer.echo(f"rummy-audit: error: {exc}", err=True)
+            raise typer.Exit(code=EXIT_ERROR) from None
+        except OSError as exc:  # a folder that cannot be made, a full disk
+            where = "" if exc.filename is None else f": {exc.filename}"
+            line = f"{exc.strerror or exc}{where}".replace("\n", "\\n")
+            typer.echo(f"rummy-audit: error: {line}", err=True)
             raise typer.Exit(code=EXIT_ERROR) from None
 
     return run

@@ -220,6 +220,17 @@ def test_an_out_folder_that_is_or_is_inside_the_log_root_is_refused(tmp_path: Pa
     assert sorted(logs.rglob("*")) == before  # nothing written into the log root
 
 
+def test_an_out_folder_that_cannot_be_made_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Under a file, or where the system refuses a folder: the run cannot be done (exit 2),
+    said in one line naming the folder, no traceback."""
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "afile" / "sub"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert result.output == f"rummy-audit: error: Not a directory: {out}\n"
+
+
 def test_a_log_root_inside_the_out_folder_is_fine(tmp_path: Path) -> None:
     logs = write_log(tmp_path / "night" / "logs", clean_hands(1))
     result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "night")])
