@@ -103,7 +103,11 @@ def commitment_findings(hand: Hand, game: Game) -> list[Finding]:
                     rule=RULE_HASH,
                 )
             )
-    if shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce):
+    # A game recording no shoe (0 decks, fewer than 0 jokers) has its own finding from the
+    # replay (``deal.shoes``): there is no shoe to shuffle the seeds over.
+    playable = game.decks >= 1 and game.printed_jokers >= 0
+    seeded = shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce)
+    if seeded and playable:
         wanted = reproduce(shuffle, game.decks, game.printed_jokers)
         if wanted != hand.shoe:
             first = next(

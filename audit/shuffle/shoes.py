@@ -246,6 +246,9 @@ def _group(
     left_out: Counter[str],
 ) -> Group | None:
     length = 52 * decks + jokers
+    if decks < 1 or jokers < 0:  # the game records no shoe (the replay's deal.shoes finding)
+        left_out["a shoe of the wrong length, or a game the rules cannot seat"] += table.num_rows
+        return None
     codes_col = table.column("codes").combine_chunks()
     lengths = pc.list_value_length(codes_col).to_numpy(zero_copy_only=False)
     rulesets = table.column("ruleset").to_pylist()

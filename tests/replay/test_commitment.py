@@ -103,3 +103,27 @@ def test_deck_commitment_the_documented_test_vector_holds() -> None:
     first = " ".join(CODE_TEXT[c] for c in dealt[:12])
     assert f"`{first}`" in readme
     assert digest in readme
+
+
+def test_deck_commitment_a_game_recording_no_shoe_is_reported_and_the_night_goes_on(
+    tmp_path: Path,
+) -> None:
+    """0 decks, or fewer than 0 printed jokers, describe no shoe to shuffle the seeds over:
+    the replay's deck.composition finding says so (log-format.md, games.decks), and neither
+    the commitment nor the shuffle tests stop the run (they stopped it, or raised, before)."""
+    for decks, jokers in ((0, 2), (-2, 2), (2, -1)):
+        shuffle = commitment()
+        logs = (
+            LogBuilder(tmp_path / f"logs{decks}{jokers}")
+            .game("G1", decks=decks, printed_jokers=jokers, shoe=fair_shoe(shuffle))
+            .quick_hand("H1", shoe=fair_shoe(shuffle), shuffle=shuffle)
+            .game("G2")
+            .quick_hand("H2")
+            .write()
+        )
+        out = tmp_path / f"out{decks}{jokers}"
+        summary = replay_logs(logs=logs, out=out, workers=1, progress=False)
+        found = pq.read_table(out / "findings.parquet").to_pylist()
+        assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
+        assert f"records {decks} decks and {jokers} printed jokers" in found[0]["message"]
+        assert summary.hands == {"verified": 1, "discrepancy": 1, "quarantined": 0}
