@@ -175,6 +175,9 @@ class Game:
     running: bool
     game_events: list[GameEvent] = field(default_factory=list)
     ledger: list[LedgerRow] = field(default_factory=list)
+    lost_rows: tuple[str, ...] = ()
+    """``game_events`` and/or ``ledger`` when a row of that table naming this game was
+    quarantined (input.row): the checks resting on that table are not run."""
 
 
 class Shuffle(NamedTuple):

@@ -305,15 +305,22 @@ def game_checks(
                 rule=contract("games.hands"),
             )
         )
+        if "ledger" in game.lost_rows:
+            return [*found, _quarantined_rows(game, "ledger")]
         return found + check_ledger(game, hands, rules, complete=False)
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
-        found.append(_lost(game, "game_events", damaged["game_events"],
-                           "its eliminations, rebuys, splits and winner"))  # fmt: skip
+        found.append(_lost(game, "game_events", damaged["game_events"]))
     if damaged.get("ledger") and not game.ledger and not game.running:
-        found.append(_lost(game, "ledger", damaged["ledger"], "its money"))
+        found.append(_lost(game, "ledger", damaged["ledger"]))
+    if "game_events" in game.lost_rows and game.format != Format.POINTS:
+        found.append(_quarantined_rows(game, "game_events"))
+        events_lost = True
     events = game_events and not events_lost
-    found += check_ledger(game, hands, rules, game_events=events)
+    if "ledger" in game.lost_rows:
+        found.append(_quarantined_rows(game, "ledger"))
+    else:
+        found += check_ledger(game, hands, rules, game_events=events)
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events)
     elif Format(game.format).is_pool and events:
@@ -323,12 +330,31 @@ def game_checks(
     return found
 
 
-def _lost(game: Game, table: str, files: Sequence[str], what: str) -> Finding:
+_RESTS = {
+    "game_events": "its eliminations, rebuys, splits and winner were",
+    "ledger": "its money was",
+}
+"""What the game-level checks judge from each claim table (``... not checked``)."""
+
+
+def _quarantined_rows(game: Game, table: str) -> Finding:
+    """A row of ``table`` naming the game was quarantined (its own input.row finding says
+    why): what rests on that table is not judged, rather than judged on the rows left."""
+    return finding(
+        "game.unchecked",
+        game_id=game.game_id,
+        message=f"A {table} row of game {game.game_id} could not be read (see its input.row "
+        f"finding), so {_RESTS[table]} not checked.",
+        rule=contract("log.contract"),
+    )
+
+
+def _lost(game: Game, table: str, files: Sequence[str]) -> Finding:
     return finding(
         "game.unchecked",
         game_id=game.game_id,
         message=f"Game {game.game_id} has no {table} rows, and {', '.join(files)} could not "
-        f"be read, so {what} were not checked.",
+        f"be read, so {_RESTS[table]} not checked.",
         rule=contract("tables.files"),
     )
 

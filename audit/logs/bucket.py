@@ -171,6 +171,13 @@ class Bucket:
             LedgerRow._make,
             ("player_id", "kind", "amount"),
         )
+        # Games with a game_events or ledger row quarantined (input.row): their checks on
+        # that table would rest on rows that could not be read (``Game.lost_rows``).
+        self.lost_rows: dict[str, tuple[str, ...]] = {}
+        for table in ("game_events", "ledger"):
+            for game in frame[table].filter(~pl.col("_ok"))["game_id"].drop_nulls().to_list():
+                if table not in self.lost_rows.get(game, ()):
+                    self.lost_rows[game] = (*self.lost_rows.get(game, ()), table)
         self.orphans: dict[str, list[tuple[str, str]]] = {}
         for hand_id, (game, why) in sorted(staged.orphans.items()):
             if game is not None:
@@ -244,6 +251,7 @@ class Bucket:
             **row,
             game_events=self.game_events.get(game_id, []),
             ledger=self.ledger.get(game_id, []),
+            lost_rows=self.lost_rows.get(game_id, ()),
         )
 
     def _quarantine(self, row: _HandRow, hand: Hand, has_game: bool) -> str | None:

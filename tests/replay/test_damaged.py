@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -93,3 +94,40 @@ def test_the_report_leads_with_the_unreadable_file(clean: Path, tmp_path: Path) 
     assert cause < page.index('id="run"')
     assert victim.relative_to(logs).as_posix() in page[cause : page.index('id="run"')]
     assert "hands named in other tables" in page[cause : page.index('id="run"')]
+
+
+@pytest.mark.parametrize(("table", "column"), [("ledger", "amount"), ("game_events", "action")])
+def test_a_quarantined_claim_row_leaves_its_games_claims_unchecked(
+    table: str, column: str, clean: Path, tmp_path: Path
+) -> None:
+    """A ledger or game_events row made null where the contract forbids it is quarantined
+    (input.row); its game's money (ledger) or eliminations, rebuys, splits and winner
+    (game_events) are then reported unchecked, not judged on the rows left: before, the
+    missing row raised critical ledger.balance and deals/pool alarms about a right game."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    victim = sorted((logs / table).rglob("*.parquet"))[0]
+    data = pq.read_table(victim)
+    games = {r["game_id"]: r["format"]
+             for path in (logs / "games").rglob("*.parquet") for r in rows(path)}  # fmt: skip
+    formats = [games.get(g) for g in data.column("game_id").to_pylist()]
+    at = next(i for i, f in enumerate(formats) if f not in (None, "points"))
+    game = data.column("game_id")[at].as_py()
+    values = data.column(column).to_pylist()
+    values[at] = None
+    field = data.schema.field(column).with_nullable(True)  # the writer's schema allows it
+    data = data.set_column(data.schema.get_field_index(column), field,
+                           pa.array(values, field.type))  # fmt: skip
+    pq.write_table(data, victim)
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+
+    found = rows(tmp_path / "out" / "findings.parquet")
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    new = [key(f) for f in found if key(f) not in before]
+    assert {k[:2] for k in new} == {("input.row", game), ("game.unchecked", game)}
+    (unchecked,) = [f for f in found if f["check"] == "game.unchecked" and f["game_id"] == game]
+    assert unchecked["message"].startswith(f"A {table} row of game {game} could not be read")
+    assert unchecked["severity"] == "info"
+    # The game's other claims on that table are no longer judged; every other game's are.
+    gone = {k for k in before if k not in {key(f) for f in found}}
+    assert all(k[1] == game for k in gone)
