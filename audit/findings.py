@@ -7,7 +7,7 @@ adds; each check has a default severity and says what raises it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
@@ -278,6 +278,19 @@ def contract(key: str) -> str:
     "games.max_players: the table's size (log-format.md)"
     """
     return f"{key}: {CONTRACT[key]}"
+
+
+def may_be_in(files: Sequence[str]) -> str:
+    """`` (its rows may be in F, which could not be read)``: the likely cause of rows a
+    hand or game lacks, when files of their table could not be read.
+
+    >>> may_be_in(["events/a.parquet"])
+    ' (its rows may be in events/a.parquet, which could not be read)'
+    """
+    if not files:
+        return ""
+    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return f" (its rows may be in {shown}, which could not be read)"
 
 
 def _rule_key(rule: str) -> str:

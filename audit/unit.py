@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from audit.errors import RulesetError
-from audit.findings import Finding, Severity, contract, finding, worst
+from audit.findings import Finding, Severity, contract, finding, may_be_in, worst
 from audit.games.deals import check_deals
 from audit.games.ledger import check_ledger
 from audit.games.match import check_match
@@ -195,22 +195,26 @@ def audit_unit(
     rules, reasons = admit(unit)
     out = UnitAudit(unit.game_id, game, rules, [], [])
     started_with = opening_players(unit.hands)
+    lost_events = (damaged or {}).get("events", ())
     for hand in unit.hands:
         reason = reasons[hand.hand_id]
         if reason is not None or game is None or rules is None:
-            why = reason or "the game is not known"
-            out.hands.append(HandAudited(hand, why, None, _quarantined(hand, game, why)))
-            if hand.quarantine is None:  # the reader has not listed it: its admission did
-                out.quarantine.append(
-                    QuarantineRow("hands", None, None, hand.hand_id, hand.game_id,
-                                  "input.hand", why)
-                )  # fmt: skip
+            _quarantine_hand(out, hand, reason or "the game is not known")
             continue
         if rules.kind == "open-melds":  # no drops in a match: only the pile's facts
             audit, replay = audit_open_hand(hand, game, rules, started_with)
-            out.pile += replay.pile_facts()
         else:
             audit = audit_hand(hand, game, rules, started_with)
+        if lost_events and not audit.replay.ended:
+            # Its events stop before the hand ends: the rest may be in an unreadable file,
+            # so its replay proves nothing (a turn.order alarm about data not read).
+            last = hand.events[-1].seq if hand.events else None
+            _quarantine_hand(out, hand, f"hand {hand.hand_id}'s events stop at seq {last} "
+                             f"before the hand ends{may_be_in(lost_events)}")  # fmt: skip
+            continue
+        if rules.kind == "open-melds":
+            out.pile += replay.pile_facts()
+        else:
             pile, drops = hand_facts(audit.replay, audit.expected)
             out.pile += pile
             out.drops += drops
@@ -230,6 +234,17 @@ def audit_unit(
             )
         ]
     return out
+
+
+def _quarantine_hand(out: UnitAudit, hand: Hand, why: str) -> None:
+    """The hand is not replayed: a quarantined row in hands.parquet, and a quarantine row
+    unless the reader has listed it already."""
+    out.hands.append(HandAudited(hand, why, None, _quarantined(hand, out.game, why)))
+    if hand.quarantine is None:  # the reader has not listed it: its admission did
+        hand.quarantine = why  # and the game's checks see a hand that could not be judged
+        out.quarantine.append(
+            QuarantineRow("hands", None, None, hand.hand_id, hand.game_id, "input.hand", why)
+        )
 
 
 def opening_players(hands: Sequence[Hand]) -> int | None:

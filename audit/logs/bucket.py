@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import polars as pl
 
+from audit.findings import may_be_in
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
@@ -273,11 +274,7 @@ class Bucket:
     def _lost(self, table: str) -> str:
         """`` (its rows may be in F, which could not be read)`` when files of ``table``
         could not be read: the likely cause, named."""
-        files = self.staged.damaged.get(table, ())
-        if not files:
-            return ""
-        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-        return f" (its rows may be in {shown}, which could not be read)"
+        return may_be_in(self.staged.damaged.get(table, ()))
 
     def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
         name, found = f"hand {row.hand_id}", []
@@ -298,6 +295,12 @@ class Bucket:
             found += seq_problem(name, self.broken_seqs[row.h])
         if row.n_results == 0:
             found.append(f"{name} has no results" + self._lost("results"))
+        elif self.staged.damaged.get("results") and row.ok and row.seats_ok:
+            named = {result.player for result in hand.results}
+            absent = [player for player in hand.seats if player not in named]
+            if absent:  # not a score.outcome alarm: the rows may be in the file not read
+                found.append(f"{name} has no results row for {', '.join(absent)}"
+                             + self._lost("results"))  # fmt: skip
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
         return found

@@ -131,3 +131,38 @@ def test_a_quarantined_claim_row_leaves_its_games_claims_unchecked(
     # The game's other claims on that table are no longer judged; every other game's are.
     gone = {k for k in before if k not in {key(f) for f in found}}
     assert all(k[1] == game for k in gone)
+
+
+@pytest.mark.parametrize("table", ["events", "results"])
+def test_a_hand_split_over_a_readable_and_an_unreadable_file_is_quarantined(
+    table: str, clean: Path, tmp_path: Path
+) -> None:
+    """A hand whose rows are partly in a file that could not be read is quarantined, the
+    file named as the likely cause, like a hand with none of its rows: not replayed on
+    the rows left into a turn.order (events end early) or score.outcome (no result for a
+    player) alarm about data that was never read."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    source = sorted((logs / table).rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    ids = data.column("hand_id").to_pylist()
+    cut = len(ids) // 2
+    while ids[cut - 1] != ids[cut]:  # cut inside one hand's rows
+        cut += 1
+    split = ids[cut]
+    pq.write_table(data.slice(0, cut), source)
+    victim = source.with_name("part-z.parquet")
+    victim.write_text("not parquet")  # the rest of the file, lost
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+
+    hands = {r["hand_id"]: r for r in rows(tmp_path / "out" / "hands.parquet")}
+    assert hands[split]["status"] == "quarantined"
+    lost = victim.relative_to(logs).as_posix()
+    reason = {r["hand_id"]: r["reason"] for r in rows(tmp_path / "out" / "quarantine.parquet")}
+    stop = "events stop at seq" if table == "events" else "has no results row for"
+    assert stop in reason[split]
+    assert reason[split].endswith(f"(its rows may be in {lost}, which could not be read)")
+    found = rows(tmp_path / "out" / "findings.parquet")
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    new = [f for f in found if key(f) not in before]
+    assert [f for f in new if f["check"] not in EXPLAINED] == []
