@@ -17,6 +17,7 @@ import audit.rules.explain as rules_explain
 from audit import __version__, run
 from audit.errors import AuditError
 from audit.findings import Severity
+from audit.logs.contract import one_line
 from audit.rules.registry import check_file, load_rules, lookup, using
 from audit.rules.ruleset import load_preset, preset_ids
 
@@ -75,8 +76,7 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(code=EXIT_ERROR) from None
         except OSError as exc:  # a folder that cannot be made, a full disk
             where = "" if exc.filename is None else f": {exc.filename}"
-            line = f"{exc.strerror or exc}{where}".replace("\n", "\\n")
-            typer.echo(f"rummy-audit: error: {line}", err=True)
+            typer.echo(f"rummy-audit: error: {one_line(f'{exc.strerror or exc}{where}')}", err=True)
             raise typer.Exit(code=EXIT_ERROR) from None
 
     return run

@@ -31,6 +31,7 @@ from audit import __version__
 from audit.errors import AuditError
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
+from audit.logs.contract import one_line
 from audit.logs.reader import (
     LogRoot,
     Staging,
@@ -617,7 +618,7 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     hands = Counter({k: int(v) for k, v in run["counts"]["hands"].items()})
     ran = run["fairplay"]["status"] == "run"
     tested = run.get("rng", {}).get("status") == "run"
-    unreadable = tuple(f["path"] for f in run.get("unreadable_files", []))
+    unreadable = tuple(one_line(f["path"]) for f in run.get("unreadable_files", []))
     lost = int(run["counts"].get("lost_hands", 0))
     return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost)
 

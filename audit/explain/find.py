@@ -18,12 +18,14 @@ import duckdb
 
 from audit.errors import AuditError, LogFormatError
 from audit.explain.clock import UNKNOWN, Clock
+from audit.logs.contract import one_line
 from audit.logs.reader import (
     MEMORY_LIMIT,
     LogRoot,
     game_of_hand,
     open_log_root,
     read_bucket,
+    refuse_undecodable,
     staging,
 )
 from audit.logs.validate import file_literal
@@ -153,18 +155,24 @@ def _game_rows(log: LogRoot, game_id: str) -> int:
 
 def _query(log: LogRoot, table: str, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Rows of ``sql`` over the readable files of ``table`` (``{source}`` in ``sql``), with
-    the values bound as parameters; a ``LogFormatError`` when the files cannot be read."""
-    files = log.files.get(table, [])
-    if not files:
-        return []
-    paths = ", ".join(file_literal(str(log.root / f.path)) for f in files)
-    source = f"read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
-    try:
-        with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
-            return con.execute(sql.format(source=source), params).fetchall()
-    except duckdb.Error as error:
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise LogFormatError(f"the {table} table could not be read: {first}") from error
+    the values bound as parameters. A file whose data cannot be decoded is refused
+    (``refuse_undecodable``) and the others read; a ``LogFormatError`` when the files
+    cannot be read otherwise."""
+    while True:
+        files = log.files.get(table, [])
+        if not files:
+            return []
+        paths = ", ".join(file_literal(str(log.root / f.path)) for f in files)
+        source = f"read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
+        try:
+            with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+                return con.execute(sql.format(source=source), params).fetchall()
+        except duckdb.Error as error:
+            if refuse_undecodable(log, (table,)):
+                continue
+            text = str(error).strip()
+            first = one_line(text.splitlines()[0] if text else type(error).__name__)
+            raise LogFormatError(f"the {table} table could not be read: {first}") from error
 
 
 def _units(logs: Path, game: str | None) -> list[GameUnit]:

@@ -27,7 +27,7 @@ import hashlib
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ from audit.logs.contract import (
     check_schema,
     file_schema_version,
     load_contract,
+    one_line,
 )
 from audit.logs.validate import (
     describe,
@@ -131,12 +132,28 @@ class LogRoot:
 
     @property
     def damaged(self) -> dict[str, tuple[str, ...]]:
-        """Table -> the files of it that could not be read, in path order."""
+        """Table -> the files of it that could not be read, in path order, each name on
+        one line (``one_line``): the messages that name them stay one line."""
         out: dict[str, list[str]] = {}
-        for row in self.bad_files:
+        for row in sorted(self.bad_files, key=lambda row: row.file or ""):
             if row.file is not None:
-                out.setdefault(row.table, []).append(row.file)
+                out.setdefault(row.table, []).append(one_line(row.file))
         return {table: tuple(files) for table, files in sorted(out.items())}
+
+    def refuse(self, rows: list[QuarantineRow]) -> None:
+        """Take the files of `rows` (``input.file`` rows of good files found unreadable
+        after all, ``refuse_undecodable``) out of `files` and into `bad_files`.
+
+        Raises `LogFormatError` when a required table is left with no readable file."""
+        gone = {(row.table, row.file) for row in rows}
+        self.bad_files.extend(rows)
+        for table in sorted({row.table for row in rows}):
+            self.files[table] = [f for f in self.files[table] if (table, f.path) not in gone]
+            if self.files[table]:
+                continue
+            if table in REQUIRED_TABLES:
+                raise LogFormatError(_no_table(self, table, self.root / table))
+            self.missing_optional.append(table)
 
 
 def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
@@ -149,7 +166,7 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
     `LogFormatError` when `root` is not a folder or a required table has no readable file.
     """
     if not root.is_dir():
-        raise LogFormatError(f"the log root {root} is not a folder")
+        raise LogFormatError(f"the log root {one_line(str(root))} is not a folder")
     log = LogRoot(root=root, files={})
     for table in TABLES:
         folder = root / table
@@ -161,7 +178,7 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
             item, problem = _inspect(table, root / rel, rel, hash_files)
             if problem:
                 log.bad_files.append(
-                    QuarantineRow(table, rel, None, None, None, "input.file", problem)
+                    QuarantineRow(table, rel, None, None, None, "input.file", one_line(problem))
                 )
             else:
                 good.append(item)
@@ -171,15 +188,21 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
         if table not in REQUIRED_TABLES:
             log.missing_optional.append(table)
             continue
-        if not folder.is_dir():
-            why = f"there is no {table}/ folder"
-        elif not paths:
-            why = f"{table}/ holds no .parquet file"
-        else:
-            first = next(b.reason for b in log.bad_files if b.table == table)
-            why = f"all {len(paths)} of its files were refused, the first because {first}"
-        raise LogFormatError(f"the log root has no readable {table}/ table: {why}")
+        raise LogFormatError(_no_table(log, table, folder))
     return log
+
+
+def _no_table(log: LogRoot, table: str, folder: Path) -> str:
+    """Why the required `table` has no readable file, in one line naming the first
+    refused file."""
+    refused = [b.reason for b in log.bad_files if b.table == table]
+    if not folder.is_dir():
+        why = f"there is no {table}/ folder"
+    elif not refused:
+        why = f"{table}/ holds no .parquet file"
+    else:
+        why = f"all {len(refused)} of its files were refused, the first because {refused[0]}"
+    return f"the log root has no readable {table}/ table: {why}"
 
 
 def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputFile, str]:
@@ -194,22 +217,23 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
             schema = meta.schema.to_arrow_schema()
         except (pa.ArrowException, OSError) as error:
             item = InputFile(table, rel, path.stat().st_size, sha, 0)
-            return item, f"{rel} is not a readable Parquet file: {_first_line(error)}"
+            return item, f"{one_line(rel)} is not a readable Parquet file: {_first_line(error)}"
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
     # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
     layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
     item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks, layout)
-    file_schema_version(meta.metadata, rel)
+    source = one_line(rel)
+    file_schema_version(meta.metadata, source)
     if (table, layout) in _CLEAN_LAYOUTS:
         return item, ""
-    problems = check_schema(table, schema, source=rel)
+    problems = check_schema(table, schema, source=source)
     if not problems:
         try:
-            problems = width_problems(table, path, schema, source=rel)
+            problems = width_problems(table, path, schema, source=source)
         except (pa.ArrowException, OSError) as error:
-            problems = [f"{rel} is not a readable Parquet file: {_first_line(error)}"]
+            problems = [f"{source} is not a readable Parquet file: {_first_line(error)}"]
         if not problems and not wider_columns(table, schema):
             _CLEAN_LAYOUTS.add((table, layout))
     return item, "; ".join(problems)
@@ -224,7 +248,7 @@ s that opening the log root took."""
 
 
 def _first_line(error: Exception) -> str:
-    return (str(error).splitlines() or [type(error).__name__])[0]
+    return one_line((str(error).splitlines() or [type(error).__name__])[0])
 
 
 @dataclass(frozen=True)
@@ -262,12 +286,16 @@ def staging(
     bucket), in a fresh folder under `workdir` removed on exit. Appends every bad row and
     every row naming a hand or game the log does not hold to `quarantine`. With `game`,
     only that game's rows are staged (one hand's dispute does not read the night);
-    `rulesets`, the platform's (``--rules``), go with the staging to every worker."""
+    `rulesets`, the platform's (``--rules``), go with the staging to every worker.
+
+    A file whose footer reads but whose data does not decode is refused as it is found
+    (``_stage_readable``): its ``input.file`` row goes to `quarantine` and to
+    ``log.bad_files``, and the staging goes on without it."""
     event_rows = sum(f.rows for f in log.files["events"])
     buckets = 1 if game is not None else bucket_count(event_rows, target_rows)
     folder = Path(tempfile.mkdtemp(prefix="reader-", dir=workdir))
     try:
-        staged = _stage(log, folder, buckets, game)
+        staged = _stage_readable(log, folder, buckets, game, quarantine)
         quarantine.extend(staged.quarantine)
         yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged, rulesets)
     finally:
@@ -384,18 +412,23 @@ def _hand_map(buckets: int) -> str:
 
 def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     """(the hands table holds `hand_id`, the game its first row names), read from the
-    `hand_id` and `game_id` columns alone."""
-    paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files["hands"])
-    try:
-        with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
-            row = con.execute(
-                "SELECT count(*), arg_min(game_id, file_index * 4294967296 + file_row_number)"
-                f" FROM read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
-                " WHERE hand_id = $hand",
-                {"hand": hand_id},
-            ).fetchone()
-    except duckdb.Error as error:
-        raise LogFormatError(f"the hands table could not be read: {_first_line(error)}") from error
+    `hand_id` and `game_id` columns alone. A hands file that cannot be decoded is refused
+    (``refuse_undecodable``) and the others read."""
+    while True:
+        paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files["hands"])
+        try:
+            with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+                row = con.execute(
+                    "SELECT count(*), arg_min(game_id, file_index * 4294967296 + file_row_number)"
+                    f" FROM read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
+                    " WHERE hand_id = $hand",
+                    {"hand": hand_id},
+                ).fetchone()
+            break
+        except duckdb.Error as error:
+            if not refuse_undecodable(log, ("hands",)):
+                why = _relative(error, log.root)
+                raise LogFormatError(f"the hands table could not be read: {why}") from error
     found = bool(row and row[0])
     return found, (row[1] if found and row else None)
 
@@ -407,8 +440,83 @@ def _give_back(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
 
 
+class _ReadFailed(Exception):
+    """DuckDB failed while staging read the files of `tables`."""
+
+    def __init__(self, tables: tuple[str, ...], error: duckdb.Error) -> None:
+        super().__init__(_first_line(error))
+        self.tables, self.error = tables, error
+
+
+def _stage_readable(
+    log: LogRoot,
+    folder: Path,
+    buckets: int,
+    game: str | None,
+    quarantine: list[QuarantineRow],
+) -> Staged:
+    """`_stage`, and when DuckDB fails: the files of the tables it was reading that it
+    cannot decode (a corrupt data page under a good footer) are refused
+    (``LogRoot.refuse``, their rows appended to `quarantine`) and the log staged again
+    without them. Each file is read alone only then (``refuse_undecodable``): a clean night
+    pays nothing. With no such file, the error stands.
+
+    Raises `LogFormatError` when DuckDB fails and no file is to blame, or a required table
+    is left without a readable file."""
+    while True:
+        try:
+            return _stage(log, folder, buckets, game)
+        except _ReadFailed as failed:
+            refused = refuse_undecodable(log, failed.tables)
+            if not refused:
+                tables = " and ".join(failed.tables)
+                raise LogFormatError(
+                    f"the {tables} files could not be read: {_relative(failed, log.root)}"
+                ) from failed.error
+            quarantine.extend(refused)
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+
+
+def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRow]:
+    """For a reader whose DuckDB query over the files of `tables` failed: the good files
+    of `tables` whose data DuckDB cannot decode (a corrupt page under a good footer),
+    taken out of ``log.files`` into ``log.bad_files`` (``LogRoot.refuse``), as their
+    ``input.file`` rows; none when no file is to blame. Each file's contract columns are
+    read whole, one file at a time, as staging reads them: call it only once a query
+    failed.
+
+    Raises `LogFormatError` when a required table is left without a readable file."""
+    refused = []
+    root = log.root
+    with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+        con.execute("PRAGMA disable_progress_bar")
+        for table in tables:
+            for item in log.files[table]:
+                source = source_sql(table, [str(root / item.path)], first_file=0,
+                                    row_bits=ROW_BITS, absent=item.lacks, uniform=True)  # fmt: skip
+                try:
+                    con.execute(f"SELECT max(hash(t)) FROM ({source}) t").fetchall()
+                except duckdb.Error as error:
+                    why = f"{one_line(item.path)} has data that cannot be decoded:"
+                    reason = f"{why} {_relative(error, root)}"
+                    refused.append(
+                        QuarantineRow(table, item.path, None, None, None, "input.file", reason)
+                    )
+    log.refuse(refused)
+    return refused
+
+
+def _relative(error: Exception, root: Path) -> str:
+    """The first line of `error`, a path under `root` written relative to it (DuckDB
+    names the file it failed on by the path it was given)."""
+    return _first_line(error).replace(one_line(f"{root}/"), "")
+
+
 def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:
-    """Check, encode and bucket every table; collect the row-level quarantine."""
+    """Check, encode and bucket every table; collect the row-level quarantine.
+
+    Raises `_ReadFailed` when DuckDB fails, naming the tables whose files it was reading."""
     config: dict[str, str | bool | int | float | list[str]] = {
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": str(folder / "spill"),
@@ -417,6 +525,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
     staged = Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {},
                     partitions=PARTITIONS)  # fmt: skip
     con = duckdb.connect(config=config)
+    reading: tuple[str, ...] = TABLES  # the tables whose files the statement reads
     try:
         con.execute("PRAGMA disable_progress_bar")  # its own bar would print into the logs
         offset = 0
@@ -427,11 +536,13 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             )
             offset += len(paths)
         hand_map = literal(str(folder / "hand_map.parquet"))
+        reading = ("hands",)
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
         con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
         _give_back(con)
         con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
+            reading = (table,)
             target = literal(str(folder / table))
             rows = STAGED_ROW_GROUP.get(table, 8_192)
             con.execute(f"SET partitioned_write_flush_threshold = {rows}")
@@ -443,11 +554,13 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
             _give_back(con)  # what the COPY and the schema's query left cached
+        reading = ("sessions",)  # from here on, the other tables are read as staged
         _collect_quarantine(con, staged)
         staged.damaged = log.damaged
+        reading = ("events", "results", "sessions")
         staged.orphans = _orphans(con, log, staged)
     except duckdb.Error as error:
-        raise LogFormatError(f"the log files could not be read: {_first_line(error)}") from error
+        raise _ReadFailed(reading, error) from error
     finally:
         con.close()
         give_back_memory()
@@ -513,7 +626,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
         query = f"SELECT _k, {_ids(table)}, _p FROM {{src}}{join} WHERE NOT _ok ORDER BY _k"
         for key, hand, game, problems in rows(table, query):
             file, row = staged.where(key)
-            reason = f"{table} row {row} of {file}: {describe(table, problems)}"
+            reason = f"{table} row {row} of {one_line(file)}: {describe(table, problems)}"
             out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason))
             if hand is not None and table in _HAND_TABLES:
                 staged.hand_reasons.setdefault(hand, reason)
@@ -525,12 +638,12 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     )
     for game, key, n in rows("games", copies.format(ids="game_id", key="game_id")):
         file, row = staged.where(key)
-        reason = f"game {game} appears {n} times in games"
+        reason = f"game {one_line(game)} appears {n} times in games"
         out.append(QuarantineRow("games", file, row, None, game, "input.row", reason))
         staged.game_reasons.setdefault(game, reason)
     for hand, game, key, n in rows("hands", copies.format(ids="hand_id, game_id", key="hand_id")):
         file, row = staged.where(key)
-        reason = f"hand {hand} appears {n} times in hands"
+        reason = f"hand {one_line(hand)} appears {n} times in hands"
         out.append(QuarantineRow("hands", file, row, hand, game, "input.hand", reason))
     orphans = (
         "SELECT hand_id, count(*), min(_k) FROM {src} WHERE _h IS NULL AND hand_id IS NOT NULL"
@@ -538,7 +651,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     )
     for table in ("events", "results"):
         for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
-            reason = f"{table} name hand {hand}, which hands does not hold ({_rows(n)})"
+            reason = f"{table} name hand {one_line(hand)}, which hands does not hold ({_rows(n)})"
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
             )
@@ -558,7 +671,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
     for table in ("game_events", "ledger"):
         for game, n, key, known in rows(table, strays):
             held = "whose games row is quarantined" if known else "which games does not hold"
-            reason = f"{table} name game {game}, {held} ({_rows(n)})"
+            reason = f"{table} name game {one_line(game)}, {held} ({_rows(n)})"
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
             )
@@ -580,7 +693,7 @@ def _orphans(
         " WHERE _h IS NULL AND hand_id IS NOT NULL LIMIT 1"
     ).fetchall():
         return {}
-    lost = [b.file for b in log.bad_files if b.table == "hands" and b.file]
+    lost = list(log.damaged.get("hands", ()))
     if lost:
         files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
         why = f"its hands row could not be read: {files} could not be read"
@@ -616,7 +729,7 @@ def _orphans(
         FROM o LEFT JOIN game USING (hand_id) ORDER BY o.hand_id
         """
     ).fetchall()
-    return {hand: (game, f"hand {hand} cannot be replayed: {why}") for hand, game in rows}
+    return {hand: (game, f"hand {one_line(hand)} cannot be replayed: {why}") for hand, game in rows}
 
 
 def _rows(n: int) -> str:

@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.cards import CODE_TEXT
-from audit.logs.contract import Column, load_contract, type_name
+from audit.logs.contract import Column, load_contract, one_line, type_name
 
 CARD_COLUMNS: dict[str, frozenset[str]] = {
     "hands": frozenset({"shoe", "wild_card", "open_card"}),
@@ -425,14 +425,18 @@ SEATS_OK = (pl.col("seats").list.len() > 0) & (
 
 
 def seats_problem(name: str, seats: list[str]) -> str:
-    """
+    """Why a hand's seats fail ``SEATS_OK``, in one line (``one_line``: `name` and the
+    player id as escaped as needed).
+
     >>> seats_problem("hand h1", ["p1", "p2", "p1"])
     'hand h1 seats player p1 2 times'
+    >>> print(seats_problem("hand h\\n1", ["p\\n1", "p\\n1"]))
+    hand h\\n1 seats player p\\n1 2 times
     """
     if not seats:
-        return f"{name} has no seats"
+        return f"{one_line(name)} has no seats"
     player = next(p for p in seats if seats.count(p) > 1)
-    return f"{name} seats player {player} {seats.count(player)} times"
+    return f"{one_line(name)} seats player {one_line(player)} {seats.count(player)} times"
 
 
 def results_problem(name: str, players: list[str]) -> str:
@@ -441,7 +445,8 @@ def results_problem(name: str, players: list[str]) -> str:
     'hand h1 has 2 results rows for player p2'
     """
     player = next(p for p in players if players.count(p) > 1)
-    return f"{name} has {players.count(player)} results rows for player {player}"
+    n = players.count(player)
+    return f"{one_line(name)} has {n} results rows for player {one_line(player)}"
 
 
 def seq_problem(name: str, seqs: list[int | None]) -> list[str]:
@@ -452,6 +457,7 @@ def seq_problem(name: str, seqs: list[int | None]) -> list[str]:
     >>> seq_problem("hand h1", [None, -1, 0, 1])
     []
     """
+    name = one_line(name)
     for expected, seq in enumerate(s for s in seqs if s is not None and s >= 0):
         if seq < expected:
             return [f"{name} events repeat seq {seq}"]

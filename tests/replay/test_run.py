@@ -323,3 +323,22 @@ def _wait_for_staging(out: Path, run: subprocess.Popen[bytes], timeout: float = 
             pytest.fail(f"the run ended before it was killed: {run.stderr.read().decode()}")
         time.sleep(0.005)
     pytest.fail("the run never staged anything")
+
+
+def test_a_file_name_with_a_newline_keeps_the_summary_and_the_reasons_one_line(
+    tmp_path: Path,
+) -> None:
+    """A junk ledger file named ``bad\\nname.parquet``: the summary's first sentence and the
+    quarantine reason name it escaped, each on one line."""
+    logs = write_log(tmp_path / "logs", clean_hands(1))
+    (logs / "ledger").mkdir(exist_ok=True)
+    (logs / "ledger" / "bad\nname.parquet").write_text("junk")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--no-fairplay"])
+    assert result.exit_code in (0, 1), result.output
+    assert result.output.startswith("1 input file could not be read (ledger/bad\\nname.parquet).")
+    assert result.output.count("\n") == 1
+    (row,) = pq.read_table(out / "quarantine.parquet").to_pylist()
+    assert row["file"] == "ledger/bad\nname.parquet"  # the value itself, as it is
+    assert "\n" not in row["reason"]
+    assert "bad\\nname.parquet" in row["reason"]

@@ -1,0 +1,309 @@
+"""Files whose footer reads but whose data does not (a corrupt page): each is refused like a
+file that is not Parquet at all, and the night is read without it; and file names and ids
+that hold control characters, which every reason and message names on one line."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from audit.errors import LogFormatError, SchemaVersionError
+from audit.logs import reader
+from audit.logs.contract import TABLES, one_line
+from audit.logs.reader import (
+    game_of_hand,
+    iter_units,
+    open_log_root,
+    orphans,
+    read_bucket,
+    staging,
+)
+from audit.records import GameUnit, Hand, QuarantineRow
+from tests.logs import logbuilder
+from tests.logs.logbuilder import PARTITION, LogBuilder, arrow_table, write_table
+
+Read = tuple[list[GameUnit], list[QuarantineRow]]
+
+
+def read(root: Path, work: Path) -> Read:
+    """Every unit the reader yields, flattened, and the whole quarantine."""
+    units, quarantine, _ = read_all(root, work)
+    return units, quarantine
+
+
+def read_all(root: Path, work: Path) -> tuple[list[GameUnit], list[QuarantineRow], set[str]]:
+    """`read`, and the orphans: the hands other tables name whose hands row is lost."""
+    log = open_log_root(root)
+    quarantine = list(log.bad_files)
+    work.mkdir(exist_ok=True)
+    with staging(log, quarantine=quarantine, workdir=work) as stage:
+        units = [
+            unit
+            for bucket in range(stage.buckets)
+            for batch in read_bucket(stage, bucket, quarantine)
+            for unit in batch
+        ]
+        return units, quarantine, set(orphans(stage))
+
+
+def hands_of(units: list[GameUnit]) -> dict[str, Hand]:
+    return {hand.hand_id: hand for unit in units for hand in unit.hands}
+
+
+def quarantined(units: list[GameUnit]) -> dict[str, str]:
+    return {h.hand_id: h.quarantine for h in hands_of(units).values() if h.quarantine}
+
+
+def corrupt(path: Path, column: int = 0) -> None:
+    """Garble the first data page of a column of `path` (its header and data, XOR 0xFF),
+    leaving the footer as it was: the file opens, its data does not decode."""
+    chunk = pq.read_metadata(path).row_group(0).column(column)
+    end = (chunk.dictionary_page_offset or chunk.data_page_offset) + chunk.total_compressed_size
+    data = bytearray(path.read_bytes())
+    for i in range(chunk.data_page_offset, end):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    pq.read_metadata(path)  # the footer still reads
+
+
+def full_log(root: Path) -> LogBuilder:
+    """Three games of two hands, with rows in every table for every game."""
+    logs = LogBuilder(root)
+    for g in range(3):
+        logs.game(f"g{g}")
+        for h in range(2):
+            logs.quick_hand(f"g{g}-h{h}")
+        at = logbuilder.T0
+        logs.row("game_events", game_id=f"g{g}", after_hand_no=1, seq=1, ts=at, player_id="p1",
+                 score=80, action="rebuy", split_kind=None)  # fmt: skip
+        logs.row("ledger", game_id=f"g{g}", player_id="p1", kind="prize", ts=at,
+                 amount=Decimal("2.50"))  # fmt: skip
+        logs.row("sessions", game_id=f"g{g}", player_id="p1", ip="h1", device_id="d1",
+                 client="app", joined_at=at, left_at=at)  # fmt: skip
+    return logs
+
+
+def _game(row: dict[str, Any]) -> str:
+    return str(row.get("game_id") or row["hand_id"].rsplit("-", 1)[0])
+
+
+def split_by_game(logs: LogBuilder, table: str) -> tuple[Path, Path]:
+    """Write the log with `table` in two files: game g2's rows in b.parquet, the others'
+    in a.parquet; return (the root, b.parquet)."""
+    root = logs.write(skip=[table])
+    rows = logs.rows[table]
+    write_table(root, table, [r for r in rows if _game(r) != "g2"], f"{PARTITION}/a.parquet")
+    b = write_table(root, table, [r for r in rows if _game(r) == "g2"], f"{PARTITION}/b.parquet")
+    return root, b
+
+
+# ---------------------------------------------------------------- undecodable files
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_an_undecodable_file_is_refused_and_read_around_like_a_file_that_is_not_parquet(
+    tmp_path: Path, table: str
+) -> None:
+    """A file whose data page is corrupt gets its own ``input.file`` row with the
+    decoder's reason, and every hand, quarantined or not, comes out as when the file is
+    not Parquet at all."""
+    root, bad = split_by_game(full_log(tmp_path / "corrupt"), table)
+    corrupt(bad)
+    units, quarantine, lost = read_all(root, tmp_path / "work")
+    file_row = quarantine[0]
+    name = f"{table}/{PARTITION}/b.parquet"
+    assert (file_row.table, file_row.file, file_row.check) == (table, name, "input.file")
+    assert file_row.reason.startswith(f"{name} has data that cannot be decoded: ")
+    assert "\n" not in file_row.reason
+    assert str(tmp_path) not in file_row.reason
+    junk_root, junk = split_by_game(full_log(tmp_path / "junk"), table)
+    junk.write_bytes(b"PAR1 this is not parquet")
+    junk_units, junk_quarantine, junk_lost = read_all(junk_root, tmp_path / "junk-work")
+    assert (units, quarantine[1:], lost) == (junk_units, junk_quarantine[1:], junk_lost)
+    every = {f"g{g}-h{h}" for g in range(3) for h in range(2)}
+    assert set(hands_of(units)) | lost == every
+    assert not set(hands_of(units)) & lost
+    if table == "hands":
+        assert lost == {"g2-h0", "g2-h1"}
+    elif table in ("events", "results", "games"):
+        assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+
+
+def test_the_refused_file_leaves_the_log_root_for_every_later_reader(tmp_path: Path) -> None:
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    corrupt(bad, column=4)
+    log = open_log_root(root)
+    assert log.bad_files == []
+    quarantine: list[QuarantineRow] = []
+    (tmp_path / "work").mkdir()
+    for _ in iter_units(log, quarantine=quarantine, workdir=tmp_path / "work"):
+        pass
+    assert [f.path for f in log.files["events"]] == [f"events/{PARTITION}/a.parquet"]
+    assert log.bad_files == quarantine[:1]
+    assert log.damaged == {"events": (f"events/{PARTITION}/b.parquet",)}
+
+
+def test_an_optional_table_left_without_a_readable_file_is_missing(tmp_path: Path) -> None:
+    root = full_log(tmp_path / "logs").write()
+    corrupt(next((root / "ledger").rglob("*.parquet")))
+    log = open_log_root(root)
+    units: list[GameUnit] = []
+    quarantine: list[QuarantineRow] = []
+    (tmp_path / "work").mkdir()
+    for batch in iter_units(log, quarantine=quarantine, workdir=tmp_path / "work"):
+        units += batch
+    assert log.missing_optional == ["ledger"]
+    assert [(q.table, q.check) for q in quarantine] == [("ledger", "input.file")]
+    assert len(hands_of(units)) == 6
+
+
+def test_a_required_table_with_no_decodable_file_stops_the_run_naming_it(tmp_path: Path) -> None:
+    root = full_log(tmp_path / "logs").write()
+    corrupt(next((root / "hands").rglob("*.parquet")))
+    with pytest.raises(LogFormatError) as caught:
+        read(root, tmp_path / "work")
+    message = str(caught.value)
+    assert message.startswith(
+        "the log root has no readable hands/ table: all 1 of its files were refused, the first"
+        " because"
+        f" hands/{PARTITION}/part-0.parquet has data that cannot be decoded: "
+    )
+    assert "\n" not in message
+    assert str(tmp_path) not in message
+
+
+def test_a_clean_log_never_reads_a_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search for undecodable files costs a clean night nothing: it runs only once
+    staging has failed."""
+
+    def never(*args: Any) -> None:
+        raise AssertionError("a clean log was read file by file")
+
+    monkeypatch.setattr(reader, "refuse_undecodable", never)
+    units, quarantine = read(full_log(tmp_path / "logs").write(), tmp_path / "work")
+    assert len(hands_of(units)) == 6
+    assert quarantine == []
+
+
+def test_a_staging_failure_no_file_explains_stays_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(*args: Any) -> None:
+        raise reader._ReadFailed(("events",), duckdb.IOException("IO Error: disk full\nmore"))
+
+    monkeypatch.setattr(reader, "_stage", fail)
+    with pytest.raises(LogFormatError, match=r"^the events files could not be read: IO Error: "
+                       r"disk full$"):  # fmt: skip
+        read(full_log(tmp_path / "logs").write(), tmp_path / "work")
+
+
+def test_a_hand_is_looked_up_past_an_undecodable_hands_file(tmp_path: Path) -> None:
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "hands")
+    corrupt(bad)
+    log = open_log_root(root)
+    assert game_of_hand(log, "g0-h1") == (True, "g0")
+    assert game_of_hand(log, "g2-h1") == (False, None)
+    assert [b.file for b in log.bad_files] == [f"hands/{PARTITION}/b.parquet"]
+
+
+# ---------------------------------------------------------------- one line
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("events/part-0.parquet", "events/part-0.parquet"),
+        ("bad\nname.parquet", "bad\\nname.parquet"),
+        ("a\tb\r\x00c\x85d\u2028e", "a\\tb\\r\\x00c\\x85d\\u2028e"),
+        ("joueur-é 日本", "joueur-é 日本"),
+        ('say "hi"', 'say "hi"'),
+    ],
+)
+def test_one_line_escapes_what_is_not_printable_as_repr_does(text: str, line: str) -> None:
+    assert one_line(text) == line
+    assert one_line(line) == line
+    assert repr(text)[1:-1].replace("\\'", "'") == line or not text.isascii()
+
+
+def test_a_refused_file_named_with_a_newline_is_named_on_one_line(tmp_path: Path) -> None:
+    root = full_log(tmp_path / "logs").write()
+    (root / "ledger" / "bad\nname.parquet").write_bytes(b"junk")
+    log = open_log_root(root)
+    (row,) = log.bad_files
+    assert row.file == "ledger/bad\nname.parquet"  # the data stays exact
+    assert row.reason.startswith("ledger/bad\\nname.parquet is not a readable Parquet file: ")
+    assert "\n" not in row.reason
+    assert log.damaged == {"ledger": ("ledger/bad\\nname.parquet",)}
+
+
+def test_an_undecodable_file_named_with_a_newline_is_named_on_one_line(tmp_path: Path) -> None:
+    logs = full_log(tmp_path / "logs")
+    root = logs.write(skip=["hands"])
+    write_table(root, "hands", logs.rows["hands"], "bad\nname.parquet")
+    corrupt(root / "hands" / "bad\nname.parquet")
+    with pytest.raises(LogFormatError) as caught:
+        read(root, tmp_path / "work")
+    assert "hands/bad\\nname.parquet has data that cannot be decoded" in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_file_named_with_a_newline_that_breaks_the_contract(tmp_path: Path) -> None:
+    logs = full_log(tmp_path / "logs")
+    root = logs.write(skip=["events"])
+    write_table(root, "events", logs.rows["events"][:10], "a.parquet")
+    data = arrow_table("events", logs.rows["events"][10:]).drop_columns(["auto"])
+    write_table(root, "events", data, "b\n.parquet")
+    (row,) = open_log_root(root).bad_files
+    assert row.reason == "events/b\\n.parquet: column `auto` (bool) is missing; add it"
+    versioned = arrow_table("events", logs.rows["events"][10:])
+    write_table(root, "events", versioned.replace_schema_metadata(
+        {"rummy_audit.schema_version": "9"}), "b\n.parquet")  # fmt: skip
+    with pytest.raises(SchemaVersionError) as caught:
+        open_log_root(root)
+    assert str(caught.value).startswith("events/b\\n.parquet was written for schema version 9")
+
+
+def test_a_bad_row_in_a_file_named_with_a_newline(tmp_path: Path) -> None:
+    logs = full_log(tmp_path / "logs")
+    logs.rows["events"][3]["card"] = "ZZ"
+    root = logs.write(skip=["events"])
+    write_table(root, "events", logs.rows["events"], "x\ny.parquet")
+    _units, quarantine = read(root, tmp_path / "work")
+    (row,) = [q for q in quarantine if q.check == "input.row"]
+    assert row.file == "events/x\ny.parquet"
+    assert row.reason == "events row 3 of events/x\\ny.parquet: card 'ZZ' is not a card code"
+
+
+def test_ids_with_a_newline_are_named_on_one_line(tmp_path: Path) -> None:
+    logs = full_log(tmp_path / "logs")
+    orphan = [{**e, "hand_id": 'bad\nhand "id"'} for e in logs.rows["events"][:5]]
+    logs.rows["events"] += orphan
+    logs.rows["hands"].append({**logs.rows["hands"][0]})
+    logs.rows["hands"][0]["hand_id"] = logs.rows["hands"][-1]["hand_id"] = "g0\n-h0"
+    for event in logs.rows["events"]:
+        if event["hand_id"] == "g0-h0":
+            event["hand_id"] = "g0\n-h0"
+    for result in logs.rows["results"]:
+        if result["hand_id"] == "g0-h0":
+            result["hand_id"] = "g0\n-h0"
+    logs.row("ledger", game_id="stray\tgame", player_id="p1", kind="prize", ts=logbuilder.T0,
+             amount=Decimal("1.00"))  # fmt: skip
+    logs.rows["hands"][2]["seats"] = [{"seat": 0, "player_id": "p\n1"}] * 2
+    units, quarantine = read(logs.write(), tmp_path / "work")
+    # The hand-level reasons of a hand whose own id holds a newline are worded by
+    # audit.logs.bucket, which is not checked here.
+    reasons = {q.reason for q in quarantine if q.hand_id != "g0\n-h0" or q.row is not None}
+    reasons |= {why for hand, why in quarantined(units).items() if hand != "g0\n-h0"}
+    assert all("\n" not in reason and "\t" not in reason for reason in reasons), reasons
+    assert 'events name hand bad\\nhand "id", which hands does not hold (5 rows)' in reasons
+    assert "hand g0\\n-h0 appears 2 times in hands" in reasons
+    assert "ledger name game stray\\tgame, which games does not hold (1 row)" in reasons
+    assert "hand g1-h0 seats player p\\n1 2 times" in reasons
+    assert 'bad\nhand "id"' in {q.hand_id for q in quarantine}  # the data stays exact
