@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 import polars as pl
 
 from audit.findings import may_be_in
+from audit.logs.contract import one_line
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
@@ -261,7 +262,7 @@ class Bucket:
         if row.hand_id in self.staged.hand_reasons:
             reasons.append(self.staged.hand_reasons[row.hand_id])
         if row.copies > 1:
-            reasons.append(f"hand {row.hand_id} appears {row.copies} times in hands")
+            reasons.append(f"hand {one_line(row.hand_id)} appears {row.copies} times in hands")
         found = self._hand_problems(row, hand, has_game)
         if found:
             problem = "; ".join(found)
@@ -277,14 +278,15 @@ class Bucket:
         return may_be_in(self.staged.damaged.get(table, ()))
 
     def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
-        name, found = f"hand {row.hand_id}", []
+        name, found = f"hand {one_line(row.hand_id)}", []
         if row.game and not has_game:
             if row.game in self.known_games:
                 why = self.staged.game_reasons[row.game]
-                found.append(f"{name} is in game {row.game}, whose games row is quarantined: {why}")
+                found.append(f"{name} is in game {one_line(row.game)}, whose games row is "
+                             f"quarantined: {why}")  # fmt: skip
             else:
                 found.append(
-                    f"{name} names game {row.game}, which games does not hold"
+                    f"{name} names game {one_line(row.game)}, which games does not hold"
                     + self._lost("games")
                 )
         if row.ok and not row.seats_ok:
