@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ctypes
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum, unique
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 NO_CARD = -1
 
@@ -265,3 +265,29 @@ def give_back_memory() -> None:
     one's peak (after staging a million hands: 40 MiB given back)."""
     with suppress(OSError, AttributeError):  # not glibc: nothing to do
         ctypes.CDLL(None).malloc_trim(0)
+
+
+class ValueNet(Protocol):
+    """A player's value-card settlement, as the ledger reads it: its net, in points."""
+
+    @property
+    def net(self) -> int: ...
+
+
+class RulesPoints(Protocol):
+    """What the replay's rules give one player of one hand (``audit.replay.outcome``'s
+    ``Expected``), as the game-level checks read it: ``audit/unit.py`` hands it over, so
+    ``games/`` and ``replay/`` do not import each other."""
+
+    @property
+    def outcome(self) -> str: ...
+
+    @property
+    def points(self) -> int | None: ...
+
+    @property
+    def value(self) -> ValueNet | None: ...
+
+
+RulesSay = Mapping[str, Mapping[str, RulesPoints]]
+"""hand_id -> player -> what the rules give them (``RulesPoints``)."""

@@ -32,6 +32,7 @@ from audit.records import (
     Hand,
     HandRow,
     QuarantineRow,
+    RulesSay,
     gc_paused,
 )
 from audit.replay.facts import DropRow, PileRow, hand_facts
@@ -142,6 +143,11 @@ class UnitAudit:
     pile: list[PileRow] = field(default_factory=list)
     drops: list[DropRow] = field(default_factory=list)
 
+    def rules_say(self) -> RulesSay:
+        """What the replay's rules give each player of each replayed hand, by hand_id: the
+        points the game-level checks count (pool scores, points settlements)."""
+        return {h.hand.hand_id: h.audit.expected for h in self.hands if h.audit is not None}
+
     def hand(self, hand_id: str) -> HandAudited | None:
         return next((h for h in self.hands if h.hand.hand_id == hand_id), None)
 
@@ -221,7 +227,8 @@ def audit_unit(
         out.hands.append(HandAudited(hand, None, audit, _replayed(hand, game, audit)))
     if game is not None and rules is not None:
         events = "game_events" not in missing
-        out.findings = game_checks(game, unit.hands, rules, game_events=events, damaged=damaged)
+        out.findings = game_checks(game, unit.hands, rules, game_events=events, damaged=damaged,
+                                   expected=out.rules_say())  # fmt: skip
         _mark(out)
     elif game is not None:
         out.findings = [
@@ -281,8 +288,10 @@ def game_checks(
     *,
     game_events: bool = True,
     damaged: Mapping[str, Sequence[str]] | None = None,
+    expected: RulesSay | None = None,
 ) -> list[Finding]:
-    """The game-level checks of one game, after its hands.
+    """The game-level checks of one game, after its hands (``expected``: what the rules
+    give each player of each replayed hand, ``UnitAudit.rules_say``).
 
     - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
       naming the first missing hand and why; only its ledger's own balance is checked:
@@ -322,7 +331,7 @@ def game_checks(
         )
         if "ledger" in game.lost_rows:
             return [*found, _quarantined_rows(game, "ledger")]
-        return found + check_ledger(game, hands, rules, complete=False)
+        return found + check_ledger(game, hands, rules, complete=False, expected=expected)
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
         found.append(_lost(game, "game_events", damaged["game_events"]))
@@ -335,7 +344,7 @@ def game_checks(
     if "ledger" in game.lost_rows:
         found.append(_quarantined_rows(game, "ledger"))
     else:
-        found += check_ledger(game, hands, rules, game_events=events)
+        found += check_ledger(game, hands, rules, game_events=events, expected=expected)
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events)
     elif Format(game.format).is_pool and events:

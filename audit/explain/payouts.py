@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.findings import Finding, worst
-from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool
-from audit.games.pool import split_shares
+from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool, settle_by_rules
+from audit.games.pool import split_shares, standings
 from audit.money import rake as rake_of
-from audit.records import Game, GameEvent, Hand, LedgerRow
+from audit.records import Game, GameEvent, Hand, LedgerRow, RulesSay
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit, incomplete
 
@@ -175,7 +175,7 @@ def _payouts(
         return (balance, "The game was called off (refund rows): only its balance is "
                 "checked."), ()  # fmt: skip
     if game.format == "points":
-        return (balance,), _points_payouts(hands, game, rules)
+        return (balance,), _points_payouts(hands, game, rules, unit.rules_say())
     if game.entry_fee is None:
         return (balance, "The game records no entry fee, so its entries and prize were "
                 "not checked."), ()  # fmt: skip
@@ -188,10 +188,18 @@ def _payouts(
     return (balance,), _pool_payouts(unit, hands, game, rules, game.entry_fee)
 
 
-def _points_payouts(hands: list[Hand], game: Game, rules: Ruleset) -> tuple[Payout, ...]:
-    """Each player's settlement against their hands' amounts; the rake rows against what
-    the hands left (``ledger.points_owed``)."""
-    owed = points_owed(hands)
+def _points_payouts(
+    hands: list[Hand], game: Game, rules: Ruleset, said: RulesSay
+) -> tuple[Payout, ...]:
+    """Each player's settlement against what the rules settle in their hands; the rake
+    rows against the rules' rakes of the hands (``ledger.points_owed``)."""
+    owed = points_owed(game, hands, rules, said)
+    by_rules: dict[str, list[str]] = defaultdict(list)
+    for h in hands:
+        settled_here = settle_by_rules(h, game, rules, said.get(h.hand_id))
+        if not isinstance(settled_here, str):
+            for player, amount in settled_here[0].items():
+                by_rules[player].append(f"hand {h.hand_no} {signed(amount)}")
     settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "points_settlement" and row.player is not None:
@@ -211,7 +219,11 @@ def _points_payouts(hands: list[Hand], game: Game, rules: Ruleset) -> tuple[Payo
                 player=player,
                 rules_give=str(owed.won.get(player, ZERO)),
                 recorded=str(settled.get(player, ZERO)),
-                how="the amounts recorded for their hands: " + (", ".join(amounts) or "none"),
+                how="by the rules, "
+                + (", ".join(by_rules[player]) or "none")
+                + "; the amounts recorded for their hands: "
+                + (", ".join(amounts) or "none")
+                + owed.caveat(),
                 rules=tuple(cite),
             )
         )
@@ -221,7 +233,8 @@ def _points_payouts(hands: list[Hand], game: Game, rules: Ruleset) -> tuple[Payo
             player="",
             rules_give=str(owed.rake),
             recorded=str(_sum(game.ledger, "rake")),
-            how="what the losers paid less what the winners took, over the hands",
+            how="the rules' rake of each hand (on what the losers pay the winner), over the "
+            "hands" + owed.caveat(),
             rules=tuple(cite),
         )
     )
@@ -274,9 +287,10 @@ def _split_payouts(
     pool = rules.pools.get(game.format)
     if split is None or pool is None or not hands:
         return ()
-    active, scores, rebuys = _still_in(hands, game, split.after_hand_no)
-    if not active:
+    standing = standings(game, hands, rules).get(split.after_hand_no)
+    if standing is None or not standing.active:
         return ()
+    active, scores, rebuys = list(standing.active), standing.scores, standing.rebuys
     order = {p: i for i, p in enumerate(hands[0].seats)}
     seated = sorted(active, key=lambda p: order.get(p, len(order)))
     kind = split.split_kind or "auto"
@@ -325,28 +339,3 @@ def _split_payouts(
                           score + how if player in owed else f"{player} was not in the game "
                           "at the split", cite))  # fmt: skip
     return tuple(out)
-
-
-def _still_in(hands: list[Hand], game: Game, after: int) -> tuple[list[str], dict[str, int], int]:
-    """The players still in after hand number ``after``, everyone's score then (as
-    recorded, a rebuy's new score included), and the rebuys taken until then."""
-    events = events_after(game)
-    scores: dict[str, int] = {}
-    active: list[str] = []
-    rebuys = 0
-    for hand in hands:
-        for r in hand.results:
-            before = scores.get(r.player, 0)
-            scores[r.player] = r.score_after if r.score_after is not None else before + r.points
-        now = events.get(hand.hand_no, [])
-        out = {e.player for e in now if e.action == "eliminated" and e.player in hand.seats}
-        back = [e for e in now if e.action == "rebuy" and e.player in out]
-        for e in back:
-            if e.player is not None and e.score is not None:
-                scores[e.player] = e.score
-        rebuys += len(back)
-        returned = {e.player for e in back}
-        active = [p for p in hand.seats if p not in out or p in returned]
-        if hand.hand_no == after:
-            break
-    return active, scores, rebuys

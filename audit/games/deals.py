@@ -63,12 +63,25 @@ def _moved(hand: Hand) -> dict[str, int] | None:
     return moved
 
 
+def chips(amount: Decimal | None) -> str | None:
+    """Chips as a player counts them: whole chips without decimal places (``results.amount``
+    is a money column, so 100 chips arrive as 100.00), a fraction as it was written.
+
+    >>> chips(Decimal("100.00")), chips(Decimal("-12.50")), chips(None)
+    ('100', '-12.50', None)
+    """
+    if amount is None:
+        return None
+    return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
+
+
 def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Finding]:
     out = []
     for row in hand.results:
         want = Decimal(moved[row.player])
         if row.amount is not None and row.amount == want:
             continue
+        shown = "no amount" if row.amount is None else chips(row.amount)
         if row.outcome == "won":
             why = f"won the deal, so should take {want} chips (the sum the others lost)"
         else:
@@ -79,9 +92,9 @@ def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Findi
                 game_id=hand.game_id,
                 hand_id=hand.hand_id,
                 player_id=row.player,
-                expected=want,
-                recorded=row.amount,
-                message=f"{row.player} {why}, but the record shows {row.amount}.",
+                expected=chips(want),
+                recorded=chips(row.amount),
+                message=f"{row.player} {why}, but the record shows {shown}.",
                 rule=rule,
             )
         )

@@ -5,9 +5,15 @@ positive, rake rows positive, the platform's rows with no player), so a balanced
 rows add up to exactly zero: ``-(buy_in + rebuy) = prize + split + rake + refund`` and, in
 points rummy, ``-(points_settlement) = rake``. On top of the balance:
 
-- points rummy: each player's ``points_settlement`` rows add up to their ``results.amount``
-  over the game's hands, and the ``rake`` rows to the hands' rakes (what the losers paid
-  less what the winner took);
+- points rummy: each player's ``points_settlement`` rows add up to what the rules settle
+  with them over the game's hands, and the ``rake`` rows to the rules' rakes of the hands
+  (``money.points_settlement``, the arithmetic of ``score.amount``, of the recorded
+  points, which the hands' own ``score.points`` checks judge; value cards from the
+  replay). A wrong ``results.amount`` is ``score.amount``'s finding, not also the
+  ledger's when the ledger paid the right amount. Where the rules cannot settle a hand
+  here (no point value, not exactly one winner, a player with two rows, value cards
+  without the replay's settlement) its recorded amounts are taken, and the finding says
+  which hands and why;
 - pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake,
   ``rake_pct`` of it rounded half-up to the paisa (000_1729c72ad4c1f885.txt: "Amount equal
   to the wagering after deducting the rake amount"); the buy-ins and rebuys are those
@@ -29,8 +35,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
+from audit.money import points_settlement
 from audit.money import rake as rake_of
-from audit.records import Game, Hand
+from audit.records import Game, Hand, RulesPoints, RulesSay
 from audit.rules.ruleset import Ruleset
 
 ZERO = Decimal("0.00")
@@ -59,13 +66,15 @@ def check_ledger(
     *,
     game_events: bool = True,
     complete: bool = True,
+    expected: RulesSay | None = None,
 ) -> list[Finding]:
-    """``ledger.balance`` findings for one game (``rules`` is kept for a uniform signature:
-    the money rules are the game's own fees and rates). Without a game_events table the
-    entries and prize of a pool or deals game are not checked (rebuys and the winner are
-    recorded there); the balance still is. A game whose hands are not all here
-    (``complete`` false) is checked on its ledger's own balance only."""
-    del rules
+    """``ledger.balance`` findings for one game. ``expected`` is what the replay's rules
+    give each player of each hand (their points and value cards; without it, a points
+    hand is settled from its recorded points, and a hand with value cards is taken as
+    recorded). Without a game_events table the entries and prize of a pool or deals game
+    are not checked (rebuys and the winner are recorded there); the balance still is. A
+    game whose hands are not all here (``complete`` false) is checked on its ledger's own
+    balance only."""
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
@@ -73,7 +82,7 @@ def check_ledger(
     if complete and not any(row.kind == "refund" for row in game.ledger):
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
-                out += _points(game, hands)
+                out += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
             out += _pool(game, hands, game.entry_fee)
     if severity is not None:
@@ -116,41 +125,97 @@ def balance(game: Game) -> list[Finding]:
 
 @dataclass(frozen=True)
 class PointsOwed:
-    """What the hands of a points game settle: each player's recorded ``results.amount``
-    added up over the hands (a missing amount counts 0.00), and the rake the hands left
-    (what the losers paid less what the winners took)."""
+    """What the hands of a points game settle by the rules: each player's amount added up
+    over the hands, and the rake the hands leave. ``as_recorded`` names each hand the rules
+    cannot settle here, with why; its recorded ``results.amount`` are taken instead (a
+    missing amount counts 0.00) and its rake is what its losers paid less what its winners
+    took."""
 
     won: Mapping[str, Decimal]
     rake: Decimal
+    as_recorded: tuple[tuple[str, str], ...] = ()
+
+    def caveat(self) -> str:
+        """``; hand H2's amounts are taken as recorded, as it does not record exactly one
+        winner``, or empty when the rules settled every hand."""
+        return "".join(
+            f"; hand {hand_id}'s amounts are taken as recorded, as {why}"
+            for hand_id, why in self.as_recorded
+        )
 
 
-def points_owed(hands: list[Hand]) -> PointsOwed:
-    """What the ledger of a points game should settle with each player, and its rake
-    (the arithmetic of the ``ledger.balance`` check of points rummy).
+def settle_by_rules(
+    hand: Hand, game: Game, rules: Ruleset, said: Mapping[str, RulesPoints] | None
+) -> tuple[dict[str, Decimal], Decimal] | str:
+    """Each player's amount in one points hand as the rules settle its recorded points, and
+    its rake (the arithmetic of ``score.amount``, ``audit.money.points_settlement``), or why
+    the rules cannot settle it here. A wrong ``points`` is the hand's own ``score.points``
+    finding, not also the ledger's. ``said`` is what the replay's rules give each player
+    (None: not given): only their value cards are read from it."""
+    if game.point_value is None:
+        return "the game records no point value"
+    players = [r.player for r in hand.results]
+    if len(set(players)) != len(players):
+        return "a player has two results rows"
+    winners = [r.player for r in hand.results if r.outcome == "won"]
+    if len(winners) != 1:
+        return "it does not record exactly one winner"
+    values: dict[str, int] = {}
+    if rules.value_cards is not None:
+        if said is None:
+            return "its value cards are settled by the hand's replay, not given here"
+        values = {p: e.value.net for p, e in said.items() if e.value is not None}
+    points = {row.player: row.points for row in hand.results if row.outcome != "won"}
+    return points_settlement(points, winners, game.point_value, game.rake_pct, values)
+
+
+def points_owed(
+    game: Game, hands: list[Hand], rules: Ruleset, expected: RulesSay | None = None
+) -> PointsOwed:
+    """What the ledger of a points game should settle with each player, and its rake, by
+    the rules (the arithmetic of the ``ledger.balance`` check of points rummy).
 
     >>> from audit.records import Result
+    >>> from audit.rules.ruleset import load_preset
+    >>> game = Game("G1", "T1", "points", None, 13, "standard-13", 2, 2, 6, "real", None,
+    ...     Decimal("0.9000"), Decimal("10.00"), False)
     >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [], 0, 0, [], [
     ...     Result("P1", "won", 0, None, Decimal("36.00")),
-    ...     Result("P2", "lost", 40, None, Decimal("-40.00"))])
-    >>> points_owed([hand])
-    PointsOwed(won={'P1': Decimal('36.00'), 'P2': Decimal('-40.00')}, rake=Decimal('4.00'))
+    ...     Result("P2", "lost", 40, None, Decimal("-63.00"))])
+    >>> owed = points_owed(game, [hand], load_preset("standard-13"))
+    >>> owed.won, owed.rake, owed.as_recorded
+    ({'P2': Decimal('-36.00'), 'P1': Decimal('32.40')}, Decimal('3.60'), ())
     """
     won: dict[str, Decimal] = {}
     hand_rake = ZERO
+    as_recorded: list[tuple[str, str]] = []
     for hand in hands:
-        for result in hand.results:
-            amount = result.amount if result.amount is not None else ZERO
-            won[result.player] = won.get(result.player, ZERO) + amount
-            hand_rake -= amount
-    return PointsOwed(won, hand_rake)
+        said = expected.get(hand.hand_id) if expected is not None else None
+        settled = settle_by_rules(hand, game, rules, said)
+        if isinstance(settled, str):
+            as_recorded.append((hand.hand_id, settled))
+            amounts: dict[str, Decimal] = {}
+            for result in hand.results:
+                amount = result.amount if result.amount is not None else ZERO
+                amounts[result.player] = amounts.get(result.player, ZERO) + amount
+            fee = -sum(amounts.values(), ZERO)
+        else:
+            amounts, fee = settled
+        for player, amount in amounts.items():
+            won[player] = won.get(player, ZERO) + amount
+        hand_rake += fee
+    return PointsOwed(won, hand_rake, tuple(as_recorded))
 
 
-def _points(game: Game, hands: list[Hand]) -> list[Finding]:
-    """Each player's settlements against their recorded results; the rake rows against
-    the hands' rakes."""
-    owed = points_owed(hands)
+def _points(
+    game: Game, hands: list[Hand], rules: Ruleset, expected: RulesSay | None
+) -> list[Finding]:
+    """Each player's settlements against what the rules settle with them; the rake rows
+    against the rules' rakes of the hands."""
+    owed = points_owed(game, hands, rules, expected)
     won: dict[str, Decimal] = defaultdict(lambda: ZERO, owed.won)
     hand_rake = owed.rake
+    caveat = owed.caveat()
     settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "points_settlement" and row.player is not None:
@@ -167,7 +232,8 @@ def _points(game: Game, hands: list[Hand]) -> list[Finding]:
                 expected=won[player],
                 recorded=settled[player],
                 message=f"{player}'s hands add up to {won[player]}, but the ledger settled "
-                f"{settled[player]} with them.",
+                f"{settled[player]} with them ({won[player]} is what the rules settle in "
+                f"their hands{caveat}).",
                 rule=BALANCE_RULE,
             )
         )
@@ -179,8 +245,9 @@ def _points(game: Game, hands: list[Hand]) -> list[Finding]:
                 game_id=game.game_id,
                 expected=hand_rake,
                 recorded=rake,
-                message=f"The hands of game {game.game_id} left {hand_rake} of rake, but "
-                f"the ledger's rake rows add up to {rake}.",
+                message=f"The hands of game {game.game_id} leave {hand_rake} of rake by the "
+                f"rules, but the ledger's rake rows add up to {rake}"
+                + (f" ({caveat[2:]})." if caveat else "."),
                 rule=BALANCE_RULE,
             )
         )

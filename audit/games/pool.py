@@ -2,11 +2,17 @@
 and splits, as 000_ describes them and the preset's ``pool_101.*`` / ``pool_201.*``
 rules fix them.
 
-The running scores are replayed from each hand's RECORDED points (a wrong ``points`` is a
-hand-level finding, not a cascade here), and after a wrong ``score_after`` the replay goes
-on from the recorded value (the platform decided eliminations and splits on it), so one
-wrong score is one finding. Likewise eliminations, rebuys and splits are followed as the
-platform recorded them once they have been checked.
+The running score checked is the rules' running score of the hands' recorded points: each
+hand's ``points`` (a wrong one is that hand's own ``score.points`` finding, not a cascade
+here) added up by the rules, restarted at a rebuy at the rules' new score (1 + the highest
+score still in). Every ``score_after`` is compared with it, never with the last recorded
+score plus the hand's points: a platform that recorded a wrong score once and then carried
+it forward is wrong on each later hand, and each of those findings says where the wrong
+score started; a platform whose later scores are right again is not flagged again.
+Eliminations, the rebuy threshold and new scores, the split criteria and the split shares
+all use the same running score. Which players are in follows the record once it has been
+checked (an eliminated player is out, a rebuy brings a player back; a rebuy the rules do
+not allow is one finding, and the player's score goes on from the recorded new score).
 
 Readings chosen where 000_ allows two:
 
@@ -31,6 +37,8 @@ Readings chosen where 000_ allows two:
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -39,6 +47,17 @@ from audit.money import PAISA
 from audit.money import rake as rake_of
 from audit.records import Game, GameAction, GameEvent, Hand
 from audit.rules.ruleset import PoolRules, Ruleset
+
+ACCEPT_RULE = (
+    "pool.split: A manual split is made only when every player left accepts it; if "
+    "one rejects it, the game goes on. The player who offers the split accepts it by "
+    "offering, so their own split_accept row is not needed, though it may be written "
+    "(000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept to "
+    "have a Manual Split; even if one player rejects the Manual Split, the game will "
+    "continue in its normal course')"
+)
+"""The rule a ``pool.split`` finding on who accepted a manual split cites: the presets
+have no key for it (it is not a value to choose), so it is quoted here from 000_."""
 
 
 def equal_shares(total: Decimal, n: int) -> list[Decimal]:
@@ -81,13 +100,27 @@ def split_shares(
     return [e + r for e, r in zip(extra, rest, strict=True)]
 
 
+@dataclass(frozen=True)
+class Standing:
+    """The table after one hand and its game events: the players still in (in the hand's
+    turn order, a rebuyer included), each player's running score by the rules, and the
+    rebuys taken so far."""
+
+    active: tuple[str, ...]
+    scores: Mapping[str, int]
+    rebuys: int
+
+
 class _PoolCheck:
     def __init__(self, game: Game, hands: list[Hand], rules: Ruleset) -> None:
         self.game, self.hands, self.rules = game, hands, rules
         self.fmt = game.format
         self.pool = rules.pools[game.format]
         self.out: list[Finding] = []
-        self.scores: dict[str, int] = {}
+        self.scores: dict[str, int] = {}  # the rules' running score
+        self.kept: dict[str, int] = {}  # the platform's, as recorded
+        self.wrong_since: dict[str, str] = {}  # where the recorded score left the rules'
+        self.standings: dict[int, Standing] = {}
         self.gone: dict[str, int] = {}  # eliminated (not rebought) -> after which hand
         self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
         self.wrongly_out: set[str] = set()  # eliminations reported as wrong
@@ -100,7 +133,8 @@ class _PoolCheck:
             self.events[event.after_hand_no].append(event)
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
-        rule = self.rules.cite(f"{self.fmt}.{key}")
+        """A finding citing the preset's ``<format>.<key>`` rule, or ``ACCEPT_RULE``."""
+        rule = ACCEPT_RULE if key == "split_accept" else self.rules.cite(f"{self.fmt}.{key}")
         self.out.append(finding(check, game_id=self.game.game_id, message=message, rule=rule, **kw))
 
     def run(self) -> list[Finding]:
@@ -111,6 +145,7 @@ class _PoolCheck:
             self.score(hand)
             active = self.after(hand, last)
             self.splits(hand, active, last)
+            self.standings[hand.hand_no] = Standing(tuple(active), dict(self.scores), self.rebuys)
         if self.hands and not self.game.running and not self.was_split:
             self.winner(active)
         return self.out
@@ -158,24 +193,49 @@ class _PoolCheck:
                     hand_id=hand.hand_id, player_id=player,
                 )  # fmt: skip
 
+    def keep(self, player: str, rules_score: int, recorded: int, where: str) -> None:
+        """Note both running scores of ``player``, and where the record left the rules'."""
+        self.scores[player], self.kept[player] = rules_score, recorded
+        if recorded == rules_score:
+            self.wrong_since.pop(player, None)
+        elif player not in self.wrong_since:
+            self.wrong_since[player] = f"{where} ({recorded} recorded, {rules_score} by the rules)"
+
+    def carried(self, player: str, lead: str) -> str:
+        """`` It carries forward the wrong score recorded after hand 3 (62 recorded, 61 by
+        the rules).`` (``lead`` then the score) while the record of ``player`` is off the
+        rules' running score; empty when it is not."""
+        since = self.wrong_since.get(player)
+        return f" {lead} the wrong score recorded {since}." if since else ""
+
     def score(self, hand: Hand) -> None:
         results = {r.player: r for r in hand.results}
         for player in hand.seats:
             result = results.get(player)
             if result is None:
                 continue  # a hand-level problem
-            before = self.scores.get(player, 0)
-            expected = before + result.points
+            before, kept = self.scores.get(player, 0), self.kept.get(player, 0)
+            points = result.points
+            expected = before + points
             recorded = result.score_after
-            if hand.quarantine is None and recorded != expected:
+            if hand.quarantine is not None:  # nothing here can be judged: follow the record
+                self.keep(player, recorded if recorded is not None else expected,
+                          recorded if recorded is not None else kept + result.points,
+                          f"after hand {hand.hand_no}")  # fmt: skip
+                continue
+            if recorded != expected:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
+                why = "."
+                if recorded is not None and kept != before and recorded == kept + points:
+                    why += self.carried(player, "It carries forward")
                 self.add(
                     "pool.score", "elimination_score",
-                    f"{player}'s pool score after hand {hand.hand_no} is {shown}, but "
-                    f"{before} + {result.points} = {expected}.",
+                    f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the "
+                    f"rules it is {before} + {points} = {expected}{why}",
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
                 )  # fmt: skip
-            self.scores[player] = expected if recorded is None else recorded
+            self.keep(player, expected, kept + result.points if recorded is None else recorded,
+                      f"after hand {hand.hand_no}")  # fmt: skip
 
     def after(self, hand: Hand, last: bool) -> list[str]:
         """Check the eliminations and rebuys after ``hand``; the players still in after it."""
@@ -194,15 +254,17 @@ class _PoolCheck:
                     self.add(
                         "pool.elimination", "elimination_score",
                         f"{player} reached {score} after hand {no}, which eliminates at "
-                        f"{self.pool.elimination_score}, but no elimination was recorded.",
+                        f"{self.pool.elimination_score}, but no elimination was recorded."
+                        + self.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
             elif not self.pool.is_eliminated(score):
                 self.wrongly_out.add(player)
                 self.add(
                     "pool.elimination", "elimination_score",
-                    f"{player} was eliminated after hand {no} with {score}, below the "
-                    f"{self.pool.elimination_score} that eliminates.",
+                    f"{player} was eliminated after hand {no} with {score} by the rules, "
+                    f"below the {self.pool.elimination_score} that eliminates."
+                    + self.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     recorded="eliminated",
                 )  # fmt: skip
@@ -210,7 +272,8 @@ class _PoolCheck:
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player}'s elimination after hand {no} is recorded with a score of "
-                    f"{event.score}, but their score was {score}.",
+                    f"{event.score}, but by the rules their score was {score}."
+                    + self.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     expected=score, recorded=event.score,
                 )  # fmt: skip
@@ -238,6 +301,8 @@ class _PoolCheck:
             return []
         no, pool = hand.hand_no, self.pool
         highest = max((self.scores.get(p, 0) for p in still_in), default=0)
+        kept_highest = max((self.kept.get(p, 0) for p in still_in), default=0)
+        led = max(still_in, key=lambda p: self.kept.get(p, 0), default=None)
         valid = [e.player for e in rebuys if e.player in out]
         in_turn = [p for p in hand.seats if p in valid]
         back: list[str] = []
@@ -268,19 +333,31 @@ class _PoolCheck:
                 self.add(
                     "pool.rebuy", "rebuy_below",
                     f"{player} rebought after hand {no} while the highest score still in "
-                    f"was {highest}; a rebuy is allowed only below {pool.rebuy_below}.",
+                    f"was {highest} by the rules; a rebuy is allowed only below "
+                    f"{pool.rebuy_below}.",
                     **kw,
                 )  # fmt: skip
             expected = highest + 1 + in_turn.index(player)
             allowed = playing >= pool.rebuy_min_players and highest < pool.rebuy_below
             if allowed and event.score != expected:
+                why = ""
+                if kept_highest != highest and event.score == kept_highest + 1 + in_turn.index(
+                    player
+                ):
+                    lead = f"It counts from {kept_highest}, the highest score still in as recorded,"
+                    why = self.carried(led, lead + " which rests on") if led else ""
                 self.add(
                     "pool.rebuy", "rebuy_below",
                     f"{player} rebought after hand {no} at {event.score}, but the new score "
-                    f"should be {expected} (the highest score still in was {highest}).",
+                    f"should be {expected} (the highest score still in was {highest} by the "
+                    f"rules).{why}",
                     expected=expected, recorded=event.score, **kw,
                 )  # fmt: skip
-            self.scores[player] = expected if event.score is None else event.score
+            recorded = expected if event.score is None else event.score
+            # A rebuy the rules do not allow has no score by the rules: its recorded new
+            # score is followed (the rebuy itself is the finding).
+            self.keep(player, expected if allowed else recorded, recorded,
+                      f"when {player} rebought after hand {no}")  # fmt: skip
         return back
 
     # ---------------------------------------------------------------- splits
@@ -361,11 +438,12 @@ class _PoolCheck:
                 f"{need}.",
                 **kw,
             )  # fmt: skip
-        accepted = {e.player for e in events if e.action == "split_accept"}
+        # 000_: every player accepts; the one who offered the split accepted it by offering.
+        accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
         for event in events:
             if event.action == "split_reject":
                 self.add(
-                    "pool.split", "manual_split_min_score",
+                    "pool.split", "split_accept",
                     f"The game was split by agreement after hand {no}, but {event.player} "
                     "rejected the split.",
                     hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
@@ -373,7 +451,7 @@ class _PoolCheck:
         for player in active:
             if player not in accepted:
                 self.add(
-                    "pool.split", "manual_split_min_score",
+                    "pool.split", "split_accept",
                     f"The game was split by agreement after hand {no}, but {player} never "
                     "accepted the split.",
                     hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
@@ -450,3 +528,13 @@ def check_pool(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
     if game.format not in rules.pools:
         return []
     return _PoolCheck(game, hands, rules).run()
+
+
+def standings(game: Game, hands: list[Hand], rules: Ruleset) -> dict[int, Standing]:
+    """The table after each hand (by hand_no) as the pool check follows it: who is still
+    in and everyone's running score by the rules (what a split is judged on)."""
+    if game.format not in rules.pools:
+        return {}
+    check = _PoolCheck(game, hands, rules)
+    check.run()
+    return check.standings

@@ -73,6 +73,19 @@ def test_deal_chips_wrong_winner_amount() -> None:
     assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", "G1-01", "A")]
 
 
+def test_deal_chips_shown_as_whole_chips() -> None:
+    """`deals.chips` (000_1729c72ad4c1f885.txt: chips "deducted and credited ... with
+    respect to the player's wins and losses"): results.amount is a money column, so 100
+    chips arrive as 100.00; the finding shows both sides alike, as whole chips."""
+    hands = [deal(1, "A", {"B": 30, "C": 20}, {"A": "45.00"}), two_deals()[1]]
+    found = check_deals(game(), hands, RULES)
+    assert (found[0].expected, found[0].recorded) == ("50", "45")
+    assert found[0].message == (
+        "A won the deal, so should take 50 chips (the sum the others lost), but the record "
+        "shows 45."
+    )
+
+
 def test_deal_chips_missing_amount() -> None:
     hand = deal(1, "A", {"B": 30, "C": 20})
     hand.results[1] = hand.results[1]._replace(amount=None)

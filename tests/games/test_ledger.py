@@ -39,7 +39,12 @@ def game(fmt: str, ledger: list[LedgerRow], **over: object) -> Game:
 
 
 def hand(no: int, amounts: dict[str, str], won: str) -> Hand:
-    results = [Result(p, "won" if p == won else "lost", 0, None, D(a)) for p, a in amounts.items()]
+    """Hand ``no`` won by ``won``; each loser's points are those their amount pays at the
+    point value of 0.5000."""
+    results = [
+        Result(p, "won" if p == won else "lost", 0 if p == won else int(-D(a) * 2), None, D(a))
+        for p, a in amounts.items()
+    ]
     return Hand(f"G1-{no:02d}", "G1", no, list(amounts), [], 0, 0, [], results)
 
 
@@ -81,6 +86,45 @@ def test_points_settlement_differs_from_results() -> None:
     ]
     assert found[1].expected == "-13.00"
     assert found[1].recorded == "-12.50"
+
+
+def test_points_settlement_ledger_is_checked_against_the_rules_not_a_wrong_result() -> None:
+    """money.points_settlement (000_1729c72ad4c1f885.txt: chips "deducted and credited ...
+    with respect to the player's wins and losses"): C's results.amount is wrong (-10.10 for
+    20 points at 0.5000, which is -10.00: score.amount's finding). The ledger settled the
+    rules' -10.00 and the rules' rake of 3.75, so it is right and not flagged."""
+    wrong = hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A")
+    wrong.results[2] = wrong.results[2]._replace(amount=D("-10.10"))
+    hands = [wrong, POINTS_HANDS[1]]
+    assert check_ledger(game("points", points_ledger()), hands, RULES) == []
+    # A ledger that mirrors the wrong amount is wrong too, and says what the rules give.
+    ledger = points_ledger()
+    ledger[2] = LedgerRow("C", "points_settlement", D("-10.10"))
+    ledger[3] = LedgerRow(None, "rake", D("3.85"))
+    found = check_ledger(game("points", ledger), hands, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("C", "-10.00", "-10.10"),
+        (None, "4.75", "4.85"),
+    ]
+    assert found[1].message == (
+        "The hands of game G1 leave 4.75 of rake by the rules, but the ledger's rake rows "
+        "add up to 4.85."
+    )
+
+
+def test_points_settlement_value_cards_without_the_replay_are_taken_as_recorded() -> None:
+    """points.value_cards (21 cards; docs/rules-21-27.md): without the hand's replay the
+    value settlement is not known, so the hand's recorded amounts are taken, and the
+    finding says so."""
+    rules21 = load_preset("standard-21")
+    ledger = [*points_ledger()[:-1], LedgerRow(None, "rake", D("1.50"))]
+    found = check_ledger(game("points", ledger), POINTS_HANDS, rules21)
+    assert [(f.expected, f.recorded) for f in found[1:]] == [("4.75", "5.25")]
+    assert found[1].message.endswith(
+        "(hand G1-01's amounts are taken as recorded, as its value cards are settled by the "
+        "hand's replay, not given here; hand G1-02's amounts are taken as recorded, as its "
+        "value cards are settled by the hand's replay, not given here)."
+    )
 
 
 def test_points_rake_rows_equal_the_hands_rakes() -> None:

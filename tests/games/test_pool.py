@@ -81,17 +81,52 @@ def test_score_running_total_clean() -> None:
     assert run(*pool_game([{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}])) == []
 
 
-def test_score_wrong_score_after_is_one_finding() -> None:
-    """000_: a wrong running score is one finding; the next hand goes on from it."""
+def test_elimination_score_running_score_is_the_rules_not_the_last_record() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the score is the running
+    total of each round's points by the rules. A wrong score_after is one finding when the
+    platform's later scores are right again: the next hand is not judged from the wrong
+    record."""
+    game, hands = pool_game(
+        [{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}, {"A": 10, "B": 0, "C": 10}]
+    )
+    hands[1].results[2] = hands[1].results[2]._replace(score_after=67)
+    found = run(game, hands)
+    assert keys(found) == [("pool.score", "g1", "h2", "C")]
+    assert found[0].message == (
+        "C's pool score after hand 2 is recorded as 67, but by the rules it is 40 + 25 = 65."
+    )
+    assert (found[0].expected, found[0].recorded) == ("65", "67")
+
+
+def test_elimination_score_carried_forward_is_wrong_on_each_later_hand() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): a platform that carries its
+    own wrong score forward is wrong on each later hand, and each finding says so."""
     game, hands = pool_game(
         [{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}, {"A": 10, "B": 0, "C": 10}]
     )
     hands[1].results[2] = hands[1].results[2]._replace(score_after=67)
     hands[2].results[2] = hands[2].results[2]._replace(score_after=77)
     found = run(game, hands)
-    assert keys(found) == [("pool.score", "g1", "h2", "C")]
-    assert found[0].message == "C's pool score after hand 2 is recorded as 67, but 40 + 25 = 65."
-    assert (found[0].expected, found[0].recorded) == ("65", "67")
+    assert keys(found) == [("pool.score", "g1", "h2", "C"), ("pool.score", "g1", "h3", "C")]
+    assert (found[1].expected, found[1].recorded) == ("75", "77")
+    assert found[1].message == (
+        "C's pool score after hand 3 is recorded as 77, but by the rules it is 65 + 10 = 75. "
+        "It carries forward the wrong score recorded after hand 2 (67 recorded, 65 by the "
+        "rules)."
+    )
+
+
+def test_elimination_score_counts_the_recorded_points_of_each_hand() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the running score adds each
+    hand's recorded points; a wrong one is that hand's own score.points finding (the
+    replay's), not also a pool.score here on this and every later hand."""
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}, {"A": 0, "B": 4}])
+    assert check_pool(game, hands, RULES) == []
+    hands[1].results[1] = hands[1].results[1]._replace(score_after=97)
+    (found,) = check_pool(game, hands, RULES)  # hand 3's 100 (96 + 4) is right again
+    assert found.message == (
+        "B's pool score after hand 2 is recorded as 97, but by the rules it is 60 + 36 = 96."
+    )
 
 
 # ---------------------------------------------------------------- pool.elimination
@@ -144,8 +179,24 @@ def test_rebuy_seed_example_clean() -> None:
 def test_rebuy_wrong_new_score() -> None:
     """000_: the new score is 1 + the highest score (58 here, not 60)."""
     found = run(*pool_game(SEED, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 60)]))
-    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+    # The platform carried its wrong 60 into hand 2 (80 recorded, 78 by the rules).
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C"), ("pool.score", "g1", "h2", "C")]
     assert (found[0].expected, found[0].recorded) == ("58", "60")
+    assert (found[1].expected, found[1].recorded) == ("78", "80")
+
+
+def test_rebuy_below_wrong_new_score_then_right_scores_is_one_finding() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.rebuy_below): "the new score would be 1+Highest
+    Score in that round". A rebuy recorded at a wrong new score whose later running scores
+    follow the rules' new score is one finding: the later hands are right."""
+    game, hands = pool_game(SEED, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 58)])
+    game.game_events[1] = game.game_events[1]._replace(score=60)
+    found = run(game, hands)
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "C")]
+    assert found[0].message == (
+        "C rebought after hand 1 at 60, but the new score should be 58 (the highest score "
+        "still in was 57 by the rules)."
+    )
 
 
 def test_rebuy_several_in_turn_order() -> None:
@@ -154,7 +205,12 @@ def test_rebuy_several_in_turn_order() -> None:
     out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
     assert run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 59)])) == []
     found = run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 60)]))
-    assert keys(found) == [("pool.rebuy", "g1", "h1", "E")]
+    # The platform then carried E's wrong new score into hand 2 (62, not 61).
+    assert keys(found) == [("pool.rebuy", "g1", "h1", "E"), ("pool.score", "g1", "h2", "E")]
+    assert found[1].message.endswith(
+        "It carries forward the wrong score recorded when E rebought after hand 1 (60 "
+        "recorded, 59 by the rules)."
+    )
 
 
 def test_rebuy_counts_the_player_who_lost() -> None:
@@ -284,6 +340,32 @@ def test_manual_split_needs_every_accept() -> None:
               ev(1, "C", "split_reject"), ev(1, None, "manual")]  # fmt: skip
     found = run(*pool_game(MANUAL, events))
     assert keys(found) == [("pool.split", "g1", "h1", "C"), ("pool.split", "g1", "h1", "C")]
+
+
+def test_split_accept_cites_000_all_players_accept() -> None:
+    """000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept'. A
+    player who neither offered nor accepted the split is a finding citing that rule, not
+    the 61-point threshold of pool_101.manual_split_min_score."""
+    events = [ev(1, "A", "split_offer"), ev(1, "B", "split_accept"), ev(1, None, "manual")]
+    ledger = [("A", "split", "120.00"), ("B", "split", "120.00"), ("C", "split", "30.00")]
+    found = run(*pool_game(MANUAL, events, ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", "C")]
+    assert found[0].message == (
+        "The game was split by agreement after hand 1, but C never accepted the split."
+    )
+    assert found[0].rule.startswith("pool.split: A manual split is made only when every player")
+    assert "000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept" in (
+        found[0].rule
+    )
+
+
+def test_split_accept_offering_is_accepting() -> None:
+    """000_1729c72ad4c1f885.txt ('all players accept'): the player who offers the split
+    accepts it by offering, with or without a split_accept row of their own."""
+    ledger = [("A", "split", "120.00"), ("B", "split", "120.00"), ("C", "split", "30.00")]
+    without = [ev(1, "A", "split_offer"), *(ev(1, p, "split_accept") for p in "BC")]
+    assert run(*pool_game(MANUAL, [*without, ev(1, None, "manual")], ledger)) == []
+    assert run(*pool_game(MANUAL, [*AGREED, ev(1, None, "manual")], ledger)) == []
 
 
 def test_manual_split_min_score() -> None:

@@ -160,9 +160,12 @@ def test_each_tampered_game_raises_only_what_its_tampering_explains(
 ) -> None:
     """One anomaly, its own checks: a wrong loser's points in a points game also make a
     wrong amount (the money follows the points), extra jokers in a provably-fair shoe also
-    break its commitment; nothing else cascades."""
+    break its commitment, a pool score recorded too high and played on decides the game's
+    later eliminations, rebuys and splits on the wrong score (each judged on the rules'
+    running score, docs/replay.md); nothing else cascades."""
     explained = {
         "loser_points": {"score.points", "score.amount"},
+        "pool_score": {"pool.score", "pool.elimination", "pool.rebuy", "pool.split"},
         "drop_penalty": {"drop.penalty", "score.amount"},
         "stacked_shoe": {"deck.composition", "deck.commitment"},  # at a provably-fair table
     }
