@@ -14,6 +14,7 @@ from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
+from audit.rules.declaration import cannot_meet
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
@@ -217,9 +218,16 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
         score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
         how = "as shown"
     else:
-        _, groups = best_arrangement(seat.cards, replay.jokers, rules, cap=cap)
+        points, groups = best_arrangement(seat.cards, replay.jokers, rules, cap=cap)
         score = score_arrangement(groups, replay.jokers, rules, cap=cap)
         how = "arranged at best by the server (no show recorded)"
+        if score.unmet and not score.exempt_groups and not score.exempt:
+            # What the best arrangement lacks is said of the cards, not of its groups
+            # (it leaves a sequence the cards hold ungrouped when that saves nothing).
+            if points >= cap:
+                score.unmet = (f"no arrangement of its cards is charged under the cap of {cap}",)
+            elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
+                score.unmet = (cannot_meet(rules),)
     why = score.summary()
     if score.raw > score.points and key == "points.first_hand_show_cap":
         why += " (first hand show: they had not yet had a turn)"

@@ -89,6 +89,26 @@ def unmet_requirements(groups: Sequence[GroupCheck], rules: Ruleset) -> list[str
     return reasons
 
 
+def cannot_meet(rules: Ruleset) -> str:
+    """Why every card of a hand counts when no arrangement of it meets the requirement:
+    said of the cards, not of one arrangement of them (which may hold a sequence).
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> cannot_meet(load_preset("standard-13"))
+    'no arrangement of its cards makes the 2 sequences, one of them pure, that a declaration needs'
+    """
+    if rules.min_runs > rules.min_pure_runs:
+        need = _count(rules.min_runs, "sequence")
+        if rules.min_pure_runs:
+            pure = "one" if rules.min_pure_runs == 1 else str(rules.min_pure_runs)
+            need += f", {pure} of them pure"
+    else:
+        need = _count(rules.min_pure_runs, "pure sequence")
+    if rules.long_run_length is not None:
+        need += f", one of them of {rules.long_run_length} cards or more"
+    return f"no arrangement of its cards makes the {need}, that a declaration needs"
+
+
 def check_declaration(
     hand: Sequence[int],
     groups: Sequence[Sequence[int]],

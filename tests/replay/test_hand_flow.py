@@ -10,7 +10,7 @@ from audit.cards import CODE_TEXT, parse_code
 from audit.records import Event, Game, Hand, Result
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
-from tests.replay.cases import DECLARE, P1, P2, base
+from tests.replay.cases import DECLARE, P1, P2, base, longer
 from tests.replay.scenario import parse_event, scenario
 
 STANDARD = load_preset("standard-13")
@@ -239,3 +239,26 @@ def test_more_players_seated_than_the_table_has_seats() -> None:
     assert audit(game, hand) == []
     game.max_players = len(hand.seats) - 1
     assert audit(game, hand) == [("table.seats", None, None)]
+
+
+def test_points_unmet_requirement_a_loser_arranged_by_the_server_is_told_what_the_cards_lack(
+) -> None:
+    """003_f375e2c560403297.txt ("minimum two runs ... else all the 13 cards are treated as
+    unmatched"): P2, with no show, holds the pure sequence 2C 3C 4C 5C and no second one.
+    Every card counts, and the reason is said of the cards (no arrangement makes the two
+    sequences), not of the server's arrangement, which leaves the sequence ungrouped: "it
+    has no sequences" read to P2 would be false."""
+    p2 = "2C 3C 4C 5C 9H 3D 2S 6D TS 4S 7D AD 5H"
+    kw = longer(seats={"P1": P1, "P2": p2}, results={"P1": ("won", 0, "63.00"),
+                "P2": ("lost", 70, "-70.00")})  # fmt: skip
+    kw["events"] = kw["events"][:-1]  # no show: the server arranges P2
+    game, hand = scenario(**kw)
+    audit = audit_hand(hand, game, load_preset("standard-13"))
+    want = audit.expected["P2"]
+    assert (want.points, want.rule_key) == (70, "points.unmet_requirement")
+    assert want.why.startswith(
+        "every card counts because no arrangement of its cards makes the 2 sequences, one of "
+        "them pure, that a declaration needs; the cards"
+    )
+    assert "it has no sequences" not in want.why
+    assert audit.findings == []
