@@ -204,6 +204,8 @@ class RunSummary:
         ... # doctest: +NORMALIZE_WHITESPACE
         1 input file could not be read (hands/a.parquet), and 12 hands named in other tables
         are quarantined for want of their hands row
+        >>> print(RunSummary(Counter(), Counter(), None, 0, Path("out"), lost_hands=1).cause)
+        1 hand named in other tables is quarantined for want of its hands row
         """
         if not self.unreadable and not self.lost_hands:
             return ""
@@ -214,9 +216,11 @@ class RunSummary:
             plural = "s" if files > 1 else ""
             parts.append(f"{files} input file{plural} could not be read ({shown})")
         if self.lost_hands:
+            one = self.lost_hands == 1
             parts.append(
-                f"{self.lost_hands} hand{'s' if self.lost_hands > 1 else ''} named in other "
-                "tables are quarantined for want of their hands row"
+                f"{self.lost_hands} hand{'' if one else 's'} named in other tables "
+                f"{'is' if one else 'are'} quarantined for want of {'its' if one else 'their'} "
+                "hands row"
             )
         return ", and ".join(parts)
 
