@@ -330,19 +330,19 @@ def game_checks(
             )
         )
         if "ledger" in game.lost_rows:
-            return [*found, _quarantined_rows(game, "ledger")]
+            return [*found, _unchecked(game, "ledger")]
         return found + check_ledger(game, hands, rules, complete=False, expected=expected)
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
-        found.append(_lost(game, "game_events", damaged["game_events"]))
+        found.append(_unchecked(game, "game_events", damaged["game_events"]))
     if damaged.get("ledger") and not game.ledger and not game.running:
-        found.append(_lost(game, "ledger", damaged["ledger"]))
+        found.append(_unchecked(game, "ledger", damaged["ledger"]))
     if "game_events" in game.lost_rows and game.format != Format.POINTS:
-        found.append(_quarantined_rows(game, "game_events"))
+        found.append(_unchecked(game, "game_events"))
         events_lost = True
     events = game_events and not events_lost
     if "ledger" in game.lost_rows:
-        found.append(_quarantined_rows(game, "ledger"))
+        found.append(_unchecked(game, "ledger"))
     else:
         found += check_ledger(game, hands, rules, game_events=events, expected=expected)
     if game.format == Format.DEALS:
@@ -361,25 +361,21 @@ _RESTS = {
 """What the game-level checks judge from each claim table (``... not checked``)."""
 
 
-def _quarantined_rows(game: Game, table: str) -> Finding:
-    """A row of ``table`` naming the game was quarantined (its own input.row finding says
-    why): what rests on that table is not judged, rather than judged on the rows left."""
+def _unchecked(game: Game, table: str, files: Sequence[str] = ()) -> Finding:
+    """``game.unchecked``: what rests on ``table`` is not judged, rather than judged on the
+    rows left: the game has no row in it and ``files`` of it could not be read, or (no
+    ``files``) a row of it naming the game was quarantined (its input.row says why)."""
+    if files:
+        why = f"Game {game.game_id} has no {table} rows, and {', '.join(files)} could not be read"
+        rule = "tables.files"
+    else:
+        why = f"A {table} row of game {game.game_id} could not be read (see its input.row finding)"
+        rule = "log.contract"
     return finding(
         "game.unchecked",
         game_id=game.game_id,
-        message=f"A {table} row of game {game.game_id} could not be read (see its input.row "
-        f"finding), so {_RESTS[table]} not checked.",
-        rule=contract("log.contract"),
-    )
-
-
-def _lost(game: Game, table: str, files: Sequence[str]) -> Finding:
-    return finding(
-        "game.unchecked",
-        game_id=game.game_id,
-        message=f"Game {game.game_id} has no {table} rows, and {', '.join(files)} could not "
-        f"be read, so {_RESTS[table]} not checked.",
-        rule=contract("tables.files"),
+        message=f"{why}, so {_RESTS[table]} not checked.",
+        rule=contract(rule),
     )
 
 
