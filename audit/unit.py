@@ -348,7 +348,7 @@ def game_checks(
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events)
     elif Format(game.format).is_pool and events:
-        found += check_pool(game, hands, rules)
+        found += check_pool(game, hands, rules, expected=expected)
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)
     return found

@@ -287,7 +287,7 @@ def _split_payouts(
     pool = rules.pools.get(game.format)
     if split is None or pool is None or not hands:
         return ()
-    standing = standings(game, hands, rules).get(split.after_hand_no)
+    standing = standings(game, hands, rules, expected=unit.rules_say()).get(split.after_hand_no)
     if standing is None or not standing.active:
         return ()
     active, scores, rebuys = list(standing.active), standing.scores, standing.rebuys

@@ -7,9 +7,9 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
 
 - points rummy: each player's ``points_settlement`` rows add up to what the rules settle
   with them over the game's hands, and the ``rake`` rows to the rules' rakes of the hands
-  (``money.points_settlement``, the arithmetic of ``score.amount``, of the recorded
-  points, which the hands' own ``score.points`` checks judge; value cards from the
-  replay). A wrong ``results.amount`` is ``score.amount``'s finding, not also the
+  (``money.points_settlement``, the arithmetic of ``score.amount``: the rules' points where
+  the rules agree with the recorded outcome, else the recorded points; value cards from
+  the replay). A wrong ``results.amount`` or ``points`` is the hand's finding, not also the
   ledger's when the ledger paid the right amount. Where the rules cannot settle a hand
   here (no point value, not exactly one winner, a player with two rows, value cards
   without the replay's settlement) its recorded amounts are taken, and the finding says
@@ -147,11 +147,11 @@ class PointsOwed:
 def settle_by_rules(
     hand: Hand, game: Game, rules: Ruleset, said: Mapping[str, RulesPoints] | None
 ) -> tuple[dict[str, Decimal], Decimal] | str:
-    """Each player's amount in one points hand as the rules settle its recorded points, and
-    its rake (the arithmetic of ``score.amount``, ``audit.money.points_settlement``), or why
-    the rules cannot settle it here. A wrong ``points`` is the hand's own ``score.points``
-    finding, not also the ledger's. ``said`` is what the replay's rules give each player
-    (None: not given): only their value cards are read from it."""
+    """Each player's amount in one points hand by the rules, and its rake (the arithmetic of
+    ``score.amount``, ``audit.money.points_settlement``), or why the rules cannot settle it
+    here. ``said`` is what the replay's rules give each player (None: not given): their
+    points where the rules agree with the recorded outcome (else the recorded points), and
+    their value cards."""
     if game.point_value is None:
         return "the game records no point value"
     players = [r.player for r in hand.results]
@@ -165,7 +165,14 @@ def settle_by_rules(
         if said is None:
             return "its value cards are settled by the hand's replay, not given here"
         values = {p: e.value.net for p, e in said.items() if e.value is not None}
-    points = {row.player: row.points for row in hand.results if row.outcome != "won"}
+    points: dict[str, int] = {}
+    for row in hand.results:
+        if row.outcome == "won":
+            continue
+        rules_say = said.get(row.player) if said is not None else None
+        agree = rules_say is not None and rules_say.outcome == row.outcome
+        charged = rules_say.points if agree and rules_say is not None else None
+        points[row.player] = row.points if charged is None else charged
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 

@@ -2,17 +2,20 @@
 and splits, as 000_ describes them and the preset's ``pool_101.*`` / ``pool_201.*``
 rules fix them.
 
-The running score checked is the rules' running score of the hands' recorded points: each
-hand's ``points`` (a wrong one is that hand's own ``score.points`` finding, not a cascade
-here) added up by the rules, restarted at a rebuy at the rules' new score (1 + the highest
-score still in). Every ``score_after`` is compared with it, never with the last recorded
-score plus the hand's points: a platform that recorded a wrong score once and then carried
-it forward is wrong on each later hand, and each of those findings says where the wrong
-score started; a platform whose later scores are right again is not flagged again.
-Eliminations, the rebuy threshold and new scores, the split criteria and the split shares
-all use the same running score. Which players are in follows the record once it has been
-checked (an eliminated player is out, a rebuy brings a player back; a rebuy the rules do
-not allow is one finding, and the player's score goes on from the recorded new score).
+The running score checked is the rules' running score: the sum of the rules' points of
+each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
+say, or they give the player another outcome, the recorded ``points``), restarted at a
+rebuy at the rules' new score (1 + the highest score still in). Every ``score_after`` is
+compared with it, never with the last recorded score plus the hand's points: a platform
+that recorded a wrong score (or a hand's wrong points, and counted on from them) and then
+carried it forward is wrong on each later hand, and each of those findings says where the
+wrong score started; a platform whose later scores are right again is not flagged again,
+nor one whose running score is right while a hand's ``points`` field is not (that is the
+hand's own ``score.points``). Eliminations, the rebuy threshold and new scores, the split
+criteria and the split shares all use the same rules' running score. Which players are in
+follows the record once it has been checked (an eliminated player is out, a rebuy brings
+a player back; a rebuy the rules do not allow is one finding, and the player's score goes
+on from the recorded new score).
 
 Readings chosen where 000_ allows two:
 
@@ -45,7 +48,7 @@ from typing import Any
 from audit.findings import Finding, finding
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.records import Game, GameAction, GameEvent, Hand
+from audit.records import Game, GameAction, GameEvent, Hand, Result, RulesSay
 from audit.rules.ruleset import PoolRules, Ruleset
 
 ACCEPT_RULE = (
@@ -112,8 +115,11 @@ class Standing:
 
 
 class _PoolCheck:
-    def __init__(self, game: Game, hands: list[Hand], rules: Ruleset) -> None:
+    def __init__(
+        self, game: Game, hands: list[Hand], rules: Ruleset, expected: RulesSay | None = None
+    ) -> None:
         self.game, self.hands, self.rules = game, hands, rules
+        self.expected: RulesSay = expected or {}
         self.fmt = game.format
         self.pool = rules.pools[game.format]
         self.out: list[Finding] = []
@@ -193,6 +199,16 @@ class _PoolCheck:
                     hand_id=hand.hand_id, player_id=player,
                 )  # fmt: skip
 
+    def points(self, hand: Hand, result: Result) -> int:
+        """The rules' points of ``result``'s player in ``hand``: the recorded points where
+        the replay's are not given, the rules cannot say, or the rules give the player
+        another outcome (a wrong verdict is the hand's finding: the replay follows what the
+        platform did, so its points for the rest of that hand are the record's)."""
+        said = self.expected.get(hand.hand_id, {}).get(result.player)
+        if said is None or said.points is None or said.outcome != result.outcome:
+            return result.points
+        return said.points
+
     def keep(self, player: str, rules_score: int, recorded: int, where: str) -> None:
         """Note both running scores of ``player``, and where the record left the rules'."""
         self.scores[player], self.kept[player] = rules_score, recorded
@@ -215,7 +231,7 @@ class _PoolCheck:
             if result is None:
                 continue  # a hand-level problem
             before, kept = self.scores.get(player, 0), self.kept.get(player, 0)
-            points = result.points
+            points = self.points(hand, result)
             expected = before + points
             recorded = result.score_after
             if hand.quarantine is not None:  # nothing here can be judged: follow the record
@@ -225,8 +241,12 @@ class _PoolCheck:
                 continue
             if recorded != expected:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
-                why = "."
-                if recorded is not None and kept != before and recorded == kept + points:
+                why = ""
+                if points != result.points:
+                    why = (f" (the rules charge {points} points for this hand, the record "
+                           f"{result.points})")  # fmt: skip
+                why += "."
+                if recorded is not None and kept != before and recorded == kept + result.points:
                     why += self.carried(player, "It carries forward")
                 self.add(
                     "pool.score", "elimination_score",
@@ -522,19 +542,24 @@ def out_of_format(game: Game, rules: Ruleset) -> list[Finding]:
     return out
 
 
-def check_pool(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+def check_pool(
+    game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
+) -> list[Finding]:
     """The pool findings of one ``pool_101`` / ``pool_201`` game: ``hands`` in hand_no
-    order, ``game.game_events`` in seq order (see the module doc for the readings)."""
+    order, ``game.game_events`` in seq order, ``expected`` the rules' points of each hand
+    from its replay (without it, the recorded points; see the module doc)."""
     if game.format not in rules.pools:
         return []
-    return _PoolCheck(game, hands, rules).run()
+    return _PoolCheck(game, hands, rules, expected).run()
 
 
-def standings(game: Game, hands: list[Hand], rules: Ruleset) -> dict[int, Standing]:
+def standings(
+    game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
+) -> dict[int, Standing]:
     """The table after each hand (by hand_no) as the pool check follows it: who is still
     in and everyone's running score by the rules (what a split is judged on)."""
     if game.format not in rules.pools:
         return {}
-    check = _PoolCheck(game, hands, rules)
+    check = _PoolCheck(game, hands, rules, expected)
     check.run()
     return check.standings

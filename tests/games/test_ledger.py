@@ -16,6 +16,7 @@ from audit.findings import Finding, Severity
 from audit.games.ledger import check_ledger
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import Game, GameEvent, Hand, LedgerRow, Result
+from audit.replay.outcome import Expected
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 
@@ -290,3 +291,18 @@ def test_money_is_conserved_to_the_paisa(
             assert sum((row.amount for row in ledger), Decimal(0)) == 0
             assert all(row.amount == row.amount.quantize(D("0.01")) for row in ledger)
     assert run_checks(root / "root", root)[1] == []
+
+
+def test_points_settlement_a_wrong_points_field_with_the_right_money_is_the_hands_only() -> None:
+    """money.points_settlement (000_1729c72ad4c1f885.txt: chips "deducted and credited ...
+    with respect to the player's wins and losses"): B's points field says 30, but the rules
+    charge 40 (the hand's own score.points finding) and the platform paid for 40. The
+    ledger moved the right money, so it is settled on the rules' points and not flagged;
+    settled on the recorded 30 it would have been (a critical alarm on a right ledger)."""
+    right = hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A")
+    right.results[1] = right.results[1]._replace(points=30)
+    said = {right.hand_id: {"B": Expected("lost", 40, "points.card_points", ""),
+                            "C": Expected("lost", 20, "points.card_points", "")}}  # fmt: skip
+    hands = [right, POINTS_HANDS[1]]
+    assert check_ledger(game("points", points_ledger()), hands, RULES, expected=said) == []
+    assert check_ledger(game("points", points_ledger()), hands, RULES) != []

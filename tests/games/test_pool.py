@@ -12,6 +12,7 @@ from audit.findings import Finding
 from audit.games.pool import check_pool, out_of_format
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
+from audit.replay.outcome import Expected
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 
@@ -116,17 +117,37 @@ def test_elimination_score_carried_forward_is_wrong_on_each_later_hand() -> None
     )
 
 
-def test_elimination_score_counts_the_recorded_points_of_each_hand() -> None:
-    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the running score adds each
-    hand's recorded points; a wrong one is that hand's own score.points finding (the
-    replay's), not also a pool.score here on this and every later hand."""
-    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}, {"A": 0, "B": 4}])
-    assert check_pool(game, hands, RULES) == []
-    hands[1].results[1] = hands[1].results[1]._replace(score_after=97)
-    (found,) = check_pool(game, hands, RULES)  # hand 3's 100 (96 + 4) is right again
-    assert found.message == (
-        "B's pool score after hand 2 is recorded as 97, but by the rules it is 60 + 36 = 96."
+def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the running score adds the
+    rules' points of each hand (from the replay), not the recorded points; a player the
+    rules put at 101 is eliminated even though the record says 96."""
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}])
+    said = {"h2": {"B": _said(41)}}
+    found = check_pool(game, hands, RULES, expected=said)
+    assert keys(found) == [("pool.score", "g1", "h2", "B"), ("pool.elimination", "g1", "h2", "B")]
+    assert found[0].message == (
+        "B's pool score after hand 2 is recorded as 96, but by the rules it is 60 + 41 = 101 "
+        "(the rules charge 41 points for this hand, the record 36)."
     )
+    assert found[1].message == (
+        "B reached 101 after hand 2, which eliminates at 101, but no elimination was "
+        "recorded. The record rests on the wrong score recorded after hand 2 (96 recorded, "
+        "101 by the rules)."
+    )
+
+
+def test_elimination_score_right_while_a_hands_points_field_is_wrong_is_not_flagged() -> None:
+    """000_ (pool_101.elimination_score): the platform counted B's 41 points (the rules')
+    into the running score but wrote 36 in the hand's points field: that field is the
+    hand's own score.points finding; the running score, 101, is right, and B is out."""
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], events)
+    hands[1].results[1] = hands[1].results[1]._replace(score_after=101)
+    assert check_pool(game, hands, RULES, expected={"h2": {"B": _said(41)}}) == []
+
+
+def _said(points: int) -> Expected:
+    return Expected("lost", points, "points.count", "the cards left unmatched")
 
 
 # ---------------------------------------------------------------- pool.elimination

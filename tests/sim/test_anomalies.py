@@ -158,15 +158,17 @@ def test_games_without_tampering_raise_nothing(logs: Logs, rule_findings: list[R
 def test_each_tampered_game_raises_only_what_its_tampering_explains(
     logs: Logs, rule_findings: list[Row]
 ) -> None:
-    """One anomaly, its own checks: a wrong loser's points in a points game also make a
-    wrong amount (the money follows the points), extra jokers in a provably-fair shoe also
-    break its commitment, a pool score recorded too high and played on decides the game's
-    later eliminations, rebuys and splits on the wrong score (each judged on the rules'
-    running score, docs/replay.md); nothing else cascades."""
+    """One anomaly, its own checks: a wrong loser's points or drop penalty also make a
+    wrong amount and ledger in a points game (the money follows the points) and a wrong
+    running score in a pool game (played on, it decides the game's later eliminations,
+    rebuys and splits), as a pool score recorded too high does: each is judged on the
+    rules' running score (docs/replay.md); extra jokers in a provably-fair shoe also break
+    its commitment; nothing else cascades."""
+    pool = {"pool.score", "pool.elimination", "pool.rebuy", "pool.split"}
     explained = {
-        "loser_points": {"score.points", "score.amount"},
-        "pool_score": {"pool.score", "pool.elimination", "pool.rebuy", "pool.split"},
-        "drop_penalty": {"drop.penalty", "score.amount"},
+        "loser_points": {"score.points", "score.amount", "ledger.balance", *pool},
+        "pool_score": pool,
+        "drop_penalty": {"drop.penalty", "score.amount", "ledger.balance", *pool},
         "stacked_shoe": {"deck.composition", "deck.commitment"},  # at a provably-fair table
     }
     kinds_of: dict[str, set[str]] = defaultdict(set)
