@@ -171,7 +171,10 @@ def tonight(
             "WHERE game_id IS NOT NULL"
         ).fetchall()[0][0]
         money = _money(db, run, logs, findings)
-    fair = run.get("fairplay", {}).get("status") == "run"
+    # The detectors looked at something only when a hand was replayed: a night of empty
+    # or quarantined files opens and closes nothing (it closed every open suspicion).
+    replayed = sum(n for status, n in statuses if status != "quarantined")
+    fair = run.get("fairplay", {}).get("status") == "run" and replayed > 0
     suspicions = suspicion_changes(
         night, out, past.get("suspicions", []), past.get("nights", []), fair
     )

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 from audit.nightly.history import read_history, suspicion_changes, write_history
 from audit.report.render import write_report
 from audit.report.views import build_view
-from tests.nightly.conftest import Cut
+from tests.nightly.conftest import FIRST, SECOND, Cut, night
+from tests.nightly.nights import add_night
 
 
 def page(out: Path) -> str:
@@ -140,3 +141,21 @@ def test_the_trend_section_lists_the_suspicions_opened_and_closed(
     assert "<code>&lt;b&gt;P1&lt;/b&gt;</code>" in html
     kept = html.split('id="trends-kept">')[1].split("</p>")[0]
     assert " ".join(kept.split()).startswith("1 opened, 1 closed; 1 already open the night before")
+
+
+def test_a_night_of_empty_files_opens_and_closes_no_suspicion(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """docs/nightly.md: a night with no hand replayed (a drop of files with no rows) is a
+    night the detectors judged nothing: it closes none of the suspicions open before
+    (it closed every one of them), and the next night with hands matches against the
+    night before it (``suspicion_changes`` of a night whose detectors did not run, above)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    assert night(logs, state).night == 1
+    add_night(logs, {t: rows.slice(0, 0) for t, rows in cut.second.items()}, SECOND)
+    assert night(logs, state).night == 2
+    history = read_history(state / "nights" / "0002")
+    second = {n["night"]: n for n in history["nights"]}[2]
+    assert (second["fairplay"], second["suspicions_closed"], second["hands"]) == (False, 0, 0)
+    assert [s for s in history["suspicions"] if s["night"] == 2] == []
