@@ -174,6 +174,9 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
         steps.append(f"every card{spared} counts, because {' and '.join(score.unmet)}: {total}")
     if score.full_count:
         steps.append(f"the requirement is unmet: the full count of {score.raw} is charged")
+    if score.ready:  # the ready hand's points replace the count (points.ready_hand)
+        keys.append("points.ready_hand")
+        steps.append(f"but the hand was ready ({score.ready}): {score.raw} points")
     if score.raw > score.points:
         cap_key = "points.first_hand_show_cap" if score.cap < rules.cap else "points.cap"
         keys.append(cap_key)

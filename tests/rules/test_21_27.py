@@ -11,6 +11,8 @@ from collections import Counter
 import pytest
 
 from audit.cards import JOKER, code_of, format_codes
+from audit.explain.points import points_view
+from audit.replay.outcome import Expected
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers, MeldKind, classify
 from audit.rules.ruleset import load_preset
@@ -141,6 +143,13 @@ def test_points_ready_hand_a_loser_holding_six_dublees_pays_2() -> None:
         "the hand was ready (the hand holds 6 dublees): 2 points (points.ready_hand)"
     )
     assert best_points(hand, SEVENS, R21) == 2
+    # explain (read to the player) gives the ready hand as the step to the 2 charged, not
+    # "every card counts ..." followed by a bare "charged 2 points".
+    view = points_view(Expected("lost", 2, "points.ready_hand", "", score=score), SEVENS, R21)
+    assert view is not None
+    assert view.steps[-2:] == (
+        "but the hand was ready (the hand holds 6 dublees): 2 points", "charged 2 points",
+    )  # fmt: skip
     five = hand[2:] + cards("KS KC")  # five dublees: not ready
     assert score_arrangement([[c] for c in five], SEVENS, R21).points == 120
 
