@@ -175,8 +175,8 @@ def nightly(
     """Audit only what is new since the last night (docs/nightly.md).
 
     Files are known by their SHA-256: one audited on an earlier night is skipped, a
-    rewritten one is audited again (its own rows only). A game still running when the
-    logs were cut is carried and judged whole the night it ends. Each night is committed
+    rewritten one is audited again, with the games it names whole. A game still running
+    when the logs were cut is carried and judged whole the night it ends. Each night is committed
     atomically, so a run killed at any moment can simply be started again; the history of
     every night (STATE/history.duckdb) feeds the trend section of the night's report.html.
     """

@@ -125,7 +125,7 @@ def split_night(
     names = {f.path for f in taken}
     since: dict[str, int] = {}
     if carried is not None and (carried / "logs").is_dir():
-        since = _read_running(carried / "running.parquet")
+        since = read_running(carried / "running.parquet")
         logs = carried / "logs"
         for source in sorted(logs.rglob("*.parquet")):
             path = source.relative_to(logs).as_posix()
@@ -170,10 +170,10 @@ def _games(candidates: list[Candidate]) -> tuple[list[tuple[str, bool, bool]], s
     for item in candidates:
         if item.table != "games":
             continue
-        table = _read(item.source, ["game_id", "ended_at"])
+        table = read_rows(item.source, ["game_id", "ended_at"])
         if table is None:
             continue
-        ids = _strings(table.column("game_id"))
+        ids = as_strings(table.column("game_id"))
         ended = pc.is_valid(table.column("ended_at")).to_pylist()
         for game, done in zip(ids, ended, strict=True):
             if game is None:
@@ -191,10 +191,10 @@ def _running_hands(candidates: list[Candidate], running: set[str]) -> set[str]:
     for item in candidates:
         if item.table != "hands":
             continue
-        table = _read(item.source, ["hand_id", "game_id"])
+        table = read_rows(item.source, ["hand_id", "game_id"])
         if table is None:
             continue
-        ids, games = _strings(table.column("hand_id")), _strings(table.column("game_id"))
+        ids, games = as_strings(table.column("hand_id")), as_strings(table.column("game_id"))
         hands.update(h for h, g in zip(ids, games, strict=True) if h is not None and g in running)
     return hands
 
@@ -213,7 +213,7 @@ def _place(
     that cannot be read here goes to the replay as it is (which says why it is refused)."""
     key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
     dropping = item.table == "games" and not item.new and bool(replaced)
-    keys = _read(item.source, [key]) if key and (running or dropping) else None
+    keys = read_rows(item.source, [key]) if key and (running or dropping) else None
     try:
         ids = pc.cast(keys.column(key), pa.string()) if keys is not None else None
     except pa.ArrowException:
@@ -225,7 +225,7 @@ def _place(
     drop = _member(ids, replaced if dropping else set(), rows)
     carry = pc.and_(_member(ids, running if key == "game_id" else hands, rows), pc.invert(drop))
     n_carry, n_drop = pc.sum(carry).as_py() or 0, pc.sum(drop).as_py() or 0
-    table = _read(item.source, None) if n_carry or n_drop else None
+    table = read_rows(item.source, None) if n_carry or n_drop else None
     if table is None:
         _whole(item, audit_root / item.path)
         return
@@ -255,7 +255,7 @@ def _whole(item: Candidate, target: Path) -> None:
         shutil.copyfile(item.source, target)
 
 
-def _read(path: Path, columns: list[str] | None) -> pa.Table | None:
+def read_rows(path: Path, columns: list[str] | None = None) -> pa.Table | None:
     """The file's rows (or some columns); None when it cannot be read here: it goes to the
     audit as it is, and the replay says why it is refused."""
     try:
@@ -267,7 +267,7 @@ def _read(path: Path, columns: list[str] | None) -> pa.Table | None:
         return None
 
 
-def _strings(column: pa.ChunkedArray) -> list[str | None]:
+def as_strings(column: pa.ChunkedArray) -> list[str | None]:
     try:
         values: list[str | None] = pc.cast(column, pa.string()).to_pylist()
     except pa.ArrowException:
@@ -289,7 +289,7 @@ def _write_empty(table: str, path: Path) -> None:
     _write(schema.empty_table(), path)
 
 
-def _read_running(path: Path) -> dict[str, int]:
+def read_running(path: Path) -> dict[str, int]:
     if not path.is_file():
         return {}
     return {row["game_id"]: row["since_night"] for row in pq.read_table(path).to_pylist()}

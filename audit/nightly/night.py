@@ -23,7 +23,7 @@ from typing import Any
 
 from audit.errors import AuditError
 from audit.findings import Severity
-from audit.nightly.carry import Split, split_night
+from audit.nightly.carry import Split, read_running, split_night
 from audit.nightly.history import (
     NightFacts,
     merge,
@@ -33,6 +33,7 @@ from audit.nightly.history import (
     write_history,
 )
 from audit.nightly.inputs import Intake, SeenFile, check_log_root, read_seen, take, write_seen
+from audit.nightly.reaudit import reaudit_rows
 from audit.nightly.state import (
     CARRY,
     HISTORY_DB,
@@ -162,8 +163,11 @@ def _night(
                             len(intake.duplicates), running=running)  # fmt: skip
     folder = st.work / night_name(night)
     night_root = st.work / "logs"
+    # A rewritten file's games are audited again whole: their rows in earlier files too.
+    carried = read_running(last / CARRY / "running.parquet") if last is not None else {}
+    again, reaudited = reaudit_rows(logs, intake, seen, set(carried), st.work / "reaudit")
     split = split_night(
-        taken=intake.taken,
+        taken=[*intake.taken, *again],
         carried=last / CARRY if last is not None else None,
         rewritten=set(intake.rewritten),
         tables=intake.tables,
@@ -177,7 +181,7 @@ def _night(
                          rules=rules)  # fmt: skip
     checkpoint("replayed")
     _rewrite_arguments(folder, logs, night)
-    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split))
+    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, reaudited))
     write_seen(folder / CARRY / SEEN, [*seen, *(
         SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
     )])  # fmt: skip
@@ -247,7 +251,9 @@ def _rewrite_arguments(folder: Path, logs: Path, night: int) -> None:
     write_json(path, run)
 
 
-def _nightly_json(night: int, logs: Path, intake: Intake, split: Split) -> dict[str, Any]:
+def _nightly_json(
+    night: int, logs: Path, intake: Intake, split: Split, reaudited: list[str]
+) -> dict[str, Any]:
     return {
         "night": night,
         "logs": str(logs),
@@ -260,6 +266,7 @@ def _nightly_json(night: int, logs: Path, intake: Intake, split: Split) -> dict[
             "seen_before": len(intake.seen_before),
             "duplicates": [{"path": p, "same_as": q} for p, q in intake.duplicates],
         },
+        "reaudited_games": reaudited,
         "carry": {
             "carried_in": split.carried_in,
             "ended": split.ended,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
@@ -129,6 +130,39 @@ def test_a_rewritten_file_is_audited_again_and_a_copied_one_is_not(
     with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
         files = db.execute("SELECT count(*), count(DISTINCT sha256) FROM files").fetchall()
     assert files == [(8, 8)]
+    # Its games are audited again whole (their events, results, game events and ledger
+    # from the files night 1 took): the same verdicts as night 1, no hand orphaned.
+    assert data["reaudited_games"]
+    assert run["counts"]["hands"]["quarantined"] == 0
+    judged = f'SELECT "check", hand_id, player_id, message FROM FILE WHERE {LEAVE_OUT}'
+    once, again = (set(rows(state / "nights" / n / "findings.parquet", judged))
+                   for n in ("0001", "0002"))  # fmt: skip
+    assert once == again
+
+
+def test_a_rewritten_results_file_has_its_new_points_judged(cut: Cut, tmp_path: Path) -> None:
+    """A results file rewritten with one loser charged a point more: the hand is replayed
+    again with its events from the file night 1 took, and the point is a score.points
+    finding (it was an orphaned, quarantined hand, never judged)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    first = night(logs, state)
+    results = logs / "results" / f"date={FIRST}" / "part-0.parquet"
+    table = pq.read_table(results)
+    hands = {r["hand_id"]: r for r in pq.read_table(state / "nights" / "0001" / "hands.parquet")
+             .to_pylist()}  # fmt: skip
+    data = table.to_pylist()
+    row = next(r for r in data if r["outcome"] == "lost"
+               and hands.get(r["hand_id"], {}).get("status") == "verified")  # fmt: skip
+    row["points"] += 1
+    pq.write_table(pa.Table.from_pylist(data, schema=table.schema), results)
+    second = night(logs, state)
+    assert (second.night, second.rewritten, second.hands["quarantined"]) == (2, 1, 0)
+    assert sum(second.hands.values()) == sum(first.hands.values())
+    found = rows(state / "nights" / "0002" / "findings.parquet",
+                 'SELECT "check" FROM FILE WHERE hand_id = $h AND player_id = $pl',
+                 h=row["hand_id"], pl=row["player_id"])  # fmt: skip
+    assert ("score.points",) in found
 
 
 def test_bad_input_is_one_line(cut: Cut, tmp_path: Path) -> None:

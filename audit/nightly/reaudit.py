@@ -1,0 +1,117 @@
+"""A rewritten file's games audited again whole.
+
+A file at a path an earlier night took, with other content, is audited again tonight. Its
+rows alone would be hands without their events or results, events without their hands:
+quarantined, not judged. So every game its rows name (``game_id``; ``hand_id`` through the
+log root's hands) is audited again whole: its rows in the other files of the log root that
+earlier nights took are added to tonight's log root, under
+``<table>/reaudit-<12 hex digits of their file's sha256>/<their path in the table>``. A game
+still carried (running) is left out: its rows are in the carried rows already. Of a game's
+``games`` rows, only one comes back, from the latest night that took one, and none when
+tonight's files hold one (it replaces them, as it replaces a carried row).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit.nightly.carry import BY_GAME, BY_HAND, as_strings, read_rows
+from audit.nightly.inputs import Intake, SeenFile, TakenFile
+
+REAUDIT = "reaudit-"
+"""The folder holding an earlier file's rows of a game audited again."""
+
+
+def reaudit_rows(
+    logs: Path, intake: Intake, seen: list[SeenFile], running: set[str], into: Path
+) -> tuple[list[TakenFile], list[str]]:
+    """The rows, in the files earlier nights took, of the games tonight's rewritten files
+    name, written under ``into`` (as files to place in tonight's log root), and those
+    games, sorted. Nothing when no file was rewritten."""
+    rewritten = [f for f in intake.taken if f.status == "rewritten"]
+    if not rewritten:
+        return [], []
+    earlier = {row.path: row for row in seen}  # the last night that took each path
+    old = [(path, earlier[path]) for path in intake.seen_before if path in earlier]
+    hand_games = _hand_games([f.copy for f in intake.taken if f.table == "hands"]
+                             + [logs / p for p, s in old if s.table == "hands"])  # fmt: skip
+    games: set[str] = set()
+    for item in rewritten:
+        key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
+        for value in _column(item.copy, key):
+            game = value if key == "game_id" else hand_games.get(value)
+            if game is not None:
+                games.add(game)
+    games -= running
+    if not games:
+        return [], []
+    hands = {h for h, g in hand_games.items() if g in games}
+    tonight_games = {g for f in intake.taken if f.table == "games"
+                     for g in _column(f.copy, "game_id")}  # fmt: skip
+    latest = _latest_games_rows(logs, old, games - tonight_games)
+    out: list[TakenFile] = []
+    for path, row in sorted(old):
+        table = row.table
+        if table not in BY_GAME and table not in BY_HAND:
+            continue
+        data = read_rows(logs / path)
+        if data is None or not data.num_rows:
+            continue
+        if table == "games":
+            keep = [g is not None and latest.get(g) == path
+                    for g in as_strings(data.column("game_id"))]
+        elif table in BY_GAME:
+            keep = [g in games for g in as_strings(data.column("game_id"))]
+        else:
+            keep = [h in hands for h in as_strings(data.column("hand_id"))]
+        if not any(keep):
+            continue
+        name = _reaudit_path(path, row.sha256)
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(data.filter(pa.array(keep, pa.bool_())), target)
+        out.append(TakenFile(table, name, row.sha256, target.stat().st_size, "reaudit", target))
+    return out, sorted(games)
+
+
+def _reaudit_path(path: str, sha256: str) -> str:
+    """``hands/reaudit-0123456789ab/date=2026-11-29/part-0.parquet``."""
+    table, _, rest = path.partition("/")
+    return f"{table}/{REAUDIT}{sha256[:12]}/{rest}"
+
+
+def _latest_games_rows(
+    logs: Path, old: list[tuple[str, SeenFile]], games: set[str]
+) -> dict[str, str]:
+    """Game -> the path of the earlier file whose games row of it comes back: the latest
+    night's (then the last path)."""
+    best: dict[str, tuple[int, str]] = {}
+    for path, row in old:
+        if row.table != "games":
+            continue
+        for game in _column(logs / path, "game_id"):
+            if game in games and (row.night, path) > best.get(game, (-1, "")):
+                best[game] = (row.night, path)
+    return {game: path for game, (_, path) in best.items()}
+
+
+def _hand_games(paths: list[Path]) -> dict[str, str]:
+    """Hand -> its game, from the hands files (the first row naming a hand decides)."""
+    out: dict[str, str] = {}
+    for path in paths:
+        data = read_rows(path, ["hand_id", "game_id"])
+        if data is None:
+            continue
+        for hand, game in zip(as_strings(data.column("hand_id")),
+                              as_strings(data.column("game_id")), strict=True):  # fmt: skip
+            if hand is not None and game is not None:
+                out.setdefault(hand, game)
+    return out
+
+
+def _column(path: Path, name: str) -> list[str]:
+    data = read_rows(path, [name]) if name else None
+    return [] if data is None else [v for v in as_strings(data.column(name)) if v is not None]
