@@ -291,3 +291,12 @@ class RulesPoints(Protocol):
 
 RulesSay = Mapping[str, Mapping[str, RulesPoints]]
 """hand_id -> player -> what the rules give them (``RulesPoints``)."""
+
+
+def charged_points(result: Result, said: RulesPoints | None) -> int:
+    """The points ``result``'s player is charged in the money and the running scores: the
+    rules' points (``said``) when the rules agree with the recorded outcome, else the
+    recorded points (a wrong verdict is the hand's own finding, not also theirs)."""
+    if said is None or said.points is None or said.outcome != result.outcome:
+        return result.points
+    return said.points

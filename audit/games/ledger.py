@@ -37,7 +37,7 @@ from decimal import Decimal
 from audit.findings import Finding, Severity, finding
 from audit.money import points_settlement
 from audit.money import rake as rake_of
-from audit.records import Game, Hand, RulesPoints, RulesSay
+from audit.records import Game, Hand, RulesPoints, RulesSay, charged_points
 from audit.rules.ruleset import Ruleset
 
 ZERO = Decimal("0.00")
@@ -165,14 +165,11 @@ def settle_by_rules(
         if said is None:
             return "its value cards are settled by the hand's replay, not given here"
         values = {p: e.value.net for p, e in said.items() if e.value is not None}
-    points: dict[str, int] = {}
-    for row in hand.results:
-        if row.outcome == "won":
-            continue
-        rules_say = said.get(row.player) if said is not None else None
-        agree = rules_say is not None and rules_say.outcome == row.outcome
-        charged = rules_say.points if agree and rules_say is not None else None
-        points[row.player] = row.points if charged is None else charged
+    points = {
+        row.player: charged_points(row, said.get(row.player) if said is not None else None)
+        for row in hand.results
+        if row.outcome != "won"
+    }
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 

@@ -48,7 +48,7 @@ from typing import Any
 from audit.findings import Finding, finding
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.records import Game, GameAction, GameEvent, Hand, Result, RulesSay
+from audit.records import Game, GameAction, GameEvent, Hand, Result, RulesSay, charged_points
 from audit.rules.ruleset import PoolRules, Ruleset
 
 ACCEPT_RULE = (
@@ -204,10 +204,7 @@ class _PoolCheck:
         the replay's are not given, the rules cannot say, or the rules give the player
         another outcome (a wrong verdict is the hand's finding: the replay follows what the
         platform did, so its points for the rest of that hand are the record's)."""
-        said = self.expected.get(hand.hand_id, {}).get(result.player)
-        if said is None or said.points is None or said.outcome != result.outcome:
-            return result.points
-        return said.points
+        return charged_points(result, self.expected.get(hand.hand_id, {}).get(result.player))
 
     def keep(self, player: str, rules_score: int, recorded: int, where: str) -> None:
         """Note both running scores of ``player``, and where the record left the rules'."""

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
-from audit.records import Game, Hand, Result
+from audit.records import Game, Hand, Result, charged_points
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet
@@ -391,10 +391,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         if row.outcome == "won":
             winners.append(str(i))
             continue
-        charged = row.points
-        if rules_say and rules_say.outcome == row.outcome and rules_say.points is not None:
-            charged = rules_say.points
-        points[str(i)] = charged
+        points[str(i)] = charged_points(row, rules_say)
     amounts, fee = points_settlement(points, winners, point_value, game.rake_pct, values)
     out: list[Finding] = []
     losers = [i for i, row in enumerate(hand.results) if row.outcome != "won"]
