@@ -6,14 +6,14 @@ settle; each with the rules behind it (``RuleView``). ``view.py`` puts them in a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from audit.cards import format_codes
 from audit.explain.cards import CardView, GroupView, card_view, card_views, group_views
 from audit.money import points_settlement
 from audit.records import Game
 from audit.replay.hand import Seat
-from audit.replay.outcome import Expected, HandAudit
+from audit.replay.outcome import Expected, HandAudit, arranged_by_server
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
 from audit.rules.ruleset import Ruleset
@@ -195,8 +195,33 @@ def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
     return "points.card_points", ""
 
 
+def exact_loser(
+    want: Expected | None, seat: Seat, jokers: Jokers, rules: Ruleset
+) -> Expected | None:
+    """A loser the server arranged and charged the cap, with the best groups of their
+    cards: the audit stops searching at the cap (``arranged_by_server``), so its groups
+    are any; a dispute shows the ones that come to fewest points, then the cap."""
+    score = None if want is None else want.score
+    if (
+        want is None
+        or score is None
+        or want.outcome != "lost"
+        or seat.shown is not None
+        or score.ready
+        or score.points < score.cap
+    ):
+        return want
+    _, full = arranged_by_server(seat.cards, jokers, rules, score.cap, whole=True)
+    why = full.summary()
+    if want.rule_key == "points.first_hand_show_cap":
+        why += " (first hand show: they had not yet had a turn)"
+    why += ", arranged at best by the server (no show recorded)"
+    return replace(want, score=full, why=why)
+
+
 def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:
-    """The best arrangement of a loser's or an invalid declarer's cards."""
+    """The best arrangement of a loser's or an invalid declarer's cards: searched whole,
+    past the cap, so that its groups are the best ones even where the cap is charged."""
     if want is None or not seat.cards:
         return None
     if want.outcome == "lost" and want.score is not None:
@@ -205,7 +230,8 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
         cap = rules.cap
     else:
         return None
-    points, arrangement = best_arrangement(seat.cards, jokers, rules, cap=cap)
+    points, arrangement = best_arrangement(seat.cards, jokers, rules)
+    points = min(points, cap)
     checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
     # A joker left alone is shown among the cards left over, not as a group of its own.
     melds: list[GroupCheck] = []

@@ -27,6 +27,7 @@ from audit.explain.points import (
     RuleView,
     ValueView,
     best_view,
+    exact_loser,
     points_view,
     rule_view,
     value_view,
@@ -468,7 +469,7 @@ def _player(
     replay = audit.replay
     jokers = replay.jokers
     seat = replay.seats[player]
-    want = audit.expected.get(player)
+    want = exact_loser(audit.expected.get(player), seat, jokers, rules)
     row = next((r for r in replay.hand.results if r.player == player), None)
     declaration = next((d for d in replay.declarations if d.player == player), None)
     title, groups = _arrangement(seat, want, declaration, jokers, rules)

@@ -475,21 +475,30 @@ class HandReplay:
 
     def dropper(self, e: Event, *, after_draw: bool) -> Seat | None:
         """The seat a ``drop`` takes out of the hand, or ``None`` when it cannot act (the
-        finding is raised): a player leaving may go at any time, in turn or not; a player
-        dropping must be in turn and, where ``after_draw``, must not have drawn."""
+        finding is raised): a player leaving (``reason`` left, whoever pressed it, or the
+        server dropping a player who disconnected) may go at any time, in turn or not; a
+        drop must be in turn, and where ``after_draw`` a player's own drop (not ``auto``)
+        must come before their draw: a player who has drawn must discard or declare (000_);
+        the server may fold a player who timed out after drawing."""
         player = e.player
         seat = self.seats.get(player) if player is not None else None
-        leaving = e.reason in ("left", "disconnect") and e.auto
+        leaving = e.reason == "left" or (e.reason == "disconnect" and e.auto)
         if seat is not None and leaving and seat.status is Status.IN and not self.ended:
             return seat
         seat = self._check_turn(e, draw=True, dropping=True)
         if seat is None:
             return None
-        if after_draw and self.drawn_this_turn and self.order[self.current] == seat.player:
+        if (
+            after_draw
+            and not e.auto
+            and self.drawn_this_turn
+            and self.order[self.current] == seat.player
+        ):
             self._find(
                 "turn.order",
                 "turns.order",
-                f"{seat.player} dropped after drawing a card; a drop replaces the draw.",
+                f"{seat.player} dropped after drawing a card; a player who has drawn must "
+                "discard or declare.",
                 player=seat.player,
                 seq=e.seq,
                 recorded="drop after draw",
@@ -552,6 +561,7 @@ class HandReplay:
             return
         seat.status = Status.INVALID
         if self.rules.invalid_ends_hand:
+            self._end_if_one_left()  # the one player left wins, as when play goes on
             self.ended = True
             return
         self._advance(seat.player)

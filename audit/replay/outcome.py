@@ -6,6 +6,7 @@ outcomes, and the findings where ``results`` disagree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -15,6 +16,7 @@ from audit.records import Game, Hand, Result, charged_points
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
@@ -161,7 +163,7 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 "lost",
                 0,
                 "declaration.invalid_ends_hand",
-                "the hand ended on an invalid declaration",
+                "was still in the hand when an invalid declaration ended it",
             )
     if ending is not None and ending.check.valid and rules.value_cards is not None:
         _settle_values(replay, out)
@@ -216,19 +218,19 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
         return Expected("lost", None, "declaration.groups_exact", "showed other cards than held")
     if seat.shown is not None:
         score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
-        how = "as shown"
+        why, how = score.summary(), "as shown"
     else:
-        points, groups = best_arrangement(seat.cards, replay.jokers, rules, cap=cap)
-        score = score_arrangement(groups, replay.jokers, rules, cap=cap)
+        points, score = arranged_by_server(seat.cards, replay.jokers, rules, cap)
         how = "arranged at best by the server (no show recorded)"
-        if score.unmet and not score.exempt_groups and not score.exempt:
-            # What the best arrangement lacks is said of the cards, not of its groups
-            # (it leaves a sequence the cards hold ungrouped when that saves nothing).
-            if points >= cap:
-                score.unmet = (f"no arrangement of its cards is charged under the cap of {cap}",)
-            elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
-                score.unmet = (cannot_meet(rules),)
-    why = score.summary()
+        if points >= cap and not score.ready:
+            why = (
+                f"no arrangement of its cards comes to fewer than {cap} points, so it is "
+                f"charged the cap of {cap}"
+            )
+            if key == "points.first_hand_show_cap":
+                why += " (first hand show: they had not yet had a turn)"
+            return Expected("lost", score.points, key, f"{why}, {how}", score=score)
+        why = score.summary()
     if score.raw > score.points and key == "points.first_hand_show_cap":
         why += " (first hand show: they had not yet had a turn)"
     elif score.ready:
@@ -236,6 +238,26 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
     elif score.raw <= score.points:
         key = "points.unmet_requirement" if not score.requirement_met else "points.card_points"
     return Expected("lost", score.points, key, f"{why}, {how}", score=score)
+
+
+def arranged_by_server(
+    cards: Sequence[int], jokers: Jokers, rules: Ruleset, cap: int, *, whole: bool = False
+) -> tuple[int, Score]:
+    """The fewest points a loser's cards can be charged before the cap, and how the
+    server's best arrangement of them is charged. The search stops at ``cap`` (every
+    arrangement past it is charged the cap), so the groups of a hand charged the cap are
+    any, and the points ``cap``; ``whole`` searches on for the best groups and their points
+    (a dispute, ``explain``: slower, most of all for 21 and 27 cards)."""
+    points, groups = best_arrangement(cards, jokers, rules, cap=None if whole else cap)
+    score = score_arrangement(groups, jokers, rules, cap=cap)
+    if score.unmet and not score.exempt_groups and not score.exempt:
+        # What the best arrangement lacks is said of the cards, not of its groups
+        # (it leaves a sequence the cards hold ungrouped when that saves nothing).
+        if points >= cap and not whole:
+            score.unmet = (f"no arrangement of its cards comes to fewer than {cap} points",)
+        elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
+            score.unmet = (cannot_meet(rules),)
+    return points, score
 
 
 # ------------------------------------------------------------ comparing with results
@@ -323,7 +345,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                     )
                 add(
                     "declare.verdict",
-                    "declaration.min_pure_runs",
+                    declaration.check.broken_rule(),
                     message,
                     player_id=player,
                     seq=declaration.seq,

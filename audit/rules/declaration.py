@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,6 +51,13 @@ class DeclarationCheck:
     alternative: str = ""
     """The other way to declare the cards meet (``declaration.alternatives``), in words:
     the groups then need not be melds, only hold the player's cards."""
+    keys: tuple[str, ...] = ()
+    """The ruleset key behind each of ``reasons``, in the same order (``broken_rule``)."""
+
+    def broken_rule(self) -> str:
+        """The key of the first rule the declaration breaks, the one a finding on it cites;
+        for a valid declaration, the requirement it meets (``declaration.min_pure_runs``)."""
+        return self.keys[0] if self.keys else "declaration.min_pure_runs"
 
     @property
     def valid(self) -> bool:
@@ -70,23 +78,56 @@ def unmet_requirements(groups: Sequence[GroupCheck], rules: Ruleset) -> list[str
     second sequence, one of the two can always be the long one, so "some sequence is long
     enough" is the same test as 003_'s "either First Life or Second Life".
     """
+    return [reason for reason, _ in _unmet(groups, rules)]
+
+
+def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]]:
+    """``unmet_requirements`` with the ruleset key of each."""
     runs = [g for g in groups if g.verdict.is_run]
     pure = [g for g in runs if g.verdict.is_pure_run]
-    reasons = []
+    unmet = []
     if len(runs) < rules.min_runs:
-        reasons.append(
-            f"it has {_count(len(runs), 'sequence')}; a declaration needs at least {rules.min_runs}"
-        )
+        need = f"a declaration needs at least {rules.min_runs}"
+        unmet.append((f"it has {_count(len(runs), 'sequence')}; {need}", "declaration.min_runs"))
     if len(pure) < rules.min_pure_runs:
-        reasons.append(
+        unmet.append((
             "it has no pure sequence (a sequence without a joker)"
             if not pure
-            else f"it has {_count(len(pure), 'pure sequence')}; it needs {rules.min_pure_runs}"
-        )
+            else f"it has {_count(len(pure), 'pure sequence')}; it needs {rules.min_pure_runs}",
+            "declaration.min_pure_runs",
+        ))  # fmt: skip
     long = rules.long_run_length
     if long is not None and runs and not any(len(g.cards) >= long for g in runs):
-        reasons.append(f"none of its sequences has {long} or more cards")
-    return reasons
+        unmet.append(
+            (f"none of its sequences has {long} or more cards", "declaration.long_run_length")
+        )
+    return unmet
+
+
+_CITED = re.compile(r"\(((?:melds|jokers|declaration)\.[a-z_]+)[):]")
+
+
+def group_rule(reason: str) -> str:
+    """The ruleset key behind an invalid group's reason (``classify``): the option it names,
+    else the rule of what a sequence or set is.
+
+    >>> group_rule("KH AH 2H is not a sequence: it may not turn the corner (melds.run_wraps)")
+    'melds.run_wraps'
+    >>> group_rule("KD KD KC is not a set: a set holds each suit once, and diamonds appears")
+    'melds.max_set_size'
+    >>> group_rule("9H 9C has 2 cards; a sequence or set needs at least 3")
+    'melds.min_size'
+    >>> group_rule("2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps")
+    'declaration.groups_exact'
+    """
+    cited = _CITED.findall(reason)
+    if cited:
+        return str(cited[-1])
+    if "a set holds each suit once" in reason:
+        return "melds.max_set_size"
+    if "a sequence or set needs at least" in reason:
+        return "melds.min_size"
+    return "declaration.groups_exact"
 
 
 def cannot_meet(rules: Ruleset) -> str:
@@ -145,15 +186,22 @@ def check_declaration(
     """
     checked = check_groups(groups, jokers, rules)
     reasons = _mismatch(hand, groups)
+    keys = ["declaration.groups_exact"] * len(reasons)
     other = alternative(hand, jokers, rules) if rules.alternatives else None
     if other is not None:
-        return DeclarationCheck(checked, tuple(reasons), other)
-    reasons += [g.verdict.reason for g in checked if not g.verdict.is_valid]
-    reasons += unmet_requirements(checked, rules)
+        return DeclarationCheck(checked, tuple(reasons), other, tuple(keys))
+    for g in checked:
+        if not g.verdict.is_valid:
+            reasons.append(g.verdict.reason)
+            keys.append(group_rule(g.verdict.reason))
+    for reason, key in _unmet(checked, rules):
+        reasons.append(reason)
+        keys.append(key)
     grouping = grouping_reason([len(g) for g in groups], rules)
     if grouping:
         reasons.append(grouping)
-    return DeclarationCheck(checked, tuple(reasons))
+        keys.append("declaration.groupings")
+    return DeclarationCheck(checked, tuple(reasons), keys=tuple(keys))
 
 
 def grouping_reason(sizes: Sequence[int], rules: Ruleset) -> str:

@@ -4,6 +4,7 @@ after which play goes on, drops in pool and deals. docs/replay.md states each ru
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from audit.cards import CODE_TEXT, parse_code
@@ -124,6 +125,40 @@ def test_a_player_who_leaves_out_of_turn_is_charged_a_drop_and_acts_no_more() ->
     assert audit(*scenario(**fixed)) == []
     late = dict(fixed, events=[*fixed["events"][:3], "P3 draw_stock JK", "P2 drop"])
     assert ("turn.order", "P3", 3) in audit(*scenario(**late))
+
+
+def test_a_player_who_leaves_by_their_own_hand_may_go_out_of_turn() -> None:
+    """`turns.order`: leaving the table (reason left) may come out of turn whether the
+    player pressed it or the server recorded it (`auto` false or true); the players after
+    them keep their turns (docs/replay.md, Turns)."""
+    three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
+    for leave in ("P3 drop left", "P3 drop auto left"):
+        kw = base(
+            seats=three,
+            stock="2S JK 6H",
+            events=["P1 draw_stock 2S", leave, "P1 discard 2S", "P2 drop"],
+            results={
+                "P1": ("won", 0, "36.00"),
+                "P2": ("first_drop", 20, "-20.00"),
+                "P3": ("first_drop", 20, "-20.00"),
+            },
+        )
+        assert audit(*scenario(**kw)) == [], leave
+
+
+def test_a_drop_after_a_draw_is_the_servers_to_make_not_the_players() -> None:
+    """`turns.order` (000_: "Once a player picks/draws a card ... the player has to discard
+    a card subsequently"): a player's own drop after drawing is `turn.order`; the server
+    folding a player who timed out or disconnected after drawing is a middle drop
+    (`drops.points`), as the log records it."""
+    kw = base(
+        stock="2S JK",
+        events=["P1 draw_stock 2S", "P1 drop"],
+        results={"P1": ("middle_drop", 40, "-40.00"), "P2": ("won", 0, "36.00")},
+    )
+    assert audit(*scenario(**kw)) == [("turn.order", "P1", 1)]
+    for server in ("P1 drop auto timeout", "P1 drop auto disconnect"):
+        assert audit(*scenario(**dict(kw, events=["P1 draw_stock 2S", server]))) == [], server
 
 
 def test_play_goes_on_after_an_invalid_declaration() -> None:
@@ -262,3 +297,44 @@ def test_points_unmet_requirement_a_loser_arranged_by_the_server_is_told_what_th
     )
     assert "it has no sequences" not in want.why
     assert audit.findings == []
+
+
+def test_an_invalid_declaration_that_ends_the_hand_leaves_the_last_player_the_winner() -> None:
+    """`declaration.invalid_ends_hand` = true (a platform's option; standard-13's text: "if
+    only one player is left, that player wins"): with two players, the other one wins, as
+    when play goes on; recording them as lost is `score.outcome`."""
+    ends = replace(STANDARD, invalid_ends_hand=True)
+    bad = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D"
+    kw = base(
+        stock="7D JK 6H",
+        events=["P1 draw_stock 7D", bad],
+        results={"P1": ("invalid_declare", 80, "-80.00"), "P2": ("won", 0, "72.00")},
+    )
+    game, hand = scenario(**kw)
+    assert [f.check for f in audit_hand(hand, game, ends).findings] == []
+    lost = dict(kw, results={**kw["results"], "P2": ("lost", 0, "0.00")})
+    game, hand = scenario(**lost)
+    assert [(f.check, f.player_id) for f in audit_hand(hand, game, ends).findings] == [
+        ("score.outcome", "P2")
+    ]
+
+
+def test_a_loser_charged_the_cap_is_told_the_cap_not_a_missing_sequence() -> None:
+    """`points.first_hand_show_cap` (000_: "actual calculated points of melds or 40 points
+    whichever is lower"): P2, with no turn and no show, holds two pure sequences and 60
+    points of other cards; charged 40 because no arrangement comes to fewer, not because
+    'every card counts'."""
+    kw = base(
+        seats={"P1": P1, "P2": "AS 2S 3S 4S 5D 6D 7D KH QC JS TH JC QD"},
+        events=["P1 draw_stock JK", DECLARE],
+    )
+    game, hand = scenario(**kw)
+    result = audit_hand(hand, game, STANDARD)
+    assert result.findings == []
+    want = result.expected["P2"]
+    assert (want.points, want.rule_key) == (40, "points.first_hand_show_cap")
+    assert want.why.startswith(
+        "no arrangement of its cards comes to fewer than 40 points, so it is charged the cap "
+        "of 40 (first hand show"
+    ), want.why
+    assert "every card counts" not in want.why

@@ -105,7 +105,7 @@ def test_a_streamed_output_cuts_row_groups_as_write_table_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """More rows than a row group: groups of exactly ROW_GROUP rows, as pq.write_table
-    cuts them (shown with a small ROW_GROUP; the real one is its default, 1,048,576)."""
+    cuts them (shown with a small ROW_GROUP; the real one is 131,072)."""
     monkeypatch.setattr(output, "ROW_GROUP", 1_000)
     items = list(dict.fromkeys(rows(3, 4_500)["pile"]))
     parts = Parts(tmp_path / "parts")
@@ -155,11 +155,17 @@ def test_a_row_group_from_batches_is_the_bytes_of_one_contiguous_table(tmp_path:
     output._write_groups(
         str(tmp_path / "groups.parquet"), pa.RecordBatchReader.from_batches(schema, batches), schema
     )
-    pq.write_table(table.combine_chunks(), tmp_path / "one.parquet", compression="zstd")
+    pq.write_table(
+        table.combine_chunks(), tmp_path / "one.parquet", compression="zstd",
+        row_group_size=output.ROW_GROUP,
+    )  # fmt: skip
     one = (tmp_path / "one.parquet").read_bytes()
     assert (tmp_path / "groups.parquet").read_bytes() == one
     # Without the ids made contiguous the bytes differ: this night does reach the case.
-    pq.write_table(pa.Table.from_batches(batches), tmp_path / "cut.parquet", compression="zstd")
+    pq.write_table(
+        pa.Table.from_batches(batches), tmp_path / "cut.parquet", compression="zstd",
+        row_group_size=output.ROW_GROUP,
+    )  # fmt: skip
     assert (tmp_path / "cut.parquet").read_bytes() != one
     kept = {name: output._kept_in_batches(pa.chunked_array([b.column(name) for b in batches]))
             for name in schema.names}  # fmt: skip

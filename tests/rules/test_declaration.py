@@ -191,3 +191,33 @@ def test_built_declarations_are_valid_and_their_groups_are_melds(
     melds, jokers = valid_declaration(rng, rules)
     assert all(g.verdict.is_valid for g in check_groups(melds, jokers, rules))
     assert unmet_requirements(check_groups(melds, jokers, rules), rules) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "key"),
+    [
+        # 003_: 'but you can not form K-A-2'
+        ("2H 3H 4H / KS AS 2S / 9C 9D 9S / KD KC KH QH", STANDARD, "melds.run_wraps"),
+        # 001_: 'Two cards from the same suit in a set make it invalid'
+        ("2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KD KC KH", STANDARD, "melds.max_set_size"),
+        # 000_: 'a set too can be made of 3/4/5 (5 with Joker) cards'
+        ("2H 3H 4H / 5S 6S 7S / 9C 9D 9S 9H JK JK / KD", STANDARD, "melds.max_set_size"),
+        # 003_: 'Either First Life or Second Life must have 4 or more cards'
+        ("2H 3H 4H / 5S 6S JK / 9C 9D 9S / KD KC KS KH", FIRST_LIFE, "declaration.long_run_length"),
+        # 000_: 'It is mandatory to form two groups which are sequences'
+        ("2H 3H 4H 5H / 9C 9D 9S / KD KC KS / 7H 7S 7D", STANDARD, "declaration.min_runs"),
+        # 000_: 'one has to be Pure sequence (without wild card or joker)'
+        ("2H 3H JK / 5S 6S JK / 9C 9D 9S / KD KC KS KH", STANDARD, "declaration.min_pure_runs"),
+        # 004_: 'All remaining cards should be arranged into valid sets or sequences'
+        ("2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD QC 4S", STANDARD, "declaration.groups_exact"),
+    ],
+)
+def test_the_rule_a_wrong_declaration_breaks_is_the_one_its_first_reason_gives(
+    text: str, rules: Ruleset, key: str
+) -> None:
+    """A finding on a declaration cites the rule it breaks, not always the pure-sequence
+    rule (audit-output.md: `rule` is 'the rule behind it')."""
+    check = check_declaration(flat(text), groups(text), NO_WILD, rules)
+    assert not check.valid
+    assert len(check.keys) == len(check.reasons)
+    assert check.broken_rule() == key, check.reasons
