@@ -9,15 +9,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 import audit.rules.explain as rules_explain
 from audit import __version__, run
-from audit.errors import AuditError
+from audit.errors import AuditError, one_line
 from audit.findings import Severity
-from audit.logs.contract import one_line
 from audit.rules.registry import check_file, load_rules, lookup, using
 from audit.rules.ruleset import load_preset, preset_ids
 
@@ -451,5 +450,22 @@ def rules_check(
 
 
 def main() -> None:
-    """Console entry point."""
-    app()
+    """Console entry point. A usage error (an unknown option, a value out of its range, a
+    missing argument) is one line on stderr and exit status 2, as every error that stops a
+    run (audit-output.md), with the command's ``--help`` named, not a framed box."""
+    try:
+        status = app(standalone_mode=False, prog_name="rummy-audit")
+    except typer.Abort:
+        typer.echo("Aborted!", err=True)
+        raise SystemExit(1) from None
+    except typer.TyperException as raised:  # click's exceptions, as typer carries them
+        error: Any = raised  # click's, untyped here
+        code = int(getattr(error, "exit_code", EXIT_ERROR))
+        ctx = getattr(error, "ctx", None)
+        if code != EXIT_ERROR or ctx is None or type(error).__name__ == "NoArgsIsHelpError":
+            error.show()  # the help of a bare command, or another error's words
+            raise SystemExit(code) from None
+        message = one_line(str(error.format_message()))
+        typer.echo(f"rummy-audit: error: {message} (see '{ctx.command_path} --help')", err=True)
+        raise SystemExit(EXIT_ERROR) from None
+    raise SystemExit(status if isinstance(status, int) else EXIT_OK)

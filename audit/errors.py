@@ -44,3 +44,20 @@ class SchemaVersionError(LogFormatError):
     """A log file written for a schema version this audit does not know."""
 
     slug = "schema-version"
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that is not printable (a newline, a tab, any other
+    control or separator character) written as Python's ``repr`` writes it, without
+    quotes: a file name or an id from the logs, put into a message or a quarantine reason,
+    keeps it on one line. The printable text, non-ASCII included, is left as it is, and an
+    escaped text stays as it is (``one_line(one_line(t)) == one_line(t)``).
+
+    >>> print(one_line('bad\\nhand "id"\\t\\x00'))
+    bad\\nhand "id"\\t\\x00
+    >>> one_line("joueur-é")
+    'joueur-é'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

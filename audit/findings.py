@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
+from audit.errors import one_line
+
 
 @unique
 class Severity(StrEnum):
@@ -339,7 +341,7 @@ def finding(
         seq=seq,
         expected=None if expected is None else str(expected),
         recorded=None if recorded is None else str(recorded),
-        message=message,
+        message=one_line(message),  # an id from the logs may hold a newline
         rule=rule,
     )
 

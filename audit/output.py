@@ -377,20 +377,26 @@ class Parts:
             return con.execute(sql, params or {}).fetchall()
 
     def write(self, kind: str, path: Path) -> int:
-        """Write the kind's rows, sorted, to ``path``; the number of rows."""
+        """Write the kind's rows, sorted, to ``path``; the number of rows. A quarantined
+        hand's ``findings`` and ``worst_severity`` are its input findings' (the findings'
+        parts are all written before the hands are): the hand was not replayed, so the
+        rows that put it aside are the findings raised on it."""
         spec = KINDS[kind]
         paths = self.paths(kind)
         if not paths:
             _write_parquet(path, [], spec.schema.names, spec.schema)
             return 0
         columns = ", ".join(f'"{name}"' for name in spec.schema.names)
+        rows = _parquet(paths)
+        if kind == "hands" and self.paths("findings"):
+            rows = _counted(rows, _parquet(self.paths("findings")))
         # Two steps, one after the other, so that the sort's memory and the row group's
         # are never held at once: DuckDB sorts out of core into one file, then the sorted
         # rows are streamed back and cut into the output's row groups.
         ordered = self.folder / f"sorted-{kind}.parquet"
         with self._connect() as con:
             con.execute(
-                f"COPY (SELECT {columns} FROM {_parquet(paths)} ORDER BY {spec.order})"
+                f"COPY (SELECT {columns} FROM {rows} ORDER BY {spec.order})"
                 f" TO {literal(str(ordered))} (FORMAT parquet, COMPRESSION uncompressed)"
             )
         give_back_memory()
@@ -413,6 +419,25 @@ class Parts:
         con = duckdb.connect(config=config)
         con.execute("PRAGMA disable_progress_bar")
         return con
+
+
+def _counted(hands: str, findings: str) -> str:
+    """The hands' rows with each quarantined hand's findings counted from its input
+    findings (``input.*``, one per quarantine row naming the hand) and the worst of them."""
+    ranked = " ".join(f"WHEN '{s.value}' THEN {s.rank}" for s in Severity)
+    named = " ".join(f"WHEN {s.rank} THEN '{s.value}'" for s in Severity)
+    return (
+        "(SELECT h.* REPLACE ("
+        " CASE WHEN h.status = 'quarantined' THEN CAST(coalesce(f.n, 0) AS INTEGER)"
+        " ELSE h.findings END AS findings,"
+        " CASE WHEN h.status = 'quarantined' THEN f.worst ELSE h.worst_severity END"
+        " AS worst_severity)"
+        f" FROM {hands} h LEFT JOIN ("
+        f"  SELECT hand_id AS _fh, count(*) AS n, CASE max(CASE severity {ranked} END)"
+        f"  {named} END AS worst FROM {findings}"
+        "   WHERE hand_id IS NOT NULL AND starts_with(\"check\", 'input.') GROUP BY hand_id"
+        " ) f ON f._fh = h.hand_id)"
+    )
 
 
 def _parquet(paths: Sequence[Path]) -> str:

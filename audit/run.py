@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import duckdb
 
 from audit import __version__
-from audit.errors import AuditError
+from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
-from audit.logs.contract import one_line
 from audit.logs.reader import (
     LogRoot,
     Staging,
@@ -275,7 +274,7 @@ def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
             hand_id=row.hand_id,
             message=row.reason,
             rule=contract("log.contract"),
-            recorded=f"{row.table}/{row.file}" if row.file else row.table,
+            recorded=row.file or row.table,  # a file is named from the log root
         )
         for row in rows
     ]

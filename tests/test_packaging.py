@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 import audit
-from audit.cli import app
+from audit.cli import app, main
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "audit", "schemas", "reports")
@@ -48,6 +48,40 @@ def test_help_keeps_brackets_and_joins_a_docstrings_lines() -> None:
     assert "the shuffle tests (rng.parquet), report.html" in " ".join(text.split())
     widths = [len(line.rstrip()) for line in result.output.splitlines()[4:8] if line.strip()]
     assert min(widths) > 40, result.output  # no line of the paragraph cut to one word
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["replay", "logs", "--workers", "0"], "Invalid value for '--workers'"),
+        (["replay", "logs", "--bogus"], "No such option: --bogus"),
+        (["replay"], "Missing argument 'logs'."),
+    ],
+)
+def test_a_usage_error_is_one_line_and_exit_2(
+    args: list[str], line: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """audit-output.md: a run that cannot be done exits 2 with one line on stderr; the
+    console entry point says a usage error so too, not in click's framed box."""
+    monkeypatch.setattr(sys, "argv", ["rummy-audit", *args])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("rummy-audit: error: "), err
+    assert line in err, err
+    assert err.rstrip().endswith("(see 'rummy-audit replay --help')"), err
+
+
+def test_the_entry_point_passes_a_commands_exit_status(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["rummy-audit", "--version"])
+    with pytest.raises(SystemExit) as stopped:
+        main()
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out == f"rummy-audit {audit.__version__}\n"
 
 
 def run(*cmd: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:

@@ -16,9 +16,8 @@ from typing import Any, Literal
 
 import duckdb
 
-from audit.errors import AuditError, LogFormatError
+from audit.errors import AuditError, LogFormatError, one_line
 from audit.explain.clock import UNKNOWN, Clock
-from audit.logs.contract import one_line
 from audit.logs.reader import (
     MEMORY_LIMIT,
     LogRoot,

@@ -68,7 +68,9 @@ def _limits(
     rules: Ruleset,
     by_name: bool,
 ) -> list[Finding]:
-    _view(con, "sessions", session_files, root_for_names, by_name=by_name)
+    # Timestamps of any unit (a nanosecond one is a type of its own to DuckDB's epoch_ms).
+    stamps = "CAST(joined_at AS TIMESTAMPTZ) AS joined_at, CAST(left_at AS TIMESTAMPTZ) AS left_at"
+    _view(con, "sessions", session_files, root_for_names, f"* REPLACE ({stamps})", by_name)
     if games_files:
         _view(con, "games", games_files, root_for_names, "game_id, chip_type", by_name)
     else:

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, TypeVar
 
 import polars as pl
 
+from audit.errors import one_line
 from audit.findings import may_be_in
-from audit.logs.contract import one_line
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
@@ -163,8 +163,9 @@ class Bucket:
             row["game_id"]: row
             for row in games.filter(usable).select(_GAME_COLUMNS).iter_rows(named=True)
         }
+        single = pl.col("_ok") & (pl.col("_copies") == 1)  # a duplicated key is quarantined
         self.game_events = _by_game(
-            frame["game_events"].filter(pl.col("_ok")).sort("game_id", "seq", "_k"),
+            frame["game_events"].filter(single).sort("game_id", "seq", "_k"),
             GameEvent._make,
             ("after_hand_no", "seq", "player_id", "action", "score", "split_kind"),
         )
@@ -176,8 +177,8 @@ class Bucket:
         # Games with a game_events or ledger row quarantined (input.row): their checks on
         # that table would rest on rows that could not be read (``Game.lost_rows``).
         self.lost_rows: dict[str, tuple[str, ...]] = {}
-        for table in ("game_events", "ledger"):
-            for game in frame[table].filter(~pl.col("_ok"))["game_id"].drop_nulls().to_list():
+        for table, kept in (("game_events", single), ("ledger", pl.col("_ok"))):
+            for game in frame[table].filter(~kept)["game_id"].drop_nulls().to_list():
                 if table not in self.lost_rows.get(game, ()):
                     self.lost_rows[game] = (*self.lost_rows.get(game, ()), table)
         self.orphans: dict[str, list[tuple[str, str]]] = {}

@@ -37,7 +37,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from audit.errors import LogFormatError
+from audit.errors import LogFormatError, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
     REQUIRED_TABLES,
@@ -45,7 +45,6 @@ from audit.logs.contract import (
     check_schema,
     file_schema_version,
     load_contract,
-    one_line,
 )
 from audit.logs.validate import (
     describe,
@@ -366,6 +365,7 @@ def _stage_queries(buckets: int) -> dict[str, str]:
         "results": f"SELECT _h, {staged_columns('results')}, {by_hand}"
         " FROM chk_results LEFT JOIN hand_map ON hand_id = _hid",
         "game_events": f"SELECT {staged_columns('game_events')}, {checked},"
+        " count(*) OVER (PARTITION BY game_id, seq) AS _copies,"
         f" {by_game} AS bucket FROM chk_game_events {_PLACED}",
         "ledger": f"SELECT {staged_columns('ledger')}, epoch_ms(ts) AS _t, {checked},"
         f" {by_game} AS bucket FROM chk_ledger {_PLACED}",
@@ -645,6 +645,16 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
         file, row = staged.where(key)
         reason = f"hand {one_line(hand)} appears {n} times in hands"
         out.append(QuarantineRow("hands", file, row, hand, game, "input.hand", reason))
+    twice = (
+        "SELECT game_id, seq, _k, _copies FROM {src} WHERE _copies > 1"
+        " AND game_id IS NOT NULL AND seq IS NOT NULL ORDER BY game_id, seq, _k"
+    )
+    for game, seq, key, n in rows("game_events", twice):
+        file, row = staged.where(key)
+        reason = (
+            f"game {one_line(game)} has {n} game_events rows with seq {seq}, the key of one"
+        )
+        out.append(QuarantineRow("game_events", file, row, None, game, "input.row", reason))
     orphans = (
         "SELECT hand_id, count(*), min(_k) FROM {src} WHERE _h IS NULL AND hand_id IS NOT NULL"
         " GROUP BY hand_id ORDER BY hand_id"

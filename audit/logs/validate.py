@@ -26,7 +26,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.cards import CODE_TEXT
-from audit.logs.contract import Column, load_contract, one_line, type_name
+from audit.errors import one_line
+from audit.logs.contract import Column, load_contract, type_name
 
 CARD_COLUMNS: dict[str, frozenset[str]] = {
     "hands": frozenset({"shoe", "wild_card", "open_card"}),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from audit.findings import Finding
 from audit.games.tables import table_limit_findings, table_limit_sql
@@ -86,6 +87,24 @@ def test_app_four_tables_at_once(tmp_path: Path) -> None:
         "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, "
         "more than the 3 allowed."
     )
+
+
+@pytest.mark.parametrize("unit", ["s", "us", "ns"])
+def test_sessions_timestamps_of_any_unit_are_read(tmp_path: Path, unit: str) -> None:
+    """schemas/README.md: a timestamp in any unit (s, ms, us, ns) in UTC is the contract's;
+    pandas and pyarrow write nanoseconds by default (DuckDB's epoch_ms refused them)."""
+    seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 5)]
+    path = write_sessions(tmp_path / "sessions.parquet", seats)
+    table = pq.read_table(path)
+    for name in ("joined_at", "left_at"):
+        i = table.schema.get_field_index(name)
+        table = table.set_column(
+            i, name, table.column(name).cast(pa.timestamp(unit, tz="UTC"))
+        )
+    pq.write_table(table, path)
+    games = write_games(tmp_path / "games.parquet", {f"G{i}": "real" for i in range(1, 5)})
+    found = table_limit_findings([path], [games])
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
 
 
 def test_one_finding_per_episode(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from audit.errors import LogFormatError, SchemaVersionError
+from audit.errors import LogFormatError, SchemaVersionError, one_line
 from audit.logs import reader
-from audit.logs.contract import TABLES, one_line
+from audit.logs.contract import TABLES
 from audit.logs.reader import (
     game_of_hand,
     iter_units,
@@ -307,3 +307,56 @@ def test_ids_with_a_newline_are_named_on_one_line(tmp_path: Path) -> None:
     assert "ledger name game stray\\tgame, which games does not hold (1 row)" in reasons
     assert "hand g1-h0 seats player p\\n1 2 times" in reasons
     assert 'bad\nhand "id"' in {q.hand_id for q in quarantine}  # the data stays exact
+
+
+def test_a_duplicated_game_events_key_is_quarantined_and_its_game_unchecked(
+    tmp_path: Path,
+) -> None:
+    """schemas/game_events.json: the key is (game_id, seq). Two rows with one key are both
+    quarantined, as any duplicated key is, and the game's eliminations, rebuys, splits
+    and winner are not judged on them (`game.unchecked`), not judged twice."""
+    from audit.run import replay_logs
+
+    logs = full_log(tmp_path / "logs")
+    next(g for g in logs.rows["games"] if g["game_id"] == "g1")["format"] = "pool_101"
+    twice = next(r for r in logs.rows["game_events"] if r["game_id"] == "g1")
+    logs.rows["game_events"].append(dict(twice))
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False, rng=False)
+    rows = pq.read_table(out / "quarantine.parquet").to_pylist()
+    keyed = [r for r in rows if r["table"] == "game_events"]
+    assert [r["reason"] for r in keyed] == [
+        f"game g1 has 2 game_events rows with seq {twice['seq']}, the key of one"
+    ] * 2
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert {(f["check"], f["game_id"]) for f in findings if f["check"] == "game.unchecked"} == {
+        ("game.unchecked", "g1")
+    }
+    # An input finding names the file as the quarantine row does, from the log root.
+    inputs = [f for f in findings if f["check"] == "input.row" and f["game_id"] == "g1"]
+    assert [f["recorded"] for f in inputs] == [r["file"] for r in keyed]
+
+
+def test_a_quarantined_hand_counts_the_input_findings_raised_on_it(tmp_path: Path) -> None:
+    """output.md: `findings` are the findings raised on the hand and `worst_severity` the
+    worst of them; a hand put aside for a bad row has that row's input finding (major)."""
+    from audit.run import replay_logs
+
+    logs = full_log(tmp_path / "logs")
+    logs.rows["events"][3]["card"] = "ZZ"
+    bad = logs.rows["events"][3]["hand_id"]
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False, rng=False)
+    hands = {h["hand_id"]: h for h in pq.read_table(out / "hands.parquet").to_pylist()}
+    assert (hands[bad]["status"], hands[bad]["findings"], hands[bad]["worst_severity"]) == (
+        "quarantined", 1, "major"
+    )
+    assert all(h["findings"] == 0 for h in hands.values() if h["hand_id"] != bad)
+
+
+def test_a_findings_message_stays_one_line_whatever_the_ids_hold() -> None:
+    """README: control characters in an id are written escaped in every message."""
+    from audit.findings import finding
+
+    made = finding("score.points", game_id="g", message="P1\n\tX was charged 9", rule="points.cap")
+    assert made.message == "P1\\n\\tX was charged 9"
