@@ -346,7 +346,7 @@ def game_checks(
     else:
         found += check_ledger(game, hands, rules, game_events=events, expected=expected)
     if game.format == Format.DEALS:
-        found += check_deals(game, hands, rules, winner=events)
+        found += check_deals(game, hands, rules, winner=events, expected=expected)
     elif Format(game.format).is_pool and events:
         found += check_pool(game, hands, rules, expected=expected)
     elif game.format == Format.MATCH:

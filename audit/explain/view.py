@@ -35,7 +35,7 @@ from audit.explain.points import (
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals
 from audit.money import money
-from audit.records import Event, Game, Hand, Result
+from audit.records import Event, Game, Hand, Result, RulesSay
 from audit.replay.hand import Declaration, Seat, Status
 from audit.replay.outcome import Expected, HandAudit, TableState
 from audit.rules.declaration import GroupCheck, check_groups
@@ -267,7 +267,7 @@ def build_view(
         return replace(view, table=table_view(game) if game else None, times=span(clock))
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
-    money = _money_findings(hand, game, rules, findings)
+    money = _money_findings(hand, game, rules, findings, unit.rules_say())
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -579,7 +579,7 @@ MONEY_CHECKS = ("score.amount", "deals.chips")
 
 
 def _money_findings(
-    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding]
+    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding], said: RulesSay
 ) -> dict[str, Finding]:
     """Each player's finding on the hand's money: the hand's ``score.amount``, the game's
     ``deals.chips`` naming the hand; for a deals game whose game-level checks did not
@@ -587,7 +587,9 @@ def _money_findings(
     money = [f for f in findings if f.check in MONEY_CHECKS]
     if game.format == "deals" and not money:
         money = [
-            f for f in check_deals(game, [hand], rules, winner=False) if f.hand_id == hand.hand_id
+            f
+            for f in check_deals(game, [hand], rules, winner=False, expected=said)
+            if f.hand_id == hand.hand_id
         ]
     out: dict[str, Finding] = {}
     for f in money:

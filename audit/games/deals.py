@@ -4,11 +4,13 @@
 table, "No Drop is allowed") and says chips are "deducted and credited ... with respect to
 the player's wins and losses". The readings this module applies (docs/replay.md, "Money"):
 
-- in each deal every loser's ``results.amount`` is ``-points`` (the recorded points; the
-  replay checks the points themselves) and the winner's is ``+`` the sum the losers lost;
-- after ``deals_count`` deals the game goes to the player with the most chips, by the
-  recorded points; while the lead is tied one more deal is played (``deals.tie``; the
-  seeds are silent);
+- in each deal every loser's ``results.amount`` is ``-points`` and the winner's is ``+``
+  the sum the losers lost; the points are the rules' where the rules agree with the
+  recorded outcome (``records.charged_points``, as the pool scores and the ledger take
+  them), else the recorded ones: chips that followed wrong points are wrong too, and the
+  winner is never judged from points the replay found wrong;
+- after ``deals_count`` deals the game goes to the player with the most chips; while the
+  lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player.
 
 A quarantined hand has no trustworthy results: its chips are not checked, and the chip
@@ -20,17 +22,24 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.findings import Finding, finding
-from audit.records import Game, Hand
+from audit.records import Game, Hand, RulesSay, charged_points
 from audit.rules.ruleset import Ruleset
 
 
 def check_deals(
-    game: Game, hands: list[Hand], rules: Ruleset, *, winner: bool = True
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    *,
+    winner: bool = True,
+    expected: RulesSay | None = None,
 ) -> list[Finding]:
     """``deals.chips`` findings for one deals game (none for another format); the winner
-    is checked only when ``winner`` (the game_events table, where it is named, exists)."""
+    is checked only when ``winner`` (the game_events table, where it is named, exists).
+    ``expected`` holds what the rules give each player of each replayed hand."""
     if game.format != "deals":
         return []
+    said = expected or {}
     out: list[Finding] = []
     chips: dict[str, int] = {}
     complete = True
@@ -38,7 +47,7 @@ def check_deals(
         if hand.quarantine is not None:
             complete = False
             continue
-        moved = _moved(hand)
+        moved = _moved(hand, said)
         if moved is None:
             complete = False
             continue
@@ -46,19 +55,27 @@ def check_deals(
         for player, count in moved.items():
             chips[player] = chips.get(player, 0) + count
     if complete and game.deals_count is not None:
-        out.extend(_deal_count_findings(game, hands, game.deals_count, rules.cite("deals.tie")))
+        out.extend(
+            _deal_count_findings(game, hands, game.deals_count, rules.cite("deals.tie"), said)
+        )
         if not game.running and winner:
             out.extend(_winner_findings(game, chips, rules.cite("deals.tie")))
     return out
 
 
-def _moved(hand: Hand) -> dict[str, int] | None:
-    """The chips each player should move in this deal, from the recorded points; None
-    when the deal has not exactly one winner (the replay's outcome checks say why)."""
+def _moved(hand: Hand, said: RulesSay) -> dict[str, int] | None:
+    """The chips each player should move in this deal, from the points they are charged
+    (``charged_points``); None when the deal has not exactly one winner (the replay's
+    outcome checks say why)."""
     winners = [r.player for r in hand.results if r.outcome == "won"]
     if len(winners) != 1:
         return None
-    moved = {r.player: -r.points for r in hand.results if r.outcome != "won"}
+    rules = said.get(hand.hand_id, {})
+    moved = {
+        r.player: -charged_points(r, rules.get(r.player))
+        for r in hand.results
+        if r.outcome != "won"
+    }
     moved[winners[0]] = -sum(moved.values())
     return moved
 
@@ -84,6 +101,11 @@ def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Findi
         shown = "no amount" if row.amount is None else chips(row.amount)
         if row.outcome == "won":
             why = f"won the deal, so should take {want} chips (the sum the others lost)"
+        elif -want != row.points:
+            why = (
+                f"lost the deal with {-want} points by the rules ({row.points} recorded), "
+                f"so should lose {-want} chips"
+            )
         else:
             why = f"lost the deal with {row.points} points, so should lose {-want} chips"
         out.append(
@@ -107,7 +129,7 @@ def _leaders(chips: dict[str, int]) -> list[str]:
 
 
 def _deal_count_findings(
-    game: Game, hands: list[Hand], deals_count: int, rule: str
+    game: Game, hands: list[Hand], deals_count: int, rule: str, said: RulesSay
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led), or a finished game with fewer deals than it should have had."""
@@ -128,7 +150,7 @@ def _deal_count_findings(
                 )
             )
             break
-        for player, count in (_moved(hand) or {}).items():
+        for player, count in (_moved(hand, said) or {}).items():
             chips[player] = chips.get(player, 0) + count
     if not game.running and len(hands) < deals_count:
         out.append(

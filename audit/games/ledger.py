@@ -30,7 +30,7 @@ called off, so only its balance is checked; so is a points game with a quarantin
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -78,7 +78,7 @@ def check_ledger(
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
-    out = balance(game)
+    out = balance(game) + foreign_rows(game, game_events=game_events)
     if complete and not any(row.kind == "refund" for row in game.ledger):
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
@@ -318,7 +318,10 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
         )
 
     entries = -_total(game, "buy_in", "rebuy")
-    if hands and entries != gross:
+    before = len(out)
+    if hands:
+        _entries_by_player(game, hands, fee, add)
+    if hands and entries != gross and len(out) == before:
         add(None, gross, entries, f"{players} players and {rebuys} rebuys at {fee} should "
             f"pay {gross} in entry fees, but the ledger took {entries}.")  # fmt: skip
     recorded_rake = _total(game, "rake")
@@ -338,4 +341,84 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
         if paid[player] != 0:
             add(player, ZERO, paid[player], f"{player} did not win the game but the "
                 f"ledger paid them a prize of {paid[player]}.")  # fmt: skip
+    return out
+
+
+Add = Callable[[str | None, Decimal, Decimal, str], None]
+
+
+def _entries_by_player(game: Game, hands: list[Hand], fee: Decimal, add: Add) -> None:
+    """Each player's own entries (money.md: a ``buy_in`` of ``-entry_fee`` per player, a
+    ``rebuy`` of ``-entry_fee`` per rebuy game event): one player charged too much and
+    another too little is two wrong rows, though the total is right."""
+    seated = {player for hand in hands for player in hand.seats}
+    rebuys: dict[str, int] = defaultdict(int)
+    for e in game.game_events:
+        if e.action == "rebuy" and e.player is not None:
+            rebuys[e.player] += 1
+    for kind, owed in (("buy_in", dict.fromkeys(seated, 1)), ("rebuy", rebuys)):
+        paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
+        for row in game.ledger:
+            if row.kind == kind:
+                paid[row.player] += -row.amount
+        for player in sorted(set(owed) | set(paid), key=str):
+            want = fee * owed.get(player, 0) if player is not None else ZERO
+            if paid[player] == want:
+                continue
+            who = "the platform" if player is None else player
+            times = owed.get(player, 0) if player is not None else 0
+            why = (
+                f"entered the game once, so pays a buy_in of {fee}"
+                if kind == "buy_in" and times
+                else f"rebought {times} time{'s' if times != 1 else ''}, so pays {want} in rebuys"
+                if kind == "rebuy" and times
+                else f"has no {kind} to pay"
+            )
+            add(player, -want, -paid[player], f"{who} {why}, but the ledger took {paid[player]}.")
+
+
+FORMAT_KINDS = {
+    "points": frozenset({"points_settlement", "rake", "refund"}),
+    "deals": frozenset({"buy_in", "prize", "rake", "refund"}),
+}
+"""The ledger kinds each format has (money.md's table); pool formats have every kind but
+``points_settlement``, ``split`` only when the game was split."""
+
+
+def foreign_rows(game: Game, *, game_events: bool) -> list[Finding]:
+    """``ledger.balance`` for each player's rows of a kind the game's format does not have
+    (a points game's ``prize``, a pool game's ``points_settlement``), and for ``split`` rows
+    of a game no ``split`` game event split (known only with the game_events table)."""
+    if game.format in FORMAT_KINDS:
+        allowed = FORMAT_KINDS[game.format]
+    elif game.format.startswith("pool"):
+        split = any(e.action == "split" for e in game.game_events)
+        allowed = frozenset({"buy_in", "rebuy", "prize", "rake", "refund"})
+        if split or not game_events:
+            allowed |= {"split"}
+    else:
+        return []
+    moved: dict[tuple[str, str | None], Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind not in allowed:
+            moved[row.kind, row.player] += row.amount
+    out = []
+    for (kind, player), amount in sorted(moved.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        why = (
+            "a game no split ended has none"
+            if kind == "split"
+            else f"a {game.format.replace('_', ' ')} game has none"
+        )
+        out.append(
+            finding(
+                "ledger.balance",
+                game_id=game.game_id,
+                player_id=player,
+                expected=f"no {kind} rows",
+                recorded=f"{kind} {amount}",
+                message=f"The ledger moved {amount} to {player or 'the platform'} in {kind} "
+                f"rows, but {why}.",
+                rule=BALANCE_RULE,
+            )
+        )
     return out

@@ -200,8 +200,9 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
             outcome,
             rules.cap,
             "points.cap",
-            f"left a {_FORMAT_WORDS.get(game.format, game.format)} game, where there are no "
-            f"drops, and is charged the full count of {rules.cap}",
+            f"{'left' if seat.drop_reason == 'left' else 'dropped out of'} a "
+            f"{_FORMAT_WORDS.get(game.format, game.format)} game, where there are no drops "
+            f"(the full count of {rules.cap})",
             seq=seat.drop_seq,
         )
     points = penalty.first if seat.dropped_first else penalty.middle

@@ -163,3 +163,35 @@ def test_simulated_deals_games_pass(simulated: Path, tmp_path: Path) -> None:
             found += check_deals(unit.game, unit.hands, load_preset(unit.game.ruleset))
     assert deals_games > 10
     assert found == []
+
+
+class Said:
+    """What the rules give a player (``records.RulesPoints``)."""
+
+    def __init__(self, outcome: str, points: int) -> None:
+        self.outcome, self.points = outcome, points
+
+
+def test_the_winner_is_judged_on_the_rules_points_not_the_recorded_ones() -> None:
+    """`deals.chips`, as the pool scores (docs/replay.md): chips follow the points each
+    loser is charged by the rules where the rules agree with the outcome. Deal 2's losers
+    were recorded at 2 points each where the rules charge A 60 and C 40, so by the rules
+    B wins (A 50 - 60 = -10, B -30 + 100 = 70), not A; and deal 2's chips, which followed
+    the wrong points, are wrong too."""
+    hands = [deal(1, "A", {"B": 30, "C": 20}), deal(2, "B", {"A": 2, "C": 2})]
+    said = {"G1-02": {"A": Said("lost", 60), "C": Said("lost", 40)}}
+    found = check_deals(game(winner="A"), hands, RULES, expected=said)
+    assert keys(found) == [
+        ("deals.chips", "G1", "G1-02", "A"),
+        ("deals.chips", "G1", "G1-02", "B"),
+        ("deals.chips", "G1", "G1-02", "C"),
+        ("deals.chips", "G1", None, "A"),
+    ]
+    assert found[0].message == (
+        "A lost the deal with 60 points by the rules (2 recorded), so should lose 60 chips, "
+        "but the record shows -2."
+    )
+    assert found[-1].expected == "B"
+    # Where the rules agree with the record, nothing is said.
+    agreed = {"G1-02": {"A": Said("lost", 2), "C": Said("lost", 2)}}
+    assert check_deals(game(winner="A"), hands, RULES, expected=agreed) == []

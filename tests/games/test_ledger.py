@@ -173,7 +173,7 @@ def pool_ledger(prize: str = "175.00", rake: str = "25.00") -> list[LedgerRow]:
 
 
 def pool_game(ledger: list[LedgerRow], **over: object) -> Game:
-    return game("pool_101", ledger, game_events=[REBUY, WON], **over)
+    return game("pool_101", ledger, **{"game_events": [REBUY, WON], **over})
 
 
 def test_pool_prize_is_entry_fees_less_rake() -> None:
@@ -222,12 +222,56 @@ def test_rake_rounds_half_up_to_the_paisa() -> None:
 
 
 def test_pool_buy_ins_are_the_entry_fees() -> None:
+    """money.md: a `rebuy` of `-entry_fee` per rebuy game event; the short one is named."""
     ledger = pool_ledger()
     ledger[3] = LedgerRow("C", "rebuy", D("-40.00"))
     found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
-    assert keys(found) == [("ledger.balance", "G1", None, None)] * 2
-    assert found[1].expected == "200.00"
-    assert found[1].recorded == "190.00"
+    assert keys(found) == [
+        ("ledger.balance", "G1", None, None),
+        ("ledger.balance", "G1", None, "C"),
+    ]
+    assert (found[1].expected, found[1].recorded) == ("-50.00", "-40.00")
+    assert found[1].message == (
+        "C rebought 1 time, so pays 50.00 in rebuys, but the ledger took 40.00."
+    )
+
+
+def test_each_player_pays_the_entry_fee_though_the_total_is_right() -> None:
+    """money.md: a `buy_in` of `-entry_fee` per player (log-format.md: entry_fee is the
+    'buy-in per player'): A paying 70.00 and B 30.00 at 50.00 is two wrong rows, though
+    they add up to the right total and the ledger balances."""
+    ledger = pool_ledger()
+    ledger[0] = LedgerRow("A", "buy_in", D("-70.00"))
+    ledger[1] = LedgerRow("B", "buy_in", D("-30.00"))
+    found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "A"), ("ledger.balance", "G1", None, "B")]
+    assert found[0].message == (
+        "A entered the game once, so pays a buy_in of 50.00, but the ledger took 70.00."
+    )
+
+
+def test_rows_of_a_kind_the_format_does_not_have_are_flagged() -> None:
+    """money.md's table: pool has no `points_settlement`, `split` rows only when the game
+    was split, points rummy no `prize` or `buy_in`. Each moves money between players
+    while the ledger balances."""
+    settled = [*pool_ledger(), LedgerRow("A", "points_settlement", D("-25.00")),
+               LedgerRow("B", "points_settlement", D("25.00"))]  # fmt: skip
+    found = check_ledger(pool_game(settled), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "A"), ("ledger.balance", "G1", None, "B")]
+    assert found[0].message == (
+        "The ledger moved -25.00 to A in points_settlement rows, but a pool 101 game has none."
+    )
+    unsplit = [*pool_ledger(), LedgerRow("A", "split", D("25.00")),
+               LedgerRow("B", "split", D("-25.00"))]  # fmt: skip
+    found = check_ledger(pool_game(unsplit), POOL_HANDS, RULES)
+    assert [f.message for f in found] == [
+        "The ledger moved 25.00 to A in split rows, but a game no split ended has none.",
+        "The ledger moved -25.00 to B in split rows, but a game no split ended has none.",
+    ]
+    points = [*points_ledger(), LedgerRow("A", "prize", D("25.00")),
+              LedgerRow("B", "buy_in", D("-25.00"))]  # fmt: skip
+    found = check_ledger(game("points", points), POINTS_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "B"), ("ledger.balance", "G1", None, "A")]
 
 
 def test_prize_to_a_player_who_did_not_win() -> None:
@@ -241,9 +285,10 @@ def test_split_game_only_balances() -> None:
     """Split amounts are the pool checks'; here only the balance counts."""
     split = [*pool_ledger()[:4], LedgerRow("A", "split", D("90.00")),
              LedgerRow("B", "split", D("85.00")), LedgerRow(None, "rake", D("25.00"))]  # fmt: skip
-    assert check_ledger(pool_game(split), POOL_HANDS, RULES) == []
+    events = [REBUY, GameEvent(3, 9, None, "split", None, "manual")]
+    assert check_ledger(pool_game(split, game_events=events), POOL_HANDS, RULES) == []
     split[4] = LedgerRow("A", "split", D("95.00"))
-    assert keys(check_ledger(pool_game(split), POOL_HANDS, RULES)) == [
+    assert keys(check_ledger(pool_game(split, game_events=events), POOL_HANDS, RULES)) == [
         ("ledger.balance", "G1", None, None)
     ]
 
