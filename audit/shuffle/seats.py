@@ -165,10 +165,11 @@ def _seat_test(
     total, expected, variance, seen = total[keep], expected[keep], variance[keep], seen[keep]
     z = (total - expected) / np.sqrt(np.where(variance > 0, variance, 1.0))
     i = int(np.argmax(np.abs(z)))
+    # No joker in these shoes' deals (none printed, none of the wild rank dealt): no share.
+    share = f"{100 * (total[i] / expected[i] - 1):+.1f}%" if expected[i] > 0 else "none expected"
     effect = (
         f"{labels_kept[i]} got {total[i] / seen[i]:.3f} {what} a hand against "
-        f"{expected[i] / seen[i]:.3f} expected "
-        f"({100 * (total[i] / expected[i] - 1):+.1f}%) over {int(seen[i]):,} hands"
+        f"{expected[i] / seen[i]:.3f} expected ({share}) over {int(seen[i]):,} hands"
     )
     return result(
         "rng.seat_jokers",

@@ -263,3 +263,32 @@ def test_a_shuffle_favouring_a_seat_number_is_caught_by_seat_jokers_by_table_sea
         "rng.seat_jokers", codes, players, seed, seats=seats,
         test="printed jokers by table seat number",
     )  # fmt: skip
+
+
+def test_shoes_whose_deals_hold_no_joker_give_a_readable_effect() -> None:
+    """One deck, no printed joker, and the wild card's rank kept out of every deal: the
+    seat tests have no joker to share out, so their effect says none was expected, with
+    no 'nan' and no numpy warning (the report shows the effect)."""
+    import warnings
+
+    from audit.cards import parse_code
+
+    shoe = canonical(1, 0)
+    wild = [parse_code(c) for c in ("2S", "2H", "2D", "2C")]
+    rest = [c for c in shoe.tolist() if c not in wild]
+    rng = np.random.default_rng(5)
+    shoes = []
+    for _ in range(300):
+        order = rng.permutation(rest).tolist()
+        shoes.append([*order[:26], wild[0], *order[26:], *wild[1:]])  # 2 players x 13
+    codes = np.array(shoes, dtype=SHOE.dtype)
+    group = group_of(codes, decks=1, printed_jokers=0, players=np.full(300, 2), cards=13,
+                     rules=RULES)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        results = run_tests(Night([group]))
+    seats = [r for r in results if r.check == "rng.seat_jokers"]
+    assert seats
+    for r in seats:
+        assert "nan" not in r.effect, r.effect
+        assert "(none expected)" in r.effect, r.effect
