@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from audit.cards import JOKER, N_CODES, Card
+from audit.cards import JOKER, N_CODES, RANK_OF, Card
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers
 
@@ -51,6 +51,30 @@ def card_view(code: int, jokers: Jokers) -> CardView:
     colour = "red" if card.suit.is_red else "black"
     joker = "wild" if jokers.is_joker(code) else ""
     return CardView(str(card), rank, card.suit.symbol, colour, joker)
+
+
+def joker_words(code: int, jokers: Jokers) -> str:
+    """What makes ``code`` a joker, in words: ``printed joker``, ``wild joker`` (of the
+    wild rank), ``up joker`` or ``down joker`` (21 and 27 cards: the cut card's suit one
+    rank up or down, ``Jokers.kinds``); ``""`` for a card that is not one.
+
+    >>> from audit.cards import parse_code
+    >>> from audit.rules.ruleset import load_preset
+    >>> j = Jokers.for_wild_card("7H", load_preset("standard-21"))
+    >>> [joker_words(parse_code(c), j) for c in ("JK", "7S", "8H", "6H", "9H")]
+    ['printed joker', 'wild joker', 'up joker', 'down joker', '']
+    """
+    view = card_view(code, jokers)
+    if view.joker == "printed":
+        return "printed joker"
+    if not view.joker:
+        return ""
+    ups, downs = jokers.kinds[1::2], jokers.kinds[2::2]
+    if code in ups and RANK_OF[code] != jokers.wild_rank:
+        return "up joker"
+    if code in downs and RANK_OF[code] != jokers.wild_rank:
+        return "down joker"
+    return "wild joker"
 
 
 def card_views(codes: Iterable[int], jokers: Jokers) -> tuple[CardView, ...]:

@@ -207,6 +207,8 @@ def _points_payouts(
     cite = [BALANCE_RULE]
     if "money.points_settlement" in rules.rules:
         cite.append(rules.cite("money.points_settlement"))
+    if rules.value_cards is not None and "points.value_cards" in rules.rules:
+        cite.append(rules.cite("points.value_cards"))  # its choice gives the money with values
     out = []
     for player in sorted(set(owed.won) | set(settled)):
         amounts = [

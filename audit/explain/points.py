@@ -9,7 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from audit.cards import format_codes
-from audit.explain.cards import CardView, GroupView, card_view, card_views, group_views
+from audit.explain.cards import (
+    CardView,
+    GroupView,
+    card_view,
+    card_views,
+    group_views,
+    joker_words,
+)
 from audit.money import points_settlement
 from audit.records import Game
 from audit.replay.hand import Seat
@@ -187,12 +194,8 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
 
 
 def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
-    card = card_view(code, jokers)
-    if card.joker == "printed":
-        return "points.joker_points", "printed joker"
-    if card.joker == "wild":
-        return "points.joker_points", "wild joker"
-    return "points.card_points", ""
+    words = joker_words(code, jokers)
+    return ("points.joker_points", words) if words else ("points.card_points", "")
 
 
 def exact_loser(

@@ -426,8 +426,9 @@ def _turn(
                 notes.append(f"the discard pile was reshuffled into a new stock of {size} cards")
             case _:
                 notes.append(f"recorded {e.action!r}")
-        if e.auto and e.action != "drop":
-            notes.append(f"by the server ({e.reason or 'no reason given'})")
+        server = f"by the server ({e.reason or 'no reason given'})"
+        if e.auto and e.action != "drop" and server not in notes:  # once for a turn's rows
+            notes.append(server)
         after = table.get(e.seq, after)
     return TurnView(
         seqs=str(first.seq) if first is last else f"{first.seq}-{last.seq}",

@@ -425,9 +425,17 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             continue
         share = expected[row.player].value if row.player in expected else None
         value = f" and {share.net_words} ({share.words})" if share is not None else ""
-        if row.outcome == "won":
+        if row.outcome == "won" and share is not None:  # in points: cards and values
+            cards = sum(points.values())
+            total = cards + share.net
+            rake = f", less the {game.rake_pct}% rake of {fee}" if fee else ""
+            why = (
+                f"won {cards} card points from the losers{value}: {total:+d} points at "
+                f"{point_value} a point{rake}"
+            )
+        elif row.outcome == "won":
             paid = sum((money(c * point_value) for c in points.values()), Decimal(0))
-            why = f"won {paid} from the losers{value}, less the {game.rake_pct}% rake of {fee}"
+            why = f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}"
         else:
             why = f"lost {points[str(i)]} points{value} at {point_value} a point"
         out.append(
@@ -440,7 +448,9 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 recorded=row.amount,
                 message=f"{row.player} {why}, so the amount should be {want}, but the "
                 f"record shows {row.amount}.",
-                rule=rules.cite("money.points_settlement"),
+                # With value cards the amount is points.value_cards' settlement (its text
+                # gives the money), not the plain points settlement's.
+                rule=rules.cite("points.value_cards" if share else "money.points_settlement"),
             )
         )
     return out

@@ -305,6 +305,17 @@ def _best_run(
                 "(melds.max_jokers_per_run)"
             )
             continue
+        if used == 0 and as_natural:  # melds.wild_natural_keeps_pure
+            itself = format_codes(list(as_natural))
+            return Verdict(
+                MeldKind.PURE_RUN,
+                f"{text} is a pure sequence: {itself} "
+                + (
+                    "stands for itself, not as a joker"
+                    if len(as_natural) == 1
+                    else "stand for themselves, not as jokers"
+                ),
+            )
         if used == 0:
             return Verdict(MeldKind.PURE_RUN, f"{text} is a sequence without a joker")
         return Verdict(

@@ -90,11 +90,14 @@ def test_an_amount_without_the_value_cards_is_a_finding() -> None:
         "from each of 2 others, less their 40) at 1.0000 a point, so the amount should be "
         "151.00, but the record shows -9.00."
     )
+    # The winner's sum in one unit, points (points.value_cards' money: card points and
+    # value points x the point value, the rake on a positive total).
     assert found["A"].message.startswith(
-        "A won 129.00 from the losers and pays 110 for value cards (value cards 8H (10): 10 "
-        "from each of 2 others, less their 130), less the 10.00% rake of 1.90"
+        "A won 129 card points from the losers and pays 110 for value cards (value cards 8H "
+        "(10): 10 from each of 2 others, less their 130): +19 points at 1.0000 a point, less "
+        "the 10.00% rake of 1.90, so the amount should be 17.10"
     )
-    assert "money.points_settlement" in found["A"].rule
+    assert all(f.rule.startswith("points.value_cards:") for f in found.values())
 
 
 def test_a_player_who_dropped_is_out_of_the_value_settlement() -> None:

@@ -322,7 +322,7 @@ def test_wild_card_in_natural_place_keeps_run_pure(tmp_path: Path) -> None:
     """`melds.wild_natural_keeps_pure` = true: 'the 5 of hearts in 4-5-6 of hearts when fives
     are wild ... is that card, so the sequence is still pure' (the preset's choice)."""
     assert verdict("4H 5H 6H", FIVES) == Verdict(
-        MeldKind.PURE_RUN, "4H 5H 6H is a sequence without a joker"
+        MeldKind.PURE_RUN, "4H 5H 6H is a pure sequence: 5H stands for itself, not as a joker"
     )
     assert verdict("4H 5S 6H", FIVES).kind is MeldKind.IMPURE_RUN  # 5S stands in for 5H
     assert verdict("4H 5H 6H 5C", FIVES).jokers == 1  # 5C extends it as a joker
