@@ -8,6 +8,7 @@ docs/replay.md states every rule checked here.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -532,8 +533,11 @@ class HandReplay:
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
+        held = e.card in seat.cards
         self._take_from_hand(seat, e, e.card, "put on the finish slot")
         groups = e.groups or []
+        if not held:
+            _resync_finish(seat, groups)
         check = check_declaration(seat.cards, groups, self.jokers, self.rules)
         if _mismatched(seat.cards, groups):
             self._find(
@@ -688,3 +692,14 @@ def _jokers(wild: int, rules: Ruleset) -> Jokers:
     the classifier's cache (``melds._classify``) then finds its joker set by identity
     instead of comparing two equal sets on every lookup."""
     return Jokers.for_wild_card(wild, rules)
+
+
+def _resync_finish(seat: Seat, groups: list[list[int]]) -> None:
+    """After a finish card the declarer did not hold (``discard.not_in_hand``): where the
+    groups hold all of their cards but one, that one is taken as the card they put on the
+    finish slot, so that the groups match and the one error stays one finding."""
+    declared = Counter(c for g in groups for c in g)
+    held = Counter(seat.cards)
+    left = held - declared
+    if sum(left.values()) == 1 and not declared - held:
+        seat.cards.remove(next(iter(left)))

@@ -338,3 +338,16 @@ def test_a_loser_charged_the_cap_is_told_the_cap_not_a_missing_sequence() -> Non
         "of 40 (first hand show"
     ), want.why
     assert "every card counts" not in want.why
+
+
+def test_a_finish_card_the_declarer_did_not_hold_is_one_finding() -> None:
+    """`turns.discard_from_hand` (docs/replay.md: "one error is one finding"): P1 draws
+    the joker and puts 7D, a card never held, on the finish slot, declaring its other
+    cards; QH, the one card the groups leave out, is taken as the card really put there,
+    so the groups match and the valid declaration stands: `discard.not_in_hand` alone."""
+    kw = base(events=[
+        "P1 draw_stock JK",
+        "P1 declare 7D: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS JK",
+        "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC",
+    ])  # fmt: skip
+    assert audit(*scenario(**kw)) == [("discard.not_in_hand", "P1", 1)]
