@@ -457,8 +457,10 @@ class _PoolCheck:
             )  # fmt: skip
         # 000_: every player accepts; the one who offered the split accepted it by offering.
         accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
+        rejected = set()
         for event in events:
             if event.action == "split_reject":
+                rejected.add(event.player)
                 self.add(
                     "pool.split", "split_accept",
                     f"The game was split by agreement after hand {no}, but {event.player} "
@@ -466,7 +468,7 @@ class _PoolCheck:
                     hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
                 )  # fmt: skip
         for player in active:
-            if player not in accepted:
+            if player not in accepted and player not in rejected:  # a reject said it once
                 self.add(
                     "pool.split", "split_accept",
                     f"The game was split by agreement after hand {no}, but {player} never "

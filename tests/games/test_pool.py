@@ -360,7 +360,9 @@ def test_manual_split_needs_every_accept() -> None:
     events = [ev(1, "A", "split_offer"), ev(1, "A", "split_accept"), ev(1, "B", "split_accept"),
               ev(1, "C", "split_reject"), ev(1, None, "manual")]  # fmt: skip
     found = run(*pool_game(MANUAL, events))
-    assert keys(found) == [("pool.split", "g1", "h1", "C"), ("pool.split", "g1", "h1", "C")]
+    # One error, one finding: C's reject, not also "C never accepted".
+    assert keys(found) == [("pool.split", "g1", "h1", "C")]
+    assert found[0].message.endswith("but C rejected the split.")
 
 
 def test_split_accept_cites_000_all_players_accept() -> None:
