@@ -228,7 +228,7 @@ _NEEDED_BY = {
     "sessions": "table.limit",
     "ledger": "ledger.balance and the split amounts of pool.split",
     "game_events": "the pool checks (scores, eliminations, rebuys, splits, the winner), the "
-    "winner of a deals game and the entries and prize of a pool or deals game",
+    "winner of a deals game or a match, and the entries and prize of a pool or deals game",
 }
 
 

@@ -156,7 +156,7 @@ def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
     return HandRow(
         hand_id=hand.hand_id,
         game_id=hand.game_id,
-        hand_no=hand.hand_no,
+        hand_no=hand.hand_no or None,  # 0: its hands row is lost, its number unknown
         format=game.format if game else None,
         ruleset=game.ruleset if game else None,
         players=len(hand.seats) or None,

@@ -178,9 +178,9 @@ class HandReplay:
                 self._find(
                     "deck.composition",
                     "deal.shoes",
-                    f"The game records {game.decks} decks and {game.printed_jokers} printed "
-                    f"jokers, but {rules.id} plays {table} players with {spec.decks} decks "
-                    f"and {spec.printed_jokers} printed jokers{since}.",
+                    f"The game records {_shoe_words(game.decks, game.printed_jokers)}, but "
+                    f"{rules.id} plays {table} players with "
+                    f"{_shoe_words(spec.decks, spec.printed_jokers)}{since}.",
                     expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
                     recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
                 )
@@ -703,3 +703,11 @@ def _resync_finish(seat: Seat, groups: list[list[int]]) -> None:
     left = held - declared
     if sum(left.values()) == 1 and not declared - held:
         seat.cards.remove(next(iter(left)))
+
+
+def _shoe_words(decks: int, jokers: int) -> str:
+    """``2 decks and 1 printed joker``: a shoe's composition in words."""
+    return (
+        f"{decks} deck{'s' if decks != 1 else ''} and "
+        f"{jokers} printed joker{'s' if jokers != 1 else ''}"
+    )

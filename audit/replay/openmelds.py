@@ -20,7 +20,6 @@ declaration games: the rules' outcome and points of each player, compared with
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -31,13 +30,12 @@ from audit.records import Action, Event, Game, Hand
 from audit.replay.facts import PileRow
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.replay.outcome import Expected, HandAudit, TableState, compare_results
-from audit.rules.melds import MeldKind, Verdict, classify
+from audit.rules.melds import MeldKind, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 from audit.shuffle.commitment import commitment_findings
 
 _TABLE_KINDS: Final = (MeldKind.PURE_RUN, MeldKind.IMPURE_RUN, MeldKind.SET)
 """What a meld on the table may be: a sequence or a set (a group of jokers alone is not)."""
-_RULE_IN_REASON: Final = re.compile(r"\((melds\.[a-z_]+)\)")
 
 
 @dataclass(slots=True)
@@ -90,6 +88,10 @@ class OpenHandReplay:
         self.turn = _Turn(None)
         self.table: dict[int, TableState] = {}
         """The melds on the table after each event that changed them, by seq (explain)."""
+        self.swapped: dict[str, tuple[TableMeld, int, tuple[int, ...]]] = {}
+        """Each player's last joker swap whose joker the log leaves open: the meld, the
+        joker the replay gave them and the other jokers of the meld the card fitted as
+        well (``_reclaim``)."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -230,6 +232,7 @@ class OpenHandReplay:
                 expected=CODE_TEXT[held],
                 recorded=CODE_TEXT[card],
             )
+        self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "put back as the cut card")
         self.cut = card
         if held is not None:  # the turn goes on with a draw as usual
@@ -246,6 +249,7 @@ class OpenHandReplay:
             return
         for group in e.groups or []:
             for card in group:
+                self._reclaim(seat, card)
                 self.base._take_from_hand(seat, e, card, "laid")
             meld = TableMeld(len(self.melds), seat.player, list(group), e.seq)
             self.melds.append(meld)
@@ -279,6 +283,7 @@ class OpenHandReplay:
         if seat is None:
             return
         meld = self._target(e, "open.lay_off")
+        self._reclaim(seat, e.card)
         self.base._take_from_hand(seat, e, e.card, "laid off")
         turn.laid[e.card] += 1
         if meld is not None:
@@ -299,8 +304,10 @@ class OpenHandReplay:
 
     def swap_joker(self, e: Event) -> None:
         """A card from the hand takes a joker's place in a table meld; the joker goes to the
-        hand. The log does not say which joker when the meld holds several: the one whose
-        place the card fits (the meld stays valid), else a printed joker, else the first."""
+        hand. The log does not say which joker when the meld holds several: the first one
+        whose place the card fits (the meld stays valid), else a printed joker, else the
+        first; where others fit as well, the player's next play of one of them says it was
+        that one (``_reclaim``)."""
         turn = self._for(e.player)
         seat = self.base._check_turn(e, draw=False)
         if seat is None:
@@ -318,6 +325,7 @@ class OpenHandReplay:
                 expected="the joker stays on the table",
                 recorded=f"swap_joker {CODE_TEXT[card]}",
             )
+        self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "swapped onto the table")
         turn.laid[card] += 1
         if meld is None:
@@ -335,10 +343,14 @@ class OpenHandReplay:
             )
             meld.cards.append(card)
             return
-        taken = self._joker_for(meld.cards, jokers, card)
+        fits = self._jokers_for(meld.cards, jokers, card)
+        taken = fits[0] if fits else (JOKER if JOKER in jokers else jokers[0])
         meld.cards.remove(taken)
         meld.cards.append(card)
         seat.cards.append(taken)
+        others = tuple(j for j in fits if j != taken)
+        if others:
+            self.swapped[seat.player] = (meld, taken, others)
         if self.rules.joker_swap:  # a forbidden swap is one finding, not two
             self._judge(
                 meld,
@@ -347,13 +359,34 @@ class OpenHandReplay:
                 f"{meld.number}",
             )
 
-    def _joker_for(self, cards: list[int], jokers: list[int], card: int) -> int:
+    def _jokers_for(self, cards: list[int], jokers: list[int], card: int) -> list[int]:
+        """The jokers of a meld whose place ``card`` can take, the meld staying valid."""
+        fits = []
         for joker in dict.fromkeys(jokers):
             trial = list(cards)
             trial.remove(joker)
             if classify([*trial, card], self.jokers, self.rules).kind in _TABLE_KINDS:
-                return joker
-        return JOKER if JOKER in jokers else jokers[0]
+                fits.append(joker)
+        return fits
+
+    def _reclaim(self, seat: Seat, card: int) -> None:
+        """A card the player plays that they do not hold, but that another joker of the
+        meld of their last swap is, and which the card swapped in fitted as well: the log
+        does not say which joker came back, so it was that one; the replay gave them the
+        other, which goes back into the meld (no finding: the platform chose, the rules
+        allow either)."""
+        if card in seat.cards:
+            return
+        swap = self.swapped.get(seat.player)
+        if swap is None:
+            return
+        meld, taken, others = swap
+        if card in others and card in meld.cards and taken in seat.cards:
+            meld.cards.remove(card)
+            meld.cards.append(taken)
+            seat.cards.remove(taken)
+            seat.cards.append(card)
+            del self.swapped[seat.player]
 
     def _judge(self, meld: TableMeld, e: Event, what: str) -> None:
         """A meld laid, or changed, must be a sequence or a set under the rules: a group
@@ -377,10 +410,9 @@ class OpenHandReplay:
             )
             return
         reason = _reason(verdict, text)
-        found = _RULE_IN_REASON.search(reason)
         self._find(
             "meld.invalid",
-            found.group(1) if found else "game.kind",
+            group_rule(reason),
             f"{what}: {reason}.",
             e,
             expected="a sequence or a set",
@@ -410,6 +442,7 @@ class OpenHandReplay:
         if seat is None:
             return
         card = e.card
+        self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "discarded")
         self.base.pile.append(card)
         self.base.pile_from.append(seat.player)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.cards import difference_words, format_codes
 from audit.rules.counts import alternative
-from audit.rules.melds import Jokers, Verdict, classify
+from audit.rules.melds import Jokers, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 
 
@@ -104,30 +103,6 @@ def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]
     return unmet
 
 
-_CITED = re.compile(r"\(((?:melds|jokers|declaration)\.[a-z_]+)[):]")
-
-
-def group_rule(reason: str) -> str:
-    """The ruleset key behind an invalid group's reason (``classify``): the option it names,
-    else the rule of what a sequence or set is.
-
-    >>> group_rule("KH AH 2H is not a sequence: it may not turn the corner (melds.run_wraps)")
-    'melds.run_wraps'
-    >>> group_rule("KD KD KC is not a set: a set holds each suit once, and diamonds appears")
-    'melds.max_set_size'
-    >>> group_rule("9H 9C has 2 cards; a sequence or set needs at least 3")
-    'melds.min_size'
-    >>> group_rule("2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps")
-    'declaration.groups_exact'
-    """
-    cited = _CITED.findall(reason)
-    if cited:
-        return str(cited[-1])
-    if "a set holds each suit once" in reason:
-        return "melds.max_set_size"
-    if "a sequence or set needs at least" in reason:
-        return "melds.min_size"
-    return "declaration.groups_exact"
 
 
 def cannot_meet(rules: Ruleset) -> str:
@@ -193,7 +168,7 @@ def check_declaration(
     for g in checked:
         if not g.verdict.is_valid:
             reasons.append(g.verdict.reason)
-            keys.append(group_rule(g.verdict.reason))
+            keys.append(group_rule(g.verdict.reason, "declaration.groups_exact"))
     for reason, key in _unmet(checked, rules):
         reasons.append(reason)
         keys.append(key)

@@ -7,6 +7,7 @@ and is tested against it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -414,3 +415,30 @@ def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
     if one_rank and one_suit:
         return f"{text} is neither a sequence nor a set: {meld_set or run}"
     return f"{text} is neither a sequence nor a set: its cards mix suits and ranks"
+
+
+_CITED = re.compile(r"\(((?:melds|jokers|declaration)\.[a-z_]+)[):]")
+
+
+def group_rule(reason: str, default: str = "melds.min_size") -> str:
+    """The ruleset key behind an invalid group's reason (``classify``): the option it names,
+    else the rule it breaks that the reason says in words, else ``default``, the rule of
+    what a sequence or set is to the caller (a declaration's: every card in a valid group).
+
+    >>> group_rule("KH AH 2H is not a sequence: it may not turn the corner (melds.run_wraps)")
+    'melds.run_wraps'
+    >>> group_rule("KD KD KC is not a set: a set holds each suit once, and diamonds appears")
+    'melds.max_set_size'
+    >>> group_rule("9H 9C has 2 cards; a sequence or set needs at least 3")
+    'melds.min_size'
+    >>> group_rule("2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps")
+    'melds.min_size'
+    """
+    cited = _CITED.findall(reason)
+    if cited:
+        return str(cited[-1])
+    if "a set holds each suit once" in reason:
+        return "melds.max_set_size"
+    if "a sequence or set needs at least" in reason:
+        return "melds.min_size"
+    return default

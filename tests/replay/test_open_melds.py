@@ -173,25 +173,26 @@ def test_a_joker_on_the_table_stays_there() -> None:
 
 
 def test_at_most_2_wild_cards_in_one_meld() -> None:
-    """002_: "At most 2 wild cards in one meld." P1 lays a set of fours with two eights
-    (wild) and the joker: three wild cards, `meld.wild_limit`; the set with two is no
-    meld finding."""
-    seats = {"P1": "2H 3H 4H 5H 9C TC JC 4S 4D 8D 8C KS 6H", "P2": P2}
+    """002_: "At most 2 wild cards in one meld." P1 lays 4S with two eights (wild) and
+    the joker: three wild cards (read as a run 4S-7S, the reading with the fewest),
+    `meld.wild_limit`; 4S with two eights is no meld finding."""
+    seats = {"P1": "2H 3H 4H 5H 9C TC JC 4S 7H 8D 8C KS 6H", "P2": P2}
     events = [
         "P1 draw_stock JK",
-        "P1 lay: 2H 3H 4H 5H / 9C TC JC / 4S 4D 8D 8C JK",
+        "P1 lay: 2H 3H 4H 5H / 9C TC JC / 4S 8D 8C JK",
         "P1 discard KS",
         *OPENING[3:],
         "P1 draw_stock QC",
         "P1 lay_off QC @1",
-        "P1 discard 6H",  # out: two pure runs
+        "P1 lay_off 6H @0",
+        "P1 discard 7H",  # out: two pure runs
     ]
     game, hand = om_hand(events, seats=seats, stock="JK QC")
     assert findings(game, hand) == [("meld.wild_limit", "P1", 1)]
     audit, _ = audit_open_hand(hand, game, RULES)
-    assert audit.findings[0].rule.startswith("melds.max_jokers_per_set: ")
+    assert audit.findings[0].rule.startswith("melds.max_jokers_per_run: ")
     assert "at most 2" in audit.findings[0].message
-    events[1] = "P1 lay: 2H 3H 4H 5H / 9C TC JC / 4S 4D 8D 8C"
+    events[1] = "P1 lay: 2H 3H 4H 5H / 9C TC JC / 4S 8D 8C"
     game, hand = om_hand(events[:3], {"P1": ("lost", 0), "P2": ("lost", 0)}, seats=seats,
                          stock="JK QC")  # fmt: skip
     assert findings(game, hand) == [("hand.going_out", None, None)]  # nobody out yet
@@ -395,3 +396,45 @@ def test_an_open_melds_move_in_a_declaration_game_is_quarantined() -> None:
     assert unit.hands[0].reason == (
         "hand H1 event 1 (lay) is a move of the open-melds game, but its ruleset is a declare game"
     )
+
+
+def test_a_swap_from_a_meld_of_two_jokers_gives_back_either_of_them() -> None:
+    """002_'s swap (`open.joker_swap = true`): 4C taken into the set 4S 4D 8D JK (eights
+    wild) could free either joker, and the log does not say which (schemas/README.md: "the
+    joker goes to the hand"). The replay first hands back the printed joker; when P1 then
+    discards 8D, that was the one: no finding, and the meld keeps JK."""
+    seats = {"P1": "2H 3H 4H 5H 9C TC JC 4S 4D 8D KD KS 6H", "P2": P2}
+    events = [
+        "P1 draw_stock JK",
+        "P1 lay: 2H 3H 4H 5H / 9C TC JC / 4S 4D 8D JK",  # melds 0, 1, 2
+        "P1 discard KS",
+        *OPENING[3:],
+        "P1 draw_stock 4C",
+        "P1 swap_joker 4C @2",
+        "P1 discard 8D",  # the wild eight came back, not the joker
+        "P2 draw_stock 5D",
+        "P2 discard 5D",
+        "P1 draw_stock 7H",
+        "P1 lay_off 6H @0",
+        "P1 lay_off 7H @0",
+        "P1 discard KD",
+    ]
+    game, hand = om_hand(events, seats=seats, stock="JK 4C 5D 7H")
+    replay = OpenHandReplay(hand, game, replace(RULES, joker_swap=True)).run()
+    assert replay.findings == []
+    assert sorted(replay.melds[2].cards) == sorted(parse_codes(["4S", "4D", "4C", "JK"]))
+    assert replay.winner == "P1"
+
+
+def test_a_set_holds_four_cards_at_most_002() -> None:
+    """002_: "Set — the same rank in different suits ... Four at most, since there are only
+    four suits" (`melds.max_set_size` 4 in open-melds-13; standard-13 allows a fifth with
+    a joker, after 000_): KC KD KH KS JK laid is `meld.invalid`, citing that rule."""
+    seats = {"P1": "2H 3H 4H 5H 9C TC JC KC KD KH KS 4S 6H", "P2": P2}
+    events = ["P1 draw_stock JK", "P1 lay: 2H 3H 4H 5H / 9C TC JC / KC KD KH KS JK"]
+    game, hand = om_hand(events, {"P1": ("lost", 0), "P2": ("lost", 0)}, seats=seats,
+                         stock="JK QC")  # fmt: skip
+    audit, _ = audit_open_hand(hand, game, RULES)
+    invalid = [f for f in audit.findings if f.check == "meld.invalid"]
+    assert [(f.player_id, f.seq) for f in invalid] == [("P1", 1)]
+    assert invalid[0].rule.startswith("melds.max_set_size: ")
