@@ -45,6 +45,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("worst_severity", pa.string()),
             pa.field("exit_status", pa.int8(), nullable=False),
             pa.field("fairplay", pa.bool_(), nullable=False),
+            pa.field("shuffle", pa.bool_()),
             pa.field("suspicions", pa.int64(), nullable=False),
             pa.field("suspicions_opened", pa.int64(), nullable=False),
             pa.field("suspicions_closed", pa.int64(), nullable=False),
@@ -87,7 +88,9 @@ SCHEMAS: dict[str, pa.Schema] = {
 """The history's tables (``history/<table>.parquet``, and in history.duckdb); every row
 has its ``night``. ``money.measure``: ``staked`` (real-money stakes of the games audited
 that night: pool and deals entries and rebuys, what the points losers paid) and
-``at_stake`` (the same for the games with a finding of minor or above).
+``at_stake`` (the same for the games with a finding of minor or above); a night without a
+ledger table has no money rows (not measured). ``nights.shuffle``: the shuffle tests ran
+(null on nights recorded before the column was added).
 ``suspicions.change``: ``opened``, ``kept`` (open the night before too) or ``closed`` (open
 the night before, not raised that night; ``severity`` is then the last one raised)."""
 
@@ -110,7 +113,8 @@ CREATE TABLE IF NOT EXISTS nights (     -- a row per night: what it took and fou
   files_new BIGINT, files_rewritten BIGINT, files_seen_before BIGINT, files_duplicate BIGINT,
   games_audited BIGINT, games_carried_in BIGINT, games_ended BIGINT, games_running BIGINT,
   hands BIGINT, findings BIGINT, worst_severity VARCHAR, exit_status TINYINT,
-  fairplay BOOLEAN, suspicions BIGINT, suspicions_opened BIGINT, suspicions_closed BIGINT);
+  fairplay BOOLEAN, suspicions BIGINT, suspicions_opened BIGINT, suspicions_closed BIGINT,
+  shuffle BOOLEAN);
 CREATE TABLE IF NOT EXISTS checks (     -- a row per night per check (and severity) found
   night INTEGER, "check" VARCHAR, severity VARCHAR, findings BIGINT);
 CREATE TABLE IF NOT EXISTS hands (      -- a row per night per hand status
@@ -207,6 +211,7 @@ def tonight(
             "worst_severity": run.get("worst_severity"),
             "exit_status": int(run.get("exit_status", 0)),
             "fairplay": fair,
+            "shuffle": run.get("rng", {}).get("status") == "run" and replayed > 0,
             "suspicions": sum(1 for s in suspicions if s["change"] != "closed"),
             "suspicions_opened": sum(1 for s in suspicions if s["change"] == "opened"),
             "suspicions_closed": sum(1 for s in suspicions if s["change"] == "closed"),
@@ -223,7 +228,9 @@ def _money(
     files = {t: [file_literal(str(logs / i["path"])) for i in run["inputs"] if i["table"] == t]
              for t in ("games", "ledger")}  # fmt: skip
     zero = {"staked": (0, Decimal("0.00")), "at_stake": (0, Decimal("0.00"))}
-    if not files["games"] or not files["ledger"]:
+    if not files["ledger"]:
+        return {}  # no ledger table: the money is not known (the report says so), not 0
+    if not files["games"]:
         return zero
     sql = f"""
     WITH g AS (
@@ -325,6 +332,9 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
     again changes nothing."""
     with duckdb.connect(str(path)) as db:
         db.execute(DDL)
+        # Added since the tables were first made (an older database has not got it; its
+        # nights' rows read null: not known).
+        db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS shuffle BOOLEAN")
         row = db.execute("SELECT history_version, night FROM meta").fetchone()
         if row is not None and int(row[0]) > HISTORY_VERSION:
             from audit.errors import AuditError

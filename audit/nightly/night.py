@@ -71,6 +71,11 @@ class NightSummary:
     findings: int = 0
     worst: str | None = None
     suspicions: int = 0
+    shuffle_failed: int = 0
+    fairplay: bool = True
+    """The fair-play detectors ran."""
+    rng: bool = True
+    """The shuffle tests ran."""
     exit_status: int = 0
 
     def line(self) -> str:
@@ -95,7 +100,9 @@ class NightSummary:
             f"{hands.get('verified', 0)} verified, {hands.get('discrepancy', 0)} with "
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
             f"findings" + (f", worst {self.worst}" if self.worst else "")
-            + f"; {self.suspicions} fair-play suspicions; outputs in {self.folder}"
+            + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
+            + (f"; shuffle {f'{self.shuffle_failed} failed checks' if self.rng else 'not run'}")
+            + f"; outputs in {self.folder}"
         )
 
 
@@ -225,6 +232,9 @@ def _night(
         findings=sum(replay.findings.values()),
         worst=replay.worst.value if replay.worst else None,
         suspicions=suspicions,
+        shuffle_failed=sum(n for c, n in replay.findings.items() if c.startswith("rng.")),
+        fairplay=replay.fairplay,
+        rng=replay.rng,
         exit_status=replay.exit_status,
     )
 

@@ -53,8 +53,8 @@ class CheckTrend:
     check: str
     severity: str
     """The most severe it was raised at over the nights shown."""
-    counts: list[int]
-    """Findings per night, one per column."""
+    counts: list[int | None]
+    """Findings per night, one per column; None where the check did not run that night."""
     total: int
 
 
@@ -109,7 +109,7 @@ def history_view(out: Path) -> HistoryView | None:
         total_nights=len(nights),
         nights=table,
         columns=columns,
-        checks=_checks(rows["checks"], columns),
+        checks=_checks(rows["checks"], columns, _not_run(nights)),
         changes=[
             SuspicionChange(r["change"], r["check"], list(r["players"]), r["severity"])
             for r in sorted(changes, key=lambda r: (order.get(r["change"], 2), r["key"]))
@@ -147,6 +147,7 @@ def _night_row(
     money: dict[tuple[int, str], tuple[int, Decimal]],
 ) -> NightRow:
     night = int(n["night"])
+    measured = (night, "staked") in money  # a night without a ledger table has no rows
     staked = money.get((night, "staked"), (0, Decimal("0.00")))
     at_stake = money.get((night, "at_stake"), (0, Decimal("0.00")))
     return NightRow(
@@ -169,10 +170,14 @@ def _night_row(
         suspicions=int(n["suspicions"]),
         opened=int(n["suspicions_opened"]),
         closed=int(n["suspicions_closed"]),
-        staked=money_text(staked[1]),
-        at_stake=money_text(at_stake[1]),
+        staked=money_text(staked[1]) if measured else NOT_MEASURED,
+        at_stake=money_text(at_stake[1]) if measured else NOT_MEASURED,
         at_stake_games=int(at_stake[0]),
     )
+
+
+NOT_MEASURED = "no ledger"
+"""The money cells of a night whose log root had no ledger table: not known, never 0.00."""
 
 
 def money_text(amount: Decimal) -> str:
@@ -203,7 +208,19 @@ def _span(first: str | None, last: str | None) -> str:
     return f"{first[:10]} {first[11:16]} to {end}"
 
 
-def _checks(rows: list[dict[str, Any]], columns: list[int]) -> list[CheckTrend]:
+def _not_run(nights: list[dict[str, Any]]) -> dict[str, set[int]]:
+    """The nights each family of checks did not run (``fairplay.``: the detectors,
+    ``rng.``: the shuffle tests; a night recorded before ``shuffle`` was kept is not known,
+    so not listed)."""
+    return {
+        "fairplay.": {int(n["night"]) for n in nights if not n["fairplay"]},
+        "rng.": {int(n["night"]) for n in nights if n.get("shuffle") is False},
+    }
+
+
+def _checks(
+    rows: list[dict[str, Any]], columns: list[int], not_run: dict[str, set[int]]
+) -> list[CheckTrend]:
     counts: dict[str, dict[int, int]] = {}
     severity: dict[str, int] = {}
     for r in rows:
@@ -217,7 +234,12 @@ def _checks(rows: list[dict[str, Any]], columns: list[int]) -> list[CheckTrend]:
         CheckTrend(
             check=check,
             severity=SEVERITIES[severity[check]] if severity[check] < len(SEVERITIES) else "",
-            counts=[by_night.get(n, 0) for n in columns],
+            counts=[
+                None
+                if any(check.startswith(f) and n in gone for f, gone in not_run.items())
+                else by_night.get(n, 0)
+                for n in columns
+            ],
             total=sum(by_night.values()),
         )
         for check, by_night in counts.items()

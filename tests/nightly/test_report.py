@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.nightly.history import read_history, suspicion_changes, write_history
+from audit.nightly.night import nightly_logs
 from audit.report.render import write_report
 from audit.report.views import build_view
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
@@ -159,3 +160,29 @@ def test_a_night_of_empty_files_opens_and_closes_no_suspicion(
     second = {n["night"]: n for n in history["nights"]}[2]
     assert (second["fairplay"], second["suspicions_closed"], second["hands"]) == (False, 0, 0)
     assert [s for s in history["suspicions"] if s["night"] == 2] == []
+
+
+def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Path) -> None:
+    """README: the report says what did not run; schemas/README.md: a check that could not
+    run is never silently passed. Night 1 runs everything, night 2 with --no-fairplay and
+    --no-rng: its detectors' and shuffle tests' cells and its line say so, not 0; and with
+    no ledger table on either night the money reads "no ledger", not 0.00."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, {t: rows for t, rows in cut.first.items() if t != "ledger"}, FIRST)
+    assert night(logs, state).night == 1
+    add_night(logs, {t: rows for t, rows in cut.second.items() if t != "ledger"}, SECOND)
+    second = nightly_logs(logs=logs, state=state, workers=1, progress=False,
+                          fairplay=False, rng=False)  # fmt: skip
+    assert "; fair play not run; shuffle not run; outputs in" in second.line()
+    history = read_history(state / "nights" / "0002")
+    rows = {n["night"]: n for n in history["nights"]}
+    assert (rows[1]["fairplay"], rows[1]["shuffle"]) == (True, True)
+    assert (rows[2]["fairplay"], rows[2]["shuffle"]) == (False, False)
+    assert history["money"] == []
+    html = page(state / "nights" / "0002")
+    checks = html.split('id="trends-checks"')[1].split("</table>")[0]
+    for row in checks.split("<tr>")[2:]:
+        cells = row.split('<td class="num')
+        if "<code>fairplay." in row or "<code>rng." in row:
+            assert "not run" in cells[2], row  # night 2's cell
+    assert "no ledger" in html.split('id="trends-nights"')[1].split("</table>")[0]
