@@ -268,6 +268,16 @@ def write_rng(path: Path, rows: Sequence[Result]) -> None:
     _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
 
 
+NIGHTLY = "nightly.json"
+"""A night's folder of ``rummy-audit nightly`` holds it: its replay's log root was a work
+root of that night's files, gone since, so nothing can be run over the replay again."""
+
+
+def nightly_night(out: Path) -> bool:
+    """Whether ``out`` is a night's folder of ``rummy-audit nightly`` (``NIGHTLY``)."""
+    return (out / NIGHTLY).is_file()
+
+
 # ------------------------------------------------------------ streamed outputs
 
 ROW_GROUP = 128 * 1024

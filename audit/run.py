@@ -44,6 +44,7 @@ from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
     Parts,
+    nightly_night,
     read_findings,
     write_findings,
     write_json,
@@ -452,6 +453,13 @@ def _replayed(
         raise AuditError(
             f"{out} holds no replay to run {what} over ({', '.join(missing)} missing); "
             f"run `rummy-audit replay {logs} --out {out}` first",
+            slug=slug,
+        )
+    if nightly_night(out):  # never suggest a replay over a committed night
+        raise AuditError(
+            f"{out} is a night of rummy-audit nightly: its replay was of that night's work "
+            f"root, gone since, so {what} cannot run over it again; they run on the nights "
+            "to come (rummy-audit nightly without --no-fairplay / --no-rng)",
             slug=slug,
         )
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))

@@ -18,6 +18,7 @@ import duckdb
 from audit.errors import AuditError
 from audit.explain.view import NOT_LOOKED_UP, NOT_LOOKED_UP_GAME, FairPlayView, SuspicionView
 from audit.logs.validate import file_literal
+from audit.output import nightly_night
 
 SUSPICIONS = "suspicions.parquet"
 
@@ -58,6 +59,8 @@ def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> Fa
             "with --out",
         )
     why = _not_run(out)
+    if why and nightly_night(out):  # its work root is gone: nothing can run over it again
+        return not_looked_up(why, "the detectors run on the nights after it, not on it again")
     if why:
         run = f"rummy-audit fairplay {logs or 'LOGS'} --out {out}"
         return not_looked_up(

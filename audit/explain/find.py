@@ -114,14 +114,14 @@ def hand_clock(logs: Path, hand_id: str) -> Clock:
 
 
 def game_facts(logs: Path, game_id: str, hand_ids: Sequence[str] = ()) -> GameFacts:
-    """When game ``game_id`` started and ended (its first games row) and when each of
-    ``hand_ids`` was dealt and ended (each one's first hands row)."""
+    """When game ``game_id`` started and ended (its ended games row, else its first) and
+    when each of ``hand_ids`` was dealt and ended (each one's first hands row)."""
     log = open_log_root(logs, hash_files=False)
     game = _query(
         log,
         "games",
         "SELECT epoch_ms(started_at), epoch_ms(ended_at) FROM {source} WHERE game_id = $game"
-        " ORDER BY file_index, file_row_number LIMIT 1",
+        " ORDER BY ended_at IS NULL, file_index, file_row_number LIMIT 1",  # the ended row
         {"game": game_id},
     )
     hands = _query(

@@ -353,10 +353,17 @@ def _stage_queries(buckets: int) -> dict[str, str]:
     )
     by_hand = f"{checked}, coalesce(_bucket, -1) AS bucket"
     queries = {
+        # A game's row written again while it runs (schemas/README.md, "Games that span
+        # two nights": the same row each night, `ended_at` set the night it ends) is one
+        # game, its ended row the one read; rows that differ otherwise, or two ended rows,
+        # are duplicates.
         "games": f"SELECT {staged_columns('games')}, ended_at IS NULL AS running, {checked},"
-        " count(*) OVER (PARTITION BY game_id) AS _copies,"
-        " _k = min(_k) OVER (PARTITION BY game_id) AS _first,"
-        f" {by_game} AS bucket FROM chk_games {_PLACED}",
+        " CASE WHEN count(DISTINCT _body) OVER w = 1 AND count(ended_at) OVER w <= 1"
+        " THEN 1 ELSE count(*) OVER w END AS _copies,"
+        " _k = coalesce(min(_k) FILTER (WHERE ended_at IS NOT NULL) OVER w, min(_k) OVER w)"
+        f" AS _first, {by_game} AS bucket"
+        " FROM (SELECT *, hash(*COLUMNS(lambda c: c NOT IN ('ended_at', '_k'))) AS _body"
+        f" FROM chk_games) {_PLACED} WINDOW w AS (PARTITION BY game_id)",
         "hands": f"SELECT _h, _game, {staged_columns('hands')}, {checked}, _copies,"
         " _k = _first_k AS _first, coalesce(_bucket, -1) AS bucket"
         " FROM chk_hands LEFT JOIN hand_map ON hand_id = _hid",
@@ -667,7 +674,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
             )
     games = staged.paths("games")
     usable = (
-        f"SELECT game_id, bool_and(_ok) AND count(*) = 1 AS usable FROM"
+        f"SELECT game_id, bool_and(_ok) AND max(_copies) = 1 AS usable FROM"
         f" read_parquet([{', '.join(file_literal(str(p)) for p in games)}],"
         " hive_partitioning=false) GROUP BY game_id"
         if games

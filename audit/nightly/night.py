@@ -43,11 +43,10 @@ from audit.nightly.state import (
     open_state,
     sync_folder,
 )
-from audit.output import write_json
+from audit.output import NIGHTLY, write_json
 from audit.report.render import write_report
 from audit.run import replay_logs
 
-NIGHTLY = "nightly.json"
 SEEN = "seen.parquet"
 
 

@@ -16,6 +16,7 @@ import duckdb
 
 from audit.fairplay.suspicion import p_text
 from audit.logs.validate import file_literal
+from audit.output import nightly_night
 from audit.report.base import SEVERITIES, Chart, chart, query, query_one
 
 TOP_SUSPICIONS = 200
@@ -163,6 +164,8 @@ def fairplay_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) 
     command = "rummy-audit fairplay {} --out {}".format(
         *(shlex.quote(str(arguments.get(key) or key.upper())) for key in ("logs", "out"))
     )
+    if nightly_night(out):  # its log root, the night's work root, is gone
+        command = ""
     entry = run.get("fairplay")
     if not isinstance(entry, dict):
         why = 'run.json has no "fairplay" entry: an older rummy-audit wrote this folder'

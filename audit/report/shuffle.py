@@ -15,6 +15,7 @@ import duckdb
 
 from audit.fairplay.suspicion import p_text
 from audit.logs.validate import file_literal
+from audit.output import nightly_night
 from audit.report.base import query
 
 RNG = "rng.parquet"
@@ -113,6 +114,8 @@ def shuffle_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -
     command = "rummy-audit rng {} --out {}".format(
         *(shlex.quote(str(arguments.get(key) or key.upper())) for key in ("logs", "out"))
     )
+    if nightly_night(out):  # its log root, the night's work root, is gone
+        command = ""
     entry = run.get("rng")
     if not isinstance(entry, dict) or entry.get("status") != "run":
         why = (

@@ -360,3 +360,26 @@ def test_a_findings_message_stays_one_line_whatever_the_ids_hold() -> None:
 
     made = finding("score.points", game_id="g", message="P1\n\tX was charged 9", rule="points.cap")
     assert made.message == "P1\\n\\tX was charged 9"
+
+
+def test_a_games_row_written_again_while_the_game_ran_is_one_game(tmp_path: Path) -> None:
+    """schemas/README.md, "Games that span two nights": the games row is written each
+    night the game runs, `ended_at` set the night it ends; a log root holding both nights
+    (the one `explain` and `whatif` are given after a nightly run) reads one game, from
+    its ended row, not a duplicated key. Rows that differ otherwise still are."""
+    logs = full_log(tmp_path / "logs")
+    ended = next(g for g in logs.rows["games"] if g["game_id"] == "g1")
+    logs.rows["games"].insert(0, {**ended, "ended_at": None})  # the night before
+    units, quarantine = read(logs.write(), tmp_path / "work")
+    assert [q for q in quarantine if q.table == "games"] == []
+    (unit,) = [u for u in units if u.game is not None and u.game.game_id == "g1"]
+    assert unit.game is not None
+    assert not unit.game.running
+    assert all(h.quarantine is None for h in unit.hands)
+    other = full_log(tmp_path / "logs2")
+    g1 = next(g for g in other.rows["games"] if g["game_id"] == "g1")
+    other.rows["games"].append({**g1, "ended_at": None, "table_id": "elsewhere"})
+    _units, quarantine = read(other.write(), tmp_path / "work2")
+    assert [q.reason for q in quarantine if q.table == "games"] == [
+        "game g1 appears 2 times in games"
+    ] * 2

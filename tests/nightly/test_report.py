@@ -186,3 +186,20 @@ def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Pat
         if "<code>fairplay." in row or "<code>rng." in row:
             assert "not run" in cells[2], row  # night 2's cell
     assert "no ledger" in html.split('id="trends-nights"')[1].split("</table>")[0]
+
+
+def test_a_nights_folder_is_not_offered_to_fairplay_or_rng(two_nights: tuple[Path, Path]) -> None:
+    """A night of `rummy-audit nightly` was replayed from that night's work root, gone
+    since: `fairplay` and `rng` over it say so in one line (exit 2), never suggesting a
+    replay of every night into the committed night's folder."""
+    from typer.testing import CliRunner
+
+    from audit.cli import app
+
+    logs, state = two_nights
+    folder = state / "nights" / "0002"
+    for command in ("fairplay", "rng"):
+        result = CliRunner().invoke(app, [command, str(logs), "--out", str(folder)])
+        assert result.exit_code == 2, result.output
+        assert "is a night of rummy-audit nightly" in result.output
+        assert "rummy-audit replay" not in result.output
