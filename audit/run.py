@@ -105,10 +105,29 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
         yield None
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
+    ) as pool:
         for _ in range(workers):
             pool.submit(warm)
         yield pool
+
+
+def _die_with(parent: int) -> None:
+    """A worker's first act: on Linux, ask to be killed when the process that started it
+    dies (``PR_SET_PDEATHSIG``), so a run killed with kill -9 leaves no worker behind
+    (the pool's own shutdown needs the parent alive); and go at once if it is gone."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGKILL))  # PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
 
 
 def run_buckets(

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -269,7 +270,9 @@ KILLED_GAMES = 2_000
 
 def test_a_run_killed_mid_staging_leaves_a_folder_the_next_run_clears(tmp_path: Path) -> None:
     """kill -9 a replay once its staging folder holds files: the folder is left in OUT
-    (nothing could remove it); the next run removes it and writes complete outputs."""
+    (nothing could remove it); its worker and the pool's helper process go with it (a
+    worker asks to be killed with its parent); the next run removes the folder and writes
+    complete outputs."""
     logs = tmp_path / "logs"
     night = simulate(games=KILLED_GAMES, out=logs, seed=11)
     out = tmp_path / "out"
@@ -284,8 +287,11 @@ def test_a_run_killed_mid_staging_leaves_a_folder_the_next_run_clears(tmp_path: 
     )  # fmt: skip
     try:
         staged = _wait_for_staging(out, run)
+        children = _started_children(run)
         os.kill(run.pid, signal.SIGKILL)
         assert run.wait(timeout=30) == -signal.SIGKILL
+        _gone, alive = psutil.wait_procs(children, timeout=15)
+        assert alive == [], [p.cmdline() for p in alive]
     finally:
         if run.poll() is None:
             run.kill()
@@ -306,6 +312,18 @@ def test_a_run_killed_mid_staging_leaves_a_folder_the_next_run_clears(tmp_path: 
         assert (out / name).is_file(), name
     run_json = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert run_json["counts"]["hands_total"] == night.hands
+
+
+def _started_children(run: subprocess.Popen[bytes], timeout: float = 60) -> list[psutil.Process]:
+    """The run's child processes once its pool worker has started (the pool starts while
+    DuckDB stages)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = psutil.Process(run.pid).children(recursive=True)
+        if any("spawn_main" in " ".join(c.cmdline()) for c in children):
+            return children
+        time.sleep(0.01)
+    pytest.fail("the run's worker never started")
 
 
 def _wait_for_staging(out: Path, run: subprocess.Popen[bytes], timeout: float = 120) -> Path:
