@@ -582,13 +582,21 @@ class OpenHandReplay:
         if player not in self.opened and rules.never_opened is not None:
             flat = rules.never_opened
             return flat, "open.never_opened", f"never laid a meld, which costs a flat {flat}"
-        cards = self.seats[player].cards
+        cards = sorted(self.seats[player].cards)
         table = rules.points_table(self.jokers.codes)
         raw = sum(table[c] for c in cards)
-        held = format_codes(sorted(cards)) or "no card"
+        if not cards:
+            return 0, "points.card_points", "held no card, 0 points"
+        # Card by card, as a support agent reads it out: a joker's 0 is said to be one.
+        each = " + ".join(
+            f"{CODE_TEXT[c]} {table[c]}"
+            + (" (joker)" if c == JOKER or c in self.jokers.codes else "")
+            for c in cards
+        )
+        held = f"held {format_codes(cards)}: {each}" if len(cards) > 1 else f"held {each}"
         if raw > rules.cap:
-            return rules.cap, "points.cap", f"held {held}, {raw} points, capped at {rules.cap}"
-        return raw, "points.card_points", f"held {held}, {raw} points"
+            return rules.cap, "points.cap", f"{held} = {raw} points, capped at {rules.cap}"
+        return raw, "points.card_points", f"{held} = {raw} points"
 
     def expected(self) -> dict[str, Expected]:
         """The outcome and points the rules give each seated player (none while the hand

@@ -438,3 +438,16 @@ def test_a_set_holds_four_cards_at_most_002() -> None:
     invalid = [f for f in audit.findings if f.check == "meld.invalid"]
     assert [(f.player_id, f.seq) for f in invalid] == [("P1", 1)]
     assert invalid[0].rule.startswith("melds.max_set_size: ")
+
+
+def test_what_a_loser_holds_is_charged_card_by_card_002() -> None:
+    """002_: "pip value for the numbers, 10 for a picture card, 10 for an ace, 0 for a
+    joker": the loser's charge is said card by card, a joker's 0 named as one."""
+    seats = {"P1": P1, "P2": "AS 2S 3S 6C 6D 6S 9D TD QH QS 5C 2C 8H"}  # 8H: wild
+    game, hand = om_hand(CLEAN, seats=seats)
+    replay = OpenHandReplay(hand, game, RULES).run()
+    points, key, why = replay.charge("P2")
+    assert (points, key) == (49, "points.card_points")
+    assert why == (
+        "held QS KS 8H QH 9D TD: QS 10 + KS 10 + 8H 0 (joker) + QH 10 + 9D 9 + TD 10 = 49 points"
+    )
