@@ -476,6 +476,10 @@ def _player(
     title, groups = _arrangement(seat, want, declaration, jokers, rules)
     views = group_views(groups, jokers)
     amount = _amount(replay.hand, game, row, money.get(player))
+    if want is not None and row is not None and want.outcome != row.outcome:
+        # The money follows the recorded outcome (schemas/money.md): it is no amount of the
+        # rules' outcome, so it is not said beside it.
+        amount = ""
     differs = _differs(want, row, player in money)
     return PlayerView(
         player=player,

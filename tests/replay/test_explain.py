@@ -36,3 +36,16 @@ def test_explain_an_unknown_hand_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["explain", "NOPE", str(logs)])
     assert result.exit_code == 2
     assert result.output.strip() == "rummy-audit: error: the log root has no hand or game 'NOPE'"
+
+
+def test_a_wrong_verdict_gives_no_amount_beside_the_rules_outcome(tmp_path: Path) -> None:
+    """schemas/money.md: the money follows the recorded outcome; beside the rules' outcome
+    of a wrong verdict (an invalid declaration recorded as won) no amount is said, where
+    the recorded winner's 36.00 read as owed to an invalid declarer."""
+    case = next(c for c in CASES if c.name == "declare.verdict")
+    logs = write_log(tmp_path / "logs", [scenario(**case.kwargs)])
+    result = runner.invoke(app, ["explain", "H1", str(logs)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "P1: invalid declaration, 80 points (" in text
+    assert "P1: invalid declaration, 80 points, amount" not in text
