@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import networkx as nx
 
-from audit.fairplay.suspicion import Suspicion, p_text
+from audit.fairplay.suspicion import Suspicion, p_is
 from audit.findings import Thresholds
 
 SEATING = "fairplay.co_seating"
@@ -78,7 +78,7 @@ def rings(
                 benign="a group of friends who play together; each link has its own reading",
                 message=f"{accounts} form a ring of {len(members)} accounts joined by "
                         f"{len(edges)} suspicious pairs: {links} (its weakest link has "
-                        f"q = {p_text(weakest)}).",
+                        f"{p_is('q', weakest)}).",
                 expected_text="no group of three or more accounts linked by suspicious pairs",
                 recorded_text=f"{accounts}: {links}",
                 pattern="connected groups of three or more accounts joined by suspicious pairs",

@@ -83,10 +83,20 @@ def p_text(p: float) -> str:
     return f"{p:.1e}"
 
 
+def p_is(name: str, p: float) -> str:
+    """A probability in a sentence: ``p = 0.012``, or ``p < 1e-300`` (not ``p = < 1e-300``).
+
+    >>> p_is("p", 0.0123), p_is("q", 0.0)
+    ('p = 0.012', 'q < 1e-300')
+    """
+    text = p_text(p)
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
+
+
 def how_sure(p: float, q: float, tests: int) -> str:
     """The clause every message ends with: the p-value and the corrected q-value."""
     hypotheses = "hypothesis" if tests == 1 else "hypotheses"
     return (
-        f"p = {p_text(p)}, q = {p_text(q)} after Benjamini-Hochberg over {tests:,} "
+        f"{p_is('p', p)}, {p_is('q', q)} after Benjamini-Hochberg over {tests:,} "
         f"{hypotheses} tested"
     )

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from audit.errors import AuditError
-from audit.fairplay.suspicion import p_text
+from audit.fairplay.suspicion import p_is, p_text
 from audit.findings import Finding, Thresholds, finding
 from audit.logs.reader import LogRoot
 from audit.shuffle.deal import deal_tests, uniformity_tests
@@ -136,7 +136,7 @@ def _finding(rows: list[Result], tested: int) -> Finding:
     others = f"; {len(rows)} of {tested} such tests fail" if tested > 1 else ""
     message = (
         f"In {worst.group_label}, {worst.effect}{others}: the shuffle does not hold "
-        f"that {null} (p = {p_text(worst.p_value)}, "
+        f"that {null} ({p_is('p', worst.p_value)}, "
         f"{p_text(worst.adjusted_p or 0.0)} after Holm's correction over "
         f"{worst.tests:,} shuffle tests)."
     )
