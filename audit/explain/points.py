@@ -21,6 +21,7 @@ from audit.money import points_settlement
 from audit.records import Game
 from audit.replay.hand import Seat
 from audit.replay.outcome import Expected, HandAudit, arranged_by_server
+from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
 from audit.rules.ruleset import Ruleset
@@ -104,12 +105,27 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
     """A player's value cards and their settlement, where the rules settle them."""
     want = audit.expected.get(player)
     share = want.value if want is not None else None
-    if want is None or share is None:
-        return None
     replay = audit.replay
     jokers = replay.jokers
     kinds = set(jokers.kinds)
     held = sorted(c for c in replay.seats[player].cards if c in kinds)
+    out = ("first_drop", "middle_drop", "invalid_declare")
+    if share is None and want is not None and want.outcome in out and _settles_values(audit, game):
+        # points.value_cards: "a player who dropped or declared wrongly neither pays nor
+        # receives": said on their own panel too, where their dispute is read.
+        worth = value_of(replay.seats[player].cards, jokers, replay.rules)
+        return ValueView(
+            cards=card_views(held, jokers),
+            words=worth.words or "no value cards",
+            points=worth.points,
+            net=0,
+            settlement="a player who dropped or declared wrongly neither pays nor receives "
+            "for value cards: net 0",
+            money="",
+            rule=rule_view(rules, "points.value_cards"),
+        )
+    if want is None or share is None:
+        return None
     many = "other" if share.others == 1 else "others"
     settlement = (
         f"receives {share.value.points} from each of the {share.others} {many} still in at "
@@ -124,6 +140,14 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
         money=_value_money(want, audit, game),
         rule=rule_view(rules, "points.value_cards"),
     )
+
+
+def _settles_values(audit: HandAudit, game: Game) -> bool:
+    """Whether the hand settled value cards (points rummy under ``points.value_cards``, a
+    player still in at the show having a share)."""
+    if game.format != "points" or audit.replay.rules.value_cards is None:
+        return False
+    return any(e.value is not None for e in audit.expected.values())
 
 
 def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:

@@ -115,6 +115,13 @@ def test_a_player_who_dropped_is_out_of_the_value_settlement() -> None:
     amounts = {f.player_id: f.expected for f in audit.findings if f.check == "score.amount"}
     # B: 100 - 10 = +90 less 9 points; A: 9 + 30 from the points, -90 for value: -51, no rake.
     assert amounts == {"B": "81.00", "C": "-30.00", "A": "-51.00"}
+    # explain says it on C's own panel, where C's dispute is read (money.md).
+    from audit.explain.points import value_view
+
+    view = value_view("C", audit, game, R21)
+    assert view is not None
+    assert (view.net, view.money) == (0, "")
+    assert view.settlement.startswith("a player who dropped or declared wrongly neither pays")
 
 
 def test_a_pool_game_under_standard_21_is_refused() -> None:
