@@ -20,7 +20,7 @@ from audit.explain.cards import (
 from audit.money import points_settlement
 from audit.records import Game
 from audit.replay.hand import Seat
-from audit.replay.outcome import Expected, HandAudit, arranged_by_server
+from audit.replay.outcome import Expected, HandAudit, server_loser
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
@@ -238,12 +238,8 @@ def exact_loser(
         or score.points < score.cap
     ):
         return want
-    _, full = arranged_by_server(seat.cards, jokers, rules, score.cap, whole=True)
-    why = full.summary()
-    if want.rule_key == "points.first_hand_show_cap":
-        why += " (first hand show: they had not yet had a turn)"
-    why += ", arranged at best by the server (no show recorded)"
-    return replace(want, score=full, why=why)
+    full = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key, whole=True)
+    return replace(want, score=full.score, why=full.why)
 
 
 def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:

@@ -37,7 +37,7 @@ from audit.games.deals import check_deals
 from audit.money import money
 from audit.records import Event, Game, Hand, Result, RulesSay
 from audit.replay.hand import Declaration, Seat, Status
-from audit.replay.outcome import Expected, HandAudit, TableState
+from audit.replay.outcome import SERVER_ARRANGED, Expected, HandAudit, TableState
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -540,7 +540,7 @@ def _arrangement(
     if want is not None and want.score is not None:
         if seat.shown is not None:
             return "as shown", want.score.groups
-        return "arranged at best by the server (no show recorded)", want.score.groups
+        return SERVER_ARRANGED, want.score.groups
     if seat.shown is not None:
         return "as shown, not exactly the cards held", check_groups(seat.shown, jokers, rules)
     held = {

@@ -362,11 +362,11 @@ def _entries_by_player(game: Game, hands: list[Hand], fee: Decimal, add: Add) ->
             if row.kind == kind:
                 paid[row.player] += -row.amount
         for player in sorted(set(owed) | set(paid), key=str):
-            want = fee * owed.get(player, 0) if player is not None else ZERO
+            times = owed.get(player, 0) if player is not None else 0
+            want = fee * times
             if paid[player] == want:
                 continue
             who = "the platform" if player is None else player
-            times = owed.get(player, 0) if player is not None else 0
             why = (
                 f"entered the game once, so pays a buy_in of {fee}"
                 if kind == "buy_in" and times

@@ -209,6 +209,11 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
     return Expected(outcome, points, key, _DROP_WORDS[outcome], seq=seat.drop_seq)
 
 
+SERVER_ARRANGED = "arranged at best by the server (no show recorded)"
+"""How a loser without a show is charged: the best arrangement of their cards."""
+_FIRST_HAND = " (first hand show: they had not yet had a turn)"
+
+
 def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
     rules = replay.rules
     cap = rules.cap
@@ -219,24 +224,35 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
         return Expected("lost", None, "declaration.groups_exact", "showed other cards than held")
     if seat.shown is not None:
         score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
-        why, how = score.summary(), "as shown"
-    else:
-        points, score = arranged_by_server(seat.cards, replay.jokers, rules, cap)
-        how = "arranged at best by the server (no show recorded)"
-        if points >= cap and not score.ready:
-            why = (
-                f"no arrangement of its cards comes to fewer than {cap} points, so it is "
-                f"charged the cap of {cap}"
-            )
-            if key == "points.first_hand_show_cap":
-                why += " (first hand show: they had not yet had a turn)"
-            return Expected("lost", score.points, key, f"{why}, {how}", score=score)
-        why = score.summary()
-    if score.raw > score.points and key == "points.first_hand_show_cap":
-        why += " (first hand show: they had not yet had a turn)"
+        return _charged(score, key, score.summary(), "as shown")
+    return server_loser(seat.cards, replay.jokers, rules, cap, key)
+
+
+def server_loser(
+    cards: Sequence[int], jokers: Jokers, rules: Ruleset, cap: int, key: str, *, whole: bool = False
+) -> Expected:
+    """The rules' outcome of a loser without a show, charged ``cap`` at most under the
+    rule ``key`` (``points.cap`` or ``points.first_hand_show_cap``): the server's best
+    arrangement of their cards (``arranged_by_server``; ``whole`` for ``explain``). One
+    charged the cap is told so, not what an arbitrary arrangement leaves."""
+    points, score = arranged_by_server(cards, jokers, rules, cap, whole=whole)
+    if points >= cap and not score.ready and not whole:
+        why = (
+            f"no arrangement of its cards comes to fewer than {cap} points, so it is "
+            f"charged the cap of {cap}"
+        )
+        return _charged(score, key, why, SERVER_ARRANGED, capped=True)
+    return _charged(score, key, score.summary(), SERVER_ARRANGED)
+
+
+def _charged(score: Score, key: str, why: str, how: str, *, capped: bool = False) -> Expected:
+    """A loser's outcome: ``key`` becomes the rule that decided the points (the cap,
+    the ready hand, the cards or the unmet requirement), the words say how."""
+    if key == "points.first_hand_show_cap" and (capped or score.raw > score.points):
+        why += _FIRST_HAND
     elif score.ready:
         key = "points.ready_hand"
-    elif score.raw <= score.points:
+    elif not capped and score.raw <= score.points:
         key = "points.unmet_requirement" if not score.requirement_met else "points.card_points"
     return Expected("lost", score.points, key, f"{why}, {how}", score=score)
 

@@ -103,8 +103,6 @@ def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]
     return unmet
 
 
-
-
 def cannot_meet(rules: Ruleset) -> str:
     """Why every card of a hand counts when no arrangement of it meets the requirement:
     said of the cards, not of one arrangement of them (which may hold a sequence).
