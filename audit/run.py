@@ -7,6 +7,7 @@ ran them, because every output is sorted by stable keys before it is written.
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -51,8 +52,9 @@ from audit.output import (
     write_rng,
     write_suspicions,
 )
-from audit.records import HandRow, QuarantineRow
+from audit.records import HandRow, QuarantineRow, give_back_memory
 from audit.report.render import write_report
+from audit.rules import memo
 from audit.rules.registry import PlatformRules, load_rules, using
 from audit.unit import audit_games
 
@@ -75,6 +77,7 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
     quarantine: list[QuarantineRow] = []
     out = Parts(parts)
     hands = 0
+    memo.bound()  # a long-lived worker's caches stay the size of a short night's
     with using(stage.rulesets):
         for index, batch in enumerate(read_bucket(stage, bucket, quarantine)):
             result = audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged)
@@ -88,6 +91,15 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
     out.add("quarantine", quarantine, f"b{bucket:06d}")
     out.add("findings", _input_findings(quarantine), f"b{bucket:06d}")
     return hands
+
+
+def let_go() -> None:
+    """A cluster's worker, once the run's buckets are done: it stays up (the cluster is
+    not the run's), so what the audit filled is let go: the rules engine's caches, emptied,
+    and the memory freed given back to the system."""
+    memo.empty()
+    gc.collect()
+    give_back_memory()
 
 
 def warm() -> None:
@@ -153,7 +165,7 @@ def run_buckets(
     if scheduler is not None:
         from audit.cluster import run_on_cluster  # distributed: an optional extra
 
-        run_on_cluster(scheduler, work, stage, on_done)
+        run_on_cluster(scheduler, work, stage, on_done, after=let_go)
         return
     if stage.buckets == 1 or (pool is None and workers <= 1):
         for bucket in range(stage.buckets):
@@ -591,6 +603,7 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         first, last = rows[0] if rows else (None, None)
     except duckdb.Error:
         pass
+
     def iso(value: Any) -> str | None:
         return None if value is None else value.astimezone(UTC).isoformat(timespec="seconds")
 

@@ -65,18 +65,23 @@ class TreeMemory:
 
     def __init__(self, every: float = 0.1) -> None:
         self.every, self.peak, self.peak_pss = every, 0, 0
+        self.at_peak: list[int] = []  # each process's PSS at the PSS peak, this one first
+        self.started, self.peak_at = time.perf_counter(), 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         me = psutil.Process()
         while not self._stop.wait(self.every):
-            rss = pss = 0
+            rss, each = 0, []
             for proc in [me, *me.children(recursive=True)]:
                 with contextlib.suppress(psutil.Error):  # ended since the listing
                     full = proc.memory_full_info()
-                    rss, pss = rss + full.rss, pss + full.pss
-            self.peak, self.peak_pss = max(self.peak, rss), max(self.peak_pss, pss)
+                    rss, each = rss + full.rss, [*each, full.pss]
+            self.peak = max(self.peak, rss)
+            if sum(each) > self.peak_pss:
+                self.peak_pss, self.at_peak = sum(each), each
+                self.peak_at = time.perf_counter() - self.started
 
     def __enter__(self) -> TreeMemory:
         self._thread.start()
@@ -123,6 +128,8 @@ def child(logs: Path, mode: str) -> None:
         "worker_mib": kids,
         "all_mib": tree.peak / 2**20,
         "all_pss_mib": tree.peak_pss / 2**20,
+        "pss_peak_at_s": round(tree.peak_at, 1),
+        "pss_at_peak_mib": [round(b / 2**20) for b in tree.at_peak],
     }
     print(json.dumps(figures))
 

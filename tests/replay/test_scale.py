@@ -22,6 +22,7 @@ from audit.findings import Finding, Severity
 from audit.output import Parts
 from audit.records import HandRow, QuarantineRow
 from audit.replay.facts import DropRow, PileRow
+from audit.rules import memo
 from audit.sim import simulate
 
 OUTPUTS = ("findings.parquet", "hands.parquet", "quarantine.parquet", "pile.parquet",
@@ -219,6 +220,32 @@ def test_a_dask_cluster_writes_the_bytes_of_a_local_run(
     assert pq.read_table(tmp_path / "dask" / "hands.parquet").num_rows > 300
 
 
+def test_cluster_workers_let_go_of_the_caches_when_the_run_ends(
+    night: Path, cluster: str, tmp_path: Path
+) -> None:
+    """The cluster is not the run's: its workers stay up after it, so they are left
+    without the rules engine's caches the audit filled (``run.let_go``)."""
+    import distributed
+
+    run.replay_logs(logs=night, out=tmp_path / "out", scheduler=cluster, progress=False)
+    with distributed.Client(cluster, set_as_default=False) as client:
+        held = client.run(memo.held)
+        assert len(held) == 2
+        assert set(held.values()) == {0}
+        assert 0 not in client.run(_fill).values()  # what held() counts is there to count
+
+
+def _fill() -> int:
+    """Classify a group in this process (a cluster's worker): the caches hold it."""
+    from audit.cards import parse_codes
+    from audit.rules.melds import Jokers, classify
+    from audit.rules.ruleset import load_preset
+
+    rules = load_preset("standard-13")
+    classify(parse_codes(["QH", "KH", "AH"]), Jokers.for_wild_card("5D", rules), rules)
+    return memo.held()
+
+
 def test_no_scheduler_at_the_address_is_one_line(
     night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -309,3 +336,26 @@ def test_a_bucket_audited_twice_writes_its_rows_once(
     run.replay_logs(logs=night, out=again, workers=1, progress=False)
     assert len(calls) > 1
     assert digests(again) == digests(once)
+
+
+def test_caches_emptied_before_every_bucket_change_no_byte(
+    night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker empties the rules engine's per-pattern caches when they pass their budget
+    (``audit.rules.memo``): what they return never depends on what they hold, so a run
+    that empties them before every bucket writes the bytes of one that never does."""
+    monkeypatch.setattr(run, "bucket_rows", lambda events, workers: 1_500)
+    monkeypatch.setattr(run, "_pool", lambda workers: nullcontext())  # in-process, patched
+    monkeypatch.setattr(memo, "BUDGET", 10**9)
+    kept = tmp_path / "kept"
+    run.replay_logs(logs=night, out=kept, workers=1, progress=False)
+    assert memo.held() > 0
+    emptied: list[bool] = []
+    real = memo.bound
+    monkeypatch.setattr(memo, "BUDGET", 0)
+    monkeypatch.setattr(memo, "bound", lambda: emptied.append(real()) or emptied[-1])
+    empty = tmp_path / "empty"
+    run.replay_logs(logs=night, out=empty, workers=1, progress=False)
+    assert len(emptied) > 1
+    assert all(emptied[1:])
+    assert digests(empty) == digests(kept)
