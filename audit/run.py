@@ -603,7 +603,6 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         first, last = rows[0] if rows else (None, None)
     except duckdb.Error:
         pass
-
     def iso(value: Any) -> str | None:
         return None if value is None else value.astimezone(UTC).isoformat(timespec="seconds")
 

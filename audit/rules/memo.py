@@ -3,14 +3,16 @@
 The classifier (``melds._classify``) and the solver's suit and rank tables
 (``tables._suit_runs`` and its kin) remember every pattern of cards they have judged; each
 is an ``lru_cache`` keyed on the cards and the ``Ruleset``, so what they return never
-depends on what they hold. A worker that audits bucket after bucket fills them for its
-first 50 or so buckets (about 65,000 groups, 27,000 suit patterns), and the entries, made
+depends on what they hold. A worker that audits bucket after bucket fills them for as long as
+it runs (the million-hand night's: 65,000 groups, the classifier's limit, after 55 buckets,
+and 39,000 suit patterns after 170, still growing), and the entries, made
 one by one between each batch's short-lived records, keep the allocator's arenas alive
 around them: a worker of the million-hand night grew from about 245 to 320 MiB that way,
 where with the caches emptied after every bucket it held at about 222
 (benchmarks/README.md, "Scale"). Emptied whenever they pass ``BUDGET`` entries, they hold
-what a worker fills in its first eight buckets or so, whatever the size of the night, and a
-worker pays a cold start (about a fifth more time for one bucket) once per eight or so.
+what a worker fills in its first eight buckets or so, whatever the size of the night; a
+worker pays a cold start (about a fifth more time for one bucket) once in ten buckets or so,
+about 3 % of its time.
 
 The tables keyed on a ruleset alone (requirement states, packing, the order of the search)
 are small and are kept.
