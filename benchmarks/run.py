@@ -20,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import fairplay  # noqa: E402
+import honest  # noqa: E402
 import replay  # noqa: E402
 import report  # noqa: E402
 import rng  # noqa: E402
@@ -33,6 +34,7 @@ BENCHMARKS = {
     "replay": replay.main,
     "report": report.main,
     "fairplay": fairplay.main,
+    "honest": honest.main,
     "rng": rng.main,
     "scale": scale.main,
 }
