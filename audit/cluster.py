@@ -34,12 +34,10 @@ def run_on_cluster(
     audit: Callable[[Staging, int], T],
     stage: Staging,
     on_done: Callable[[T], None],
-    after: Callable[[], None] | None = None,
 ) -> None:
     """Run ``audit(stage, bucket)`` for every bucket on the cluster at ``address``; pass
-    each result to ``on_done`` as it arrives; then run ``after`` once on every worker (to
-    let go of what the run left there). Raises ``AuditError`` (one line) when the extra is
-    not installed, no scheduler answers, or a worker fails."""
+    each result to ``on_done`` as it arrives. Raises ``AuditError`` (one line) when the
+    extra is not installed, no scheduler answers, or a worker fails."""
     try:
         import distributed
     except ImportError as error:
@@ -81,8 +79,6 @@ def run_on_cluster(
                 ) from error
             on_done(result)
             future.release()
-        if after is not None:
-            client.run(after)
 
 
 def _as_is(value: T) -> T:

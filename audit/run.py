@@ -7,7 +7,6 @@ ran them, because every output is sorted by stable keys before it is written.
 
 from __future__ import annotations
 
-import gc
 import json
 import multiprocessing
 import os
@@ -52,7 +51,7 @@ from audit.output import (
     write_rng,
     write_suspicions,
 )
-from audit.records import HandRow, QuarantineRow, give_back_memory
+from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules import memo
 from audit.rules.registry import PlatformRules, load_rules, using
@@ -91,15 +90,6 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
     out.add("quarantine", quarantine, f"b{bucket:06d}")
     out.add("findings", _input_findings(quarantine), f"b{bucket:06d}")
     return hands
-
-
-def let_go() -> None:
-    """A cluster's worker, once the run's buckets are done: it stays up (the cluster is
-    not the run's), so what the audit filled is let go: the rules engine's caches, emptied,
-    and the memory freed given back to the system."""
-    memo.empty()
-    gc.collect()
-    give_back_memory()
 
 
 def warm() -> None:
@@ -165,7 +155,7 @@ def run_buckets(
     if scheduler is not None:
         from audit.cluster import run_on_cluster  # distributed: an optional extra
 
-        run_on_cluster(scheduler, work, stage, on_done, after=let_go)
+        run_on_cluster(scheduler, work, stage, on_done)
         return
     if stage.buckets == 1 or (pool is None and workers <= 1):
         for bucket in range(stage.buckets):

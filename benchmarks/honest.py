@@ -33,7 +33,8 @@ GAMES = 2_000
 FIRST_SEED = 1_000
 DETECTORS = ("bot", "chip_dumping", "co_seating", "collusion", "ring", "shared_device",
              "soft_drop")  # fmt: skip
-BOUND = {"reported": 0.01, "minor": 0.001, "major": 0.00001}
+BOUND = 0.01
+"""The false alarms per honest night Benjamini-Hochberg at q <= 0.01 allows a detector."""
 SEVERE = {"reported": {"info", "minor", "major"}, "minor": {"minor", "major"}, "major": {"major"}}
 
 
@@ -64,7 +65,7 @@ def main(nights: int = NIGHTS) -> str:
             if any(c == check and s in severities for c, s in suspicions)
         )
         k = count["reported"]
-        tail = float(binom.sf(k - 1, nights, BOUND["reported"])) if k else 1.0
+        tail = float(binom.sf(k - 1, nights, BOUND)) if k else 1.0
         rows.append(
             f"| `{check}` | {k} | {count['minor']} | {count['major']} | {k / nights:.2%} "
             f"| 1 % (minor 0.1 %) | {tail:.2f} |"

@@ -221,32 +221,6 @@ def test_a_dask_cluster_writes_the_bytes_of_a_local_run(
     assert pq.read_table(tmp_path / "dask" / "hands.parquet").num_rows > 300
 
 
-def test_cluster_workers_let_go_of_the_caches_when_the_run_ends(
-    night: Path, cluster: str, tmp_path: Path
-) -> None:
-    """The cluster is not the run's: its workers stay up after it, so they are left
-    without the rules engine's caches the audit filled (``run.let_go``)."""
-    import distributed
-
-    run.replay_logs(logs=night, out=tmp_path / "out", scheduler=cluster, progress=False)
-    with distributed.Client(cluster, set_as_default=False) as client:
-        held = client.run(memo.held)
-        assert len(held) == 2
-        assert set(held.values()) == {0}
-        assert 0 not in client.run(_fill).values()  # what held() counts is there to count
-
-
-def _fill() -> int:
-    """Classify a group in this process (a cluster's worker): the caches hold it."""
-    from audit.cards import parse_codes
-    from audit.rules.melds import Jokers, classify
-    from audit.rules.ruleset import load_preset
-
-    rules = load_preset("standard-13")
-    classify(parse_codes(["QH", "KH", "AH"]), Jokers.for_wild_card("5D", rules), rules)
-    return memo.held()
-
-
 def test_no_scheduler_at_the_address_is_one_line(
     night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
