@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from functools import lru_cache
+from typing import Final
 
 from audit.errors import CardError
 
@@ -76,10 +77,10 @@ _SUIT_INDEX = {suit: i for i, suit in enumerate(_SUITS)}
 _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 _RANK_NUMBER = {rank: i + 1 for i, rank in enumerate(_RANKS)}
 
-JOKER = 52
+JOKER: Final = 52
 """The integer code of a printed joker."""
 JOKER_TEXT = "JK"
-N_CODES = 53
+N_CODES: Final = 53
 
 CODE_TEXT: tuple[str, ...] = (
     *(f"{rank.value}{suit.value}" for suit in _SUITS for rank in _RANKS),

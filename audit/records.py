@@ -14,9 +14,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum, unique
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
-NO_CARD = -1
+NO_CARD: Final = -1
 
 
 @unique

@@ -16,7 +16,8 @@ from typing import Final
 
 from audit.cards import (
     CODE_TEXT,
-    canonical_shoe,
+    JOKER,
+    N_CODES,
     difference_words,
     format_codes,
     shoe_composition,
@@ -184,7 +185,7 @@ class HandReplay:
                     expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
                     recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
                 )
-            if sorted(hand.shoe) != canonical_shoe(spec.decks, spec.printed_jokers):
+            if not _is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
                 self._shoe_finding(spec.decks, spec.printed_jokers)
         if len(hand.shoe) < n * k + 2:
             self._find(
@@ -431,9 +432,11 @@ class HandReplay:
         )
 
     def _take_from_hand(self, seat: Seat, e: Event, card: int, what: str) -> None:
-        if card in seat.cards:
-            seat.cards.remove(card)
+        try:
+            seat.cards.remove(card)  # one pass over the hand, not two (``in``, then this)
             return
+        except ValueError:
+            pass
         self._find(
             "discard.not_in_hand",
             "turns.discard_from_hand",
@@ -680,6 +683,18 @@ class HandReplay:
                 recorded=f"{len(self._active())} players in",
             )
         return self
+
+
+def _is_shoe(shoe: list[int], decks: int, printed_jokers: int) -> bool:
+    """Whether ``shoe`` holds every card ``decks`` times and ``printed_jokers`` jokers,
+    nothing else (``canonical_shoe``'s cards). Counted, not sorted: sorting a 106-card shoe
+    was 4 % of a hand's audit."""
+    counts = [0] * N_CODES
+    for code in shoe:
+        if not 0 <= code < N_CODES:
+            return False
+        counts[code] += 1
+    return counts[JOKER] == printed_jokers and all(counts[c] == decks for c in range(JOKER))
 
 
 def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:

@@ -14,11 +14,18 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, code_of, format_codes
 from audit.rules.ruleset import Ruleset
 
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
+
+
+# Final: a compiled module reads its own C statics; a name imported from a module
+# that is not compiled is a dict lookup at every use.
+_RANK_OF: Final = RANK_OF
+_SUIT_OF: Final = SUIT_OF
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,7 @@ class Jokers:
             cut = rules.printed_joker_cut_card if rules.up_down_jokers else None
         kinds: tuple[int, ...] = ()
         if rules.up_down_jokers and cut is not None:
-            rank, suit = RANK_OF[cut], SUIT_OF[cut]
+            rank, suit = _RANK_OF[cut], _SUIT_OF[cut]
             found = [cut]
             for step in range(1, rules.up_down_depth + 1):
                 found.append(code_of((rank - 1 + step) % 13 + 1, suit))
@@ -87,7 +94,7 @@ class Jokers:
             if code == JOKER:
                 return cls(None, frozenset(kinds[1:]), CODE_TEXT[code], kinds)
             return cls(None, frozenset({code, *kinds}), CODE_TEXT[code], kinds)
-        rank = rules.printed_joker_wild_rank.number if code == JOKER else RANK_OF[code]
+        rank = rules.printed_joker_wild_rank.number if code == JOKER else _RANK_OF[code]
         codes = {code_of(rank, s) for s in range(4)} | set(kinds[1:])
         return cls(rank, frozenset(codes), CODE_TEXT[code], kinds)
 
@@ -246,8 +253,8 @@ def _plain_meld(cards: list[int], jokers: Jokers, rules: Ruleset) -> Verdict | N
     n = len(cards)
     if n < rules.min_meld_size or JOKER in cards or not jokers.codes.isdisjoint(cards):
         return None
-    suits = {SUIT_OF[c] for c in cards}
-    ranks = sorted(RANK_OF[c] for c in cards)
+    suits = {_SUIT_OF[c] for c in cards}
+    ranks = sorted(_RANK_OF[c] for c in cards)
     if len(suits) == 1 and not rules.run_wraps and len(set(ranks)) == n:
         fits = ranks[-1] - ranks[0] == n - 1 and (rules.ace_low or ranks[0] != 1)
         if not fits and ranks[0] == 1 and rules.ace_high:  # the ace after the king
@@ -329,10 +336,10 @@ def _best_run(
 
 def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
     """``None`` when ``real`` cards and ``n - len(real)`` jokers make a run, else why not."""
-    suits = {SUIT_OF[c] for c in real}
+    suits = {_SUIT_OF[c] for c in real}
     if len(suits) > 1:
         return "its cards are of more than one suit"
-    ranks = [RANK_OF[c] for c in real]
+    ranks = [_RANK_OF[c] for c in real]
     if rules.run_wraps:
         if len(set(ranks)) != len(ranks) or n > 13:
             return "a rank appears twice"
@@ -378,10 +385,10 @@ def _best_set(
         real = naturals + list(as_natural)
         if not real:
             continue
-        if len({RANK_OF[c] for c in real}) > 1:
+        if len({_RANK_OF[c] for c in real}) > 1:
             reason = reason or "its cards are of more than one rank"
             continue
-        counts = Counter(SUIT_OF[c] for c in real)
+        counts = Counter(_SUIT_OF[c] for c in real)
         if max(counts.values()) > 1:
             twice = next(s for s, k in counts.items() if k > 1)
             reason = f"a set holds each suit once, and {_SUIT_NAMES[twice]} appears twice"
@@ -406,8 +413,8 @@ def _best_set(
 
 
 def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
-    one_suit = len({SUIT_OF[c] for c in naturals}) == 1
-    one_rank = len({RANK_OF[c] for c in naturals}) == 1
+    one_suit = len({_SUIT_OF[c] for c in naturals}) == 1
+    one_rank = len({_RANK_OF[c] for c in naturals}) == 1
     if one_suit and not one_rank:
         return f"{text} is not a sequence: {run}"
     if one_rank and not one_suit:

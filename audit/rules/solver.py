@@ -96,6 +96,12 @@ from audit.rules.ways import _alternative_declaration, _grouped_declaration
 _INF: Final = 1 << 30
 
 
+# Final: a compiled module reads its own C statics; a name imported from a module
+# that is not compiled is a dict lookup at every use.
+_RANK_OF: Final = RANK_OF
+_SUIT_OF: Final = SUIT_OF
+
+
 # A meld that can be made: (cost to the joker pool, -delta, contribution, delta of the
 # packed multiset, jokers needed). Sorted, the order the search tries them in.
 _Option = tuple[int, int, int, int, int]
@@ -262,7 +268,7 @@ class _Search:
         n_wild, unit_of = self.n_wild, self.units
         skip = 0 if self.rules.wild_natural_keeps_pure else n_wild
         for i, code in enumerate(self.items[skip:], skip):
-            suit, rank = SUIT_OF[code], RANK_OF[code]
+            suit, rank = _SUIT_OF[code], _RANK_OF[code]
             masks[suit] |= 1 << rank
             units[suit][rank] = unit_of[i]
             if i < n_wild:
@@ -307,7 +313,7 @@ class _Search:
         by_rank: dict[int, list[int]] = {}
         for i, code in enumerate(items):
             if not self.pure_only:  # a set is never pure
-                by_rank.setdefault(RANK_OF[code], []).append(item_units[i])
+                by_rank.setdefault(_RANK_OF[code], []).append(item_units[i])
         wild_unit = item_units[n_wild]
         for rank, places in by_rank.items():
             if places[0] >= wild_unit:
@@ -362,8 +368,8 @@ class _Search:
         skip = 0 if rules.wild_natural_keeps_pure else self.n_wild
         for i, code in enumerate(self.items):
             held = (self.full >> (width * i)) & count
-            suit = SUIT_OF[code]
-            if (i >= skip and covered[suit] >> RANK_OF[code] & 1) or (tunnelas and held >= 3):
+            suit = _SUIT_OF[code]
+            if (i >= skip and covered[suit] >> _RANK_OF[code] & 1) or (tunnelas and held >= 3):
                 usable[suit] += held
         most = sum(n // 3 for n in usable)
         if tunnelas and rules.printed_joker_tunnela:
@@ -583,7 +589,7 @@ class _Search:
         field = (1 << self.width) - 1
         masks = [0, 0, 0, 0]
         for i, code in enumerate(self.items):
-            masks[SUIT_OF[code]] |= field << (self.width * i)
+            masks[_SUIT_OF[code]] |= field << (self.width * i)
         return _pure_short(rules), [m for m in masks if m]
 
     def _pure_most(self, rem: int, suit_masks: list[int]) -> int:
@@ -613,7 +619,7 @@ class _Search:
         rest = part
         while rest:
             i = ((rest & -rest).bit_length() - 1) // width
-            rank = RANK_OF[items[i]]
+            rank = _RANK_OF[items[i]]
             held[rank] = copies = (rest >> (width * i)) & field
             if i >= skip:
                 places |= 1 << rank

@@ -39,6 +39,12 @@ _CONTRIB: Final = {
 }
 
 
+# Final: a compiled module reads its own C statics; a name imported from a module
+# that is not compiled is a dict lookup at every use.
+_RANK_OF: Final = RANK_OF
+_SUIT_OF: Final = SUIT_OF
+
+
 @lru_cache(maxsize=256)
 def _requirement_tables(
     rules: Ruleset,
@@ -396,10 +402,10 @@ def _run_cover(rules: Ruleset, ranks: int) -> int:
 @lru_cache(maxsize=1 << 14)
 def _display_order(cards: tuple[int, ...]) -> tuple[int, ...]:
     """Cards in the order people lay a meld down: by rank, the ace after a king."""
-    ranks = {RANK_OF[c] for c in cards}
+    ranks = {_RANK_OF[c] for c in cards}
     high_ace = 13 in ranks and 2 not in ranks
     return tuple(
-        sorted(cards, key=lambda c: (14 if high_ace and RANK_OF[c] == 1 else RANK_OF[c], c))
+        sorted(cards, key=lambda c: (14 if high_ace and _RANK_OF[c] == 1 else _RANK_OF[c], c))
     )
 
 
@@ -425,9 +431,9 @@ def _best_pure_run(
     for suit in range(4):
         at: dict[int, int] = {}  # place -> code
         for code in copies:
-            if SUIT_OF[code] != suit:
+            if _SUIT_OF[code] != suit:
                 continue
-            rank = RANK_OF[code]
+            rank = _RANK_OF[code]
             if wraps:
                 at[rank], at[rank + 13] = code, code
             elif rank != 1:

@@ -21,9 +21,8 @@ both ``deck.commitment``:
 from __future__ import annotations
 
 import hashlib
-import hmac
 import struct
-from typing import Final
+from typing import Any, Final
 
 from audit.cards import canonical_shoe, difference_words, format_codes
 from audit.findings import Finding, finding
@@ -46,6 +45,17 @@ _BLOCK: Final = struct.Struct(">8I")
 32-bit words."""
 
 
+def _keyed(key: bytes) -> tuple[Any, Any]:
+    """HMAC-SHA256's inner and outer hashes with ``key``'s padded blocks already fed
+    (RFC 2104): ``HMAC(key, m)`` is ``outer`` fed ``inner`` fed ``m``'s digest."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    return inner, outer
+
+
 def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
     """The shoe the scheme gives for these seeds (index 0 dealt first)."""
     return shuffled(shuffle, canonical_shoe(decks, printed_jokers))
@@ -54,9 +64,10 @@ def reproduce(shuffle: Shuffle, decks: int, printed_jokers: int) -> list[int]:
 def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
     """``shoe`` (in canonical order) shuffled in place by the scheme (the module's
     docstring), and returned."""
-    # One keyed HMAC for the hand, copied for each block: ``hmac.digest`` looks the hash
-    # up and keys a new one for every block, twice the time.
-    keyed = hmac.new((shuffle.server_seed or "").encode(), digestmod=hashlib.sha256)
+    # HMAC by its definition (RFC 2104), the key's two padded blocks hashed once per hand:
+    # a block then costs two copies, two updates and two digests of C hash objects, with
+    # no call into ``hmac``'s Python methods (a third of the check's time went there).
+    inner, outer = _keyed((shuffle.server_seed or "").encode())
     prefix = f"{shuffle.client_seed}:{shuffle.nonce}:"
     words: tuple[int, ...] = ()
     at, block = 8, 0
@@ -65,9 +76,11 @@ def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
         limit = 4294967296 - 4294967296 % span
         while True:
             if at == 8:
-                mac = keyed.copy()
+                mac = inner.copy()
                 mac.update(f"{prefix}{block}".encode())
-                words = _BLOCK.unpack(mac.digest())
+                tag = outer.copy()
+                tag.update(mac.digest())
+                words = _BLOCK.unpack(tag.digest())
                 block += 1
                 at = 0
             word = words[at]

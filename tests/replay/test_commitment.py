@@ -5,12 +5,14 @@ hands.shuffle; the scheme in schemas/README.md). Through Parquet, end to end."""
 from __future__ import annotations
 
 import hashlib
+import hmac
+import struct
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from audit.cards import CODE_TEXT, canonical_shoe, shoe_composition
@@ -92,6 +94,38 @@ def test_deck_commitment_the_scheme_is_a_permutation_of_the_shoe(
     dealt = reproduce(shuffle, decks, jokers)
     assert Counter(dealt) == shoe_composition(decks, jokers)
     assert dealt == reproduce(shuffle, decks, jokers)  # a pure function of the seeds
+
+
+def scheme_by_the_book(seed: str, client: str, nonce: int, shoe: list[int]) -> list[int]:
+    """The scheme as schemas/README.md words it, with the standard library's HMAC: the
+    reference the fast implementation (the padded key hashed once a hand) must match."""
+    stream: list[int] = []
+    block = 0
+    for i in range(len(shoe) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)
+        while True:
+            if not stream:
+                message = f"{client}:{nonce}:{block}".encode()
+                digest = hmac.new(seed.encode(), message, hashlib.sha256).digest()
+                stream = list(struct.unpack(">8I", digest))
+                block += 1
+            word = stream.pop(0)
+            if word < limit:
+                break
+        j = word % (i + 1)
+        shoe[i], shoe[j] = shoe[j], shoe[i]
+    return shoe
+
+
+@given(st.text(max_size=150), st.text(max_size=12), st.integers(0, 2**40))
+@example("s" * 64, "c", 1).via("a seed of exactly one block")
+@example("é" * 40, "c", 2).via("a seed of 80 bytes: hashed first")
+def test_deck_commitment_the_scheme_is_hmac_sha256_whatever_the_seed_length(
+    seed: str, client: str, nonce: int
+) -> None:
+    """Seeds longer than SHA-256's 64-byte block are hashed first (RFC 2104)."""
+    dealt = reproduce(Shuffle(ALGORITHM, seed, None, client, nonce), 2, 2)
+    assert dealt == scheme_by_the_book(seed, client, nonce, canonical_shoe(2, 2))
 
 
 def test_deck_commitment_the_documented_test_vector_holds() -> None:
