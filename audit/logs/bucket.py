@@ -10,7 +10,7 @@ records game by game, in batches of about `BATCH_EVENTS` events.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -166,12 +166,12 @@ class Bucket:
         single = pl.col("_ok") & (pl.col("_copies") == 1)  # a duplicated key is quarantined
         self.game_events = _by_game(
             frame["game_events"].filter(single).sort("game_id", "seq", "_k"),
-            GameEvent._make,
+            GameEvent,
             ("after_hand_no", "seq", "player_id", "action", "score", "split_kind"),
         )
         self.ledger = _by_game(
             frame["ledger"].filter(pl.col("_ok")).sort("game_id", "_t", "_k"),
-            LedgerRow._make,
+            LedgerRow,
             ("player_id", "kind", "amount"),
         )
         # Games with a game_events or ledger row quarantined (input.row): their checks on
@@ -355,10 +355,11 @@ def _in_seq_order(events: pl.DataFrame) -> pl.DataFrame:
     return events
 
 
-def _by_game(
-    frame: pl.DataFrame, make: Callable[[Iterable[Any]], _T], columns: tuple[str, ...]
-) -> dict[str, list[_T]]:
+def _by_game(frame: pl.DataFrame, kind: type[_T], columns: tuple[str, ...]) -> dict[str, list[_T]]:
+    """Each game's rows as `kind` records (``_records``: column by column, not row by row),
+    in the frame's order."""
     out: dict[str, list[_T]] = {}
-    for game, *values in frame.select("game_id", *columns).iter_rows():
-        out.setdefault(game, []).append(make(values))
+    records = _records(frame.select(columns), kind)
+    for game, record in zip(frame["game_id"].to_list(), records, strict=True):
+        out.setdefault(game, []).append(record)
     return out
