@@ -13,6 +13,10 @@ from __future__ import annotations
 import random
 from decimal import Decimal
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from audit.cards import canonical_shoe
 from audit.records import Game, Hand
 from audit.replay.hand import HandReplay
 from audit.rules.ruleset import load_preset
@@ -81,3 +85,29 @@ def test_deal_shoes_a_table_grown_past_its_shoe_is_a_finding() -> None:
         "with 3 decks and 6 printed jokers."
     )
     assert found[1].startswith("The shoe of 108 cards is not 3 decks and 6 jokers")
+
+
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from(["none", "swap", "drop", "add", "joker"]),
+    st.integers(0, 52),
+    st.integers(0, 52),
+)
+def test_deal_shoes_the_shoe_is_judged_by_its_cards_not_their_order(
+    seed: int, change: str, a: int, b: int
+) -> None:
+    """003_f375e2c560403297.txt: 2 or 3 players play two decks and 4 jokers. A shoe in any
+    order with those cards passes; one card replaced, missing or added does not (the
+    replay counts the cards: it must agree with sorting them)."""
+    cards = shoe(2, 4, seed)
+    if change == "swap":
+        cards[a % len(cards)] = b
+    elif change == "drop":
+        del cards[a % len(cards)]
+    elif change == "add":
+        cards.insert(a % len(cards), b)
+    elif change == "joker":
+        cards[a % len(cards)] = 52
+    replay = HandReplay(hand(1, ["A", "B", "C"], cards), game(2, 4), RULES, 3)
+    wrong = [m for m in deck_findings(replay) if m.startswith("The shoe of")]
+    assert bool(wrong) == (sorted(cards) != canonical_shoe(2, 4))
