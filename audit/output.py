@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from audit import duck
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
 from audit.logs.validate import literal
@@ -429,8 +430,7 @@ class Parts:
             "temp_directory": str(self.folder / "spill"),
             "default_null_order": "nulls_last",  # as _nulls_last: NULL after every value
         }
-        con = duckdb.connect(config=config)
-        con.execute("PRAGMA disable_progress_bar")
+        con = duck.connect(config=config)
         return con
 
 

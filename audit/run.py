@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import duckdb
 
-from audit import __version__
+from audit import __version__, duck
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
@@ -583,7 +583,7 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
     paths = [file_literal(str(log.root / f.path)) for f in log.files.get("hands", [])]
     first = last = None
     try:
-        with duckdb.connect() as con:
+        with duck.connect() as con:
             rows = con.sql(
                 "SELECT min(CAST(started_at AS TIMESTAMPTZ)), max(CAST(ended_at AS TIMESTAMPTZ))"
                 f" FROM read_parquet([{', '.join(paths)}],"

@@ -15,6 +15,7 @@ from typing import Any
 
 import duckdb
 
+from audit import duck
 from audit.errors import AuditError
 from audit.explain.view import NOT_LOOKED_UP, NOT_LOOKED_UP_GAME, FairPlayView, SuspicionView
 from audit.logs.validate import file_literal
@@ -67,7 +68,7 @@ def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> Fa
             why, f"run the detectors with `{run}`, then explain the {subject} again with --out"
         )
     path = out / SUSPICIONS
-    db = duckdb.connect()
+    db = duck.connect()
     try:
         source = f"read_parquet({file_literal(str(path))}, file_row_number = true)"
         total = db.execute(f"SELECT count(*) FROM {source}").fetchone()

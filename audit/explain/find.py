@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import duckdb
 
+from audit import duck
 from audit.errors import AuditError, LogFormatError, one_line
 from audit.explain.clock import UNKNOWN, Clock
 from audit.logs.reader import (
@@ -164,7 +165,7 @@ def _query(log: LogRoot, table: str, sql: str, params: dict[str, Any]) -> list[t
         paths = ", ".join(file_literal(str(log.root / f.path)) for f in files)
         source = f"read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
         try:
-            with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+            with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
                 return con.execute(sql.format(source=source), params).fetchall()
         except duckdb.Error as error:
             if refuse_undecodable(log, (table,)):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import duckdb
 
+from audit import duck
 from audit.errors import AuditError, RulesetError
 from audit.fairplay.detectors import PAIR_DETECTORS, bots
 from audit.fairplay.engine import Settings, Tested
@@ -59,9 +60,8 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
             "memory_limit": MEMORY_LIMIT, "threads": 2, "temp_directory": spill,
             "preserve_insertion_order": False,  # every result the tests read is ordered
         }  # fmt: skip
-        con = duckdb.connect(config=config)
+        con = duck.connect(config=config)
         try:
-            con.execute("PRAGMA disable_progress_bar")
             open_night(con, log, out)
             settings = replace(settings, drop_formats=_drop_formats(con))
             tested = [detector(con, settings) for detector in PAIR_DETECTORS]

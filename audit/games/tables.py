@@ -15,6 +15,7 @@ from pathlib import Path
 
 import duckdb
 
+from audit import duck
 from audit.errors import LogFormatError
 from audit.findings import Finding, finding
 from audit.records import give_back_memory
@@ -52,7 +53,7 @@ def table_limit_findings(
         return []
     rules = rules or load_preset(PLATFORM_RULES)
     with tempfile.TemporaryDirectory(prefix="rummy-audit-limits-") as spill:
-        con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill})
+        con = duck.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill})
         try:
             return _limits(con, session_files, games_files, root_for_names, rules, by_name)
         finally:

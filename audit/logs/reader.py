@@ -37,6 +37,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit import duck
 from audit.errors import LogFormatError, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
@@ -424,7 +425,7 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     while True:
         paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files["hands"])
         try:
-            with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+            with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
                 row = con.execute(
                     "SELECT count(*), arg_min(game_id, file_index * 4294967296 + file_row_number)"
                     f" FROM read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
@@ -496,8 +497,7 @@ def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRo
     Raises `LogFormatError` when a required table is left without a readable file."""
     refused = []
     root = log.root
-    with duckdb.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
-        con.execute("PRAGMA disable_progress_bar")
+    with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
         for table in tables:
             for item in log.files[table]:
                 source = source_sql(table, [str(root / item.path)], first_file=0,
@@ -531,10 +531,9 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
     }
     staged = Staged(folder, [f.path for t in TABLES for f in log.files[t]], {}, [], {}, {},
                     partitions=PARTITIONS)  # fmt: skip
-    con = duckdb.connect(config=config)
+    con = duck.connect(config=config)
     reading: tuple[str, ...] = TABLES  # the tables whose files the statement reads
     try:
-        con.execute("PRAGMA disable_progress_bar")  # its own bar would print into the logs
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]

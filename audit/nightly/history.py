@@ -22,6 +22,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit import duck
 from audit.logs.validate import file_literal
 
 HISTORY = "history"
@@ -160,7 +161,7 @@ def tonight(
     (the money) and the past rows (the suspicions open the night before)."""
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     night = facts.night
-    with duckdb.connect() as db:
+    with duck.connect() as db:
         findings = file_literal(str(out / "findings.parquet"))
         hands_file = file_literal(str(out / "hands.parquet"))
         checks = db.execute(
@@ -330,7 +331,7 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
     last recorded (or beyond ``night``), insert the rows of the nights after it from the
     committed night's ``history/`` and ``seen.parquet``; one transaction, so running it
     again changes nothing."""
-    with duckdb.connect(str(path)) as db:
+    with duck.connect(str(path)) as db:
         db.execute(DDL)
         # Added since the tables were first made (an older database has not got it; its
         # nights' rows read null: not known).

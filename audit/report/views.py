@@ -22,6 +22,7 @@ from typing import Any
 
 import duckdb
 
+from audit import duck
 from audit.findings import CATALOG
 from audit.logs.validate import file_literal
 from audit.report.base import RANK_SQL, SEVERITIES, Chart, chart, query, query_one
@@ -163,7 +164,7 @@ class ReportView:
 def build_view(out: Path) -> ReportView:
     """The report of the outputs in ``out``."""
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
-    db = duckdb.connect()
+    db = duck.connect()
     try:
         for view, name in (("f", "findings"), ("h", "hands")):
             source = file_literal(str(out / f"{name}.parquet"))

@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 
+from audit import duck
 from audit.errors import AuditError
 from audit.fairplay.suspicion import p_is, p_text
 from audit.findings import Finding, Thresholds, finding
@@ -162,9 +163,8 @@ def audit_shuffles(log: LogRoot, out: Path, thresholds: Thresholds | None = None
             "threads": 2,
             "temp_directory": spill,
         }
-        con = duckdb.connect(config=config)
+        con = duck.connect(config=config)
         try:
-            con.execute("PRAGMA disable_progress_bar")
             night = load_night(log, out, con)
         except duckdb.Error as error:
             first = (str(error).splitlines() or [type(error).__name__])[0]

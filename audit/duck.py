@@ -1,0 +1,19 @@
+"""The one way the tool opens DuckDB: ``connect``, with DuckDB's progress bar off.
+
+DuckDB draws a progress bar on standard output for any query that runs longer than two
+seconds, whatever ``--no-progress`` says: on a million-hand night the table limits' query
+(about 5 s) printed one into the nightly run's output. Every connection of ``audit/``
+comes from here (``tests/test_house.py`` holds the package to it)."""
+
+from __future__ import annotations
+
+import duckdb
+
+Config = dict[str, str | bool | int | float | list[str]]
+
+
+def connect(database: str = ":memory:", config: Config | None = None) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection to ``database`` with ``config``, its progress bar off."""
+    con = duckdb.connect(database, config=config or {})
+    con.execute("PRAGMA disable_progress_bar")
+    return con
