@@ -46,8 +46,9 @@ _BLOCK: Final = struct.Struct(">8I")
 
 
 def _keyed(key: bytes) -> tuple[Any, Any]:
-    """HMAC-SHA256's inner and outer hashes with ``key``'s padded blocks already fed
-    (RFC 2104): ``HMAC(key, m)`` is ``outer`` fed ``inner`` fed ``m``'s digest."""
+    """HMAC-SHA256's inner and outer hashes, each already fed its padded block of ``key``
+    (RFC 2104): ``HMAC(key, m)`` is the digest of (a copy of) ``outer`` fed the digest of
+    (a copy of) ``inner`` fed ``m``."""
     if len(key) > 64:
         key = hashlib.sha256(key).digest()
     key = key.ljust(64, b"\0")
