@@ -10,6 +10,7 @@ from __future__ import annotations
 import duckdb
 
 Config = dict[str, str | bool | int | float | list[str]]
+"""The settings a connection is opened with (``duckdb.connect``'s ``config``)."""
 
 
 def connect(database: str = ":memory:", config: Config | None = None) -> duckdb.DuckDBPyConnection:

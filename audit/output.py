@@ -429,7 +429,7 @@ class Parts:
         return sum(pq.read_metadata(part).num_rows for part in paths)
 
     def _connect(self, memory: str = SORT_MEMORY) -> duckdb.DuckDBPyConnection:
-        config: dict[str, str | bool | int | float | list[str]] = {
+        config: duck.Config = {
             "memory_limit": memory,
             "temp_directory": str(self.folder / "spill"),
             "default_null_order": "nulls_last",  # as _nulls_last: NULL after every value

@@ -56,7 +56,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
     fails is one ``AuditError``, never a traceback."""
     settings = settings or Settings()
     with tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as spill:
-        config: dict[str, str | bool | int | float | list[str]] = {
+        config: duck.Config = {
             "memory_limit": MEMORY_LIMIT, "threads": 2, "temp_directory": spill,
             "preserve_insertion_order": False,  # every result the tests read is ordered
         }  # fmt: skip

@@ -524,7 +524,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
     """Check, encode and bucket every table; collect the row-level quarantine.
 
     Raises `_ReadFailed` when DuckDB fails, naming the tables whose files it was reading."""
-    config: dict[str, str | bool | int | float | list[str]] = {
+    config: duck.Config = {
         "memory_limit": MEMORY_LIMIT,
         "temp_directory": str(folder / "spill"),
         "preserve_insertion_order": False,

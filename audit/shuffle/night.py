@@ -158,7 +158,7 @@ def audit_shuffles(log: LogRoot, out: Path, thresholds: Thresholds | None = None
     spills into a folder under ``out``, removed at the end; a query that fails is one
     ``AuditError``."""
     with tempfile.TemporaryDirectory(prefix=f".rummy-audit-{os.getpid()}-", dir=out) as spill:
-        config: dict[str, str | bool | int | float | list[str]] = {
+        config: duck.Config = {
             "memory_limit": MEMORY_LIMIT,
             "threads": 2,
             "temp_directory": spill,
