@@ -293,17 +293,30 @@ from such batches (``_write_groups``), in the same bytes whatever their size. St
 million hands' sorted rows back and writing them took 163 MiB above the process's base
 in batches of 32,768 rows, 196 in batches of 65,536 (the same time); smaller batches
 saved nothing more."""
-SORT_MEMORY = "128MB"
-"""DuckDB's memory limit while it sorts the parts into one file; beyond it, it spills.
-Sorting a million hands' rows under 256MB took about 400 MiB above the process's base,
-300 under 128MB (the same time and bytes). What the sort cannot spill grows with the
-rows: 32MB sorts the 100k night's hands, a million hands need 48-64MB, ten million more
-than 64MB. Ten million hands' outputs (a million-hand night's parts, ten times over)
-sort under 128MB: the hands (9.9M rows) in 42 s, the pile (29.7M rows) in 58 s, the
-process at 345 MiB."""
+SORT_MEMORY = "64MB"
+"""DuckDB's memory limit while it sorts a run of the parts (``SORT_ROWS``) into a file;
+beyond it, it spills. What a sort cannot spill grows with its rows (a million hands' rows
+in one sort: 48MB was too little, 64MB enough; ten million: 64MB too little), so the rows
+are sorted in runs of at most about ``SORT_ROWS``, and the limit holds whatever the size of
+the night. Sorting a million hands' rows in one run took 175 MiB above the process's base
+under 128MB, 115 under 64MB (the same time and bytes)."""
+SORT_ROWS = 500_000
+"""Rows sorted at once, at most about (``Parts._sort_runs``): a run is a range of the
+output's first sort key, cut at the quantiles of a sample (``SORT_SAMPLE`` rows), and each
+run reads all the parts again, keeping its range (about 0.1 s a run for a million-hand
+night's 3 million pile rows)."""
+SORT_SAMPLE = 20_000
+"""Rows sampled to cut the runs, so that they hold about equal rows (where the cuts fall
+moves no byte of the output, only the memory of a run)."""
+SORTED_ROW_GROUP = 16_384
+"""Rows per row group of a sorted run's file, read back once: DuckDB holds a row group per
+thread while it writes one and while it reads one back. Streaming a million hands back
+took 176 MiB above the process's base from row groups of DuckDB's default (122,880 rows)
+on two threads, 149 from these, 112 from these on one thread (the same time)."""
 READ_MEMORY = "64MB"
-"""DuckDB's memory limit while it streams the sorted rows back (a scan of one file). Sorting
-and cutting row groups one after the other, not in one streamed query, took writing the
+"""DuckDB's memory limit while it streams the sorted rows back (a scan of the runs' files,
+on one thread: they are read in order, and a second thread held a second row group).
+Sorting and cutting row groups one after the other, not in one streamed query, took writing the
 pile of a million hands (3M rows) from 486 to 397 MiB (in a process of 88 MiB before)."""
 
 
@@ -335,6 +348,9 @@ class _Kind:
     order: str
     """SQL ORDER BY giving the list writer's order (``_finding_key``, ``_quarantine_key``
     and the keys of ``write_hands``, ``write_pile`` and ``write_drops``, unique there)."""
+    lead: str = "game_id"
+    """The first term of ``order``: the rows are sorted in runs of ranges of it
+    (``SORT_ROWS``)."""
 
 
 KINDS = {
@@ -344,11 +360,16 @@ KINDS = {
         " coalesce(player_id, ''), message, severity, expected, recorded, rule, hand_id,"
         " player_id",
     ),
-    "hands": _Kind(HANDS_SCHEMA, "coalesce(game_id, ''), coalesce(hand_no, 0), hand_id"),
+    "hands": _Kind(
+        HANDS_SCHEMA,
+        "coalesce(game_id, ''), coalesce(hand_no, 0), hand_id",
+        "coalesce(game_id, '')",
+    ),
     "quarantine": _Kind(
         QUARANTINE_SCHEMA,
         "\"table\", coalesce(file, ''), coalesce(\"row\", -1), coalesce(hand_id, ''), reason,"
         " game_id, \"check\", file, \"row\", hand_id",
+        '"table"',
     ),
     "pile": _Kind(PILE_SCHEMA, "game_id, hand_id, giver, taker"),
     "drops": _Kind(DROPS_SCHEMA, "game_id, hand_id, seq, player_id"),
@@ -409,33 +430,82 @@ class Parts:
         if kind == "hands" and self.paths("findings"):
             rows = _counted(rows, _parquet(self.paths("findings")))
         # Two steps, one after the other, so that the sort's memory and the row group's
-        # are never held at once: DuckDB sorts out of core into one file, then the sorted
-        # rows are streamed back and cut into the output's row groups.
-        ordered = self.folder / f"sorted-{kind}.parquet"
-        with self._connect() as con:
-            con.execute(
-                f"COPY (SELECT {columns} FROM {rows} ORDER BY {spec.order})"
-                f" TO {literal(str(ordered))} (FORMAT parquet, COMPRESSION uncompressed)"
-            )
-        give_back_memory()
-        with self._connect(READ_MEMORY) as con:
-            reader = con.sql(f"SELECT * FROM {_parquet([ordered])}").to_arrow_reader(FETCH_ROWS)
+        # are never held at once: DuckDB sorts out of core into files of sorted runs, then
+        # the sorted rows are streamed back, run after run, and cut into the output's row
+        # groups.
+        runs = self._sort_runs(kind, rows, columns, paths)
+        with self._connect(READ_MEMORY, threads=1) as con:
+            reader = con.sql(f"SELECT * FROM {_parquet(runs)}").to_arrow_reader(FETCH_ROWS)
             _atomic(path, lambda tmp: _write_groups(tmp, reader, spec.schema))
-        ordered.unlink()
+        for run in runs:
+            run.unlink()
         # Arrow's allocator keeps what it freed: a million hands' rows left 190 MiB held
         # under the next output's sort.
         pa.default_memory_pool().release_unused()
         give_back_memory()
-        return sum(pq.read_metadata(part).num_rows for part in paths)
+        return _rows(paths)
 
-    def _connect(self, memory: str = SORT_MEMORY) -> duckdb.DuckDBPyConnection:
+    def _sort_runs(self, kind: str, rows: str, columns: str, paths: list[Path]) -> list[Path]:
+        """The kind's rows sorted into files, one per range of its ``lead``, in order: a
+        run per ``SORT_ROWS`` rows or so, the ranges cut at the quantiles of a sample of
+        the lead. The runs read one after the other are the rows in the output's order,
+        wherever the cuts fall: the same bytes, with the sort's memory that of one run."""
+        spec = KINDS[kind]
+        runs = -(-_rows(paths) // SORT_ROWS)
+        files = []
+        with self._connect() as con:
+            cuts = _cuts(con, spec.lead, _parquet(paths), runs) if runs > 1 else []
+            for i, (low, high) in enumerate(zip([None, *cuts], [*cuts, None], strict=True)):
+                ordered = self.folder / f"sorted-{kind}-{i:05d}.parquet"
+                con.execute(
+                    f"COPY (SELECT {columns} FROM {rows} WHERE {_between(spec.lead, i, cuts)}"
+                    f" ORDER BY {spec.order}) TO {literal(str(ordered))} (FORMAT parquet,"
+                    f" COMPRESSION uncompressed, ROW_GROUP_SIZE {SORTED_ROW_GROUP})",
+                    {k: v for k, v in (("low", low), ("high", high)) if v is not None},
+                )
+                duck.give_back(con, SORT_MEMORY)
+                files.append(ordered)
+        give_back_memory()
+        return files
+
+    def _connect(
+        self, memory: str = SORT_MEMORY, threads: int | None = None
+    ) -> duckdb.DuckDBPyConnection:
         config: duck.Config = {
             "memory_limit": memory,
             "temp_directory": str(self.folder / "spill"),
             "default_null_order": "nulls_last",  # as _nulls_last: NULL after every value
         }
+        if threads is not None:
+            config["threads"] = threads
         con = duck.connect(config=config)
         return con
+
+
+def _cuts(con: duckdb.DuckDBPyConnection, lead: str, rows: str, runs: int) -> list[Any]:
+    """Values of ``lead`` that cut ``rows`` into about ``runs`` ranges of equal rows: the
+    quantiles of a sample, each value once (a run is then one or more values of the lead
+    whole, and fewer runs are cut when a value holds many rows)."""
+    sample = con.execute(
+        f"SELECT k FROM (SELECT {lead} AS k FROM {rows}"
+        f" USING SAMPLE reservoir({SORT_SAMPLE} ROWS) REPEATABLE (1))"
+        " WHERE k IS NOT NULL ORDER BY k"
+    ).fetchall()
+    return sorted({sample[len(sample) * i // runs][0] for i in range(1, runs)} if sample else ())
+
+
+def _between(lead: str, run: int, cuts: list[Any]) -> str:
+    """The SQL condition of the ``run``-th range between ``cuts`` (parameters ``$low`` and
+    ``$high``); the last one also holds NULL, which sorts last."""
+    terms = [f"{lead} >= $low"] * (run > 0) + [f"{lead} < $high"] * (run < len(cuts))
+    if run < len(cuts):
+        return " AND ".join(terms)
+    return f"({' AND '.join(terms) or 'true'}) OR {lead} IS NULL"
+
+
+def _rows(paths: Sequence[Path]) -> int:
+    """The rows of Parquet files, from their footers."""
+    return sum(pq.read_metadata(part).num_rows for part in paths)
 
 
 def _counted(hands: str, findings: str) -> str:

@@ -441,13 +441,6 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     return found, (row[1] if found and row else None)
 
 
-def _give_back(con: duckdb.DuckDBPyConnection) -> None:
-    """Set the staging's memory limit again: DuckDB then gives back what the last query
-    left cached (about 100 MiB after each of a million hands' tables), so it does not sit
-    under the next query's peak."""
-    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
-
-
 class _ReadFailed(Exception):
     """DuckDB failed while staging read the files of `tables`."""
 
@@ -545,7 +538,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         reading = ("hands",)
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
         con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
-        _give_back(con)
+        duck.give_back(con, MEMORY_LIMIT)
         con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
             reading = (table,)
@@ -559,7 +552,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
-            _give_back(con)  # what the COPY and the schema's query left cached
+            duck.give_back(con, MEMORY_LIMIT)  # what the COPY and the schema's query left cached
         reading = ("sessions",)  # from here on, the other tables are read as staged
         _collect_quarantine(con, staged)
         staged.damaged = log.damaged
@@ -623,7 +616,7 @@ def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
             else f"read_parquet([{listed}], hive_partitioning=false)"
         )
         found = con.sql(query.format(src=source)).fetchall()
-        _give_back(con)
+        duck.give_back(con, MEMORY_LIMIT)
         return found
 
     out = staged.quarantine

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from audit.findings import Finding
+from audit.games import tables as tables_module
 from audit.games.tables import table_limit_findings, table_limit_sql
 from audit.logs.contract import load_contract
 from audit.logs.reader import open_log_root
@@ -165,3 +166,38 @@ def test_simulated_players_keep_to_the_limits(tmp_path: Path) -> None:
     )
     assert log.files["sessions"]
     assert found == []
+
+
+def test_two_tables_opened_at_once_name_the_least_game(tmp_path: Path) -> None:
+    """Two tables joined at the same moment take the player past the app's 3: the finding
+    names the least game id of the two (sql/table_limit.sql, "Output")."""
+    seats = [("P1", "G1", "app", 1, 60), ("P1", "G2", "app", 2, 60)]
+    seats += [("P1", "G9", "app", 5, 60), ("P1", "G3", "app", 5, 60)]
+    assert keys(run(tmp_path, seats)) == [("table.limit", "G3", None, "P1")]
+
+
+def test_a_large_night_is_judged_in_passes_with_the_same_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``SESSIONS_PER_PASS``: sessions split by player into passes (here of 10 rows) give
+    the findings of one pass, in the same order (by player, then time)."""
+    seats: list[Seat] = []
+    for p in range(12):
+        tables = 3 + p % 3  # players 1, 4, 7, 10 reach 4 app tables; 2, 5, 8, 11 reach 5
+        seats += [(f"P{p:02d}", f"G{p}-{i}", "app", p + i, 90) for i in range(tables)]
+        seats += [(f"P{p:02d}", f"W{p}-{i}", "web", 30 + i, 60) for i in range(p % 7)]
+    one = run(tmp_path, seats)
+    assert len(one) == 8 + 4  # 8 from the app; P04, P05, P06, P11: over 3 cash on the web
+    monkeypatch.setattr(tables_module, "SESSIONS_PER_PASS", 10)
+    split = run(tmp_path, seats)
+    assert split == one
+
+
+def test_session_files_are_named_exactly(tmp_path: Path) -> None:
+    """A file whose name holds a glob's characters is read as that one file: DuckDB reads
+    `sessions[1].parquet` as a pattern when `sessions1.parquet` is beside it."""
+    seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 5)]
+    sessions = write_sessions(tmp_path / "sessions[1].parquet", seats)
+    write_sessions(tmp_path / "sessions1.parquet", seats[:1])
+    games = write_games(tmp_path / "games.parquet", {f"G{i}": "real" for i in range(1, 5)})
+    assert keys(table_limit_findings([sessions], [games])) == [("table.limit", "G4", None, "P1")]

@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -84,10 +85,14 @@ LIST_WRITERS = {
 }
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_streamed_outputs_are_the_bytes_of_the_list_writers(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize(("seed", "run_rows"), [(1, 500_000), (2, 500_000), (3, 400)])
+def test_streamed_outputs_are_the_bytes_of_the_list_writers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, run_rows: int
+) -> None:
     """Parts written in any order, sorted by DuckDB, give the bytes the writers give from
-    one list (rows equal on the sort key are identical rows here, as in a run)."""
+    one list (rows equal on the sort key are identical rows here, as in a run); also when
+    they are sorted in runs of a few hundred rows (``SORT_ROWS``)."""
+    monkeypatch.setattr(output, "SORT_ROWS", run_rows)
     every = rows(seed, 3_000)
     for kind, items in every.items():
         unique = list(dict.fromkeys(items))  # ties on the full row only
@@ -173,6 +178,44 @@ def test_a_row_group_from_batches_is_the_bytes_of_one_contiguous_table(tmp_path:
             for name in schema.names}  # fmt: skip
     assert kept == {"id": False, "game": False, "table": True, "format": True, "seats": True,
                     "won": True, "outcomes": True}  # fmt: skip
+
+
+def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``SORT_ROWS``: 3,000 pile rows of nine games sorted in runs of about 1,000 rows:
+    three files, each a range of games, that hold every row once."""
+    monkeypatch.setattr(output, "SORT_ROWS", 1_000)
+    items = list(dict.fromkeys(rows(5, 3_000)["pile"]))
+    parts = Parts(tmp_path / "parts")
+    for start in range(0, len(items), 250):
+        parts.add("pile", items[start : start + 250])
+    columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
+    runs = parts._sort_runs("pile", output._parquet(parts.paths("pile")), columns,
+                            parts.paths("pile"))  # fmt: skip
+    sizes = [pq.read_metadata(run).num_rows for run in runs]
+    assert len(runs) == 3
+    assert sum(sizes) == len(items)
+    assert all(abs(size - len(items) / 3) < 0.2 * len(items) for size in sizes), sizes
+    games = [pq.read_table(run).column("game_id").to_pylist() for run in runs]
+    assert all(run == sorted(run) for run in games)
+    assert max(games[0]) < min(games[1])
+    assert max(games[1]) < min(games[2])
+
+
+def test_the_last_sorted_run_holds_the_nulls() -> None:
+    """NULL sorts last (``nulls_last``), so a NULL first term is in the last run."""
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT unnest([NULL, 'a', 'b', 'c']) AS k")
+    cuts = ["b"]
+    held = [
+        con.execute(
+            f"SELECT k FROM t WHERE {output._between('k', run, cuts)} ORDER BY k NULLS LAST",
+            {k: v for k, v in (("low", low), ("high", high)) if v is not None},
+        ).fetchall()
+        for run, (low, high) in enumerate([(None, "b"), ("b", None)])
+    ]
+    assert held == [[("a",)], [("b",), ("c",), (None,)]]
 
 
 def test_no_rows_writes_the_empty_file_of_the_list_writer(tmp_path: Path) -> None:

@@ -14,30 +14,40 @@
 --
 -- The limits are the ruleset's (tables.app_max, tables.web_max, tables.web_cash_max), given
 -- as the parameters $app_max, $web_max and $web_cash_max.
--- Input views: sessions (the contract's sessions table) and games (game_id, chip_type).
--- Output: one row per episode, ordered by player and time.
-WITH seats AS (
-    SELECT s.player_id, s.client, s.game_id,
-           min(s.joined_at) AS joined_at, max(s.left_at) AS left_at,
-           coalesce(any_value(g.chip_type), '') <> 'tournament' AS cash
-    FROM sessions AS s
-    LEFT JOIN (SELECT DISTINCT game_id, chip_type FROM games) AS g USING (game_id)
-    GROUP BY s.player_id, s.client, s.game_id
+-- Input views: sessions (player_id, client, game_id, joined_at, left_at, as in the
+-- contract's sessions table) and games (game_id, chip_type).
+-- Output: one row per episode, ordered by player and time, naming the game that passed the
+-- limit (the least id of the games joined at that moment). A game is a tournament when a
+-- games row says so.
+--
+-- The seats are named once below: a CTE named twice is held whole in memory by DuckDB,
+-- which took it past its memory limit at a million hands.
+WITH tournaments AS (
+    SELECT DISTINCT game_id FROM games WHERE chip_type = 'tournament'
+),
+seats AS (
+    SELECT player_id, client, game_id, joined_at, left_at, t.game_id IS NULL AS cash
+    FROM (
+        SELECT player_id, client, game_id, min(joined_at) AS joined_at,
+               max(left_at) AS left_at
+        FROM sessions
+        GROUP BY player_id, client, game_id
+    ) LEFT JOIN tournaments AS t USING (game_id)
 ),
 moves AS (
-    SELECT player_id, client, joined_at AS ts, 1 AS seated, cash::INTEGER AS cash_seated
-    FROM seats
-    UNION ALL
-    SELECT player_id, client, left_at AS ts, -1, -(cash::INTEGER)
+    SELECT player_id, client, game_id,
+           unnest([joined_at, left_at]) AS ts, unnest([1, -1]) AS seated,
+           unnest([cash::INTEGER, -(cash::INTEGER)]) AS cash_seated
     FROM seats
 ),
 steps AS (
-    SELECT player_id, client, ts, sum(seated) AS seated, sum(cash_seated) AS cash_seated
+    SELECT player_id, client, ts, sum(seated) AS seated, sum(cash_seated) AS cash_seated,
+           min(game_id) FILTER (WHERE seated > 0) AS game_id
     FROM moves
     GROUP BY player_id, client, ts
 ),
 counts AS (
-    SELECT player_id, client, ts,
+    SELECT player_id, client, ts, game_id,
            sum(seated) OVER w AS tables, sum(cash_seated) OVER w AS cash_tables
     FROM steps
     WINDOW w AS (PARTITION BY player_id, client ORDER BY ts
@@ -54,10 +64,7 @@ episodes AS (
               AS was_over
     FROM flagged
 )
-SELECT e.player_id, e.client, epoch_ms(e.ts) AS at_ms, e.tables, e.cash_tables,
-       (SELECT min(s.game_id) FROM seats AS s
-        WHERE s.player_id = e.player_id AND s.client = e.client AND s.joined_at = e.ts)
-           AS game_id
+SELECT e.player_id, e.client, epoch_ms(e.ts) AS at_ms, e.tables, e.cash_tables, e.game_id
 FROM episodes AS e
 WHERE e.over AND NOT e.was_over
 ORDER BY e.player_id, e.ts, e.client
