@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -295,16 +296,18 @@ in batches of 32,768 rows, 196 in batches of 65,536 (the same time); smaller bat
 saved nothing more."""
 SORT_MEMORY = "64MB"
 """DuckDB's memory limit while it sorts a run of the parts (``SORT_ROWS``) into a file;
-beyond it, it spills. What a sort cannot spill grows with its rows (a million hands' rows
-in one sort: 48MB was too little, 64MB enough; ten million: 64MB too little), so the rows
-are sorted in runs of at most about ``SORT_ROWS``, and the limit holds whatever the size of
-the night. Sorting a million hands' rows in one run took 175 MiB above the process's base
-under 128MB, 115 under 64MB (the same time and bytes)."""
-SORT_ROWS = 500_000
-"""Rows sorted at once, at most about (``Parts._sort_runs``): a run is a range of the
-output's first sort key, cut at the quantiles of a sample (``SORT_SAMPLE`` rows), and each
-run reads all the parts again, keeping its range (about 0.1 s a run for a million-hand
-night's 3 million pile rows)."""
+beyond it, it spills. What a sort cannot spill grows with its rows: under 64MB one sort
+of 3.3 million hands rows ran out of memory and one of 2 million did not; ten million
+hands' rows in one sort needed more than 64MB (128MB held them). Sorted in runs, the
+limit holds whatever the size of the night. A million hands' rows took 115-135 MiB above
+the process's base under 64MB, 175 in one sort under 128MB (the same bytes); ten million
+hands' hands and pile (the million-hand night's parts ten times over) about 195 under
+64MB in runs, 290-300 in one sort under 128MB."""
+SORT_ROWS = 1_000_000
+"""Rows sorted at once, about (``Parts._sort_runs``): half the most hands rows seen to
+sort under ``SORT_MEMORY``. A run is a range of the output's first sort key, cut at the
+quantiles of a sample (``SORT_SAMPLE`` rows); the rows are split into their runs' folders
+in one pass over the parts, then each run is sorted alone."""
 SORT_SAMPLE = 20_000
 """Rows sampled to cut the runs, so that they hold about equal rows (where the cuts fall
 moves no byte of the output, only the memory of a run)."""
@@ -448,23 +451,40 @@ class Parts:
     def _sort_runs(self, kind: str, rows: str, columns: str, paths: list[Path]) -> list[Path]:
         """The kind's rows sorted into files, one per range of its ``lead``, in order: a
         run per ``SORT_ROWS`` rows or so, the ranges cut at the quantiles of a sample of
-        the lead. The runs read one after the other are the rows in the output's order,
-        wherever the cuts fall: the same bytes, with the sort's memory that of one run."""
+        the lead. The rows are first split by range into a folder per run (one pass over
+        the parts), then each run sorted alone. The runs read one after the other are the
+        rows in the output's order, wherever the cuts fall: the same bytes, with the
+        sort's memory that of one run."""
         spec = KINDS[kind]
         runs = -(-_rows(paths) // SORT_ROWS)
+        split = self.folder / f"runs-{kind}"
         files = []
         with self._connect() as con:
             cuts = _cuts(con, spec.lead, _parquet(paths), runs) if runs > 1 else []
-            for i, (low, high) in enumerate(zip([None, *cuts], [*cuts, None], strict=True)):
+            runs = len(cuts) + 1  # fewer when a value of the lead holds many rows
+            sources = [rows]
+            if cuts:
+                shutil.rmtree(split, ignore_errors=True)  # a killed write's
+                con.execute(f"SET partitioned_write_flush_threshold = {SORTED_ROW_GROUP}")
+                con.execute(
+                    f"COPY (SELECT {columns}, {_run_of(spec.lead, len(cuts))} AS _run"
+                    f" FROM {rows}) TO {literal(str(split))} (FORMAT parquet,"
+                    f" PARTITION_BY (_run), COMPRESSION lz4, ROW_GROUP_SIZE {SORTED_ROW_GROUP})",
+                    {f"cut{i}": cut for i, cut in enumerate(cuts)},
+                )
+                duck.give_back(con, SORT_MEMORY)
+                held = (sorted((split / f"_run={i}").glob("*.parquet")) for i in range(runs))
+                sources = [_parquet(run) for run in held if run]  # a range may hold no row
+            for i, source in enumerate(sources):
                 ordered = self.folder / f"sorted-{kind}-{i:05d}.parquet"
                 con.execute(
-                    f"COPY (SELECT {columns} FROM {rows} WHERE {_between(spec.lead, i, cuts)}"
-                    f" ORDER BY {spec.order}) TO {literal(str(ordered))} (FORMAT parquet,"
-                    f" COMPRESSION uncompressed, ROW_GROUP_SIZE {SORTED_ROW_GROUP})",
-                    {k: v for k, v in (("low", low), ("high", high)) if v is not None},
+                    f"COPY (SELECT {columns} FROM {source} ORDER BY {spec.order})"
+                    f" TO {literal(str(ordered))} (FORMAT parquet, COMPRESSION uncompressed,"
+                    f" ROW_GROUP_SIZE {SORTED_ROW_GROUP})"
                 )
                 duck.give_back(con, SORT_MEMORY)
                 files.append(ordered)
+        shutil.rmtree(split, ignore_errors=True)
         give_back_memory()
         return files
 
@@ -494,13 +514,11 @@ def _cuts(con: duckdb.DuckDBPyConnection, lead: str, rows: str, runs: int) -> li
     return sorted({sample[len(sample) * i // runs][0] for i in range(1, runs)} if sample else ())
 
 
-def _between(lead: str, run: int, cuts: list[Any]) -> str:
-    """The SQL condition of the ``run``-th range between ``cuts`` (parameters ``$low`` and
-    ``$high``); the last one also holds NULL, which sorts last."""
-    terms = [f"{lead} >= $low"] * (run > 0) + [f"{lead} < $high"] * (run < len(cuts))
-    if run < len(cuts):
-        return " AND ".join(terms)
-    return f"({' AND '.join(terms) or 'true'}) OR {lead} IS NULL"
+def _run_of(lead: str, cuts: int) -> str:
+    """The SQL number of the run a row's ``lead`` falls in, between the parameters
+    ``$cut0`` .. ``$cut{cuts - 1}`` (ascending): NULL, which sorts last, in the last."""
+    ranges = " ".join(f"WHEN {lead} < $cut{i} THEN {i}" for i in range(cuts))
+    return f"CASE WHEN {lead} IS NULL THEN {cuts} {ranges} ELSE {cuts} END"
 
 
 def _rows(paths: Sequence[Path]) -> int:

@@ -203,19 +203,16 @@ def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
     assert max(games[1]) < min(games[2])
 
 
-def test_the_last_sorted_run_holds_the_nulls() -> None:
-    """NULL sorts last (``nulls_last``), so a NULL first term is in the last run."""
+def test_rows_go_to_the_run_of_their_range_and_nulls_to_the_last() -> None:
+    """Two cuts make three runs: below the first, up to the second, the rest; NULL sorts
+    last (``nulls_last``), so it is in the last run."""
     con = duckdb.connect()
-    con.execute("CREATE TABLE t AS SELECT unnest([NULL, 'a', 'b', 'c']) AS k")
-    cuts = ["b"]
-    held = [
-        con.execute(
-            f"SELECT k FROM t WHERE {output._between('k', run, cuts)} ORDER BY k NULLS LAST",
-            {k: v for k, v in (("low", low), ("high", high)) if v is not None},
-        ).fetchall()
-        for run, (low, high) in enumerate([(None, "b"), ("b", None)])
-    ]
-    assert held == [[("a",)], [("b",), ("c",), (None,)]]
+    con.execute("CREATE TABLE t AS SELECT unnest([NULL, 'a', 'b', 'c', 'd']) AS k")
+    runs = con.execute(
+        f"SELECT k, {output._run_of('k', 2)} FROM t ORDER BY k NULLS LAST",
+        {"cut0": "b", "cut1": "d"},
+    ).fetchall()
+    assert runs == [("a", 0), ("b", 1), ("c", 1), ("d", 2), (None, 2)]
 
 
 def test_no_rows_writes_the_empty_file_of_the_list_writer(tmp_path: Path) -> None:
