@@ -203,6 +203,27 @@ def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
     assert max(games[1]) < min(games[2])
 
 
+def test_one_game_larger_than_a_run_is_sorted_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run holds whole values of the first sort key: a game with more rows than
+    ``SORT_ROWS`` is one run (its range below is empty and skipped), in the list
+    writer's bytes."""
+    monkeypatch.setattr(output, "SORT_ROWS", 100)
+    items = [r._replace(game_id="G1") for r in rows(6, 1_000)["pile"]]
+    unique = list(dict.fromkeys(items))
+    output.write_pile(tmp_path / "list.parquet", unique)
+    parts = Parts(tmp_path / "parts")
+    for start in range(0, len(unique), 150):
+        parts.add("pile", unique[start : start + 150])
+    columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
+    runs = parts._sort_runs("pile", output._parquet(parts.paths("pile")), columns,
+                            parts.paths("pile"))  # fmt: skip
+    assert [pq.read_metadata(run).num_rows for run in runs] == [len(unique)]
+    assert parts.write("pile", tmp_path / "parts.parquet") == len(unique)
+    assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "list.parquet").read_bytes()
+
+
 def test_rows_go_to_the_run_of_their_range_and_nulls_to_the_last() -> None:
     """Two cuts make three runs: below the first, up to the second, the rest; NULL sorts
     last (``nulls_last``), so it is in the last run."""
