@@ -180,6 +180,21 @@ def test_a_row_group_from_batches_is_the_bytes_of_one_contiguous_table(tmp_path:
                     "won": True, "outcomes": True}  # fmt: skip
 
 
+def pile_parts(folder: Path, items: list[PileRow], per_part: int) -> Parts:
+    """``items`` written as pile parts of ``per_part`` rows."""
+    parts = Parts(folder)
+    for start in range(0, len(items), per_part):
+        parts.add("pile", items[start : start + per_part])
+    return parts
+
+
+def pile_runs(parts: Parts) -> list[Path]:
+    """The files of the pile's sorted runs (``Parts._sort_runs``), in order."""
+    columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
+    paths = parts.paths("pile")
+    return parts._sort_runs("pile", output._parquet(paths), columns, paths)
+
+
 def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,12 +202,8 @@ def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
     three files, each a range of games, that hold every row once."""
     monkeypatch.setattr(output, "SORT_ROWS", 1_000)
     items = list(dict.fromkeys(rows(5, 3_000)["pile"]))
-    parts = Parts(tmp_path / "parts")
-    for start in range(0, len(items), 250):
-        parts.add("pile", items[start : start + 250])
-    columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
-    runs = parts._sort_runs("pile", output._parquet(parts.paths("pile")), columns,
-                            parts.paths("pile"))  # fmt: skip
+    parts = pile_parts(tmp_path / "parts", items, 250)
+    runs = pile_runs(parts)
     sizes = [pq.read_metadata(run).num_rows for run in runs]
     assert len(runs) == 3
     assert sum(sizes) == len(items)
@@ -213,12 +224,8 @@ def test_one_game_larger_than_a_run_is_sorted_whole(
     items = [r._replace(game_id="G1") for r in rows(6, 1_000)["pile"]]
     unique = list(dict.fromkeys(items))
     output.write_pile(tmp_path / "list.parquet", unique)
-    parts = Parts(tmp_path / "parts")
-    for start in range(0, len(unique), 150):
-        parts.add("pile", unique[start : start + 150])
-    columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
-    runs = parts._sort_runs("pile", output._parquet(parts.paths("pile")), columns,
-                            parts.paths("pile"))  # fmt: skip
+    parts = pile_parts(tmp_path / "parts", unique, 150)
+    runs = pile_runs(parts)
     assert [pq.read_metadata(run).num_rows for run in runs] == [len(unique)]
     assert parts.write("pile", tmp_path / "parts.parquet") == len(unique)
     assert (tmp_path / "parts.parquet").read_bytes() == (tmp_path / "list.parquet").read_bytes()
