@@ -436,7 +436,8 @@ class Parts:
         # are never held at once: DuckDB sorts out of core into files of sorted runs, then
         # the sorted rows are streamed back, run after run, and cut into the output's row
         # groups.
-        runs = self._sort_runs(kind, rows, columns, paths)
+        total = _rows(paths)
+        runs = self._sort_runs(kind, rows, columns, paths, total)
         with self._connect(READ_MEMORY, threads=1) as con:
             reader = con.sql(f"SELECT * FROM {_parquet(runs)}").to_arrow_reader(FETCH_ROWS)
             _atomic(path, lambda tmp: _write_groups(tmp, reader, spec.schema))
@@ -446,17 +447,19 @@ class Parts:
         # under the next output's sort.
         pa.default_memory_pool().release_unused()
         give_back_memory()
-        return _rows(paths)
+        return total
 
-    def _sort_runs(self, kind: str, rows: str, columns: str, paths: list[Path]) -> list[Path]:
+    def _sort_runs(
+        self, kind: str, rows: str, columns: str, paths: list[Path], total: int
+    ) -> list[Path]:
         """The kind's rows sorted into files, one per range of its ``lead``, in order: a
         run per ``SORT_ROWS`` rows or so, the ranges cut at the quantiles of a sample of
         the lead. The rows are first split by range into a folder per run (one pass over
         the parts), then each run sorted alone. The runs read one after the other are the
         rows in the output's order, wherever the cuts fall: the same bytes, with the
-        sort's memory that of one run."""
+        sort's memory that of one run. ``total`` is the rows of ``paths``."""
         spec = KINDS[kind]
-        runs = -(-_rows(paths) // SORT_ROWS)
+        runs = -(-total // SORT_ROWS)
         split = self.folder / f"runs-{kind}"
         files = []
         with self._connect() as con:

@@ -192,7 +192,8 @@ def pile_runs(parts: Parts) -> list[Path]:
     """The files of the pile's sorted runs (``Parts._sort_runs``), in order."""
     columns = ", ".join(f'"{name}"' for name in output.PILE_SCHEMA.names)
     paths = parts.paths("pile")
-    return parts._sort_runs("pile", output._parquet(paths), columns, paths)
+    total = output._rows(paths)
+    return parts._sort_runs("pile", output._parquet(paths), columns, paths, total)
 
 
 def test_sorted_runs_cut_the_rows_into_ranges_of_about_equal_size(
