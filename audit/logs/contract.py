@@ -38,6 +38,8 @@ SCHEMA_VERSION_KEY = "rummy_audit.schema_version"
 
 TABLES = ("games", "hands", "events", "results", "game_events", "ledger", "sessions")
 REQUIRED_TABLES = ("games", "hands", "events", "results")
+HAND_TABLES = ("hands", "events", "results")
+"""The tables whose rows are a hand's, by `hand_id`."""
 
 # The JSON files, inside the installed package (a link to the top-level schemas/ in a checkout).
 SCHEMAS_DIR: Traversable = resources.files("audit") / "schemas"

@@ -9,6 +9,8 @@ whatever the size of the night and the order of its files:
    runs the row checks of `audit.logs.validate`, encodes cards as integer codes, finds each
    hand's game, and writes the rows to Parquet under `workdir`, each with its bucket: all
    rows of a game land in one bucket, and buckets follow the log's order (`_hand_map`).
+   A night of more than `HANDS_PER_PASS` hands stages its hand tables in passes over runs
+   of their files. What it quarantines is `audit.logs.quarantine`'s.
 2. Bucket by bucket, polars reads the rows of one bucket, runs the hand-level checks
    set-wise, and Python builds the records of `audit.records`, game by game
    (`audit.logs.bucket`).
@@ -31,24 +33,24 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.errors import LogFormatError, one_line
+from audit.errors import AuditError, LogFormatError, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
+    HAND_TABLES,
     REQUIRED_TABLES,
     TABLES,
     check_schema,
     file_schema_version,
     load_contract,
 )
+from audit.logs.quarantine import collect_quarantine, find_orphans
 from audit.logs.validate import (
-    describe,
     file_literal,
     literal,
     row_checks,
@@ -67,8 +69,8 @@ small partition buffers below, staging a million-hand night peaks at about 400 M
 slower: the partition buffers are outside it), and the hand map alone is built under
 ``HAND_MAP_MEMORY``."""
 HAND_MAP_MEMORY = "128MB"
-"""DuckDB's memory limit while it builds the hand map (one row per hand id): under the
-staging's limit it took a million-hand night's staging from 330 to 390 MiB."""
+"""DuckDB's memory limit while it builds the hand map (one row per hand id, ``_hand_map``):
+under the staging's limit it took a million-hand night's staging from 330 to 390 MiB."""
 STAGED_ROW_GROUP = {"hands": 1_024, "games": 4_096, "events": 4_096, "results": 4_096}
 """Rows per row group of a staged file, and rows a partition's writer holds before it
 flushes (8,192 for the tables not named): every open partition holds one such buffer per
@@ -90,6 +92,14 @@ by their ``bucket`` column: with more buckets than folders a worker skips the fo
 buckets by the row groups' statistics when the log keeps a game's rows together
 (``_hand_map``), and reads them otherwise. Splitting each folder by bucket after staging
 cost more than it saved (staging went from 45 to 80 s)."""
+HANDS_PER_PASS = 1_048_576
+"""Hands rows per pass of the hands, events and results tables: a night with more is staged
+in passes, each over a run of each table's files (in the log's order, about equal rows,
+a file never split) joined with the hand map's rows of the hands those files name. One
+join of every row against a hand map of ten million hands ran out of memory under
+staging's limit (DuckDB's hash join spills the wide rows it probes); in passes a
+ten-million-hand night's staging holds what a million-hand night's does. A night of one
+huge file per table is one pass, whatever its size."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -338,15 +348,18 @@ def iter_units(
 # ---------------------------------------------------------------- staging, in DuckDB
 
 
-_HAND_TABLES = ("hands", "events", "results")
-
-
-_PLACED = "LEFT JOIN (SELECT DISTINCT _game, _bucket AS _placed FROM hand_map) ON game_id = _game"
+_PLACED = "LEFT JOIN (SELECT _game, _bucket AS _placed FROM placed) ON game_id = _game"
 """The bucket of each game that has hands; a game with none is placed by its id's hash."""
 
 
+_PASS = "chk_pass LEFT JOIN pass_map ON hand_id = _hid"
+"""A hand table's rows of one pass (``HANDS_PER_PASS``) with their hands' rows of the hand
+map."""
+
+
 def _stage_queries(buckets: int) -> dict[str, str]:
-    """Per table, the query whose rows are staged; hand rows need `hand_map`."""
+    """Per table, the query whose rows are staged; hand rows read `chk_pass` and
+    `pass_map` (``_stage_hand_table``)."""
     checked = "_k, _ok, _p"
     by_game = (
         "CASE WHEN game_id IS NULL THEN -1"
@@ -367,11 +380,9 @@ def _stage_queries(buckets: int) -> dict[str, str]:
         f" FROM chk_games) {_PLACED} WINDOW w AS (PARTITION BY game_id)",
         "hands": f"SELECT _h, _game, {staged_columns('hands')}, {checked}, _copies,"
         " _k = _first_k AS _first, coalesce(_bucket, -1) AS bucket"
-        " FROM chk_hands LEFT JOIN hand_map ON hand_id = _hid",
-        "events": f"SELECT _h, {staged_columns('events')}, {by_hand}"
-        " FROM chk_events LEFT JOIN hand_map ON hand_id = _hid",
-        "results": f"SELECT _h, {staged_columns('results')}, {by_hand}"
-        " FROM chk_results LEFT JOIN hand_map ON hand_id = _hid",
+        f" FROM {_PASS}",
+        "events": f"SELECT _h, {staged_columns('events')}, {by_hand} FROM {_PASS}",
+        "results": f"SELECT _h, {staged_columns('results')}, {by_hand} FROM {_PASS}",
         "game_events": f"SELECT {staged_columns('game_events')}, {checked},"
         " count(*) OVER (PARTITION BY game_id, seq) AS _copies,"
         f" {by_game} AS bucket FROM chk_game_events {_PLACED}",
@@ -382,40 +393,52 @@ def _stage_queries(buckets: int) -> dict[str, str]:
     return {table: f"SELECT *, {folder} FROM ({query})" for table, query in queries.items()}
 
 
-def _hand_map(buckets: int) -> str:
-    """One row per hand id: its first hands row (`_first_k`) decides its game; `_h` orders
-    all hands by (game_id, hand_no, hand_id).
+def _hand_map(buckets: int) -> list[tuple[str, str]]:
+    """The hand map's steps, each a (view, query) whose rows are written to Parquet and read
+    back as that view by the steps after it: ``hand_map``, one row per hand id, whose first
+    hands row (`_first_k`) decides its game, and `_h` orders all hands by (game_id,
+    hand_no, hand_id); ``placed``, one row per game that has hands, with its `_bucket`.
 
-    `_bucket` is its game's bucket. Games are placed in the order of the log: by their
-    first hands row, with the hands before them counted, so that bucket b holds the games
-    whose hands start about b/`buckets` of the way through the night. A staged folder holds
-    every `PARTITIONS`-th bucket, and its rows come in the log's order, so when the log
-    keeps a game's rows together (as a platform's files by time or by table do) each staged
-    row group holds one or two buckets, and a worker reading its bucket skips the others'
-    row groups by their statistics: a million hands' bucket was read in about 19 µs a hand
-    instead of 60-75 when games were placed by the hash of their id (which spread every
-    bucket over its whole folder). Any order of the log gives the same outputs; only the
-    reading is slower when a game's rows are scattered."""
+    Games are placed in the order of the log: by their first hands row, with the hands
+    before them counted, so that bucket b holds the games whose hands start about
+    b/`buckets` of the way through the night. A staged folder holds every `PARTITIONS`-th
+    bucket, and its rows come in the log's order, so when the log keeps a game's rows
+    together (as a platform's files by time or by table do) each staged row group holds one
+    or two buckets, and a worker reading its bucket skips the others' row groups by their
+    statistics: a million hands' bucket was read in about 19 µs a hand instead of 60-75
+    when games were placed by the hash of their id (which spread every bucket over its
+    whole folder). Any order of the log gives the same outputs; only the reading is slower
+    when a game's rows are scattered.
+
+    In steps, not one query, so that memory does not grow with the night: DuckDB holds a
+    CTE that two parts of a query read whole, and a window ordered over every hand (a
+    `row_number` of ten million hands) cannot spill; it ran out of memory under 128MB. Here
+    `_h` is the hands before the game's (a running sum over games) plus the hand's number
+    within its game (a window partitioned by game, which spills)."""
     hands = (
         "SELECT hand_id AS _hid, coalesce(arg_min_null(game_id, _k), '') AS _game,"
         " arg_min_null(hand_no, _k) AS _no, min(_k) AS _first_k, count(*) AS _copies"
         " FROM raw_hands WHERE hand_id IS NOT NULL GROUP BY hand_id"
     )
-    games = "SELECT _game, min(_first_k) AS _start, count(*) AS _n FROM hands GROUP BY _game"
-    before = (
-        "coalesce(sum(_n) OVER (ORDER BY _start, _game"
-        " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)"
-    )
+    games = "SELECT _game, min(_first_k) AS _start, count(*) AS _n FROM hand_ids GROUP BY _game"
+
+    def before(order: str) -> str:
+        """The hands of the games before this one in `order`."""
+        return (
+            f"coalesce(sum(_n) OVER (ORDER BY {order}"
+            " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)"
+        )
+
     placed = (
-        f"SELECT _game, CAST({before} * {buckets} // sum(_n) OVER () AS INTEGER) AS _bucket"
-        " FROM games"
+        f"SELECT _game, CAST({before('_start, _game')} * {buckets} // sum(_n) OVER ()"
+        f" AS INTEGER) AS _bucket, {before('_game')} AS _before FROM hand_games"
     )
-    return (
-        f"WITH hands AS ({hands}), games AS ({games}), placed AS ({placed})"
-        " SELECT _hid, _game, _first_k, _copies, _bucket,"
-        " row_number() OVER (ORDER BY _game, _no, _hid) AS _h"
-        " FROM hands JOIN placed USING (_game)"
+    hand_map = (
+        "SELECT _hid, _game, _first_k, _copies, _bucket,"
+        " _before + row_number() OVER (PARTITION BY _game ORDER BY _no, _hid) AS _h"
+        " FROM hand_ids JOIN placed USING (_game)"
     )
+    return [("hand_ids", hands), ("hand_games", games), ("placed", placed), ("hand_map", hand_map)]
 
 
 def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
@@ -463,11 +486,18 @@ def _stage_readable(
     pays nothing. With no such file, the error stands.
 
     Raises `LogFormatError` when DuckDB fails and no file is to blame, or a required table
-    is left without a readable file."""
+    is left without a readable file; `AuditError` when DuckDB runs out of memory (no file
+    is read alone then: none is to blame)."""
     while True:
         try:
             return _stage(log, folder, buckets, game)
         except _ReadFailed as failed:
+            if isinstance(failed.error, duckdb.OutOfMemoryException):  # no file is to blame
+                raise AuditError(
+                    f"staging ran out of memory while reading the {' and '.join(failed.tables)}"
+                    f" files: {_relative(failed, log.root)}",
+                    slug="out-of-memory",
+                ) from failed.error
             refused = refuse_undecodable(log, failed.tables)
             if not refused:
                 tables = " and ".join(failed.tables)
@@ -527,43 +557,106 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
     con = duck.connect(config=config)
     reading: tuple[str, ...] = TABLES  # the tables whose files the statement reads
     try:
+        first: dict[str, int] = {}  # the global index of each table's first file
         offset = 0
         for table in TABLES:
             paths = [str(log.root / f.path) for f in log.files[table]]
             _create_views(
                 con, table, paths, offset, game, log.absent(table), log.uniform(table)
             )
-            offset += len(paths)
-        hand_map = literal(str(folder / "hand_map.parquet"))
+            first[table], offset = offset, offset + len(paths)
+        hand_rows = sum(f.rows for f in log.files["hands"])
+        passes = 1 if game is not None else max(1, -(-hand_rows // HANDS_PER_PASS))
         reading = ("hands",)
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
-        con.execute(f"COPY ({_hand_map(buckets)}) TO {hand_map} (FORMAT parquet)")
+        for view, query in _hand_map(buckets):
+            written = literal(str(folder / f"{view}.parquet"))
+            con.execute(f"COPY ({query}) TO {written} (FORMAT parquet)")
+            con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({written})")
         duck.give_back(con, MEMORY_LIMIT)
-        con.execute(f"CREATE VIEW hand_map AS SELECT * FROM read_parquet({hand_map})")
         for table, query in _stage_queries(buckets).items():
             reading = (table,)
             target = literal(str(folder / table))
             rows = STAGED_ROW_GROUP.get(table, 8_192)
             con.execute(f"SET partitioned_write_flush_threshold = {rows}")
-            con.execute(
+            copy = (
                 f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (part),"
-                f" ROW_GROUP_SIZE {rows}, ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE})"
+                f" ROW_GROUP_SIZE {rows}, ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE},"
+                " OVERWRITE_OR_IGNORE, FILENAME_PATTERN "  # + a pattern per pass
             )
+            if table in HAND_TABLES:
+                files = log.files[table]
+                for n, (start, end) in enumerate(_passes([f.rows for f in files], passes)):
+                    _pass_views(con, log, table, (start, end), first[table], folder)
+                    con.execute(f"{copy}'data_{n}_{{i}}')")
+                    duck.give_back(con, MEMORY_LIMIT)
+            else:
+                con.execute(f"{copy}'data_0_{{i}}')")
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
             duck.give_back(con, MEMORY_LIMIT)  # what the COPY and the schema's query left cached
         reading = ("sessions",)  # from here on, the other tables are read as staged
-        _collect_quarantine(con, staged)
+        collect_quarantine(con, staged, MEMORY_LIMIT)
         staged.damaged = log.damaged
         reading = ("events", "results", "sessions")
-        staged.orphans = _orphans(con, log, staged)
+        staged.orphans = find_orphans(con, staged)
     except duckdb.Error as error:
         raise _ReadFailed(reading, error) from error
     finally:
         con.close()
         give_back_memory()
     return staged
+
+
+def _passes(rows: list[int], passes: int) -> list[tuple[int, int]]:
+    """At most `passes` runs (start, end) of files holding `rows` rows each, in order, of
+    about equal rows: a run ends at the first file that brings it to its share of the rows
+    left. Every file is in one run; no files, one empty run.
+
+    >>> _passes([5, 5, 5, 5], 2), _passes([30, 1, 1, 1], 3), _passes([], 4)
+    ([(0, 2), (2, 4)], [(0, 1), (1, 3), (3, 4)], [(0, 0)])
+    """
+    out: list[tuple[int, int]] = []
+    total = sum(rows)
+    start, done, seen = 0, 0, 0  # the run's first file, the rows before it, rows so far
+    for index, n in enumerate(rows[:-1]):
+        seen += n
+        left = passes - len(out)  # runs still to make, this one included
+        if left > 1 and (seen - done) * left >= total - done:
+            out.append((start, index + 1))
+            start, done = index + 1, seen
+    return [*out, (start, len(rows))]
+
+
+def _pass_views(
+    con: duckdb.DuckDBPyConnection,
+    log: LogRoot,
+    table: str,
+    files: tuple[int, int],
+    first_file: int,
+    folder: Path,
+) -> None:
+    """`chk_pass`: the rows of `table`'s files `files` (start, end), checked; `pass_map`:
+    the hand map's rows of the hands they name (the whole hand map, written to Parquet
+    under `folder` so that the join builds on it, not on the wide rows it probes). All of
+    the table's files are `chk_<table>` and `hand_map` themselves."""
+    start, end = files
+    if (start, end) == (0, len(log.files[table])):
+        con.execute(f"CREATE OR REPLACE VIEW chk_pass AS SELECT * FROM chk_{table}")
+        con.execute("CREATE OR REPLACE VIEW pass_map AS SELECT * FROM hand_map")
+        return
+    paths = [str(log.root / f.path) for f in log.files[table][start:end]]
+    _create_views(
+        con, table, paths, first_file + start, absent=log.absent(table),
+        uniform=log.uniform(table), name="pass",
+    )  # fmt: skip
+    written = literal(str(folder / "pass_map.parquet"))
+    con.execute(
+        "COPY (SELECT * FROM hand_map SEMI JOIN (SELECT DISTINCT hand_id FROM raw_pass)"
+        f" ON _hid = hand_id) TO {written} (FORMAT parquet)"
+    )
+    con.execute(f"CREATE OR REPLACE VIEW pass_map AS SELECT * FROM read_parquet({written})")
 
 
 def _create_views(
@@ -574,10 +667,13 @@ def _create_views(
     game: str | None = None,
     absent: frozenset[str] = frozenset(),
     uniform: bool = False,
+    name: str | None = None,
 ) -> None:
-    """`raw_<table>`: the contract columns of every row of the table's good files, with
+    """`raw_<name>`: the contract columns of every row of `paths`, files of `table`, with
     `_k` (only the rows of `game`, when given; the optional columns no file has, `absent`,
-    as nulls); `chk_<table>`: the same with `_ok` and `_p`, its row checks."""
+    as nulls); `chk_<name>`: the same with `_ok` and `_p`, its row checks. `name` is
+    `table` unless given; the views are replaced."""
+    name = name or table
     checks = row_checks(table)
     source = source_sql(
         table, paths, first_file=first_file, row_bits=ROW_BITS, absent=absent, uniform=uniform
@@ -588,158 +684,8 @@ def _create_views(
             hands = [row[0] for row in con.sql("SELECT DISTINCT hand_id FROM raw_hands").fetchall()]
             keep = f"hand_id IN ({', '.join(literal(h) for h in hands if h) or 'NULL'})"
         source = f"SELECT * FROM ({source}) WHERE {keep}"
-    con.execute(f"CREATE VIEW raw_{table} AS {source}")
+    con.execute(f"CREATE OR REPLACE VIEW raw_{name} AS {source}")
     con.execute(
-        f"CREATE VIEW chk_{table} AS SELECT *, {checks.ok} AS _ok,"
-        f" {checks.problems} AS _p FROM raw_{table}"
+        f"CREATE OR REPLACE VIEW chk_{name} AS SELECT *, {checks.ok} AS _ok,"
+        f" {checks.problems} AS _p FROM raw_{name}"
     )
-
-
-def _ids(table: str) -> str:
-    """SQL for the hand id and the game id of a row of `table`, NULL when it has none."""
-    hand = "hand_id" if table in _HAND_TABLES else "NULL"
-    game = "nullif(_game, '')" if table in ("events", "results") else "game_id"
-    return f"{hand} AS h, {game} AS g"
-
-
-def _collect_quarantine(con: duckdb.DuckDBPyConnection, staged: Staged) -> None:
-    """Bad rows, duplicated keys and orphans, in a stable order."""
-
-    def rows(table: str, query: str, bucket: int | None = None) -> list[tuple[Any, ...]]:
-        paths = staged.paths(table, bucket)
-        if table != "sessions" and not paths:
-            return []
-        listed = ", ".join(file_literal(str(path)) for path in paths)
-        source = (
-            "chk_sessions"
-            if table == "sessions"
-            else f"read_parquet([{listed}], hive_partitioning=false)"
-        )
-        found = con.sql(query.format(src=source)).fetchall()
-        duck.give_back(con, MEMORY_LIMIT)
-        return found
-
-    out = staged.quarantine
-    for table in TABLES:
-        join = " LEFT JOIN hand_map ON hand_id = _hid" if table in ("events", "results") else ""
-        query = f"SELECT _k, {_ids(table)}, _p FROM {{src}}{join} WHERE NOT _ok ORDER BY _k"
-        for key, hand, game, problems in rows(table, query):
-            file, row = staged.where(key)
-            reason = f"{table} row {row} of {one_line(file)}: {describe(table, problems)}"
-            out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason))
-            if hand is not None and table in _HAND_TABLES:
-                staged.hand_reasons.setdefault(hand, reason)
-            elif game is not None and table == "games":
-                staged.game_reasons.setdefault(game, reason)
-    copies = (
-        "SELECT {ids}, _k, _copies FROM {{src}}"
-        " WHERE _copies > 1 AND {key} IS NOT NULL ORDER BY {key}, _k"
-    )
-    for game, key, n in rows("games", copies.format(ids="game_id", key="game_id")):
-        file, row = staged.where(key)
-        reason = f"game {one_line(game)} appears {n} times in games"
-        out.append(QuarantineRow("games", file, row, None, game, "input.row", reason))
-        staged.game_reasons.setdefault(game, reason)
-    for hand, game, key, n in rows("hands", copies.format(ids="hand_id, game_id", key="hand_id")):
-        file, row = staged.where(key)
-        reason = f"hand {one_line(hand)} appears {n} times in hands"
-        out.append(QuarantineRow("hands", file, row, hand, game, "input.hand", reason))
-    twice = (
-        "SELECT game_id, seq, _k, _copies FROM {src} WHERE _copies > 1"
-        " AND game_id IS NOT NULL AND seq IS NOT NULL ORDER BY game_id, seq, _k"
-    )
-    for game, seq, key, n in rows("game_events", twice):
-        file, row = staged.where(key)
-        reason = (
-            f"game {one_line(game)} has {n} game_events rows with seq {seq}, the key of one"
-        )
-        out.append(QuarantineRow("game_events", file, row, None, game, "input.row", reason))
-    orphans = (
-        "SELECT hand_id, count(*), min(_k) FROM {src} WHERE _h IS NULL AND hand_id IS NOT NULL"
-        " GROUP BY hand_id ORDER BY hand_id"
-    )
-    for table in ("events", "results"):
-        for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
-            reason = f"{table} name hand {one_line(hand)}, which hands does not hold ({_rows(n)})"
-            out.append(
-                QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
-            )
-    games = staged.paths("games")
-    usable = (
-        f"SELECT game_id, bool_and(_ok) AND max(_copies) = 1 AS usable FROM"
-        f" read_parquet([{', '.join(file_literal(str(p)) for p in games)}],"
-        " hive_partitioning=false) GROUP BY game_id"
-        if games
-        else "SELECT NULL::VARCHAR AS game_id, NULL::BOOLEAN AS usable WHERE false"
-    )
-    strays = (
-        f"SELECT game_id, count(*), min(_k), any_value(usable) IS NOT NULL FROM {{src}}"
-        f" LEFT JOIN ({usable}) USING (game_id) WHERE game_id IS NOT NULL"
-        " AND NOT coalesce(usable, false) GROUP BY game_id ORDER BY game_id"
-    )
-    for table in ("game_events", "ledger"):
-        for game, n, key, known in rows(table, strays):
-            held = "whose games row is quarantined" if known else "which games does not hold"
-            reason = f"{table} name game {one_line(game)}, {held} ({_rows(n)})"
-            out.append(
-                QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
-            )
-
-
-def _orphans(
-    con: duckdb.DuckDBPyConnection, log: LogRoot, staged: Staged
-) -> dict[str, tuple[str | None, str]]:
-    """Every hand that events or results name and hands does not hold, with the game its
-    players' sessions place it in (each player seated in that one game when its first
-    event was played) and why it cannot be replayed: the unreadable hands files, when
-    there are any, are the likely cause, and the reason names them. The staged rows say
-    first whether there is any (most nights have none: the sessions are not read), from the
-    files of the rows of no bucket alone."""
-    staged_paths = staged.paths("events", -1) + staged.paths("results", -1)
-    listed = ", ".join(file_literal(str(path)) for path in staged_paths)
-    if not staged_paths or not con.sql(
-        f"SELECT 1 FROM read_parquet([{listed}], union_by_name=true, hive_partitioning=false)"
-        " WHERE _h IS NULL AND hand_id IS NOT NULL LIMIT 1"
-    ).fetchall():
-        return {}
-    lost = list(log.damaged.get("hands", ()))
-    if lost:
-        files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
-        why = f"its hands row could not be read: {files} could not be read"
-    else:
-        why = "events or results name it, but hands does not hold it"
-    rows = con.sql(
-        """
-        WITH o AS (
-          SELECT hand_id FROM chk_events WHERE hand_id IS NOT NULL
-            AND hand_id NOT IN (SELECT _hid FROM hand_map)
-          UNION SELECT hand_id FROM chk_results WHERE hand_id IS NOT NULL
-            AND hand_id NOT IN (SELECT _hid FROM hand_map)
-        ), t AS (
-          SELECT hand_id, min(ts) AS ts FROM chk_events SEMI JOIN o USING (hand_id)
-          GROUP BY hand_id
-        ), p AS (
-          SELECT DISTINCT hand_id, player_id FROM chk_results SEMI JOIN o USING (hand_id)
-          WHERE player_id IS NOT NULL
-        ), need AS (
-          SELECT hand_id, count(*) AS n FROM p GROUP BY hand_id
-        ), seated AS (
-          SELECT p.hand_id, s.game_id, count(DISTINCT p.player_id) AS n
-          FROM p JOIN t USING (hand_id)
-          JOIN chk_sessions s ON s.player_id = p.player_id AND s._ok
-           AND t.ts BETWEEN s.joined_at AND s.left_at
-          GROUP BY ALL
-        ), game AS (
-          SELECT s.hand_id, min(s.game_id) AS game_id, count(*) AS games
-          FROM seated s JOIN need n ON n.hand_id = s.hand_id AND s.n = n.n
-          GROUP BY s.hand_id
-        )
-        SELECT o.hand_id, CASE WHEN game.games = 1 THEN game.game_id END
-        FROM o LEFT JOIN game USING (hand_id) ORDER BY o.hand_id
-        """
-    ).fetchall()
-    return {hand: (game, f"hand {one_line(hand)} cannot be replayed: {why}") for hand, game in rows}
-
-
-def _rows(n: int) -> str:
-    return "1 row" if n == 1 else f"{n} rows"

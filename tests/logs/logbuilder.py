@@ -210,30 +210,35 @@ class LogBuilder:
         self,
         *,
         split_events_into: int = 1,
+        split_hands_into: int = 1,
         shuffle_files: bool = False,
         skip: Iterable[str] = (),
     ) -> Path:
         """Write every table under `root/<table>/date=2026-11-29/`, and return the root.
 
         `split_events_into` cuts the events rows, in order, into that many files, each in
-        its own Hive folder (`hour=00`, `hour=01` ...); `shuffle_files` names them so that
-        path order is the reverse of row order, and shuffles the rows inside each file.
-        Tables in `skip` are not written at all.
+        its own Hive folder (`hour=00`, `hour=01` ...), and `split_hands_into` the hands
+        and the results rows; `shuffle_files` names them so that path order is the
+        reverse of row order, and shuffles the rows inside each file. Tables in `skip` are
+        not written at all.
         """
         skipped = set(skip)
+        split = {"events": split_events_into, "hands": split_hands_into,
+                 "results": split_hands_into}  # fmt: skip
         for table in TABLES:
             if table in skipped:
                 continue
-            if table != "events" or split_events_into == 1:
+            files = split.get(table, 1)
+            if files == 1:
                 write_table(self.root, table, self.rows[table], f"{PARTITION}/part-0.parquet")
                 continue
-            rows = self.rows["events"]
-            size = -(-len(rows) // split_events_into)
-            chunks = [rows[i * size : (i + 1) * size] for i in range(split_events_into)]
+            rows = self.rows[table]
+            size = -(-len(rows) // files)
+            chunks = [rows[i * size : (i + 1) * size] for i in range(files)]
             for index, chunk in enumerate(chunks):
-                place = split_events_into - 1 - index if shuffle_files else index
+                place = files - 1 - index if shuffle_files else index
                 if shuffle_files:
                     chunk = self.rng.sample(chunk, len(chunk))
                 name = f"{PARTITION}/hour={place:02d}/part-0.parquet"
-                write_table(self.root, "events", chunk, name)
+                write_table(self.root, table, chunk, name)
         return self.root

@@ -7,6 +7,7 @@ import doctest
 import gc
 from collections import Counter
 from decimal import Decimal
+from itertools import pairwise
 from pathlib import Path
 from types import ModuleType
 
@@ -18,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.cards import CODE_OF, CODE_TEXT
-from audit.errors import LogFormatError, SchemaVersionError
-from audit.logs import validate
+from audit.errors import AuditError, LogFormatError, SchemaVersionError
+from audit.logs import reader, validate
 from audit.logs.contract import load_contract
 from audit.logs.reader import (
     QuarantineRow,
@@ -358,6 +359,25 @@ def test_a_corrupt_file_is_refused(tmp_path: Path) -> None:
     assert len(units) == 3
     assert quarantined(units) == {}
 
+
+def test_staging_out_of_memory_is_one_line_blaming_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB running out of memory is said as such: no file is refused or read alone,
+    and the message does not call the files unreadable."""
+    root = small_log(tmp_path / "logs").write()
+    monkeypatch.setattr(reader, "HAND_MAP_MEMORY", "1KB")
+    alone = []
+    monkeypatch.setattr(reader, "refuse_undecodable", lambda *a: alone.append(a) or [])
+    with pytest.raises(AuditError) as raised:
+        read(root, tmp_path / "work")
+    assert raised.value.slug == "out-of-memory"
+    message = str(raised.value)
+    assert message.startswith("staging ran out of memory while reading the hands files: ")
+    assert "Out of Memory" in message
+    assert "\n" not in message
+    assert str(tmp_path) not in message
+    assert alone == []
 
 def test_a_value_too_wide_for_the_contract_refuses_the_file(tmp_path: Path) -> None:
     logs = small_log(tmp_path / "logs")
@@ -709,6 +729,40 @@ def test_two_runs_give_identical_records_and_quarantine(tmp_path: Path) -> None:
     second = read(root, tmp_path / "b", target_rows=15)
     assert first == second
     assert first[1]
+
+
+
+def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night of more than ``HANDS_PER_PASS`` hands rows stages its hands, events and
+    results in passes over runs of their files: the same units and quarantine as one
+    pass, with a hand's two rows in different passes, an orphan, and bad rows."""
+    logs = small_log(tmp_path / "logs", games=12, hands=3)
+    logs.rows["events"][3]["card"] = "??"
+    logs.rows["results"][5]["outcome"] = None
+    logs.rows["hands"].append(dict(logs.rows["hands"][7]))  # in the last hands file
+    logs.rows["events"].append({**logs.rows["events"][0], "hand_id": "orphan"})
+    root = logs.write(split_events_into=5, split_hands_into=4, shuffle_files=True)
+    one = read(root, tmp_path / "one", target_rows=40)
+    views = []
+    monkeypatch.setattr(reader, "HANDS_PER_PASS", 9)
+    real = reader._pass_views
+    monkeypatch.setattr(
+        reader, "_pass_views", lambda con, log, table, files, *rest: views.append(
+            (table, files)) or real(con, log, table, files, *rest)
+    )  # fmt: skip
+    passes = read(root, tmp_path / "passes", target_rows=40)
+    assert passes == one
+    assert {q.reason for q in one[1]} >= {
+        "hand g2-h1 appears 2 times in hands",
+        "events name hand orphan, which hands does not hold (1 row)",
+    }
+    for table, files in (("events", 5), ("hands", 4), ("results", 4)):
+        runs = [run for name, run in views if name == table]  # in order, every file once
+        assert len(runs) >= 3, (table, runs)
+        assert (runs[0][0], runs[-1][1]) == (0, files)
+        assert all(a[1] == b[0] for a, b in pairwise(runs)), runs
 
 
 # ---------------------------------------------------------------- validate

@@ -1,0 +1,171 @@
+"""What the staging of `audit.logs.reader` quarantines: rows that fail their checks,
+duplicated keys, and rows naming a hand or a game the log does not hold (orphans), read
+from the staged files (and the views `chk_<table>` and `hand_map` of the staging's
+connection), in a stable order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from audit import duck
+from audit.errors import one_line
+from audit.logs.bucket import Staged
+from audit.logs.contract import HAND_TABLES, TABLES
+from audit.logs.validate import describe, file_literal
+from audit.records import QuarantineRow
+
+
+def _ids(table: str) -> str:
+    """SQL for the hand id and the game id of a row of `table`, NULL when it has none."""
+    hand = "hand_id" if table in HAND_TABLES else "NULL"
+    game = "nullif(_game, '')" if table in ("events", "results") else "game_id"
+    return f"{hand} AS h, {game} AS g"
+
+
+def collect_quarantine(
+    con: duckdb.DuckDBPyConnection, staged: Staged, memory_limit: str
+) -> None:
+    """Bad rows, duplicated keys and orphans, in a stable order, into
+    `staged.quarantine`, with the reasons they give hands and games; DuckDB's cache given
+    back after each query (`memory_limit`: the connection's)."""
+
+    def rows(table: str, query: str, bucket: int | None = None) -> list[tuple[Any, ...]]:
+        paths = staged.paths(table, bucket)
+        if table != "sessions" and not paths:
+            return []
+        listed = ", ".join(file_literal(str(path)) for path in paths)
+        source = (
+            "chk_sessions"
+            if table == "sessions"
+            else f"read_parquet([{listed}], hive_partitioning=false)"
+        )
+        found = con.sql(query.format(src=source)).fetchall()
+        duck.give_back(con, memory_limit)
+        return found
+
+    out = staged.quarantine
+    for table in TABLES:
+        join = " LEFT JOIN hand_map ON hand_id = _hid" if table in ("events", "results") else ""
+        query = f"SELECT _k, {_ids(table)}, _p FROM {{src}}{join} WHERE NOT _ok ORDER BY _k"
+        for key, hand, game, problems in rows(table, query):
+            file, row = staged.where(key)
+            reason = f"{table} row {row} of {one_line(file)}: {describe(table, problems)}"
+            out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason))
+            if hand is not None and table in HAND_TABLES:
+                staged.hand_reasons.setdefault(hand, reason)
+            elif game is not None and table == "games":
+                staged.game_reasons.setdefault(game, reason)
+    copies = (
+        "SELECT {ids}, _k, _copies FROM {{src}}"
+        " WHERE _copies > 1 AND {key} IS NOT NULL ORDER BY {key}, _k"
+    )
+    for game, key, n in rows("games", copies.format(ids="game_id", key="game_id")):
+        file, row = staged.where(key)
+        reason = f"game {one_line(game)} appears {n} times in games"
+        out.append(QuarantineRow("games", file, row, None, game, "input.row", reason))
+        staged.game_reasons.setdefault(game, reason)
+    for hand, game, key, n in rows("hands", copies.format(ids="hand_id, game_id", key="hand_id")):
+        file, row = staged.where(key)
+        reason = f"hand {one_line(hand)} appears {n} times in hands"
+        out.append(QuarantineRow("hands", file, row, hand, game, "input.hand", reason))
+    twice = (
+        "SELECT game_id, seq, _k, _copies FROM {src} WHERE _copies > 1"
+        " AND game_id IS NOT NULL AND seq IS NOT NULL ORDER BY game_id, seq, _k"
+    )
+    for game, seq, key, n in rows("game_events", twice):
+        file, row = staged.where(key)
+        reason = (
+            f"game {one_line(game)} has {n} game_events rows with seq {seq}, the key of one"
+        )
+        out.append(QuarantineRow("game_events", file, row, None, game, "input.row", reason))
+    orphans = (
+        "SELECT hand_id, count(*), min(_k) FROM {src} WHERE _h IS NULL AND hand_id IS NOT NULL"
+        " GROUP BY hand_id ORDER BY hand_id"
+    )
+    for table in ("events", "results"):
+        for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
+            reason = f"{table} name hand {one_line(hand)}, which hands does not hold ({_rows(n)})"
+            out.append(
+                QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
+            )
+    games = staged.paths("games")
+    usable = (
+        f"SELECT game_id, bool_and(_ok) AND max(_copies) = 1 AS usable FROM"
+        f" read_parquet([{', '.join(file_literal(str(p)) for p in games)}],"
+        " hive_partitioning=false) GROUP BY game_id"
+        if games
+        else "SELECT NULL::VARCHAR AS game_id, NULL::BOOLEAN AS usable WHERE false"
+    )
+    strays = (
+        f"SELECT game_id, count(*), min(_k), any_value(usable) IS NOT NULL FROM {{src}}"
+        f" LEFT JOIN ({usable}) USING (game_id) WHERE game_id IS NOT NULL"
+        " AND NOT coalesce(usable, false) GROUP BY game_id ORDER BY game_id"
+    )
+    for table in ("game_events", "ledger"):
+        for game, n, key, known in rows(table, strays):
+            held = "whose games row is quarantined" if known else "which games does not hold"
+            reason = f"{table} name game {one_line(game)}, {held} ({_rows(n)})"
+            out.append(
+                QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
+            )
+
+
+def find_orphans(
+    con: duckdb.DuckDBPyConnection, staged: Staged
+) -> dict[str, tuple[str | None, str]]:
+    """Every hand that events or results name and hands does not hold, with the game its
+    players' sessions place it in (each player seated in that one game when its first
+    event was played) and why it cannot be replayed: the unreadable hands files, when
+    there are any, are the likely cause, and the reason names them. The staged rows say
+    first whether there is any (most nights have none: the sessions are not read), from the
+    files of the rows of no bucket alone."""
+    staged_paths = staged.paths("events", -1) + staged.paths("results", -1)
+    listed = ", ".join(file_literal(str(path)) for path in staged_paths)
+    if not staged_paths or not con.sql(
+        f"SELECT 1 FROM read_parquet([{listed}], union_by_name=true, hive_partitioning=false)"
+        " WHERE _h IS NULL AND hand_id IS NOT NULL LIMIT 1"
+    ).fetchall():
+        return {}
+    lost = list(staged.damaged.get("hands", ()))
+    if lost:
+        files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+        why = f"its hands row could not be read: {files} could not be read"
+    else:
+        why = "events or results name it, but hands does not hold it"
+    rows = con.sql(
+        """
+        WITH o AS (
+          SELECT hand_id FROM chk_events WHERE hand_id IS NOT NULL
+            AND hand_id NOT IN (SELECT _hid FROM hand_map)
+          UNION SELECT hand_id FROM chk_results WHERE hand_id IS NOT NULL
+            AND hand_id NOT IN (SELECT _hid FROM hand_map)
+        ), t AS (
+          SELECT hand_id, min(ts) AS ts FROM chk_events SEMI JOIN o USING (hand_id)
+          GROUP BY hand_id
+        ), p AS (
+          SELECT DISTINCT hand_id, player_id FROM chk_results SEMI JOIN o USING (hand_id)
+          WHERE player_id IS NOT NULL
+        ), need AS (
+          SELECT hand_id, count(*) AS n FROM p GROUP BY hand_id
+        ), seated AS (
+          SELECT p.hand_id, s.game_id, count(DISTINCT p.player_id) AS n
+          FROM p JOIN t USING (hand_id)
+          JOIN chk_sessions s ON s.player_id = p.player_id AND s._ok
+           AND t.ts BETWEEN s.joined_at AND s.left_at
+          GROUP BY ALL
+        ), game AS (
+          SELECT s.hand_id, min(s.game_id) AS game_id, count(*) AS games
+          FROM seated s JOIN need n ON n.hand_id = s.hand_id AND s.n = n.n
+          GROUP BY s.hand_id
+        )
+        SELECT o.hand_id, CASE WHEN game.games = 1 THEN game.game_id END
+        FROM o LEFT JOIN game USING (hand_id) ORDER BY o.hand_id
+        """
+    ).fetchall()
+    return {hand: (game, f"hand {one_line(hand)} cannot be replayed: {why}") for hand, game in rows}
+
+
+def _rows(n: int) -> str:
+    return "1 row" if n == 1 else f"{n} rows"
