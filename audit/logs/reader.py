@@ -97,9 +97,9 @@ HANDS_PER_PASS = 1_048_576
 in passes, each over a run of each table's files (in the log's order, about equal rows,
 a file never split) joined with the hand map's rows of the hands those files name. One
 join of every row against a hand map of ten million hands ran out of memory under
-staging's limit (DuckDB's hash join spills the wide rows it probes); in passes a
-ten-million-hand night's staging holds what a million-hand night's does. A night of one
-huge file per table is one pass, whatever its size."""
+staging's limit (DuckDB's hash join spills the wide rows it probes); in passes each of a
+ten-million-hand night's hand tables is staged in what a million-hand night's takes. A
+night of one huge file per table is one pass, whatever its size."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -359,7 +359,7 @@ map."""
 
 def _stage_queries(buckets: int) -> dict[str, str]:
     """Per table, the query whose rows are staged; hand rows read `chk_pass` and
-    `pass_map` (``_stage_hand_table``)."""
+    `pass_map` (``_pass_views``)."""
     checked = "_k, _ok, _p"
     by_game = (
         "CASE WHEN game_id IS NULL THEN -1"
@@ -638,9 +638,9 @@ def _pass_views(
     folder: Path,
 ) -> None:
     """`chk_pass`: the rows of `table`'s files `files` (start, end), checked; `pass_map`:
-    the hand map's rows of the hands they name (the whole hand map, written to Parquet
-    under `folder` so that the join builds on it, not on the wide rows it probes). All of
-    the table's files are `chk_<table>` and `hand_map` themselves."""
+    the hand map's rows of the hands they name, written to Parquet under `folder` so that
+    DuckDB knows how few they are and builds the join on them, not on the wide rows it
+    probes. For all of the table's files, `chk_<table>` and `hand_map` themselves."""
     start, end = files
     if (start, end) == (0, len(log.files[table])):
         con.execute(f"CREATE OR REPLACE VIEW chk_pass AS SELECT * FROM chk_{table}")
