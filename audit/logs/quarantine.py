@@ -120,7 +120,8 @@ def find_orphans(
     event was played) and why it cannot be replayed: the unreadable hands files, when
     there are any, are the likely cause, and the reason names them. The staged rows say
     first whether there is any (most nights have none: the sessions are not read), from the
-    files of the rows of no bucket alone."""
+    files of the rows of no bucket alone, and which: their hand ids (not the night's rows
+    against the whole hand map)."""
     staged_paths = staged.paths("events", -1) + staged.paths("results", -1)
     listed = ", ".join(file_literal(str(path)) for path in staged_paths)
     if not staged_paths or not con.sql(
@@ -135,12 +136,10 @@ def find_orphans(
     else:
         why = "events or results name it, but hands does not hold it"
     rows = con.sql(
-        """
+        f"""
         WITH o AS (
-          SELECT hand_id FROM chk_events WHERE hand_id IS NOT NULL
-            AND hand_id NOT IN (SELECT _hid FROM hand_map)
-          UNION SELECT hand_id FROM chk_results WHERE hand_id IS NOT NULL
-            AND hand_id NOT IN (SELECT _hid FROM hand_map)
+          SELECT DISTINCT hand_id FROM read_parquet([{listed}], union_by_name=true,
+            hive_partitioning=false) WHERE _h IS NULL AND hand_id IS NOT NULL
         ), t AS (
           SELECT hand_id, min(ts) AS ts FROM chk_events SEMI JOIN o USING (hand_id)
           GROUP BY hand_id
