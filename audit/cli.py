@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
 
+import duckdb
 import typer
 
 import audit.rules.explain as rules_explain
@@ -63,8 +64,9 @@ R = TypeVar("R")
 
 
 def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn an ``AuditError``, or an ``OSError`` (a folder that cannot be made or written),
-    into one line on stderr and exit status 2, no traceback."""
+    """Turn an ``AuditError``, an ``OSError`` (a folder that cannot be made or written), or
+    DuckDB running out of memory into one line on stderr and exit status 2, no
+    traceback."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -76,6 +78,10 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
         except OSError as exc:  # a folder that cannot be made, a full disk
             where = "" if exc.filename is None else f": {exc.filename}"
             typer.echo(f"rummy-audit: error: {one_line(f'{exc.strerror or exc}{where}')}", err=True)
+            raise typer.Exit(code=EXIT_ERROR) from None
+        except duckdb.OutOfMemoryException as exc:  # a step without a message of its own
+            first = one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            typer.echo(f"rummy-audit: error: out of memory: {first}", err=True)
             raise typer.Exit(code=EXIT_ERROR) from None
 
     return run

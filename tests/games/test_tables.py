@@ -176,11 +176,13 @@ def test_two_tables_opened_at_once_name_the_least_game(tmp_path: Path) -> None:
     assert keys(run(tmp_path, seats)) == [("table.limit", "G3", None, "P1")]
 
 
+@pytest.mark.parametrize("folders", [32, 3])
 def test_a_large_night_is_judged_in_passes_with_the_same_findings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folders: int
 ) -> None:
     """``SESSIONS_PER_PASS``: sessions split by player into passes (here of 10 rows) give
-    the findings of one pass, in the same order (by player, then time)."""
+    the findings of one pass, in the same order (by player, then time), whether each pass
+    has its own folder or passes share ``SPLIT_FOLDERS`` folders."""
     seats: list[Seat] = []
     for p in range(12):
         tables = 3 + p % 3  # players 1, 4, 7, 10 reach 4 app tables; 2, 5, 8, 11 reach 5
@@ -189,6 +191,7 @@ def test_a_large_night_is_judged_in_passes_with_the_same_findings(
     one = run(tmp_path, seats)
     assert len(one) == 8 + 4  # 8 from the app; P04, P05, P06, P11: over 3 cash on the web
     monkeypatch.setattr(tables_module, "SESSIONS_PER_PASS", 10)
+    monkeypatch.setattr(tables_module, "SPLIT_FOLDERS", folders)
     split = run(tmp_path, seats)
     assert split == one
 

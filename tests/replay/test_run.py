@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+import audit.games.tables as tables
 from audit.cli import app
 from audit.run import replay_logs
 from audit.sim import simulate
@@ -231,6 +232,19 @@ def test_an_out_folder_that_cannot_be_made_is_one_line_and_exit_2(tmp_path: Path
     assert result.exit_code == 2, result.output
     assert result.output == f"rummy-audit: error: Not a directory: {out}\n"
 
+
+def test_running_out_of_memory_after_staging_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A step with no message of its own for it (here the table limits, under a DuckDB
+    limit far too small) running out of memory is one line, no traceback."""
+    monkeypatch.setattr(tables, "MEMORY_LIMIT", "1KB")
+    logs = write_log(tmp_path / "logs", clean_hands(2))
+    assert list((logs / "sessions").rglob("*.parquet"))
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("rummy-audit: error: out of memory: Out of Memory Error")
+    assert result.output.count("\n") == 1
 
 def test_a_log_root_inside_the_out_folder_is_fine(tmp_path: Path) -> None:
     logs = write_log(tmp_path / "night" / "logs", clean_hands(1))
