@@ -16,7 +16,7 @@ import typer
 
 import audit.rules.explain as rules_explain
 from audit import __version__, run
-from audit.errors import AuditError, one_line
+from audit.errors import AuditError, first_line, one_line
 from audit.findings import Severity
 from audit.rules.registry import check_file, load_rules, lookup, using
 from audit.rules.ruleset import load_preset, preset_ids
@@ -80,8 +80,7 @@ def one_line_errors(command: Callable[P, R]) -> Callable[P, R]:
             typer.echo(f"rummy-audit: error: {one_line(f'{exc.strerror or exc}{where}')}", err=True)
             raise typer.Exit(code=EXIT_ERROR) from None
         except duckdb.OutOfMemoryException as exc:  # a step without a message of its own
-            first = one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-            typer.echo(f"rummy-audit: error: out of memory: {first}", err=True)
+            typer.echo(f"rummy-audit: error: out of memory: {first_line(exc)}", err=True)
             raise typer.Exit(code=EXIT_ERROR) from None
 
     return run

@@ -61,3 +61,15 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of ``error``'s message (its type's name when it has none), kept on
+    one line by ``one_line``.
+
+    >>> first_line(ValueError("Out of Memory Error: 61 MiB used\\nPossible solutions: ..."))
+    'Out of Memory Error: 61 MiB used'
+    >>> first_line(KeyError())
+    'KeyError'
+    """
+    return one_line((str(error).splitlines() or [type(error).__name__])[0])

@@ -21,10 +21,11 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit.logs.contract import TABLES
+
 HERE = Path(__file__).resolve().parent
 COPIES = 10
 IDS = ("game_id", "table_id", "hand_id", "player_id", "device_id", "ip")
-TABLES = ("games", "hands", "events", "results", "sessions", "ledger", "game_events")
 FILES_PER_FILE = 10
 
 

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.errors import AuditError, LogFormatError, one_line
+from audit.errors import AuditError, LogFormatError, first_line, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
     HAND_TABLES,
@@ -227,7 +227,7 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
             schema = meta.schema.to_arrow_schema()
         except (pa.ArrowException, OSError) as error:
             item = InputFile(table, rel, path.stat().st_size, sha, 0)
-            return item, f"{one_line(rel)} is not a readable Parquet file: {_first_line(error)}"
+            return item, f"{one_line(rel)} is not a readable Parquet file: {first_line(error)}"
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
@@ -243,7 +243,7 @@ def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputF
         try:
             problems = width_problems(table, path, schema, source=source)
         except (pa.ArrowException, OSError) as error:
-            problems = [f"{source} is not a readable Parquet file: {_first_line(error)}"]
+            problems = [f"{source} is not a readable Parquet file: {first_line(error)}"]
         if not problems and not wider_columns(table, schema):
             _CLEAN_LAYOUTS.add((table, layout))
     return item, "; ".join(problems)
@@ -255,10 +255,6 @@ than the contract's: the next file of that layout needs neither check (a schema 
 checked by its columns' names and types alone, which the layout spells). A million-hand
 night's 21,000 files share a handful of layouts; checking each took about 5 of the 12-14
 s that opening the log root took."""
-
-
-def _first_line(error: Exception) -> str:
-    return one_line((str(error).splitlines() or [type(error).__name__])[0])
 
 
 @dataclass(frozen=True)
@@ -468,7 +464,7 @@ class _ReadFailed(Exception):
     """DuckDB failed while staging read the files of `tables`."""
 
     def __init__(self, tables: tuple[str, ...], error: duckdb.Error) -> None:
-        super().__init__(_first_line(error))
+        super().__init__(first_line(error))
         self.tables, self.error = tables, error
 
 
@@ -540,7 +536,7 @@ def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRo
 def _relative(error: Exception, root: Path) -> str:
     """The first line of `error`, a path under `root` written relative to it (DuckDB
     names the file it failed on by the path it was given)."""
-    return _first_line(error).replace(one_line(f"{root}/"), "")
+    return first_line(error).replace(one_line(f"{root}/"), "")
 
 
 def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:

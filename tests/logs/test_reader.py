@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from audit import errors
 from audit.cards import CODE_OF, CODE_TEXT
 from audit.errors import AuditError, LogFormatError, SchemaVersionError
 from audit.logs import reader, validate
@@ -768,7 +769,7 @@ def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
 # ---------------------------------------------------------------- validate
 
 
-@pytest.mark.parametrize("module", [validate, logbuilder])
+@pytest.mark.parametrize("module", [validate, logbuilder, reader, errors])
 def test_doctests(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
 
