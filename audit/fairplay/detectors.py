@@ -18,6 +18,7 @@ from typing import Any
 
 import duckdb
 import numpy as np
+import pyarrow as pa
 from numpy.typing import NDArray
 
 from audit.fairplay.engine import (
@@ -26,8 +27,10 @@ from audit.fairplay.engine import (
     Tested,
     Words,
     column,
+    create_table,
     ids,
     run_sql,
+    screened,
     statements,
     suspicions,
 )
@@ -53,44 +56,45 @@ def _pair(row: Mapping[str, Any]) -> tuple[str, ...]:
 # ---------------------------------------------------------------- rates with and without
 
 
-class _Rates(Hypotheses):
-    """Pair hypotheses of the form "a rate with the other beats one's own rate without
-    them", with each row's Beta posterior of the baseline (``alpha``, ``beta``)."""
-
-    alpha: Array
-    beta: Array
-
-
 def _pair_rates(
     con: duckdb.DuckDBPyConnection, detector: str, settings: Settings, baseline: str
-) -> _Rates:
+) -> Hypotheses:
     """``pairs`` gives a, b, n1, k1 (trials and events together), n0, k0 (the ``baseline``
     player's, a or b, without the other) and the night's rate. The baseline is a Beta
     posterior: k0 events in n0 trials on a prior at the night's rate, worth
     ``prior_weight`` trials or what the spread of the baseline players' own rates gives;
-    the count together is beta-binomial under it."""
+    the count together is beta-binomial under it. The posterior of each pair kept is in
+    its table's columns ``alpha`` and ``beta``."""
     if "prepare" in statements(detector):
         run_sql(con, detector, "prepare", settings)
-    table = run_sql(con, detector, "pairs", settings)
-    n0, k0, n1, k1 = (column(table, c) for c in ("n0", "k0", "n1", "k1"))
-    rate = np.clip(column(table, "rate"), 1e-6, 1 - 1e-6)
+    name = f"{detector}_pairs"
+    create_table(con, detector, "pairs", settings, name)
     weight = settings.prior_weight
-    if weight is None:
-        _, first = np.unique(np.asarray(ids(table, baseline)), return_index=True)
-        weight = prior_weight(n0[first] + n1[first], k0[first] + k1[first])
-    alpha = weight * rate + k0
-    beta = weight * (1 - rate) + (n0 - k0)
-    if "gn0" in table.column_names:  # the other side's own effect on everyone else
-        alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
-                              rate, weight)  # fmt: skip
-    expected = n1 * alpha / (alpha + beta)
-    found = _Rates(
-        table, betabinom_sf(k1, n1, alpha, beta), expected, k1,
-        np.where(expected > 0, k1 / np.maximum(expected, 1e-12), 0.0),
-        min_p=betabinom_min_p(n1, alpha, beta),
-    )  # fmt: skip
-    found.alpha, found.beta = alpha, beta
-    found.correct(settings)
+    if weight is None:  # a baseline player's n0 + n1 and k0 + k1 are their own totals
+        players = con.sql(
+            f"SELECT {baseline}, any_value(n0 + n1) AS n, any_value(k0 + k1) AS k"
+            f" FROM {name} GROUP BY ALL ORDER BY {baseline}"
+        ).to_arrow_table()
+        weight = prior_weight(column(players, "n"), column(players, "k"))
+
+    def test(table: pa.Table) -> Hypotheses:
+        n0, k0, n1, k1 = (column(table, c) for c in ("n0", "k0", "n1", "k1"))
+        rate = np.clip(column(table, "rate"), 1e-6, 1 - 1e-6)
+        alpha = weight * rate + k0
+        beta = weight * (1 - rate) + (n0 - k0)
+        if "gn0" in table.column_names:  # the other side's own effect on everyone else
+            alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
+                                  rate, weight)  # fmt: skip
+        expected = n1 * alpha / (alpha + beta)
+        return Hypotheses(
+            table.append_column("alpha", pa.array(alpha)).append_column("beta", pa.array(beta)),
+            betabinom_sf(k1, n1, alpha, beta), expected, k1,
+            np.where(expected > 0, k1 / np.maximum(expected, 1e-12), 0.0),
+            min_p=betabinom_min_p(n1, alpha, beta),
+        )  # fmt: skip
+
+    found = screened(con, name, settings, test).correct(settings)
+    con.execute(f"DROP TABLE {name}")
     if "trials" in statements(detector) and found.report.any():
         found.report &= _not_explained(con, detector, found, settings)
     return found
@@ -109,7 +113,7 @@ def _raised(
 
 
 def _not_explained(
-    con: duckdb.DuckDBPyConnection, detector: str, found: _Rates, settings: Settings
+    con: duckdb.DuckDBPyConnection, detector: str, found: Hypotheses, settings: Settings
 ) -> NDArray[np.bool_]:
     """Explaining away: a reported pair (A, C) stands only if it is still significant (p at
     or below the largest p reported) and still beats the effect floor in the hands where
@@ -123,13 +127,14 @@ def _not_explained(
     for a, b, hand, event in zip(*(trials.column(c).to_pylist() for c in names), strict=True):
         hands[a, b][hand] = bool(event)
     cutoff = float(found.p[found.report].max())
+    alphas, betas = column(found.table, "alpha"), column(found.table, "beta")
     keep = np.ones(found.report.size, dtype=np.bool_)
     seen: dict[str, set[str]] = defaultdict(set)  # A -> hands with a stronger partner of A
     for i in sorted(picked, key=lambda i: (found.p[i], pairs[i])):
         player, partner = pairs[i]
         rest = [e for h, e in hands[player, partner].items() if h not in seen[player]]
         n, k = float(len(rest)), float(sum(rest))
-        a, b = found.alpha[i : i + 1], found.beta[i : i + 1]
+        a, b = alphas[i : i + 1], betas[i : i + 1]
         alone = float(betabinom_sf(np.array([k]), np.array([n]), a, b)[0]) if n else 1.0
         keep[i] = alone <= cutoff and k >= settings.min_effect * n * float(a[0] / (a[0] + b[0]))
         seen[player].update(hands[player, partner])
@@ -195,35 +200,42 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
-    table = run_sql(con, "chip_dumping", "pairs", settings)
-    col = {name: column(table, name) for name in table.column_names
-           if name not in ("a", "b", "paid", "paid_back")}  # fmt: skip
-    c, mu = settings.win_prior, col["mu"]
-    skill_a = (col["a_wins0"] + c) / (col["a_fair0"] + c)
-    skill_b = (col["b_wins0"] + c) / (col["b_fair0"] + c)
-    mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
-    mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
-    decided = col["a_won"] + col["b_won"]  # the hands one of the two won
-    share = skill_b / (skill_a + skill_b)  # B's share of them, by their own results
-    # the effect: A's points to B over B's to A, against the ratio their results predict
-    # (each side given one average hand's concession, so a pair of few hands stays modest)
-    flow = ((col["a_gave"] + mu) / (col["b_gave"] + mu)) / ((skill_b * mu_a) / (skill_a * mu_b))
-    found = Hypotheses(
-        table, np.where(decided > 0, binom_sf(col["b_won"], decided, share), 1.0),
-        decided * share, col["b_won"], flow, min_p=np.power(share, decided),
-    ).correct(settings)  # fmt: skip
+    create_table(con, "chip_dumping", "pairs", settings, "chip_pairs")
+
+    def test(table: pa.Table) -> Hypotheses:
+        col = {name: column(table, name) for name in table.column_names
+               if name not in ("a", "b", "paid", "paid_back")}  # fmt: skip
+        c, mu = settings.win_prior, col["mu"]
+        skill_a = (col["a_wins0"] + c) / (col["a_fair0"] + c)
+        skill_b = (col["b_wins0"] + c) / (col["b_fair0"] + c)
+        mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
+        mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
+        decided = col["a_won"] + col["b_won"]  # the hands one of the two won
+        share = skill_b / (skill_a + skill_b)  # B's share of them, by their own results
+        # the effect: A's points to B over B's to A, against the ratio their results predict
+        # (each side given one average hand's concession, so a pair of few hands stays modest)
+        flow = (((col["a_gave"] + mu) / (col["b_gave"] + mu))
+                / ((skill_b * mu_a) / (skill_a * mu_b)))  # fmt: skip
+        return Hypotheses(
+            table, np.where(decided > 0, binom_sf(col["b_won"], decided, share), 1.0),
+            decided * share, col["b_won"], flow, min_p=np.power(share, decided),
+        )  # fmt: skip
+
+    found = screened(con, "chip_pairs", settings, test).correct(settings)
+    con.execute("DROP TABLE chip_pairs")
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
         paid, back = Decimal(str(r["paid"] or 0)), Decimal(str(r["paid_back"] or 0))
         money = f"; {a} paid {b} {paid} and {b} paid {a} {back}" if paid or back else ""
-        won = f"{r['b_won']} of the {int(decided[i])} hands one of them won"
+        decided = int(r["a_won"]) + int(r["b_won"])
+        won = f"{r['b_won']} of the {decided} hands one of them won"
         return (
             f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
             f"expected from their own results), and {a} conceded {r['a_gave']:.0f} points to "
             f"{b} while {b} conceded {r['b_gave']:.0f} to {a}{money} "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
-            f"{b} wins {found.expected[i]:.1f} of the {int(decided[i])} hands {a} or {b} wins",
+            f"{b} wins {found.expected[i]:.1f} of the {decided} hands {a} or {b} wins",
             f"{b} won {won}; {a} conceded {r['a_gave']:.0f} points to {b}, {b} "
             f"{r['b_gave']:.0f} to {a}",
         )
@@ -249,19 +261,33 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 # ---------------------------------------------------------------- seating and identity
 
 
+MEETINGS_PER_PART = 4_000_000
+"""Co-seating lists its pairs in parts of about this many meetings of two players at a
+game (by the hash of the first player), each part's pairs joined with their strata."""
+
+
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Pairs seated together more often than random seating predicts (Poisson, given that
     the pair met at all). Leaves the table ``co_seat`` for ``shared_identity``."""
-    query = statements("co_seating")["pairs"]
-    con.execute("DROP TABLE IF EXISTS co_seat")
-    con.execute(f"CREATE TEMP TABLE co_seat AS {query}", {})
-    table = con.sql("SELECT * FROM co_seat ORDER BY a, b").to_arrow_table()
-    games, expected = column(table, "games"), column(table, "expected")
-    met = poisson_sf(np.ones_like(expected), expected)
-    found = Hypotheses(
-        table, np.minimum(1.0, poisson_sf(games, expected) / np.maximum(met, 1e-300)),
-        expected, games, games / np.maximum(expected, 1e-12),
-    ).correct(settings)  # fmt: skip
+    for section in ("players", "games", "weights", "totals"):
+        run_sql(con, "co_seating", section, settings)
+    (meetings,) = con.sql("SELECT coalesce(sum(n * (n - 1) // 2), 0) FROM co_game").fetchall()[0]
+    parts = max(1, -(-int(meetings) // MEETINGS_PER_PART))
+    for part in range(parts):
+        create_table(con, "co_seating", "pairs", settings, "co_seat",
+                     {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
+    con.execute("DROP TABLE co_gp; DROP TABLE co_game; DROP TABLE co_weight; DROP TABLE co_total")
+
+    def test(table: pa.Table) -> Hypotheses:
+        games, expected = column(table, "games"), column(table, "expected")
+        met = poisson_sf(np.ones_like(expected), expected)
+        return Hypotheses(
+            table, np.minimum(1.0, poisson_sf(games, expected) / np.maximum(met, 1e-300)),
+            expected, games, games / np.maximum(expected, 1e-12),
+        )  # fmt: skip
+
+    found = screened(con, "co_seat", settings, test).correct(settings)
+    expected = found.expected
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, x, lam = r["a"], r["b"], r["games"], float(expected[i])

@@ -6,6 +6,12 @@ model, then holds named statements (``-- name: pairs``, ``-- name: evidence`` ..
 ``pairs`` (or ``accounts``) lists every hypothesis with the counts its test needs;
 ``evidence`` reads the hands behind the hypotheses registered as the table ``flagged``
 (columns ``a``, ``b``).
+
+A night's pairs run to tens of millions (a ten-million-hand night: 9.4M for feeding, 20M
+for soft drops), so a pair detector never holds them in Python: DuckDB writes them to a
+temporary table (spilled to disk beyond its memory limit), ``screened`` tests them a batch
+at a time and keeps only the few that could be reported, and the correction is exact for
+those few (``Hypotheses.family``).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 from scipy import stats
 
@@ -31,6 +38,8 @@ from audit.findings import Thresholds
 
 _SECTION = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
 _PARAM = re.compile(r"\$([a-z_]+)")
+BATCH_ROWS = 262_144
+"""Hypotheses are read from DuckDB and tested this many at a time (``screened``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +95,14 @@ def statements(name: str) -> dict[str, str]:
     return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
 
 
-def _bind(query: str, settings: Settings) -> dict[str, Any]:
-    """The parameters a statement names, from ``settings`` (never formatted into SQL)."""
+def _bind(
+    query: str, settings: Settings, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The parameters a statement names, from ``extra`` or else ``settings`` (never
+    formatted into SQL)."""
     values: dict[str, Any] = {}
     for name in sorted(set(_PARAM.findall(query))):
-        value = getattr(settings, name)
+        value = extra[name] if extra and name in extra else getattr(settings, name)
         values[name] = list(value) if isinstance(value, tuple) else value
     return values
 
@@ -101,18 +113,37 @@ def run_sql(
     section: str,
     settings: Settings,
     flagged: Sequence[tuple[str, str]] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> pa.Table:
-    """Run one statement (with ``flagged`` registered, when given); its rows, if any."""
+    """Run one statement (with ``flagged`` registered, when given, and the parameters in
+    ``extra`` besides the settings'); its rows, if any."""
     query = statements(detector)[section]
     if flagged is not None:
         con.register("flagged", pa.table({"a": [a for a, _ in flagged],
                                           "b": [b for _, b in flagged]}))  # fmt: skip
     try:
-        result = con.sql(query, params=_bind(query, settings))
+        result = con.sql(query, params=_bind(query, settings, extra))
         return pa.table({}) if result is None else result.to_arrow_table()
     finally:
         if flagged is not None:
             con.unregister("flagged")
+
+
+def create_table(
+    con: duckdb.DuckDBPyConnection,
+    detector: str,
+    section: str,
+    settings: Settings,
+    name: str,
+    extra: Mapping[str, Any] | None = None,
+    *,
+    append: bool = False,
+) -> None:
+    """Write one statement's rows into DuckDB's temporary table ``name`` (made afresh, or
+    added to when ``append``), where they stay out of Python's memory."""
+    query = statements(detector)[section]
+    head = f"INSERT INTO {name} " if append else f"CREATE OR REPLACE TEMP TABLE {name} AS "
+    con.execute(head + query, _bind(query, settings, extra))
 
 
 def column(table: pa.Table, name: str) -> Array:
@@ -148,6 +179,11 @@ class Hypotheses:
     """The smallest p-value each could give (discrete tests), for ``stats.testable``."""
     weights: Array | None = None
     """Weighted Benjamini-Hochberg weights, when some hypotheses need more evidence."""
+    family: int | None = None
+    """When set, the rows held are only those of a larger family that could be reported
+    (``screened``): every one testable, with a p-value at most the report threshold, and
+    ``family`` hypotheses were testable in all. Their q-values are then the family's
+    wherever they reach the report threshold."""
     q: Array = field(init=False)
     report: NDArray[np.bool_] = field(init=False)
     tests: int = field(init=False)
@@ -155,22 +191,65 @@ class Hypotheses:
     def correct(self, settings: Settings) -> Hypotheses:
         """q-values over the testable hypotheses (1 for the others) and what is reported: q
         at most the report threshold and the effect at least the floor."""
-        family = (
-            testable(self.min_p, settings.thresholds.report)
-            if self.min_p is not None
-            else np.ones(self.p.size, dtype=np.bool_)
-        )
+        family = self.testable(settings)
         self.q = np.ones(self.p.size)
         weights = None if self.weights is None else self.weights[family]
-        self.q[family] = bh(self.p[family], weights)
+        self.q[family] = bh(self.p[family], weights, m=self.family)
         self.report = (
             family & (self.q <= settings.thresholds.report) & (self.effect >= settings.min_effect)
         )
-        self.tests = int(family.sum())
+        self.tests = int(family.sum()) if self.family is None else self.family
         return self
+
+    def testable(self, settings: Settings) -> NDArray[np.bool_]:
+        if self.min_p is None:
+            return np.ones(self.p.size, dtype=np.bool_)
+        return testable(self.min_p, settings.thresholds.report)
 
     def row(self, i: int) -> dict[str, Any]:
         return {name: self.table.column(name)[i].as_py() for name in self.table.column_names}
+
+
+def screened(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    settings: Settings,
+    test: Callable[[pa.Table], Hypotheses],
+    key: tuple[str, ...] = ("a", "b"),
+) -> Hypotheses:
+    """The hypotheses in DuckDB's table ``name``, tested by ``test`` a batch of rows at a
+    time, of which only those that could be reported are kept, sorted by ``key``: testable,
+    and with a p-value at most the report threshold. Benjamini-Hochberg over them, with the
+    count of all the testable ones, gives every q-value at or under the threshold exactly as
+    over the whole family: a hypothesis left out has a larger p-value than any kept, so it
+    neither moves a kept one's rank nor brings its q-value (at least its own p-value) under
+    the threshold. ``test`` works row by row (numpy's element-wise functions), so a p-value
+    is the same bits in whatever batch its row comes."""
+    kept: list[tuple[pa.Table, Array, Array, Array, Array, Array | None]] = []
+    family = 0
+    for batch in con.sql(f"SELECT * FROM {name}").to_arrow_reader(BATCH_ROWS):
+        h = test(pa.Table.from_batches([batch]))
+        testable = h.testable(settings)
+        family += int(testable.sum())
+        rows = np.flatnonzero(testable & (h.p <= settings.thresholds.report))
+        if rows.size:
+            picked = None if h.min_p is None else h.min_p[rows]
+            kept.append((h.table.take(rows), h.p[rows], h.expected[rows], h.observed[rows],
+                         h.effect[rows], picked))  # fmt: skip
+    if not kept:
+        empty = np.zeros(0)
+        table = con.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table()
+        h = test(table)
+        return Hypotheses(h.table, empty, empty, empty, empty, family=family)
+    table = pa.concat_tables([k[0] for k in kept])
+    order = pc.sort_indices(table, sort_keys=[(c, "ascending") for c in key]).to_numpy()
+
+    def joined(i: int) -> Array:
+        return np.asarray(np.concatenate([k[i] for k in kept])[order], dtype=np.float64)
+
+    min_p = None if kept[0][5] is None else joined(5)
+    return Hypotheses(table.take(order), joined(1), joined(2), joined(3), joined(4),
+                      min_p=min_p, family=family)  # fmt: skip
 
 
 def evidence(

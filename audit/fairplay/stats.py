@@ -68,24 +68,30 @@ def testable(min_p: Array, alpha: float) -> NDArray[np.bool_]:
     return np.asarray(min_p <= alpha, dtype=np.bool_)
 
 
-def bh(p: Array, weights: Array | None = None) -> Array:
+def bh(p: Array, weights: Array | None = None, m: int | None = None) -> Array:
     """Benjamini-Hochberg adjusted p-values (q-values), optionally weighted (Genovese,
     Roeder and Wasserman 2006: weights are scaled to mean 1 and p is divided by them, so a
-    hypothesis given less weight needs stronger evidence).
+    hypothesis given less weight needs stronger evidence). ``m``: the size of the family
+    when ``p`` holds only its smallest p-values (unweighted only); their q-values are then
+    the family's wherever they are at most the largest p-value of the family left out.
 
     >>> bh(np.array([0.01, 0.04, 0.03, 0.5])).round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.5]
+    >>> bh(np.array([0.01, 0.04, 0.03]), m=4).round(4).tolist()
+    [0.04, 0.0533, 0.0533]
     """
-    m = p.size
-    if m == 0:
+    if m is not None and weights is not None:
+        raise ValueError("a weighted correction needs every p-value of its family")
+    m = p.size if m is None else m
+    if p.size == 0:
         return np.zeros(0)
     if weights is not None:
         w = weights * (m / weights.sum())
         p = np.minimum(1.0, p / w)
     order = np.argsort(p, kind="stable")
-    ranked = p[order] * m / np.arange(1, m + 1)
+    ranked = p[order] * m / np.arange(1, p.size + 1)
     adjusted = np.minimum.accumulate(ranked[::-1])[::-1]
-    q = np.empty(m)
+    q = np.empty(p.size)
     q[order] = np.minimum(1.0, adjusted)
     return q
 

@@ -197,3 +197,33 @@ def test_honest_nights_stay_quiet_for_the_pair_detectors(seed: int) -> None:
     con = Night(seed=seed, players=200, games=600).build().load()
     for detector in (co_seating, feeding, soft_drop, chip_dumping):
         assert detector(con, SETTINGS).suspicions == [], detector.__name__
+
+
+def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A large night's pairs are tested a batch at a time, keeping only those that could be
+    reported, and co-seating lists them in parts (audit/fairplay/engine.py, ``screened``):
+    every suspicion, its q-value and the number of hypotheses tested are the same bits as
+    with every pair at once."""
+    night = Night(seed=12)
+    night.together += [(("P0150", "P0151"), 12), (("P0160", "P0161", "P0162"), 14),
+                       (("P0170", "P0171"), 16), (("P0180", "P0181"), 10)]  # fmt: skip
+    night.device["P0181"] = night.device["P0180"]
+    night.feeds["P0150", "P0151"] = 0.75
+    night.soft["P0160", "P0161"] = 0.6
+    night.dumps.add(("P0170", "P0171"))
+    con = night.build().load()
+    detectors = (co_seating, shared_identity, feeding, soft_drop, chip_dumping)
+    whole = [detector(con, SETTINGS) for detector in detectors]
+    assert sum(t.tests for t in whole) > 100 * 37  # a hundred batches and more below
+    assert {s.check for t in whole for s in t.suspicions} == {
+        "fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
+        "fairplay.soft_drop", "fairplay.chip_dumping",
+    }  # fmt: skip
+    monkeypatch.setattr("audit.fairplay.engine.BATCH_ROWS", 37)
+    monkeypatch.setattr("audit.fairplay.detectors.MEETINGS_PER_PART", 500)
+    parts = [detector(con, SETTINGS) for detector in detectors]
+    assert parts == whole
+    (meetings,) = con.sql("SELECT count(*) FROM co_seat").fetchall()[0]
+    assert meetings > 5 * 37

@@ -57,7 +57,6 @@ JOIN player pa ON pa.player_id = p.a
 JOIN player pb ON pb.player_id = p.b
 CROSS JOIN night
 WHERE p.hands >= $min_hands
-ORDER BY a, b
 
 -- name: evidence
 SELECT f.a, f.b, s.game_id, s.hand_id, coalesce(s.points, 0) AS weight

@@ -12,41 +12,45 @@
 -- the test conditions on at least one shared game.
 -- Benign reading: friends or family who choose to play together.
 
+-- name: players
+CREATE OR REPLACE TEMP TABLE co_gp AS SELECT DISTINCT game_id, player_id FROM seat
+
+-- name: games
+CREATE OR REPLACE TEMP TABLE co_game AS
+SELECT size.game_id, size.n,
+       concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
+                 coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
+                 CAST(date_trunc('hour', started_at) AS VARCHAR)) AS s
+FROM (SELECT game_id, count(*) AS n FROM co_gp GROUP BY game_id) size JOIN g USING (game_id)
+
+-- name: weights
+CREATE OR REPLACE TEMP TABLE co_weight AS
+SELECT cg.s, gp.player_id, sum(cg.n - 1) AS w
+FROM co_gp gp JOIN co_game cg USING (game_id)
+GROUP BY ALL
+
+-- name: totals
+CREATE OR REPLACE TEMP TABLE co_total AS
+SELECT s, sum(n * (n - 1)) AS w2 FROM co_game GROUP BY ALL
+
 -- name: pairs
-WITH gp AS (
-    SELECT DISTINCT game_id, player_id FROM seat
-), size AS (
-    SELECT game_id, count(*) AS n FROM gp GROUP BY game_id
-), stratum AS (
-    SELECT game_id,
-           concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
-                     coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
-                     CAST(date_trunc('hour', started_at) AS VARCHAR)) AS s
-    FROM g
-), weight AS (
-    SELECT st.s, gp.player_id, sum(size.n - 1) AS w
-    FROM gp JOIN size USING (game_id) JOIN stratum st USING (game_id)
-    GROUP BY ALL
-), total AS (
-    SELECT st.s, sum(size.n * (size.n - 1)) AS w2
-    FROM size JOIN stratum st USING (game_id)
-    GROUP BY ALL
-), together AS (
+-- One part of the pairs: those whose first player's hash falls in part $part of $parts.
+WITH together AS (
     SELECT a.player_id AS a, b.player_id AS b, count(*) AS games
-    FROM gp a JOIN gp b ON a.game_id = b.game_id AND a.player_id < b.player_id
+    FROM co_gp a JOIN co_gp b ON a.game_id = b.game_id AND a.player_id < b.player_id
+    WHERE hash(a.player_id) % $parts = $part
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
     SELECT t.a, t.b, t.games, wa.s, wa.w
-    FROM together t JOIN weight wa ON wa.player_id = t.a
+    FROM together t JOIN co_weight wa ON wa.player_id = t.a
 )
 -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum of
 -- doubles is not, and the p-value would change in its last digits from run to run).
 SELECT m.a, m.b, any_value(m.games) AS games, CAST(sum(CAST(m.w * wb.w / total.w2 AS DECIMAL(38, 18))) AS DOUBLE) AS expected
 FROM mine m
-JOIN weight wb ON wb.player_id = m.b AND wb.s = m.s
-JOIN total ON total.s = m.s
+JOIN co_weight wb ON wb.player_id = m.b AND wb.s = m.s
+JOIN co_total total ON total.s = m.s
 GROUP BY m.a, m.b
-ORDER BY a, b
 
 -- name: evidence
 SELECT f.a, f.b, a.game_id, min(a.hand_id) AS hand_id, count(*) AS weight

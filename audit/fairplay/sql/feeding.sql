@@ -30,7 +30,6 @@ WITH pair AS (
 SELECT p.a, p.b, p.n1, p.t1 AS k1, p.k1 AS melded, t.n - p.n1 AS n0, t.t - p.t1 AS k0,
        g.n - p.n1 AS gn0, g.t - p.t1 AS gk0, night.rate
 FROM pair p JOIN taker t USING (b) JOIN giver g USING (a) CROSS JOIN night
-ORDER BY a, b
 
 -- name: evidence
 SELECT f.a, f.b, p.game_id, p.hand_id, p.taken + p.melded AS weight

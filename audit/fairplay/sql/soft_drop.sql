@@ -44,7 +44,6 @@ WITH pair AS (
 )
 SELECT p.a, p.b, p.n1, p.k1, x.n - p.n1 AS n0, x.k - p.k1 AS k0, night.rate
 FROM pair p JOIN player x USING (a) CROSS JOIN night
-ORDER BY a, b
 
 -- name: trials
 SELECT f.a, f.b, t.hand_id, t.event
