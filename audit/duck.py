@@ -7,6 +7,8 @@ comes from here (``tests/test_house.py`` holds the package to it)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 
 Config = dict[str, str | bool | int | float | list[str]]
@@ -25,3 +27,11 @@ def give_back(con: duckdb.DuckDBPyConnection, memory_limit: str) -> None:
     DuckDB then lets go of what the last query left cached (about 100 MiB after each of a
     million hands' staged tables), so it does not sit under the next query's peak."""
     con.execute(f"SET memory_limit = '{memory_limit}'")
+
+
+def spill_folder(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The folder ``con`` spills into, when it was opened with one (an absolute path that
+    exists); else None. Work files of a query's own go there, beside DuckDB's."""
+    (setting,) = con.sql("SELECT current_setting('temp_directory')").fetchall()[0]
+    folder = Path(str(setting or ""))
+    return str(folder) if folder.is_absolute() and folder.is_dir() else None

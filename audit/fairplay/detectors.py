@@ -11,9 +11,11 @@ for all of them at once (``engine.Hypotheses``) and reports what stands out.
 
 from __future__ import annotations
 
+import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -21,6 +23,7 @@ import numpy as np
 import pyarrow as pa
 from numpy.typing import NDArray
 
+from audit import duck
 from audit.fairplay.engine import (
     Hypotheses,
     Settings,
@@ -43,6 +46,7 @@ from audit.fairplay.stats import (
     prior_weight,
 )
 from audit.fairplay.suspicion import how_sure
+from audit.logs.validate import literal
 
 
 def _pct(x: float) -> str:
@@ -345,27 +349,41 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
 # ---------------------------------------------------------------- bots
 
 
+SEATS_PER_PART = 800_000
+"""The bot test centres the accounts' decision times in parts of the accounts (by their
+hash), one for about this many seats dealt (about ten decisions each): DuckDB's exact
+median holds all of a part's decision times at once."""
+BOT_ROWS = 16_384
+"""Rows a part's Parquet writer holds before it writes them as a row group."""
+
+
 def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Accounts whose decision times cluster too tightly around their median."""
-    con.execute("DROP TABLE IF EXISTS decision")
-    run_sql(con, "bots", "decisions", settings)
-    table = run_sql(con, "bots", "accounts", settings)
-    n, k, p0 = column(table, "n"), column(table, "k"), settings.bot_p0
-    found = Hypotheses(
-        table, binom_sf(k, n, np.full_like(n, p0)), n * p0, k,
-        np.where(n > 0, (k / np.maximum(n, 1)) / p0, 0.0),
-    ).correct(settings)  # fmt: skip
-    flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
+    p0 = settings.bot_p0
+
+    def test(table: pa.Table) -> Hypotheses:
+        n, k = column(table, "n"), column(table, "k")
+        return Hypotheses(
+            table, binom_sf(k, n, np.full_like(n, p0)), n * p0, k,
+            np.where(n > 0, (k / np.maximum(n, 1)) / p0, 0.0),
+        )  # fmt: skip
+
+    with tempfile.TemporaryDirectory(prefix="rummy-audit-", dir=duck.spill_folder(con)) as work:
+        _decisions(con, settings, Path(work) / "decisions")
+        found = screened(con, "bot_accounts", settings, test, key=("player_id",))
+        found.correct(settings)
+        flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
+        ratio: dict[str, float] = {}
+        if flagged:
+            detail = run_sql(con, "bots", "detail", settings, flagged=[(p, p) for p in flagged])
+            names = ("a", "play_draw_ratio")
+            for a, r in zip(*(detail.column(c).to_pylist() for c in names), strict=True):
+                ratio[str(a)] = float(r) if r is not None else float("nan")
+        con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part")
     stretch = _stretches(con, flagged, settings)
-    ratio: dict[str, float] = {}
-    if flagged:
-        detail = run_sql(con, "bots", "detail", settings, flagged=[(p, p) for p in flagged])
-        names = ("a", "play_draw_ratio")
-        for a, r in zip(*(detail.column(c).to_pylist() for c in names), strict=True):
-            ratio[str(a)] = float(r) if r is not None else float("nan")
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
-        a, total, near = r["player_id"], int(n[i]), int(k[i])
+        a, total, near = r["player_id"], int(r["n"]), int(r["k"])
         hours, games, clock = stretch.get(a, (0.0, 0, 0))
         return (
             f"{a}'s decisions are machine-regular: {near} of {total} fall within "
@@ -388,6 +406,39 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     def one(row: Mapping[str, Any]) -> tuple[str, ...]:
         return (row["player_id"],)
     return suspicions(con, "bots", found, settings, words, players=one, text=text)
+
+
+def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path) -> None:
+    """Every account's timed decisions, written under ``folder`` in parts by the hash of the
+    account (the view ``decision`` reads them all), and each part's accounts centred in
+    turn into the table ``bot_accounts``: a part is read alone, so the night is read once
+    however many parts it has."""
+    (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
+    parts = max(1, -(-int(seats) // SEATS_PER_PART))
+    query = statements("bots")["decisions"]
+    con.execute(
+        f"COPY ({query}) TO {literal(str(folder))}"
+        f" (FORMAT parquet, PARTITION_BY (part), ROW_GROUP_SIZE {BOT_ROWS})",
+        {"parts": parts},
+    )
+    written = sorted(folder.glob("part=*"), key=lambda path: int(path.name[len("part="):]))
+    if not written:  # not one timed decision in the night
+        con.execute(
+            "CREATE OR REPLACE TEMP VIEW decision AS SELECT CAST(NULL AS VARCHAR) AS player_id,"
+            " CAST(NULL AS VARCHAR) AS action, CAST(NULL AS DOUBLE) AS lt WHERE false"
+        )
+    else:
+        files = literal(str(folder / "*" / "*.parquet"))
+        con.execute("CREATE OR REPLACE TEMP VIEW decision AS SELECT player_id, action, lt"
+                    f" FROM read_parquet({files}, hive_partitioning = false)")  # fmt: skip
+    for i, part in enumerate(written or [None]):
+        source = "decision" if part is None else (
+            f"read_parquet({literal(str(part / '*.parquet'))}, hive_partitioning = false)"
+        )  # fmt: skip
+        con.execute(
+            f"CREATE OR REPLACE TEMP VIEW decision_part AS SELECT player_id, lt FROM {source}"
+        )
+        create_table(con, "bots", "accounts", settings, "bot_accounts", append=i > 0)
 
 
 def _stretches(

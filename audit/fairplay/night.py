@@ -21,7 +21,7 @@ from audit.logs.reader import LogRoot
 from audit.rules.registry import lookup
 from audit.rules.ruleset import FORMATS
 
-MEMORY_LIMIT = "2GB"
+MEMORY_LIMIT = "512MB"
 
 
 @dataclass(frozen=True)

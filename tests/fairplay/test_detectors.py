@@ -202,8 +202,9 @@ def test_honest_nights_stay_quiet_for_the_pair_detectors(seed: int) -> None:
 def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A large night's pairs are tested a batch at a time, keeping only those that could be
-    reported, and co-seating lists them in parts (audit/fairplay/engine.py, ``screened``):
+    """A large night's pairs (and accounts) are tested a batch at a time, keeping only those
+    that could be reported (audit/fairplay/engine.py, ``screened``), co-seating lists its
+    pairs in parts and the bot test centres the accounts' decision times in parts:
     every suspicion, its q-value and the number of hypotheses tested are the same bits as
     with every pair at once."""
     night = Night(seed=12)
@@ -213,17 +214,32 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     night.feeds["P0150", "P0151"] = 0.75
     night.soft["P0160", "P0161"] = 0.6
     night.dumps.add(("P0170", "P0171"))
+    night.uniform_think["P0190"] = (1.1, 1.3)
     con = night.build().load()
-    detectors = (co_seating, shared_identity, feeding, soft_drop, chip_dumping)
+    detectors = (co_seating, shared_identity, feeding, soft_drop, chip_dumping, bots)
     whole = [detector(con, SETTINGS) for detector in detectors]
     assert sum(t.tests for t in whole) > 100 * 37  # a hundred batches and more below
     assert {s.check for t in whole for s in t.suspicions} == {
         "fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
-        "fairplay.soft_drop", "fairplay.chip_dumping",
+        "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.bot",
     }  # fmt: skip
     monkeypatch.setattr("audit.fairplay.engine.BATCH_ROWS", 37)
     monkeypatch.setattr("audit.fairplay.detectors.MEETINGS_PER_PART", 500)
+    monkeypatch.setattr("audit.fairplay.detectors.SEATS_PER_PART", 300)
     parts = [detector(con, SETTINGS) for detector in detectors]
     assert parts == whole
     (meetings,) = con.sql("SELECT count(*) FROM co_seat").fetchall()[0]
-    assert meetings > 5 * 37
+    (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
+    assert meetings > 5 * 500
+    assert seats > 5 * 300
+
+
+def test_a_night_without_one_timed_decision_tests_no_account_for_bots() -> None:
+    """Every event the server's own (auto-play): no account has a decision to time."""
+    night = Night(seed=13)
+    night.uniform_think["P0190"] = (1.1, 1.3)
+    night.build()
+    for row in night.ev:
+        row["auto"] = True
+    tested = bots(night.load(), SETTINGS)
+    assert (tested.tests, tested.suspicions) == (0, [])

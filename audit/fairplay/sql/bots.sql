@@ -14,8 +14,8 @@
 -- Benign reading: a player using the client's auto-play or pre-selected moves.
 
 -- name: decisions
-CREATE TEMP TABLE decision AS
-SELECT player_id, action, ln(secs) AS lt
+-- Written to Parquet in $parts parts by the hash of the account (detectors.bots).
+SELECT player_id, action, ln(secs) AS lt, hash(player_id) % $parts AS part
 FROM (
     SELECT player_id, action, auto,
            (epoch_ms(ts) - lag(epoch_ms(ts)) OVER (PARTITION BY hand_id ORDER BY seq)) / 1000.0 AS secs
@@ -25,20 +25,20 @@ WHERE NOT auto AND player_id IS NOT NULL AND secs > 0
   AND action IN ('draw_stock', 'draw_discard', 'discard', 'drop', 'declare', 'show')
 
 -- name: accounts
+-- The accounts of one part, whose decisions are the view decision_part.
 WITH centre AS (  -- sums as DECIMAL (exact in any order), not stddev_samp's parallel doubles
     SELECT player_id, n, mid, sqrt(greatest((s2 - s1 * s1 / n) / (n - 1), 0)) AS sd
     FROM (
         SELECT player_id, count(*) AS n, median(lt) AS mid,
                CAST(sum(CAST(lt AS DECIMAL(38, 18))) AS DOUBLE) AS s1,
                CAST(sum(CAST(lt * lt AS DECIMAL(38, 18))) AS DOUBLE) AS s2
-        FROM decision GROUP BY player_id HAVING count(*) >= $min_decisions
+        FROM decision_part GROUP BY player_id HAVING count(*) >= $min_decisions
     )
 )
 SELECT c.player_id, c.n, count(*) FILTER (WHERE abs(d.lt - c.mid) <= ln($window)) AS k,
        exp(c.mid) AS median_s, c.sd
-FROM centre c JOIN decision d USING (player_id)
+FROM centre c JOIN decision_part d USING (player_id)
 GROUP BY ALL
-ORDER BY c.player_id
 
 -- name: detail
 SELECT d.player_id AS a,
