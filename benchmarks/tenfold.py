@@ -9,12 +9,25 @@ one copy, in the log's order, cast back to the input's schema: 3,000 files a tab
     .venv/bin/python benchmarks/scale.py --child benchmarks/out/tenfold-10/logs "2 workers"
 
 Figures: benchmarks/README.md, "Scale", 2026-12-03, night.
+
+    .venv/bin/python benchmarks/tenfold.py fairplay
+
+runs the fair-play detectors over that night in a process of their own (wall clock, peak
+RSS, the suspicions per detector). Their inputs besides the logs, the replay's ``hands``,
+``pile`` and ``drops`` outputs, are the million-hand night's replay
+(``fairplay.speed_night``) copied ten times with the same suffixes by the first command,
+which is what a replay of the copies writes (its rows in another order); it saves the
+half hour of that replay. Figures:
+benchmarks/README.md, "Fair play", 2026-12-03.
 """
 
 from __future__ import annotations
 
+import resource
 import shutil
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -25,7 +38,9 @@ from audit.logs.contract import TABLES
 
 HERE = Path(__file__).resolve().parent
 COPIES = 10
-IDS = ("game_id", "table_id", "hand_id", "player_id", "device_id", "ip")
+IDS = ("game_id", "table_id", "hand_id", "player_id", "device_id", "ip", "giver", "taker")
+OUTPUTS = ("hands.parquet", "pile.parquet", "drops.parquet")
+"""The replay's outputs the fair-play detectors read besides the logs."""
 FILES_PER_FILE = 10
 
 
@@ -61,12 +76,58 @@ def tenfold(source: Path, target: Path, copies: int = COPIES) -> Path:
     return target
 
 
+def tenfold_outputs(source: Path, target: Path, copies: int = COPIES) -> Path:
+    """The replay's ``OUTPUTS`` in ``source`` copied ``copies`` times into ``target``, every
+    id given the suffix of its copy as ``tenfold`` gives the logs'."""
+    target.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect()
+    for name in OUTPUTS:
+        schema = pq.read_schema(source / name)
+        renamed = [f"{c} || '~' || copy AS {c}" for c in schema.names if c in IDS]
+        con.execute(
+            f"COPY (SELECT * REPLACE ({', '.join(renamed)}) FROM read_parquet($f),"
+            f" range({copies}) AS r(copy)) TO $t (FORMAT parquet)",
+            {"f": str(source / name), "t": str(target / name)},
+        )
+    return target
+
+
+def detectors(done: Path) -> str:
+    """The detectors over the ten-million-hand night in ``done``, in this process (which
+    did nothing else before: its peak RSS is theirs)."""
+    from audit.fairplay.night import run_detectors
+    from audit.run import open_log_root
+
+    out = done / "replayed"
+    hands = duckdb.sql(
+        "SELECT count(*) FROM read_parquet($f) WHERE status <> 'quarantined'",
+        params={"f": str(out / "hands.parquet")},
+    ).fetchall()[0][0]
+    start = time.perf_counter()
+    found = run_detectors(open_log_root(done / "logs"), out)
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    checks = Counter(s.check for s in found.suspicions)
+    per = ", ".join(f"{c.removeprefix('fairplay.')} {n:,}" for c, n in sorted(checks.items()))
+    return (
+        "| hands | the detectors (s) | peak RSS (MiB) | suspicions |\n|---|---|---|---|\n"
+        f"| {hands:,} | {wall:.0f} | {peak:.0f} | {len(found.suspicions):,} ({per}) |"
+    )
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE))
+    done = HERE / "out" / f"tenfold-{COPIES}"
+    if sys.argv[1:] == ["fairplay"]:
+        print(detectors(done))
+        sys.exit(0)
+    from fairplay import speed_night
     from scale import night_1m
 
-    done = HERE / "out" / f"tenfold-{COPIES}"
     if not (done / ".written").exists():
         tenfold(night_1m(), done / "logs")
         (done / ".written").write_text("ok\n")
+    if not (done / "replayed" / ".written").exists():
+        tenfold_outputs(speed_night()[1], done / "replayed")
+        (done / "replayed" / ".written").write_text("ok\n")
     print(done / "logs")
