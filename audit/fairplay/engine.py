@@ -113,16 +113,14 @@ def run_sql(
     section: str,
     settings: Settings,
     flagged: Sequence[tuple[str, str]] | None = None,
-    extra: Mapping[str, Any] | None = None,
 ) -> pa.Table:
-    """Run one statement (with ``flagged`` registered, when given, and the parameters in
-    ``extra`` besides the settings'); its rows, if any."""
+    """Run one statement (with ``flagged`` registered, when given); its rows, if any."""
     query = statements(detector)[section]
     if flagged is not None:
         con.register("flagged", pa.table({"a": [a for a, _ in flagged],
                                           "b": [b for _, b in flagged]}))  # fmt: skip
     try:
-        result = con.sql(query, params=_bind(query, settings, extra))
+        result = con.sql(query, params=_bind(query, settings))
         return pa.table({}) if result is None else result.to_arrow_table()
     finally:
         if flagged is not None:
@@ -225,7 +223,7 @@ def screened(
     neither moves a kept one's rank nor brings its q-value (at least its own p-value) under
     the threshold. ``test`` works row by row (numpy's element-wise functions), so a p-value
     is the same bits in whatever batch its row comes."""
-    kept: list[tuple[pa.Table, Array, Array, Array, Array, Array | None]] = []
+    kept: list[Hypotheses] = []
     family = 0
     for batch in con.sql(f"SELECT * FROM {name}").to_arrow_reader(BATCH_ROWS):
         h = test(pa.Table.from_batches([batch]))
@@ -233,23 +231,25 @@ def screened(
         family += int(testable.sum())
         rows = np.flatnonzero(testable & (h.p <= settings.thresholds.report))
         if rows.size:
-            picked = None if h.min_p is None else h.min_p[rows]
-            kept.append((h.table.take(rows), h.p[rows], h.expected[rows], h.observed[rows],
-                         h.effect[rows], picked))  # fmt: skip
-    if not kept:
-        empty = np.zeros(0)
-        table = con.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table()
-        h = test(table)
-        return Hypotheses(h.table, empty, empty, empty, empty, family=family)
-    table = pa.concat_tables([k[0] for k in kept])
+            kept.append(Hypotheses(
+                h.table.take(rows), h.p[rows], h.expected[rows], h.observed[rows],
+                h.effect[rows], None if h.min_p is None else h.min_p[rows],
+            ))  # fmt: skip
+    if not kept:  # the table's columns, and those ``test`` adds
+        kept.append(test(con.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table()))
+    table = pa.concat_tables([k.table for k in kept])
     order = pc.sort_indices(table, sort_keys=[(c, "ascending") for c in key]).to_numpy()
 
-    def joined(i: int) -> Array:
-        return np.asarray(np.concatenate([k[i] for k in kept])[order], dtype=np.float64)
+    def joined(arrays: list[Array]) -> Array:
+        return np.asarray(np.concatenate(arrays)[order], dtype=np.float64)
 
-    min_p = None if kept[0][5] is None else joined(5)
-    return Hypotheses(table.take(order), joined(1), joined(2), joined(3), joined(4),
-                      min_p=min_p, family=family)  # fmt: skip
+    floors = [k.min_p for k in kept if k.min_p is not None]
+    min_p = joined(floors) if floors else None
+    return Hypotheses(
+        table.take(order), joined([k.p for k in kept]), joined([k.expected for k in kept]),
+        joined([k.observed for k in kept]), joined([k.effect for k in kept]),
+        min_p=min_p, family=family,
+    )  # fmt: skip
 
 
 def evidence(
