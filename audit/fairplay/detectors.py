@@ -273,14 +273,15 @@ game (by the hash of the first player), each part's pairs joined with their stra
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Pairs seated together more often than random seating predicts (Poisson, given that
     the pair met at all). Leaves the table ``co_seat`` for ``shared_identity``."""
-    for section in ("players", "games", "weights", "totals"):
+    for section in ("players", "lobbies", "games", "seated", "sizes", "weights", "totals"):
         run_sql(con, "co_seating", section, settings)
-    (meetings,) = con.sql("SELECT coalesce(sum(n * (n - 1) // 2), 0) FROM co_game").fetchall()[0]
+    (meetings,) = con.sql("SELECT coalesce(sum(n * (n - 1) // 2), 0) FROM co_size").fetchall()[0]
     parts = max(1, -(-int(meetings) // MEETINGS_PER_PART))
     for part in range(parts):
         create_table(con, "co_seating", "pairs", settings, "co_seat",
                      {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
-    con.execute("DROP TABLE co_gp; DROP TABLE co_game; DROP TABLE co_weight; DROP TABLE co_total")
+    for table in ("co_player", "co_lobby", "co_game", "co_gp", "co_size", "co_weight", "co_total"):
+        con.execute(f"DROP TABLE {table}")
 
     def test(table: pa.Table) -> Hypotheses:
         games, expected = column(table, "games"), column(table, "expected")

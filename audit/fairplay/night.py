@@ -62,7 +62,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
         }  # fmt: skip
         con = duck.connect(config=config)
         try:
-            open_night(con, log, out)
+            open_night(con, log, out, Path(spill))
             settings = replace(settings, drop_formats=_drop_formats(con))
             tested = [detector(con, settings) for detector in PAIR_DETECTORS]
             tested.append(bots(con, settings))

@@ -8,7 +8,8 @@ are checked here against the contract's row checks. The views, each a few column
 - ``g``: games (game_id, table_id, format, chip_type, entry_fee, point_value,
   cards_per_hand, ruleset, started_at);
 - ``seat``: one row per player dealt into a replayed hand, with the game's columns and what
-  the platform recorded (outcome, points, amount), materialised once;
+  the platform recorded (outcome, points, amount), written once to Parquet, in passes
+  (``HANDS_PER_PASS``);
 - ``ev``: the events of replayed hands (hand_id, seq, ts, player_id, action, auto);
 - ``sess``: good sessions rows; ``pile`` and ``drops``: the replay's facts
   (audit/replay/facts.py).
@@ -21,7 +22,7 @@ from pathlib import Path
 import duckdb
 
 from audit.logs.reader import LogRoot
-from audit.logs.validate import file_literal, row_checks, source_sql
+from audit.logs.validate import file_literal, literal, row_checks, source_sql
 
 _ROW_BITS = 40
 
@@ -38,35 +39,65 @@ def _output(out: Path, name: str) -> str:
     return f"read_parquet({file_literal(str(out / name))})"
 
 
-def open_night(con: duckdb.DuckDBPyConnection, log: LogRoot, out: Path) -> None:
-    """Create the detectors' views on ``con`` over the log root and ``out``."""
+HANDS_PER_PASS = 1_048_576
+"""Replayed hands whose seats one pass of ``open_night`` builds: the passes split the
+night's games by the hash of their id, so each pass joins a part of the hands, results and
+games, and a night of any size stays within DuckDB's memory limit. Ten million hands in one
+pass ran out of 512MB."""
+
+
+def _games(source: str, where: str) -> str:
+    """The games of ``source`` whose ids meet ``where``, each game's first row."""
+    return (
+        "SELECT game_id, table_id, format, chip_type, entry_fee, point_value,"
+        f" cards_per_hand, ruleset, started_at FROM ({source}) WHERE {where}"
+        " QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1"
+    )
+
+
+def open_night(con: duckdb.DuckDBPyConnection, log: LogRoot, out: Path, work: Path) -> None:
+    """Create the detectors' views on ``con`` over the log root and ``out``; the seats are
+    written to Parquet under ``work``, a folder that must outlive ``con``'s queries."""
     con.execute(
         "CREATE TEMP VIEW hs AS SELECT hand_id, game_id, hand_no"
         f" FROM {_output(out, 'hands.parquet')} WHERE status <> 'quarantined'"
     )
+    games = _source(log, "games")
+    con.execute(f"CREATE TEMP VIEW g AS {_games(games, 'game_id IN (SELECT game_id FROM hs)')}")
+    (hands,) = con.sql("SELECT count(*) FROM hs").fetchall()[0]
+    passes = max(1, -(-int(hands) // HANDS_PER_PASS))
+    seats = work / "seat"
+    seats.mkdir()
+    part = _games(games, "game_id IN (SELECT game_id FROM seat_hand)")
+    for n in range(passes):
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE seat_hand AS SELECT hand_id, game_id FROM hs"
+            " WHERE hash(game_id) % $passes = $n",
+            {"passes": passes, "n": n},
+        )
+        con.execute(
+            "COPY ("
+            " WITH dealt AS ("
+            "   SELECT h.hand_id, h.started_at, unnest(h.seats, recursive := true),"
+            "   unnest(range(len(h.seats))) AS pos"
+            f"  FROM ({_source(log, 'hands')}) h SEMI JOIN seat_hand USING (hand_id)"
+            " ), rec AS ("
+            "   SELECT hand_id, player_id, outcome, points, amount"
+            f"  FROM ({_source(log, 'results')}) SEMI JOIN seat_hand USING (hand_id)"
+            "   QUALIFY row_number() OVER (PARTITION BY hand_id, player_id ORDER BY _k) = 1"
+            " )"
+            " SELECT d.hand_id, p.game_id, d.player_id, d.pos, d.started_at, g.format,"
+            " g.chip_type, g.cards_per_hand, g.ruleset, g.point_value,"
+            " rec.outcome, rec.points, rec.amount"
+            f" FROM dealt d JOIN seat_hand p USING (hand_id) JOIN ({part}) g USING (game_id)"
+            " LEFT JOIN rec ON rec.hand_id = d.hand_id AND rec.player_id = d.player_id"
+            " WHERE d.player_id IS NOT NULL"
+            f") TO {literal(str(seats / f'{n}.parquet'))} (FORMAT parquet)"
+        )
+    con.execute("DROP TABLE seat_hand")
     con.execute(
-        "CREATE TEMP VIEW g AS SELECT game_id, table_id, format, chip_type, entry_fee,"
-        " point_value, cards_per_hand, ruleset, started_at"
-        f" FROM ({_source(log, 'games')}) WHERE game_id IN (SELECT game_id FROM hs)"
-        " QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1"
-    )
-    con.execute(
-        "CREATE TEMP TABLE seat AS"
-        " WITH dealt AS ("
-        "   SELECT h.hand_id, h.started_at, unnest(h.seats, recursive := true),"
-        "   unnest(range(len(h.seats))) AS pos"
-        f"  FROM ({_source(log, 'hands')}) h SEMI JOIN hs USING (hand_id)"
-        " ), rec AS ("
-        "   SELECT hand_id, player_id, outcome, points, amount"
-        f"  FROM ({_source(log, 'results')}) SEMI JOIN hs USING (hand_id)"
-        "   QUALIFY row_number() OVER (PARTITION BY hand_id, player_id ORDER BY _k) = 1"
-        " )"
-        " SELECT d.hand_id, hs.game_id, d.player_id, d.pos, d.started_at, g.format,"
-        " g.chip_type, g.cards_per_hand, g.ruleset, g.point_value,"
-        " rec.outcome, rec.points, rec.amount"
-        " FROM dealt d JOIN hs USING (hand_id) JOIN g USING (game_id)"
-        " LEFT JOIN rec ON rec.hand_id = d.hand_id AND rec.player_id = d.player_id"
-        " WHERE d.player_id IS NOT NULL"
+        "CREATE TEMP VIEW seat AS SELECT * FROM"
+        f" read_parquet({literal(str(seats / '*.parquet'))}, hive_partitioning = false)"
     )
     con.execute(
         "CREATE TEMP VIEW ev AS SELECT hand_id, seq, ts, player_id, action, auto"

@@ -8,11 +8,15 @@ import json
 import shutil
 from pathlib import Path
 
+import duckdb
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.fairplay.night import run_detectors
+from audit.fairplay.source import open_night
+from audit.run import open_log_root
 from audit.sim import simulate
 
 runner = CliRunner()
@@ -100,3 +104,30 @@ def test_fairplay_refuses_a_replay_of_other_logs(logs: Path, tmp_path: Path) -> 
     code, output = run("fairplay", str(other), "--out", str(out))
     assert code == 2
     assert "other logs" in output
+
+
+def test_seats_built_in_passes_are_the_same_seats_and_suspicions(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large night's seats are built in passes, each over a part of its games
+    (audit/fairplay/source.py, ``HANDS_PER_PASS``): the same rows, and the same suspicions,
+    as in one pass."""
+    out = tmp_path / "out"
+    run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
+    log = open_log_root(logs)
+
+    def seats(work: Path) -> list[tuple[object, ...]]:
+        work.mkdir()
+        con = duckdb.connect()
+        open_night(con, log, out, work)
+        rows = con.sql("SELECT * FROM seat ORDER BY hand_id, pos").fetchall()
+        con.close()
+        return rows
+
+    whole, whole_found = seats(tmp_path / "whole"), run_detectors(log, out)
+    monkeypatch.setattr("audit.fairplay.source.HANDS_PER_PASS", 97)
+    assert seats(tmp_path / "passes") == whole
+    assert len(list((tmp_path / "passes" / "seat").glob("*.parquet"))) > 10
+    assert len({r[0] for r in whole}) > 10 * 97  # every hand with its seats, in either
+    assert run_detectors(log, out) == whole_found
+    assert whole_found.suspicions

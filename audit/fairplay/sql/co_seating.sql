@@ -12,45 +12,74 @@
 -- the test conditions on at least one shared game.
 -- Benign reading: friends or family who choose to play together.
 
--- name: players
-CREATE OR REPLACE TEMP TABLE co_gp AS SELECT DISTINCT game_id, player_id FROM seat
+-- The tables below number players, games and strata (in no particular order: only within
+-- this run) so that the joins over every seat hold integers, not ids: at ten million hands
+-- the same joins over ids ran out of 512MB.
 
--- name: games
-CREATE OR REPLACE TEMP TABLE co_game AS
-SELECT size.game_id, size.n,
+-- name: players
+CREATE OR REPLACE TEMP TABLE co_player AS
+SELECT player_id, CAST(row_number() OVER () AS INTEGER) AS p FROM (SELECT DISTINCT player_id FROM seat)
+
+-- name: lobbies
+CREATE OR REPLACE TEMP TABLE co_lobby AS
+SELECT game_id,
        concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
                  coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
                  CAST(date_trunc('hour', started_at) AS VARCHAR)) AS s
-FROM (SELECT game_id, count(*) AS n FROM co_gp GROUP BY game_id) size JOIN g USING (game_id)
+FROM g SEMI JOIN (SELECT DISTINCT game_id FROM seat) USING (game_id)
+
+-- name: games
+CREATE OR REPLACE TEMP TABLE co_game AS
+SELECT l.game_id, CAST(row_number() OVER () AS INTEGER) AS gm, st.si
+FROM co_lobby l
+JOIN (SELECT s, CAST(row_number() OVER () AS INTEGER) AS si FROM (SELECT DISTINCT s FROM co_lobby)) st
+  USING (s)
+
+-- name: seated
+CREATE OR REPLACE TEMP TABLE co_gp AS
+SELECT DISTINCT cg.gm, cp.p
+FROM seat JOIN co_game cg USING (game_id) JOIN co_player cp USING (player_id)
+
+-- name: sizes
+CREATE OR REPLACE TEMP TABLE co_size AS
+SELECT gp.gm, any_value(cg.si) AS si, count(*) AS n
+FROM co_gp gp JOIN co_game cg USING (gm)
+GROUP BY gp.gm
 
 -- name: weights
 CREATE OR REPLACE TEMP TABLE co_weight AS
-SELECT cg.s, gp.player_id, sum(cg.n - 1) AS w
-FROM co_gp gp JOIN co_game cg USING (game_id)
+SELECT sz.si, gp.p, sum(sz.n - 1) AS w
+FROM co_gp gp JOIN co_size sz USING (gm)
 GROUP BY ALL
 
 -- name: totals
 CREATE OR REPLACE TEMP TABLE co_total AS
-SELECT s, sum(n * (n - 1)) AS w2 FROM co_game GROUP BY ALL
+SELECT si, sum(n * (n - 1)) AS w2 FROM co_size GROUP BY ALL
 
 -- name: pairs
--- One part of the pairs: those whose first player's hash falls in part $part of $parts.
+-- One part of the pairs: those whose first player's number falls in part $part of $parts.
+-- Each pair once, its ids in order (a < b).
 WITH together AS (
-    SELECT a.player_id AS a, b.player_id AS b, count(*) AS games
-    FROM co_gp a JOIN co_gp b ON a.game_id = b.game_id AND a.player_id < b.player_id
-    WHERE hash(a.player_id) % $parts = $part
+    SELECT a.p AS a, b.p AS b, count(*) AS games
+    FROM co_gp a JOIN co_gp b ON a.gm = b.gm AND a.p < b.p
+    WHERE a.p % $parts = $part
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
-    SELECT t.a, t.b, t.games, wa.s, wa.w
-    FROM together t JOIN co_weight wa ON wa.player_id = t.a
+    SELECT t.a, t.b, t.games, wa.si, wa.w
+    FROM together t JOIN co_weight wa ON wa.p = t.a
+), expected AS (
+    -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum
+    -- of doubles is not, and the p-value would change in its last digits from run to run).
+    SELECT m.a, m.b, any_value(m.games) AS games,
+           CAST(sum(CAST(m.w * wb.w / total.w2 AS DECIMAL(38, 18))) AS DOUBLE) AS expected
+    FROM mine m
+    JOIN co_weight wb ON wb.p = m.b AND wb.si = m.si
+    JOIN co_total total ON total.si = m.si
+    GROUP BY m.a, m.b
 )
--- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum of
--- doubles is not, and the p-value would change in its last digits from run to run).
-SELECT m.a, m.b, any_value(m.games) AS games, CAST(sum(CAST(m.w * wb.w / total.w2 AS DECIMAL(38, 18))) AS DOUBLE) AS expected
-FROM mine m
-JOIN co_weight wb ON wb.player_id = m.b AND wb.s = m.s
-JOIN co_total total ON total.s = m.s
-GROUP BY m.a, m.b
+SELECT least(pa.player_id, pb.player_id) AS a, greatest(pa.player_id, pb.player_id) AS b,
+       e.games, e.expected
+FROM expected e JOIN co_player pa ON pa.p = e.a JOIN co_player pb ON pb.p = e.b
 
 -- name: evidence
 SELECT f.a, f.b, a.game_id, min(a.hand_id) AS hand_id, count(*) AS weight
