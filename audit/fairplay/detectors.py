@@ -204,7 +204,14 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
-    create_table(con, "chip_dumping", "pairs", settings, "chip_pairs")
+    for section in ("seats", "players"):
+        run_sql(con, "chip_dumping", section, settings)
+    (meetings,) = con.sql("SELECT coalesce(sum(n - 1), 0) FROM chip_seat").fetchall()[0]
+    parts = max(1, -(-int(meetings) // MEETINGS_PER_PART))
+    for part in range(parts):
+        create_table(con, "chip_dumping", "pairs", settings, "chip_pairs",
+                     {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
+    con.execute("DROP TABLE chip_seat; DROP TABLE chip_player")
 
     def test(table: pa.Table) -> Hypotheses:
         col = {name: column(table, name) for name in table.column_names
@@ -266,8 +273,9 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 MEETINGS_PER_PART = 4_000_000
-"""Co-seating lists its pairs in parts of about this many meetings of two players at a
-game (by the hash of the first player), each part's pairs joined with their strata."""
+"""Co-seating and chip dumping list their pairs in parts of about this many meetings of two
+players (at a game; in a hand), by the hash of the first player: co-seating's parts joined
+with their strata, chip dumping's summed over the pair's hands."""
 
 
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 
 from audit.cards import N_CODES
 from audit.shuffle.result import (
@@ -261,7 +262,7 @@ def repeat_test(group: Group) -> Result:
     pairs = n * (n - 1) / 2
     extra = int(counts[counts > 1].sum() - (counts > 1).sum())
     p = 1.0 if extra == 0 else min(1.0, pairs * bound)
-    hands = tuple(sorted(group.hand_ids[i] for i in repeated))
+    hands = tuple(sorted(group.hand_ids.take(repeated).to_pylist()))
     effect = (
         f"{extra:,} shoes repeat an earlier shoe's first {prefix} cards"
         + (f" ({', '.join(hands[:6])}{' ...' if len(hands) > 6 else ''})" if hands else "")
@@ -295,9 +296,19 @@ def runs_tests(group: Group) -> list[Result]:
             too_few("rng.runs", f"position {p + 1}", group, needs, method="z")
             for p in range(length)
         ]
-    red = RED[group.codes[group.by_time()]]
-    reds = red.sum(axis=0).astype(np.float64)
-    runs = 1.0 + (red[1:] != red[:-1]).sum(axis=0)
+    order = group.by_time()
+    reds_seen = np.zeros(length, dtype=np.int64)
+    changes = np.zeros(length, dtype=np.int64)
+    last: npt.NDArray[np.bool_] | None = None
+    for start in range(0, n, CHUNK):
+        red = RED[group.codes[order[start : start + CHUNK]]]
+        reds_seen += red.sum(axis=0)
+        changes += (red[1:] != red[:-1]).sum(axis=0)
+        if last is not None:
+            changes += red[0] != last
+        last = red[-1]
+    reds = reds_seen.astype(np.float64)
+    runs = 1.0 + changes
     others = n - reds
     mean = 2 * reds * others / n + 1
     variance = 2 * reds * others * (2 * reds * others - n) / (n * n * (n - 1))

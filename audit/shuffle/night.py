@@ -23,7 +23,7 @@ from audit.shuffle.result import BIASED, SUSPECT, TOO_FEW, Result, correct
 from audit.shuffle.seats import seat_tests
 from audit.shuffle.shoes import Group, Night, load_night
 
-MEMORY_LIMIT = "2GB"
+MEMORY_LIMIT = "256MB"
 
 NULLS: dict[str, tuple[str, str]] = {
     "rng.position": (

@@ -55,7 +55,8 @@ class Group:
     """The provably-fair algorithm the hands record; ``""`` when none is recorded."""
     codes: Codes
     """(shoes, cards): ``codes[i, p]`` is the code (audit.cards) dealt at position p."""
-    hand_ids: list[str]
+    hand_ids: pa.Array
+    """The hands' ids (strings), one per shoe."""
     tables: Ints
     """A number per table (equal within a table, in table-id order)."""
     started: Ints
@@ -110,8 +111,9 @@ class Group:
 
     def by_time(self) -> Ints:
         """Row order by when each hand started, then hand id."""
-        ids = np.array(self.hand_ids, dtype=object)
-        return np.lexsort((ids, self.started)).astype(np.int64)
+        by = pa.table({"started": self.started, "hand_id": self.hand_ids})
+        order = pc.sort_indices(by, sort_keys=[("started", "ascending"), ("hand_id", "ascending")])
+        return np.asarray(order.to_numpy(), dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ def group_of(
         printed_jokers=printed_jokers,
         shuffler=shuffler,
         codes=np.ascontiguousarray(codes, dtype=np.uint8),
-        hand_ids=[f"H{i:08d}" for i in range(n)],
+        hand_ids=pa.array([f"H{i:08d}" for i in range(n)], pa.string()),
         tables=np.zeros(n, dtype=np.int64) if tables is None else np.asarray(tables),
         started=np.arange(n, dtype=np.int64) * 60_000 if started is None else started,
         players=players,
@@ -188,7 +190,7 @@ def _query(log: LogRoot, out: Path) -> str:
         " g.ruleset, epoch_ms(h.started_at) AS started,"
         " coalesce(struct_extract(h.shuffle, 'algorithm'), '') AS shuffler,"
         " list_transform(h.seats, lambda s: struct_extract(s, 'seat')) AS seat_no,"
-        f" {card_codes_sql(shoe)} AS codes"
+        f" {card_codes_sql(shoe)} AS codes, h._k"
         f" FROM ({src('hands')}) h"
         f" SEMI JOIN (SELECT hand_id FROM read_parquet({kept}) WHERE status <> 'quarantined')"
         " USING (hand_id)"
@@ -199,110 +201,144 @@ def _query(log: LogRoot, out: Path) -> str:
 
 
 def load_night(log: LogRoot, out: Path, con: duckdb.DuckDBPyConnection) -> Night:
-    """Every shoe of the replayed hands of ``log``, grouped (``out`` holds the replay)."""
-    table = con.sql(_query(log, out)).to_arrow_table()
-    if table.num_rows == 0:
-        return Night([])
-    order = pc.sort_indices(
-        table.select(["table_id", "started", "hand_id"]),
-        sort_keys=[("table_id", "ascending"), ("started", "ascending"), ("hand_id", "ascending")],
-    )
-    table = table.take(order)
+    """Every shoe of the replayed hands of ``log``, grouped (``out`` holds the replay).
+
+    DuckDB sorts the shoes by group, then in table order, and hands them over ``CHUNK``
+    rows at a time; each group's arrays are built from its chunks, so the night is never
+    held as Arrow rows (a million shoes held whole, then sorted, took 2.5 GiB)."""
+    order = "decks, printed_jokers, shuffler, table_id, started, hand_id, _k"
+    query = f"SELECT * EXCLUDE (_k) FROM ({_query(log, out)}) ORDER BY {order}"
     left_out: Counter[str] = Counter()
-    presets = _presets(table.column("ruleset").unique().to_pylist())
-    kinds = table.group_by(["decks", "printed_jokers", "shuffler"]).aggregate([]).to_pylist()
-    groups = []
-    for kind in sorted(kinds, key=lambda k: (k["decks"], k["printed_jokers"], k["shuffler"])):
-        mine = pc.and_(
-            pc.and_(
-                pc.equal(table.column("decks"), kind["decks"]),
-                pc.equal(table.column("printed_jokers"), kind["printed_jokers"]),
-            ),
-            pc.equal(table.column("shuffler"), kind["shuffler"]),
-        )
-        decks, jokers = int(kind["decks"]), int(kind["printed_jokers"])
-        group = _group(table.filter(mine), decks, jokers, kind["shuffler"], presets, left_out)
-        if group is not None:
-            groups.append(group)
+    groups: list[Group] = []
+    presets: dict[str, Bools | None] = {}
+    building: _Building | None = None
+    for batch in con.sql(query).to_arrow_reader(CHUNK):
+        columns = (batch.column(c).to_pylist() for c in ("decks", "printed_jokers", "shuffler"))
+        kinds = list(zip(*columns, strict=True))
+        start = 0
+        for end in range(1, len(kinds) + 1):
+            if end < len(kinds) and kinds[end] == kinds[start]:
+                continue
+            if building is None or building.kind != kinds[start]:
+                if building is not None:
+                    groups += building.done(left_out)
+                decks, jokers, shuffler = kinds[start]
+                building = _Building(decks, jokers, shuffler, presets)
+            building.add(batch.slice(start, end - start))
+            start = end
+    if building is not None:
+        groups += building.done(left_out)
     return Night(groups, dict(sorted(left_out.items())))
 
 
-def _presets(names: list[Any]) -> dict[str, Bools]:
-    out = {}
-    for name in names:
-        try:
-            out[str(name)] = _joker_table(ruleset_named(str(name)))
-        except RulesetError:
-            continue  # its games were quarantined: none of its hands is here
-    return out
+_WRONG = "a shoe of the wrong length, or a game the rules cannot seat"
+_NOT_ITS_CARDS = "not exactly its game's cards (deck.composition), or no rules for its game"
 
 
-def _group(
-    table: pa.Table,
-    decks: int,
-    jokers: int,
-    shuffler: str,
-    presets: dict[str, Bools],
-    left_out: Counter[str],
-) -> Group | None:
-    length = 52 * decks + jokers
-    if decks < 1 or jokers < 0:  # the game records no shoe (the replay's deal.shoes finding)
-        left_out["a shoe of the wrong length, or a game the rules cannot seat"] += table.num_rows
-        return None
-    codes_col = table.column("codes").combine_chunks()
-    lengths = pc.list_value_length(codes_col).to_numpy(zero_copy_only=False)
-    rulesets = table.column("ruleset").to_pylist()
-    players = (
-        pc.list_value_length(table.column("seat_no").combine_chunks())
-        .to_numpy(zero_copy_only=False)
-        .astype(np.int64)
-    )
-    cards = table.column("cards_per_hand").to_numpy(zero_copy_only=False).astype(np.int64)
-    keep = (lengths == length) & np.array([r in presets for r in rulesets], dtype=np.bool_)
-    keep &= (players >= 1) & (cards >= 1) & (players * cards + 2 <= length)
-    flat = pc.fill_null(pc.list_flatten(codes_col.filter(pa.array(keep))), -1)
-    codes = flat.to_numpy(zero_copy_only=False).reshape(-1, length) if length else None
-    if codes is None or codes.shape[0] == 0:
-        left_out["a shoe of the wrong length, or a game the rules cannot seat"] += len(keep)
-        return None
-    valid = (codes >= 0).all(axis=1)
-    counts = _code_counts(np.where(codes >= 0, codes, 0).astype(np.uint8))
-    m = np.full(N_CODES, decks, dtype=np.int64)
-    m[JOKER] = jokers
-    valid &= (counts == m).all(axis=1)
-    wrong = int(len(keep) - keep.sum()) + int((~valid).sum())
-    if wrong:
-        left_out["not exactly its game's cards (deck.composition), or no rules for its game"] += (
-            wrong
-        )
-    rows = np.flatnonzero(keep)[valid]
-    if rows.size == 0:
-        return None
-    codes = codes[valid].astype(np.uint8)
-    players, cards = players[rows], cards[rows]
-    wild = codes[np.arange(codes.shape[0]), players * cards]
-    preset_rows = np.array([rulesets[r] for r in rows], dtype=object)
-    joker_sets = np.zeros((rows.size, N_CODES), dtype=np.bool_)
-    for name, lookup in presets.items():
-        mine = preset_rows == name
-        joker_sets[mine] = lookup[wild[mine]]
-    seats = _padded(table.column("seat_no").combine_chunks(), rows, players)
-    tables = pc.dictionary_encode(table.column("table_id").combine_chunks()).indices
-    started = table.column("started").to_numpy(zero_copy_only=False).astype(np.int64)[rows]
-    hand_ids = table.column("hand_id").to_pylist()
-    return Group(
-        decks=decks,
-        printed_jokers=jokers,
-        shuffler=shuffler,
-        codes=np.ascontiguousarray(codes),
-        hand_ids=[str(hand_ids[r]) for r in rows],
-        tables=tables.to_numpy(zero_copy_only=False).astype(np.int64)[rows],
-        started=started,
-        players=players,
-        cards=cards,
-        seats=seats,
-        jokers=joker_sets,
-    )
+class _Building:
+    """One group's arrays, added to a chunk of rows at a time (rows in table order)."""
+
+    def __init__(self, decks: int, jokers: int, shuffler: str,
+                 presets: dict[str, Bools | None]) -> None:  # fmt: skip
+        self.kind = (decks, jokers, shuffler)
+        self.length = 52 * decks + jokers
+        self.seatable = decks >= 1 and jokers >= 0
+        self.presets = presets
+        self.rows = self.kept = self.invalid = 0
+        self.last_table: object = None
+        self.table_no = 0
+        self.parts: dict[str, list[npt.NDArray[Any]]] = {
+            k: [] for k in ("codes", "players", "cards", "jokers", "seats", "tables", "started")
+        }
+        self.hand_ids: list[pa.Array] = []
+
+    def _rules(self, names: list[Any]) -> Bools:
+        """Per row: whether its game's ruleset is known (its joker table kept)."""
+        for name in set(names) - self.presets.keys():
+            try:
+                self.presets[name] = _joker_table(ruleset_named(str(name)))
+            except RulesetError:
+                self.presets[name] = None  # its games were quarantined: none of its hands is here
+        return np.array([self.presets[n] is not None for n in names], dtype=np.bool_)
+
+    def add(self, table: pa.RecordBatch) -> None:
+        self.rows += table.num_rows
+        if not self.seatable:  # the game records no shoe (the replay's deal.shoes finding)
+            return
+        length = self.length
+        ids = table.column("table_id").to_numpy(zero_copy_only=False)
+        changed = np.empty(ids.size, dtype=np.bool_)
+        changed[0] = self.rows > table.num_rows and ids[0] != self.last_table
+        changed[1:] = ids[1:] != ids[:-1]
+        tables = self.table_no + np.cumsum(changed, dtype=np.int64)
+        self.last_table, self.table_no = ids[-1], int(tables[-1])
+        codes_col = table.column("codes")
+        lengths = pc.list_value_length(codes_col).to_numpy(zero_copy_only=False)
+        rulesets = table.column("ruleset").to_pylist()
+        seat_no = table.column("seat_no")
+        players = pc.list_value_length(seat_no).to_numpy(zero_copy_only=False).astype(np.int64)
+        cards = table.column("cards_per_hand").to_numpy(zero_copy_only=False).astype(np.int64)
+        keep = (lengths == length) & self._rules(rulesets)
+        keep &= (players >= 1) & (cards >= 1) & (players * cards + 2 <= length)
+        self.kept += int(keep.sum())
+        flat = pc.fill_null(pc.list_flatten(codes_col.filter(pa.array(keep))), -1)
+        codes = flat.to_numpy(zero_copy_only=False).reshape(-1, length)
+        valid = (codes >= 0).all(axis=1)
+        counts = _code_counts(np.where(codes >= 0, codes, 0).astype(np.uint8))
+        m = np.full(N_CODES, self.kind[0], dtype=np.int64)
+        m[JOKER] = self.kind[1]
+        valid &= (counts == m).all(axis=1)
+        self.invalid += int((~valid).sum())
+        rows = np.flatnonzero(keep)[valid]
+        if rows.size == 0:
+            return
+        codes = codes[valid].astype(np.uint8)
+        players, cards = players[rows], cards[rows]
+        wild = codes[np.arange(codes.shape[0]), players * cards]
+        preset_rows = np.array([rulesets[r] for r in rows], dtype=object)
+        joker_sets = np.zeros((rows.size, N_CODES), dtype=np.bool_)
+        for name, lookup in self.presets.items():
+            if lookup is not None:
+                mine = preset_rows == name
+                joker_sets[mine] = lookup[wild[mine]]
+        started = table.column("started").to_numpy(zero_copy_only=False).astype(np.int64)
+        for key, value in (("codes", codes), ("players", players), ("cards", cards),
+                           ("jokers", joker_sets), ("seats", _padded(seat_no, rows, players)),
+                           ("tables", tables[rows]), ("started", started[rows])):  # fmt: skip
+            self.parts[key].append(value)
+        self.hand_ids.append(table.column("hand_id").take(pa.array(rows)))
+
+    def done(self, left_out: Counter[str]) -> list[Group]:
+        """The group (none when no shoe of it can be tested); its left-out rows counted."""
+        if not self.seatable or self.kept == 0:
+            left_out[_WRONG] += self.rows
+            return []
+        wrong = self.rows - self.kept + self.invalid
+        if wrong:
+            left_out[_NOT_ITS_CARDS] += wrong
+        if not self.parts["codes"]:
+            return []
+        width = max(part.shape[1] for part in self.parts["seats"])
+        seats = [np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1)
+                 for s in self.parts["seats"]]  # fmt: skip
+        joined = {key: np.concatenate(parts) for key, parts in self.parts.items() if key != "seats"}
+        self.parts.clear()
+        decks, jokers, shuffler = self.kind
+        return [
+            Group(
+                decks=decks,
+                printed_jokers=jokers,
+                shuffler=shuffler,
+                codes=np.ascontiguousarray(joined["codes"]),
+                hand_ids=pa.concat_arrays(self.hand_ids),
+                tables=joined["tables"],
+                started=joined["started"],
+                players=joined["players"],
+                cards=joined["cards"],
+                seats=np.concatenate(seats),
+                jokers=joined["jokers"],
+            )
+        ]
 
 
 def _padded(lists: pa.ListArray, rows: Ints, lengths: Ints) -> Ints:
@@ -316,8 +352,10 @@ def _padded(lists: pa.ListArray, rows: Ints, lengths: Ints) -> Ints:
     return np.where(inside, values[np.minimum(at, max(len(values) - 1, 0))], -1)
 
 
-CHUNK = 65_536
-"""Shoes per chunk of the array passes (keeps temporaries to tens of megabytes)."""
+CHUNK = 16_384
+"""Shoes per chunk: of the sorted rows DuckDB hands over (``load_night``) and of the array
+passes (keeps temporaries to a few tens of megabytes, whatever the night; with 65,536 a
+million-hand night's tests peaked 100-300 MiB higher)."""
 
 
 def _code_counts(codes: Codes) -> Ints:

@@ -19,7 +19,7 @@ from audit.fairplay.detectors import (
 from audit.fairplay.engine import Settings
 from audit.fairplay.rings import rings
 from audit.fairplay.suspicion import Suspicion
-from audit.findings import Severity
+from audit.findings import Severity, Thresholds
 from audit.rules.ruleset import FORMATS
 from tests.fairplay.night import Night
 
@@ -203,8 +203,9 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A large night's pairs (and accounts) are tested a batch at a time, keeping only those
-    that could be reported (audit/fairplay/engine.py, ``screened``), co-seating lists its
-    pairs in parts and the bot test centres the accounts' decision times in parts:
+    that could be reported (audit/fairplay/engine.py, ``screened``), co-seating and chip
+    dumping list their pairs in parts and the bot test centres the accounts' decision
+    times in parts:
     every suspicion, its q-value and the number of hypotheses tested are the same bits as
     with every pair at once."""
     night = Night(seed=12)
@@ -223,10 +224,15 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
         "fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
         "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.bot",
     }  # fmt: skip
+    # chip dumping tests few pairs of this night: here, every pair that met, kept or not
+    every_pair = replace(SETTINGS, min_hands=1, thresholds=Thresholds(report=0.9))
+    whole.append(chip_dumping(con, every_pair))
+    assert whole[-1].tests > 1000
     monkeypatch.setattr("audit.fairplay.engine.BATCH_ROWS", 37)
     monkeypatch.setattr("audit.fairplay.detectors.MEETINGS_PER_PART", 500)
     monkeypatch.setattr("audit.fairplay.detectors.SEATS_PER_PART", 300)
     parts = [detector(con, SETTINGS) for detector in detectors]
+    parts.append(chip_dumping(con, every_pair))
     assert parts == whole
     (meetings,) = con.sql("SELECT count(*) FROM co_seat").fetchall()[0]
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]

@@ -27,6 +27,7 @@ from audit.report.views import build_view
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
+from audit.shuffle import shoes
 from audit.shuffle.dependence import PREFIX, repeat_bound, repeat_test
 from audit.shuffle.night import NULLS, audit_shuffles
 from audit.shuffle.shoes import Group, group_of, load_night
@@ -67,7 +68,7 @@ def test_every_kept_shoe_is_read_once_into_its_group_with_its_hands_jokers(
     groups = loaded(night)
     seen: Counter[str] = Counter()
     for group in groups:
-        for row, hand_id in enumerate(group.hand_ids):
+        for row, hand_id in enumerate(group.hand_ids.to_pylist()):
             seen[hand_id] += 1
             game_id, hand = hands[hand_id]
             game = games[game_id]
@@ -103,8 +104,32 @@ def test_rows_of_a_group_are_in_table_order(night: tuple[Path, Path], logs: Logs
     for group in loaded(night):
         assert (np.diff(group.tables) >= 0).all()
         same = np.flatnonzero(group.tables[1:] == group.tables[:-1])
-        times = [started[h] for h in group.hand_ids]
+        times = [started[h] for h in group.hand_ids.to_pylist()]
         assert all(times[i] <= times[i + 1] for i in same)
+
+
+def test_shoes_read_a_few_at_a_time_make_the_same_groups(
+    night: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB hands the sorted shoes over a chunk at a time (audit/shuffle/shoes.py,
+    ``load_night``): chunks of 7 rows, which split groups, tables and seat widths, build
+    the same groups, left-out counts and results as chunks larger than the night."""
+
+    def everything() -> tuple[list[tuple[object, ...]], dict[str, int], list[object]]:
+        with duckdb.connect() as con:
+            whole = load_night(open_log_root(night[0]), night[1], con)
+        groups = [(g.key, g.codes.tolist(), g.hand_ids.to_pylist(), g.tables.tolist(),
+                   g.started.tolist(), g.players.tolist(), g.cards.tolist(), g.seats.tolist(),
+                   g.jokers.tolist()) for g in whole.groups]  # fmt: skip
+        results = audit_shuffles(open_log_root(night[0]), night[1]).results
+        return groups, whole.left_out, list(results)
+
+    one_chunk = everything()
+    assert len(one_chunk[0]) > 2
+    assert sum(len(g[2]) for g in one_chunk[0]) < shoes.CHUNK  # one chunk: the night whole
+    assert sum(one_chunk[1].values()) > 0
+    monkeypatch.setattr(shoes, "CHUNK", 7)
+    assert everything() == one_chunk
 
 
 def test_the_rng_command_replaces_its_findings_and_writes_rng_parquet(
@@ -194,4 +219,4 @@ def test_a_repeated_shoe_is_a_repeat_naming_both_hands() -> None:
     assert result.statistic == 1.0
     assert result.p_value is not None
     assert result.p_value < 1e-25
-    assert result.hands == (group.hand_ids[7], group.hand_ids[41])
+    assert result.hands == tuple(group.hand_ids.take([7, 41]).to_pylist())

@@ -14,21 +14,30 @@
 -- Benign reading: a weak player who loses to a strong one, whose own record elsewhere is
 -- too thin to show how strong.
 
--- name: pairs
+-- name: seats
+-- The seats of hands with one winner in the formats where points flow, each with its hand's
+-- players and winner.
+CREATE OR REPLACE TEMP TABLE chip_seat AS
 WITH hand AS (
     SELECT hand_id, count(*) AS n, any_value(player_id) FILTER (WHERE outcome = 'won') AS winner
     FROM seat WHERE list_contains($flow_formats, format)
     GROUP BY hand_id HAVING count(*) FILTER (WHERE outcome = 'won') = 1
-), s AS (
-    SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
-           coalesce(s.amount, 0) AS amount, h.n, h.winner
-    FROM seat s JOIN hand h USING (hand_id)
-), player AS (  -- fractions summed as DECIMAL: exact, the same bits in any order
-    SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
-           count(*) FILTER (WHERE winner <> player_id) AS losses,
-           coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded
-    FROM s GROUP BY player_id
-), pair AS (
+)
+SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
+       coalesce(s.amount, 0) AS amount, h.n, h.winner
+FROM seat s JOIN hand h USING (hand_id)
+
+-- name: players
+CREATE OR REPLACE TEMP TABLE chip_player AS
+-- fractions summed as DECIMAL: exact, the same bits in any order
+SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
+       count(*) FILTER (WHERE winner <> player_id) AS losses,
+       coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded
+FROM chip_seat GROUP BY player_id
+
+-- name: pairs
+-- One part of the pairs: those whose first player's hash falls in part $part of $parts.
+WITH pair AS (
     SELECT a.player_id AS a, b.player_id AS b, count(*) AS hands, CAST(sum(CAST(1.0 / a.n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
            count(*) FILTER (WHERE a.winner = a.player_id) AS a_won,
            count(*) FILTER (WHERE a.winner = b.player_id) AS b_won,
@@ -40,10 +49,11 @@ WITH hand AS (
            coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc,
            coalesce(sum(-a.amount) FILTER (WHERE a.winner = b.player_id), 0) AS paid,
            coalesce(sum(-b.amount) FILTER (WHERE a.winner = a.player_id), 0) AS paid_back
-    FROM s a JOIN s b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+    FROM chip_seat a JOIN chip_seat b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
+    WHERE hash(a.player_id) % $parts = $part
     GROUP BY ALL
 ), night AS (
-    SELECT sum(conceded) / greatest(sum(losses), 1) AS mu FROM player
+    SELECT sum(conceded) / greatest(sum(losses), 1) AS mu FROM chip_player
 )
 SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pa.wins - p.a_won AS a_wins0, pa.fair - p.fair AS a_fair0,
@@ -53,8 +63,8 @@ SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        night.mu,
        CAST(p.paid AS VARCHAR) AS paid, CAST(p.paid_back AS VARCHAR) AS paid_back
 FROM pair p
-JOIN player pa ON pa.player_id = p.a
-JOIN player pb ON pb.player_id = p.b
+JOIN chip_player pa ON pa.player_id = p.a
+JOIN chip_player pb ON pb.player_id = p.b
 CROSS JOIN night
 WHERE p.hands >= $min_hands
 
