@@ -11,6 +11,13 @@ from pathlib import Path
 
 import duckdb
 
+HANDS_PER_PASS = 1_048_576
+"""Hands a night-wide DuckDB step joins in one pass. A night with more is worked in passes
+of about this many hands, so that each pass's joins fit the step's memory limit whatever
+the night: staging's hand tables in runs of their files (``audit.logs.reader``), fair
+play's seats and the shuffle tests' shoes by the hash of the game id. One pass over ten
+million hands ran out of memory in each of the three."""
+
 Config = dict[str, str | bool | int | float | list[str]]
 """The settings a connection is opened with (``duckdb.connect``'s ``config``)."""
 
@@ -35,3 +42,12 @@ def spill_folder(con: duckdb.DuckDBPyConnection) -> str | None:
     (setting,) = con.sql("SELECT current_setting('temp_directory')").fetchall()[0]
     folder = Path(str(setting or ""))
     return str(folder) if folder.is_absolute() and folder.is_dir() else None
+
+
+def passes(hands: int) -> int:
+    """How many passes (``HANDS_PER_PASS``) a step over ``hands`` hands takes; at least one.
+
+    >>> passes(0), passes(HANDS_PER_PASS), passes(HANDS_PER_PASS + 1)
+    (1, 1, 2)
+    """
+    return max(1, -(-hands // HANDS_PER_PASS))

@@ -8,8 +8,9 @@ are checked here against the contract's row checks. The views, each a few column
 - ``g``: games (game_id, table_id, format, chip_type, entry_fee, point_value,
   cards_per_hand, ruleset, started_at);
 - ``seat``: one row per player dealt into a replayed hand, with the game's columns and what
-  the platform recorded (outcome, points, amount), written once to Parquet, in passes
-  (``HANDS_PER_PASS``);
+  the platform recorded (outcome, points, amount), written once to Parquet, in passes over
+  the games by the hash of their id (``duck.HANDS_PER_PASS`` hands each: ten million hands
+  in one pass ran out of 512MB);
 - ``ev``: the events of replayed hands (hand_id, seq, ts, player_id, action, auto);
 - ``sess``: good sessions rows; ``pile`` and ``drops``: the replay's facts
   (audit/replay/facts.py).
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import duckdb
 
+from audit import duck
 from audit.logs.reader import LogRoot
 from audit.logs.validate import file_literal, literal, row_checks, source_sql
 
@@ -37,13 +39,6 @@ def _source(log: LogRoot, table: str) -> str:
 
 def _output(out: Path, name: str) -> str:
     return f"read_parquet({file_literal(str(out / name))})"
-
-
-HANDS_PER_PASS = 1_048_576
-"""Replayed hands whose seats one pass of ``open_night`` builds: the passes split the
-night's games by the hash of their id, so each pass joins a part of the hands, results and
-games, and a night of any size stays within DuckDB's memory limit. Ten million hands in one
-pass ran out of 512MB."""
 
 
 def _games(source: str, where: str) -> str:
@@ -65,7 +60,7 @@ def open_night(con: duckdb.DuckDBPyConnection, log: LogRoot, out: Path, work: Pa
     games = _source(log, "games")
     con.execute(f"CREATE TEMP VIEW g AS {_games(games, 'game_id IN (SELECT game_id FROM hs)')}")
     (hands,) = con.sql("SELECT count(*) FROM hs").fetchall()[0]
-    passes = max(1, -(-int(hands) // HANDS_PER_PASS))
+    passes = duck.passes(int(hands))
     seats = work / "seat"
     seats.mkdir()
     part = _games(games, "game_id IN (SELECT game_id FROM seat_hand)")

@@ -9,7 +9,7 @@ whatever the size of the night and the order of its files:
    runs the row checks of `audit.logs.validate`, encodes cards as integer codes, finds each
    hand's game, and writes the rows to Parquet under `workdir`, each with its bucket: all
    rows of a game land in one bucket, and buckets follow the log's order (`_hand_map`).
-   A night of more than `HANDS_PER_PASS` hands stages its hand tables in passes over runs
+   A night of more than `duck.HANDS_PER_PASS` hands stages its hand tables in passes over runs
    of their files. What it quarantines is `audit.logs.quarantine`'s.
 2. Bucket by bucket, polars reads the rows of one bucket, runs the hand-level checks
    set-wise, and Python builds the records of `audit.records`, game by game
@@ -92,14 +92,6 @@ by their ``bucket`` column: with more buckets than folders a worker skips the fo
 buckets by the row groups' statistics when the log keeps a game's rows together
 (``_hand_map``), and reads them otherwise. Splitting each folder by bucket after staging
 cost more than it saved (staging went from 45 to 80 s)."""
-HANDS_PER_PASS = 1_048_576
-"""Hands rows per pass of the hands, events and results tables: a night with more is staged
-in passes, each over a run of each table's files (in the log's order, about equal rows,
-a file never split) joined with the hand map's rows of the hands those files name. One
-join of every row against a hand map of ten million hands ran out of memory under
-staging's limit (DuckDB's hash join spills the wide rows it probes); in passes each of a
-ten-million-hand night's hand tables is staged in what a million-hand night's takes. A
-night of one huge file per table is one pass, whatever its size."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -349,7 +341,7 @@ _PLACED = "LEFT JOIN (SELECT _game, _bucket AS _placed FROM placed) ON game_id =
 
 
 _PASS = "chk_pass LEFT JOIN pass_map ON hand_id = _hid"
-"""A hand table's rows of one pass (``HANDS_PER_PASS``) with their hands' rows of the hand
+"""A hand table's rows of one pass (``duck.HANDS_PER_PASS``) with their hands' rows of the hand
 map."""
 
 
@@ -562,7 +554,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             )
             first[table], offset = offset, offset + len(paths)
         hand_rows = sum(f.rows for f in log.files["hands"])
-        passes = 1 if game is not None else max(1, -(-hand_rows // HANDS_PER_PASS))
+        passes = 1 if game is not None else duck.passes(hand_rows)
         reading = ("hands",)
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
         for view, query in _hand_map(buckets):
@@ -609,6 +601,13 @@ def _passes(rows: list[int], passes: int) -> list[tuple[int, int]]:
     """At most `passes` runs (start, end) of files holding `rows` rows each, in order, of
     about equal rows: a run ends at the first file that brings it to its share of the rows
     left. Every file is in one run; no files, one empty run.
+
+    Staging's hand tables are staged a run at a time, each run joined with the hand map's
+    rows of the hands its files name. One join of every row against a hand map of ten
+    million hands ran out of memory under staging's limit (DuckDB's hash join spills the
+    wide rows it probes); in runs, each of a ten-million-hand night's hand tables is staged
+    in what a million-hand night's takes. A night of one huge file per table is one run,
+    whatever its size.
 
     >>> _passes([5, 5, 5, 5], 2), _passes([30, 1, 1, 1], 3), _passes([], 4)
     ([(0, 2), (2, 4)], [(0, 1), (1, 3), (3, 4)], [(0, 0)])

@@ -110,8 +110,8 @@ def test_seats_built_in_passes_are_the_same_seats_and_suspicions(
     logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A large night's seats are built in passes, each over a part of its games
-    (audit/fairplay/source.py, ``HANDS_PER_PASS``): the same rows, and the same suspicions,
-    as in one pass."""
+    (audit/fairplay/source.py; ``duck.HANDS_PER_PASS`` hands a pass): the same rows, and
+    the same suspicions, as in one pass."""
     out = tmp_path / "out"
     run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
     log = open_log_root(logs)
@@ -125,7 +125,7 @@ def test_seats_built_in_passes_are_the_same_seats_and_suspicions(
         return rows
 
     whole, whole_found = seats(tmp_path / "whole"), run_detectors(log, out)
-    monkeypatch.setattr("audit.fairplay.source.HANDS_PER_PASS", 97)
+    monkeypatch.setattr("audit.duck.HANDS_PER_PASS", 97)
     assert seats(tmp_path / "passes") == whole
     assert len(list((tmp_path / "passes" / "seat").glob("*.parquet"))) > 10
     assert len({r[0] for r in whole}) > 10 * 97  # every hand with its seats, in either

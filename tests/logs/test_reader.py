@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit import errors
+from audit import duck, errors
 from audit.cards import CODE_OF, CODE_TEXT
 from audit.errors import AuditError, LogFormatError, SchemaVersionError
 from audit.logs import reader, validate
@@ -736,7 +736,7 @@ def test_two_runs_give_identical_records_and_quarantine(tmp_path: Path) -> None:
 def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A night of more than ``HANDS_PER_PASS`` hands rows stages its hands, events and
+    """A night of more than ``duck.HANDS_PER_PASS`` hands rows stages its hands, events and
     results in passes over runs of their files: the same units and quarantine as one
     pass, with a hand's two rows in different passes, an orphan, and bad rows."""
     logs = small_log(tmp_path / "logs", games=12, hands=3)
@@ -747,7 +747,7 @@ def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
     root = logs.write(split_events_into=5, split_hands_into=4, shuffle_files=True)
     one = read(root, tmp_path / "one", target_rows=40)
     views = []
-    monkeypatch.setattr(reader, "HANDS_PER_PASS", 9)
+    monkeypatch.setattr(duck, "HANDS_PER_PASS", 9)
     real = reader._pass_views
     monkeypatch.setattr(
         reader, "_pass_views", lambda con, log, table, files, *rest: views.append(

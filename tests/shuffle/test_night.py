@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from audit import duck
 from audit.cards import CODE_TEXT, parse_codes, shoe_composition
 from audit.cli import app
 from audit.logs.reader import open_log_root
@@ -111,9 +112,10 @@ def test_rows_of_a_group_are_in_table_order(night: tuple[Path, Path], logs: Logs
 def test_shoes_read_a_few_at_a_time_make_the_same_groups(
     night: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """DuckDB hands the sorted shoes over a chunk at a time (audit/shuffle/shoes.py,
-    ``load_night``): chunks of 7 rows, which split groups, tables and seat widths, build
-    the same groups, left-out counts and results as chunks larger than the night."""
+    """The shoes are written in passes over the games, and DuckDB hands them over sorted a
+    chunk at a time (audit/shuffle/shoes.py, ``load_night``): passes of about 50 hands, and
+    chunks of 7 rows, which split groups, tables and seat widths, build the same groups,
+    left-out counts and results as one pass and chunks larger than the night."""
 
     def everything() -> tuple[list[tuple[object, ...]], dict[str, int], list[object]]:
         with duckdb.connect() as con:
@@ -129,6 +131,7 @@ def test_shoes_read_a_few_at_a_time_make_the_same_groups(
     assert sum(len(g[2]) for g in one_chunk[0]) < shoes.CHUNK  # one chunk: the night whole
     assert sum(one_chunk[1].values()) > 0
     monkeypatch.setattr(shoes, "CHUNK", 7)
+    monkeypatch.setattr(duck, "HANDS_PER_PASS", 50)
     assert everything() == one_chunk
 
 
