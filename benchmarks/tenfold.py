@@ -19,6 +19,11 @@ RSS, the suspicions per detector). Their inputs besides the logs, the replay's `
 which is what a replay of the copies writes (its rows in another order); it saves the
 half hour of that replay. Figures:
 benchmarks/README.md, "Fair play", 2026-12-03.
+
+    .venv/bin/python benchmarks/tenfold.py rng
+
+runs the shuffle tests over the same night and copied replay, likewise (wall clock, peak
+RSS, shoes, tests, failed checks). Figures: benchmarks/README.md, "Shuffle statistics".
 """
 
 from __future__ import annotations
@@ -115,11 +120,33 @@ def detectors(done: Path) -> str:
     )
 
 
+def shuffles(done: Path) -> str:
+    """The shuffle tests over the ten-million-hand night in ``done``, in this process (which
+    did nothing else before: its peak RSS is theirs)."""
+    from audit.run import open_log_root
+    from audit.shuffle.night import audit_shuffles
+
+    start = time.perf_counter()
+    audit = audit_shuffles(open_log_root(done / "logs"), done / "replayed")
+    wall = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    summary = audit.summary()
+    return (
+        "| shoes | groups | tests | the shuffle tests (s) | peak RSS (MiB) | findings |\n"
+        "|---|---|---|---|---|---|\n"
+        f"| {audit.shoes:,} | {len(audit.groups)} | {summary['tests']:,} | {wall:.0f} |"
+        f" {peak:.0f} | {len(audit.findings())} |"
+    )
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE))
     done = HERE / "out" / f"tenfold-{COPIES}"
     if sys.argv[1:] == ["fairplay"]:
         print(detectors(done))
+        sys.exit(0)
+    if sys.argv[1:] == ["rng"]:
+        print(shuffles(done))
         sys.exit(0)
     from fairplay import speed_night
     from scale import night_1m

@@ -204,14 +204,8 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
-    for section in ("seats", "players"):
-        run_sql(con, "chip_dumping", section, settings)
-    (meetings,) = con.sql("SELECT coalesce(sum(n - 1), 0) FROM chip_seat").fetchall()[0]
-    parts = max(1, -(-int(meetings) // MEETINGS_PER_PART))
-    for part in range(parts):
-        create_table(con, "chip_dumping", "pairs", settings, "chip_pairs",
-                     {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
-    con.execute("DROP TABLE chip_seat; DROP TABLE chip_player")
+    _pairs_in_parts(con, settings, "chip_dumping", {"seats": "chip_seat", "players": "chip_player"},
+                    "SELECT sum(n - 1) FROM chip_seat", "chip_pairs")  # fmt: skip
 
     def test(table: pa.Table) -> Hypotheses:
         col = {name: column(table, name) for name in table.column_names
@@ -278,18 +272,35 @@ players (at a game; in a hand), by the hash of the first player: co-seating's pa
 with their strata, chip dumping's summed over the pair's hands."""
 
 
+def _pairs_in_parts(
+    con: duckdb.DuckDBPyConnection,
+    settings: Settings,
+    detector: str,
+    steps: Mapping[str, str],
+    meetings: str,
+    name: str,
+) -> None:
+    """Run ``detector``'s ``steps`` (section -> the temp table it makes), then its ``pairs``
+    statement in parts of about ``MEETINGS_PER_PART`` meetings (``meetings``: SQL counting
+    them over the steps' tables) into the table ``name``; the steps' tables dropped after."""
+    for section in steps:
+        run_sql(con, detector, section, settings)
+    (count,) = con.sql(f"SELECT coalesce(({meetings}), 0)").fetchall()[0]
+    parts = max(1, -(-int(count) // MEETINGS_PER_PART))
+    for part in range(parts):
+        create_table(con, detector, "pairs", settings, name,
+                     {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
+    for table in steps.values():
+        con.execute(f"DROP TABLE {table}")
+
+
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Pairs seated together more often than random seating predicts (Poisson, given that
     the pair met at all). Leaves the table ``co_seat`` for ``shared_identity``."""
-    for section in ("players", "lobbies", "games", "seated", "sizes", "weights", "totals"):
-        run_sql(con, "co_seating", section, settings)
-    (meetings,) = con.sql("SELECT coalesce(sum(n * (n - 1) // 2), 0) FROM co_size").fetchall()[0]
-    parts = max(1, -(-int(meetings) // MEETINGS_PER_PART))
-    for part in range(parts):
-        create_table(con, "co_seating", "pairs", settings, "co_seat",
-                     {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
-    for table in ("co_player", "co_lobby", "co_game", "co_gp", "co_size", "co_weight", "co_total"):
-        con.execute(f"DROP TABLE {table}")
+    steps = {"players": "co_player", "lobbies": "co_lobby", "games": "co_game",
+             "seated": "co_gp", "sizes": "co_size", "weights": "co_weight", "totals": "co_total"}
+    _pairs_in_parts(con, settings, "co_seating", steps,
+                    "SELECT sum(n * (n - 1) // 2) FROM co_size", "co_seat")  # fmt: skip
 
     def test(table: pa.Table) -> Hypotheses:
         games, expected = column(table, "games"), column(table, "expected")
