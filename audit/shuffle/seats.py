@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 from scipy import stats
 
 from audit.cards import JOKER
@@ -30,13 +31,16 @@ from audit.shuffle.result import (
     too_few,
     two_sided_z,
 )
-from audit.shuffle.shoes import CHUNK, Group, Ints
+from audit.shuffle.shoes import CHUNK, Group
+
+Counts = npt.NDArray[np.int16]
 
 
-def seat_jokers(group: Group, *, printed_only: bool = False) -> Ints:
+def seat_jokers(group: Group, *, printed_only: bool = False) -> Counts:
     """(shoes, most players): the jokers (or only the printed ones) dealt to each seat, in
-    deal (turn) order."""
-    out = np.zeros((group.shoes, int(group.players.max())), dtype=np.int64)
+    deal (turn) order (int16: a seat holds at most 27 cards; an eighth of int64's memory
+    at ten million shoes, and the same values wherever they are summed or cast)."""
+    out = np.zeros((group.shoes, int(group.players.max())), dtype=np.int16)
     for start in range(0, group.shoes, CHUNK):
         stop = min(start + CHUNK, group.shoes)
         codes = group.codes[start:stop].astype(np.intp)
@@ -86,7 +90,7 @@ def seat_tests(group: Group) -> list[Result]:
     return out
 
 
-def _seat_order_tests(group: Group, what: str, per_seat: Ints, dealt: Floats) -> list[Result]:
+def _seat_order_tests(group: Group, what: str, per_seat: Counts, dealt: Floats) -> list[Result]:
     """The exchangeability of seats by deal order, and by the table's seat number."""
     width = per_seat.shape[1]
     rows = group.players >= 2
@@ -110,8 +114,8 @@ def _seat_order_tests(group: Group, what: str, per_seat: Ints, dealt: Floats) ->
     numbers = sorted({int(s) for s in np.unique(seats) if s >= 0})
     if numbers:
         index = np.searchsorted(numbers, np.maximum(seats, 0))
-        by_number = np.zeros((group.shoes, len(numbers)), dtype=np.int64)
-        present = np.zeros((group.shoes, len(numbers)), dtype=np.int64)
+        by_number = np.zeros((group.shoes, len(numbers)), dtype=np.int16)
+        present = np.zeros((group.shoes, len(numbers)), dtype=np.int16)
         shoe = np.repeat(np.arange(group.shoes), width)
         sat = (seats >= 0).ravel()
         np.add.at(by_number, (shoe[sat], index.ravel()[sat]), per_seat.ravel()[sat])
@@ -137,7 +141,7 @@ def _seat_test(
     group: Group,
     test: str,
     what: str,
-    counts: Ints,
+    counts: Counts,
     present: np.ndarray,
     dealt: Floats,
     players: Floats,
