@@ -44,10 +44,12 @@ def spill_folder(con: duckdb.DuckDBPyConnection) -> str | None:
     return str(folder) if folder.is_absolute() and folder.is_dir() else None
 
 
-def passes(hands: int) -> int:
-    """How many passes (``HANDS_PER_PASS``) a step over ``hands`` hands takes; at least one.
+def passes(rows: int, per_pass: int | None = None) -> int:
+    """How many passes of at most ``per_pass`` rows (hands: ``HANDS_PER_PASS``) a step over
+    ``rows`` rows takes; at least one.
 
-    >>> passes(0), passes(HANDS_PER_PASS), passes(HANDS_PER_PASS + 1)
-    (1, 1, 2)
+    >>> passes(0), passes(HANDS_PER_PASS), passes(HANDS_PER_PASS + 1), passes(7, 3)
+    (1, 1, 2, 3)
     """
-    return max(1, -(-hands // HANDS_PER_PASS))
+    size = HANDS_PER_PASS if per_pass is None else per_pass  # read at the call: tests set it
+    return max(1, -(-rows // size))

@@ -286,7 +286,7 @@ def _pairs_in_parts(
     for section in steps:
         run_sql(con, detector, section, settings)
     (count,) = con.sql(f"SELECT coalesce(({meetings}), 0)").fetchall()[0]
-    parts = max(1, -(-int(count) // MEETINGS_PER_PART))
+    parts = duck.passes(int(count), MEETINGS_PER_PART)
     for part in range(parts):
         create_table(con, detector, "pairs", settings, name,
                      {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
@@ -434,7 +434,7 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
     turn into the table ``bot_accounts``: a part is read alone, so the night is read once
     however many parts it has."""
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
-    parts = max(1, -(-int(seats) // SEATS_PER_PART))
+    parts = duck.passes(int(seats), SEATS_PER_PART)
     query = statements("bots")["decisions"]
     con.execute(
         f"COPY ({query}) TO {literal(str(folder))}"

@@ -116,7 +116,7 @@ def _limits(
         "web_cash_max": rules.table_web_cash_max,
     }
     [(rows,)] = con.execute("SELECT count(*) FROM night_sessions").fetchall()
-    passes = max(1, -(-rows // SESSIONS_PER_PASS))
+    passes = duck.passes(rows, SESSIONS_PER_PASS)
     split = literal(str(spill / "sessions"))
     if passes == 1:
         con.sql("CREATE VIEW sessions AS SELECT * FROM night_sessions")
