@@ -7,6 +7,7 @@ comes from here (``tests/test_house.py`` holds the package to it)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import duckdb
@@ -34,6 +35,33 @@ def give_back(con: duckdb.DuckDBPyConnection, memory_limit: str) -> None:
     DuckDB then lets go of what the last query left cached (about 100 MiB after each of a
     million hands' staged tables), so it does not sit under the next query's peak."""
     con.execute(f"SET memory_limit = '{memory_limit}'")
+
+
+def copy_parts(
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    folder: str,
+    by: str,
+    rows: int,
+    *,
+    options: str = "",
+    params: Mapping[str, object] | None = None,
+) -> None:
+    """Write ``query``'s rows to Parquet under ``folder`` (a SQL literal), in a folder
+    ``<by>=<value>`` per value of its column ``by``, in row groups of ``rows``; ``options``
+    add to COPY's (``", COMPRESSION lz4"``). Every partitioned write of ``audit/`` is this
+    one (``tests/test_house.py``).
+
+    Each thread hands its rows to the part files every ``rows`` rows (DuckDB's
+    ``partitioned_write_flush_threshold``, left set on ``con``). By default a thread first
+    buffers 524,288 rows across the parts: with fifty parts, the bot test's decisions of a
+    ten-million-hand night ran out of 512MB there."""
+    con.execute(f"SET partitioned_write_flush_threshold = {rows}")
+    con.execute(
+        f"COPY ({query}) TO {folder}"
+        f" (FORMAT parquet, PARTITION_BY ({by}), ROW_GROUP_SIZE {rows}{options})",
+        dict(params or {}),
+    )
 
 
 def spill_folder(con: duckdb.DuckDBPyConnection) -> str | None:

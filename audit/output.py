@@ -468,13 +468,11 @@ class Parts:
             sources = [rows]
             if cuts:
                 shutil.rmtree(split, ignore_errors=True)  # a killed write's
-                con.execute(f"SET partitioned_write_flush_threshold = {SORTED_ROW_GROUP}")
-                con.execute(
-                    f"COPY (SELECT {columns}, {_run_of(spec.lead, len(cuts))} AS _run"
-                    f" FROM {rows}) TO {literal(str(split))} (FORMAT parquet,"
-                    f" PARTITION_BY (_run), COMPRESSION lz4, ROW_GROUP_SIZE {SORTED_ROW_GROUP})",
-                    {f"cut{i}": cut for i, cut in enumerate(cuts)},
-                )
+                duck.copy_parts(
+                    con, f"SELECT {columns}, {_run_of(spec.lead, len(cuts))} AS _run FROM {rows}",
+                    literal(str(split)), "_run", SORTED_ROW_GROUP, options=", COMPRESSION lz4",
+                    params={f"cut{i}": cut for i, cut in enumerate(cuts)},
+                )  # fmt: skip
                 duck.give_back(con, SORT_MEMORY)
                 held = (sorted((split / f"_run={i}").glob("*.parquet")) for i in range(runs))
                 sources = [_parquet(run) for run in held if run]  # a range may hold no row

@@ -195,7 +195,9 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
                 "table",
         benign="a cautious player, or one who drops when tired or busy at another table",
     )  # fmt: skip
-    return suspicions(con, "soft_drop", found, settings, words, players=_pair, text=text)
+    tested = suspicions(con, "soft_drop", found, settings, words, players=_pair, text=text)
+    con.execute("DROP TABLE soft_trial")  # its ``prepare``'s, read by every later statement
+    return tested
 
 
 # ---------------------------------------------------------------- money
@@ -333,8 +335,11 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
-    """Accounts sharing a device or an IP address that sit at one table through it."""
+    """Accounts sharing a device or an IP address that sit at one table through it; their
+    expected games are co-seating's, read from the table ``co_seat`` it leaves, which this
+    drops."""
     table = run_sql(con, "shared_identity", "pairs", settings)
+    con.execute("DROP TABLE co_seat")  # the last reader of co-seating's pairs
     games, expected = column(table, "games"), column(table, "expected")
     found = Hypotheses(
         table, np.where(games > 0, poisson_sf(games, np.maximum(expected, 1e-12)), 1.0),
@@ -436,11 +441,7 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
     parts = duck.passes(int(seats), SEATS_PER_PART)
     query = statements("bots")["decisions"]
-    con.execute(
-        f"COPY ({query}) TO {literal(str(folder))}"
-        f" (FORMAT parquet, PARTITION_BY (part), ROW_GROUP_SIZE {BOT_ROWS})",
-        {"parts": parts},
-    )
+    duck.copy_parts(con, query, literal(str(folder)), "part", BOT_ROWS, params={"parts": parts})
     written = sorted(folder.glob("part=*"), key=lambda path: int(path.name[len("part="):]))
     if not written:  # not one timed decision in the night
         con.execute(
@@ -478,4 +479,6 @@ def _stretches(
 PAIR_DETECTORS: tuple[Callable[[duckdb.DuckDBPyConnection, Settings], Tested], ...] = (
     co_seating, shared_identity, feeding, soft_drop, chip_dumping,
 )  # fmt: skip
-"""In this order: ``shared_identity`` reads the table ``co_seating`` leaves."""
+"""In this order: ``shared_identity`` reads (and drops) the table ``co_seating`` leaves.
+Every other table a detector makes it drops itself, so none holds memory or spill space
+through the detectors after it (co-seating's pairs and soft drop's trials did)."""

@@ -121,12 +121,11 @@ def _limits(
     if passes == 1:
         con.sql("CREATE VIEW sessions AS SELECT * FROM night_sessions")
     else:
-        con.execute(f"SET partitioned_write_flush_threshold = {SPLIT_ROWS}")
-        con.execute(
-            f"COPY (SELECT *, hash(player_id) % {passes} AS _pass,"
-            f" _pass % {SPLIT_FOLDERS} AS _folder FROM night_sessions)"
-            f" TO {split} (FORMAT parquet, PARTITION_BY (_folder), ROW_GROUP_SIZE {SPLIT_ROWS})"
-        )
+        duck.copy_parts(
+            con, f"SELECT *, hash(player_id) % {passes} AS _pass,"
+            f" _pass % {SPLIT_FOLDERS} AS _folder FROM night_sessions",
+            split, "_folder", SPLIT_ROWS,
+        )  # fmt: skip
         duck.give_back(con, MEMORY_LIMIT)
     episodes = []
     for part in range(passes):

@@ -566,20 +566,17 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             reading = (table,)
             target = literal(str(folder / table))
             rows = STAGED_ROW_GROUP.get(table, 8_192)
-            con.execute(f"SET partitioned_write_flush_threshold = {rows}")
-            copy = (
-                f"COPY ({query}) TO {target} (FORMAT parquet, PARTITION_BY (part),"
-                f" ROW_GROUP_SIZE {rows}, ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE},"
-                " OVERWRITE_OR_IGNORE, FILENAME_PATTERN "  # + a pattern per pass
-            )
+            options = (f", ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE}, OVERWRITE_OR_IGNORE,"
+                       " FILENAME_PATTERN 'data_{n}_{{i}}'")  # fmt: skip
             if table in HAND_TABLES:
                 files = log.files[table]
                 for n, (start, end) in enumerate(_passes([f.rows for f in files], passes)):
                     _pass_views(con, log, table, (start, end), first[table], folder)
-                    con.execute(f"{copy}'data_{n}_{{i}}')")
+                    duck.copy_parts(con, query, target, "part", rows,
+                                    options=options.format(n=n))  # fmt: skip
                     duck.give_back(con, MEMORY_LIMIT)
             else:
-                con.execute(f"{copy}'data_0_{{i}}')")
+                duck.copy_parts(con, query, target, "part", rows, options=options.format(n=0))
             skip = "bucket, part, _p" + (", hand_id" if table in ("events", "results") else "")
             empty = con.sql(f"SELECT * EXCLUDE ({skip}) FROM ({query}) LIMIT 0")
             staged.schemas[table] = empty.pl().schema
