@@ -1,4 +1,5 @@
-"""The one way the tool opens DuckDB: ``connect``, with DuckDB's progress bar off.
+"""The one way the tool opens DuckDB (``connect``, with DuckDB's progress bar off), spells
+SQL names and literals, and writes a night-wide query in passes or in parts.
 
 DuckDB draws a progress bar on standard output for any query that runs longer than two
 seconds, whatever ``--no-progress`` says: on a million-hand night the table limits' query
@@ -7,7 +8,8 @@ comes from here (``tests/test_house.py`` holds the package to it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import duckdb
@@ -16,11 +18,30 @@ HANDS_PER_PASS = 1_048_576
 """Hands a night-wide DuckDB step joins in one pass. A night with more is worked in passes
 of about this many hands, so that each pass's joins fit the step's memory limit whatever
 the night: staging's hand tables in runs of their files (``audit.logs.reader``), fair
-play's seats and the shuffle tests' shoes by the hash of the game id. One pass over ten
-million hands ran out of memory in each of the three."""
+play's seats and the shuffle tests' shoes by the hash of the game id (``in_passes``). One
+pass over ten million hands ran out of memory in each of the three."""
 
 Config = dict[str, str | bool | int | float | list[str]]
 """The settings a connection is opened with (``duckdb.connect``'s ``config``)."""
+
+
+def quote(name: str) -> str:
+    """A SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def literal(text: str) -> str:
+    """A SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def file_literal(path: str) -> str:
+    """A SQL literal naming exactly one file: DuckDB reads `*`, `?` and `[` as a glob.
+
+    >>> file_literal("events/part[1].parquet")
+    "'events/part[[]1].parquet'"
+    """
+    return literal(re.sub(r"([*?\[])", r"[\1]", path))
 
 
 def connect(database: str = ":memory:", config: Config | None = None) -> duckdb.DuckDBPyConnection:
@@ -35,6 +56,7 @@ def give_back(con: duckdb.DuckDBPyConnection, memory_limit: str) -> None:
     DuckDB then lets go of what the last query left cached (about 100 MiB after each of a
     million hands' staged tables), so it does not sit under the next query's peak."""
     con.execute(f"SET memory_limit = '{memory_limit}'")
+
 
 
 def copy_parts(
@@ -81,3 +103,28 @@ def passes(rows: int, per_pass: int | None = None) -> int:
     """
     size = HANDS_PER_PASS if per_pass is None else per_pass  # read at the call: tests set it
     return max(1, -(-rows // size))
+
+
+def in_passes(
+    con: duckdb.DuckDBPyConnection, hands: str, folder: Path, rows: Callable[[str], str]
+) -> str:
+    """Write a night-wide query to Parquet under ``folder`` (made here) in passes over the
+    night's games, so that each pass's joins fit ``con``'s memory limit whatever the night
+    (``HANDS_PER_PASS``); the SQL that reads every pass's rows back, in no order.
+
+    ``hands`` is a query of the night's hands (``hand_id``, ``game_id``). A pass takes the
+    games whose id hashes to it: its hands are the temp table ``pass_hand``, and
+    ``rows("pass_hand")`` the query it writes, one file per pass."""
+    (count,) = con.sql(f"SELECT count(*) FROM ({hands})").fetchall()[0]
+    total = passes(int(count))
+    folder.mkdir()
+    for n in range(total):
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE pass_hand AS SELECT hand_id, game_id"
+            f" FROM ({hands}) WHERE hash(game_id) % $passes = $n",
+            {"passes": total, "n": n},
+        )
+        con.execute(f"COPY ({rows('pass_hand')}) TO {literal(str(folder / f'{n}.parquet'))}"
+                    " (FORMAT parquet)")  # fmt: skip
+    con.execute("DROP TABLE pass_hand")
+    return f"read_parquet({literal(str(folder / '*.parquet'))}, hive_partitioning = false)"

@@ -23,9 +23,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit import duck
+from audit.duck import literal
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
-from audit.logs.validate import literal
 from audit.records import HandRow, give_back_memory
 from audit.replay.facts import DropRow, PileRow
 

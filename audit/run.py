@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import duckdb
 
 from audit import __version__, duck
+from audit.duck import file_literal
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
@@ -40,7 +41,6 @@ from audit.logs.reader import (
     read_bucket,
     staging,
 )
-from audit.logs.validate import file_literal
 from audit.output import (
     OUTPUT_VERSION,
     Parts,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.logs.validate import literal
+from audit.duck import literal
 
 PACKAGE = Path(__file__).resolve().parents[1] / "audit"
 MAX_LINES = 800

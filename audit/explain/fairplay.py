@@ -16,9 +16,9 @@ from typing import Any
 import duckdb
 
 from audit import duck
+from audit.duck import file_literal
 from audit.errors import AuditError
 from audit.explain.view import NOT_LOOKED_UP, NOT_LOOKED_UP_GAME, FairPlayView, SuspicionView
-from audit.logs.validate import file_literal
 from audit.output import nightly_night
 
 SUSPICIONS = "suspicions.parquet"

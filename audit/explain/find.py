@@ -17,6 +17,7 @@ from typing import Any, Literal
 import duckdb
 
 from audit import duck
+from audit.duck import file_literal
 from audit.errors import AuditError, LogFormatError, one_line
 from audit.explain.clock import UNKNOWN, Clock
 from audit.logs.reader import (
@@ -28,7 +29,6 @@ from audit.logs.reader import (
     refuse_undecodable,
     staging,
 )
-from audit.logs.validate import file_literal
 from audit.records import GameUnit, QuarantineRow
 from audit.unit import UnitAudit, audit_unit
 

@@ -24,6 +24,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from audit import duck
+from audit.duck import literal
 from audit.fairplay.engine import (
     Hypotheses,
     Settings,
@@ -46,7 +47,6 @@ from audit.fairplay.stats import (
     prior_weight,
 )
 from audit.fairplay.suspicion import how_sure
-from audit.logs.validate import literal
 
 
 def _pct(x: float) -> str:

@@ -16,9 +16,9 @@ from pathlib import Path
 import duckdb
 
 from audit import duck
+from audit.duck import file_literal, literal
 from audit.errors import LogFormatError
 from audit.findings import Finding, finding
-from audit.logs.validate import file_literal, literal
 from audit.records import give_back_memory
 from audit.rules.ruleset import Ruleset, load_preset
 

@@ -10,10 +10,11 @@ from typing import Any
 import duckdb
 
 from audit import duck
+from audit.duck import file_literal
 from audit.errors import one_line
 from audit.logs.bucket import Staged
 from audit.logs.contract import HAND_TABLES, TABLES
-from audit.logs.validate import describe, file_literal
+from audit.logs.validate import describe
 from audit.records import QuarantineRow
 
 

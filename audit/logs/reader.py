@@ -39,6 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import duck
+from audit.duck import file_literal, literal
 from audit.errors import AuditError, LogFormatError, first_line, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
@@ -51,8 +52,6 @@ from audit.logs.contract import (
 )
 from audit.logs.quarantine import collect_quarantine, find_orphans
 from audit.logs.validate import (
-    file_literal,
-    literal,
     row_checks,
     source_sql,
     staged_columns,
@@ -131,6 +130,13 @@ class LogRoot:
     def uniform(self, table: str) -> bool:
         """Every good file of `table` has the same columns of the same types, in order."""
         return len({f.layout for f in self.files.get(table, [])}) <= 1
+
+    def sql(self, table: str) -> str:
+        """SQL for the contract columns of every row of the good files of `table`, with
+        `_k` (a file's place in `files`, then the row's; ``validate.source_sql``)."""
+        paths = [str(self.root / f.path) for f in self.files.get(table, [])]
+        return source_sql(table, paths, first_file=0, row_bits=ROW_BITS,
+                          absent=self.absent(table), uniform=self.uniform(table))  # fmt: skip
 
     @property
     def damaged(self) -> dict[str, tuple[str, ...]]:

@@ -15,7 +15,6 @@ No row is walked in Python.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.cards import CODE_TEXT
+from audit.duck import file_literal, literal, quote
 from audit.errors import one_line
 from audit.logs.contract import Column, load_contract, type_name
 
@@ -56,14 +56,8 @@ _DUCK_NAMES = {
 }
 
 
-def quote(name: str) -> str:
-    """A SQL identifier."""
-    return '"' + name.replace('"', '""') + '"'
 
 
-def literal(text: str) -> str:
-    """A SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def duck_type(dtype: pa.DataType) -> str:
@@ -83,13 +77,6 @@ def duck_type(dtype: pa.DataType) -> str:
     return _DUCK_NAMES[str(dtype)]
 
 
-def file_literal(path: str) -> str:
-    """A SQL literal naming exactly one file: DuckDB reads `*`, `?` and `[` as a glob.
-
-    >>> file_literal("events/part[1].parquet")
-    "'events/part[[]1].parquet'"
-    """
-    return literal(re.sub(r"([*?\[])", r"[\1]", path))
 
 
 def source_sql(

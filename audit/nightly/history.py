@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.logs.validate import file_literal
+from audit.duck import file_literal
 
 HISTORY = "history"
 

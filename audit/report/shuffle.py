@@ -13,8 +13,8 @@ from typing import Any
 
 import duckdb
 
+from audit.duck import file_literal
 from audit.fairplay.suspicion import p_text
-from audit.logs.validate import file_literal
 from audit.output import nightly_night
 from audit.report.base import query
 

@@ -23,8 +23,8 @@ from typing import Any
 import duckdb
 
 from audit import duck
+from audit.duck import file_literal
 from audit.findings import CATALOG
-from audit.logs.validate import file_literal
 from audit.report.base import RANK_SQL, SEVERITIES, Chart, chart, query, query_one
 from audit.report.fairplay import (
     FairPlayRun,

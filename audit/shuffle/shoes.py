@@ -27,10 +27,11 @@ import pyarrow.compute as pc
 
 from audit import duck
 from audit.cards import JOKER, N_CODES, RANK_OF, SUIT_OF
+from audit.duck import file_literal
 from audit.errors import RulesetError
 from audit.logs.contract import load_contract
 from audit.logs.reader import LogRoot
-from audit.logs.validate import card_codes_sql, file_literal, literal, source_sql
+from audit.logs.validate import card_codes_sql
 from audit.rules.melds import Jokers
 from audit.rules.registry import lookup as ruleset_named
 from audit.rules.ruleset import Ruleset
@@ -182,38 +183,27 @@ def group_of(
 
 def _shoes(con: duckdb.DuckDBPyConnection, log: LogRoot, out: Path, folder: Path) -> str:
     """Write the shoes of the replayed hands of ``log`` with their games' columns to Parquet
-    under ``folder``, in passes over the games by the hash of their id
-    (``duck.HANDS_PER_PASS`` hands each: the joins of ten million hands in one pass ran out
-    of memory); the SQL that reads them back."""
-
-    def src(table: str) -> str:
-        paths = [str(log.root / f.path) for f in log.files.get(table, [])]
-        return source_sql(table, paths, first_file=0, row_bits=40, uniform=log.uniform(table))
-
+    under ``folder``, in passes over the games (``duck.in_passes``: the joins of ten million
+    hands in one pass ran out of memory); the SQL that reads them back."""
     shoe = next(c for c in load_contract()["hands"].columns if c.name == "shoe")
-    kept = f"read_parquet({file_literal(str(out / 'hands.parquet'))}) WHERE status <> 'quarantined'"
-    (hands,) = con.sql(f"SELECT count(*) FROM {kept}").fetchall()[0]
-    passes = duck.passes(int(hands))
-    for n in range(passes):
-        con.execute(
-            f"CREATE OR REPLACE TEMP TABLE shoe_hand AS SELECT hand_id, game_id FROM {kept}"
-            " AND hash(game_id) % $passes = $n",
-            {"passes": passes, "n": n},
-        )
-        con.execute(
-            "COPY (SELECT h.hand_id, g.table_id, g.decks, g.printed_jokers, g.cards_per_hand,"
+    kept = (f"SELECT hand_id, game_id FROM read_parquet({file_literal(str(out / 'hands.parquet'))})"
+            " WHERE status <> 'quarantined'")  # fmt: skip
+
+    def shoes(hands: str) -> str:
+        return (
+            "SELECT h.hand_id, g.table_id, g.decks, g.printed_jokers, g.cards_per_hand,"
             " g.ruleset, epoch_ms(h.started_at) AS started,"
             " coalesce(struct_extract(h.shuffle, 'algorithm'), '') AS shuffler,"
             " list_transform(h.seats, lambda s: struct_extract(s, 'seat')) AS seat_no,"
             f" {card_codes_sql(shoe)} AS codes, h._k"
-            f" FROM ({src('hands')}) h SEMI JOIN shoe_hand USING (hand_id)"
+            f" FROM ({log.sql('hands')}) h SEMI JOIN {hands} USING (hand_id)"
             " JOIN (SELECT game_id, table_id, decks, printed_jokers, cards_per_hand, ruleset"
-            f"  FROM ({src('games')}) WHERE game_id IN (SELECT game_id FROM shoe_hand)"
+            f"  FROM ({log.sql('games')}) WHERE game_id IN (SELECT game_id FROM {hands})"
             "  QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1) g"
-            f" USING (game_id)) TO {literal(str(folder / f'{n}.parquet'))} (FORMAT parquet)"
+            " USING (game_id)"
         )
-    con.execute("DROP TABLE shoe_hand")
-    return f"read_parquet({literal(str(folder / '*.parquet'))}, hive_partitioning = false)"
+
+    return duck.in_passes(con, kept, folder, shoes)
 
 
 def load_night(log: LogRoot, out: Path, con: duckdb.DuckDBPyConnection) -> Night:
@@ -224,7 +214,7 @@ def load_night(log: LogRoot, out: Path, con: duckdb.DuckDBPyConnection) -> Night
     are built from its chunks, so the night is never held as Arrow rows (a million shoes
     held whole, then sorted, took 2.5 GiB)."""
     with tempfile.TemporaryDirectory(prefix="rummy-audit-", dir=duck.spill_folder(con)) as work:
-        return _load(con, _shoes(con, log, out, Path(work)))
+        return _load(con, _shoes(con, log, out, Path(work) / "shoes"))
 
 
 def _load(con: duckdb.DuckDBPyConnection, shoes: str) -> Night:
