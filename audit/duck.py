@@ -62,17 +62,17 @@ def give_back(con: duckdb.DuckDBPyConnection, memory_limit: str) -> None:
 def copy_parts(
     con: duckdb.DuckDBPyConnection,
     query: str,
-    folder: str,
+    folder: Path,
     by: str,
     rows: int,
     *,
     options: str = "",
     params: Mapping[str, object] | None = None,
 ) -> None:
-    """Write ``query``'s rows to Parquet under ``folder`` (a SQL literal), in a folder
-    ``<by>=<value>`` per value of its column ``by``, in row groups of ``rows``; ``options``
-    add to COPY's (``", COMPRESSION lz4"``). Every partitioned write of ``audit/`` is this
-    one (``tests/test_house.py``).
+    """Write ``query``'s rows to Parquet under ``folder``, in a folder ``<by>=<value>`` per
+    value of its column ``by``, in row groups of ``rows``; ``options`` add to COPY's
+    (``", COMPRESSION lz4"``). Every partitioned write of ``audit/`` is this one
+    (``tests/test_house.py``).
 
     Each thread hands its rows to the part files every ``rows`` rows (DuckDB's
     ``partitioned_write_flush_threshold``, left set on ``con``). By default a thread first
@@ -80,7 +80,7 @@ def copy_parts(
     ten-million-hand night ran out of 512MB there."""
     con.execute(f"SET partitioned_write_flush_threshold = {rows}")
     con.execute(
-        f"COPY ({query}) TO {folder}"
+        f"COPY ({query}) TO {literal(str(folder))}"
         f" (FORMAT parquet, PARTITION_BY ({by}), ROW_GROUP_SIZE {rows}{options})",
         dict(params or {}),
     )

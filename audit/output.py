@@ -470,7 +470,7 @@ class Parts:
                 shutil.rmtree(split, ignore_errors=True)  # a killed write's
                 duck.copy_parts(
                     con, f"SELECT {columns}, {_run_of(spec.lead, len(cuts))} AS _run FROM {rows}",
-                    literal(str(split)), "_run", SORTED_ROW_GROUP, options=", COMPRESSION lz4",
+                    split, "_run", SORTED_ROW_GROUP, options=", COMPRESSION lz4",
                     params={f"cut{i}": cut for i, cut in enumerate(cuts)},
                 )  # fmt: skip
                 duck.give_back(con, SORT_MEMORY)

@@ -10,7 +10,6 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.duck import literal
 
 PACKAGE = Path(__file__).resolve().parents[1] / "audit"
 MAX_LINES = 800
@@ -59,7 +58,7 @@ def test_every_partitioned_write_is_duck_copy_parts() -> None:
 def test_copy_parts_writes_a_folder_per_part_in_row_groups_of_its_rows(tmp_path: Path) -> None:
     with duck.connect() as con:
         duck.copy_parts(con, "SELECT i, i % $parts AS part FROM range(10000) t(i)",
-                        literal(str(tmp_path)), "part", 2048, params={"parts": 3})  # fmt: skip
+                        tmp_path, "part", 2048, params={"parts": 3})  # fmt: skip
         setting = "SELECT current_setting('partitioned_write_flush_threshold')"
         (flush,) = con.sql(setting).fetchall()[0]
     folders = sorted(p.name for p in tmp_path.iterdir())

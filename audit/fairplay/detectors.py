@@ -441,7 +441,7 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
     parts = duck.passes(int(seats), SEATS_PER_PART)
     query = statements("bots")["decisions"]
-    duck.copy_parts(con, query, literal(str(folder)), "part", BOT_ROWS, params={"parts": parts})
+    duck.copy_parts(con, query, folder, "part", BOT_ROWS, params={"parts": parts})
     written = sorted(folder.glob("part=*"), key=lambda path: int(path.name[len("part="):]))
     if not written:  # not one timed decision in the night
         con.execute(

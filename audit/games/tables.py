@@ -117,7 +117,7 @@ def _limits(
     }
     [(rows,)] = con.execute("SELECT count(*) FROM night_sessions").fetchall()
     passes = duck.passes(rows, SESSIONS_PER_PASS)
-    split = literal(str(spill / "sessions"))
+    split = spill / "sessions"
     if passes == 1:
         con.sql("CREATE VIEW sessions AS SELECT * FROM night_sessions")
     else:

@@ -570,7 +570,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         duck.give_back(con, MEMORY_LIMIT)
         for table, query in _stage_queries(buckets).items():
             reading = (table,)
-            target = literal(str(folder / table))
+            target = folder / table
             rows = STAGED_ROW_GROUP.get(table, 8_192)
             options = (f", ROW_GROUPS_PER_FILE {ROW_GROUPS_PER_FILE}, OVERWRITE_OR_IGNORE,"
                        " FILENAME_PATTERN 'data_{n}_{{i}}'")  # fmt: skip
