@@ -5,6 +5,7 @@ have other seat counts, play volumes and think times than the simulator's."""
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -58,6 +59,29 @@ def test_co_seating_finds_a_pair_that_keeps_sitting_together() -> None:
     assert len(s.evidence_games) == SETTINGS.evidence
     assert "P0007" in s.recorded_text
     assert "P0008" in s.recorded_text
+
+
+def test_co_seating_expects_the_only_two_players_of_a_lobby_to_share_every_game() -> None:
+    """A heads-up lobby at another stake that only two accounts play: random seating cannot
+    help seating them together, so their forty games are what it expects, not twice it (an
+    account is never drawn as its own opponent: co_seating.sql)."""
+    night = Night(seed=7).build()
+    first, number = len(night.g), len(night.g)
+    for p in ("R0000", "R0001"):
+        night.device[p], night.ip[p] = f"dev-{p}", f"10.7.0.{p[-1]}"
+        night.skill[p], night.rate[p] = 1.0, 0.2
+    for _ in range(40):
+        number = night._game(number, ["R0000", "R0001"])
+    for game in night.g[first:]:
+        game["point_value"] = Decimal("5.0000")
+    con = night.load()
+    tested = co_seating(con, SETTINGS)
+    assert ("R0000", "R0001") not in found(tested.suspicions)
+    [(games, expected)] = con.sql(
+        "SELECT games, expected FROM co_seat WHERE a = 'R0000' AND b = 'R0001'"
+    ).fetchall()
+    assert games == 40
+    assert expected == pytest.approx(40)
 
 
 def test_shared_device_at_one_table_is_suspect_but_sharing_alone_is_not() -> None:

@@ -6,8 +6,12 @@
 -- seats are filled independently of who else sits there, in proportion to how much each
 -- account plays in that stratum. An account's weight w in a stratum is the number of
 -- opponents it faced there (over its games, players - 1); 2W is the stratum's total
--- weight. The number of games A and B share is then Poisson with mean
--- sum over strata of w_A * w_B / 2W.
+-- weight. Each of A's w_A opponents is drawn from the other accounts' weight, 2W - w_A
+-- (an account never sits against itself), so A meets B w_A * w_B / (2W - w_A) times; the
+-- number of games A and B share is Poisson with mean the sum over strata of the mean of
+-- that and B's own count, w_A * w_B * (1 / (2W - w_A) + 1 / (2W - w_B)) / 2. This is
+-- exact in a lobby of two or three accounts: the only two players of a heads-up lobby are
+-- expected to share every game (the textbook w_A * w_B / 2W expects half of them).
 -- Only pairs that shared a game are listed: a pair that never met cannot be suspicious, and
 -- the test conditions on at least one shared game.
 -- Benign reading: friends or family who choose to play together.
@@ -71,7 +75,8 @@ WITH together AS (
     -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum
     -- of doubles is not, and the p-value would change in its last digits from run to run).
     SELECT m.a, m.b, any_value(m.games) AS games,
-           CAST(sum(CAST(m.w * wb.w / total.w2 AS DECIMAL(38, 18))) AS DOUBLE) AS expected
+           CAST(sum(CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
+                             AS DECIMAL(38, 18))) AS DOUBLE) AS expected
     FROM mine m
     JOIN co_weight wb ON wb.p = m.b AND wb.si = m.si
     JOIN co_total total ON total.si = m.si
