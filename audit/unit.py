@@ -331,7 +331,8 @@ def game_checks(
         )
         if "ledger" in game.lost_rows:
             return [*found, _unchecked(game, "ledger")]
-        return found + check_ledger(game, hands, rules, complete=False, expected=expected)
+        return found + _ledger_checks(game, damaged, check_ledger(
+            game, hands, rules, complete=False, expected=expected))  # fmt: skip
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events", damaged["game_events"]))
@@ -344,7 +345,8 @@ def game_checks(
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
-        found += check_ledger(game, hands, rules, game_events=events, expected=expected)
+        found += _ledger_checks(game, damaged, check_ledger(
+            game, hands, rules, game_events=events, expected=expected))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)
     elif Format(game.format).is_pool and events:
@@ -361,12 +363,28 @@ _RESTS = {
 """What the game-level checks judge from each claim table (``... not checked``)."""
 
 
-def _unchecked(game: Game, table: str, files: Sequence[str] = ()) -> Finding:
+def _ledger_checks(
+    game: Game, damaged: Mapping[str, Sequence[str]], found: list[Finding]
+) -> list[Finding]:
+    """The ledger's findings of ``game`` (``found``), unless a ledger file could not be
+    read: its rows may be the game's missing ones, so a ledger that does not balance is
+    then one ``game.unchecked``, not an alarm about rows that were not read."""
+    files = damaged.get("ledger")
+    if found and files:
+        more = f" And {len(found) - 1} more." if len(found) > 1 else ""
+        return [_unchecked(game, "ledger", files, odd=found[0].message + more)]
+    return found
+
+
+def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = "") -> Finding:
     """``game.unchecked``: what rests on ``table`` is not judged, rather than judged on the
-    rows left: the game has no row in it and ``files`` of it could not be read, or (no
-    ``files``) a row of it naming the game was quarantined (its input.row says why)."""
+    rows left: the game has no row in it (or its rows do not add up: ``odd`` says how) and
+    ``files`` of it could not be read, or (no ``files``) a row of it naming the game was
+    quarantined (its input.row says why)."""
     if files:
-        why = f"Game {game.game_id} has no {table} rows, and {', '.join(files)} could not be read"
+        held = f"'s {table} rows do not add up" if odd else f" has no {table} rows"
+        why = (f"Game {game.game_id}{held}, and {', '.join(files)} could not be read"
+               f"{' and may hold the rest of them' if odd else ''}")  # fmt: skip
         rule = "tables.files"
     else:
         why = f"A {table} row of game {game.game_id} could not be read (see its input.row finding)"
@@ -374,7 +392,7 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = ()) -> Finding:
     return finding(
         "game.unchecked",
         game_id=game.game_id,
-        message=f"{why}, so {_RESTS[table]} not checked.",
+        message=f"{why}, so {_RESTS[table]} not checked." + (odd and f" What did not: {odd}"),
         rule=contract(rule),
     )
 

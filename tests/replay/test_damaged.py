@@ -166,3 +166,36 @@ def test_a_hand_split_over_a_readable_and_an_unreadable_file_is_quarantined(
     before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
     new = [f for f in found if key(f) not in before]
     assert [f for f in new if f["check"] not in EXPLAINED] == []
+
+
+def test_a_game_whose_ledger_rows_are_split_over_an_unreadable_file_is_unchecked(
+    clean: Path, tmp_path: Path
+) -> None:
+    """A game whose ledger rows are partly in a file that could not be read: the rows left
+    do not balance, and that is reported as its money unchecked (naming the file and what
+    did not add up), not as critical ledger.balance alarms about rows never read."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    source = sorted((logs / "ledger").rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    ids = data.column("game_id").to_pylist()
+    cut = len(ids) // 2
+    while ids[cut - 1] != ids[cut]:  # cut inside one game's rows
+        cut += 1
+    split = ids[cut]
+    pq.write_table(data.slice(0, cut), source)
+    victim = source.with_name("part-z.parquet")
+    victim.write_text("not parquet")  # the rest of the file, lost
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+
+    found = rows(tmp_path / "out" / "findings.parquet")
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    new = [f for f in found if key(f) not in before]
+    assert [f for f in new if f["check"] not in EXPLAINED] == []
+    (unchecked,) = [f for f in found if f["check"] == "game.unchecked" and f["game_id"] == split]
+    lost = victim.relative_to(logs).as_posix()
+    assert unchecked["message"].startswith(
+        f"Game {split}'s ledger rows do not add up, and {lost} could not be read and may hold"
+        " the rest of them, so its money was not checked. What did not: "
+    )
+    assert unchecked["severity"] == "info"
