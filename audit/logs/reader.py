@@ -197,7 +197,49 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
             log.missing_optional.append(table)
             continue
         raise LogFormatError(_no_table(log, table, folder))
+    log.bad_files += not_read(root)
     return log
+
+
+PARQUET_NAMES = (".parquet", ".parq", ".pq")
+"""Endings of a file outside the table folders that is taken for table data not read."""
+
+
+def not_read(root: Path) -> list[QuarantineRow]:
+    """The files under ``root`` that look like table data but that no table reads, each an
+    ``input.file`` row saying why, so none is left out silently: a file of a table's folder
+    not named ``.parquet`` (``events/part-0.parq``), and a Parquet file (by its name or its
+    first bytes) outside the table folders (``ledgers/...``, at the root). Other names
+    starting with ``.`` or ``_``, and whatever else is under such a folder, are a writer's
+    own (``_SUCCESS``, ``.crc``) and not listed; nor other files outside the table folders
+    (a README). Every ``.parquet`` file of a table's folder is read, hidden or not."""
+    out = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        top = rel.parts[0] if len(rel.parts) > 1 else ""
+        if top in TABLES and path.suffix == ".parquet":
+            continue  # read by its table, wherever it is in the folder
+        if any(part.startswith((".", "_")) for part in rel.parts) or not path.is_file():
+            continue
+        name = one_line(rel.as_posix())
+        if top in TABLES:
+            why = f"{name} is in the {top}/ folder but is not named .parquet, so it was not read"
+        elif path.suffix.lower() in PARQUET_NAMES or _starts_parquet(path):
+            where = f"the {one_line(top)}/ folder" if top else "the log root"
+            why = (f"{name} is Parquet in {where}, which is not a table of the contract"
+                   f" ({', '.join(TABLES)}), so it was not read")  # fmt: skip
+        else:
+            continue
+        out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))
+    return out
+
+
+def _starts_parquet(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == b"PAR1"
+    except OSError:
+        return False
 
 
 def _no_table(log: LogRoot, table: str, folder: Path) -> str:
