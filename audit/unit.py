@@ -262,14 +262,18 @@ def opening_players(hands: Sequence[Hand]) -> int | None:
 
 def incomplete(game: Game, hands: list[Hand]) -> list[str]:
     """Why the game's hands are not all here to be judged: a hand that could not be
-    replayed, a hand number missing from hands, game events after a hand hands does not
-    hold, no hand at all. A running game's last hand may still be in play: it is left
-    out of the game's checks rather than counted missing."""
+    replayed, a hand number two hands hold, a hand number missing from hands, game events
+    after a hand hands does not hold, no hand at all. A running game's last hand may still
+    be in play: it is left out of the game's checks rather than counted missing."""
     if game.running and hands and hands[-1].quarantine is not None:
         hands = hands[:-1]
     why = [f"hand {h.hand_id} could not be replayed ({h.quarantine})" for h in hands
            if h.quarantine is not None]  # fmt: skip
-    numbers = {h.hand_no for h in hands if h.hand_no > 0}
+    held = Counter(h.hand_no for h in hands if h.hand_no > 0)
+    why += [f"hand no. {n} is held by {count} hands "
+            f"({', '.join(h.hand_id for h in hands if h.hand_no == n)})"
+            for n, count in sorted(held.items()) if count > 1]  # fmt: skip
+    numbers = set(held)
     last = max(numbers, default=0)
     why += [f"hand no. {n} is not in the hands table" for n in range(1, last + 1)
             if n not in numbers]  # fmt: skip

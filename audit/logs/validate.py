@@ -244,6 +244,8 @@ def _needs(column: str, actions: list[str]) -> _Check:
 
 def _table_checks(table: str) -> list[_Check]:
     checks = [c for column in load_contract()[table].columns for c in _column_checks(table, column)]
+    if table == "hands":  # log-format.md: the 1-based position of the hand in its game
+        checks.append(_Check("hand_no < 1", "hand_no", "position", "CAST(hand_no AS VARCHAR)"))
     if table == "events":
         checks.append(_Check("seq < 0", "seq", "negative", "CAST(seq AS VARCHAR)"))
         checks.append(
@@ -288,6 +290,8 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
     "card 'ZZ' is not a card code"
     >>> describe("games", [{"col": "format", "kind": "values", "value": "poker"}])
     "format 'poker' is not one of points, pool_101, pool_201, deals, match"
+    >>> describe("hands", [{"col": "hand_no", "kind": "position", "value": "0"}])
+    'hand_no 0 is not a position: hands count from 1'
     >>> describe("events", [{"col": "meld", "kind": "needs", "value": "lay_off:null"}])
     'a lay_off row needs a meld (the table meld it targets); meld is null'
     """
@@ -308,6 +312,8 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} holds {value!r}, which is not a card code")
             case "negative":
                 parts.append(f"{column} {value} is negative")
+            case "position":
+                parts.append(f"{column} {value} is not a position: hands count from 1")
             case "server":
                 parts.append(f"{column} is null, which only a reshuffle row may be")
             case "needs":

@@ -511,6 +511,8 @@ def test_an_unknown_card_quarantines_its_hand_only(tmp_path: Path) -> None:
             "seats holds a null item or field",
         ),
         ("hands", {"ended_at": None}, "ended_at is null"),
+        ("hands", {"hand_no": 0}, "hand_no 0 is not a position: hands count from 1"),
+        ("hands", {"hand_no": -2}, "hand_no -2 is not a position: hands count from 1"),
         ("results", {"outcome": "draw"}, "outcome 'draw' is not one of won, lost,"),
         ("results", {"points": None}, "points is null"),
     ],
