@@ -613,7 +613,7 @@ class HandReplay:
             self._find(
                 "declare.groups_mismatch",
                 "declaration.groups_exact",
-                f"{player} showed {format_codes(shown)}, "
+                f"{player} showed {format_codes(shown) or 'no cards'}, "
                 f"but held {format_codes(sorted(seat.cards))}.",
                 player=player,
                 seq=e.seq,

@@ -47,3 +47,15 @@ def test_check_end_to_end(case: Case, tmp_path: Path) -> None:
         assert got == [case.expect], [f["message"] for f in findings]
         assert hands[0]["status"] == "discrepancy"
         assert all(f["message"] and f["rule"] for f in findings)
+
+
+def test_declaration_groups_exact_names_a_show_of_no_cards() -> None:
+    """Rule declaration.groups_exact (000_1729c72ad4c1f885.txt, 004_4c9baa4cf67655ae.txt): a
+    show whose one group is empty is a mismatch, and the message says no cards were shown
+    rather than leaving a blank ("P2 showed , but held ...")."""
+    (case,) = [c for c in CASES if c.name == "declare.groups_mismatch"]
+    game, hand = scenario(**case.kwargs)
+    hand.events[-1] = hand.events[-1]._replace(groups=[[]])
+    (found,) = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert found.check == "declare.groups_mismatch"
+    assert found.message.startswith("P2 showed no cards, but held ")
