@@ -211,7 +211,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     def test(table: pa.Table) -> Hypotheses:
         col = {name: column(table, name) for name in table.column_names
-               if name not in ("a", "b", "paid", "paid_back")}  # fmt: skip
+               if name not in ("a", "b")}  # fmt: skip
         c, mu = settings.win_prior, col["mu"]
         skill_a = (col["a_wins0"] + c) / (col["a_fair0"] + c)
         skill_b = (col["b_wins0"] + c) / (col["b_fair0"] + c)
@@ -230,11 +230,14 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     found = screened(con, "chip_pairs", settings, test).correct(settings)
     con.execute("DROP TABLE chip_pairs")
+    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
+    flows = _flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
-        paid, back = Decimal(str(r["paid"] or 0)), Decimal(str(r["paid_back"] or 0))
-        money = f"; {a} paid {b} {paid} and {b} paid {a} {back}" if paid or back else ""
+        moved = "; ".join(f"{a} paid {b} {paid}{unit} and {b} paid {a} {back}{unit}"
+                          for unit, paid, back in flows.get((a, b), ()))  # fmt: skip
+        money = f"; {moved}" if moved else ""
         decided = int(r["a_won"]) + int(r["b_won"])
         won = f"{r['b_won']} of the {decided} hands one of them won"
         return (
@@ -248,8 +251,9 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         )
 
     def money(r: Mapping[str, Any]) -> str | None:
-        paid, back = Decimal(str(r["paid"] or 0)), Decimal(str(r["paid_back"] or 0))
-        return f"{paid} paid by {r['a']} to {r['b']}; {back} back" if paid or back else None
+        a, b = r["a"], r["b"]
+        return "; ".join(f"{paid}{unit} paid by {a} to {b}, {back}{unit} back"
+                         for unit, paid, back in flows.get((a, b), ())) or None  # fmt: skip
 
     words = Words(
         "fairplay.chip_dumping",
@@ -263,6 +267,26 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     )  # fmt: skip
     return suspicions(con, "chip_dumping", found, settings, words, players=_pair, text=text,
                       money=money)  # fmt: skip
+
+
+def _flows(
+    con: duckdb.DuckDBPyConnection, settings: Settings, pairs: list[tuple[str, str]]
+) -> dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]]:
+    """What each flagged pair (A, B) moved, per unit in which something moved: (the unit's
+    words after an amount: "" for money, " deals chips", " practice chips" ...; A's
+    payments to B in the hands B won; B's to A in the hands A won). Never added up across
+    units: a deals chip is not a rupee."""
+    if not pairs:
+        return {}
+    table = run_sql(con, "chip_dumping", "money", settings, flagged=pairs)
+    out: dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]] = defaultdict(list)
+    names = ("a", "b", "unit", "paid", "back")
+    for a, b, unit, paid, back in zip(*(table.column(c).to_pylist() for c in names),
+                                      strict=True):  # fmt: skip
+        if Decimal(paid) or Decimal(back):
+            words = "" if unit == "money" else f" {unit}"
+            out[a, b].append((words, Decimal(paid), Decimal(back)))
+    return out
 
 
 # ---------------------------------------------------------------- seating and identity

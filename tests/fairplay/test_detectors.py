@@ -165,6 +165,35 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     assert "paid by P0240 to P0241" in s.money
 
 
+def test_chip_dumping_reports_money_and_deals_chips_apart() -> None:
+    """results.amount is money in a real-money points game and deals chips in deals
+    (schemas/money.md): what the dumper paid is reported per unit, never added up (a blind
+    tester's suspicion said 1768.00 paid: 1680 deals chips plus 88.00 rupees)."""
+    night = Night(seed=10)
+    night.together.append((("P0240", "P0241"), 16))
+    night.dumps.add(("P0240", "P0241"))
+    night.build()
+    deals = {g["game_id"] for g in night.g[::2]}
+    for row in night.g + night.seat:
+        if row["game_id"] in deals:
+            row["format"] = "deals"
+    for row in night.seat:
+        if row["game_id"] in deals and row["outcome"] != "won":
+            row["amount"] = Decimal(-row["points"])  # chips: one a point, no point value
+    won = {r["hand_id"] for r in night.seat if r["player_id"] == "P0241" and r["outcome"] == "won"}
+    paid = {"money": Decimal(0), "deals chips": Decimal(0)}
+    for r in night.seat:
+        if r["player_id"] == "P0240" and r["hand_id"] in won:
+            paid["deals chips" if r["format"] == "deals" else "money"] -= r["amount"]
+    assert paid["money"] > 0 and paid["deals chips"] > 0
+    tested = chip_dumping(night.load(), SETTINGS)
+    s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
+    assert s.money is not None
+    assert s.money.startswith(f"{paid['money']} paid by P0240 to P0241, ")
+    assert f"; {paid['deals chips']} deals chips paid by P0240 to P0241, " in s.money
+    assert f"P0240 paid P0241 {paid['money']} and " in s.message
+
+
 def test_a_bot_is_found_and_people_are_not() -> None:
     night = Night(seed=11)
     night.think["P0250"] = (1.2, 0.03)  # a machine: 1.2 s, a few per cent either way

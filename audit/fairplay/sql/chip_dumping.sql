@@ -9,8 +9,10 @@
 -- same way: A's points conceded to B over B's to A, against the ratio their own results
 -- predict (a big loss, a strong hand dropped and an invalid declaration all count, by the
 -- points they cost), is the effect, and must reach the detectors' floor. Pairs that shared
--- fewer than $min_hands such hands are not tested. The money A paid B and B paid A is
--- reported with it.
+-- fewer than $min_hands such hands are not tested. What A paid B and B paid A is reported
+-- with it, in its own units, never added up across them (results.amount is money in a
+-- real-money points game, practice or tournament chips in the others, and deals chips in
+-- deals: schemas/money.md).
 -- Benign reading: a weak player who loses to a strong one, whose own record elsewhere is
 -- too thin to show how strong.
 
@@ -24,7 +26,7 @@ WITH hand AS (
     GROUP BY hand_id HAVING count(*) FILTER (WHERE outcome = 'won') = 1
 )
 SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
-       coalesce(s.amount, 0) AS amount, h.n, h.winner
+       h.n, h.winner
 FROM seat s JOIN hand h USING (hand_id)
 
 -- name: players
@@ -46,9 +48,7 @@ WITH pair AS (
            count(*) FILTER (WHERE a.winner <> a.player_id) AS a_lost,
            coalesce(sum(a.pts) FILTER (WHERE a.winner <> a.player_id), 0) AS a_conc,
            count(*) FILTER (WHERE a.winner <> b.player_id) AS b_lost,
-           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc,
-           coalesce(sum(-a.amount) FILTER (WHERE a.winner = b.player_id), 0) AS paid,
-           coalesce(sum(-b.amount) FILTER (WHERE a.winner = a.player_id), 0) AS paid_back
+           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc
     FROM chip_seat a JOIN chip_seat b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
     WHERE hash(a.player_id) % $parts = $part
     GROUP BY ALL
@@ -60,8 +60,7 @@ SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pb.wins - p.b_won AS b_wins0, pb.fair - p.fair AS b_fair0,
        pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
        pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
-       night.mu,
-       CAST(p.paid AS VARCHAR) AS paid, CAST(p.paid_back AS VARCHAR) AS paid_back
+       night.mu
 FROM pair p
 JOIN chip_player pa ON pa.player_id = p.a
 JOIN chip_player pb ON pb.player_id = p.b
@@ -74,3 +73,26 @@ FROM flagged f
 JOIN seat s ON s.player_id = f.a
 JOIN seat w ON w.hand_id = s.hand_id AND w.player_id = f.b AND w.outcome = 'won'
 WHERE list_contains($flow_formats, s.format)
+
+-- name: money
+-- What each flagged pair moved, per unit (see the top): A's payments to B in the hands B
+-- won, and B's to A in the hands A won, as exact decimals.
+WITH together AS (
+    SELECT f.a, f.b, a.hand_id, a.amount AS a_paid, b.amount AS b_paid,
+           CASE WHEN a.format = 'deals' THEN 'deals chips' WHEN a.chip_type = 'real'
+                THEN 'money' ELSE a.chip_type || ' chips' END AS unit
+    FROM flagged f
+    JOIN seat a ON a.player_id = f.a
+    JOIN seat b ON b.hand_id = a.hand_id AND b.player_id = f.b
+    WHERE list_contains($flow_formats, a.format)
+), hand AS (
+    SELECT hand_id, any_value(player_id) FILTER (WHERE outcome = 'won') AS winner
+    FROM seat SEMI JOIN together USING (hand_id)
+    GROUP BY hand_id HAVING count(*) FILTER (WHERE outcome = 'won') = 1
+)
+SELECT t.a, t.b, t.unit,
+       CAST(coalesce(sum(-t.a_paid) FILTER (WHERE h.winner = t.b), 0) AS VARCHAR) AS paid,
+       CAST(coalesce(sum(-t.b_paid) FILTER (WHERE h.winner = t.a), 0) AS VARCHAR) AS back
+FROM together t JOIN hand h USING (hand_id)
+GROUP BY t.a, t.b, t.unit
+ORDER BY t.a, t.b, t.unit <> 'money', t.unit
