@@ -31,7 +31,7 @@ from audit.shuffle.result import (
     too_few,
     two_sided_z,
 )
-from audit.shuffle.shoes import CHUNK, Group
+from audit.shuffle.shoes import CHUNK, NO_SEAT, Group
 
 Counts = npt.NDArray[np.int16]
 
@@ -110,14 +110,14 @@ def _seat_order_tests(group: Group, what: str, per_seat: Counts, dealt: Floats) 
             [f"seat {i + 1} in deal order" for i in range(width)],
         ),
     ]
-    seats = group.seats[:, :width]  # a seat beyond the players dealt in is -1
-    numbers = sorted({int(s) for s in np.unique(seats) if s >= 0})
+    seats = group.seats[:, :width]  # a seat beyond the players dealt in is NO_SEAT
+    numbers = sorted({int(s) for s in np.unique(seats) if s != NO_SEAT})
     if numbers:
-        index = np.searchsorted(numbers, np.maximum(seats, 0))
+        index = np.searchsorted(numbers, np.where(seats == NO_SEAT, numbers[0], seats))
         by_number = np.zeros((group.shoes, len(numbers)), dtype=np.int16)
         present = np.zeros((group.shoes, len(numbers)), dtype=np.int16)
         shoe = np.repeat(np.arange(group.shoes), width)
-        sat = (seats >= 0).ravel()
+        sat = (seats != NO_SEAT).ravel()
         np.add.at(by_number, (shoe[sat], index.ravel()[sat]), per_seat.ravel()[sat])
         np.add.at(present, (shoe[sat], index.ravel()[sat]), 1)
         clean = rows & (present.max(axis=1) <= 1) & (present.sum(axis=1) == group.players)

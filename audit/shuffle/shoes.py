@@ -69,7 +69,8 @@ class Group:
     cards: Ints
     """Cards dealt to each player (k)."""
     seats: Ints
-    """(shoes, most players): the table seat of each player in turn order; -1 beyond n."""
+    """(shoes, most players): the table seat of each player in turn order; ``NO_SEAT``
+    beyond n."""
     jokers: Bools
     """(shoes, 53): the codes that are jokers in each hand (its wild rank and printed
     jokers), by the game's ruleset."""
@@ -164,7 +165,8 @@ def group_of(
     if seats is None:
         width = int(players.max())
         seats = np.where(
-            np.arange(width)[None, :] < players[:, None], np.arange(1, width + 1)[None, :], -1
+            np.arange(width)[None, :] < players[:, None], np.arange(1, width + 1)[None, :],
+            NO_SEAT,
         )
     return Group(
         decks=decks,
@@ -331,7 +333,7 @@ class _Building:
         if not self.parts["codes"]:
             return []
         width = max(part.shape[1] for part in self.parts["seats"])
-        seats = [np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=-1)
+        seats = [np.pad(s, ((0, 0), (0, width - s.shape[1])), constant_values=NO_SEAT)
                  for s in self.parts["seats"]]  # fmt: skip
         joined = {key: np.concatenate(parts) for key, parts in self.parts.items() if key != "seats"}
         self.parts.clear()
@@ -354,14 +356,21 @@ class _Building:
 
 
 def _padded(lists: pa.ListArray, rows: Ints, lengths: Ints) -> Ints:
-    """(rows, longest): the items of each listed row, -1 past its end or where null."""
-    values = pc.fill_null(lists.flatten(), -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    """(rows, longest): the items of each listed row, ``NO_SEAT`` past its end or where
+    null."""
+    flat = lists.flatten().cast(pa.int64())
+    values = pc.fill_null(flat, NO_SEAT).to_numpy(zero_copy_only=False)
     offsets = lists.offsets.to_numpy().astype(np.int64)
     starts = (offsets[:-1] - offsets[0])[rows]
     width = int(lengths.max())
     at = starts[:, None] + np.arange(width, dtype=np.int64)
     inside = np.arange(width)[None, :] < lengths[:, None]
-    return np.where(inside, values[np.minimum(at, max(len(values) - 1, 0))], -1)
+    return np.where(inside, values[np.minimum(at, max(len(values) - 1, 0))], NO_SEAT)
+
+
+NO_SEAT = -(1 << 15)
+"""No player: the seat number past a hand's players. Outside int8, so every table seat
+number the contract allows (``hands.seats[].seat``, int8: negative ones too) is a seat."""
 
 
 CHUNK = 16_384

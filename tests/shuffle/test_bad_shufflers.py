@@ -21,7 +21,7 @@ from audit.findings import Severity
 from audit.rules.ruleset import load_preset
 from audit.shuffle.night import NULLS, run_tests
 from audit.shuffle.result import Result
-from audit.shuffle.shoes import Night, group_of
+from audit.shuffle.shoes import NO_SEAT, Night, group_of
 from tests.shuffle.shufflers import (
     Codes,
     Ints,
@@ -254,7 +254,7 @@ def test_a_shuffle_favouring_a_seat_number_is_caught_by_seat_jokers_by_table_sea
     seed = 101
     players = _players(shoes, seed)
     order = np.random.default_rng([seed, 3]).random((shoes, 6)).argsort(axis=1) + 1
-    seats = np.where(np.arange(6)[None, :] < players[:, None], order, -1)
+    seats = np.where(np.arange(6)[None, :] < players[:, None], order, NO_SEAT)
     rng = np.random.default_rng(seed)
     codes = favours_seat_number(
         SHOE, shoes, rng, players=players, cards=CARDS, seats=seats, number=3, rate=rate
@@ -292,3 +292,23 @@ def test_shoes_whose_deals_hold_no_joker_give_a_readable_effect() -> None:
     for r in seats:
         assert "nan" not in r.effect, r.effect
         assert "(none expected)" in r.effect, r.effect
+
+
+def test_seat_jokers_by_table_seat_number_counts_every_seat_number_the_contract_allows() -> None:
+    """hands.seats[].seat is int8: a platform may number seats 0, 9 or -3. A shoe with a
+    negative seat number is tested like any other (it was dropped from the test by table
+    seat number without a word, the sign taken for "no player"), and the favoured seat is
+    found whatever its number."""
+    shoes, seed = 2_000, 7
+    players = _players(shoes, seed)
+    numbers = np.array([-3, 0, 9, 42, 99, 127])
+    order = numbers[np.random.default_rng([seed, 3]).random((shoes, 6)).argsort(axis=1)]
+    seats = np.where(np.arange(6)[None, :] < players[:, None], order, NO_SEAT)
+    codes = favours_seat_number(SHOE, shoes, np.random.default_rng(seed), players=players,
+                                cards=CARDS, seats=seats, number=-3, rate=0.2)  # fmt: skip
+    results = _results(codes, players, seats)
+    (by_number,) = [r for r in results if r.test == "printed jokers by table seat number"]
+    assert by_number.shoes == int((players >= 2).sum())
+    assert by_number.labels == tuple(f"seat {n}" for n in numbers)
+    assert by_number in _failed(results, "rng.seat_jokers")
+    assert by_number.effect.startswith("seat -3 got ")

@@ -22,7 +22,7 @@ import pytest
 from audit.findings import Severity
 from audit.rules.ruleset import load_preset
 from audit.shuffle.night import NULLS, run_tests
-from audit.shuffle.shoes import Night, group_of
+from audit.shuffle.shoes import NO_SEAT, Night, group_of
 from tests.shuffle.shufflers import canonical, sorted_keys
 
 NIGHTS = 240
@@ -73,7 +73,7 @@ def honest() -> Honest:
             cards=cards,
             rules=RULES,
             tables=np.sort(rng.integers(0, TABLES, SHOES)),
-            seats=np.where(np.arange(most)[None, :] < players[:, None], order, -1),
+            seats=np.where(np.arange(most)[None, :] < players[:, None], order, NO_SEAT),
         )
         results = [r for r in run_tests(Night([group])) if r.tested]
         smallest.append(min(r.adjusted_p or 1.0 for r in results))
