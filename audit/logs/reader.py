@@ -209,7 +209,9 @@ def not_read(root: Path) -> list[QuarantineRow]:
     """The files under ``root`` that look like table data but that no table reads, each an
     ``input.file`` row saying why, so none is left out silently: a file of a table's folder
     not named ``.parquet`` (``events/part-0.parq``), and a Parquet file (by its name or its
-    first bytes) outside the table folders (``ledgers/...``, at the root). Other names
+    first bytes) in a folder that is not a table's (``ledgers/...``). Files at the root
+    are not a table's by the layout (tables are folders) and not listed: the simulator
+    keeps its planted truth there (``labels.parquet``). Other names
     starting with ``.`` or ``_``, and whatever else is under such a folder, are a writer's
     own (``_SUCCESS``, ``.crc``) and not listed; nor other files outside the table folders
     (a README). Every ``.parquet`` file of a table's folder is read, hidden or not."""
@@ -224,10 +226,9 @@ def not_read(root: Path) -> list[QuarantineRow]:
         name = one_line(rel.as_posix())
         if top in TABLES:
             why = f"{name} is in the {top}/ folder but is not named .parquet, so it was not read"
-        elif path.suffix.lower() in PARQUET_NAMES or _starts_parquet(path):
-            where = f"the {one_line(top)}/ folder" if top else "the log root"
-            why = (f"{name} is Parquet in {where}, which is not a table of the contract"
-                   f" ({', '.join(TABLES)}), so it was not read")  # fmt: skip
+        elif top and (path.suffix.lower() in PARQUET_NAMES or _starts_parquet(path)):
+            why = (f"{name} is Parquet in the {one_line(top)}/ folder, which is not a table of"
+                   f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip
         else:
             continue
         out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))

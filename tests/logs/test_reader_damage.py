@@ -390,14 +390,16 @@ def test_a_games_row_written_again_while_the_game_ran_is_one_game(tmp_path: Path
 
 def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path: Path) -> None:
     """log-format.md's layout: a table is the .parquet files under its folder. A file of a
-    table's folder with another ending, and Parquet outside the table folders (a misspelled
-    folder, the root), are not read, and each gets an input.file row saying so; a writer's
-    own files (``_SUCCESS``, ``.crc``) and a README are not data."""
+    table's folder with another ending, and Parquet in a folder that is not a table's (a
+    misspelled one, by its name or its first bytes), are not read, and each gets an
+    input.file row saying so; a writer's own files (``_SUCCESS``, ``.crc``) and files at
+    the root (a README, the simulator's labels.parquet) are not table data."""
     root = full_log(tmp_path / "logs").write()
     ledger = next((root / "ledger").rglob("*.parquet"))
     (root / "ledgers").mkdir()
     (root / "ledgers" / "part-0.parquet").write_bytes(ledger.read_bytes())
-    (root / "stray.bin").write_bytes(ledger.read_bytes())  # Parquet by its first bytes
+    (root / "ledgers" / "stray.bin").write_bytes(ledger.read_bytes())  # Parquet by its bytes
+    (root / "labels.parquet").write_bytes(ledger.read_bytes())
     (root / "events" / "part-9.parq").write_bytes(b"anything")
     for quiet in ("events/_SUCCESS", "events/.part-0.parquet.crc", "_logs/x.txt", "README.md"):
         (root / quiet).parent.mkdir(parents=True, exist_ok=True)
@@ -407,7 +409,7 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
     assert set(listed) == {
         ("events", "events/part-9.parq", "input.file"),
         ("ledgers", "ledgers/part-0.parquet", "input.file"),
-        ("", "stray.bin", "input.file"),
+        ("ledgers", "ledgers/stray.bin", "input.file"),
     }
     assert listed["events", "events/part-9.parq", "input.file"] == (
         "events/part-9.parq is in the events/ folder but is not named .parquet, so it was "
@@ -417,6 +419,5 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
         "ledgers/part-0.parquet is Parquet in the ledgers/ folder, which is not a table of "
         "the contract (games, "
     )
-    assert "in the log root" in listed["", "stray.bin", "input.file"]
     assert [f.path for f in log.files["ledger"]] == [ledger.relative_to(root).as_posix()]
     assert log.damaged["events"] == ("events/part-9.parq",)
