@@ -335,7 +335,7 @@ def game_checks(
         )
         if "ledger" in game.lost_rows:
             return [*found, _unchecked(game, "ledger")]
-        return found + _ledger_checks(game, damaged, check_ledger(
+        return found + _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, complete=False, expected=expected))  # fmt: skip
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
@@ -349,7 +349,7 @@ def game_checks(
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
-        found += _ledger_checks(game, damaged, check_ledger(
+        found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)
@@ -368,16 +368,42 @@ _RESTS = {
 
 
 def _ledger_checks(
-    game: Game, damaged: Mapping[str, Sequence[str]], found: list[Finding]
+    game: Game, hands: list[Hand], damaged: Mapping[str, Sequence[str]], found: list[Finding]
 ) -> list[Finding]:
-    """The ledger's findings of ``game`` (``found``), unless a ledger file could not be
-    read: its rows may be the game's missing ones, so a ledger that does not balance is
-    then one ``game.unchecked``, not an alarm about rows that were not read."""
+    """The ledger's findings of ``game`` (``found``), unless what they rest on is not all
+    here: a ledger file could not be read (its rows may be the game's missing ones), or a
+    hand records no result for a player dealt in (its ``score.outcome`` finding says so;
+    what the hand settles is then not known). A ledger that does not balance is then one
+    ``game.unchecked``, not a critical alarm about rows that were not read or written."""
+    if not found:
+        return found
+    more = f" And {len(found) - 1} more." if len(found) > 1 else ""
     files = damaged.get("ledger")
-    if found and files:
-        more = f" And {len(found) - 1} more." if len(found) > 1 else ""
+    if files:
         return [_unchecked(game, "ledger", files, odd=found[0].message + more)]
-    return found
+    unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
+                 for player in _no_result(hand)]  # fmt: skip
+    if not unsettled:
+        return found
+    (hand, player), others = unsettled[0], len(unsettled) - 1
+    also = f" (and {others} more player{'s' * (others > 1)} of its hands)" if others else ""
+    return [
+        finding(
+            "game.unchecked",
+            game_id=game.game_id,
+            message=f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records "
+            f"no result for {player}{also} (see its score.outcome finding), so what its hands "
+            f"settle is not known and its money was not checked. What did not: "
+            f"{found[0].message}{more}",
+            rule=contract("games.hands"),
+        )
+    ]
+
+
+def _no_result(hand: Hand) -> list[str]:
+    """The players dealt into ``hand`` that its results rows leave out."""
+    recorded = {r.player for r in hand.results}
+    return [player for player in hand.seats if player not in recorded]
 
 
 def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = "") -> Finding:

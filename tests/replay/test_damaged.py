@@ -199,3 +199,38 @@ def test_a_game_whose_ledger_rows_are_split_over_an_unreadable_file_is_unchecked
         " the rest of them, so its money was not checked. What did not: "
     )
     assert unchecked["severity"] == "info"
+
+
+def test_a_hand_without_its_winners_result_leaves_its_games_money_unchecked(
+    clean: Path, tmp_path: Path
+) -> None:
+    """A results row left out (the winner's, of a points hand whose game's ledger is
+    right): the hand gets its score.outcome finding, and the game's ledger, which no longer
+    adds up against the hands' recorded money, is reported unchecked, naming the missing
+    result, not as critical ledger.balance alarms about a right ledger."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    before = rows(clean / "out" / "findings.parquet")
+    flagged = {f["game_id"] for f in before}
+    games = {r["game_id"]: r["format"]
+             for path in (logs / "games").rglob("*.parquet") for r in rows(path)}  # fmt: skip
+    hands = {r["hand_id"]: r["game_id"]
+             for path in (logs / "hands").rglob("*.parquet") for r in rows(path)}  # fmt: skip
+    source = sorted((logs / "results").rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    results = data.to_pylist()
+    at = next(i for i, r in enumerate(results) if r["outcome"] == "won"
+              and games[hands[r["hand_id"]]] == "points"
+              and hands[r["hand_id"]] not in flagged)  # fmt: skip
+    hand, player = results[at]["hand_id"], results[at]["player_id"]
+    game = hands[hand]
+    pq.write_table(pa.concat_tables([data.slice(0, at), data.slice(at + 1)]), source)
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+
+    found = [f for f in rows(tmp_path / "out" / "findings.parquet") if f["game_id"] == game]
+    assert sorted(f["check"] for f in found) == ["game.unchecked", "score.outcome"]
+    (unchecked,) = [f for f in found if f["check"] == "game.unchecked"]
+    assert unchecked["message"].startswith(
+        f"Game {game}'s ledger rows do not add up, but hand {hand} records no result for "
+        f"{player} (see its score.outcome finding)"
+    )
