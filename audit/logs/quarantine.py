@@ -104,7 +104,7 @@ def collect_quarantine(
         f" LEFT JOIN ({usable}) USING (game_id) WHERE game_id IS NOT NULL"
         " AND NOT coalesce(usable, false) GROUP BY game_id ORDER BY game_id"
     )
-    for table in ("game_events", "ledger", "sessions"):
+    for table in ("game_events", "ledger"):
         for game, n, key, known in rows(table, strays):
             held = "whose games row is quarantined" if known else "which games does not hold"
             reason = f"{table} name game {one_line(game)}, {held} ({_rows(n)})"

@@ -677,8 +677,6 @@ def test_rows_naming_no_hand_or_game_are_quarantined_not_yielded(tmp_path: Path)
     logs.row(
         "ledger", game_id="g5", player_id="p1", kind="prize", amount=Decimal(1), ts=logbuilder.T0
     )
-    logs.row("sessions", game_id="g6", player_id="p1", ip="h1", device_id="d1", client="app",
-             joined_at=logbuilder.T0, left_at=logbuilder.T0)  # fmt: skip
     units, quarantine = read(logs.write(), tmp_path / "work")
     assert set(hands_of(units)) == {"g0-h0", "g0-h1"}
     assert [(q.table, q.hand_id, q.game_id, q.check, q.reason) for q in quarantine] == [
@@ -702,13 +700,6 @@ def test_rows_naming_no_hand_or_game_are_quarantined_not_yielded(tmp_path: Path)
             "g5",
             "input.row",
             "ledger name game g5, which games does not hold (1 row)",
-        ),
-        (
-            "sessions",
-            None,
-            "g6",
-            "input.row",
-            "sessions name game g6, which games does not hold (1 row)",
         ),
     ]
 
