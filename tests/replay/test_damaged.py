@@ -133,6 +133,25 @@ def test_a_quarantined_claim_row_leaves_its_games_claims_unchecked(
     assert all(k[1] == game for k in gone)
 
 
+def split_and_replay(clean: Path, tmp_path: Path, table: str, by: str) -> tuple[str, str]:
+    """Copy the clean logs to ``tmp_path``, cut the first file of ``table`` inside the rows
+    of one ``by`` (a hand, a game), put the rest in a file that cannot be read, and replay
+    into ``tmp_path / "out"``: the id cut through and the unreadable file's name."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    source = sorted((logs / table).rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    ids = data.column(by).to_pylist()
+    cut = len(ids) // 2
+    while ids[cut - 1] != ids[cut]:  # cut inside one hand's (one game's) rows
+        cut += 1
+    pq.write_table(data.slice(0, cut), source)
+    victim = source.with_name("part-z.parquet")
+    victim.write_text("not parquet")  # the rest of the file, lost
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
+    return ids[cut], victim.relative_to(logs).as_posix()
+
+
 @pytest.mark.parametrize("table", ["events", "results"])
 def test_a_hand_split_over_a_readable_and_an_unreadable_file_is_quarantined(
     table: str, clean: Path, tmp_path: Path
@@ -141,23 +160,9 @@ def test_a_hand_split_over_a_readable_and_an_unreadable_file_is_quarantined(
     file named as the likely cause, like a hand with none of its rows: not replayed on
     the rows left into a turn.order (events end early) or score.outcome (no result for a
     player) alarm about data that was never read."""
-    logs = tmp_path / "logs"
-    shutil.copytree(clean / "logs", logs)
-    source = sorted((logs / table).rglob("*.parquet"))[0]
-    data = pq.read_table(source)
-    ids = data.column("hand_id").to_pylist()
-    cut = len(ids) // 2
-    while ids[cut - 1] != ids[cut]:  # cut inside one hand's rows
-        cut += 1
-    split = ids[cut]
-    pq.write_table(data.slice(0, cut), source)
-    victim = source.with_name("part-z.parquet")
-    victim.write_text("not parquet")  # the rest of the file, lost
-    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
-
+    split, lost = split_and_replay(clean, tmp_path, table, "hand_id")
     hands = {r["hand_id"]: r for r in rows(tmp_path / "out" / "hands.parquet")}
     assert hands[split]["status"] == "quarantined"
-    lost = victim.relative_to(logs).as_posix()
     reason = {r["hand_id"]: r["reason"] for r in rows(tmp_path / "out" / "quarantine.parquet")}
     stop = "events stop at seq" if table == "events" else "has no results row for"
     assert stop in reason[split]
@@ -174,26 +179,12 @@ def test_a_game_whose_ledger_rows_are_split_over_an_unreadable_file_is_unchecked
     """A game whose ledger rows are partly in a file that could not be read: the rows left
     do not balance, and that is reported as its money unchecked (naming the file and what
     did not add up), not as critical ledger.balance alarms about rows never read."""
-    logs = tmp_path / "logs"
-    shutil.copytree(clean / "logs", logs)
-    source = sorted((logs / "ledger").rglob("*.parquet"))[0]
-    data = pq.read_table(source)
-    ids = data.column("game_id").to_pylist()
-    cut = len(ids) // 2
-    while ids[cut - 1] != ids[cut]:  # cut inside one game's rows
-        cut += 1
-    split = ids[cut]
-    pq.write_table(data.slice(0, cut), source)
-    victim = source.with_name("part-z.parquet")
-    victim.write_text("not parquet")  # the rest of the file, lost
-    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False)
-
+    split, lost = split_and_replay(clean, tmp_path, "ledger", "game_id")
     found = rows(tmp_path / "out" / "findings.parquet")
     before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
     new = [f for f in found if key(f) not in before]
     assert [f for f in new if f["check"] not in EXPLAINED] == []
     (unchecked,) = [f for f in found if f["check"] == "game.unchecked" and f["game_id"] == split]
-    lost = victim.relative_to(logs).as_posix()
     assert unchecked["message"].startswith(
         f"Game {split}'s ledger rows do not add up, and {lost} could not be read and may hold"
         " the rest of them, so its money was not checked. What did not: "
