@@ -308,6 +308,17 @@ SORT_ROWS = 1_000_000
 sort under ``SORT_MEMORY``. A run is a range of the output's first sort key, cut at the
 quantiles of a sample (``SORT_SAMPLE`` rows); the rows are split into their runs' folders
 in one pass over the parts, then each run is sorted alone."""
+PART_GROUP_BYTES = 4_000_000
+"""Bytes (Arrow's, in memory) of a part's row groups, about: DuckDB reads a row group's
+column chunks whole while it splits the parts into runs, and the night's fair-play
+findings come as one part (580,000 rows at ten million hands: one row group of them ran
+out of ``SORT_MEMORY``)."""
+SORT_BYTES = 32_000_000
+"""Bytes sorted at once, about, as the parts' footers count them (their row groups'
+``total_byte_size``, encoded but not compressed): a run is at most ``SORT_ROWS`` rows and
+at most this. A million hands rows are about 28 MB so; a findings row is ten times wider
+(its message, rule and texts): a ten-million-hand night's 580,000 findings (its fair-play
+suspicions) in one run of ``SORT_ROWS`` ran out of ``SORT_MEMORY``."""
 SORT_SAMPLE = 20_000
 """Rows sampled to cut the runs, so that they hold about equal rows (where the cuts fall
 moves no byte of the output, only the memory of a run)."""
@@ -316,6 +327,9 @@ SORTED_ROW_GROUP = 16_384
 thread while it writes one and while it reads one back. Streaming a million hands back
 took 176 MiB above the process's base from row groups of DuckDB's default (122,880 rows)
 on two threads, 149 from these, 112 from these on one thread (the same time)."""
+SORTED_GROUP_BYTES = 460_000
+"""``SORTED_ROW_GROUP`` hands rows' bytes (about 28 a row, as ``SORT_BYTES`` counts them):
+the row groups of wider rows are cut to as many bytes."""
 READ_MEMORY = "64MB"
 """DuckDB's memory limit while it streams the sorted rows back (a scan of the runs' files,
 on one thread: they are read in order, and a second thread held a second row group).
@@ -404,7 +418,9 @@ class Parts:
             self.batches += 1
             name = f"{self.batches:07d}"
         path = self.folder / kind / f"{name}.parquet"
-        _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="lz4"))
+        group = max(1_024, PART_GROUP_BYTES * table.num_rows // max(table.nbytes, 1))
+        _atomic(path, lambda tmp: pq.write_table(table, tmp, compression="lz4",
+                                                 row_group_size=group))  # fmt: skip
 
     def paths(self, kind: str) -> list[Path]:
         return sorted((self.folder / kind).glob("*.parquet"))
@@ -457,9 +473,14 @@ class Parts:
         the lead. The rows are first split by range into a folder per run (one pass over
         the parts), then each run sorted alone. The runs read one after the other are the
         rows in the output's order, wherever the cuts fall: the same bytes, with the
-        sort's memory that of one run. ``total`` is the rows of ``paths``."""
+        sort's memory that of one run (at most ``SORT_ROWS`` rows and ``SORT_BYTES``).
+        ``total`` is the rows of ``paths``."""
         spec = KINDS[kind]
-        runs = -(-total // SORT_ROWS)
+        size = _bytes(paths)
+        runs = max(-(-total // SORT_ROWS), -(-size // SORT_BYTES))
+        # A row group of as many bytes as SORTED_ROW_GROUP hands rows: the split buffers
+        # one a thread for every run, and a findings row is ten times a hands row.
+        group = max(1_024, min(SORTED_ROW_GROUP, SORTED_GROUP_BYTES * total // max(size, 1)))
         split = self.folder / f"runs-{kind}"
         files = []
         with self._connect() as con:
@@ -470,7 +491,7 @@ class Parts:
                 shutil.rmtree(split, ignore_errors=True)  # a killed write's
                 duck.copy_parts(
                     con, f"SELECT {columns}, {_run_of(spec.lead, len(cuts))} AS _run FROM {rows}",
-                    split, "_run", SORTED_ROW_GROUP, options=", COMPRESSION lz4",
+                    split, "_run", group, options=", COMPRESSION lz4",
                     params={f"cut{i}": cut for i, cut in enumerate(cuts)},
                 )  # fmt: skip
                 duck.give_back(con, SORT_MEMORY)
@@ -481,7 +502,7 @@ class Parts:
                 con.execute(
                     f"COPY (SELECT {columns} FROM {source} ORDER BY {spec.order})"
                     f" TO {literal(str(ordered))} (FORMAT parquet, COMPRESSION uncompressed,"
-                    f" ROW_GROUP_SIZE {SORTED_ROW_GROUP})"
+                    f" ROW_GROUP_SIZE {group})"
                 )
                 duck.give_back(con, SORT_MEMORY)
                 files.append(ordered)
@@ -525,6 +546,12 @@ def _run_of(lead: str, cuts: int) -> str:
 def _rows(paths: Sequence[Path]) -> int:
     """The rows of Parquet files, from their footers."""
     return sum(pq.read_metadata(part).num_rows for part in paths)
+
+
+def _bytes(paths: Sequence[Path]) -> int:
+    """The bytes of Parquet files' rows, encoded but not compressed, from their footers."""
+    metas = map(pq.read_metadata, paths)
+    return sum(m.row_group(i).total_byte_size for m in metas for i in range(m.num_row_groups))
 
 
 def _counted(hands: str, findings: str) -> str:
