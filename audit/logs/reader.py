@@ -202,35 +202,37 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
 
 
 PARQUET_NAMES = (".parquet", ".parq", ".pq")
-"""Endings of a file outside the table folders that is taken for table data not read."""
+"""Endings that make a file taken for table data (``not_read``)."""
 
 
 def not_read(root: Path) -> list[QuarantineRow]:
     """The files under ``root`` that look like table data but that no table reads, each an
-    ``input.file`` row saying why, so none is left out silently: a file of a table's folder
-    not named ``.parquet`` (``events/part-0.parq``), and a Parquet file (by its name or its
-    first bytes) in a folder that is not a table's (``ledgers/...``). Files at the root
-    are not a table's by the layout (tables are folders) and not listed: the simulator
-    keeps its planted truth there (``labels.parquet``). Other names
-    starting with ``.`` or ``_``, and whatever else is under such a folder, are a writer's
-    own (``_SUCCESS``, ``.crc``) and not listed; nor other files outside the table folders
-    (a README). Every ``.parquet`` file of a table's folder is read, hidden or not."""
+    ``input.file`` row saying why, so none is left out silently. A file looks like table
+    data by a Parquet ending among its endings (``.parquet``, ``.parq``, ``.pq``: also
+    ``part-0.parquet.gz``) or by its first bytes (``PAR1``). Listed: such a file of a
+    table's folder not read as one (``events/part-0.parq``, ``events/PART-1.PARQUET``), and
+    one in a folder that is not a table's (``ledgers/...``). Not listed: files at the root
+    (tables are folders; the simulator keeps its planted truth there, ``labels.parquet``),
+    names starting with ``.`` or ``_`` and whatever is under such a folder (a writer's own:
+    ``_SUCCESS``, ``.crc``), and other files (a README, notes). Every ``.parquet`` file of a
+    table's folder is read, hidden or not."""
     out = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
         top = rel.parts[0] if len(rel.parts) > 1 else ""
-        if top in TABLES and path.suffix == ".parquet":
-            continue  # read by its table, wherever it is in the folder
+        if not top or (top in TABLES and path.suffix == ".parquet"):
+            continue  # at the root; or read by its table, wherever it is in the folder
         if any(part.startswith((".", "_")) for part in rel.parts) or not path.is_file():
+            continue
+        if not (any(end.lower() in PARQUET_NAMES for end in path.suffixes)
+                or _starts_parquet(path)):  # fmt: skip
             continue
         name = one_line(rel.as_posix())
         if top in TABLES:
             why = f"{name} is in the {top}/ folder but is not named .parquet, so it was not read"
-        elif top and (path.suffix.lower() in PARQUET_NAMES or _starts_parquet(path)):
+        else:
             why = (f"{name} is Parquet in the {one_line(top)}/ folder, which is not a table of"
                    f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip
-        else:
-            continue
         out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))
     return out
 

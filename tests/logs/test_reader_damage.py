@@ -401,12 +401,15 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
     (root / "ledgers" / "stray.bin").write_bytes(ledger.read_bytes())  # Parquet by its bytes
     (root / "labels.parquet").write_bytes(ledger.read_bytes())
     (root / "events" / "part-9.parq").write_bytes(b"anything")
-    for quiet in ("events/_SUCCESS", "events/.part-0.parquet.crc", "_logs/x.txt", "README.md"):
+    (root / "events" / "part-8.parquet.gz").write_bytes(b"\x1f\x8b compressed")
+    for quiet in ("events/_SUCCESS", "events/.part-0.parquet.crc", "_logs/x.txt", "README.md",
+                  "events/notes.txt", "ledgers/README"):  # fmt: skip
         (root / quiet).parent.mkdir(parents=True, exist_ok=True)
         (root / quiet).write_text("writer's own\n")
     log = open_log_root(root)
     listed = {(q.table, q.file, q.check): q.reason for q in log.bad_files}
     assert set(listed) == {
+        ("events", "events/part-8.parquet.gz", "input.file"),
         ("events", "events/part-9.parq", "input.file"),
         ("ledgers", "ledgers/part-0.parquet", "input.file"),
         ("ledgers", "ledgers/stray.bin", "input.file"),
@@ -420,4 +423,4 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
         "the contract (games, "
     )
     assert [f.path for f in log.files["ledger"]] == [ledger.relative_to(root).as_posix()]
-    assert log.damaged["events"] == ("events/part-9.parq",)
+    assert log.damaged["events"] == ("events/part-8.parquet.gz", "events/part-9.parq")
