@@ -208,6 +208,11 @@ class Hand:
     shuffle: Shuffle | None = None
     """The provably-fair commitment, when the platform records one."""
 
+    def without_result(self) -> list[str]:
+        """The players dealt in (in turn order) that the hand's results rows leave out."""
+        named = {result.player for result in self.results}
+        return [player for player in self.seats if player not in named]
+
 
 @dataclass(slots=True)
 class GameUnit:

@@ -382,7 +382,7 @@ def _ledger_checks(
     if files:
         return [_unchecked(game, "ledger", files, odd=found[0].message + more)]
     unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
-                 for player in _no_result(hand)]  # fmt: skip
+                 for player in hand.without_result()]  # fmt: skip
     if not unsettled:
         return found
     (hand, player), others = unsettled[0], len(unsettled) - 1
@@ -398,12 +398,6 @@ def _ledger_checks(
             rule=contract("games.hands"),
         )
     ]
-
-
-def _no_result(hand: Hand) -> list[str]:
-    """The players dealt into ``hand`` that its results rows leave out."""
-    recorded = {r.player for r in hand.results}
-    return [player for player in hand.seats if player not in recorded]
 
 
 def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = "") -> Finding:

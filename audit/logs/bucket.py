@@ -299,8 +299,7 @@ class Bucket:
         if row.n_results == 0:
             found.append(f"{name} has no results" + self._lost("results"))
         elif self.staged.damaged.get("results") and row.ok and row.seats_ok:
-            named = {result.player for result in hand.results}
-            absent = [player for player in hand.seats if player not in named]
+            absent = hand.without_result()
             if absent:  # not a score.outcome alarm: the rows may be in the file not read
                 found.append(f"{name} has no results row for {', '.join(absent)}"
                              + self._lost("results"))  # fmt: skip

@@ -48,6 +48,11 @@ RED = SUIT == 1
 RED |= SUIT == 2
 
 
+NO_SEAT = -(1 << 15)
+"""No player: the seat number past a hand's players. Outside int8, so every table seat
+number the contract allows (``hands.seats[].seat``, int8: negative ones too) is a seat."""
+
+
 @dataclass(frozen=True, eq=False)
 class Group:
     """Every shoe of one composition and shuffler, in table order."""
@@ -366,11 +371,6 @@ def _padded(lists: pa.ListArray, rows: Ints, lengths: Ints) -> Ints:
     at = starts[:, None] + np.arange(width, dtype=np.int64)
     inside = np.arange(width)[None, :] < lengths[:, None]
     return np.where(inside, values[np.minimum(at, max(len(values) - 1, 0))], NO_SEAT)
-
-
-NO_SEAT = -(1 << 15)
-"""No player: the seat number past a hand's players. Outside int8, so every table seat
-number the contract allows (``hands.seats[].seat``, int8: negative ones too) is a seat."""
 
 
 CHUNK = 16_384
