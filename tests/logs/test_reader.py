@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import duckdb
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from audit import duck, errors
 from audit.cards import CODE_OF, CODE_TEXT
 from audit.errors import AuditError, LogFormatError, SchemaVersionError
-from audit.logs import reader, validate
+from audit.logs import bucket, reader, validate
 from audit.logs.contract import load_contract
 from audit.logs.reader import (
     QuarantineRow,
@@ -861,3 +862,25 @@ def test_one_game_can_be_staged_alone_with_the_same_records(tmp_path: Path) -> N
         alone = [unit for batch in read_bucket(stage, 0, quarantine) for unit in batch]
     assert alone == [wanted]
     assert quarantine == []
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["p1", "p2", "draw_stock", "", "é"]))))
+def test_a_string_column_reaches_python_as_its_values_with_one_object_per_value(
+    values: list[str | None],
+) -> None:
+    """``bucket._shared`` gives what ``to_list`` gives, nulls included, and each distinct
+    string is one object however many rows hold it."""
+    series = pl.Series(values, dtype=pl.String)
+    out = bucket._shared(series)
+    assert out == series.to_list()
+    assert len({id(v) for v in out if v is not None}) == len({v for v in out if v is not None})
+
+
+def test_a_decimal_column_reaches_python_as_the_same_decimals() -> None:
+    """Amounts keep their scale and sign (``Decimal('-0.50')``, not ``-0.5``)."""
+    amounts = [Decimal("-0.50"), Decimal("0.00"), None, Decimal("123456789012.34"),
+               Decimal("-0.50")]  # fmt: skip
+    series = pl.Series(amounts, dtype=pl.Decimal(18, 2))
+    out = bucket._shared(series)
+    assert [repr(v) for v in out] == [repr(v) for v in series.to_list()]
+    assert out[0] is out[4]
