@@ -26,6 +26,7 @@ from audit.findings import may_be_in
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
+    repeated_seq,
     result_stats,
     results_problem,
     seats_problem,
@@ -140,10 +141,20 @@ class Bucket:
         self.results = results.filter(pl.col("_ok")).select(_RESULT_COLUMNS)
         per_hand = event_stats(events)
         broken = per_hand.filter(~pl.col("seq_ok"))["_h"]
-        self.broken_seqs: dict[int, list[int | None]] = dict(
-            events.filter(pl.col("_h").is_in(broken.implode()))
+        self.broken_seqs: dict[int, tuple[list[int | None], list[int]]] = {
+            h: (seqs, keys)
+            for h, seqs, keys in events.filter(pl.col("_h").is_in(broken.implode()))
             .group_by("_h")
-            .agg("seq")
+            .agg("seq", "_k")
+            .iter_rows()
+        }
+        # A player's second good results row in a hand (by player, then place in the
+        # input): the row a duplicate-results quarantine names.
+        self.repeated_results: dict[int, int] = dict(
+            results.filter(pl.col("_ok"))
+            .filter(pl.int_range(pl.len()).over("_h", "player_id") == 1)
+            .group_by("_h", maintain_order=True)
+            .agg(pl.col("_k").first())
             .iter_rows()
         )
         self.hands = (
@@ -267,12 +278,15 @@ class Bucket:
             reasons.append(self.staged.hand_reasons[row.hand_id])
         if row.copies > 1:
             reasons.append(f"hand {one_line(row.hand_id)} appears {row.copies} times in hands")
-        found = self._hand_problems(row, hand, has_game)
+        found, blamed = self._hand_problems(row, hand, has_game)
         if found:
             problem = "; ".join(found)
             game = row.game or None
+            table, file, index = "hands", None, None
+            if blamed is not None:  # a repeated row: named where it is in the input
+                table, (file, index) = blamed[0], self.staged.where(blamed[1])
             self.quarantine.append(
-                QuarantineRow("hands", None, None, row.hand_id, game, "input.hand", problem)
+                QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem)
             )
         return "; ".join(reasons + found) or None
 
@@ -281,8 +295,13 @@ class Bucket:
         could not be read: the likely cause, named."""
         return may_be_in(self.staged.damaged.get(table, ()))
 
-    def _hand_problems(self, row: _HandRow, hand: Hand, has_game: bool) -> list[str]:
+    def _hand_problems(
+        self, row: _HandRow, hand: Hand, has_game: bool
+    ) -> tuple[list[str], tuple[str, int] | None]:
+        """The hand's own problems, and the table and ``_k`` of the input row they blame
+        when that is one row repeated (a seq, a player's results row), else None."""
         name, found = f"hand {one_line(row.hand_id)}", []
+        blamed: tuple[str, int] | None = None
         if row.game and not has_game:
             if row.game in self.known_games:
                 why = self.staged.game_reasons[row.game]
@@ -298,7 +317,11 @@ class Bucket:
         if row.n_events == 0:
             found.append(f"{name} has no events" + self._lost("events"))
         elif not row.seq_ok:
-            found += seq_problem(name, self.broken_seqs[row.h])
+            seqs, keys = self.broken_seqs[row.h]
+            found += seq_problem(name, seqs)
+            repeat = repeated_seq(seqs)
+            if repeat is not None:
+                blamed = ("events", keys[repeat])
         if row.n_results == 0:
             found.append(f"{name} has no results" + self._lost("results"))
         elif self.staged.damaged.get("results") and row.ok and row.seats_ok:
@@ -308,7 +331,8 @@ class Bucket:
                              + self._lost("results"))  # fmt: skip
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
-        return found
+            blamed = blamed or ("results", self.repeated_results[row.h])
+        return found, (blamed if len(found) == 1 else None)
 
 
 def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:

@@ -443,6 +443,23 @@ def results_problem(name: str, players: list[str]) -> str:
     return f"{one_line(name)} has {n} results rows for player {one_line(player)}"
 
 
+def repeated_seq(seqs: list[int | None]) -> int | None:
+    """The index in `seqs` (sorted) of the row that repeats a seq, when the first place
+    they leave 0, 1, 2, ... is a repeat (``seq_problem``'s "repeat"); else None.
+
+    >>> repeated_seq([0, 1, 1, 2]), repeated_seq([None, 0, 0]), repeated_seq([0, 2, 2])
+    (2, 2, None)
+    """
+    expected = 0
+    for index, seq in enumerate(seqs):
+        if seq is None or seq < 0:
+            continue
+        if seq != expected:
+            return index if seq < expected else None
+        expected += 1
+    return None
+
+
 def seq_problem(name: str, seqs: list[int | None]) -> list[str]:
     """Where sorted seqs first leave 0, 1, 2, ...; nulls and negatives are row problems.
 

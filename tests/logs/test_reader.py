@@ -624,6 +624,36 @@ def test_events_must_number_0_1_2(tmp_path: Path, seqs: list[int], problem: str)
     assert [q.reason for q in quarantine] == [problem]
 
 
+def test_a_repeated_seq_is_quarantined_naming_the_row_that_repeats_it(tmp_path: Path) -> None:
+    """The hand's quarantine row names the events row that repeats the seq (the later in
+    the input), so the platform can find it; a gap names no row (the row is missing)."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").hand("h1")
+    for seq in (0, 1, 1, 2):
+        logs.event("draw_stock", seq=seq)
+    logs.result("p1").result("p2", "won")
+    logs.hand("h2")
+    for seq in (0, 2):
+        logs.event("draw_stock", seq=seq)
+    logs.result("p1").result("p2", "won")
+    _, quarantine = read(logs.write(), tmp_path / "work")
+    events = f"events/{PARTITION}/part-0.parquet"
+    assert [(q.table, q.file, q.row, q.hand_id) for q in quarantine] == [
+        ("events", events, 2, "h1"),
+        ("hands", None, None, "h2"),
+    ]
+
+
+def test_a_players_repeated_results_row_is_named_by_the_quarantine(tmp_path: Path) -> None:
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1").result("p2", "won")
+    _, quarantine = read(logs.write(), tmp_path / "work")
+    rows = pq.read_table(next((tmp_path / "logs" / "results").rglob("*.parquet"))).to_pylist()
+    [q] = quarantine
+    assert (q.table, q.file, q.hand_id) == ("results", f"results/{PARTITION}/part-0.parquet", "h1")
+    assert q.row is not None
+    assert rows[q.row]["player_id"] == "p2"
+    assert [r["player_id"] for r in rows[: q.row]].count("p2") == 1
+
+
 def test_repeated_seqs_keep_their_input_order(tmp_path: Path) -> None:
     logs = LogBuilder(tmp_path / "logs").game("g1").hand("h1").event("draw_stock")
     logs.event("discard", "AS", seq=1).event("discard", "KS", seq=1).result("p1")
