@@ -175,6 +175,10 @@ def _seat_test(
         f"{labels_kept[i]} got {total[i] / seen[i]:.3f} {what} a hand against "
         f"{expected[i] / seen[i]:.3f} expected ({share}) over {int(seen[i]):,} hands"
     )
+    rare = [f"{label} ({int(n):,})" for label, n, t in zip(labels, hands, tested, strict=True)
+            if n and not t]  # fmt: skip
+    if rare:  # seats too rarely sat in to test are named, not dropped in silence
+        effect += f"; not tested, under {MIN_SHOES} hands each: {', '.join(rare)}"
     return result(
         "rng.seat_jokers",
         test,

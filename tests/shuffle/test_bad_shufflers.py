@@ -20,7 +20,7 @@ import pytest
 from audit.findings import Severity
 from audit.rules.ruleset import load_preset
 from audit.shuffle.night import NULLS, run_tests
-from audit.shuffle.result import Result
+from audit.shuffle.result import MIN_SHOES, Result
 from audit.shuffle.shoes import NO_SEAT, Night, group_of
 from tests.shuffle.shufflers import (
     Codes,
@@ -312,3 +312,22 @@ def test_seat_jokers_by_table_seat_number_counts_every_seat_number_the_contract_
     assert by_number.labels == tuple(f"seat {n}" for n in numbers)
     assert by_number in _failed(results, "rng.seat_jokers")
     assert by_number.effect.startswith("seat -3 got ")
+
+
+def test_seat_jokers_names_the_seat_numbers_too_rarely_sat_in_to_test() -> None:
+    """A seat number sat in fewer than ``MIN_SHOES`` hands is left out of the test by table
+    seat number, and its effect says which and how many hands each had (it was dropped
+    without a word)."""
+    shoes, seed = 2_000, 11
+    players = np.full(shoes, 2)
+    seats = np.full((shoes, 6), NO_SEAT)
+    seats[:, 0], seats[:, 1] = 1, 2
+    seats[:30, 1] = 7  # seat 7: 30 hands, under MIN_SHOES
+    codes = favours_seat_number(SHOE, shoes, np.random.default_rng(seed), players=players,
+                                cards=CARDS, seats=seats, number=1, rate=0.0)  # fmt: skip
+    results = _results(codes, players, seats)
+    (by_number,) = [r for r in results if r.test == "printed jokers by table seat number"]
+    assert by_number.labels == ("seat 1", "seat 2")
+    assert by_number.effect.endswith(f"; not tested, under {MIN_SHOES} hands each: seat 7 (30)")
+    (by_order,) = [r for r in results if r.test == "printed jokers by seat in deal order"]
+    assert "not tested" not in by_order.effect
