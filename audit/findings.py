@@ -180,7 +180,8 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing or a file "
      "of it unreadable"),
     (Code.GAME_UNCHECKED, INF, "a game's checks did not run: a hand of it is missing or "
-     "quarantined, or rows of it were in an unreadable file"),
+     "quarantined, rows of it were in an unreadable file, or its games row leaves out a "
+     "value they need (deals_count, entry_fee, point_value)"),
     (Code.FAIRPLAY_CO_SEATING, INF, "two accounts sat together far more often than their play "
      "volume predicts (severity by the strength of evidence)"),
     (Code.FAIRPLAY_SHARED_DEVICE, INF, "accounts sharing a device or IP address sat at one table "
@@ -264,6 +265,10 @@ CONTRACT: dict[str, str] = {
     "hands.shuffle": "a provably-fair hand's commitment (log-format.md, hands.shuffle)",
     "ledger.prize": "the prize of a pool or deals game is the entry fees less the rake "
     "(log-format.md, ledger)",
+    "games.deals_count": "number of deals for `deals` (2 = best of 2, 3 = best of 3) "
+    "(log-format.md)",
+    "games.entry_fee": "pool and deals buy-in per player (log-format.md)",
+    "games.point_value": "points rummy: money per point (log-format.md)",
 }
 """The rules of the log contract a finding can rest on, by key (the ruleset's keys are
 registered by ``audit.rules.ruleset``; a check code is a key of its own detector)."""

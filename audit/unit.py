@@ -346,6 +346,7 @@ def game_checks(
         found.append(_unchecked(game, "game_events"))
         events_lost = True
     events = game_events and not events_lost
+    found += _unset(game, hands)
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
@@ -365,6 +366,35 @@ _RESTS = {
     "ledger": "its money was",
 }
 """What the game-level checks judge from each claim table (``... not checked``)."""
+
+
+def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
+    """``game.unchecked`` for each value of the games row a check needs and the row leaves
+    null (the contract lets it be null): a deals game's ``deals_count`` (how many deals it
+    plays, and so its winner), a pool or deals game's ``entry_fee`` when its ledger has rows
+    (the buy-ins, rebuys, prize and split shares), a points game's ``point_value`` when its
+    hands or ledger record money. Those checks are skipped, and this says so: a skipped
+    check is never silently passed."""
+    unset: list[tuple[str, str]] = []
+    if game.format == Format.DEALS and game.deals_count is None:
+        unset.append(("deals_count", "how many deals it played and its winner were"))
+    buy_in = game.format in (Format.POOL_101, Format.POOL_201, Format.DEALS)
+    if buy_in and game.entry_fee is None and game.ledger and not game.running:
+        unset.append(("entry_fee", "its buy-ins, rebuys, prize and split shares were"))
+    if game.format == Format.POINTS and game.point_value is None and (
+        any(row.kind == "points_settlement" for row in game.ledger)
+        or any(result.amount is not None for hand in hands for result in hand.results)
+    ):
+        unset.append(("point_value", "the money of its hands was"))
+    return [
+        finding(
+            "game.unchecked",
+            game_id=game.game_id,
+            message=f"Game {game.game_id} records no {column}, so {what} not checked.",
+            rule=contract(f"games.{column}"),
+        )
+        for column, what in unset
+    ]
 
 
 def _ledger_checks(

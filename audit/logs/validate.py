@@ -15,7 +15,7 @@ No row is walked in Python.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,10 +226,27 @@ _NEEDED = {
     "groups": "groups (its new melds, none empty)",
 }
 
+CLAIM_NEEDS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
+    "game_events": ("action", {
+        "player_id": ("eliminated", "rebuy", "split_offer", "split_accept", "split_reject",
+                      "game_won"),
+        "split_kind": ("split",),
+    }),
+    "ledger": ("kind", {
+        "player_id": ("buy_in", "rebuy", "prize", "split", "points_settlement", "refund"),
+    }),
+}  # fmt: skip
+"""Per claim table, its column naming what a row records and, per column, the rows that
+must fill it (log-format.md: a player's action or money names the player; a split says
+how it was agreed): a row without it is quarantined (``input.row``), and what rests on it
+is not judged, rather than read with a guess (a rebuy of nobody, an auto split)."""
 
-def _needs(column: str, actions: list[str]) -> _Check:
-    """The check that a row of `actions` fills `column`; its value is `action:how` (how
-    the column fails: null, empty, or holds an empty meld)."""
+_NEEDED_WORDS = {**_NEEDED, "player_id": "a player", "split_kind": "a split_kind (manual or auto)"}
+
+
+def _needs(column: str, actions: Sequence[str], by: str = "action") -> _Check:
+    """The check that a row whose `by` is one of `actions` fills `column`; its value is
+    `action:how` (how the column fails: null, empty, or holds an empty meld)."""
     listed = ", ".join(literal(action) for action in actions)
     missing, how = f"{quote(column)} IS NULL", "'null'"
     if column == "groups":
@@ -238,8 +255,8 @@ def _needs(column: str, actions: list[str]) -> _Check:
             "CASE WHEN groups IS NULL THEN 'null' WHEN len(groups) = 0 THEN 'empty'"
             " ELSE 'holds an empty meld' END"
         )
-    bad = f"action IN ({listed}) AND ({missing})"
-    return _Check(bad, column, "needs", f"action || ':' || {how}")
+    bad = f"{quote(by)} IN ({listed}) AND ({missing})"
+    return _Check(bad, column, "needs", f"{quote(by)} || ':' || {how}")
 
 
 def _table_checks(table: str) -> list[_Check]:
@@ -255,6 +272,9 @@ def _table_checks(table: str) -> list[_Check]:
         for column in _NEEDED:
             actions = [a for a, needs in OPEN_MELD_NEEDS.items() if column in needs]
             checks.append(_needs(column, actions))
+    if table in CLAIM_NEEDS:
+        by, needs = CLAIM_NEEDS[table]
+        checks += [_needs(column, actions, by) for column, actions in needs.items()]
     return checks
 
 
@@ -319,7 +339,7 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
             case "needs":
                 action, how = value.split(":", 1)
                 verb = "" if how.startswith("holds") else "is "
-                parts.append(f"a {action} row needs {_NEEDED[column]}; {column} {verb}{how}")
+                parts.append(f"a {action} row needs {_NEEDED_WORDS[column]}; {column} {verb}{how}")
             case kind:
                 raise ValueError(f"unknown row problem kind {kind!r}")
     return "; ".join(parts)

@@ -216,3 +216,65 @@ def test_a_running_deals_game_has_its_chips_judged(logs: Path, tmp_path: Path) -
     running(logs, hands[row["hand_id"]])
     got = {(f["check"], f["hand_id"], f["player_id"]) for f in findings(logs, tmp_path / "o")}
     assert ("deals.chips", row["hand_id"], row["player_id"]) in got
+
+
+# ------------------------------------------------- values a check needs, left null
+
+
+def unchecked(found: list[Row], game: str) -> list[str]:
+    return [f["message"] for f in found if f["check"] == "game.unchecked" and f["game_id"] == game]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "column", "skipped"),
+    [
+        ("deals", "deals_count", "how many deals it played and its winner were not checked"),
+        ("pool_101", "entry_fee", "its buy-ins, rebuys, prize and split shares were not checked"),
+        ("points", "point_value", "the money of its hands was not checked"),
+    ],
+)
+def test_a_games_row_without_a_value_its_checks_need_says_they_were_not_run(
+    logs: Path, tmp_path: Path, fmt: str, column: str, skipped: str
+) -> None:
+    """log-format.md: deals_count, entry_fee and point_value may be null, but the deals,
+    ledger and money checks need them: each is reported skipped (`game.unchecked`, with
+    the column), never silently passed (it was: no finding at all)."""
+    paid = {r["game_id"] for r in rows(logs, "ledger")}
+    row = tamper(
+        logs, "games",
+        lambda r: r["format"] == fmt and r["chip_type"] == "real" and r["game_id"] in paid,
+        lambda r: {**r, column: None},
+    )  # fmt: skip
+    found = findings(logs, tmp_path / "o")
+    game = row["game_id"]
+    assert unchecked(found, game) == [f"Game {game} records no {column}, so {skipped}."]
+    assert [f["check"] for f in found if f["game_id"] == game] == ["game.unchecked"]
+
+
+@pytest.mark.parametrize(
+    ("table", "pick", "column", "needs"),
+    [
+        ("game_events", {"action": "split"}, "split_kind",
+         "a split row needs a split_kind (manual or auto)"),
+        ("game_events", {"action": "rebuy"}, "player_id", "a rebuy row needs a player"),
+        ("ledger", {"kind": "prize"}, "player_id", "a prize row needs a player"),
+    ],
+)
+def test_a_claim_row_without_what_its_kind_needs_is_quarantined_not_guessed(
+    logs: Path, tmp_path: Path, table: str, pick: dict[str, str], column: str, needs: str
+) -> None:
+    """A split that does not say how it was agreed was read as an auto split (three major
+    pool.split alarms on a valid manual split); a rebuy of no player blamed the player in
+    eight pool findings. Such a row is now `input.row`, and what rests on it `game.unchecked`."""
+    row = tamper(
+        logs, table, lambda r: all(r[k] == v for k, v in pick.items()),
+        lambda r: {**r, column: None},
+    )  # fmt: skip
+    found = findings(logs, tmp_path / "o")
+    game = row["game_id"]
+    (bad,) = [f for f in found if f["check"] == "input.row"]
+    assert f"{needs}; {column} is null" in bad["message"]
+    assert len(unchecked(found, game)) == 1
+    assert {f["check"] for f in found if f["game_id"] == game} <= {"game.unchecked", "input.row"}
+    quarantine = pq.read_table(tmp_path / "o" / "quarantine.parquet").to_pylist()
+    assert [(q["table"], q["check"]) for q in quarantine] == [(table, "input.row")]
