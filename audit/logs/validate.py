@@ -241,7 +241,9 @@ must fill it (log-format.md: a player's action or money names the player; a spli
 how it was agreed): a row without it is quarantined (``input.row``), and what rests on it
 is not judged, rather than read with a guess (a rebuy of nobody, an auto split)."""
 
-_NEEDED_WORDS = {**_NEEDED, "player_id": "a player", "split_kind": "a split_kind (manual or auto)"}
+_REASONS = "player, timeout, disconnect or left"
+_NEEDED_WORDS = {**_NEEDED, "player_id": "a player", "split_kind": "a split_kind (manual or auto)",
+                 "reason": f"a reason ({_REASONS})"}  # fmt: skip
 
 
 def _needs(column: str, actions: Sequence[str], by: str = "action") -> _Check:
@@ -272,6 +274,12 @@ def _table_checks(table: str) -> list[_Check]:
         for column in _NEEDED:
             actions = [a for a, needs in OPEN_MELD_NEEDS.items() if column in needs]
             checks.append(_needs(column, actions))
+        # log-format.md: `reason` says why, for drop and auto actions; the replay charges
+        # by it (a player who left, a disconnection), so a drop or auto row without one
+        # would be charged by a guess.
+        checks.append(_needs("reason", ["drop"]))
+        checks.append(_Check("auto AND reason IS NULL AND action <> 'drop'", "reason",
+                             "auto_reason", "action"))  # fmt: skip
     if table in CLAIM_NEEDS:
         by, needs = CLAIM_NEEDS[table]
         checks += [_needs(column, actions, by) for column, actions in needs.items()]
@@ -336,6 +344,9 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} {value} is not a position: hands count from 1")
             case "server":
                 parts.append(f"{column} is null, which only a reshuffle row may be")
+            case "auto_reason":
+                parts.append(f"an automatic {value} row needs a reason ({_REASONS}); "
+                             "reason is null")  # fmt: skip
             case "needs":
                 action, how = value.split(":", 1)
                 verb = "" if how.startswith("holds") else "is "

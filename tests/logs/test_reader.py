@@ -502,6 +502,16 @@ def test_an_unknown_card_quarantines_its_hand_only(tmp_path: Path) -> None:
         ("events", {"seq": -1}, "seq -1 is negative"),
         ("events", {"player_id": None}, "player_id is null, which only a reshuffle row may be"),
         ("events", {"auto": None}, "auto is null"),
+        (
+            "events",
+            {"action": "drop", "card": None},
+            "a drop row needs a reason (player, timeout, disconnect or left); reason is null",
+        ),
+        (
+            "events",
+            {"auto": True},
+            "an automatic draw_stock row needs a reason (player, timeout, disconnect or left)",
+        ),
         ("events", {"groups": [["AS", None]]}, "groups holds a null item"),
         ("events", {"groups": [["AS", "1S"]]}, "groups holds '1S', which is not a card code"),
         ("hands", {"shoe": ["AS", "th"]}, "shoe holds 'th', which is not a card code"),
