@@ -108,6 +108,10 @@ class HandReplay:
         self.seats: dict[str, Seat] = {p: Seat(p, []) for p in hand.seats}
         self.order = list(hand.seats)
         self.stock: list[int] = []
+        self.stock_unordered = False
+        """The stock is a reshuffle the log does not record (the pile less its top card,
+        taken when a player drew from an empty stock): its order is unknown, so a stock
+        draw is checked only for taking a card that is in it."""
         self.pile: list[int] = []
         self.pile_from: list[str | None] = []
         """Who discarded each card of the pile (``None``: the open card)."""
@@ -339,19 +343,38 @@ class HandReplay:
             return
         self._offer(seat.player)
         card = e.card
-        if not self.stock:
+        if not self.stock and len(self.pile) > 1:
+            # One missing reshuffle is one finding: the pile less its top card becomes the
+            # stock, in an order the log does not say (not one finding per later draw).
             self._find(
                 "draw.stock_mismatch",
                 "turns.draw_top_card",
                 f"{seat.player} drew {CODE_TEXT[card]} from an empty stock; the discard pile "
-                "should have been reshuffled first.",
+                "should have been reshuffled first, and no reshuffle is recorded (later "
+                "stock draws are checked against its cards, in no order).",
                 player=seat.player,
                 seq=e.seq,
                 expected="a reshuffle",
                 recorded=CODE_TEXT[card],
             )
+            self.stock = self.pile[:-1]
+            self.pile, self.pile_from = self.pile[-1:], self.pile_from[-1:]
+            self.stock_unordered = True
+        if not self.stock:
+            self._find(
+                "draw.stock_mismatch",
+                "turns.draw_top_card",
+                f"{seat.player} drew {CODE_TEXT[card]} from an empty stock, with no discard "
+                "pile to reshuffle.",
+                player=seat.player,
+                seq=e.seq,
+                expected="no card",
+                recorded=CODE_TEXT[card],
+            )
         elif self.stock[-1] == card:
             self.stock.pop()
+        elif self.stock_unordered and card in self.stock:
+            self.stock.remove(card)
         else:
             top = self.stock[-1]
             where = "from deeper in the stock"
@@ -645,6 +668,7 @@ class HandReplay:
                 recorded="; ".join(parts),
             )
         self.stock = list(reversed(new_stock))
+        self.stock_unordered = False
         self.pile, self.pile_from = self.pile[-1:], self.pile_from[-1:]
 
     # ------------------------------------------------------------ the whole hand

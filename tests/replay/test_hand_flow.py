@@ -86,6 +86,34 @@ def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
     assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq)]
 
 
+def test_a_missing_reshuffle_is_one_finding_not_one_per_later_draw() -> None:
+    """`turns.reshuffle`: when the log records no reshuffle, the first draw from the empty
+    stock is the finding; the pile less its top card then stands as the stock, in an order
+    the log does not say, so later stock draws of its cards raise nothing more (each was
+    a finding), while a card that cannot be in it still does."""
+    game, hand = scenario(**base(events=[], results={}))
+    events, pile = exhaust_stock(game, hand)
+    seq = len(events)
+    once = next(c for c in pile[1:-1] if pile[:-1].count(c) == 1)  # one copy in the pile
+    others = [c for c in pile[1:-1] if c != once][:2]
+    for i, card in enumerate([once, *others]):  # three of the pile's cards, in no order
+        player = hand.seats[i % 2]
+        events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+        events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+    events.append(parse_event(len(events), "P2 drop"))
+    hand.events = events
+    hand.results = [
+        Result("P1", "won", 0, None, Decimal("36.00")),
+        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
+    ]
+    assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq)]
+    # The card P1 drew first, drawn again: its one copy left the stock with P1's draw.
+    events[seq + 2] = parse_event(seq + 2, f"P2 draw_stock {CODE_TEXT[once]}")
+    events[seq + 3] = parse_event(seq + 3, f"P2 discard {CODE_TEXT[once]}")
+    assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq),
+                                 ("draw.stock_mismatch", "P2", seq + 2)]  # fmt: skip
+
+
 def test_a_time_out_played_by_the_server_is_held_to_the_same_rules() -> None:
     """`turns.order`: an `auto` discard (reason timeout) is the player's turn, played by
     the server; it must still discard a card the player holds."""
@@ -244,6 +272,22 @@ def test_a_drop_in_deals_is_not_allowed_000() -> None:
     assert audit(game, hand) == [("drop.penalty", "P2", 2)]
     kw["events"] = ["P1 draw_stock JK", "P1 discard JK", "P2 drop auto left"]
     assert audit(*scenario(**kw)) == []
+
+
+def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:
+    """`drops.deals` = none: a drop in deals charged 20 (a first drop's penalty elsewhere)
+    is one error, one `drop.penalty` finding, which says both that deals has no drops and
+    what the full count would be (it was two findings on the same event)."""
+    kw = base(
+        game_format="deals",
+        events=["P1 draw_stock JK", "P1 discard JK", "P2 drop"],
+        results={"P1": ("won", 0, "20"), "P2": ("first_drop", 20, "-20")},
+    )
+    game, hand = scenario(**kw)
+    (found,) = audit_hand(hand, game, STANDARD).findings
+    assert (found.check, found.player_id, found.seq) == ("drop.penalty", "P2", 2)
+    assert (found.expected, found.recorded) == ("80", "20")
+    assert "where there are no drops (the full count of 80)" in found.message
 
 
 def test_pool_201_drops_cost_25_and_50_000() -> None:
