@@ -228,8 +228,9 @@ _NEEDED = {
 
 CLAIM_NEEDS: dict[str, tuple[str, dict[str, tuple[str, ...]]]] = {
     "game_events": ("action", {
-        "player_id": ("eliminated", "rebuy", "split_offer", "split_accept", "split_reject",
-                      "game_won"),
+        # Not game_won: a split game may record one for no single player, and the winner
+        # checks read a null one as "won by nobody".
+        "player_id": ("eliminated", "rebuy", "split_offer", "split_accept", "split_reject"),
         "split_kind": ("split",),
     }),
     "ledger": ("kind", {
