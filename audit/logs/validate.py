@@ -279,8 +279,8 @@ def _table_checks(table: str) -> list[_Check]:
         # by it (a player who left, a disconnection), so a drop or auto row without one
         # would be charged by a guess.
         checks.append(_needs("reason", ["drop"]))
-        checks.append(_Check("auto AND reason IS NULL AND action <> 'drop'", "reason",
-                             "auto_reason", "action"))  # fmt: skip
+        checks.append(_Check("auto AND reason IS NULL AND action NOT IN ('drop', 'reshuffle')",
+                             "reason", "auto_reason", "action"))  # fmt: skip
     if table in CLAIM_NEEDS:
         by, needs = CLAIM_NEEDS[table]
         checks += [_needs(column, actions, by) for column, actions in needs.items()]
