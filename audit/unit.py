@@ -370,13 +370,14 @@ _RESTS = {
 
 def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
     """``game.unchecked`` for each value of the games row a check needs and the row leaves
-    null (the contract lets it be null): a deals game's ``deals_count`` (how many deals it
-    plays, and so its winner), a pool or deals game's ``entry_fee`` when its ledger has rows
-    (the buy-ins, rebuys, prize and split shares), a points game's ``point_value`` when its
+    null (the contract lets it be null): a finished deals game's ``deals_count`` (how many
+    deals it plays, and so its winner), a finished pool or deals game's ``entry_fee`` when
+    its ledger has rows (the buy-ins, rebuys, prize and split shares; a running game's wait
+    for the night it ends, as those checks do), a points game's ``point_value`` when its
     hands or ledger record money. Those checks are skipped, and this says so: a skipped
     check is never silently passed."""
     unset: list[tuple[str, str]] = []
-    if game.format == Format.DEALS and game.deals_count is None:
+    if game.format == Format.DEALS and game.deals_count is None and not game.running:
         unset.append(("deals_count", "how many deals it played and its winner were"))
     buy_in = game.format in (Format.POOL_101, Format.POOL_201, Format.DEALS)
     if buy_in and game.entry_fee is None and game.ledger and not game.running:
