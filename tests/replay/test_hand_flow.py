@@ -34,6 +34,16 @@ def exhaust_stock(game: Game, hand: Hand) -> tuple[list[Event], list[int]]:
     return events, pile
 
 
+def p2_drops_and_p1_wins(hand: Hand, events: list[Event]) -> None:
+    """End the hand on ``events``: P2 drops in the middle, P1 wins (`drops.points`)."""
+    events.append(parse_event(len(events), "P2 drop"))
+    hand.events = events
+    hand.results = [
+        Result("P1", "won", 0, None, Decimal("36.00")),
+        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
+    ]
+
+
 def test_stock_runs_out_and_the_discard_pile_is_reshuffled() -> None:
     """`turns.reshuffle`: the new stock is the discard pile less its top card; play goes on
     from it. Then P1 drops in the middle of the hand and P2 wins (`drops.points`)."""
@@ -44,12 +54,7 @@ def test_stock_runs_out_and_the_discard_pile_is_reshuffled() -> None:
     top = new_stock[0]
     events.append(parse_event(len(events), f"P1 draw_stock {CODE_TEXT[top]}"))
     events.append(parse_event(len(events), f"P1 discard {CODE_TEXT[top]}"))
-    events.append(parse_event(len(events), "P2 drop"))
-    hand.events = events
-    hand.results = [
-        Result("P1", "won", 0, None, Decimal("36.00")),
-        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
-    ]
+    p2_drops_and_p1_wins(hand, events)
     assert audit(game, hand) == []
 
 
@@ -77,12 +82,7 @@ def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
     seq = len(events)
     events.append(parse_event(seq, f"P1 draw_stock {CODE_TEXT[pile[0]]}"))
     events.append(parse_event(seq + 1, f"P1 discard {CODE_TEXT[pile[0]]}"))
-    events.append(parse_event(seq + 2, "P2 drop"))
-    hand.events = events
-    hand.results = [
-        Result("P1", "won", 0, None, Decimal("36.00")),
-        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
-    ]
+    p2_drops_and_p1_wins(hand, events)
     assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq)]
 
 
@@ -100,12 +100,7 @@ def test_a_missing_reshuffle_is_one_finding_not_one_per_later_draw() -> None:
         player = hand.seats[i % 2]
         events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
         events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
-    events.append(parse_event(len(events), "P2 drop"))
-    hand.events = events
-    hand.results = [
-        Result("P1", "won", 0, None, Decimal("36.00")),
-        Result("P2", "middle_drop", 40, None, Decimal("-40.00")),
-    ]
+    p2_drops_and_p1_wins(hand, events)
     assert audit(game, hand) == [("draw.stock_mismatch", "P1", seq)]
     # The card P1 drew first, drawn again: its one copy left the stock with P1's draw.
     events[seq + 2] = parse_event(seq + 2, f"P2 draw_stock {CODE_TEXT[once]}")
