@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import literal
+from audit.errors import AuditError, first_line
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import COLUMNS, Finding, Severity
 from audit.records import HandRow, give_back_memory
@@ -208,6 +209,62 @@ def _finding_key(f: Finding) -> tuple[Any, ...]:
 def write_findings(path: Path, findings: Sequence[Finding]) -> None:
     ordered = sorted(findings, key=_finding_key)
     _write_parquet(path, ordered, COLUMNS, FINDINGS_SCHEMA)
+
+
+RUN_KEYS = ("version", "arguments", "inputs", "counts", "timings_s", "exit_status")
+"""What every run.json this tool writes holds, and what reading one back needs."""
+
+
+def read_run(out: Path) -> dict[str, Any]:
+    """The run.json of the output folder ``out``. An ``AuditError`` (one line, exit 2: the
+    folder is damaged, which is not a finding) when it is not there, not JSON, or not a
+    run.json of this tool."""
+    path = out / "run.json"
+    try:
+        run = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AuditError(f"{out} is not a replay's output folder: it has no run.json",
+                         slug="out") from None  # fmt: skip
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AuditError(f"{path} cannot be read: {first_line(exc)}", slug="out") from None
+    if not isinstance(run, dict):
+        raise AuditError(f"{path} is not a run.json of rummy-audit: it holds no object",
+                         slug="out")  # fmt: skip
+    lacks = [key for key in RUN_KEYS if key not in run]
+    if lacks:
+        raise AuditError(
+            f"{path} is not a run.json of rummy-audit: it lacks {', '.join(lacks)}", slug="out"
+        )
+    held: dict[str, Any] = run
+    return held
+
+
+def check_outputs(out: Path, names: Sequence[str]) -> None:
+    """An ``AuditError`` unless each file ``names`` of the output folder ``out`` is there
+    and readable: run.json (``read_run``), and each Parquet output a Parquet file with the
+    columns of its kind. The first problem is the message: a missing file, one that is not
+    Parquet, one without a column it needs."""
+    missing = [name for name in names if not (out / name).is_file()]
+    if missing:
+        raise AuditError(
+            f"{out} is not a replay's output folder: it has no {', '.join(missing)}", slug="out"
+        )
+    for name in names:
+        if name == "run.json":
+            read_run(out)
+            continue
+        kind = KINDS.get(name.removesuffix(".parquet"))
+        if kind is None:
+            continue
+        try:
+            columns = set(pq.read_schema(out / name).names)
+        except (OSError, pa.ArrowException) as exc:
+            raise AuditError(f"{out / name} cannot be read: {first_line(exc)}",
+                             slug="out") from None  # fmt: skip
+        lacks = [c for c in kind.schema.names if c not in columns]
+        if lacks:
+            raise AuditError(f"{out / name} is not a {name} of rummy-audit: it has no "
+                             f"{', '.join(lacks)} column", slug="out")  # fmt: skip
 
 
 def read_findings(path: Path) -> list[Finding]:

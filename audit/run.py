@@ -7,7 +7,6 @@ ran them, because every output is sorted by stable keys before it is written.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import re
@@ -44,8 +43,10 @@ from audit.logs.reader import (
 from audit.output import (
     OUTPUT_VERSION,
     Parts,
+    check_outputs,
     nightly_night,
     read_findings,
+    read_run,
     write_findings,
     write_json,
     write_rng,
@@ -483,7 +484,8 @@ def _replayed(
             "to come (rummy-audit nightly without --no-fairplay / --no-rng)",
             slug=slug,
         )
-    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    check_outputs(out, needs)  # there, but each readable: a damaged one is one line
+    run = read_run(out)
     log = open_log_root(logs)
     if run.get("inputs") != _inputs(log):
         raise AuditError(

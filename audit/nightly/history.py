@@ -11,7 +11,6 @@ at worst, never ahead and never counting a night twice.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,6 +23,7 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal
+from audit.output import read_run
 
 HISTORY = "history"
 
@@ -159,7 +159,7 @@ def tonight(
 ) -> dict[str, list[dict[str, Any]]]:
     """Tonight's history rows, from the night's outputs in ``out``, its log root ``logs``
     (the money) and the past rows (the suspicions open the night before)."""
-    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    run = read_run(out)
     night = facts.night
     with duck.connect() as db:
         findings = file_literal(str(out / "findings.parquet"))

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from audit.errors import AuditError
-from audit.output import write_text
+from audit.output import check_outputs, write_text
 from audit.report.views import build_view
 
 
@@ -24,16 +23,15 @@ def environment() -> Environment:
     )
 
 
+REPORT_NEEDS = ("run.json", "findings.parquet", "hands.parquet", "quarantine.parquet")
+"""The outputs the report is built from: a missing one is an error, never an empty section
+(a report without quarantine.parquet said nothing was quarantined)."""
+
+
 def write_report(out: Path) -> Path:
     """Write ``out/report.html`` from the outputs already in ``out``; an ``AuditError``
-    when they are not there."""
-    missing = [
-        n for n in ("run.json", "findings.parquet", "hands.parquet") if not (out / n).is_file()
-    ]
-    if missing:
-        raise AuditError(
-            f"{out} is not a replay's output folder: it has no {', '.join(missing)}", slug="out"
-        )
+    when they are not there or cannot be read (``check_outputs``)."""
+    check_outputs(out, REPORT_NEEDS)
     html = environment().get_template("report.html.j2").render(view=build_view(out))
     path = out / "report.html"
     write_text(path, html)

@@ -13,7 +13,6 @@ did not run, is reported as *not run*, never as a clean night.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ import duckdb
 from audit import duck
 from audit.duck import file_literal
 from audit.findings import CATALOG
+from audit.output import read_run
 from audit.report.base import RANK_SQL, SEVERITIES, Chart, chart, query, query_one
 from audit.report.fairplay import (
     FairPlayRun,
@@ -163,7 +163,7 @@ class ReportView:
 
 def build_view(out: Path) -> ReportView:
     """The report of the outputs in ``out``."""
-    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    run = read_run(out)
     db = duck.connect()
     try:
         for view, name in (("f", "findings"), ("h", "hands")):

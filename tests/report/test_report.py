@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
@@ -169,3 +170,37 @@ def test_a_span_with_one_end_unknown_states_the_other(night: Path, tmp_path: Pat
     header = rewritten(night, tmp_path / "end", run_at="2026-11-30T06:00:00+00:00", hands_span=end)
     assert "hands audited up to <time" in header
     assert "2026-11-30 01:00:00 UTC</time> &middot; run made" in header
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "says"),
+    [
+        ("run.json", "{bad", "run.json cannot be read: Expecting property name"),
+        ("run.json", "[]", "run.json is not a run.json of rummy-audit: it holds no object"),
+        ("run.json", "{}", "run.json is not a run.json of rummy-audit: it lacks version,"),
+        ("findings.parquet", "junk", "findings.parquet cannot be read: "),
+        ("hands.parquet", "junk", "hands.parquet cannot be read: "),
+        ("quarantine.parquet", None, "is not a replay's output folder: it has no quarantine"),
+    ],
+)
+def test_a_damaged_output_folder_is_one_line_and_exit_2(
+    night: Path, tmp_path: Path, name: str, text: str | None, says: str
+) -> None:
+    """audit-output.md: exit 2 when the run could not be done. A damaged or missing output
+    was a traceback and exit 1 (`report`, `fairplay`, `rng`), or, for quarantine.parquet, a
+    report saying nothing was quarantined."""
+    out = tmp_path / "out"
+    shutil.copytree(night, out)
+    if text is None:
+        (out / name).unlink()
+    else:
+        (out / name).write_text(text)
+    logs = str(night.parent / "logs")
+    for args in (["report", str(out)], ["fairplay", logs, "--out", str(out)],
+                 ["rng", logs, "--out", str(out)]):  # fmt: skip
+        if name == "quarantine.parquet" and args[0] != "report":
+            continue  # the detectors do not read it; the report they write again does
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert says in result.output, (args, result.output)
+        assert "Traceback" not in result.output
