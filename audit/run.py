@@ -393,15 +393,17 @@ def replay_logs(
         parts.write("drops", out / "drops.parquet")
         hands = Counter(dict(parts.query("hands", "SELECT status, count(*) FROM parts GROUP BY 1")))
         written = time.perf_counter()
+        # Over no replayed hand the night-wide passes test nothing: they did not run.
+        idle = hands["verified"] + hands["discrepancy"] == 0
         with using(platform):
-            fair = _fairplay(log, out) if fairplay else None
+            fair = _fairplay(log, out) if fairplay and not idle else None
         if fair is not None:
             parts.add("findings", [s.to_finding() for s in fair.suspicions])
         else:
             (out / SUSPICIONS).unlink(missing_ok=True)  # a stale night's would mislead
         detected = time.perf_counter()
         with using(platform):
-            shuffles = _shuffles(log, out) if rng else None
+            shuffles = _shuffles(log, out) if rng and not idle else None
         if shuffles is not None:
             parts.add("findings", shuffles.findings())
         else:
@@ -438,8 +440,8 @@ def replay_logs(
             {"table": row.table, "path": row.file, "reason": row.reason}
             for row in log.bad_files
         ],
-        "fairplay": _fairplay_json(fair),
-        "rng": _rng_json(shuffles),
+        "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),
+        "rng": _rng_json(shuffles, "--no-rng" if not rng else _IDLE),
         "timings_s": {
             "open": round(opened - started, 3),
             "replay": round(replayed - opened, 3),
@@ -527,11 +529,15 @@ def fairplay_logs(
     again."""
     run, log, platform = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay", rules)
     opened = time.perf_counter()
+    run["arguments"]["fairplay"] = True
+    if _idle(run):
+        (out / SUSPICIONS).unlink(missing_ok=True)
+        run["fairplay"] = _fairplay_json(None, _IDLE)
+        return _rewrite(run, out, FAIR, [], fail_on)
     with using(platform):
         fair = _fairplay(log, out)
     run["timings_s"]["fairplay"] = round(time.perf_counter() - opened, 3)
     run["fairplay"] = _fairplay_json(fair)
-    run["arguments"]["fairplay"] = True
     return _rewrite(run, out, FAIR, [s.to_finding() for s in fair.suspicions], fail_on)
 
 
@@ -543,12 +549,22 @@ def rng_logs(
     ``rng.parquet``, ``run.json`` and ``report.html`` written again."""
     run, log, platform = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng", rules)
     opened = time.perf_counter()
+    run["arguments"]["rng"] = True
+    if _idle(run):
+        (out / RNG).unlink(missing_ok=True)
+        run["rng"] = _rng_json(None, _IDLE)
+        return _rewrite(run, out, SHUFFLE, [], fail_on)
     with using(platform):
         shuffles = _shuffles(log, out)
     run["timings_s"]["rng"] = round(time.perf_counter() - opened, 3)
     run["rng"] = _rng_json(shuffles)
-    run["arguments"]["rng"] = True
     return _rewrite(run, out, SHUFFLE, shuffles.findings(), fail_on)
+
+
+def _idle(run: dict[str, Any]) -> bool:
+    """Whether the replay in run.json replayed no hand (``_IDLE``)."""
+    hands = run["counts"]["hands"]
+    return int(hands.get("verified", 0)) + int(hands.get("discrepancy", 0)) == 0
 
 
 def _fairplay(log: LogRoot, out: Path) -> FairPlay:
@@ -559,9 +575,14 @@ def _fairplay(log: LogRoot, out: Path) -> FairPlay:
     return fair
 
 
-def _fairplay_json(fair: FairPlay | None) -> dict[str, Any]:
+_IDLE = "no hand was replayed"
+"""Why the fair-play detectors and the shuffle tests did not run over a night of no
+replayed hand (every hand quarantined, or none in the logs)."""
+
+
+def _fairplay_json(fair: FairPlay | None, why: str = "--no-fairplay") -> dict[str, Any]:
     if fair is None:
-        return {"status": "not run", "why": "--no-fairplay"}
+        return {"status": "not run", "why": why}
     return {"status": "run", "detectors": fair.summary(), "suspicions": len(fair.suspicions)}
 
 
@@ -573,9 +594,9 @@ def _shuffles(log: LogRoot, out: Path) -> ShuffleAudit:
     return shuffles
 
 
-def _rng_json(shuffles: ShuffleAudit | None) -> dict[str, Any]:
+def _rng_json(shuffles: ShuffleAudit | None, why: str = "--no-rng") -> dict[str, Any]:
     if shuffles is None:
-        return {"status": "not run", "why": "--no-rng"}
+        return {"status": "not run", "why": why}
     return shuffles.summary()
 
 

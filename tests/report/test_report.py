@@ -16,6 +16,7 @@ from audit.report.fairplay import TOP_SUSPICIONS
 from audit.report.render import write_report
 from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
 from tests.explain.goldtest import compare
+from tests.logs.logbuilder import LogBuilder
 from tests.report.nights import HOSTILE, QUOTED, big_night
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -204,3 +205,29 @@ def test_a_damaged_output_folder_is_one_line_and_exit_2(
         assert result.exit_code == 2, (args, result.output)
         assert says in result.output, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_a_night_with_no_hand_replayed_says_fair_play_and_shuffle_did_not_run(
+    tmp_path: Path,
+) -> None:
+    """Every hand quarantined: the detectors and the shuffle tests would test nothing, so
+    run.json, the command's line and the report say "not run" and why (they said the
+    detectors ran and found 0 suspicions, and 0 shuffle tests failed); the same from the
+    `fairplay` and `rng` commands over that replay."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
+    logs.rows["results"].clear()
+    root, out = logs.write(), tmp_path / "out"
+    result = CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress"])
+    assert "fair play not run; shuffle not run" in result.output
+    for args in (["fairplay", str(root), "--out", str(out)], ["rng", str(root), "--out", str(out)]):
+        again = CliRunner().invoke(app, args)
+        assert again.exit_code in (0, 1), again.output
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["counts"]["hands"] == {"verified": 0, "discrepancy": 0, "quarantined": 1}
+    assert run["fairplay"] == {"status": "not run", "why": "no hand was replayed"}
+    assert run["rng"] == {"status": "not run", "why": "no hand was replayed"}
+    assert not (out / "suspicions.parquet").exists()
+    assert not (out / "rng.parquet").exists()
+    html = page(out)
+    assert "Fair-play detectors: not run (no hand was replayed)." in html
+    assert "0 fair-play suspicions" not in html
