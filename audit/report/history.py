@@ -78,6 +78,13 @@ class HistoryView:
     """Tonight's suspicions opened and closed, opened first."""
     kept: int
     """Tonight's suspicions already open the night before."""
+    fairplay_ran: bool
+    """Whether the detectors ran tonight; when not, nothing was opened or closed and
+    ``kept`` is not known: ``open_before`` says what was open when they last ran."""
+    last_ran: int | None
+    """The last night before tonight the detectors ran (None: none did)."""
+    open_before: int
+    """The suspicions open at ``last_ran``."""
     findings_chart: Chart
     money_chart: Chart
 
@@ -103,6 +110,8 @@ def history_view(out: Path) -> HistoryView | None:
     table = [_night_row(n, current, hands, money) for n in shown]
     columns = [n["night"] for n in nights[-CHECK_NIGHTS:]]
     changes = [r for r in rows["suspicions"] if r["night"] == current]
+    ran = [n["night"] for n in nights if n["fairplay"] and n["night"] < current]
+    last_ran = max(ran, default=None)
     order = {"opened": 0, "closed": 1}
     return HistoryView(
         night=current,
@@ -116,6 +125,11 @@ def history_view(out: Path) -> HistoryView | None:
             if r["change"] in order
         ],
         kept=sum(1 for r in changes if r["change"] == "kept"),
+        fairplay_ran=bool(nights[-1]["fairplay"]),
+        last_ran=last_ran,
+        open_before=sum(
+            1 for r in rows["suspicions"] if r["night"] == last_ran and r["change"] != "closed"
+        ),
         findings_chart=chart(
             "chart-nights",
             "Findings per night",

@@ -144,6 +144,32 @@ def test_the_trend_section_lists_the_suspicions_opened_and_closed(
     assert " ".join(kept.split()).startswith("1 opened, 1 closed; 1 already open the night before")
 
 
+def test_a_night_the_detectors_did_not_run_says_so_and_what_was_open_before(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """docs/nightly.md: a night the detectors did not run opens and closes nothing; its
+    section says they did not run and how many suspicions were open the last night they
+    did (it said "0 already open the night before" with 2 open)."""
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    rows = read_history(out)
+    rows["nights"] = [{**n, "fairplay": n["night"] == 1} for n in rows["nights"]]
+    rows["suspicions"] = [
+        {"night": 1, "key": f"fairplay.bot:{p}", "check": "fairplay.bot", "players": [p],
+         "severity": "minor", "change": "opened"} for p in ("P7", "P9")
+    ]  # fmt: skip
+    write_history(out, rows)
+    write_report(out)
+    view = build_view(out).history
+    assert view is not None
+    assert (view.fairplay_ran, view.last_ran, view.open_before) == (False, 1, 2)
+    said = " ".join(page(out).split('id="trends-kept">')[1].split("</p>")[0].split())
+    assert said.startswith("The fair-play detectors did not run tonight, so no suspicion was "
+                           "opened or closed; 2 were open on night 1, the last night they ran.")
+    assert "already open" not in said
+
+
 def test_a_night_of_empty_files_opens_and_closes_no_suspicion(
     cut: Cut, tmp_path: Path
 ) -> None:
