@@ -216,6 +216,8 @@ class RunSummary:
     """The input files that could not be read (paths relative to the log root)."""
     lost_hands: int = 0
     """Hands that other tables name but whose hands row could not be read or is missing."""
+    rng_tests: int = 0
+    """Shuffle tests that had enough shoes to run (0: the tests ran, but none could)."""
 
     @property
     def cause(self) -> str:
@@ -675,7 +677,9 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     tested = run.get("rng", {}).get("status") == "run"
     unreadable = tuple(one_line(f["path"]) for f in run.get("unreadable_files", []))
     lost = int(run["counts"].get("lost_hands", 0))
-    return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost)
+    tests = int(run.get("rng", {}).get("tests", 0)) if tested else 0
+    return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost,
+                      tests)  # fmt: skip
 
 
 class _progress:

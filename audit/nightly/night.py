@@ -75,6 +75,8 @@ class NightSummary:
     """The fair-play detectors ran."""
     rng: bool = True
     """The shuffle tests ran."""
+    shuffle_tests: int | None = None
+    """Shuffle tests with enough shoes to run (0: none could; None: not counted)."""
     exit_status: int = 0
 
     def line(self) -> str:
@@ -92,6 +94,9 @@ class NightSummary:
                 f"{'s' * (self.running != 1)} still running; nothing committed"
             )
         hands = self.hands
+        tested = f"{self.shuffle_failed} failed checks" if self.rng else "not run"
+        if self.rng and self.shuffle_tests == 0:
+            tested = "no test had enough shoes to run"
         return (
             f"Night {self.night}: {files}; {self.carried_in} running game"
             f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight), "
@@ -100,7 +105,7 @@ class NightSummary:
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
             f"findings" + (f", worst {self.worst}" if self.worst else "")
             + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
-            + (f"; shuffle {f'{self.shuffle_failed} failed checks' if self.rng else 'not run'}")
+            + f"; shuffle {tested}"
             + f"; outputs in {self.folder}"
         )
 
@@ -234,6 +239,7 @@ def _night(
         shuffle_failed=sum(n for c, n in replay.findings.items() if c.startswith("rng.")),
         fairplay=replay.fairplay,
         rng=replay.rng,
+        shuffle_tests=replay.rng_tests,
         exit_status=replay.exit_status,
     )
 

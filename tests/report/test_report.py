@@ -231,3 +231,19 @@ def test_a_night_with_no_hand_replayed_says_fair_play_and_shuffle_did_not_run(
     html = page(out)
     assert "Fair-play detectors: not run (no hand was replayed)." in html
     assert "0 fair-play suspicions" not in html
+
+
+def test_shuffle_tests_that_all_lacked_shoes_are_not_reported_as_passed(tmp_path: Path) -> None:
+    """docs/rng.md: a test not run is never reported as passed. A one-hand night gives
+    every shuffle test too few shoes: the line, the tile and the section say no test
+    could run (they said 0 failed checks, 0 shuffle tests failed, No test failed)."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
+    root, out = logs.write(), tmp_path / "out"
+    result = CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress"])
+    assert "; shuffle no test had enough shoes to run;" in result.output
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert (run["rng"]["status"], run["rng"]["tests"]) == ("run", 0)
+    html = " ".join(page(out).split())
+    assert "<b>none ran</b>shuffle tests (too few shoes)" in html
+    assert "<b>no test could run</b>, so none failed and none passed" in html
+    assert "No test failed" not in html
