@@ -127,7 +127,7 @@ def _hand(
     hand: Hand, game: Game, rules: Ruleset, other: Ruleset, out: WhatIf, opening: int | None
 ) -> None:
     before = HandReplay(hand, game, rules, opening).run()
-    after = HandReplay(hand, game, other, opening).run()
+    after = HandReplay(hand, game, other, opening, by_rules=True).run()
     was, will = expected_outcomes(before), expected_outcomes(after)
     undecided = _undecided(before, after)
     note = undecided or _broken(before, after, other)
@@ -152,16 +152,22 @@ def _hand(
 
 
 def _undecided(before: HandReplay, after: HandReplay) -> str:
-    """Why the other rules would have ended the hand elsewhere than the record, or ``""``."""
+    """Why the other rules would have ended the hand elsewhere than the record, or ``""``.
+    ``after`` judges each declaration by the other rules (``by_rules``): one they turn
+    invalid still ends the hand there when it leaves one player in or the rules end the
+    hand on an invalid declaration; one they turn valid ends it there, which the record
+    agrees with when no move follows it (only shows)."""
     for b, a in zip(before.declarations, after.declarations, strict=False):
         if b.check.valid == a.check.valid:
             continue
         if b.check.valid:
-            if after.rules.invalid_ends_hand:
-                continue  # it still ends the hand there, on an invalid declaration
+            if after.ended:
+                continue  # it still ends there: invalid_ends_hand, or one player left
             return (f"under {after.rules.id} the declaration of {a.player} at event {a.seq} "
                     f"is invalid ({'; '.join(a.check.reasons)}), so the others would have "
                     "played on past the end of the record")  # fmt: skip
+        if all(e.action == "show" for e in before.hand.events if e.seq > a.seq):
+            continue  # the record ends there too
         return (f"under {after.rules.id} the declaration of {a.player} at event {a.seq} is "
                 "valid and would have ended the hand there; the record plays on")  # fmt: skip
     return ""

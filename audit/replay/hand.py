@@ -95,9 +95,19 @@ class HandReplay:
     """Replays one hand; read ``findings``, ``seats``, ``declarations`` after ``run()``."""
 
     def __init__(
-        self, hand: Hand, game: Game, rules: Ruleset, started_with: int | None = None
+        self,
+        hand: Hand,
+        game: Game,
+        rules: Ruleset,
+        started_with: int | None = None,
+        *,
+        by_rules: bool = False,
     ) -> None:
         self.hand = hand
+        self.by_rules = by_rules
+        """A declaration stands or falls by ``rules``' verdict, not the record's, and play
+        stops where that ends the hand (only the losers' shows after a valid one are
+        read): what-if's replay under other rules. The audit follows the record."""
         self.game = game
         self.rules = rules
         self.started_with = started_with
@@ -545,6 +555,10 @@ class HandReplay:
         self._end_if_one_left()
         return was_current
 
+    def _declared(self) -> bool:
+        """Whether the hand ended on an accepted declaration (its losers then show)."""
+        return bool(self.declarations) and self.declarations[-1].accepted
+
     def _end_if_one_left(self) -> None:
         active = self._active()
         if len(active) == 1 and not self.ended:
@@ -578,7 +592,9 @@ class HandReplay:
             )
         others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
         recorded = self.recorded_outcomes.get(seat.player)
-        if recorded in ("won", "invalid_declare"):
+        if self.by_rules:
+            accepted = check.valid
+        elif recorded in ("won", "invalid_declare"):
             accepted = recorded == "won"
         else:
             accepted = check.valid if after is None else after.action == "show"
@@ -681,6 +697,8 @@ class HandReplay:
         for i, e in enumerate(events):
             action = e.action  # the most frequent first; not ``match``, whose value
             # patterns (``case Action.DISCARD``) look the member up on every event
+            if self.by_rules and self.ended and not (action == _SHOW and self._declared()):
+                break  # the other rules ended the hand here: the record's rest is moot
             if action == _DISCARD:
                 self.discard(e)
             elif action == _DRAW_STOCK:

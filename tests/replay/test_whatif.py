@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.records import GameUnit
+from audit.rules.ruleset import Ruleset, load_preset
 from audit.sim import simulate
-from audit.whatif import CHANGED, UNDECIDED, whatif_logs
+from audit.whatif import CHANGED, UNDECIDED, WhatIf, whatif_logs, whatif_unit
+from tests.replay.cases import P1, P2, WON, base
+from tests.replay.scenario import scenario
 
 CAP_40 = '[points.cap]\nvalue = 40\ntext = "At most 40."\nsource = "test"\n'
 
@@ -165,3 +170,38 @@ def test_whatif_leaves_the_open_melds_game_out_with_the_reason(
         "melds are laid during play",
         "quarantined: the replay cannot replay it",
     }
+
+
+def rescored(kw: dict[str, Any], other: Ruleset) -> list[tuple[str, str | None, int | None, str]]:
+    """Each player's outcome and points under ``other`` for one scenario hand."""
+    game, hand = scenario(**kw)
+    out = WhatIf()
+    whatif_unit(GameUnit(game.game_id, game, [hand]), other, out)
+    return [(r.player_id, r.outcome_after, r.points_after, r.status) for r in out.changes]
+
+
+def test_a_declaration_turned_invalid_with_one_player_left_is_decided() -> None:
+    """standard-13.toml, declaration.invalid_ends_hand: 'After an invalid declaration the
+    declarer is out of the hand with the penalty and the others play on; if only one
+    player is left, that player wins.' A two-player show first-life-13 refuses (no
+    sequence of 4, 003_) ends the hand there: P2 wins, not undecided (it was, with P2
+    charged as a loser)."""
+    other = load_preset("first-life-13")
+    assert rescored(base(), other) == [("P1", "invalid_declare", 80, CHANGED),
+                                       ("P2", "won", 0, CHANGED)]  # fmt: skip
+
+
+def test_under_invalid_ends_hand_the_others_are_charged_nothing() -> None:
+    """`declaration.invalid_ends_hand` = true: an invalid declaration ends the hand and the
+    players still in lose nothing, as the replay judges it; what-if charged them their
+    cards (three players, so the hand does not end on one player left)."""
+    other = replace(load_preset("first-life-13"), invalid_ends_hand=True)
+    kw = base(
+        seats={"P1": P1, "P2": P2, "P3": "AD 3D 5H 7C 8D TH JH 2C 4C 6D 8S TS QD"},
+        events=[*base()["events"], "P3 show: AD 3D 5H 7C 8D TH JH 2C 4C 6D 8S TS QD"],
+        results={**WON, "P3": ("lost", 40, "-40.00")},
+    )
+    assert rescored(kw, other) == [
+        ("P1", "invalid_declare", 80, CHANGED), ("P2", "lost", 0, CHANGED),
+        ("P3", "lost", 0, CHANGED),
+    ]  # fmt: skip
