@@ -655,10 +655,17 @@ def _collect(path: str, prefix: str, table: dict[str, Any], rules: dict[str, Rul
             choice=str(table.get("choice", "")),
         )
         return
+    if prefix in _KEYS:  # a rule's table without its value: say so, not "unknown"
+        raise RulesetError(f"{path}: {prefix}: the rule has no value (a rule is a table of "
+                           "value, text and source)")  # fmt: skip
     for key, value in table.items():
+        name = f"{prefix}.{key}"
         if not isinstance(value, dict):
-            raise RulesetError(f"{path}: unknown key '{prefix}.{key}'")
-        _collect(path, f"{prefix}.{key}", value, rules)
+            if name in _KEYS:  # `cap = 60` under [points]: the rule needs its text and source
+                raise RulesetError(f"{path}: {name} must be a table of value, text and "
+                                   f"source ([{name}]), not a bare value")  # fmt: skip
+            raise RulesetError(f"{path}: unknown key {name!r}")
+        _collect(path, name, value, rules)
 
 
 _LOADING: set[str] = set()

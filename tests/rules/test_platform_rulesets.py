@@ -109,6 +109,26 @@ def test_an_unknown_key_names_the_file_and_the_key(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ('[points.cap]\ntext = "t"\nsource = "s"\n',
+         "acme.toml: points.cap: the rule has no value (a rule is a table of value, text and "
+         "source)"),
+        ("[points]\ncap = 60\n",
+         "acme.toml: points.cap must be a table of value, text and source ([points.cap]), not "
+         "a bare value"),
+    ],
+)  # fmt: skip
+def test_a_known_key_written_wrong_is_not_called_unknown(
+    tmp_path: Path, body: str, says: str
+) -> None:
+    """docs/rulesets.md: a refusal is one line naming the file, the key and what is
+    allowed. A rule table without its value, or a bare `cap = 60`, was "unknown key"."""
+    ruleset(tmp_path, "acme.toml", "acme-13", body, extends="standard-13")
+    assert refusal(tmp_path) == says
+
+
+@pytest.mark.parametrize(
     ("key", "value", "allowed"),
     [
         ("points.cap", 0, "expected a whole number from 1 to 1000, got 0"),
