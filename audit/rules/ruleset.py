@@ -655,7 +655,8 @@ def _collect(path: str, prefix: str, table: dict[str, Any], rules: dict[str, Rul
             choice=str(table.get("choice", "")),
         )
         return
-    if prefix in _KEYS:  # a rule's table without its value: say so, not "unknown"
+    if prefix in _KEYS and not all(isinstance(v, dict) for v in table.values()):
+        # a rule's table with its text or source but no value: say so, not "unknown"
         raise RulesetError(f"{path}: {prefix}: the rule has no value (a rule is a table of "
                            "value, text and source)")  # fmt: skip
     for key, value in table.items():
