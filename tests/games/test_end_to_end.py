@@ -278,3 +278,31 @@ def test_a_claim_row_without_what_its_kind_needs_is_quarantined_not_guessed(
     assert {f["check"] for f in found if f["game_id"] == game} <= {"game.unchecked", "input.row"}
     quarantine = pq.read_table(tmp_path / "o" / "quarantine.parquet").to_pylist()
     assert [(q["table"], q["check"]) for q in quarantine] == [(table, "input.row")]
+
+
+def test_a_running_deals_game_without_deals_count_waits_like_its_checks(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A running game's deal count and winner are judged the night it ends, so a null
+    deals_count on a running deals game is not yet a `game.unchecked`."""
+    row = tamper(logs, "games", lambda r: r["format"] == "deals",
+                 lambda r: {**r, "deals_count": None})  # fmt: skip
+    running(logs, row["game_id"])
+    assert unchecked(findings(logs, tmp_path / "o"), row["game_id"]) == []
+
+
+def test_a_game_won_row_naming_no_player_is_read_as_won_by_nobody(
+    logs: Path, tmp_path: Path
+) -> None:
+    """The README lets `game_events.player_id` be null when the action concerns no single
+    player, as a split game's game_won may: the row is not quarantined, and a pool game
+    with one player left that records its winner as nobody is a `pool.winner` finding."""
+    pools = game_ids(logs, "pool_101") | game_ids(logs, "pool_201")
+    row = tamper(logs, "game_events",
+                 lambda r: r["action"] == "game_won" and r["game_id"] in pools,
+                 lambda r: {**r, "player_id": None})  # fmt: skip
+    found = findings(logs, tmp_path / "o")
+    assert [f for f in found if f["check"] == "input.row"] == []
+    (winner,) = [f for f in found if f["check"] == "pool.winner"]
+    assert winner["game_id"] == row["game_id"]
+    assert "recorded as won by ?" in winner["message"]

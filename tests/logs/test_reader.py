@@ -543,6 +543,16 @@ def test_a_bad_row_quarantines_its_hand(
     assert quarantined(units)["h2"].startswith(bad.reason)
 
 
+def test_a_reshuffle_marked_auto_needs_no_reason(tmp_path: Path) -> None:
+    """log-format.md: `reason` says why for drop and auto actions, "the server acted for the
+    player"; a reshuffle is the server's own, so one marked auto without a reason is
+    read, not quarantined as an automatic row without its reason."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
+    logs.event("reshuffle", groups=[["AS"]], auto=True)
+    _, quarantine = read(logs.write(), tmp_path / "work")
+    assert [q for q in quarantine if q.check == "input.row"] == []
+
+
 def test_a_null_hand_id_is_quarantined_as_a_row(tmp_path: Path) -> None:
     logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
     logs.rows["results"][0]["hand_id"] = None
