@@ -233,9 +233,6 @@ def _summary_line(summary: run.RunSummary) -> None:
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     shuffle = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
-    tested = "not run" if not summary.rng else f"{shuffle} failed checks"
-    if summary.rng and not summary.rng_tests:
-        tested = "no test had enough shoes to run"
     typer.echo(
         (f"{summary.cause[0].upper()}{summary.cause[1:]}. " if summary.cause else "")
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
@@ -244,7 +241,7 @@ def _summary_line(summary: run.RunSummary) -> None:
         f"{sum(summary.findings.values())} findings"
         + (f", worst {summary.worst.value}" if summary.worst else "")
         + (f"; fair play {'not run' if not summary.fairplay else f'{suspicions} suspicions'}")
-        + f"; shuffle {tested}"
+        + f"; shuffle {run.shuffle_words(summary.rng, summary.rng_tests, shuffle)}"
         + f"; outputs in {summary.out}"
     )
     raise typer.Exit(code=summary.exit_status)

@@ -241,18 +241,15 @@ def read_run(out: Path) -> dict[str, Any]:
 
 def check_outputs(out: Path, names: Sequence[str]) -> None:
     """An ``AuditError`` unless each file ``names`` of the output folder ``out`` is there
-    and readable: run.json (``read_run``), and each Parquet output a Parquet file with the
-    columns of its kind. The first problem is the message: a missing file, one that is not
-    Parquet, one without a column it needs."""
+    and each Parquet output a Parquet file with the columns of its kind (run.json is
+    ``read_run``'s, which its callers call next). The first problem is the message: a
+    missing file, one that is not Parquet, one without a column it needs."""
     missing = [name for name in names if not (out / name).is_file()]
     if missing:
         raise AuditError(
             f"{out} is not a replay's output folder: it has no {', '.join(missing)}", slug="out"
         )
     for name in names:
-        if name == "run.json":
-            read_run(out)
-            continue
         kind = KINDS.get(name.removesuffix(".parquet"))
         if kind is None:
             continue

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -395,8 +395,7 @@ def replay_logs(
         parts.write("drops", out / "drops.parquet")
         hands = Counter(dict(parts.query("hands", "SELECT status, count(*) FROM parts GROUP BY 1")))
         written = time.perf_counter()
-        # Over no replayed hand the night-wide passes test nothing: they did not run.
-        idle = hands["verified"] + hands["discrepancy"] == 0
+        idle = _idle(hands)
         with using(platform):
             fair = _fairplay(log, out) if fairplay and not idle else None
         if fair is not None:
@@ -532,7 +531,7 @@ def fairplay_logs(
     run, log, platform = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay", rules)
     opened = time.perf_counter()
     run["arguments"]["fairplay"] = True
-    if _idle(run):
+    if _idle(run["counts"]["hands"]):
         (out / SUSPICIONS).unlink(missing_ok=True)
         run["fairplay"] = _fairplay_json(None, _IDLE)
         return _rewrite(run, out, FAIR, [], fail_on)
@@ -552,7 +551,7 @@ def rng_logs(
     run, log, platform = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng", rules)
     opened = time.perf_counter()
     run["arguments"]["rng"] = True
-    if _idle(run):
+    if _idle(run["counts"]["hands"]):
         (out / RNG).unlink(missing_ok=True)
         run["rng"] = _rng_json(None, _IDLE)
         return _rewrite(run, out, SHUFFLE, [], fail_on)
@@ -563,10 +562,19 @@ def rng_logs(
     return _rewrite(run, out, SHUFFLE, shuffles.findings(), fail_on)
 
 
-def _idle(run: dict[str, Any]) -> bool:
-    """Whether the replay in run.json replayed no hand (``_IDLE``)."""
-    hands = run["counts"]["hands"]
+def _idle(hands: Mapping[str, int]) -> bool:
+    """Whether a replay's hands by status hold none replayed (``_IDLE``): over no replayed
+    hand the night-wide passes test nothing, so they do not run."""
     return int(hands.get("verified", 0)) + int(hands.get("discrepancy", 0)) == 0
+
+
+def shuffle_words(ran: bool, tests: int | None, failed: int) -> str:
+    """What the one-line summaries (replay, fairplay, rng, nightly) say of the shuffle
+    tests: not run, no test with enough shoes (``tests`` 0; None: not counted), or the
+    failed checks."""
+    if not ran:
+        return "not run"
+    return "no test had enough shoes to run" if tests == 0 else f"{failed} failed checks"
 
 
 def _fairplay(log: LogRoot, out: Path) -> FairPlay:

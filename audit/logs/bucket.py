@@ -148,10 +148,12 @@ class Bucket:
             .agg("seq", "_k")
             .iter_rows()
         }
-        # A player's second good results row in a hand (by player, then place in the
-        # input): the row a duplicate-results quarantine names.
+        per_hand_results = result_stats(results)
+        repeated = per_hand_results.filter(~pl.col("results_unique"))["_h"]
+        # A player's second good results row in such a hand (by player, then place in the
+        # input): the row its quarantine names.
         self.repeated_results: dict[int, int] = dict(
-            results.filter(pl.col("_ok"))
+            results.filter(pl.col("_ok") & pl.col("_h").is_in(repeated.implode()))
             .filter(pl.int_range(pl.len()).over("_h", "player_id") == 1)
             .group_by("_h", maintain_order=True)
             .agg(pl.col("_k").first())
@@ -162,7 +164,7 @@ class Bucket:
             .filter(pl.col("_first"))
             .sort("_h")
             .join(per_hand, on="_h", how="left")
-            .join(result_stats(results), on="_h", how="left")
+            .join(per_hand_results, on="_h", how="left")
             .with_columns(
                 pl.col("n_events", "n_good_events", "n_results", "n_good_results").fill_null(0),
                 seats_ok=SEATS_OK,

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from audit import duck
 from audit.duck import file_literal
 from audit.output import read_run
+from audit.report.history import open_when_last_run
 
 HISTORY = "history"
 
@@ -274,9 +275,7 @@ def suspicion_changes(
     """Tonight's suspicions matched with those open the last night the detectors ran."""
     if not fair:
         return []
-    ran = [n["night"] for n in nights if n["fairplay"] and n["night"] < night]
-    last = max(ran, default=None)
-    before = {r["key"]: r for r in past if r["night"] == last and r["change"] != "closed"}
+    _, before = open_when_last_run(night, past, nights)
     now: dict[str, dict[str, Any]] = {}
     path = out / "suspicions.parquet"
     if path.is_file():

@@ -45,7 +45,7 @@ from audit.nightly.state import (
 )
 from audit.output import NIGHTLY, write_json
 from audit.report.render import write_report
-from audit.run import replay_logs
+from audit.run import replay_logs, shuffle_words
 
 SEEN = "seen.parquet"
 
@@ -94,9 +94,6 @@ class NightSummary:
                 f"{'s' * (self.running != 1)} still running; nothing committed"
             )
         hands = self.hands
-        tested = f"{self.shuffle_failed} failed checks" if self.rng else "not run"
-        if self.rng and self.shuffle_tests == 0:
-            tested = "no test had enough shoes to run"
         return (
             f"Night {self.night}: {files}; {self.carried_in} running game"
             f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight), "
@@ -105,7 +102,7 @@ class NightSummary:
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
             f"findings" + (f", worst {self.worst}" if self.worst else "")
             + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
-            + f"; shuffle {tested}"
+            + f"; shuffle {shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed)}"
             + f"; outputs in {self.folder}"
         )
 

@@ -21,6 +21,16 @@ CHECK_NIGHTS = 14
 """Nights given a column in the findings-per-check table."""
 
 
+def open_when_last_run(
+    night: int, past: list[dict[str, Any]], nights: list[dict[str, Any]]
+) -> tuple[int | None, dict[str, dict[str, Any]]]:
+    """The last night before ``night`` the detectors ran (None: none did) and the
+    suspicions open then, by key: what tonight's are matched with, and what a night
+    without the detectors reports as open."""
+    last = max((n["night"] for n in nights if n["fairplay"] and n["night"] < night), default=None)
+    return last, {r["key"]: r for r in past if r["night"] == last and r["change"] != "closed"}
+
+
 @dataclass(frozen=True)
 class NightRow:
     night: int
@@ -110,8 +120,7 @@ def history_view(out: Path) -> HistoryView | None:
     table = [_night_row(n, current, hands, money) for n in shown]
     columns = [n["night"] for n in nights[-CHECK_NIGHTS:]]
     changes = [r for r in rows["suspicions"] if r["night"] == current]
-    ran = [n["night"] for n in nights if n["fairplay"] and n["night"] < current]
-    last_ran = max(ran, default=None)
+    last_ran, open_before = open_when_last_run(current, rows["suspicions"], nights)
     order = {"opened": 0, "closed": 1}
     return HistoryView(
         night=current,
@@ -127,9 +136,7 @@ def history_view(out: Path) -> HistoryView | None:
         kept=sum(1 for r in changes if r["change"] == "kept"),
         fairplay_ran=bool(nights[-1]["fairplay"]),
         last_ran=last_ran,
-        open_before=sum(
-            1 for r in rows["suspicions"] if r["night"] == last_ran and r["change"] != "closed"
-        ),
+        open_before=len(open_before),
         findings_chart=chart(
             "chart-nights",
             "Findings per night",
