@@ -39,6 +39,27 @@ rules_app = typer.Typer(
 app.add_typer(rules_app, name="rules")
 
 
+def _path(value: str | Path) -> Path:
+    """A path as typed on the command line (a default arrives as a Path already). An empty
+    one is refused: pathlib reads "" as the current folder, so ``--out ""`` wrote the
+    outputs there and ``replay ""`` read it as the log root."""
+    if isinstance(value, Path):
+        return value
+    if not value.strip():
+        raise typer.BadParameter("an empty path; name a folder or file ('.' for this folder)")
+    return Path(value)
+
+
+def _path_option(*names: str, **options: Any) -> Any:
+    """``typer.Option`` for a path (``_path``)."""
+    return typer.Option(*names, parser=_path, **options)
+
+
+def _path_argument(**options: Any) -> Any:
+    """``typer.Argument`` for a path (``_path``)."""
+    return typer.Argument(parser=_path, **options)
+
+
 def _print_version(wanted: bool) -> None:
     if wanted:
         typer.echo(f"rummy-audit {__version__}")
@@ -98,7 +119,7 @@ Progress = Annotated[
 ]
 RulesDir = Annotated[
     Path | None,
-    typer.Option(
+    _path_option(
         "--rules",
         metavar="DIR",
         help="A folder of the platform's own ruleset files (*.toml, docs/rulesets.md), "
@@ -110,8 +131,8 @@ RulesDir = Annotated[
 @app.command("replay")
 @one_line_errors
 def replay(
-    logs: Annotated[Path, typer.Argument(help="The log root: one folder per table.")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for the outputs.")] = Path("out"),
+    logs: Annotated[Path, _path_argument(help="The log root: one folder per table.")],
+    out: Annotated[Path, _path_option("--out", help="Folder for the outputs.")] = Path("out"),
     workers: Workers = None,
     fail_on: FailOn = Severity.MAJOR,
     progress: Progress = None,
@@ -197,8 +218,8 @@ def nightly(
 @app.command("fairplay")
 @one_line_errors
 def fairplay(
-    logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
-    out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
+    logs: Annotated[Path, _path_argument(help="The log root the replay in --out was run on.")],
+    out: Annotated[Path, _path_option("--out", help="A replay's output folder.")] = Path("out"),
     fail_on: FailOn = Severity.MAJOR,
     rules: RulesDir = None,
 ) -> None:
@@ -213,8 +234,8 @@ def fairplay(
 @app.command("rng")
 @one_line_errors
 def rng(
-    logs: Annotated[Path, typer.Argument(help="The log root the replay in --out was run on.")],
-    out: Annotated[Path, typer.Option("--out", help="A replay's output folder.")] = Path("out"),
+    logs: Annotated[Path, _path_argument(help="The log root the replay in --out was run on.")],
+    out: Annotated[Path, _path_option("--out", help="A replay's output folder.")] = Path("out"),
     fail_on: FailOn = Severity.MAJOR,
     rules: RulesDir = None,
 ) -> None:
@@ -258,14 +279,14 @@ def explain(
             "game id.",
         ),
     ],
-    logs: Annotated[Path, typer.Argument(help="The log root holding it.")],
+    logs: Annotated[Path, _path_argument(help="The log root holding it.")],
     html: Annotated[
         Path | None,
-        typer.Option("--html", help="Also write the explanation as a standalone HTML page."),
+        _path_option("--html", help="Also write the explanation as a standalone HTML page."),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option(
+        _path_option(
             "--out",
             help="A nightly run's output folder: list the fair-play suspicions this hand or "
             "game is evidence for (from its suspicions.parquet).",
@@ -313,7 +334,7 @@ def explain(
 @app.command("report")
 @one_line_errors
 def report(
-    out: Annotated[Path, typer.Argument(help="A replay's output folder.")],
+    out: Annotated[Path, _path_argument(help="A replay's output folder.")],
 ) -> None:
     """Render OUT/report.html again from the output files alone (no replay)."""
     from audit.report.render import write_report
@@ -324,7 +345,7 @@ def report(
 @app.command("simulate")
 @one_line_errors
 def simulate(
-    out: Annotated[Path, typer.Option("--out", help="Empty folder for the log root.")],
+    out: Annotated[Path, _path_option("--out", help="Empty folder for the log root.")],
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same bytes.")] = 1,
     anomalies: Annotated[
@@ -363,11 +384,11 @@ def simulate(
 @app.command("whatif")
 @one_line_errors
 def whatif(
-    logs: Annotated[Path, typer.Argument(help="The log root: one folder per table.")],
+    logs: Annotated[Path, _path_argument(help="The log root: one folder per table.")],
     ruleset: Annotated[
         str, typer.Option("--ruleset", help="The ruleset to re-score the night under.")
     ],
-    out: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("whatif-out"),
+    out: Annotated[Path, _path_option("--out", help="Output folder.")] = Path("whatif-out"),
     rules: RulesDir = None,
     workers: Workers = None,
 ) -> None:
@@ -411,10 +432,10 @@ def rules_show(
 @rules_app.command("check-file")
 @one_line_errors
 def rules_check_file(
-    file: Annotated[Path, typer.Argument(help="A platform's ruleset file (docs/rulesets.md).")],
+    file: Annotated[Path, _path_argument(help="A platform's ruleset file (docs/rulesets.md).")],
     rules: Annotated[
         Path | None,
-        typer.Option(
+        _path_option(
             "--rules",
             metavar="DIR",
             help="The folder of the platform rulesets FILE may extend (besides the presets).",

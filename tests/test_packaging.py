@@ -56,6 +56,8 @@ def test_help_keeps_brackets_and_joins_a_docstrings_lines() -> None:
         (["replay", "logs", "--workers", "0"], "Invalid value for '--workers'"),
         (["replay", "logs", "--bogus"], "No such option: --bogus"),
         (["replay"], "Missing argument 'logs'."),
+        (["replay", "logs", "--out", ""], "Invalid value for '--out': an empty path"),
+        (["replay", ""], "Invalid value for 'logs': an empty path"),
     ],
 )
 def test_a_usage_error_is_one_line_and_exit_2(
@@ -72,6 +74,35 @@ def test_a_usage_error_is_one_line_and_exit_2(
     assert err.startswith("rummy-audit: error: "), err
     assert line in err, err
     assert err.rstrip().endswith("(see 'rummy-audit replay --help')"), err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", "{logs}", "--out", ""],
+        ["fairplay", "{logs}", "--out", ""],
+        ["rng", "{logs}", "--out", ""],
+        ["report", ""],
+        ["explain", "h", "{logs}", "--html", ""],
+        ["whatif", "{logs}", "--out", ""],
+        ["simulate", "--out", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_read_as_this_folder(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pathlib reads "" as ".": ``--out ""`` wrote the outputs into the current folder.
+    Every path a command takes refuses an empty one (exit 2, one line) and writes
+    nothing."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    here = tmp_path / "cwd"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    result = CliRunner().invoke(app, [a.format(logs=logs) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "an empty path" in result.output, result.output
+    assert not any(here.iterdir())
 
 
 def test_the_entry_point_passes_a_commands_exit_status(
