@@ -39,11 +39,10 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.reader import Staging, open_log_root, read_bucket, staging
-from audit.money import points_settlement
 from audit.output import AMOUNT, Parts, write_json
 from audit.records import Game, GameUnit, Hand, QuarantineRow
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import Expected, expected_outcomes
+from audit.replay.outcome import expected_outcomes, money_by_rules
 from audit.rules.registry import PlatformRules, load_rules, lookup, using
 from audit.rules.ruleset import Ruleset
 from audit.unit import admit, opening_players
@@ -131,8 +130,8 @@ def _hand(
     was, will = expected_outcomes(before), expected_outcomes(after)
     undecided = _undecided(before, after)
     note = undecided or _broken(before, after, other)
-    paid_before, fee_before = _money(game, was)
-    paid_after, fee_after = _money(game, will)
+    paid_before, fee_before = money_by_rules(game, was)
+    paid_after, fee_after = money_by_rules(game, will)
     rows = []
     for player in hand.seats:
         b, a = was.get(player), will.get(player)
@@ -181,21 +180,6 @@ def _broken(before: HandReplay, after: HandReplay, other: Ruleset) -> str:
     if not new:
         return ""
     return f"the recorded play breaks a rule of {other.id}: {new[0].message}"
-
-
-def _money(game: Game, expected: dict[str, Expected]) -> tuple[dict[str, Decimal], Decimal]:
-    """Points rummy: each player's amount and the rake, as the rules' outcomes give them
-    (``money.points_settlement``: losers pay points x point value; a sole winner takes the
-    sum less the rake; with value cards, each player still in at the show also receives
-    or pays their net value points)."""
-    if game.format != "points" or game.point_value is None:
-        return {}, Decimal("0.00")
-    points = {
-        p: e.points for p, e in expected.items() if e.outcome != "won" and e.points is not None
-    }
-    winners = [p for p, e in expected.items() if e.outcome == "won"]
-    values = {p: e.value.net for p, e in expected.items() if e.value is not None}
-    return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 
 # ------------------------------------------------------------ the night

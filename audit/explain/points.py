@@ -27,6 +27,7 @@ from audit.rules.melds import Jokers, MeldKind
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement
+from audit.rules.ways import grouped_arrangement
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,19 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
         return None
     points, arrangement = best_arrangement(seat.cards, jokers, rules)
     points = min(points, cap)
+    summary = _best_words(points, want)
+    if want.outcome == "invalid_declare" and points == 0 and rules.groupings is not None:
+        # A losing hand is charged whatever its groups' sizes; a declaration must be
+        # grouped as declaration.groupings says (10 cards: 5+5 or 4+3+3).
+        grouped = grouped_arrangement(seat.cards, jokers, rules)
+        if grouped is not None:
+            arrangement = grouped
+        else:
+            ways = " or ".join("+".join(map(str, way)) for way in rules.groupings)
+            summary = (
+                "0 points as a losing hand, but no valid declaration: these cards make no"
+                f" melds of the sizes a declaration is grouped in ({ways})"
+            )
     checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
     # A joker left alone is shown among the cards left over, not as a group of its own.
     melds: list[GroupCheck] = []
@@ -264,7 +278,7 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
         (melds if is_meld else rest).append(g)
     return BestView(
         points=points,
-        summary=_best_words(points, want),
+        summary=summary,
         melds=group_views(sorted(melds, key=_meld_order), jokers),
         unmatched=card_views(sorted(c for g in rest for c in g.cards), jokers),
     )

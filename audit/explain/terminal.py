@@ -197,7 +197,7 @@ def _amount_part(p: PlayerView) -> str:
     if not p.amount:
         return ""
     split = f" ({p.value.money})" if p.value is not None and p.value.money else ""
-    return f", amount {p.amount}{split}"
+    return f", {p.amount_word} {p.amount}{split}"
 
 
 def _value(value: ValueView) -> list[RenderableType]:

@@ -37,7 +37,13 @@ from audit.games.deals import check_deals
 from audit.money import money
 from audit.records import Event, Game, Hand, Result, RulesSay
 from audit.replay.hand import Declaration, Seat, Status
-from audit.replay.outcome import SERVER_ARRANGED, Expected, HandAudit, TableState
+from audit.replay.outcome import (
+    SERVER_ARRANGED,
+    Expected,
+    HandAudit,
+    TableState,
+    money_by_rules,
+)
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -114,11 +120,23 @@ class PlayerView:
     best: BestView | None
     value: ValueView | None = None
     """The value cards and their settlement (21 and 27 cards, points rummy), else ``None``."""
+    amount_word: str = "amount"
+    """What ``amount`` is: ``amount`` (money, points rummy) or ``chips`` (deals)."""
+    note: str = ""
+    """Why the record differs without a finding of this player's, or why it is not
+    compared: said after ``comparison``'s words."""
 
     @property
     def comparison(self) -> str:
-        """``agrees``, or what differs: ``differs (points, amount)``."""
-        return "agrees" if self.agrees else f"differs ({', '.join(self.differs)})"
+        """``agrees``, what differs (``differs (points, amount)``), or ``not compared``,
+        each followed by ``note`` when there is one."""
+        if self.agrees:
+            words = "agrees"
+        elif self.differs:
+            words = f"differs ({', '.join(self.differs)})"
+        else:
+            words = "not compared"
+        return f"{words}: {self.note}" if self.note else words
 
 
 @dataclass(frozen=True)
@@ -268,6 +286,7 @@ def build_view(
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
     money = _money_findings(hand, game, rules, findings, unit.rules_say())
+    settled = _settled_by_rules(audit, game)
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -285,7 +304,8 @@ def build_view(
         joker_cards=joker_views(jokers),
         turns=turn_views(hand.events, jokers, findings, audit.table),
         players=tuple(
-            _player(i, p, audit, game, rules, findings, money) for i, p in enumerate(hand.seats, 1)
+            _player(i, p, audit, game, rules, findings, money, settled)
+            for i, p in enumerate(hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
         verdict=_verdict(findings),
@@ -466,6 +486,7 @@ def _player(
     rules: Ruleset,
     findings: Sequence[Finding],
     money: dict[str, Finding],
+    settled: Settled,
 ) -> PlayerView:
     replay = audit.replay
     jokers = replay.jokers
@@ -481,6 +502,24 @@ def _player(
         # rules' outcome, so it is not said beside it.
         amount = ""
     differs = _differs(want, row, player in money)
+    note, compared = "", True
+    by_rules = settled.amounts.get(player)
+    if by_rules is not None:
+        # A recorded outcome is wrong: the money findings settle the recorded outcomes
+        # (one finding per error), the player is told what the rules' outcomes pay.
+        amount = str(by_rules)
+        if row is not None and row.amount is not None and row.amount != by_rules:
+            differs = differs if "amount" in differs else (*differs, "amount")
+            if player not in settled.wrong and player not in money:
+                note = (
+                    f"the rules' outcomes pay {by_rules}; the recorded {row.amount} follows "
+                    f"the recorded outcome of {', '.join(settled.wrong)} (the finding on "
+                    f"{'them' if len(settled.wrong) > 1 else settled.wrong[0]})"
+                )
+    elif want is not None and row is not None and want.points is None and not differs:
+        amount = ""  # the money was settled on the recorded points: none of the rules'
+        note, compared = "the rules give no points to compare", False
+    word = "chips" if game.format == "deals" else "amount"
     return PlayerView(
         player=player,
         seat=seat_no,
@@ -489,9 +528,9 @@ def _player(
         amount=amount,
         why=want.why if want else "the hand gives no outcome: it did not finish",
         rule=rule_view(rules, want.rule_key) if want else None,
-        recorded=_recorded(row),
-        agrees=not differs,
-        differs=differs,
+        recorded=_recorded(row, word),
+        agrees=compared and not differs,
+        differs=tuple(word if d == "amount" else d for d in differs),
         severity=_worst(f for f in findings if f.player_id == player),
         dealt=card_views(
             sorted(dealt_cards(replay.hand, game.cards_per_hand, seat_no - 1)), jokers
@@ -505,7 +544,33 @@ def _player(
         points_detail=points_view(want, jokers, rules) if want else None,
         best=best_view(seat, want, jokers, rules),
         value=value_view(player, audit, game, rules),
+        amount_word=word,
+        note=note,
     )
+
+
+@dataclass(frozen=True)
+class Settled:
+    """Points rummy where a recorded outcome differs from the rules': each player's amount
+    as the rules' outcomes settle the hand (``money_by_rules``), and the players whose
+    recorded outcome is wrong. Empty otherwise, or where the rules do not settle every
+    player (points not given, not one winner)."""
+
+    amounts: Mapping[str, Decimal]
+    wrong: tuple[str, ...]
+
+
+def _settled_by_rules(audit: HandAudit, game: Game) -> Settled:
+    expected = audit.expected
+    rows = {r.player: r for r in audit.replay.hand.results}
+    wrong = tuple(p for p, e in expected.items() if p in rows and rows[p].outcome != e.outcome)
+    settles = sum(1 for e in expected.values() if e.outcome == "won") == 1 and all(
+        e.points is not None for e in expected.values() if e.outcome != "won"
+    )
+    if not wrong or not settles:
+        return Settled({}, ())
+    amounts, _ = money_by_rules(game, expected)
+    return Settled(amounts, wrong)
 
 
 def _alone(group: GroupView) -> bool:
@@ -554,12 +619,12 @@ def _outcome_words(outcome: str) -> str:
     return OUTCOME_WORDS.get(outcome, outcome.replace("_", " "))
 
 
-def _recorded(row: Result | None) -> str:
+def _recorded(row: Result | None, word: str = "amount") -> str:
     if row is None:
         return "nothing recorded"
     words = f"{_outcome_words(row.outcome)}, {row.points} points"
     if row.amount is not None:
-        words += f", amount {row.amount}"
+        words += f", {word} {row.amount}"
     if row.score_after is not None:
         words += f", score after the hand {row.score_after}"
     return words

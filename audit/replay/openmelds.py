@@ -609,7 +609,7 @@ class OpenHandReplay:
             if player == self.winner:
                 if self.out_seq is None:
                     out[player] = Expected(
-                        "won", 0, "turns.order", "was the last player left in the hand"
+                        "won", 0, "turns.last_player", "was the last player left in the hand"
                     )
                 else:
                     out[player] = Expected(

@@ -6,7 +6,7 @@ outcomes, and the findings where ``results`` disagree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -27,7 +27,7 @@ TableState = tuple[tuple[int, str, tuple[int, ...]], ...]
 
 _DROP_WORDS = {
     "first_drop": "dropped before drawing a card (a first drop)",
-    "middle_drop": "dropped after drawing (a middle drop)",
+    "middle_drop": "dropped after drawing a card in this hand (a middle drop)",
 }
 _FORMAT_WORDS = {
     "points": "points rummy",
@@ -161,7 +161,9 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 "won", 0, "declaration.min_runs", "made a valid declaration", seq=declaration.seq
             )
         elif player == replay.winner:
-            out[player] = Expected("won", 0, "turns.order", "was the last player left in the hand")
+            out[player] = Expected(
+                "won", 0, "turns.last_player", "was the last player left in the hand"
+            )
         elif ending is not None:
             out[player] = _loser(seat, ending.turns_of_others.get(player, 1), replay)
         elif replay.ended and replay.winner is None:  # an invalid declaration ended the hand
@@ -408,6 +410,26 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 recorded=row.points,
             )
     return out
+
+
+def money_by_rules(
+    game: Game, expected: Mapping[str, Expected]
+) -> tuple[dict[str, Decimal], Decimal]:
+    """Points rummy: each player's amount and the rake as the rules' own outcomes give
+    them (``money.points_settlement``: losers pay points x point value; a sole winner takes
+    the sum less the rake; with value cards, each player still in at the show also
+    receives or pays their net value points). ``compare_money`` settles the recorded
+    outcomes instead; this is what the hand pays where every outcome is the rules' (the
+    what-if; explain, where a recorded outcome is wrong). A player whose points the rules
+    do not give is left out; nothing for other formats or without a point value."""
+    if game.format != "points" or game.point_value is None:
+        return {}, Decimal("0.00")
+    points = {
+        p: e.points for p, e in expected.items() if e.outcome != "won" and e.points is not None
+    }
+    winners = [p for p, e in expected.items() if e.outcome == "won"]
+    values = {p: e.value.net for p, e in expected.items() if e.value is not None}
+    return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 
 def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected]) -> list[Finding]:

@@ -13,6 +13,7 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement
+from audit.rules.ways import grouped_arrangement
 
 SEPARATORS = {"/", "|", "--"}
 
@@ -178,6 +179,17 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
         lines += [f"  {_group_line(i, g)}" for i, g in enumerate(melds, 1)]
         if loose:
             lines.append(f"  unmatched: {format_codes(loose)}")
+    if best == 0 and not declaration.valid and rules.groupings is not None:
+        # 0 points as a losing hand whatever the groups' sizes; a declaration must be
+        # grouped as declaration.groupings says.
+        grouped = grouped_arrangement(hand, jokers, rules)
+        if grouped is None:
+            lines.append("no valid declaration: these cards make no melds of the sizes a "
+                         "declaration is grouped in (declaration.groupings)")  # fmt: skip
+        else:
+            lines.append("a valid declaration of these cards, in the sizes allowed:")
+            checked = check_declaration(hand, grouped, jokers, rules).groups
+            lines += [f"  {_group_line(i, g)}" for i, g in enumerate(checked, 1)]
     return "\n".join(lines)
 
 

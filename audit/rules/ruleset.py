@@ -488,6 +488,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "turns.draw_top_card": ("", _choice("top-only")),
     "turns.discard_from_hand": ("", _choice("own-cards")),
     "turns.reshuffle": ("", _choice("discard-pile-less-top")),
+    "turns.last_player": ("", _choice("wins")),
     "declaration.groups_exact": ("", _choice("all-cards")),
     "money.points_settlement": ("", _choice("points-x-value-less-rake")),
     "deals.chips": ("", _choice("losers-points-to-winner")),

@@ -65,17 +65,31 @@ def _grouped_declaration(
     group sizes not allowed: every finish card and every split of the rest into groups of
     the sizes allowed, each group checked by ``classify`` as it is made and the whole by
     ``check_declaration``; the first that is valid, or ``None``."""
+    for finish in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(finish)
+        split = grouped_arrangement(rest, jokers, rules)
+        if split is not None:
+            return finish, split
+    return None
+
+
+def grouped_arrangement(
+    cards: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> list[list[int]] | None:
+    """``cards``, a hand with its finish card put down, laid in groups of the sizes
+    ``declaration.groupings`` allows that ``check_declaration`` finds valid: the first
+    such split, or ``None``. (A hand whose best arrangement costs 0 points may have none:
+    its melds may be of sizes the rules do not allow, with no way to cut them to size.)"""
     allowed = rules.groupings
     assert allowed is not None
-    for finish in sorted(set(hand)):
-        rest = sorted(hand)
-        rest.remove(finish)
-        for sizes in allowed:
-            if sum(sizes) != len(rest):
-                continue
-            for split in _splits(tuple(rest), sizes, jokers, rules):
-                if check_declaration(rest, split, jokers, rules).valid:
-                    return finish, split
+    rest = sorted(cards)
+    for sizes in allowed:
+        if sum(sizes) != len(rest):
+            continue
+        for split in _splits(tuple(rest), sizes, jokers, rules):
+            if check_declaration(rest, split, jokers, rules).valid:
+                return split
     return None
 
 

@@ -218,9 +218,11 @@ def test_a_deals_game_shows_the_chips_per_deal_and_the_running_totals(
     explained = load_view(logs, hand_id)
     seat = next(p for p in explained.players if p.player == player)
     assert not seat.agrees
-    assert seat.differs == ("amount",)
+    assert seat.differs == ("chips",)  # a deals hand's amount is chips, and said so
     assert seat.amount == str(row["amount"] + 1)
-    assert seat.comparison == "differs (amount)"
+    assert seat.comparison == "differs (chips)"
+    assert seat.amount_word == "chips"
+    assert seat.recorded.endswith(f"chips {row['amount']}")
 
 
 # ------------------------------------------------------------ the command

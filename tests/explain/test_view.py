@@ -153,3 +153,96 @@ def test_each_player_is_shown_the_cards_dealt_and_the_hand_its_table() -> None:
     pool = view_of(INVALID)
     assert pool.table is not None
     assert pool.table.terms == "table T1, real chips, entry fee 100.00, rake 10.00%"
+
+
+WRONG_DROP = {
+    "seats": {
+        "P1": "AH 2H 3H 4H 6S 7S 8S 9D 9C KD KC KS QH",
+        "P2": "2S 3S 4S TC JC QC 7D 7H 8D 9D AS AD KH",
+        "P3": "3D 4D 6D 9H TH JK 2C 3C 6H JS QD 8C 4C",
+    },
+    "wild": "5C",
+    "open": "8H",
+    "stock": "9S 6C 5D",
+    "events": [
+        "P1 draw_stock 9S",
+        "P1 discard 9S",
+        "P2 draw_stock 6C",
+        "P2 discard 6C",
+        "P3 draw_stock 5D",
+        "P3 discard 2C",
+        "P1 drop",
+        "P2 drop",
+    ],
+    "results": {
+        "P1": ("first_drop", 20, "-20.00"),
+        "P2": ("middle_drop", 40, "-40.00"),
+        "P3": ("won", 0, "54.00"),
+    },
+}
+"""P1 drops at the start of their second turn (a middle drop, 40: 001_ 'Middle drop | 40
+points') and is recorded as a first drop (20); the winner's 54.00 is what the recorded
+outcomes pay (60 less the 10% rake), 72.00 what the rules' outcomes pay (80 less it)."""
+
+
+def test_a_wrong_drop_tells_the_winner_what_the_rules_outcomes_pay_001() -> None:
+    """`drops.points` (001_: 'Middle drop | 40 points'): one finding, on P1's outcome
+    (schemas/money.md: the money settles the recorded outcomes, so a wrong verdict is one
+    finding). The winner's record is not said to agree: the rules' outcomes pay 72.00, and
+    the words name the outcome it follows; P1 is shown what the rules charge them."""
+    view = view_of(WRONG_DROP)
+    p1, p2, p3 = view.players
+    assert [(f.check, f.player) for f in view.findings] == [("score.outcome", "P1")]
+    assert (p1.outcome, p1.points, p1.amount) == ("middle drop", "40", "-40.00")
+    assert p1.why == "dropped after drawing a card in this hand (a middle drop)"
+    assert p1.differs == ("outcome", "points", "amount")
+    assert (p2.amount, p2.agrees) == ("-40.00", True)
+    assert (p3.amount, p3.agrees, p3.differs) == ("72.00", False, ("amount",))
+    assert p3.comparison == (
+        "differs (amount): the rules' outcomes pay 72.00; the recorded 54.00 follows the "
+        "recorded outcome of P1 (the finding on P1)"
+    )
+    assert p3.rule is not None
+    assert p3.rule.key == "turns.last_player"
+
+
+def test_a_show_of_other_cards_is_not_compared_not_said_to_agree() -> None:
+    """`declaration.groups_exact`: a loser who shows cards they do not hold is given no
+    points by the rules; the record is 'not compared', never 'agrees', and no amount of the
+    rules is shown beside it."""
+    shown = "P2 show: 2S 3S 4S / TC JC QC / 7D 7H / 8D 9D / AD KH 9H"  # 9H for 9S
+    hand = {**DISPUTE, "events": [*DISPUTE["events"][:-1], shown]}
+    view = view_of(hand)
+    p2 = view.players[1]
+    assert p2.points == "?"
+    assert (p2.agrees, p2.differs, p2.amount) == (False, (), "")
+    assert p2.comparison == "not compared: the rules give no points to compare"
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "amount -65.00: not compared: the rules give no points to compare" in text
+
+
+def test_a_ten_card_wrong_show_is_shown_a_declaration_in_the_sizes_allowed_000() -> None:
+    """`declaration.groupings` (000_: 'For 10 Cards -(5+5 or 4+3+3)'): P1 lays 2H-7H and
+    TC-KC as 6+4, an invalid declaration (80 points) of cards that cost 0 as a loser. The
+    best arrangement shown is a valid declaration, cut 3+3+4, not the 6+4 just refused."""
+    view = view_of(
+        {
+            "seats": {
+                "P1": "2H 3H 4H 5H 6H 7H TC JC QC 9S",
+                "P2": "2S 4S 6S 9D JD KS 3C 5C 7D QH",
+            },
+            "wild": "8D",
+            "open": "AS",
+            "stock": "KC",
+            "events": ["P1 draw_stock KC", "P1 declare 9S: 2H 3H 4H 5H 6H 7H / TC JC QC KC"],
+            "results": {"P1": ("invalid_declare", 80, "-80.00"), "P2": ("won", 0, "72.00")},
+            "ruleset": "standard-10",
+        }
+    )
+    p1 = view.players[0]
+    assert (p1.outcome, p1.points, p1.declaration) == ("invalid declaration", "80", "invalid")
+    assert "declaration.groupings" in p1.declaration_reasons[0]
+    assert p1.best is not None
+    assert p1.best.summary == "0 points: these cards could have made a valid declaration"
+    assert sorted(len(g.cards) for g in p1.best.melds) == [3, 3, 4]
+    assert [g.text for g in p1.best.melds] == ["2H 3H 4H", "5H 6H 7H", "TC JC QC KC"]

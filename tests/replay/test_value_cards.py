@@ -17,11 +17,10 @@ from typing import Any
 from audit.money import points_settlement
 from audit.records import Game, GameUnit, Hand
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import audit_hand, expected_outcomes
+from audit.replay.outcome import audit_hand, expected_outcomes, money_by_rules
 from audit.rules.counts import value_settlement
 from audit.rules.ruleset import load_preset
 from audit.unit import admit
-from audit.whatif import _money
 from tests.replay.scenario import scenario
 
 R21 = load_preset("standard-21")
@@ -137,7 +136,7 @@ def test_a_pool_game_under_standard_21_is_refused() -> None:
 def test_whatif_settles_the_same_money() -> None:
     """whatif's money is the same settlement: the rules' amounts and the rake."""
     game, hand = hand_21(RIGHT)
-    amounts, fee = _money(game, expected_outcomes(HandReplay(hand, game, R21).run()))
+    amounts, fee = money_by_rules(game, expected_outcomes(HandReplay(hand, game, R21).run()))
     assert amounts == {p: Decimal(a) for p, (_, _, a) in RIGHT.items() if a is not None}
     assert fee == Decimal("1.90")
 

@@ -263,6 +263,7 @@ FIXED_RULES = [
     "turns.draw_top_card",
     "turns.discard_from_hand",
     "turns.reshuffle",
+    "turns.last_player",
     "declaration.groups_exact",
     "money.points_settlement",
 ]
@@ -271,8 +272,9 @@ FIXED_RULES = [
 @pytest.mark.parametrize("key", FIXED_RULES)
 def test_fixed_rules_take_only_their_one_value(tmp_path: Path, key: str) -> None:
     """`deal.procedure`, `turns.order`, `turns.draw_top_card`, `turns.discard_from_hand`,
-    `turns.reshuffle`, `declaration.groups_exact`, `money.points_settlement`: rules the replay
-    cites for their words; a ruleset cannot set them to anything else."""
+    `turns.reshuffle`, `turns.last_player`, `declaration.groups_exact`,
+    `money.points_settlement`: rules the replay cites for their words; a ruleset cannot set
+    them to anything else."""
     value = STANDARD.rule(key).value
     message = _refusal(tmp_path, rule_table(key, "other"))
     assert message == f"{tmp_path / 'custom.toml'}: {key}: expected one of {value!r}, got 'other'"
@@ -554,18 +556,25 @@ def test_27_cards_differ_from_21_only_where_000_and_khelplay_speak() -> None:
     Jokers') and KhelPlay's 27-card page say: `deal.cards_per_hand`, `deal.players`,
     `deal.shoes`, `jokers.up_down_depth`, the printed joker's `jokers.printed_joker_cut_card`
     words, and the five-card marriage of `points.value_cards`; the rest is 21 cards', each
-    such rule saying it is unsourced for 27 (docs/rules-21-27.md, section 2)."""
+    such rule saying it is unsourced for 27 (docs/rules-21-27.md, section 2): the cap, the
+    wrong show and the drops keep 21 cards' values in words of their own (the 21-card cap's
+    "though 21 cards can add up to far more" was read to a 27-card player)."""
     r21, r27 = load_preset("standard-21"), load_preset("standard-27")
     changed = {k for k in r21.rules if r21.rules[k] != r27.rules[k]}
+    unsourced = {"points.cap", "declaration.invalid_penalty", "drops.points"}
     assert changed == {
         "games.formats", "deal.cards_per_hand", "deal.players", "deal.shoes",
         "jokers.up_down_depth", "jokers.printed_joker_cut_card", "melds.tunnela_kind",
-        "declaration.min_runs", "points.value_cards",
+        "declaration.min_runs", "points.value_cards", *unsourced,
     }  # fmt: skip
     assert (r27.cards_per_hand, r27.max_players, r27.up_down_depth) == (27, 5, 2)
     assert r27.formats == r21.formats == ("points",)
-    for key in ("melds.tunnela_kind", "declaration.min_runs", "points.value_cards"):
+    for key in ("melds.tunnela_kind", "declaration.min_runs", "points.value_cards", *unsourced):
         assert "nsourced" in r27.rule(key).choice, key
+    for key in unsourced:
+        assert r27.rule(key).value == r21.rule(key).value, key
+        assert "21 cards" not in r27.rule(key).text, key
+    assert (r27.cap, r27.invalid_penalty) == (r21.cap, r21.invalid_penalty) == (120, 120)
     # Every 27-card table fits the shoe: 5 x 27 dealt + the wild card + the open card.
     shoe = r27.shoes[0]
     assert 5 * 27 + 2 <= 52 * shoe.decks + shoe.printed_jokers == 159

@@ -26,6 +26,7 @@ from audit.rules.melds import Jokers, MeldKind, classify
 from audit.rules.ruleset import Ruleset, load_preset, preset_ids
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement, best_points, declaration
+from audit.rules.ways import grouped_arrangement
 
 from .hands import draw, near_complete, new_shoe, rngs
 from .support import NO_WILD, STANDARD, cards, flat, groups, variant
@@ -284,6 +285,38 @@ def test_declaration_groupings_5_5_or_4_3_3_000(tmp_path: Path) -> None:
     assert format_codes([finish]) == "KD"
     assert sorted(map(len, laid)) == [3, 3, 4]
     assert check_declaration(hand, laid, NO_WILD, ten).valid
+
+
+def test_declaration_groupings_a_0_point_hand_is_laid_in_the_sizes_allowed_000(
+    tmp_path: Path,
+) -> None:
+    """`declaration.groupings` (000_: 'For 10 Cards -(5+5 or 4+3+3)'): a hand that costs 0
+    as a loser (2H-7H and TC-KC, laid 6+4) declares validly only cut to the sizes allowed,
+    and ``grouped_arrangement`` finds that cut (3+3+4); under 5+5 alone there is none. What
+    explain and ``rules check`` show an invalid declarer as the declaration they could have
+    made (a 10-card wrong show was shown its own 6+4 as 'a valid declaration')."""
+    ten = ten_card_rules(tmp_path)
+    hand = cards("2H 3H 4H 5H 6H 7H TC JC QC KC")
+    assert best_points(hand, NO_WILD, ten) == 0
+    laid = grouped_arrangement(hand, NO_WILD, ten)
+    assert laid is not None
+    assert sorted(map(len, laid)) == [3, 3, 4]
+    assert sorted(c for g in laid for c in g) == sorted(hand)
+    assert check_declaration(hand, laid, NO_WILD, ten).valid
+    only_fives = variant(tmp_path, deal__cards_per_hand=10, declaration__groupings=[[5, 5]])
+    assert best_points(hand, NO_WILD, only_fives) == 0
+    assert grouped_arrangement(hand, NO_WILD, only_fives) is None
+    text = check_groups_text(["2H 3H 4H 5H 6H 7H", "TC JC QC KC"], wild=None, rules=ten)
+    assert "declaration: INVALID" in text
+    assert text.endswith(
+        "a valid declaration of these cards, in the sizes allowed:\n"
+        "  group 1: 2H 3H 4H: pure sequence (2H 3H 4H is a sequence without a joker)\n"
+        "  group 2: 5H 6H 7H: pure sequence (5H 6H 7H is a sequence without a joker)\n"
+        "  group 3: TC JC QC KC: pure sequence (TC JC QC KC is a sequence without a joker)"
+    )
+    text = check_groups_text(["2H 3H 4H 5H 6H 7H", "TC JC QC KC"], wild=None, rules=only_fives)
+    assert text.endswith("no valid declaration: these cards make no melds of the sizes a "
+                         "declaration is grouped in (declaration.groupings)")  # fmt: skip
 
 
 def test_standard_10_groups_10_cards_as_5_5_or_4_3_3_000() -> None:
