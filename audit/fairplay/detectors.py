@@ -203,6 +203,26 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 # ---------------------------------------------------------------- money
 
 
+def _strength(
+    wins: np.ndarray, hands: np.ndarray, fair: np.ndarray, prior: float, table: np.ndarray
+) -> np.ndarray:
+    """A player's strength in Luce's choice model (chip_dumping.sql): their win odds at
+    their tables against an average player's, ``(n - 1) w / (1 - w)``, with ``w`` their
+    win rate shrunk toward an average player's ``1 / n`` by ``prior`` expected wins and
+    ``n`` their tables' size, ``hands / fair`` (``table`` where they have no hands). An
+    average player is 1; at a table of two it is the plain win odds (Bradley-Terry).
+
+    >>> one = np.array([1.0])
+    >>> _strength(one * 6, one * 7, one * 3.5, 0.0, one).round(6).tolist()  # 6 of 7, heads-up
+    [6.0]
+    >>> _strength(one * 10, one * 60, one * 10, 5.0, one).round(6).tolist()  # 1 in 6: average
+    [1.0]
+    """
+    n = np.where(fair > 0, hands / np.where(fair > 0, fair, 1.0), table)
+    rate = (wins + prior) / (hands + prior * n)
+    return (n - 1.0) * rate / (1.0 - rate)
+
+
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
@@ -213,8 +233,9 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         col = {name: column(table, name) for name in table.column_names
                if name not in ("a", "b")}  # fmt: skip
         c, mu = settings.win_prior, col["mu"]
-        skill_a = (col["a_wins0"] + c) / (col["a_fair0"] + c)
-        skill_b = (col["b_wins0"] + c) / (col["b_fair0"] + c)
+        size = col["hands"] / col["fair"]  # the pair's tables, for an account without others
+        skill_a = _strength(col["a_wins0"], col["a_hands0"], col["a_fair0"], c, size)
+        skill_b = _strength(col["b_wins0"], col["b_hands0"], col["b_fair0"], c, size)
         mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
         mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
         decided = col["a_won"] + col["b_won"]  # the hands one of the two won
@@ -257,8 +278,8 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.chip_dumping",
-        statistic="binomial: B's share of the hands one of A and B won, against their own win "
-                  "rates without the other; the points must flow the same way",
+        statistic="binomial: B's share of the hands one of A and B won, against their "
+                  "strengths (win odds) without the other; the points must flow the same way",
         pattern="points or money flowing one way between two accounts beyond what their "
                 "results predict",
         benign="a weak player who loses to a strong one whose record elsewhere is too thin "

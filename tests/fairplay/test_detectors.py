@@ -165,6 +165,20 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     assert "paid by P0240 to P0241" in s.money
 
 
+def test_chip_dumping_takes_a_strong_honest_player_for_strong_not_for_a_partner() -> None:
+    """chip_dumping.sql's null model: who wins between two players is their strengths'
+    share (Luce), a strength being a player's win odds at their tables. An honest account
+    six times as strong as the rest of a small lobby (sixteen players who meet often) wins
+    most hands against each of them; with shares from raw win-rate ratios it was suspected
+    with four of them on this night (a blind test: an honest strong player named in eight
+    suspicions and a ring)."""
+    night = Night(seed=20, players=16, games=900)
+    night.skill["P0001"] = 6.0
+    tested = chip_dumping(night.build().load(), SETTINGS)
+    assert tested.tests > 100
+    assert not any("P0001" in s.players for s in tested.suspicions)
+
+
 def test_chip_dumping_reports_money_and_deals_chips_apart() -> None:
     """results.amount is money in a real-money points game and deals chips in deals
     (schemas/money.md): what the dumper paid is reported per unit, never added up (a blind

@@ -3,9 +3,16 @@
 --
 -- Over the hands A and B were both dealt into, in formats where a loser's points go to the
 -- winner ($flow_formats: points rummy money, deals chips), count the hands one of the two
--- won. Null model: each is B's with the share B's and A's own win rates in hands without
--- the other give (each against a fair share of 1 / players, shrunk toward an average
--- player's by $win_prior expected wins); B's count is binomial. The points must flow the
+-- won. Null model: each is B's with the share B's and A's strengths give, s_B / (s_A + s_B)
+-- (Luce's choice model: who wins a hand is drawn in proportion to the strengths of the
+-- players in it, so between two of them it is their strengths' share whoever else sits
+-- in). A player's strength comes from their own results in hands without the other: their
+-- win odds at their tables against an average player's, s = (n - 1) w / (1 - w), with w
+-- their win rate shrunk toward an average player's 1 / n by $win_prior expected wins and
+-- n their tables' size (the harmonic mean: hands over the fair share of wins). B's count
+-- is binomial. A raw win-rate ratio (w_B / w_A) understates a strong player: a win rate
+-- flattens toward 1 as strength grows, and an honest strong player was taken for a
+-- dumper's partner against every average player (a blind test). The points must flow the
 -- same way: A's points conceded to B over B's to A, against the ratio their own results
 -- predict (a big loss, a strong hand dropped and an invalid declaration all count, by the
 -- points they cost), is the effect, and must reach the detectors' floor. Pairs that shared
@@ -57,7 +64,9 @@ WITH pair AS (
 )
 SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pa.wins - p.a_won AS a_wins0, pa.fair - p.fair AS a_fair0,
+       pa.wins + pa.losses - p.hands AS a_hands0,
        pb.wins - p.b_won AS b_wins0, pb.fair - p.fair AS b_fair0,
+       pb.wins + pb.losses - p.hands AS b_hands0,
        pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
        pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
        night.mu
