@@ -238,10 +238,12 @@ class HandRow:
     findings: int
     worst_severity: str | None
     reason: str | None
-    outcomes: tuple[str, ...] | None = None
-    """Each seat's recorded outcome, in seat order (the report's score charts)."""
-    points: tuple[int, ...] | None = None
-    """Each seat's recorded points, in seat order."""
+    outcomes: tuple[str | None, ...] | None = None
+    """Each seat's recorded outcome, in seat order (the report's score charts); None for a
+    seat the results do not hold."""
+    points: tuple[int | None, ...] | None = None
+    """Each seat's recorded points, in seat order; None for a seat the results do not
+    hold."""
 
 
 @contextmanager

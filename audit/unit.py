@@ -170,7 +170,9 @@ def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
 def _replayed(hand: Hand, game: Game, audit: HandAudit) -> HandRow:
     severity = worst(audit.findings)
     by_player = {r.player: r for r in hand.results}
-    recorded = [by_player[p] for p in hand.seats if p in by_player]
+    # Seat by seat, a seat without a results row null (it was dropped: the row after it
+    # then read as that seat's).
+    recorded = [by_player.get(p) for p in hand.seats]
     return HandRow(
         hand_id=hand.hand_id,
         game_id=hand.game_id,
@@ -182,8 +184,8 @@ def _replayed(hand: Hand, game: Game, audit: HandAudit) -> HandRow:
         findings=len(audit.findings),
         worst_severity=severity.value if severity else None,
         reason=None,
-        outcomes=tuple(r.outcome for r in recorded),
-        points=tuple(r.points for r in recorded),
+        outcomes=tuple(r.outcome if r is not None else None for r in recorded),
+        points=tuple(r.points if r is not None else None for r in recorded),
     )
 
 

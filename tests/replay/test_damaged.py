@@ -225,3 +225,13 @@ def test_a_hand_without_its_winners_result_leaves_its_games_money_unchecked(
         f"Game {game}'s ledger rows do not add up, but hand {hand} records no result for "
         f"{player} (see its score.outcome finding)"
     )
+    # hands.parquet keeps a place per seat (schemas/output.md): the missing result is a
+    # null at the winner's seat, not the next seat's row moved into it.
+    seats = next(r["seats"] for path in (logs / "hands").rglob("*.parquet")
+                 for r in rows(path) if r["hand_id"] == hand)  # fmt: skip
+    (row,) = [r for r in rows(tmp_path / "out" / "hands.parquet") if r["hand_id"] == hand]
+    at_seat = [s["player_id"] for s in seats].index(player)
+    assert len(row["outcomes"]) == len(row["points"]) == len(seats) == row["players"]
+    assert row["outcomes"][at_seat] is None
+    assert row["points"][at_seat] is None
+    assert all(o is not None for i, o in enumerate(row["outcomes"]) if i != at_seat)
