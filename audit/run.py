@@ -673,9 +673,12 @@ class _Tally:
 
 
 def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) -> RunSummary:
-    """Fill in run.json's finding counts, worst severity and exit status."""
+    """Fill in run.json's finding counts, worst severity and exit status, and the
+    ``--fail-on`` that decided it (a ``fairplay`` or ``rng`` run over a replay records its
+    own, not the replay's)."""
     severity = tally.worst
     status = 1 if severity is not None and severity.rank >= fail_on.rank else 0
+    run["arguments"]["fail_on"] = fail_on.value
     run["counts"]["findings"] = dict(sorted(tally.by_check.items()))
     run["counts"]["findings_by_severity"] = {s.value: tally.by_severity[s] for s in Severity}
     run["worst_severity"] = severity.value if severity else None

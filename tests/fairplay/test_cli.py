@@ -81,6 +81,11 @@ def test_fairplay_alone_replaces_its_rows_and_twice_changes_nothing(
     code, output = run("fairplay", str(logs), "--out", str(out))
     assert (out / "findings.parquet").read_bytes() == first
     assert json.loads((out / "run.json").read_text())["fairplay"]["status"] == "run"
+    # run.json records the --fail-on that decided the exit status, this command's
+    code, output = run("fairplay", str(logs), "--out", str(out), "--fail-on", "critical")
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["worst_severity"] == "major"
+    assert (code, manifest["exit_status"], manifest["arguments"]["fail_on"]) == (0, 0, "critical")
     # the same as the nightly job's own
     run("replay", str(logs), "--out", str(tmp_path / "nightly"), "--workers", "1")
     assert (tmp_path / "nightly" / "findings.parquet").read_bytes() == first
