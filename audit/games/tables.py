@@ -17,8 +17,8 @@ import duckdb
 
 from audit import duck
 from audit.duck import file_literal, literal
-from audit.errors import LogFormatError
-from audit.findings import Finding, finding
+from audit.errors import LogFormatError, first_line, one_line
+from audit.findings import Finding, contract, finding
 from audit.records import give_back_memory
 from audit.rules.ruleset import Ruleset, load_preset
 
@@ -67,6 +67,12 @@ def table_limit_findings(
     named relative to in an error. ``by_name=False`` says each table's files have one
     layout (``LogRoot.uniform``): their columns need not be matched by name, which spares
     DuckDB every file's schema at once (about 170 MiB for 6,000 files).
+
+    When DuckDB fails on the files (staging decodes every column they are read for and
+    refuses a file it cannot, ``reader.decode_unstaged``, so only a file damaged since is
+    left), table.limit is skipped: one ``check.skipped`` finding with DuckDB's reason on
+    one line, and the rest of the night goes on. Running out of memory is not the files'
+    doing: it is raised.
     """
     if not session_files:
         return []
@@ -77,6 +83,21 @@ def table_limit_findings(
             return _limits(
                 con, session_files, games_files, root_for_names, rules, by_name, Path(spill)
             )
+        except duckdb.OutOfMemoryException:
+            raise  # no file is to blame: the run stops on it, one line (audit.run)
+        except duckdb.Error as error:
+            why = first_line(error)
+            if root_for_names is not None:
+                why = why.replace(one_line(f"{root_for_names}/"), "")
+            return [
+                finding(
+                    "check.skipped",
+                    game_id="",
+                    message=f"The sessions and games files could not be read, so table.limit"
+                    f" could not be checked: {why}",
+                    rule=contract("tables.files"),
+                )
+            ]
         finally:
             con.close()
             give_back_memory()

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit import duck
-from audit.duck import file_literal, literal
+from audit.duck import file_literal, literal, quote
 from audit.errors import AuditError, LogFormatError, first_line, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
@@ -178,11 +179,18 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
     log = LogRoot(root=root, files={})
     for table in TABLES:
         folder = root / table
-        paths = sorted(
-            (p.relative_to(root).as_posix() for p in folder.rglob("*.parquet") if p.is_file()),
+        found = sorted(
+            (path.relative_to(root).as_posix(), why)
+            for path, why in (walk(folder) if folder.is_dir() else ())
+            if path.suffix == ".parquet" or (why and path.is_dir())  # or a folder not listed
         )
         good = []
-        for rel in paths:
+        for rel, why in found:
+            if why:
+                log.bad_files.append(QuarantineRow(
+                    table, rel, None, None, None, "input.file", f"{one_line(rel)} {why}"
+                ))  # fmt: skip
+                continue
             item, problem = _inspect(table, root / rel, rel, hash_files)
             if problem:
                 log.bad_files.append(
@@ -217,13 +225,13 @@ def not_read(root: Path) -> list[QuarantineRow]:
     ``_SUCCESS``, ``.crc``), and other files (a README, notes). Every ``.parquet`` file of a
     table's folder is read, hidden or not."""
     out = []
-    for path in sorted(root.rglob("*")):
+    for path, why in sorted(walk(root, hidden=False)):
         rel = path.relative_to(root)
         top = rel.parts[0] if len(rel.parts) > 1 else ""
         if not top or (top in TABLES and path.suffix == ".parquet"):
             continue  # at the root; or read by its table, wherever it is in the folder
-        if any(part.startswith((".", "_")) for part in rel.parts) or not path.is_file():
-            continue
+        if any(part.startswith((".", "_")) for part in rel.parts) or why:
+            continue  # a writer's own; or a table's folder that could not be listed, refused
         if not (any(end.lower() in PARQUET_NAMES for end in path.suffixes)
                 or _starts_parquet(path)):  # fmt: skip
             continue
@@ -235,6 +243,61 @@ def not_read(root: Path) -> list[QuarantineRow]:
                    f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip
         out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))
     return out
+
+
+def walk(folder: Path, *, hidden: bool = True) -> Iterator[tuple[Path, str]]:
+    """Every entry under `folder` that is not a folder, at any depth, named by its path
+    under `folder` (through the links it went by), with why it cannot be read: "" for a
+    regular file, else the end of a sentence that starts with its name. A folder that
+    cannot be listed (permission denied) comes with why, in place of what it holds, and
+    so does a symbolic link to nothing and whatever is not a regular file (a pipe).
+
+    A symbolic link to a folder is followed like the folder itself (``Path.rglob`` does
+    not follow them before Python 3.13: a partition folder linked in was read as empty),
+    but never back into a folder it is inside (a cycle: those files are read where they
+    are). With ``hidden=False`` folders named ``.*`` or ``_*`` are not entered."""
+    stack: list[tuple[Path, tuple[Path, ...]]] = [(folder, ())]
+    while stack:
+        here, above = stack.pop()
+        try:
+            real = here.resolve(strict=True)
+            if any(real == up or real in up.parents for up in above):
+                continue  # a link back to a folder it is inside
+            with os.scandir(here) as listing:
+                entries = list(listing)
+        except OSError as error:
+            yield here, f"is a folder that could not be listed: {_os_why(error)}"
+            continue
+        for entry in entries:
+            path = here / entry.name
+            if _is(entry.is_dir):  # through a link
+                if hidden or not entry.name.startswith((".", "_")):
+                    stack.append((path, (*above, real)))
+            elif _is(entry.is_file):
+                yield path, ""
+            elif not _is(entry.is_symlink):
+                yield path, "is not a regular file"
+            else:
+                try:
+                    os.stat(path)
+                    yield path, "is not a regular file"
+                except FileNotFoundError:
+                    yield path, "is a symbolic link to nothing"
+                except OSError as error:
+                    yield path, f"is a symbolic link that cannot be followed: {_os_why(error)}"
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    """`test()`, False when it fails (an entry that cannot be examined)."""
+    try:
+        return test()
+    except OSError:
+        return False
+
+
+def _os_why(error: OSError) -> str:
+    """The reason of an `OSError`, without the path it names ("Permission denied")."""
+    return one_line(error.strerror or first_line(error))
 
 
 def _starts_parquet(path: Path) -> bool:
@@ -261,22 +324,31 @@ def _no_table(log: LogRoot, table: str, folder: Path) -> str:
 def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputFile, str]:
     """The file's record, and why it is refused ("" when it is good)."""
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while hash_files and (chunk := handle.read(_HASH_CHUNK)):
-            digest.update(chunk)
+    unread = f"{one_line(rel)} could not be read: "
+    try:
+        handle = path.open("rb")
+        size = os.fstat(handle.fileno()).st_size
+    except OSError as error:  # permission denied: refused like a damaged file
+        return InputFile(table, rel, 0, "", 0), unread + _os_why(error)
+    with handle:
+        try:
+            while hash_files and (chunk := handle.read(_HASH_CHUNK)):
+                digest.update(chunk)
+        except OSError as error:
+            return InputFile(table, rel, size, "", 0), unread + _os_why(error)
         sha = digest.hexdigest() if hash_files else ""
         try:
             meta = pq.read_metadata(handle)
             schema = meta.schema.to_arrow_schema()
         except (pa.ArrowException, OSError) as error:
-            item = InputFile(table, rel, path.stat().st_size, sha, 0)
+            item = InputFile(table, rel, size, sha, 0)
             return item, f"{one_line(rel)} is not a readable Parquet file: {first_line(error)}"
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
     # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
     layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
-    item = InputFile(table, rel, path.stat().st_size, sha, meta.num_rows, lacks, layout)
+    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout)
     source = one_line(rel)
     file_schema_version(meta.metadata, source)
     if (table, layout) in _CLEAN_LAYOUTS:
@@ -527,6 +599,8 @@ def _stage_readable(
     Raises `LogFormatError` when DuckDB fails and no file is to blame, or a required table
     is left without a readable file; `AuditError` when DuckDB runs out of memory (no file
     is read alone then: none is to blame)."""
+    if game is None:  # one game's staging reads its rows alone: the night's are not checked
+        quarantine.extend(decode_unstaged(log))
     while True:
         try:
             return _stage(log, folder, buckets, game)
@@ -546,6 +620,58 @@ def _stage_readable(
             quarantine.extend(refused)
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
+
+
+def unstaged_columns(table: str) -> list[str]:
+    """The contract columns of `table` that staging may leave undecoded: DuckDB reads a
+    column only for what a query asks of it, and answers a null check from the footer
+    when it can (a column written non-nullable, in a table of one file, is never null), so
+    the timestamps staging leaves behind (``staged_columns``) and the sessions, which
+    staging only checks, would be read first by a later step (the table limits, the
+    fair-play detectors), which then failed on a corrupt page (a traceback, exit 2).
+    ``decode_unstaged`` decodes them once."""
+    columns = load_contract()[table].columns
+    if table == "sessions":
+        return [c.name for c in columns]
+    return [c.name for c in columns if pa.types.is_timestamp(c.arrow_type)]
+
+
+def decode_unstaged(log: LogRoot) -> list[QuarantineRow]:
+    """Decode every ``unstaged_columns`` of every good file once, a table's files in one
+    query (an aggregate over their values, which decodes every page), so that a file whose
+    footer reads but whose data in such a column does not is refused at staging like any
+    other undecodable file (``refuse_undecodable``: its ``input.file`` rows, returned),
+    and no later step meets it. Together with staging's own reading, every contract column
+    of every file is then decoded once. On a 33,000-hand night of 700 files it took about
+    0.1 s.
+
+    Raises `LogFormatError` when a query fails and no file is to blame, or a required
+    table is left without a readable file; `AuditError` when DuckDB runs out of memory."""
+    refused: list[QuarantineRow] = []
+    with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
+        for table in TABLES:
+            names = unstaged_columns(table)
+            if not log.files.get(table) or not names:
+                continue
+            values = ", ".join(f"max(hash({quote(name)}))" for name in names)
+            try:
+                con.execute(f"SELECT {values} FROM ({log.sql(table)})").fetchall()
+                continue
+            except duckdb.OutOfMemoryException as error:
+                raise AuditError(
+                    f"staging ran out of memory while reading the {table} files:"
+                    f" {_relative(error, log.root)}",
+                    slug="out-of-memory",
+                ) from error
+            except duckdb.Error as error:
+                failed = error
+            found = refuse_undecodable(log, (table,))
+            if not found:
+                raise LogFormatError(
+                    f"the {table} files could not be read: {_relative(failed, log.root)}"
+                ) from failed
+            refused += found
+    return refused
 
 
 def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRow]:

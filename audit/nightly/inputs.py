@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
+from audit.logs.reader import walk
 
 CHUNK = 1 << 20
 
@@ -112,11 +113,22 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
     intake = Intake(tables=[t for t in TABLES if (logs / t).is_dir()])
     tonight: dict[str, str] = {}
     for table in intake.tables:
-        paths = sorted(
-            p.relative_to(logs).as_posix() for p in (logs / table).rglob("*.parquet") if p.is_file()
+        found = sorted(
+            (path.relative_to(logs).as_posix(), why)
+            for path, why in walk(logs / table)
+            if path.suffix == ".parquet" or why
         )
-        for rel in paths:
+        for rel, why in found:
             source = logs / rel
+            if why:
+                # A link to nothing, a file or folder that cannot be read: replay refuses
+                # it and goes on, but a night commits what it takes for good, so it is not
+                # taken without it (nothing is marked seen; the run stops on one line).
+                raise AuditError(
+                    f"{rel} {why}; the nightly audit takes every file of the log root, so "
+                    "mend it (or move it out) and run the night again",
+                    slug="log-root",
+                )
             digest = _hash(source)
             if digest in known:
                 intake.seen_before.append(rel)

@@ -13,8 +13,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from audit.errors import LogFormatError, SchemaVersionError, one_line
+from audit.games.tables import table_limit_findings
 from audit.logs import reader
-from audit.logs.contract import TABLES
+from audit.logs.contract import REQUIRED_TABLES, TABLES
 from audit.logs.reader import (
     game_of_hand,
     iter_units,
@@ -424,3 +425,93 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
     )
     assert [f.path for f in log.files["ledger"]] == [ledger.relative_to(root).as_posix()]
     assert log.damaged["events"] == ("events/part-8.parquet.gz", "events/part-9.parq")
+
+
+# ---------------------------------------------------------------- columns staging leaves behind
+
+
+def leaf(path: Path, column: str) -> int:
+    """The index of the first Parquet column chunk of the contract column `column`."""
+    meta = pq.read_metadata(path)
+    names = [meta.schema.column(i).path.split(".")[0] for i in range(meta.num_columns)]
+    return names.index(column)
+
+
+@pytest.mark.parametrize(
+    ("table", "column"),
+    [
+        ("hands", "started_at"),
+        ("hands", "ended_at"),
+        ("events", "ts"),
+        ("game_events", "ts"),
+        ("sessions", "ip"),
+        ("sessions", "device_id"),
+        ("sessions", "player_id"),
+        ("sessions", "left_at"),
+    ],
+)
+def test_a_file_with_an_undecodable_column_staging_does_not_replay_is_refused_whole(
+    tmp_path: Path, table: str, column: str
+) -> None:
+    """schemas/README.md: a file whose footer reads but whose data cannot be decoded is
+    refused whole, whatever the column: the timestamps the replay leaves behind and the
+    sessions, which later steps read (the table limits, the fair-play detectors), are
+    decoded at staging too. Before, such a file, alone in its table (DuckDB then answers a
+    null check of a column written non-nullable from the file's footer, without reading
+    it), was accepted, and a later step failed on it (a traceback from the table limits,
+    exit 2 from the fair-play step)."""
+    root = full_log(tmp_path / "logs").write()
+    bad = next((root / table).rglob("*.parquet"))
+    corrupt(bad, leaf(bad, column))
+    name = f"{table}/{PARTITION}/part-0.parquet"
+    if table in REQUIRED_TABLES:  # its only file refused
+        with pytest.raises(LogFormatError) as caught:
+            read(root, tmp_path / "work")
+        assert str(caught.value).startswith(
+            f"the log root has no readable {table}/ table: all 1 of its files were refused,"
+            f" the first because {name} has data that cannot be decoded: "
+        )
+        return
+    log = open_log_root(root)
+    quarantine: list[QuarantineRow] = []
+    (tmp_path / "work").mkdir()
+    units = [u for batch in iter_units(log, quarantine=quarantine, workdir=tmp_path / "work")
+             for u in batch]  # fmt: skip
+    assert [(q.table, q.file, q.check) for q in quarantine] == [(table, name, "input.file")]
+    assert quarantine[0].reason.startswith(f"{name} has data that cannot be decoded: ")
+    assert "\n" not in quarantine[0].reason
+    assert log.missing_optional == [table]
+    assert len(hands_of(units)) == 6
+
+
+def test_a_clean_log_decodes_each_column_staging_leaves_behind_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decoding of the columns staging leaves behind is one query per table: a clean
+    night never reads a file alone."""
+
+    def never(*args: Any) -> None:
+        raise AssertionError("a clean log was read file by file")
+
+    monkeypatch.setattr(reader, "refuse_undecodable", never)
+    log = open_log_root(full_log(tmp_path / "logs").write())
+    assert reader.decode_unstaged(log) == []
+    assert reader.unstaged_columns("events") == ["ts"]
+    assert reader.unstaged_columns("results") == []
+
+
+def test_the_table_limits_skip_with_a_reason_on_files_they_cannot_decode(tmp_path: Path) -> None:
+    """Should a sessions file be undecodable when the table limits read it (damaged after
+    staging), table.limit is skipped with DuckDB's reason on one line (check.skipped),
+    never a traceback."""
+    root = full_log(tmp_path / "logs").write()
+    sessions = next((root / "sessions").rglob("*.parquet"))
+    corrupt(sessions, leaf(sessions, "joined_at"))
+    games = list((root / "games").rglob("*.parquet"))
+    (found,) = table_limit_findings([sessions], games, root)
+    assert (found.check, found.severity) == ("check.skipped", "info")
+    assert found.message.startswith(
+        "The sessions and games files could not be read, so table.limit could not be checked: "
+    )
+    assert str(root) not in found.message
+    assert "\n" not in found.message

@@ -244,3 +244,33 @@ def test_a_game_running_over_three_nights_is_carried_twice_and_judged_the_third(
         )
     for n in ("0001", "0002"):
         assert rows(state / "nights" / n / "hands.parquet", sql, g=game) == []
+
+
+def test_a_partition_linked_in_is_taken_and_a_link_to_nothing_stops_the_night(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """schemas/README.md: a partition folder that is a symbolic link is read like any
+    other (the nightly intake walked with ``rglob``, which does not follow them, and left
+    the night's results out). A ``.parquet`` link to nothing, which replay refuses and
+    goes on, stops the night in one line: a night commits the files it takes, so it is
+    not taken without one (docs/nightly.md)."""
+    plain, linked = tmp_path / "plain", tmp_path / "linked"
+    add_night(plain, cut.first, FIRST)
+    add_night(linked, cut.first, FIRST)
+    elsewhere = tmp_path / "elsewhere"
+    (linked / "results" / f"date={FIRST}").rename(elsewhere)
+    (linked / "results" / f"date={FIRST}").symlink_to(elsewhere, target_is_directory=True)
+    before = night(plain, tmp_path / "state-plain")
+    after = night(linked, tmp_path / "state-linked")
+    assert after.taken == before.taken
+    assert after.hands == before.hands
+    assert sum(before.hands.values()) > 0
+    (linked / "ledger" / "gone.parquet").symlink_to(tmp_path / "missing.parquet")
+    result = CliRunner().invoke(app, ["nightly", str(linked), "--state", str(tmp_path / "s")])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        "rummy-audit: error: ledger/gone.parquet is a symbolic link to nothing; the nightly "
+        "audit takes every file of the log root, so mend it (or move it out) and run the "
+        "night again\n"
+    )
+    assert not (tmp_path / "s" / "nights").exists()

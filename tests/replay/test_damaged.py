@@ -5,6 +5,7 @@ as usual, and the summary leads with the cause."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -235,3 +236,87 @@ def test_a_hand_without_its_winners_result_leaves_its_games_money_unchecked(
     assert row["outcomes"][at_seat] is None
     assert row["points"][at_seat] is None
     assert all(o is not None for i, o in enumerate(row["outcomes"]) if i != at_seat)
+
+
+def test_a_partition_folder_linked_in_is_read_as_an_input(clean: Path, tmp_path: Path) -> None:
+    """schemas/README.md, Layout: a table is every Parquet file under its folder, at any
+    depth; a partition folder that is a symbolic link is one. Its files are inputs of
+    run.json like any other, and the night reads as before it was moved: before, the
+    folder was read as empty, and the games whose game_events it held raised critical
+    alarms about rows that were there."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    victim = sorted((logs / "game_events").rglob("*.parquet"))[1]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.move(victim, elsewhere / victim.name)
+    (logs / "game_events" / "date=2026-11-30").symlink_to(elsewhere, target_is_directory=True)
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    run = json.loads((out / "run.json").read_text())
+    assert f"game_events/date=2026-11-30/{victim.name}" in [f["path"] for f in run["inputs"]]
+    assert run["unreadable_files"] == []
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    assert {key(f) for f in rows(out / "findings.parquet")} == before
+
+
+def test_a_dangling_link_is_refused_and_listed_as_unreadable(clean: Path, tmp_path: Path) -> None:
+    """A ``.parquet`` symbolic link to nothing is refused like a truncated file
+    (schemas/README.md: nothing is skipped silently): run.json lists it among the
+    unreadable files with why, and the games whose ledger rows it may hold are
+    unchecked, never judged without them."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    victim = sorted((logs / "ledger").rglob("*.parquet"))[1]
+    victim.unlink()
+    victim.symlink_to(tmp_path / "gone.parquet")
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    run = json.loads((out / "run.json").read_text())
+    name = victim.relative_to(logs).as_posix()
+    assert run["unreadable_files"] == [
+        {"table": "ledger", "path": name, "reason": f"{name} is a symbolic link to nothing"}
+    ]
+    found = rows(out / "findings.parquet")
+    before = {key(f) for f in rows(clean / "out" / "findings.parquet")}
+    new = [f for f in found if key(f) not in before]
+    assert [f for f in new if f["check"] not in EXPLAINED] == []
+    assert any(f["check"] == "game.unchecked" and name in f["message"] for f in new)
+
+
+@pytest.mark.parametrize(("table", "column"), [("sessions", "ip"), ("game_events", "ts")])
+def test_a_column_no_replay_reads_that_cannot_be_decoded_refuses_its_file(
+    table: str, column: str, clean: Path, tmp_path: Path
+) -> None:
+    """schemas/README.md: a file whose footer reads but whose data cannot be decoded is
+    refused whole, at staging, whatever the column: the run ends as for any refused file
+    (exit 0 or 1, the summary naming it, the checks that need the table skipped), with
+    the fair-play detectors run. Before, the table's only file was accepted (DuckDB
+    answers a null check of a non-nullable column from a lone file's footer), and the
+    table limits stopped on it with a traceback."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    files = sorted((logs / table).rglob("*.parquet"))
+    victim = logs / table / "part-0.parquet"  # the table's rows in one file
+    pq.write_table(pa.concat_tables([pq.read_table(f) for f in files]), victim)
+    for f in files:
+        f.unlink()
+    chunk = pq.read_metadata(victim).row_group(0).column(
+        pq.read_schema(victim).get_field_index(column)  # flat columns before it: one chunk each
+    )
+    start = chunk.dictionary_page_offset or chunk.data_page_offset
+    data = bytearray(victim.read_bytes())
+    for i in range(start, start + chunk.total_compressed_size):
+        data[i] ^= 0xFF  # the column's pages garbled, the footer as it was
+    victim.write_bytes(bytes(data))
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
+                                 "--no-rng"])  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    name = victim.relative_to(logs).as_posix()
+    assert result.output.startswith(f"1 input file could not be read ({name})")
+    run = json.loads((out / "run.json").read_text())
+    assert [f["path"] for f in run["unreadable_files"]] == [name]
+    assert run["unreadable_files"][0]["reason"].startswith(f"{name} has data that cannot be")
+    assert run["missing_optional_tables"] == [table]
+    assert (out / "suspicions.parquet").exists()

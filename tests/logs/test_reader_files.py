@@ -1,0 +1,189 @@
+"""Finding a table's files: every ``.parquet`` file under its folder, at any depth, through
+symbolic links to folders too; and what cannot be read there (a link to nothing, a folder
+or a file the audit may not read) refused like a damaged file, with an ``input.file`` row
+saying why (schemas/README.md, "How the audit treats a file and its rows": "nothing is
+skipped silently"), the rest of the night read around it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from audit.logs.reader import open_log_root
+from tests.logs.logbuilder import PARTITION
+from tests.logs.test_reader_damage import full_log, hands_of, quarantined, read_all, split_by_game
+
+EVERY = {f"g{g}-h{h}" for g in range(3) for h in range(2)}
+
+
+def link_partition(root: Path, table: str, elsewhere: Path) -> str:
+    """Move game g2's rows of `table` into `elsewhere` (a folder outside the log root) and
+    link it into the table's folder as the partition ``date=2026-11-30``; the file's name
+    as the log root shows it."""
+    bad = root / table / PARTITION / "b.parquet"
+    elsewhere.mkdir()
+    shutil.move(bad, elsewhere / "b.parquet")
+    (root / table / "date=2026-11-30").symlink_to(elsewhere, target_is_directory=True)
+    return f"{table}/date=2026-11-30/b.parquet"
+
+
+@pytest.mark.parametrize("table", ["game_events", "events", "hands"])
+def test_a_partition_folder_that_is_a_symbolic_link_is_read_like_any_other(
+    tmp_path: Path, table: str
+) -> None:
+    """schemas/README.md, Layout: a table is every Parquet file under its folder, at any
+    depth. A partition folder linked in is such a folder: its files are inputs (before, it
+    was read as empty, and the games whose rows it held were judged without them)."""
+    root, _ = split_by_game(full_log(tmp_path / "logs"), table)
+    name = link_partition(root, table, tmp_path / "elsewhere")
+    log = open_log_root(root)
+    assert name in [f.path for f in log.files[table]]
+    assert log.bad_files == []
+    units, quarantine, lost = read_all(root, tmp_path / "work")
+    assert (set(hands_of(units)), quarantined(units), quarantine, lost) == (EVERY, {}, [], set())
+
+
+def test_a_link_back_to_a_folder_it_is_inside_is_not_followed_again(tmp_path: Path) -> None:
+    """A cycle of links (a partition linking to its table's folder, or to the log root)
+    ends: every file is read once, where it is."""
+    root = full_log(tmp_path / "logs").write()
+    (root / "events" / PARTITION / "again").symlink_to(root / "events", target_is_directory=True)
+    (root / "events" / "root").symlink_to(root, target_is_directory=True)
+    log = open_log_root(root)
+    assert [f.path for f in log.files["events"]] == [f"events/{PARTITION}/part-0.parquet"]
+    assert log.bad_files == []
+
+
+def test_a_symbolic_link_to_nothing_is_refused_and_its_hands_accounted_for(
+    tmp_path: Path,
+) -> None:
+    """A ``.parquet`` link whose target is gone is refused like a truncated file: an
+    ``input.file`` row naming it and why, and the hands whose rows it may hold are
+    quarantined with it as the likely cause (before, it was skipped silently)."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    bad.unlink()
+    bad.symlink_to(tmp_path / "gone.parquet")
+    (root / "events" / "notes.txt").symlink_to(tmp_path / "gone.txt")  # not table data
+    name = f"events/{PARTITION}/b.parquet"
+    log = open_log_root(root)
+    assert [(q.table, q.file, q.check, q.reason) for q in log.bad_files] == [
+        ("events", name, "input.file", f"{name} is a symbolic link to nothing")
+    ]
+    assert log.damaged == {"events": (name,)}
+    units, _, _ = read_all(root, tmp_path / "work")
+    assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+    assert all(name in why for why in quarantined(units).values())
+
+
+def test_a_symbolic_link_to_a_file_is_read(tmp_path: Path) -> None:
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    shutil.move(bad, tmp_path / "b.parquet")
+    bad.symlink_to(tmp_path / "b.parquet")
+    units, quarantine, _ = read_all(root, tmp_path / "work")
+    assert (set(hands_of(units)), quarantine) == (EVERY, [])
+
+
+# ---------------------------------------------------------------- permissions
+
+as_root = pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() == 0,
+    reason="run as root, every file and folder can be read: no permission is ever denied",
+)
+
+
+@pytest.fixture
+def forbidden() -> Iterator[list[Path]]:
+    """Paths whose permissions a test takes away, given back after it (so that pytest can
+    remove them)."""
+    paths: list[Path] = []
+    yield paths
+    for path in paths:
+        path.chmod(0o755)
+
+
+@as_root
+def test_a_sub_folder_that_cannot_be_listed_is_refused_and_the_rest_read(
+    tmp_path: Path, forbidden: list[Path]
+) -> None:
+    """A sub-folder the audit may not list is refused like a damaged file: one
+    ``input.file`` row naming it, with the reason on one line, and the hands it may hold
+    quarantined (before, it was skipped silently)."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    folder = root / "events" / "date=2026-11-30"
+    folder.mkdir()
+    shutil.move(bad, folder / "b.parquet")
+    folder.chmod(0)
+    forbidden.append(folder)
+    log = open_log_root(root)
+    assert [(q.table, q.file, q.check, q.reason) for q in log.bad_files] == [
+        ("events", "events/date=2026-11-30", "input.file",
+         "events/date=2026-11-30 is a folder that could not be listed: Permission denied"),
+    ]  # fmt: skip
+    units, _, _ = read_all(root, tmp_path / "work")
+    assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+
+
+@as_root
+def test_a_file_that_cannot_be_read_is_refused_and_the_rest_read(
+    tmp_path: Path, forbidden: list[Path]
+) -> None:
+    """A file the audit may not read is refused like a damaged file (before, the run
+    stopped on it: "Permission denied")."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    bad.chmod(0)
+    forbidden.append(bad)
+    name = f"events/{PARTITION}/b.parquet"
+    log = open_log_root(root)
+    assert [(q.file, q.check, q.reason) for q in log.bad_files] == [
+        (name, "input.file", f"{name} could not be read: Permission denied")
+    ]
+    units, _, _ = read_all(root, tmp_path / "work")
+    assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+
+
+def test_a_file_that_cannot_be_opened_is_refused_whoever_runs_the_audit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same as the test above, with the refusal made by the file system stand-in, so
+    that it runs as root too."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    opened = Path.open
+
+    def deny(path: Path, *args: object, **kwargs: object) -> object:
+        if path == bad:
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(Path, "open", deny)
+    log = open_log_root(root)
+    name = f"events/{PARTITION}/b.parquet"
+    assert [(q.file, q.reason) for q in log.bad_files] == [
+        (name, f"{name} could not be read: Permission denied")
+    ]
+    assert [f.path for f in log.files["events"]] == [f"events/{PARTITION}/a.parquet"]
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_whoever_runs_the_audit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    folder = root / "events" / "date=2026-11-30"
+    folder.mkdir()
+    shutil.move(bad, folder / "b.parquet")
+    listing = os.scandir
+
+    def deny(path: object) -> object:
+        if Path(str(path)) == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return listing(path)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", deny)
+    log = open_log_root(root)
+    assert [(q.file, q.reason) for q in log.bad_files] == [
+        ("events/date=2026-11-30",
+         "events/date=2026-11-30 is a folder that could not be listed: Permission denied"),
+    ]  # fmt: skip
