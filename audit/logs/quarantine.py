@@ -87,7 +87,9 @@ def collect_quarantine(
     )
     for table in ("events", "results"):
         for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
-            reason = f"{table} name hand {one_line(hand)}, which hands does not hold ({_rows(n)})"
+            reason = (
+                f"{table} rows name hand {one_line(hand)}, which hands does not hold ({_rows(n)})"
+            )
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
             )
@@ -107,7 +109,7 @@ def collect_quarantine(
     for table in ("game_events", "ledger"):
         for game, n, key, known in rows(table, strays):
             held = "whose games row is quarantined" if known else "which games does not hold"
-            reason = f"{table} name game {one_line(game)}, {held} ({_rows(n)})"
+            reason = f"{table} rows name game {one_line(game)}, {held} ({_rows(n)})"
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
             )

@@ -32,7 +32,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import duckdb
@@ -763,6 +763,14 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         staged.damaged = log.damaged
         reading = ("events", "results", "sessions")
         staged.orphans = find_orphans(con, staged)
+        placed = {h: game for h, (game, _) in staged.orphans.items() if game is not None}
+        if placed:  # the rows naming a hand hands lacks: the game its sessions place it in
+            staged.quarantine = [
+                replace(q, game_id=placed[q.hand_id])
+                if q.game_id is None and q.hand_id in placed
+                else q
+                for q in staged.quarantine
+            ]
     except duckdb.Error as error:
         raise _ReadFailed(reading, error) from error
     finally:

@@ -736,21 +736,21 @@ def test_rows_naming_no_hand_or_game_are_quarantined_not_yielded(tmp_path: Path)
             "h9",
             None,
             "input.hand",
-            "events name hand h9, which hands does not hold (2 rows)",
+            "events rows name hand h9, which hands does not hold (2 rows)",
         ),
         (
             "results",
             "h8",
             None,
             "input.hand",
-            "results name hand h8, which hands does not hold (1 row)",
+            "results rows name hand h8, which hands does not hold (1 row)",
         ),
         (
             "ledger",
             None,
             "g5",
             "input.row",
-            "ledger name game g5, which games does not hold (1 row)",
+            "ledger rows name game g5, which games does not hold (1 row)",
         ),
     ]
 
@@ -810,7 +810,7 @@ def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
     assert passes == one
     assert {q.reason for q in one[1]} >= {
         "hand g2-h1 appears 2 times in hands",
-        "events name hand orphan, which hands does not hold (1 row)",
+        "events rows name hand orphan, which hands does not hold (1 row)",
     }
     for table, files in (("events", 5), ("hands", 4), ("results", 4)):
         runs = [run for name, run in views if name == table]  # in order, every file once
@@ -866,13 +866,13 @@ def test_game_rows_sessions_and_their_bad_rows(tmp_path: Path) -> None:
             "game_events",
             "g1",
             "input.row",
-            "game_events name game g1, whose games row is quarantined (1 row)",
+            "game_events rows name game g1, whose games row is quarantined (1 row)",
         ),
         (
             "ledger",
             "g1",
             "input.row",
-            "ledger name game g1, whose games row is quarantined (2 rows)",
+            "ledger rows name game g1, whose games row is quarantined (2 rows)",
         ),
     ]
     game = units[0].game

@@ -320,3 +320,30 @@ def test_a_column_no_replay_reads_that_cannot_be_decoded_refuses_its_file(
     assert run["unreadable_files"][0]["reason"].startswith(f"{name} has data that cannot be")
     assert run["missing_optional_tables"] == [table]
     assert (out / "suspicions.parquet").exists()
+
+
+def test_a_hand_without_its_hands_row_is_named_with_its_game_everywhere(
+    clean: Path, tmp_path: Path
+) -> None:
+    """A hand whose hands row is missing is placed in its game by its players' sessions
+    (schemas/README.md): hands.parquet, its game.unchecked and its quarantine rows and
+    input.hand findings all name that game (the quarantine rows and findings named none, a
+    blind tester found: game_id null and "")."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    source = sorted((logs / "hands").rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    lost = data.slice(0, 1).to_pylist()[0]
+    hand, game = lost["hand_id"], lost["game_id"]
+    pq.write_table(data.slice(1), source)
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False,
+                rng=False)  # fmt: skip
+    (row,) = [r for r in rows(tmp_path / "out" / "hands.parquet") if r["hand_id"] == hand]
+    assert (row["game_id"], row["status"]) == (game, "quarantined")
+    held = [q for q in rows(tmp_path / "out" / "quarantine.parquet") if q["hand_id"] == hand]
+    assert {q["table"] for q in held} == {"events", "results"}
+    assert {q["game_id"] for q in held} == {game}
+    assert all(q["reason"].startswith(f"{q['table']} rows name hand {hand}, ") for q in held)
+    found = [f for f in rows(tmp_path / "out" / "findings.parquet") if f["hand_id"] == hand]
+    assert {f["check"] for f in found} == {"input.hand"}
+    assert {f["game_id"] for f in found} == {game}
