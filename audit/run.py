@@ -268,12 +268,17 @@ def _night_checks(log: LogRoot) -> list[Finding]:
         by_name=not (log.uniform("sessions") and log.uniform("games")),
     )
     for table in sorted(log.missing_optional):
+        refused = log.damaged.get(table, ())
+        what = (
+            f"None of the log root's {table} files could be read ({', '.join(refused)})"
+            if refused
+            else f"The log root has no {table} table"
+        )
         found.append(
             finding(
                 "check.skipped",
                 game_id="",
-                message=f"The log root has no {table} table, so {_NEEDED_BY[table]} "
-                "could not be checked.",
+                message=f"{what}, so {_NEEDED_BY[table]} could not be checked.",
                 rule=contract("tables.optional"),
             )
         )

@@ -186,6 +186,27 @@ def test_a_missing_optional_table_skips_its_checks_without_false_alarms(
     assert table in found[0]["message"]
 
 
+@pytest.mark.parametrize("table", ["game_events", "ledger"])
+def test_an_optional_table_whose_files_are_all_refused_says_so_not_that_it_is_missing(
+    table: str, logs: Path, tmp_path: Path
+) -> None:
+    """A table folder whose every file is refused skips the checks that need it, as a
+    missing table does, and check.skipped says its files could not be read (naming them),
+    not that the log root has no such table (a blind tester)."""
+    files = sorted((logs / table).rglob("*.parquet"))
+    for path in files:
+        path.write_bytes(b"PAR1 not parquet")
+    found = findings(logs, tmp_path / "out")
+    (skipped,) = [f for f in found if f["check"] == "check.skipped"]
+    named = ", ".join(p.relative_to(logs).as_posix() for p in files)
+    assert skipped["message"].startswith(
+        f"None of the log root's {table} files could be read ({named}), so "
+    )
+    # and no false alarm: the games those files may touch are unchecked (info)
+    assert {f["check"] for f in found} <= {"check.skipped", "input.file", "game.unchecked"}
+    assert {f["severity"] for f in found if f["check"] == "game.unchecked"} <= {"info"}
+
+
 def running(root: Path, game: str) -> None:
     """Mark ``game`` as still running when the batch was cut (ended_at null)."""
     tamper(root, "games", lambda r: r["game_id"] == game, lambda r: {**r, "ended_at": None})
