@@ -367,7 +367,19 @@ _RESTS = {
     "game_events": "its eliminations, rebuys, splits and winner were",
     "ledger": "its money was",
 }
-"""What the game-level checks judge from each claim table (``... not checked``)."""
+"""What the game-level checks judge from each claim table (``... not checked``); a pool
+game's running scores too (``_rests``)."""
+
+
+def _rests(game: Game, table: str) -> str:
+    """What is not checked of ``game`` without ``table``'s rows: a pool game's running
+    scores are judged with its eliminations and rebuys (``check_pool``), so they wait too;
+    a deals game without its game events misses only its winner."""
+    if table == "game_events" and Format(game.format).is_pool:
+        return "its running scores, eliminations, rebuys, splits and winner were"
+    if table == "game_events" and game.format == Format.DEALS:
+        return "its winner was"
+    return _RESTS[table]
 
 
 def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
@@ -449,7 +461,7 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = 
     return finding(
         "game.unchecked",
         game_id=game.game_id,
-        message=f"{why}, so {_RESTS[table]} not checked." + (odd and f" What did not: {odd}"),
+        message=f"{why}, so {_rests(game, table)} not checked." + (odd and f" What did not: {odd}"),
         rule=contract(rule),
     )
 

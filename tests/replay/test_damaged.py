@@ -347,3 +347,40 @@ def test_a_hand_without_its_hands_row_is_named_with_its_game_everywhere(
     found = [f for f in rows(tmp_path / "out" / "findings.parquet") if f["hand_id"] == hand]
     assert {f["check"] for f in found} == {"input.hand"}
     assert {f["game_id"] for f in found} == {game}
+
+
+def test_a_game_whose_game_events_could_not_be_read_says_what_waits_by_its_format(
+    clean: Path, tmp_path: Path
+) -> None:
+    """A finished game with no game_events row while a game_events file could not be read:
+    a pool game's running scores are judged with its eliminations and rebuys, so they are
+    named among what is not checked; a deals game misses only its winner (its chips are
+    judged from the hands). A blind tester found the running scores left unsaid."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    games = {r["game_id"]: r["format"]
+             for path in (logs / "games").rglob("*.parquet") for r in rows(path)}  # fmt: skip
+    gone: dict[str, str] = {}
+    for source in sorted((logs / "game_events").rglob("*.parquet")):
+        data = pq.read_table(source).to_pylist()
+        for fmt in ("pool_101", "deals"):
+            if fmt not in gone.values():
+                game = next((r["game_id"] for r in data if games[r["game_id"]] == fmt), None)
+                if game is not None:
+                    gone[game] = fmt
+        kept = [r for r in data if r["game_id"] not in gone]
+        pq.write_table(pa.Table.from_pylist(kept, schema=pq.read_schema(source)), source)
+    assert sorted(gone.values()) == ["deals", "pool_101"]
+    (logs / "game_events" / "part-z.parquet").write_text("not parquet")
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False, fairplay=False,
+                rng=False)  # fmt: skip
+    found = rows(tmp_path / "out" / "findings.parquet")
+    waits = {"pool_101": "its running scores, eliminations, rebuys, splits and winner were",
+             "deals": "its winner was"}  # fmt: skip
+    for game, fmt in gone.items():
+        (unchecked,) = [f for f in found if f["check"] == "game.unchecked"
+                        and f["game_id"] == game]  # fmt: skip
+        assert unchecked["message"] == (
+            f"Game {game} has no game_events rows, and game_events/part-z.parquet could not"
+            f" be read, so {waits[fmt]} not checked."
+        )
