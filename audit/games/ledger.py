@@ -330,6 +330,11 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Finding]:
             f"{game.rake_pct}% is {rake}, but the ledger took {recorded_rake}.")  # fmt: skip
     if any(row.kind == "split" for row in game.ledger) or not hands:
         return out
+    if not any(e.action == "game_won" and e.player is not None for e in game.game_events):
+        # No winner recorded: the game's own finding says so and names the rules' winner
+        # (pool.winner, deals.chips); the prize is not judged against a winner no row
+        # names ("C did not win the game", said of the rightful winner: a blind tester).
+        return out
     paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "prize":

@@ -327,3 +327,23 @@ def test_a_game_won_row_naming_no_player_is_read_as_won_by_nobody(
     (winner,) = [f for f in found if f["check"] == "pool.winner"]
     assert winner["game_id"] == row["game_id"]
     assert "recorded as won by ?" in winner["message"]
+
+
+@pytest.mark.parametrize("fmt", ["pool_101", "deals"])
+def test_a_game_without_its_game_won_row_is_one_finding_not_a_prize_to_a_loser(
+    fmt: str, logs: Path, tmp_path: Path
+) -> None:
+    """schemas/money.md: a pool or deals game whose game_won row is left out, its prize
+    paid to the rightful winner, is the game's winner finding (the record names no
+    winner; the rules' winner named), not also a critical ledger.balance saying that
+    winner "did not win the game" (a blind tester)."""
+    games = game_ids(logs, fmt)
+    row = tamper(logs, "game_events",
+                 lambda r: r["action"] == "game_won" and r["game_id"] in games,
+                 lambda r: {**r, "action": "split_reject"})  # fmt: skip
+    found = [f for f in findings(logs, tmp_path / "o") if f["game_id"] == row["game_id"]]
+    check = "pool.winner" if fmt.startswith("pool") else "deals.chips"
+    (winner,) = [f for f in found if f["check"] == check]
+    assert row["player_id"] in winner["message"]
+    assert [f for f in found if f["check"] == "ledger.balance"] == []
+
