@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -298,6 +298,27 @@ class RulesPoints(Protocol):
 
 RulesSay = Mapping[str, Mapping[str, RulesPoints]]
 """hand_id -> player -> what the rules give them (``RulesPoints``)."""
+
+
+def money_unsettled(
+    results: Sequence[Result], said: Mapping[str, RulesPoints], value_cards: bool
+) -> bool:
+    """Whether a hand's recorded verdict leaves its money to no world: a recorded winner
+    the rules do not make the winner (or a winner they make that the record does not), or,
+    with value cards, any outcome the rules do not give (the value cards are settled among
+    the players still in at a show the rules accept). Its money then follows a verdict the
+    rules refuse, and the rules' points settled under the recorded winner match neither
+    the record nor the rules: the verdict's finding (``declare.verdict``, ``score.outcome``)
+    stands alone, and the money is not judged (schemas/money.md). A loser recorded with
+    the wrong kind of loss (a middle drop as a first drop) is settled as recorded
+    (``charged_points``)."""
+    for row in results:
+        rules = said.get(row.player)
+        if rules is None or rules.outcome == row.outcome:
+            continue
+        if value_cards or "won" in (row.outcome, rules.outcome):
+            return True
+    return False
 
 
 def charged_points(result: Result, said: RulesPoints | None) -> int:

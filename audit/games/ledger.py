@@ -37,7 +37,7 @@ from decimal import Decimal
 from audit.findings import Finding, Severity, finding
 from audit.money import points_settlement
 from audit.money import rake as rake_of
-from audit.records import Game, Hand, RulesPoints, RulesSay, charged_points
+from audit.records import Game, Hand, RulesPoints, RulesSay, charged_points, money_unsettled
 from audit.rules.ruleset import Ruleset
 
 ZERO = Decimal("0.00")
@@ -160,6 +160,8 @@ def settle_by_rules(
     winners = [r.player for r in hand.results if r.outcome == "won"]
     if len(winners) != 1:
         return "it does not record exactly one winner"
+    if said is not None and money_unsettled(hand.results, said, rules.value_cards is not None):
+        return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
     values: dict[str, int] = {}
     if rules.value_cards is not None:
         if said is None:

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
-from audit.records import Game, Hand, Result, charged_points
+from audit.records import Game, Hand, Result, charged_points, money_unsettled
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet
@@ -440,12 +440,16 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
 
     A loser's points are the rules' points when the rules agree with the recorded outcome,
     else the recorded points: a wrong verdict is then one finding (declare.verdict or
-    score.outcome), not also a money finding; wrong points charged as money are two.
+    score.outcome), not also a money finding; wrong points charged as money are two. A hand
+    whose recorded winner is not the rules' (or, with value cards, any wrong outcome) is
+    not settled at all (``records.money_unsettled``): no world pays what the rules' points
+    under the recorded winner would.
     """
     hand, rules = replay.hand, replay.rules
     point_value = game.point_value
-    if point_value is None:
-        return []
+    valued = rules.value_cards is not None
+    if point_value is None or money_unsettled(hand.results, expected, valued):
+        return []  # a verdict the rules refuse: its own finding (money_unsettled)
     # Keyed by the row's place, not the player: a player recorded twice (a score.outcome
     # finding already) has each row checked, and both rows pay into the winner's sum.
     points: dict[str, int] = {}

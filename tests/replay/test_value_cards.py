@@ -14,6 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
 from audit.records import Game, GameUnit, Hand
 from audit.replay.hand import HandReplay
@@ -173,3 +174,25 @@ def test_the_money_page_example_is_the_settlement() -> None:
     amounts, fee = points_settlement(points, winners, Decimal("0.5000"), Decimal("10.00"), nets)
     assert amounts == {r[0]: Decimal(r[6]) for r in rows}
     assert f"| (null) | rake | {fee} |" in part
+
+
+def test_a_declaration_the_rules_refuse_settled_as_valid_is_the_verdicts_finding_alone() -> None:
+    """points.value_cards and declaration.invalid_penalty (docs/rules-21-27.md): A lays
+    4D 5D 8H apart as 5D 8H, a group of two, and the platform settles the show as valid
+    (RIGHT). The rules refuse the declaration, so no value cards are settled at a show they
+    accept, and the rules' points under the recorded winner are amounts neither world pays
+    (a blind tester: 'A should be 129.00' where the record's world pays 17.10 and the
+    rules' charges A 120). The verdict is one finding; the money is not judged
+    (schemas/money.md)."""
+    events = [*EVENTS]
+    events[7] = ("A declare 8H: 2S 3S 4S 5S / 9D TD JD QD / AC 2C 3C 4D / 5D 8H / KC KD KS KH"
+                 " / 9C 9H JK")  # fmt: skip
+    game, hand = hand_21(RIGHT, events=events)
+    audit = audit_hand(hand, game, R21)
+    assert [f.check for f in audit.findings if f.check.startswith("score.")] == []
+    assert [(f.check, f.player_id) for f in audit.findings] == [("declare.verdict", "A")]
+    said = audit.expected
+    assert said["A"].outcome == "invalid_declare"
+    owed = settle_by_rules(hand, game, R21, said)
+    assert isinstance(owed, str)
+    assert owed.startswith("its recorded verdict is not the rules'")
