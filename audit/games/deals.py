@@ -56,10 +56,10 @@ def check_deals(
             chips[player] = chips.get(player, 0) + count
     if complete and game.deals_count is not None:
         out.extend(
-            _deal_count_findings(game, hands, game.deals_count, rules.cite("deals.tie"), said)
+            _deal_count_findings(game, hands, game.deals_count, rules, said)
         )
         if not game.running and winner:
-            out.extend(_winner_findings(game, chips, rules.cite("deals.tie")))
+            out.extend(_winner_findings(game, chips, rules))
     return out
 
 
@@ -129,10 +129,11 @@ def _leaders(chips: dict[str, int]) -> list[str]:
 
 
 def _deal_count_findings(
-    game: Game, hands: list[Hand], deals_count: int, rule: str, said: RulesSay
+    game: Game, hands: list[Hand], deals_count: int, rules: Ruleset, said: RulesSay
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
-    one player led), or a finished game with fewer deals than it should have had."""
+    one player led: ``deals.tie``, the one reason to play on), or a finished game with
+    fewer deals than it should have had (``deals.chips``: a best of N plays N)."""
     out = []
     chips: dict[str, int] = {}
     for number, hand in enumerate(hands, start=1):
@@ -146,7 +147,7 @@ def _deal_count_findings(
                     recorded=f"deal {number}",
                     message=f"Deal {number} was played although the game of {deals_count} "
                     f"deals was already decided, {_leaders(chips)[0]} leading on chips.",
-                    rule=rule,
+                    rule=rules.cite("deals.tie"),
                 )
             )
             break
@@ -161,14 +162,15 @@ def _deal_count_findings(
                 recorded=f"{len(hands)} deals",
                 message=f"The game ended after {len(hands)} deals, but a best of "
                 f"{deals_count} plays {deals_count}.",
-                rule=rule,
+                rule=rules.cite("deals.chips"),
             )
         )
     return out
 
 
-def _winner_findings(game: Game, chips: dict[str, int], rule: str) -> list[Finding]:
-    """The finished game's ``game_won`` must name the one player with the most chips."""
+def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[Finding]:
+    """The finished game's ``game_won`` must name the one player with the most chips
+    (``deals.chips``); a tie for the most is played on (``deals.tie``)."""
     leaders = _leaders(chips)
     named = [e.player for e in game.game_events if e.action == "game_won"]
     if not chips:
@@ -183,7 +185,7 @@ def _winner_findings(game: Game, chips: dict[str, int], rule: str) -> list[Findi
                 recorded=f"game won by {named[0]}" if named else "game ended",
                 message=f"The game ended with {' and '.join(leaders)} tied at "
                 f"{chips[leaders[0]]} chips, where one more deal should have been played.",
-                rule=rule,
+                rule=rules.cite("deals.tie"),
             )
         ]
     leader = leaders[0]
@@ -199,6 +201,6 @@ def _winner_findings(game: Game, chips: dict[str, int], rule: str) -> list[Findi
             recorded=recorded,
             message=f"{leader} ended with the most chips ({chips[leader]}) and should win the "
             f"game, but the record names {recorded or 'no winner'}.",
-            rule=rule,
+            rule=rules.cite("deals.chips"),
         )
     ]

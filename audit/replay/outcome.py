@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Final
 
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
@@ -382,7 +383,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                     "score.outcome",
                     want.rule_key,
                     f"{player} is recorded as {row.outcome.replace('_', ' ')}, but the hand "
-                    f"gives {want.outcome.replace('_', ' ')}: {player} {want.why}.",
+                    f"gives {want.outcome.replace('_', ' ')}: {_of(player, want.why)}.",
                     player_id=player,
                     seq=want.seq,
                     expected=want.outcome,
@@ -410,6 +411,22 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 recorded=row.points,
             )
     return out
+
+
+_DEEDS: Final = ("made ", "was ", "showed ", "dropped ", "left ")
+"""How an ``Expected.why`` that says what the player did begins; the others say what the
+cards are worth ("the cards left unmatched ... are worth 51")."""
+
+
+def _of(player: str, why: str) -> str:
+    """``why`` said of ``player``: ``P2 dropped after drawing ...``, but ``the cards left
+    unmatched, 6D 8C, are worth 14`` as it is (not "P2 the cards left ...": a blind
+    tester).
+
+    >>> _of("B", "made a valid declaration"), _of("B", "the cards left unmatched are worth 9")
+    ('B made a valid declaration', 'the cards left unmatched are worth 9')
+    """
+    return f"{player} {why}" if why.startswith(_DEEDS) else why
 
 
 def money_by_rules(

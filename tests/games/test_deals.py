@@ -94,10 +94,11 @@ def test_deal_chips_missing_amount() -> None:
 
 
 def test_game_goes_to_most_chips() -> None:
-    """A has 50 - 30 = 20, B 30 - 30 = 0, C -30: A wins; naming B is a finding on B."""
-    assert keys(check_deals(game(winner="B"), two_deals(), RULES)) == [
-        ("deals.chips", "G1", None, "B")
-    ]
+    """A has 50 - 30 = 20, B 30 - 30 = 0, C -30: A wins; naming B is a finding on B, citing
+    deals.chips (the most chips wins), not deals.tie: nobody tied (a blind tester)."""
+    found = check_deals(game(winner="B"), two_deals(), RULES)
+    assert keys(found) == [("deals.chips", "G1", None, "B")]
+    assert [f.rule.split(":")[0] for f in found] == ["deals.chips"]
 
 
 def test_game_won_missing() -> None:
@@ -119,7 +120,9 @@ def test_tie_is_played_off_with_one_more_deal() -> None:
 
 
 def test_tie_ended_without_another_deal() -> None:
-    assert keys(check_deals(game(winner="A"), tied(), RULES)) == [("deals.chips", "G1", None, "A")]
+    found = check_deals(game(winner="A"), tied(), RULES)
+    assert keys(found) == [("deals.chips", "G1", None, "A")]
+    assert [f.rule.split(":")[0] for f in found] == ["deals.tie"]
 
 
 def test_no_deal_after_the_game_is_decided() -> None:
@@ -129,7 +132,9 @@ def test_no_deal_after_the_game_is_decided() -> None:
 
 def test_no_fewer_deals_than_the_game_has() -> None:
     hands = [deal(1, "A", {"B": 30, "C": 20})]
-    assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", None, None)]
+    found = check_deals(game(), hands, RULES)
+    assert keys(found) == [("deals.chips", "G1", None, None)]
+    assert [f.rule.split(":")[0] for f in found] == ["deals.chips"]
 
 
 def test_running_game_is_not_judged_on_its_winner() -> None:

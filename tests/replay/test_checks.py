@@ -59,3 +59,23 @@ def test_declaration_groups_exact_names_a_show_of_no_cards() -> None:
     (found,) = audit_hand(hand, game, load_preset(game.ruleset)).findings
     assert found.check == "declare.groups_mismatch"
     assert found.message.startswith("P2 showed no cards, but held ")
+
+
+def test_score_outcome_of_a_swapped_winner_reads_as_a_sentence() -> None:
+    """A winner recorded as the loser and the loser as the winner (004_: 'A player wins the
+    game by making a valid declaration first'): two score.outcome findings, the loser's
+    saying what its cards are worth, not "P2 every card counts ..." (a blind
+    tester); no score.amount, as the money follows a verdict the rules refuse
+    (schemas/money.md)."""
+    (case,) = [c for c in CASES if c.name == "score.points"]
+    swapped = {"P1": ("lost", 0, "-40.00"), "P2": ("won", 0, "36.00")}
+    game, hand = scenario(**{**case.kwargs, "results": swapped})
+    found = {f.player_id: f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings}
+    assert {f.check for f in found.values()} == {"score.outcome"}
+    assert found["P1"].message == (
+        "P1 is recorded as lost, but the hand gives won: P1 made a valid declaration."
+    )
+    assert found["P2"].message.startswith(
+        "P2 is recorded as won, but the hand gives lost: every card counts because it has "
+        "no sequences; "
+    )
