@@ -208,10 +208,10 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
         return Expected(
             outcome,
             rules.cap,
-            "points.cap",
+            key,  # drops.deals: 'No Drop is allowed in Best of 2 and Best of 3' (000_)
             f"{'left' if seat.drop_reason == 'left' else 'dropped out of'} a "
-            f"{_FORMAT_WORDS.get(game.format, game.format)} game, where there are no drops "
-            f"(the full count of {rules.cap})",
+            f"{_FORMAT_WORDS.get(game.format, game.format)} game, where no drop is allowed:"
+            f" the full count, {rules.cap}",
             seq=seat.drop_seq,
         )
     points = penalty.first if seat.dropped_first else penalty.middle

@@ -282,7 +282,8 @@ def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:
     (found,) = audit_hand(hand, game, STANDARD).findings
     assert (found.check, found.player_id, found.seq) == ("drop.penalty", "P2", 2)
     assert (found.expected, found.recorded) == ("80", "20")
-    assert "where there are no drops (the full count of 80)" in found.message
+    assert "where no drop is allowed: the full count, 80" in found.message
+    assert found.rule.startswith("drops.deals: No drop is allowed in deals rummy")  # not points.cap
 
 
 def test_pool_201_drops_cost_25_and_50_000() -> None:
