@@ -417,13 +417,17 @@ class _PoolCheck:
         if len(active) < 2:
             problems.append(("manual_split_min_score", "at least 2 players left"))
         if any(s < pool.manual_split_min_score for s in scores):
+            lowest = min(scores)
             problems.append(
-                ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or more")
-            )
+                ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or "
+                 f"more (the lowest is {lowest})")
+            )  # fmt: skip
         if drops and not low <= max(drops) - min(drops) <= high:
+            left = "/".join(map(str, drops))
             problems.append(
-                ("split_drop_difference", f"first drops left differing by {low} to {high}")
-            )
+                ("split_drop_difference", f"first drops left differing by {low} to {high} "
+                 f"(they have {left}: {max(drops) - min(drops)} apart)")
+            )  # fmt: skip
         return problems
 
     def offers(

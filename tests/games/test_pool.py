@@ -434,6 +434,12 @@ def test_manual_split_drop_difference() -> None:
     assert sorted(keys(found), key=str) == [("pool.split", "g1", "h1", "A"),
                                             ("pool.split", "g1", "h1", None)]  # fmt: skip
     assert all(f.rule.startswith("pool_101.split_drop_difference") for f in found)
+    # the message says what the players left have (a blind tester: it said only the need)
+    offer = next(f for f in found if f.player_id == "A")
+    assert offer.message == (
+        "A split was offered after hand 1, but a manual split needs first drops left "
+        "differing by 1 to 2 (they have 1/1: 0 apart)."
+    )
 
 
 # ---------------------------------------------------------------- the simulator
