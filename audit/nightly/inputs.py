@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
-from audit.logs.reader import walk
+from audit.logs.files import walk
 
 CHUNK = 1 << 20
 

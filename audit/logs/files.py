@@ -1,0 +1,112 @@
+"""A log root's files as found on disk: every entry under a table's folder, through the
+symbolic links it holds (``walk``), and the files that look like table data but that no
+table reads (``not_read``). ``reader.open_log_root`` and the nightly intake walk the same
+way, so both take the same files."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from audit.errors import first_line, one_line
+from audit.logs.contract import TABLES
+from audit.records import QuarantineRow
+
+PARQUET_NAMES = (".parquet", ".parq", ".pq")
+"""Endings that make a file taken for table data (``not_read``)."""
+
+
+def not_read(root: Path) -> list[QuarantineRow]:
+    """The files under ``root`` that look like table data but that no table reads, each an
+    ``input.file`` row saying why, so none is left out silently. A file looks like table
+    data by a Parquet ending among its endings (``.parquet``, ``.parq``, ``.pq``: also
+    ``part-0.parquet.gz``) or by its first bytes (``PAR1``). Listed: such a file of a
+    table's folder not read as one (``events/part-0.parq``, ``events/PART-1.PARQUET``), and
+    one in a folder that is not a table's (``ledgers/...``). Not listed: files at the root
+    (tables are folders; the simulator keeps its planted truth there, ``labels.parquet``),
+    names starting with ``.`` or ``_`` and whatever is under such a folder (a writer's own:
+    ``_SUCCESS``, ``.crc``), and other files (a README, notes). Every ``.parquet`` file of a
+    table's folder is read, hidden or not."""
+    out = []
+    for path, why in sorted(walk(root, hidden=False)):
+        rel = path.relative_to(root)
+        top = rel.parts[0] if len(rel.parts) > 1 else ""
+        if not top or (top in TABLES and path.suffix == ".parquet"):
+            continue  # at the root; or read by its table, wherever it is in the folder
+        if any(part.startswith((".", "_")) for part in rel.parts) or why:
+            continue  # a writer's own; or a table's folder that could not be listed, refused
+        if not (any(end.lower() in PARQUET_NAMES for end in path.suffixes)
+                or _starts_parquet(path)):  # fmt: skip
+            continue
+        name = one_line(rel.as_posix())
+        if top in TABLES:
+            why = f"{name} is in the {top}/ folder but is not named .parquet, so it was not read"
+        else:
+            why = (f"{name} is Parquet in the {one_line(top)}/ folder, which is not a table of"
+                   f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip
+        out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))
+    return out
+
+
+def walk(folder: Path, *, hidden: bool = True) -> Iterator[tuple[Path, str]]:
+    """Every entry under `folder` that is not a folder, at any depth, named by its path
+    under `folder` (through the links it went by), with why it cannot be read: "" for a
+    regular file, else the end of a sentence that starts with its name. A folder that
+    cannot be listed (permission denied) comes with why, in place of what it holds, and
+    so does a symbolic link to nothing and whatever is not a regular file (a pipe).
+
+    A symbolic link to a folder is followed like the folder itself (``Path.rglob`` does
+    not follow them before Python 3.13: a partition folder linked in was read as empty),
+    but never back into a folder it is inside (a cycle: those files are read where they
+    are). With ``hidden=False`` folders named ``.*`` or ``_*`` are not entered."""
+    stack: list[tuple[Path, tuple[Path, ...]]] = [(folder, ())]
+    while stack:
+        here, above = stack.pop()
+        try:
+            real = here.resolve(strict=True)
+            if any(real == up or real in up.parents for up in above):
+                continue  # a link back to a folder it is inside
+            with os.scandir(here) as listing:
+                entries = list(listing)
+        except OSError as error:
+            yield here, f"is a folder that could not be listed: {os_why(error)}"
+            continue
+        for entry in entries:
+            path = here / entry.name
+            if _is(entry.is_dir):  # through a link
+                if hidden or not entry.name.startswith((".", "_")):
+                    stack.append((path, (*above, real)))
+            elif _is(entry.is_file):
+                yield path, ""
+            elif not _is(entry.is_symlink):
+                yield path, "is not a regular file"
+            else:
+                try:
+                    os.stat(path)
+                    yield path, "is not a regular file"
+                except FileNotFoundError:
+                    yield path, "is a symbolic link to nothing"
+                except OSError as error:
+                    yield path, f"is a symbolic link that cannot be followed: {os_why(error)}"
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    """`test()`, False when it fails (an entry that cannot be examined)."""
+    try:
+        return test()
+    except OSError:
+        return False
+
+
+def os_why(error: OSError) -> str:
+    """The reason of an `OSError`, without the path it names ("Permission denied")."""
+    return one_line(error.strerror or first_line(error))
+
+
+def _starts_parquet(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == b"PAR1"
+    except OSError:
+        return False
