@@ -156,13 +156,7 @@ def test_each_player_is_shown_the_cards_dealt_and_the_hand_its_table() -> None:
 
 
 WRONG_DROP = {
-    "seats": {
-        "P1": "AH 2H 3H 4H 6S 7S 8S 9D 9C KD KC KS QH",
-        "P2": "2S 3S 4S TC JC QC 7D 7H 8D 9D AS AD KH",
-        "P3": "3D 4D 6D 9H TH JK 2C 3C 6H JS QD 8C 4C",
-    },
-    "wild": "5C",
-    "open": "8H",
+    **DISPUTE,
     "stock": "9S 6C 5D",
     "events": [
         "P1 draw_stock 9S",
