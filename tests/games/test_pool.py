@@ -206,6 +206,22 @@ def test_rebuy_wrong_new_score() -> None:
     assert (found[1].expected, found[1].recorded) == ("78", "80")
 
 
+def test_a_rebuy_without_its_eliminated_row_is_one_finding_000() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score, pool_101.rebuy_below): C at
+    110 rebuys at 58 and the platform writes the rebuy but no `eliminated` row. That row
+    is the one finding; the rebuy is judged as one (not "rebuying without being
+    eliminated"), and the hand after is scored from 58, not from 110 (a blind tester: one
+    missing row gave five findings, two of them scores the rebuy had reset)."""
+    game, hands = pool_game(
+        [*SEED, {"A": 0, "B": 20, "C": 10, "D": 30}],
+        [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 58)],
+    )
+    game.game_events[:] = [e for e in game.game_events if e.action != "eliminated"]
+    found = run(game, hands)
+    assert keys(found) == [("pool.elimination", "g1", "h1", "C")]
+    assert found[0].message.startswith("C reached 110 after hand 1, which eliminates at 101")
+
+
 def test_rebuy_below_wrong_new_score_then_right_scores_is_one_finding() -> None:
     """000_1729c72ad4c1f885.txt (pool_101.rebuy_below): "the new score would be 1+Highest
     Score in that round". A rebuy recorded at a wrong new score whose later running scores
