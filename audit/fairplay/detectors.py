@@ -372,7 +372,7 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     words = Words(
         "fairplay.co_seating",
         statistic="Poisson: games shared, against random seating in proportion to each "
-                  "account's play in its lobby and hour (the configuration model)",
+                  "account's play in its lobby and half hour (the configuration model)",
         pattern="two accounts seated together far more often than their play volume predicts",
         benign="friends or family who choose to play together",
     )  # fmt: skip
