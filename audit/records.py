@@ -305,20 +305,34 @@ def money_unsettled(
 ) -> bool:
     """Whether a hand's recorded verdict leaves its money to no world: a recorded winner
     the rules do not make the winner (or a winner they make that the record does not), or,
-    with value cards, any outcome the rules do not give (the value cards are settled among
-    the players still in at a show the rules accept). Its money then follows a verdict the
-    rules refuse, and the rules' points settled under the recorded winner match neither
-    the record nor the rules: the verdict's finding (``declare.verdict``, ``score.outcome``)
-    stands alone, and the money is not judged (schemas/money.md). A loser recorded with
-    the wrong kind of loss (a middle drop as a first drop) is settled as recorded
-    (``charged_points``)."""
+    with value cards, a player the record and the rules do not agree is still in at the
+    show (``won`` or ``lost``: the value cards are settled among them). Its money then
+    follows a verdict the rules refuse, and the rules' points settled under the recorded
+    winner match neither the record nor the rules: the verdict's finding
+    (``declare.verdict``, ``score.outcome``) stands alone, and the money is not judged
+    (schemas/money.md). A loser recorded with the wrong kind of loss (a middle drop as a
+    first drop) is settled as recorded (``charged_points``).
+
+    >>> from types import SimpleNamespace as Said
+    >>> rows = [Result("A", "won", 0, None, None), Result("B", "first_drop", 20, None, None)]
+    >>> money_unsettled(rows, {"B": Said(outcome="middle_drop")}, value_cards=True)
+    False
+    >>> money_unsettled(rows, {"A": Said(outcome="invalid_declare")}, value_cards=False)
+    True
+    """
     for row in results:
         rules = said.get(row.player)
         if rules is None or rules.outcome == row.outcome:
             continue
-        if value_cards or "won" in (row.outcome, rules.outcome):
+        if "won" in (row.outcome, rules.outcome):
+            return True
+        if value_cards and (row.outcome in _AT_SHOW) != (rules.outcome in _AT_SHOW):
             return True
     return False
+
+
+_AT_SHOW = ("won", "lost")
+"""The outcomes of the players still in at a show: the value cards are settled among them."""
 
 
 def charged_points(result: Result, said: RulesPoints | None) -> int:

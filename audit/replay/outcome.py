@@ -458,7 +458,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
     A loser's points are the rules' points when the rules agree with the recorded outcome,
     else the recorded points: a wrong verdict is then one finding (declare.verdict or
     score.outcome), not also a money finding; wrong points charged as money are two. A hand
-    whose recorded winner is not the rules' (or, with value cards, any wrong outcome) is
+    whose recorded winner is not the rules' (or, with value cards, who is in at the show) is
     not settled at all (``records.money_unsettled``): no world pays what the rules' points
     under the recorded winner would.
     """

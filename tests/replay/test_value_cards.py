@@ -16,7 +16,7 @@ from typing import Any
 
 from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
-from audit.records import Game, GameUnit, Hand
+from audit.records import Game, GameUnit, Hand, money_unsettled
 from audit.replay.hand import HandReplay
 from audit.replay.outcome import audit_hand, expected_outcomes, money_by_rules
 from audit.rules.counts import value_settlement
@@ -196,3 +196,24 @@ def test_a_declaration_the_rules_refuse_settled_as_valid_is_the_verdicts_finding
     owed = settle_by_rules(hand, game, R21, said)
     assert isinstance(owed, str)
     assert owed.startswith("its recorded verdict is not the rules'")
+
+
+def test_a_wrong_kind_of_drop_in_21_cards_leaves_the_money_judged() -> None:
+    """points.value_cards: the value cards are settled among the players still in at the
+    show, so a dropper recorded with the wrong kind of drop (a first drop as a middle
+    drop) changes no one's value cards: the hand's money is still judged (by the recorded
+    drop's points, charged_points), only a verdict that changes the winner or who is in at
+    the show leaves it unjudged (records.money_unsettled)."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {"A": ("won", 0, "0.00"), "B": ("lost", 9, "0.00"), "C": ("middle_drop", 70, "0")}
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    audit = audit_hand(hand, game, R21)
+    assert audit.expected["C"].outcome == "first_drop"
+    assert not money_unsettled(hand.results, audit.expected, value_cards=True)
+    checks = sorted(f.check for f in audit.findings)
+    assert "score.outcome" in checks
+    assert "score.amount" in checks  # the amounts 0.00 are still wrong, and said so
+    game, hand = hand_21(RIGHT, events=[*EVENTS[:7], EVENTS[7].replace("4D 5D 8H", "4D / 5D 8H")])
+    audit = audit_hand(hand, game, R21)
+    assert money_unsettled(hand.results, audit.expected, value_cards=True)
