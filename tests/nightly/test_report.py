@@ -212,6 +212,9 @@ def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Pat
         if "<code>fairplay." in row or "<code>rng." in row:
             assert "not run" in cells[2], row  # night 2's cell
     assert "no ledger" in html.split('id="trends-nights"')[1].split("</table>")[0]
+    # the last column adds the nights up, and says a game audited again counts twice
+    assert ">all nights</th>" in checks
+    assert "counts on each night that audited it" in html.split('id="trends-checks-note"')[1]
 
 
 def test_a_nights_folder_is_not_offered_to_fairplay_or_rng(two_nights: tuple[Path, Path]) -> None:

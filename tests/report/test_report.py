@@ -231,6 +231,10 @@ def test_a_night_with_no_hand_replayed_says_fair_play_and_shuffle_did_not_run(
     html = page(out)
     assert "Fair-play detectors: not run (no hand was replayed)." in html
     assert "0 fair-play suspicions" not in html
+    # nor that commitments "were checked" (0 findings): no hand was, so none was
+    shuffle = " ".join(html.split('id="shuffle-status"')[1].split("</p>")[0].split())
+    assert "no hand was replayed, so no provably-fair commitment was checked either" in shuffle
+    assert "were checked" not in shuffle
 
 
 def test_shuffle_tests_that_all_lacked_shoes_are_not_reported_as_passed(tmp_path: Path) -> None:
