@@ -250,7 +250,8 @@ class RunSummary:
 
 
 _NEEDED_BY = {
-    "sessions": "table.limit",
+    "sessions": "table.limit and fairplay.shared_device (accounts at one table through one "
+    "device or address)",
     "ledger": "ledger.balance and the split amounts of pool.split",
     "game_events": "the pool checks (scores, eliminations, rebuys, splits, the winner), the "
     "winner of a deals game or a match, and the entries and prize of a pool or deals game",
