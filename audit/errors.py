@@ -73,3 +73,13 @@ def first_line(error: BaseException) -> str:
     'KeyError'
     """
     return one_line((str(error).splitlines() or [type(error).__name__])[0])
+
+
+def first_line_under(error: BaseException, root: object) -> str:
+    """``first_line`` of ``error``, a path under ``root`` written relative to it (DuckDB
+    names the file it failed on by the path it was given).
+
+    >>> first_line_under(ValueError("Failed to read /logs/events/a.parquet\\nmore"), "/logs")
+    'Failed to read events/a.parquet'
+    """
+    return first_line(error).replace(one_line(f"{root}/"), "")

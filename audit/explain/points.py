@@ -17,10 +17,9 @@ from audit.explain.cards import (
     group_views,
     joker_words,
 )
-from audit.money import points_settlement
 from audit.records import Game
 from audit.replay.hand import Seat
-from audit.replay.outcome import Expected, HandAudit, server_loser
+from audit.replay.outcome import Expected, HandAudit, money_by_rules, server_loser
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
@@ -159,16 +158,11 @@ def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:
     if share is None or game.point_value is None:
         return ""
     if want.outcome == "won":
-        charged = {
-            p: e.points
-            for p, e in audit.expected.items()
-            if e.outcome != "won" and e.points is not None
-        }
-        nets = {p: e.value.net for p, e in audit.expected.items() if e.value is not None}
-        winners = [p for p, e in audit.expected.items() if e.outcome == "won"]
-        _, fee = points_settlement(charged, winners, game.point_value, game.rake_pct, nets)
-        cards = sum(charged.values())
-        rake = f", less the {game.rake_pct}% rake of {fee}" if len(winners) == 1 else ""
+        said = audit.expected.values()
+        _, fee = money_by_rules(game, audit.expected)
+        cards = sum(e.points for e in said if e.outcome != "won" and e.points is not None)
+        winners = sum(1 for e in said if e.outcome == "won")
+        rake = f", less the {game.rake_pct}% rake of {fee}" if winners == 1 else ""
     elif want.points is None:
         return ""
     else:

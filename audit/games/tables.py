@@ -17,7 +17,7 @@ import duckdb
 
 from audit import duck
 from audit.duck import file_literal, literal
-from audit.errors import LogFormatError, first_line, one_line
+from audit.errors import LogFormatError, first_line, first_line_under
 from audit.findings import Finding, contract, finding
 from audit.records import give_back_memory
 from audit.rules.ruleset import Ruleset, load_preset
@@ -86,9 +86,7 @@ def table_limit_findings(
         except duckdb.OutOfMemoryException:
             raise  # no file is to blame: the run stops on it, one line (audit.run)
         except duckdb.Error as error:
-            why = first_line(error)
-            if root_for_names is not None:
-                why = why.replace(one_line(f"{root_for_names}/"), "")
+            why = first_line_under(error, root_for_names) if root_for_names else first_line(error)
             return [
                 finding(
                     "check.skipped",

@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal, literal, quote
-from audit.errors import AuditError, LogFormatError, first_line, one_line
+from audit.errors import AuditError, LogFormatError, first_line, first_line_under, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import (
     HAND_TABLES,
@@ -471,7 +471,7 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
             break
         except duckdb.Error as error:
             if not refuse_undecodable(log, ("hands",)):
-                why = _relative(error, log.root)
+                why = first_line_under(error, log.root)
                 raise LogFormatError(f"the hands table could not be read: {why}") from error
     found = bool(row and row[0])
     return found, (row[1] if found and row else None)
@@ -510,14 +510,14 @@ def _stage_readable(
             if isinstance(failed.error, duckdb.OutOfMemoryException):  # no file is to blame
                 raise AuditError(
                     f"staging ran out of memory while reading the {' and '.join(failed.tables)}"
-                    f" files: {_relative(failed, log.root)}",
+                    f" files: {first_line_under(failed, log.root)}",
                     slug="out-of-memory",
                 ) from failed.error
             refused = refuse_undecodable(log, failed.tables)
             if not refused:
                 tables = " and ".join(failed.tables)
                 raise LogFormatError(
-                    f"the {tables} files could not be read: {_relative(failed, log.root)}"
+                    f"the {tables} files could not be read: {first_line_under(failed, log.root)}"
                 ) from failed.error
             quarantine.extend(refused)
             shutil.rmtree(folder, ignore_errors=True)
@@ -562,7 +562,7 @@ def decode_unstaged(log: LogRoot) -> list[QuarantineRow]:
             except duckdb.OutOfMemoryException as error:
                 raise AuditError(
                     f"staging ran out of memory while reading the {table} files:"
-                    f" {_relative(error, log.root)}",
+                    f" {first_line_under(error, log.root)}",
                     slug="out-of-memory",
                 ) from error
             except duckdb.Error as error:
@@ -570,7 +570,7 @@ def decode_unstaged(log: LogRoot) -> list[QuarantineRow]:
             found = refuse_undecodable(log, (table,))
             if not found:
                 raise LogFormatError(
-                    f"the {table} files could not be read: {_relative(failed, log.root)}"
+                    f"the {table} files could not be read: {first_line_under(failed, log.root)}"
                 ) from failed
             refused += found
     return refused
@@ -596,18 +596,12 @@ def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRo
                     con.execute(f"SELECT max(hash(t)) FROM ({source}) t").fetchall()
                 except duckdb.Error as error:
                     why = f"{one_line(item.path)} has data that cannot be decoded:"
-                    reason = f"{why} {_relative(error, root)}"
+                    reason = f"{why} {first_line_under(error, root)}"
                     refused.append(
                         QuarantineRow(table, item.path, None, None, None, "input.file", reason)
                     )
     log.refuse(refused)
     return refused
-
-
-def _relative(error: Exception, root: Path) -> str:
-    """The first line of `error`, a path under `root` written relative to it (DuckDB
-    names the file it failed on by the path it was given)."""
-    return first_line(error).replace(one_line(f"{root}/"), "")
 
 
 def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:
