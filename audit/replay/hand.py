@@ -666,11 +666,11 @@ class HandReplay:
             self._find(
                 "draw.reshuffle",
                 "turns.reshuffle",
-                f"The discard pile was reshuffled while {len(self.stock)} cards were still in "
-                "the stock.",
+                f"The discard pile was reshuffled while {_cards(len(self.stock))} "
+                f"{'was' if len(self.stock) == 1 else 'were'} still in the stock.",
                 seq=e.seq,
                 expected="an empty stock",
-                recorded=f"{len(self.stock)} cards left",
+                recorded=f"{_cards(len(self.stock))} left",
             )
         parts = difference_words(self.pile[:-1], new_stock, extra="adds")
         if parts:
@@ -680,7 +680,7 @@ class HandReplay:
                 "The reshuffled stock is not the discard pile less its top card: it "
                 f"{' and '.join(parts)}.",
                 seq=e.seq,
-                expected=f"{len(self.pile) - 1} cards",
+                expected=_cards(len(self.pile) - 1),
                 recorded="; ".join(parts),
             )
         self.stock = list(reversed(new_stock))
@@ -760,6 +760,15 @@ def _resync_finish(seat: Seat, groups: list[list[int]]) -> None:
     left = held - declared
     if sum(left.values()) == 1 and not declared - held:
         seat.cards.remove(next(iter(left)))
+
+
+def _cards(n: int) -> str:
+    """``n`` card or cards.
+
+    >>> _cards(1), _cards(0), _cards(2)
+    ('1 card', '0 cards', '2 cards')
+    """
+    return f"{n} card{'' if n == 1 else 's'}"
 
 
 def _shoe_words(decks: int, jokers: int) -> str:

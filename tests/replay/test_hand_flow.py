@@ -75,6 +75,28 @@ def test_a_reshuffle_that_loses_a_card_is_a_finding() -> None:
     assert audit(game, hand) == [("draw.reshuffle", None, seq)]
 
 
+def test_a_reshuffle_before_the_stock_is_empty_counts_its_cards_in_words() -> None:
+    """`turns.reshuffle`: the pile is reshuffled only when the stock is empty; with one
+    card left the finding says so in words a player can be read ("1 card was", not
+    "1 cards were")."""
+    game, hand = scenario(**base(events=[], results={}))
+    events, pile = exhaust_stock(game, hand)
+    events, pile = events[:-2], pile[:-1]  # the last stock card is never drawn
+    seq = len(events)
+    events.append(Event(seq, None, "reshuffle", -1, [list(reversed(pile[:-1]))], False, None))
+    dropper, winner = hand.seats[len(events) // 2 % 2], hand.seats[(len(events) // 2 + 1) % 2]
+    events.append(parse_event(seq + 1, f"{dropper} drop"))
+    hand.events = events
+    hand.results = [
+        Result(dropper, "middle_drop", 40, None, Decimal("-40.00")),
+        Result(winner, "won", 0, None, Decimal("36.00")),
+    ]
+    (finding,) = audit_hand(hand, game, STANDARD).findings
+    assert (finding.check, finding.seq) == ("draw.reshuffle", seq)
+    assert "while 1 card was still in the stock" in finding.message
+    assert finding.recorded == "1 card left"
+
+
 def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
     """`turns.reshuffle`: with the stock empty the pile must be reshuffled before a draw."""
     game, hand = scenario(**base(events=[], results={}))
