@@ -3,7 +3,7 @@ and the rows carried to the next night.
 
 A game is *running* when its games row has ``ended_at`` null (its rows from tonight's
 files, else the row carried from an earlier night: tonight's games rows of a game replace
-the carried ones). Every row of a running game (games, hands, game_events, ledger,
+the carried ones that agree with them but for ``ended_at``, ``_bodies``). Every row of a running game (games, hands, game_events, ledger,
 sessions by ``game_id``; events and results through their hand) is carried: it waits,
 unjudged, in ``carry/logs/`` of the night's folder, and is audited with the rest of its
 game the night its games row comes with ``ended_at`` set. A file with no row of a running
@@ -144,6 +144,7 @@ def split_night(
     rows, carried_games = _games(candidates)
     out.carried_in = {g: since.get(g, night - 1) for g in sorted(carried_games)}
     replaced = {g for g, _, new in rows if new}
+    bodies = _bodies(candidates, replaced & carried_games)
     ended: dict[str, bool] = {}
     for game, done, new in rows:
         if new or game not in replaced:  # tonight's rows of a game replace the carried ones
@@ -153,7 +154,7 @@ def split_night(
     hands = _running_hands(candidates, running)
 
     for item in candidates:
-        _place(item, running, hands, replaced, audit_root, carry_root / "logs", out)
+        _place(item, running, hands, bodies, audit_root, carry_root / "logs", out)
     for table in tables:
         if not (audit_root / table).is_dir() or not any((audit_root / table).rglob("*.parquet")):
             path = f"{table}/{EMPTY}"
@@ -184,6 +185,39 @@ def _games(candidates: list[Candidate]) -> tuple[list[tuple[str, bool, bool]], s
     return rows, carried
 
 
+def _body(table: pa.Table) -> list[tuple[object, ...]]:
+    """Each games row's values but `ended_at`, the one column a game's row may change
+    from one night to the next; columns in name order (files of two contract versions)."""
+    names = sorted(n for n in table.column_names if n != "ended_at")
+    try:
+        columns = [pc.cast(table.column(n), pa.string()).to_pylist() for n in names]
+    except pa.ArrowException:  # a value that has no text: compared as it reads
+        columns = [table.column(n).to_pylist() for n in names]
+    return list(zip(*columns, strict=True)) if columns else [() for _ in range(table.num_rows)]
+
+
+def _bodies(candidates: list[Candidate], games: set[str]) -> dict[str, set[tuple[object, ...]]]:
+    """For each carried game tonight's files write a games row of: the bodies (``_body``)
+    of tonight's rows of it. A carried row with one of them is replaced by tonight's
+    (the same game, ended or still running); one without is kept beside it, so the replay
+    sees the game's row twice with other values and quarantines it as a duplicate, as one
+    replay of both nights' rows does (schemas/README.md: "nothing else about the game may
+    change")."""
+    out: dict[str, set[tuple[object, ...]]] = {}
+    if not games:
+        return out
+    for item in candidates:
+        if item.table != "games" or not item.new:
+            continue
+        table = read_rows(item.source)
+        if table is None or "game_id" not in table.column_names:
+            continue
+        for game, body in zip(as_strings(table.column("game_id")), _body(table), strict=True):
+            if game in games:
+                out.setdefault(game, set()).add(body)
+    return out
+
+
 def _running_hands(candidates: list[Candidate], running: set[str]) -> set[str]:
     hands: set[str] = set()
     if not running:
@@ -203,26 +237,32 @@ def _place(
     item: Candidate,
     running: set[str],
     hands: set[str],
-    replaced: set[str],
+    replacing: dict[str, set[tuple[object, ...]]],
     audit_root: Path,
     carry_root: Path,
     out: Split,
 ) -> None:
     """Put one file into tonight's log root, whole or split; its running rows into the
-    carried rows. Only its key column is read unless it has rows to carry or drop; a file
-    that cannot be read here goes to the replay as it is (which says why it is refused)."""
+    carried rows, and a carried games row tonight's replaces (``_bodies``) into neither.
+    Only its key column is read unless it has rows to carry or drop; a file that cannot be
+    read here goes to the replay as it is (which says why it is refused)."""
     key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
-    dropping = item.table == "games" and not item.new and bool(replaced)
-    keys = read_rows(item.source, [key]) if key and (running or dropping) else None
+    dropping = item.table == "games" and not item.new and bool(replacing)
+    columns = None if dropping else [key]  # a games row is compared whole (``_body``)
+    keys = read_rows(item.source, columns) if key and (running or dropping) else None
     try:
         ids = pc.cast(keys.column(key), pa.string()) if keys is not None else None
-    except pa.ArrowException:
+    except (pa.ArrowException, KeyError):
         ids = None
     if keys is None or ids is None:
         _whole(item, audit_root / item.path)
         return
     rows = keys.num_rows
-    drop = _member(ids, replaced if dropping else set(), rows)
+    if dropping:
+        pairs = zip(ids.to_pylist(), _body(keys), strict=True)
+        drop = pa.array([body in replacing.get(g or "", ()) for g, body in pairs], pa.bool_())
+    else:
+        drop = _member(ids, set(), rows)
     carry = pc.and_(_member(ids, running if key == "game_id" else hands, rows), pc.invert(drop))
     n_carry, n_drop = pc.sum(carry).as_py() or 0, pc.sum(drop).as_py() or 0
     table = read_rows(item.source, None) if n_carry or n_drop else None

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from audit.cli import app
 from audit.nightly.state import STATE_VERSION
+from audit.run import replay_logs
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
 from tests.nightly.nights import add_night, split_by_time, write_root
 
@@ -274,3 +275,37 @@ def test_a_partition_linked_in_is_taken_and_a_link_to_nothing_stops_the_night(
         "night again\n"
     )
     assert not (tmp_path / "s" / "nights").exists()
+
+
+def test_a_spanning_game_whose_row_changes_more_than_its_end_is_a_duplicate_as_in_one_replay(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """schemas/README.md, "Games that span two nights": a running game's row is written
+    again the night it ends, `ended_at` set, and "nothing else about the game may change".
+    Night 2's row of the spanning game with another rake: the carried row is not replaced
+    by it (the game would be judged on the new rake), both are kept, and the game is
+    quarantined as a duplicate, exactly as one replay of both nights' files judges it."""
+    games = cut.second["games"]
+    index = games.schema.get_field_index("rake_pct")
+    rake = pa.array(
+        [r + 1 if g == cut.spanning else r for g, r in zip(
+            games.column("game_id").to_pylist(), games.column("rake_pct").to_pylist(),
+            strict=True)],
+        games.schema.field("rake_pct").type,
+    )  # fmt: skip
+    second = {**cut.second, "games": games.set_column(index, games.schema.field(index), rake)}
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    add_night(logs, second, SECOND)
+    assert night(logs, state).audited
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = "SELECT * FROM FILE WHERE game_id = $g ORDER BY ALL"
+    nightly_hands = rows(state / "nights" / "0002" / "hands.parquet", sql, g=cut.spanning)
+    assert nightly_hands == rows(whole / "hands.parquet", sql, g=cut.spanning)
+    assert nightly_hands and {h[6] for h in nightly_hands} == {"quarantined"}
+    judged = f'SELECT "check", message FROM FILE WHERE game_id = $g AND {LEAVE_OUT} ORDER BY ALL'
+    found = rows(state / "nights" / "0002" / "findings.parquet", judged, g=cut.spanning)
+    assert found == rows(whole / "findings.parquet", judged, g=cut.spanning)
+    assert ("input.row", f"game {cut.spanning} appears 2 times in games") in found
