@@ -3,11 +3,12 @@ and the rows carried to the next night.
 
 A game is *running* when its games row has ``ended_at`` null (its rows from tonight's
 files, else the row carried from an earlier night: tonight's games rows of a game replace
-the carried ones that agree with them but for ``ended_at``, ``_bodies``). Every row of a running game (games, hands, game_events, ledger,
-sessions by ``game_id``; events and results through their hand) is carried: it waits,
-unjudged, in ``carry/logs/`` of the night's folder, and is audited with the rest of its
-game the night its games row comes with ``ended_at`` set. A file with no row of a running
-game is audited as it is, byte for byte; one with some is written again without them.
+the carried ones that agree with them but for ``ended_at``, ``_bodies``). Every row of a
+running game (games, hands, game_events, ledger, sessions by ``game_id``; events and
+results through their hand) is carried: it waits, unjudged, in ``carry/logs/`` of the
+night's folder, and is audited with the rest of its game the night its games row comes
+with ``ended_at`` set. A file with no row of a running game is audited as it is, byte for
+byte; one with some is written again without them.
 
 Carried rows keep the path of their night's log root, under a folder naming the file
 they came from: the rows of ``hands/date=2026-11-29/part-0.parquet`` (content hash

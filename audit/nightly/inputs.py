@@ -67,6 +67,9 @@ class Intake:
     taken: list[TakenFile] = field(default_factory=list)
     seen_before: list[str] = field(default_factory=list)
     """Paths whose content a past night took."""
+    known: dict[str, str] = field(default_factory=dict)
+    """Each of ``seen_before``'s paths -> its content's SHA-256 (a past night's file,
+    maybe moved since)."""
     duplicates: list[tuple[str, str]] = field(default_factory=list)
     """(path, the path of tonight's file with the same content)."""
     tables: list[str] = field(default_factory=list)
@@ -132,6 +135,7 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
             digest = _hash(source)
             if digest in known:
                 intake.seen_before.append(rel)
+                intake.known[rel] = digest
                 continue
             if digest in tonight:
                 intake.duplicates.append((rel, tonight[digest]))

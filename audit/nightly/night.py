@@ -18,8 +18,11 @@ import os
 import shutil
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
+
+import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.findings import Severity
@@ -173,7 +176,8 @@ def _night(
     night_root = st.work / "logs"
     # A rewritten file's games are audited again whole: their rows in earlier files too.
     carried = read_running(last / CARRY / "running.parquet") if last is not None else {}
-    again, reaudited = reaudit_rows(logs, intake, seen, set(carried), st.work / "reaudit")
+    again, reaudited = reaudit_rows(logs, intake, seen, set(carried), st.work / "reaudit",
+                                    partial(_games_of_night, st))  # fmt: skip
     split = split_night(
         taken=[*intake.taken, *again],
         carried=last / CARRY if last is not None else None,
@@ -239,6 +243,20 @@ def _night(
         shuffle_tests=replay.rng_tests,
         exit_status=replay.exit_status,
     )
+
+
+def _games_of_night(st: State, night: int) -> set[str]:
+    """The games committed night ``night`` audited (its hands) or carried (running)."""
+    folder = st.night_folder(night)
+    games: set[str] = set()
+    hands = folder / "hands.parquet"
+    if hands.is_file():
+        column = pq.read_table(hands, columns=["game_id"]).column("game_id")
+        games.update(g for g in column.unique().to_pylist() if g is not None)
+    if (folder / NIGHTLY).is_file():
+        data = json.loads((folder / NIGHTLY).read_text(encoding="utf-8"))
+        games.update(data.get("carry", {}).get("running", {}))
+    return games
 
 
 def _running_count(last: Path | None) -> int:

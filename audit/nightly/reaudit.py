@@ -9,15 +9,24 @@ earlier nights took are added to tonight's log root, under
 still carried (running) is left out: its rows are in the carried rows already. Of a game's
 ``games`` rows, only one comes back, from the latest night that took one, and none when
 tonight's files hold one (it replaces them, as it replaces a carried row).
+
+An earlier file is found by its content wherever it is now (moved to another folder, it
+still gives its rows). One that is gone from the log root (no file of its content under
+any path, and its path not rewritten) may have held rows of a game audited again: when the
+night that took it audited or carried that game, the game cannot be audited whole, and
+the night stops on one line naming the file (``GoneFile``), rather than judge the game
+without its rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit.errors import AuditError
 from audit.nightly.carry import BY_GAME, BY_HAND, as_strings, read_rows
 from audit.nightly.inputs import Intake, SeenFile, TakenFile
 
@@ -26,16 +35,31 @@ REAUDIT = "reaudit-"
 
 
 def reaudit_rows(
-    logs: Path, intake: Intake, seen: list[SeenFile], running: set[str], into: Path
+    logs: Path,
+    intake: Intake,
+    seen: list[SeenFile],
+    running: set[str],
+    into: Path,
+    games_of_night: Callable[[int], set[str]],
 ) -> tuple[list[TakenFile], list[str]]:
     """The rows, in the files earlier nights took, of the games tonight's rewritten files
     name, written under ``into`` (as files to place in tonight's log root), and those
-    games, sorted. Nothing when no file was rewritten."""
+    games, sorted. Nothing when no file was rewritten. ``games_of_night(n)``: the games
+    night n audited or carried (a file it took can hold rows of no other game).
+
+    Raises `AuditError` when a file an earlier night took is gone from the log root and
+    its night audited or carried a game audited again."""
     rewritten = [f for f in intake.taken if f.status == "rewritten"]
     if not rewritten:
         return [], []
-    earlier = {row.path: row for row in seen}  # the last night that took each path
-    old = [(path, earlier[path]) for path in intake.seen_before if path in earlier]
+    took = {row.sha256: row for row in seen}  # each content, as the night that took it
+    old: list[tuple[str, SeenFile]] = []  # (its path tonight, the file), once per content
+    found: set[str] = set()
+    for path in sorted(intake.seen_before):
+        digest = intake.known.get(path, "")
+        if digest in took and digest not in found:
+            found.add(digest)
+            old.append((path, took[digest]))
     hand_games = _hand_games([f.copy for f in intake.taken if f.table == "hands"]
                              + [logs / p for p, s in old if s.table == "hands"])  # fmt: skip
     games: set[str] = set()
@@ -48,6 +72,7 @@ def reaudit_rows(
     games -= running
     if not games:
         return [], []
+    _no_gone_rows(seen, intake, found, games, games_of_night)
     hands = {h for h, g in hand_games.items() if g in games}
     tonight_games = {g for f in intake.taken if f.table == "games"
                      for g in _column(f.copy, "game_id")}  # fmt: skip
@@ -75,6 +100,34 @@ def reaudit_rows(
         pq.write_table(data.filter(pa.array(keep, pa.bool_())), target)
         out.append(TakenFile(table, name, row.sha256, target.stat().st_size, "reaudit", target))
     return out, sorted(games)
+
+
+def _no_gone_rows(
+    seen: list[SeenFile],
+    intake: Intake,
+    found: set[str],
+    games: set[str],
+    games_of_night: Callable[[int], set[str]],
+) -> None:
+    """Stop when a file earlier nights took is gone (its content under no path tonight, its
+    path not rewritten since) and the night that took it audited or carried one of
+    ``games``: their rows in it would be missing from tonight's audit of them."""
+    latest = {row.path: row for row in seen}  # each path's last content (seen is in night order)
+    rewritten = {f.path for f in intake.taken if f.status == "rewritten"}
+    for path, row in sorted(latest.items()):
+        if row.sha256 in found or path in rewritten:
+            continue
+        if row.table not in BY_GAME and row.table not in BY_HAND:
+            continue
+        hit = sorted(games & games_of_night(row.night))
+        if hit:
+            raise AuditError(
+                f"{path}, taken on night {row.night}, is gone from the log root, and game "
+                f"{hit[0]}{f' (and {len(hit) - 1} more)' if len(hit) > 1 else ''} of that night "
+                "is to be audited again whole for a rewritten file; put the file back (under "
+                "any path) or move the rewritten file out, and run the night again",
+                slug="log-root",
+            )
 
 
 def _reaudit_path(path: str, sha256: str) -> str:
