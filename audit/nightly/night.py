@@ -22,6 +22,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
@@ -177,7 +179,8 @@ def _night(
     # A rewritten file's games are audited again whole: their rows in earlier files too.
     carried = read_running(last / CARRY / "running.parquet") if last is not None else {}
     again, reaudited = reaudit_rows(logs, intake, seen, set(carried), st.work / "reaudit",
-                                    partial(_games_of_night, st))  # fmt: skip
+                                    partial(_games_of_night, st),
+                                    partial(_judged_before, st))  # fmt: skip
     split = split_night(
         taken=[*intake.taken, *again],
         carried=last / CARRY if last is not None else None,
@@ -257,6 +260,24 @@ def _games_of_night(st: State, night: int) -> set[str]:
         data = json.loads((folder / NIGHTLY).read_text(encoding="utf-8"))
         games.update(data.get("carry", {}).get("running", {}))
     return games
+
+
+def _judged_before(st: State, games: set[str], hands: set[str]) -> set[str]:
+    """Of ``games`` and the games of ``hands``, those a committed night judged (its
+    ``hands.parquet``): one DuckDB scan of the nights' hands, their ids only."""
+    files = sorted(str(p) for p in st.nights.glob("*/hands.parquet")) if st.nights.is_dir() else []
+    if not files or not (games or hands):
+        return set()
+    with duckdb.connect() as db:
+        db.register("tonight_games", pa.table({"id": pa.array(sorted(games), pa.string())}))
+        db.register("tonight_hands", pa.table({"id": pa.array(sorted(hands), pa.string())}))
+        rows = db.execute(
+            "SELECT DISTINCT game_id FROM read_parquet($files)"
+            " WHERE game_id IN (SELECT id FROM tonight_games)"
+            " OR hand_id IN (SELECT id FROM tonight_hands)",
+            {"files": files},
+        ).fetchall()
+    return {game for (game,) in rows if game is not None}
 
 
 def _running_count(last: Path | None) -> int:

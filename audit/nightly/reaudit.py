@@ -1,4 +1,5 @@
-"""A rewritten file's games audited again whole.
+"""A rewritten file's games, and the games an earlier night judged that new rows name,
+audited again whole.
 
 A file at a path an earlier night took, with other content, is audited again tonight. Its
 rows alone would be hands without their events or results, events without their hands:
@@ -9,6 +10,11 @@ earlier nights took are added to tonight's log root, under
 still carried (running) is left out: its rows are in the carried rows already. Of a game's
 ``games`` rows, only one comes back, from the latest night that took one, and none when
 tonight's files hold one (it replaces them, as it replaces a carried row).
+
+Rows of a game an earlier night judged (its ``hands.parquet``) that tonight's new files
+hold again bring it back too: audited whole, its copies are duplicates and its late rows
+judged with it, as one replay of all the nights' files judges them. Sessions rows do not
+(a player's session may end after the game, on the next night).
 
 An earlier file is found by its content wherever it is now (moved to another folder, it
 still gives its rows). One that is gone from the log root (no file of its content under
@@ -24,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
@@ -41,28 +48,38 @@ def reaudit_rows(
     running: set[str],
     into: Path,
     games_of_night: Callable[[int], set[str]],
+    judged_before: Callable[[set[str], set[str]], set[str]],
 ) -> tuple[list[TakenFile], list[str]]:
-    """The rows, in the files earlier nights took, of the games tonight's rewritten files
-    name, written under ``into`` (as files to place in tonight's log root), and those
-    games, sorted. Nothing when no file was rewritten. ``games_of_night(n)``: the games
-    night n audited or carried (a file it took can hold rows of no other game).
+    """The rows, in the files earlier nights took, of the games to audit again, written
+    under ``into`` (as files to place in tonight's log root), and those games, sorted: the
+    games tonight's rewritten files name, and those an earlier night judged that rows of
+    tonight's new files name (``judged_before(game ids, hand ids)``). Nothing when there
+    are none. ``games_of_night(n)``: the games night n audited or carried (a file it took
+    can hold rows of no other game).
 
     Raises `AuditError` when a file an earlier night took is gone from the log root and
     its night audited or carried a game audited again."""
     rewritten = [f for f in intake.taken if f.status == "rewritten"]
-    if not rewritten:
+    late = judged_before(*_keys([f for f in intake.taken if f.status == "new"
+                                 and f.table != "sessions"])) - running  # fmt: skip
+    if not rewritten and not late:
         return [], []
     took = {row.sha256: row for row in seen}  # each content, as the night that took it
+    current = {row.path: row.sha256 for row in seen}  # each path's last content
+    replaced = {f.path for f in rewritten}
     old: list[tuple[str, SeenFile]] = []  # (its path tonight, the file), once per content
     found: set[str] = set()
     for path in sorted(intake.seen_before):
         digest = intake.known.get(path, "")
-        if digest in took and digest not in found:
-            found.add(digest)
-            old.append((path, took[digest]))
+        row = took.get(digest)
+        if row is None or digest in found:
+            continue
+        found.add(digest)
+        if current[row.path] == digest and row.path not in replaced:  # not rewritten since
+            old.append((path, row))
     hand_games = _hand_games([f.copy for f in intake.taken if f.table == "hands"]
                              + [logs / p for p, s in old if s.table == "hands"])  # fmt: skip
-    games: set[str] = set()
+    games = set(late)
     for item in rewritten:
         key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
         for value in _column(item.copy, key):
@@ -74,7 +91,8 @@ def reaudit_rows(
         return [], []
     _no_gone_rows(seen, intake, found, games, games_of_night)
     hands = {h for h, g in hand_games.items() if g in games}
-    tonight_games = {g for f in intake.taken if f.table == "games"
+    # a rewritten games file replaces its earlier rows; a new one's row is a second copy
+    tonight_games = {g for f in rewritten if f.table == "games"
                      for g in _column(f.copy, "game_id")}  # fmt: skip
     latest = _latest_games_rows(logs, old, games - tonight_games)
     out: list[TakenFile] = []
@@ -102,6 +120,25 @@ def reaudit_rows(
     return out, sorted(games)
 
 
+def _keys(files: list[TakenFile]) -> tuple[set[str], set[str]]:
+    """The game ids and the hand ids (of events and results) rows of ``files`` name."""
+    games: set[str] = set()
+    hands: set[str] = set()
+    for item in files:
+        key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
+        data = read_rows(item.copy, [key]) if key else None
+        if data is None:
+            continue
+        try:
+            values = pc.unique(data.column(key).combine_chunks())
+        except pa.ArrowException:
+            continue
+        (games if key == "game_id" else hands).update(
+            v for v in as_strings(pa.chunked_array([values])) if v is not None
+        )
+    return games, hands
+
+
 def _no_gone_rows(
     seen: list[SeenFile],
     intake: Intake,
@@ -114,7 +151,7 @@ def _no_gone_rows(
     ``games``: their rows in it would be missing from tonight's audit of them."""
     latest = {row.path: row for row in seen}  # each path's last content (seen is in night order)
     rewritten = {f.path for f in intake.taken if f.status == "rewritten"}
-    for path, row in sorted(latest.items()):
+    for path, row in sorted(latest.items()):  # a content rewritten since is replaced, not gone
         if row.sha256 in found or path in rewritten:
             continue
         if row.table not in BY_GAME and row.table not in BY_HAND:

@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
@@ -361,3 +362,45 @@ def test_a_file_gone_since_its_night_stops_a_reaudit_that_needs_its_rows(
     assert not (state / "nights" / "0002").exists()
     kept.rename(ledger)
     assert night(logs, state).audited
+
+
+def test_rows_of_a_game_an_earlier_night_judged_sent_again_are_duplicates_as_in_one_replay(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """schemas/README.md, "Games that span two nights": "Rows of the earlier nights are not
+    written again; a row that is (the same key in two nights' files) is a duplicate,
+    reported as any duplicate is." Night 2 sends a game night 1 judged again (its games
+    row and its first hand, with the hand's events and results) in new files: the game is
+    audited again whole with its rows of night 1, so its copies are quarantined exactly as
+    one replay of both nights' files quarantines them (they were verified a second time)."""
+    games = cut.first["games"]
+    ended = [g for g, e in zip(games.column("game_id").to_pylist(),
+                               games.column("ended_at").to_pylist(), strict=True) if e]  # fmt: skip
+    game = sorted(ended)[0]
+    hands = cut.first["hands"].filter(pc.equal(cut.first["hands"].column("game_id"), game))
+    hand = sorted(hands.column("hand_id").to_pylist())[0]
+    resent = {
+        "games": games.filter(pc.equal(games.column("game_id"), game)),
+        "hands": hands.filter(pc.equal(hands.column("hand_id"), hand)),
+        **{t: cut.first[t].filter(pc.equal(cut.first[t].column("hand_id"), hand))
+           for t in ("events", "results")},
+    }  # fmt: skip
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    add_night(logs, cut.second, SECOND)
+    add_night(logs, resent, "resent")
+    second = night(logs, state)
+    assert game in nightly_json(state / "nights" / "0002")["reaudited_games"]
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = "SELECT hand_id, status, reason FROM FILE WHERE game_id = $g ORDER BY ALL"
+    judged = rows(state / "nights" / "0002" / "hands.parquet", sql, g=game)
+    assert judged == rows(whole / "hands.parquet", sql, g=game)
+    assert {status for _, status, _ in judged} == {"quarantined"}
+    assert any(h == hand and f"hand {hand} appears 2 times in hands" in r for h, _, r in judged)
+    found = f'SELECT "check", message FROM FILE WHERE game_id = $g AND {LEAVE_OUT} ORDER BY ALL'
+    assert rows(state / "nights" / "0002" / "findings.parquet", found, g=game) == rows(
+        whole / "findings.parquet", found, g=game
+    )
+    assert second.hands["quarantined"] >= 1
