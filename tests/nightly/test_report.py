@@ -170,6 +170,33 @@ def test_a_night_the_detectors_did_not_run_says_so_and_what_was_open_before(
     assert "already open" not in said
 
 
+def test_suspicions_kept_are_counted_against_the_last_night_the_detectors_ran(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """docs/nightly.md: a suspicion is kept when it was open the last night the detectors
+    ran; after a night they did not run the section names that night (it said "already
+    open the night before", of a night that ran no detector: a blind tester)."""
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    rows = read_history(out)
+    second = next(n for n in rows["nights"] if n["night"] == 2)
+    rows["nights"] = [{**n, "fairplay": n["night"] == 1} for n in rows["nights"]]
+    rows["nights"].append({**second, "night": 3, "fairplay": True})
+    rows["suspicions"] = [
+        {"night": n, "key": "fairplay.bot:P7", "check": "fairplay.bot", "players": ["P7"],
+         "severity": "minor", "change": change} for n, change in ((1, "opened"), (3, "kept"))
+    ]  # fmt: skip
+    write_history(out, rows)
+    write_report(out)
+    view = build_view(out).history
+    assert view is not None
+    assert (view.night, view.fairplay_ran, view.last_ran, view.kept) == (3, True, 1, 1)
+    said = " ".join(page(out).split('id="trends-kept">')[1].split("</p>")[0].split())
+    assert said.startswith("None opened or closed; 1 already open on night 1, the last night "
+                           "before this one that they ran.")
+
+
 def test_a_night_of_empty_files_opens_and_closes_no_suspicion(
     cut: Cut, tmp_path: Path
 ) -> None:
