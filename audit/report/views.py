@@ -154,11 +154,11 @@ class ReportView:
     quarantine: list[tuple[str, str, str, str]]
     charts: list[Chart]
     history: HistoryView | None = None
+    """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
+    for a plain replay, whose report has no trend section."""
     rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
     """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
     of the file's sha256, the id it extends (``""``: none)."""
-    """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
-    for a plain replay, whose report has no trend section."""
 
 
 def build_view(out: Path) -> ReportView:

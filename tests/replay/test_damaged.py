@@ -384,3 +384,29 @@ def test_a_game_whose_game_events_could_not_be_read_says_what_waits_by_its_forma
             f"Game {game} has no game_events rows, and game_events/part-z.parquet could not"
             f" be read, so {waits[fmt]} not checked."
         )
+
+
+def test_the_report_counts_what_an_unreadable_file_cost_and_says_when_it_cost_no_hand(
+    clean: Path, tmp_path: Path
+) -> None:
+    """report.html's opening note counts the quarantined hands and game.unchecked findings
+    the reader is sent to; a file whose loss costs no hand (a sessions file: fair play's
+    only) says so, where it sent the reader to "the quarantined hands below" of which there
+    were none (a blind tester)."""
+    for table in ("hands", "sessions"):
+        logs = tmp_path / table / "logs"
+        shutil.copytree(clean / "logs", logs)
+        sorted((logs / table).rglob("*.parquet"))[0].write_text("not parquet")
+        out = tmp_path / table / "out"
+        replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+        page = (out / "report.html").read_text()
+        cause = " ".join(page[page.index('id="cause"') : page.index('id="run"')].split())
+        run = json.loads((out / "run.json").read_text())
+        quarantined = run["counts"]["hands"]["quarantined"]
+        if table == "hands":
+            assert quarantined > 0
+            assert f"the {quarantined} quarantined hands and the" in cause
+        else:
+            assert quarantined == 0
+            assert "No hand is quarantined and no game left unchecked for it" in cause
+            assert "quarantined hands and the" not in cause
