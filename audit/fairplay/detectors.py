@@ -162,6 +162,7 @@ def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.collusion",
+        needs="pair of players where one drew with the other's discard on top of the pile",
         statistic="beta-binomial: B's takes of A's discards against B's own rate with other "
                   "players' discards, raised for a careless A",
         pattern="a player takes another's discards far more often than other players' "
@@ -189,6 +190,7 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.soft_drop",
+        needs="pair of players dealt into one hand of a format whose rules allow drops",
         statistic="beta-binomial: A's early drops of strong hands with B at the table against "
                   "A's own rate without B",
         pattern="a player gives up strong hands early when a particular player is at the "
@@ -278,6 +280,8 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.chip_dumping",
+        needs=f"pair of players with {settings.min_hands} or more hands won by either "
+        f"with both at the table, in {' or '.join(settings.flow_formats)} games",
         statistic="binomial: B's share of the hands one of A and B won, against their "
                   "strengths (win odds) without the other; the points must flow the same way",
         pattern="points or money flowing one way between two accounts beyond what their "
@@ -371,6 +375,7 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.co_seating",
+        needs="pair of accounts dealt into one game",
         statistic="Poisson: games shared, against random seating in proportion to each "
                   "account's play in its lobby and half hour (the configuration model)",
         pattern="two accounts seated together far more often than their play volume predicts",
@@ -408,6 +413,7 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
 
     words = Words(
         "fairplay.shared_device",
+        needs=f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions",
         statistic="Poisson: games at one table through a shared device or address, against "
                   "random seating; weighted by the accounts sharing it",
         pattern="accounts sharing a device or an IP address that sit at one table",
@@ -468,6 +474,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.bot",
+        needs=f"account with {settings.min_decisions} or more timed decisions",
         statistic="binomial: decisions within the window around the median time, against "
                   "the most a person's spread allows",
         pattern="decision times too regular for a person",

@@ -162,6 +162,8 @@ class Tested:
     check: str
     tests: int
     suspicions: list[Suspicion]
+    needs: str = ""
+    """What one hypothesis is (``Words.needs``): said when none was tested."""
 
 
 @dataclass
@@ -287,6 +289,9 @@ class Words:
     pattern: str
     benign: str
     effect_name: str = "rate ratio"
+    needs: str = ""
+    """What one hypothesis is, as "each ...": a night with none tested none (run.json,
+    the report's detector table)."""
 
 
 Text = Callable[[Mapping[str, Any], int], tuple[str, str, str]]
@@ -326,4 +331,4 @@ def suspicions(
                 pattern=words.pattern, money=money(row),
             )
         )  # fmt: skip
-    return Tested(words.check, found.tests, out)
+    return Tested(words.check, found.tests, out, words.needs)

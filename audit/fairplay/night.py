@@ -33,7 +33,8 @@ class FairPlay:
     def summary(self) -> list[dict[str, object]]:
         """Per detector: hypotheses tested and suspicions raised (run.json)."""
         return [
-            {"check": t.check, "tested": t.tests, "suspicions": len(t.suspicions)}
+            {"check": t.check, "tested": t.tests, "suspicions": len(t.suspicions),
+             "needs": t.needs}
             for t in self.tested
         ]
 
@@ -74,6 +75,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
             con.close()
     pairs = [s for t in tested for s in t.suspicions]
     ring = rings(pairs, settings.thresholds, settings.evidence)
-    tested.append(Tested("fairplay.ring", len(ring), ring))
+    tested.append(Tested("fairplay.ring", len(ring), ring,
+                         "group of three or more accounts that pair suspicions join"))
     suspicions = sorted((s for t in tested for s in t.suspicions), key=Suspicion.sort_key)
     return FairPlay(suspicions, tested)

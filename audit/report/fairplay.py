@@ -86,6 +86,9 @@ class Detector:
     check: str
     tested: int
     suspicions: int
+    needs: str = ""
+    """What one of its hypotheses is ("pair of accounts dealt into one game"): said
+    beside a detector that tested none; empty in an older run.json."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,8 @@ def fairplay_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) 
         why = str(entry.get("why") or "run.json gives no reason")
         return FairPlayRun(False, why, [], 0, 0, False, command)
     detectors = [
-        Detector(str(d["check"]), int(d.get("tested", 0)), int(d.get("suspicions", 0)))
+        Detector(str(d["check"]), int(d.get("tested", 0)), int(d.get("suspicions", 0)),
+                 str(d.get("needs") or ""))
         for d in entry.get("detectors", [])
     ]
     tested = sum(d.tested for d in detectors)

@@ -5,7 +5,9 @@ and "not run" whenever the detectors did not run, never a clean bill."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote as url_quote
@@ -18,6 +20,7 @@ from markupsafe import escape as markup
 from audit.report.fairplay import EVIDENCE_SHOWN, TOP_SUSPICIONS
 from audit.report.render import write_report
 from audit.report.views import ReportView, build_view
+from audit.run import replay_logs
 from tests.explain.goldtest import compare
 from tests.report.nights import (
     HOSTILE,
@@ -328,3 +331,27 @@ def test_a_run_whose_suspicions_file_is_gone_says_so(tmp_path: Path) -> None:
     assert view.suspicions == []
     assert "raised 6 suspicions, but suspicions.parquet is missing from this folder" in words
     assert "No fair-play suspicion" not in page(out)
+
+
+def test_a_detector_that_tested_nothing_says_what_it_needed(night: Path, tmp_path: Path) -> None:
+    """A detector with nothing to test (shared devices, on logs without sessions) says what
+    one of its hypotheses is beside its 0 in the report's detector table (it showed 0
+    tested, 0 found and no reason: a blind tester), from run.json's `needs`."""
+    logs = tmp_path / "logs"
+    shutil.copytree(night.parent / "logs", logs)
+    shutil.rmtree(logs / "sessions")
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, rng=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    shared = next(d for d in run["fairplay"]["detectors"]
+                  if d["check"] == "fairplay.shared_device")  # fmt: skip
+    assert shared["tested"] == 0
+    assert shared["needs"] == "device_id or ip that 2 to 50 accounts share in the sessions"
+    detectors = section(fair_section(page(out)), '<table id="detectors">', "</table>")
+    row = detectors.split("<code>fairplay.shared_device</code>")[1].split("</tr>")[0]
+    assert "nothing to test: it tests each device_id or ip that 2 to 50 accounts share" in row
+    tested = [d for d in run["fairplay"]["detectors"] if d["tested"]]
+    assert tested  # the others tested something, and say nothing of it
+    for d in tested:
+        other = detectors.split(f"<code>{d['check']}</code>")[1].split("</tr>")[0]
+        assert "nothing to test" not in other
