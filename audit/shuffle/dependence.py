@@ -262,10 +262,15 @@ def repeat_test(group: Group) -> Result:
     pairs = n * (n - 1) / 2
     extra = int(counts[counts > 1].sum() - (counts > 1).sum())
     p = 1.0 if extra == 0 else min(1.0, pairs * bound)
-    hands = tuple(sorted(group.hand_ids.take(repeated).to_pylist()))
+    sets = _repeat_sets(group, repeated, inverse)
+    hands = tuple(h for members in sets for h in members)
+    said = "; ".join(
+        f"{', '.join(later)} {'repeats' if len(later) == 1 else 'repeat'} {first}"
+        for first, *later in sets[:6]
+    )
     effect = (
         f"{extra:,} shoes repeat an earlier shoe's first {prefix} cards"
-        + (f" ({', '.join(hands[:6])}{' ...' if len(hands) > 6 else ''})" if hands else "")
+        + (f" ({said}{'; ...' if len(sets) > 6 else ''})" if sets else "")
         + f"; a fair shuffle repeats any of {pairs:,.0f} pairs with chance below "
         f"{min(1.0, pairs * bound):.1e}"
     )
@@ -283,6 +288,18 @@ def repeat_test(group: Group) -> Result:
         observed=(float(extra),),
         expected=(pairs * bound,),
     )
+
+
+def _repeat_sets(group: Group, repeated: Ints, inverse: Ints) -> list[list[str]]:
+    """The hands of each set of shoes with the same first cards, each set in deal order
+    (start time, then hand id): the shoe repeated first, then the shoes repeating it; the
+    sets by their first shoe's deal."""
+    ids = group.hand_ids.to_pylist()
+    order = sorted((int(group.started[i]), ids[i], int(inverse[i])) for i in repeated)
+    sets: dict[int, list[str]] = {}
+    for _, hand, key in order:
+        sets.setdefault(key, []).append(hand)
+    return list(sets.values())
 
 
 def runs_tests(group: Group) -> list[Result]:

@@ -7,6 +7,7 @@ the simulator's biased shuffler) and replayed once for the module.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections import Counter
@@ -223,3 +224,23 @@ def test_a_repeated_shoe_is_a_repeat_naming_both_hands() -> None:
     assert result.p_value is not None
     assert result.p_value < 1e-25
     assert result.hands == tuple(group.hand_ids.take([7, 41]).to_pylist())
+
+
+def test_a_repeat_names_the_shoe_repeated_first_and_its_repeats_in_deal_order() -> None:
+    """docs/rng.md, rng.repeat: "the finding names the hands"; schemas/output.md: its
+    `hand_id` is the first repeated shoe's. With hand ids that do not sort in deal order
+    (a blind tester's zz-early, mm-mid, aa-late), the shoe dealt first comes first and the
+    effect says which shoes repeat it (it listed the three by id and named the last)."""
+    rng = np.random.default_rng(5)
+    base = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
+    codes = base[np.argsort(rng.random((60, base.size)), axis=1)]
+    codes[30, :PREFIX] = codes[4, :PREFIX]  # the first 24 cards again
+    codes[59] = codes[4]
+    group = group_of(codes, decks=2, printed_jokers=2, players=np.full(60, 3), cards=13,
+                     rules=load_preset("standard-13"))  # fmt: skip
+    ids = [f"id-{59 - i:02d}" for i in range(60)]  # the later a hand, the smaller its id
+    group = dataclasses.replace(group, hand_ids=pa.array(ids, pa.string()))
+    result = repeat_test(group)
+    assert result.statistic == 2.0
+    assert result.hands == ("id-55", "id-29", "id-00")
+    assert "(id-29, id-00 repeat id-55)" in result.effect
