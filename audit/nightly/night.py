@@ -22,10 +22,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from audit import duck
 from audit.errors import AuditError
 from audit.findings import Severity
 from audit.nightly.carry import Split, read_running, split_night
@@ -268,7 +268,7 @@ def _judged_before(st: State, games: set[str], hands: set[str]) -> set[str]:
     files = sorted(str(p) for p in st.nights.glob("*/hands.parquet")) if st.nights.is_dir() else []
     if not files or not (games or hands):
         return set()
-    with duckdb.connect() as db:
+    with duck.connect() as db:
         db.register("tonight_games", pa.table({"id": pa.array(sorted(games), pa.string())}))
         db.register("tonight_hands", pa.table({"id": pa.array(sorted(hands), pa.string())}))
         rows = db.execute(
