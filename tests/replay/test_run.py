@@ -138,7 +138,7 @@ def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
     assert "shuffle 1 failed checks" in result.output
     (repeat,) = read(tmp_path / "o1", "findings.parquet")
     assert (repeat["check"], repeat["severity"], repeat["hand_id"]) == ("rng.repeat", "major", "H1")
-    assert "H1, H2" in repeat["recorded"]
+    assert "H2 repeats H1" in repeat["recorded"]
 
     broken = next(c for c in CASES if c.name == "score.amount")
     game, hand = scenario(**broken.kwargs)
