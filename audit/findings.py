@@ -263,6 +263,8 @@ CONTRACT: dict[str, str] = {
     "missing one is skipped, never passed (log-format.md)",
     "tables.files": "a table's rows may be in any of its files (log-format.md)",
     "hands.shuffle": "a provably-fair hand's commitment (log-format.md, hands.shuffle)",
+    "results.player_id": "one results row per seated player per hand (log-format.md, "
+    "results)",
     "ledger.prize": "the prize of a pool or deals game is the entry fees less the rake "
     "(log-format.md, ledger)",
     "games.deals_count": "number of deals for `deals` (2 = best of 2, 3 = best of 3) "

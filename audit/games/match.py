@@ -8,7 +8,9 @@ wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-w
   hand they played (0 before their first) plus this hand's recorded points (a wrong
   ``points`` is the hand's own finding, not a cascade here). After a wrong total the check
   goes on from the recorded one, as the platform did, so one wrong total is one finding
-  (``match.total``).
+  (``match.total``). A hand without a player's results row (its own ``score.outcome``)
+  leaves their total unknown: their next recorded total is taken as it stands, not
+  judged, since it holds the points of the hand no row records.
 - The match ends after the hand in which some total reaches the target: a hand dealt
   after it is ``match.end`` (once); a finished game (``ended_at`` set) where no total
   reached the target is ``match.end`` too.
@@ -34,6 +36,8 @@ class _MatchCheck:
         self.game, self.hands, self.rules = game, hands, rules
         self.target = rules.match_target
         self.totals: dict[str, int] = {}
+        self.unknown: set[str] = set()
+        """Players whose last hand has no results row: their total now is not known."""
         self.out: list[Finding] = []
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
@@ -68,12 +72,17 @@ class _MatchCheck:
         results = {r.player: r for r in hand.results}
         for player in hand.seats:
             result = results.get(player)
-            if result is None:
-                continue  # the hand's own finding
+            if result is None:  # the hand's own finding (score.outcome)
+                self.unknown.add(player)
+                continue
             before = self.totals.get(player, 0)
             expected = before + result.points
             recorded = result.score_after
-            if hand.quarantine is None and recorded != expected:
+            # After a hand without the player's row their total goes on from this recorded
+            # one, unjudged: it holds that hand's points, which no row says.
+            unknown = player in self.unknown and recorded is not None
+            self.unknown.discard(player)
+            if hand.quarantine is None and recorded != expected and not unknown:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
                 self.add(
                     "match.total", "match.target",

@@ -135,6 +135,9 @@ class HandReplay:
         self.winner: str | None = None
         self.ended = False
         self.recorded_outcomes = {r.player: r.outcome for r in hand.results}
+        self.turn_rule = "open.turn" if rules.kind == "open-melds" else "turns.order"
+        """The rule of a turn a ``turn.order`` finding of ``_check_turn`` cites: the
+        open-melds game's turn (draw, lays, discard) is not the declaration games'."""
 
     # ------------------------------------------------------------ findings
 
@@ -279,7 +282,7 @@ class HandReplay:
         if seat is None:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} acted in this hand but was not dealt in.",
                 player=player,
                 seq=e.seq,
@@ -289,7 +292,7 @@ class HandReplay:
         if self.ended:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} played a card after the hand had ended.",
                 player=player,
                 seq=e.seq,
@@ -299,7 +302,7 @@ class HandReplay:
         if seat.status is not _IN:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} acted after leaving the hand ({seat.status.value}).",
                 player=player,
                 seq=e.seq,
@@ -310,7 +313,7 @@ class HandReplay:
         if player != expected:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} acted out of turn: it was {expected}'s turn.",
                 player=player,
                 seq=e.seq,
@@ -322,7 +325,7 @@ class HandReplay:
         elif draw and self.drawn_this_turn and not dropping:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} drew twice in one turn.",
                 player=player,
                 seq=e.seq,
@@ -331,7 +334,7 @@ class HandReplay:
         elif not draw and not self.drawn_this_turn:
             self._find(
                 "turn.order",
-                "turns.order",
+                self.turn_rule,
                 f"{player} tried to {e.action} without drawing a card first.",
                 player=player,
                 seq=e.seq,

@@ -29,7 +29,13 @@ from audit.findings import Finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.facts import PileRow
 from audit.replay.hand import HandReplay, Seat, Status
-from audit.replay.outcome import Expected, HandAudit, TableState, compare_results
+from audit.replay.outcome import (
+    Expected,
+    HandAudit,
+    TableState,
+    compare_results,
+    one_drop_finding,
+)
 from audit.rules.melds import MeldKind, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 from audit.shuffle.commitment import commitment_findings
@@ -207,11 +213,19 @@ class OpenHandReplay:
         turn.cut_held = card
 
     def return_cut(self, e: Event) -> None:
+        """The cut card taken this turn goes back on show and the turn goes on with a draw.
+        One with no ``take_cut`` before it in the turn is ``draw.cut_card`` and nothing
+        else: it comes before the turn's draw (not a ``turn.order`` for the draw it lacks)
+        and, nothing having been taken, moves no card (the hand and the card on show stay
+        as they were)."""
         turn = self._for(e.player)
-        seat = self.base._check_turn(e, draw=False)
+        card, held = e.card, turn.cut_held
+        # A stray return is checked as a turn's first move: only who may act (a player in
+        # the hand, in turn), not whether they drew.
+        stray = held is None
+        seat = self.base._check_turn(e, draw=stray, dropping=stray)
         if seat is None:
             return
-        card, held = e.card, turn.cut_held
         if held is None:
             self._find(
                 "draw.cut_card",
@@ -222,7 +236,8 @@ class OpenHandReplay:
                 expected="a take_cut first",
                 recorded=CODE_TEXT[card],
             )
-        elif card != held:
+            return
+        if card != held:
             self._find(
                 "draw.cut_card",
                 "open.cut_card",
@@ -235,10 +250,9 @@ class OpenHandReplay:
         self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "put back as the cut card")
         self.cut = card
-        if held is not None:  # the turn goes on with a draw as usual
-            turn.cut_held = None
-            turn.cut_returned = True
-            self.base.drawn_this_turn = False
+        turn.cut_held = None  # the turn goes on with a draw as usual
+        turn.cut_returned = True
+        self.base.drawn_this_turn = False
 
     # ------------------------------------------------------------ the table
 
@@ -258,7 +272,9 @@ class OpenHandReplay:
         self.opened.add(seat.player)
         self._emptied(seat, e)
 
-    def _target(self, e: Event, key: str) -> TableMeld | None:
+    def _target(self, e: Event) -> TableMeld | None:
+        """The table meld ``e`` plays onto; a number the table does not hold is
+        ``meld.invalid`` (``open.melds``: a card is added only to a meld on the table)."""
         n = e.meld
         if n is not None and 0 <= n < len(self.melds):
             return self.melds[n]
@@ -268,7 +284,7 @@ class OpenHandReplay:
         )  # fmt: skip
         self._find(
             "meld.invalid",
-            key,
+            "open.melds",
             f"{e.player} played {CODE_TEXT[e.card]} onto meld {n} ({e.action}), but the "
             f"table holds {held}.",
             e,
@@ -282,7 +298,7 @@ class OpenHandReplay:
         seat = self.base._check_turn(e, draw=False)
         if seat is None:
             return
-        meld = self._target(e, "open.lay_off")
+        meld = self._target(e)
         self._reclaim(seat, e.card)
         self.base._take_from_hand(seat, e, e.card, "laid off")
         turn.laid[e.card] += 1
@@ -312,7 +328,7 @@ class OpenHandReplay:
         seat = self.base._check_turn(e, draw=False)
         if seat is None:
             return
-        meld = self._target(e, "open.joker_swap")
+        meld = self._target(e)
         card = e.card
         if not self.rules.joker_swap:
             where = f" in meld {meld.number}" if meld is not None else ""
@@ -390,7 +406,8 @@ class OpenHandReplay:
 
     def _judge(self, meld: TableMeld, e: Event, what: str) -> None:
         """A meld laid, or changed, must be a sequence or a set under the rules: a group
-        invalid only for its wild cards is ``meld.wild_limit``, else ``meld.invalid``."""
+        invalid only for its wild cards is ``meld.wild_limit``, else ``meld.invalid``, citing
+        the option its reason names, else what a meld on the table is (``open.melds``)."""
         verdict = classify(meld.cards, self.jokers, self.rules)
         if verdict.kind in _TABLE_KINDS:
             return
@@ -412,7 +429,7 @@ class OpenHandReplay:
         reason = _reason(verdict, text)
         self._find(
             "meld.invalid",
-            group_rule(reason),
+            group_rule(reason, "open.melds"),
             f"{what}: {reason}.",
             e,
             expected="a sequence or a set",
@@ -508,7 +525,9 @@ class OpenHandReplay:
 
     def drop(self, e: Event) -> None:
         """A match has no drops (``drops.match``): a player who drops or leaves is charged
-        what they hold; a drop not a player leaving is ``drop.penalty``."""
+        what they hold; a drop not a player leaving is ``drop.penalty`` (once: where the
+        record also charges it other than the rules, ``audit_open_hand`` keeps the finding
+        of the charge, which says both)."""
         seat = self.base.dropper(e, after_draw=False)
         if seat is None:
             return
@@ -623,9 +642,12 @@ class OpenHandReplay:
             points, key, why = self.charge(player)
             if seat.status in (Status.DROPPED, Status.LEFT):
                 outcome = "first_drop" if seat.dropped_first else "middle_drop"
+                did = (
+                    "left a match, which has no drops," if seat.status is Status.LEFT
+                    else "dropped, which a match does not allow,"
+                )  # fmt: skip
                 out[player] = Expected(
-                    outcome, points, "drops.match",
-                    f"left a match, which has no drops, and {why}", seq=seat.drop_seq,
+                    outcome, points, "drops.match", f"{did} and {why}", seq=seat.drop_seq,
                 )  # fmt: skip
             else:
                 out[player] = Expected("lost", points, key, why)
@@ -681,6 +703,6 @@ def audit_open_hand(
     expected = replay.expected()
     findings = list(replay.findings)
     findings += commitment_findings(hand, game)
-    findings += compare_results(replay.base, expected)
+    findings = one_drop_finding(findings, compare_results(replay.base, expected))
     status = "discrepancy" if findings else "verified"
     return HandAudit(status, findings, replay.base, expected, replay.table), replay

@@ -124,16 +124,22 @@ def audit_hand(
     expected = expected_outcomes(replay)
     findings = list(replay.findings)
     findings += commitment_findings(hand, game)
-    compared = compare_results(replay, expected)
-    charged = {(f.player_id, f.seq) for f in compared if f.check == "drop.penalty"}
-    if charged:  # one drop, one finding: the charge's own says the format has no drops
-        findings = [
-            f for f in findings if f.check != "drop.penalty" or (f.player_id, f.seq) not in charged
-        ]
-    findings += compared
+    findings = one_drop_finding(findings, compare_results(replay, expected))
     if game.format == "points":
         findings += compare_money(replay, game, expected)
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def one_drop_finding(findings: list[Finding], compared: list[Finding]) -> list[Finding]:
+    """The replay's ``findings`` and then ``compared``, the results' (``compare_results``):
+    a drop where the format has none (deals, a match) that is also charged other than the
+    rules is one ``drop.penalty``, the charge's, whose words say both (docs/replay.md)."""
+    charged = {(f.player_id, f.seq) for f in compared if f.check == "drop.penalty"}
+    if charged:
+        findings = [
+            f for f in findings if f.check != "drop.penalty" or (f.player_id, f.seq) not in charged
+        ]
+    return findings + compared
 
 
 # ------------------------------------------------------------ the rules' outcomes
@@ -322,7 +328,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         if row.player not in replay.seats:
             add(
                 "score.outcome",
-                "turns.order",
+                "results.player_id",
                 f"{row.player} has a result ({row.outcome}, {row.points} points) in a hand they "
                 "were not dealt in.",
                 player_id=row.player,
@@ -331,7 +337,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         elif row.player in recorded:
             add(
                 "score.outcome",
-                "turns.order",
+                "results.player_id",
                 f"{row.player} has more than one result for this hand.",
                 player_id=row.player,
                 recorded=row.outcome,
@@ -345,7 +351,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         if found is None:
             add(
                 "score.outcome",
-                "turns.order",
+                "results.player_id",
                 f"No result is recorded for {player}, who was dealt in.",
                 player_id=player,
                 expected=want.outcome if want else None,
@@ -394,7 +400,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             if want.outcome in _DROP_WORDS:
                 fmt = _FORMAT_WORDS.get(replay.game.format, replay.game.format)
                 message = (
-                    f"{player} {want.why} and should be charged {want.points} points in {fmt}, "
+                    f"{player} {want.why}, so should be charged {want.points} points in {fmt}, "
                     f"but was charged {row.points}."
                 )
                 check = "drop.penalty"
@@ -413,7 +419,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
     return out
 
 
-_DEEDS: Final = ("made ", "was ", "showed ", "dropped ", "left ")
+_DEEDS: Final = ("made ", "was ", "showed ", "dropped ", "dropped,", "left ")
 """How an ``Expected.why`` that says what the player did begins; the others say what the
 cards are worth ("the cards left unmatched ... are worth 51")."""
 
@@ -460,7 +466,8 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
     score.outcome), not also a money finding; wrong points charged as money are two. A hand
     whose recorded winner is not the rules' (or, with value cards, who is in at the show) is
     not settled at all (``records.money_unsettled``): no world pays what the rules' points
-    under the recorded winner would.
+    under the recorded winner would. A loser with no results row (its own
+    ``score.outcome``) pays the winner the rules' points.
     """
     hand, rules = replay.hand, replay.rules
     point_value = game.point_value
@@ -480,10 +487,23 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             winners.append(str(i))
             continue
         points[str(i)] = charged_points(row, rules_say)
+    named = {row.player for row in hand.results}
+    judged = len(winners) == 1  # the winner's amount: what every loser paid is known
+    for player, rules_say in expected.items():
+        # A loser without a results row (its own score.outcome) still paid the winner: the
+        # rules' points, so the winner's amount is not blamed for the row that is missing.
+        if player in named or rules_say.outcome == "won":
+            continue
+        if rules_say.points is None:
+            judged = False
+            continue
+        points[f"-{player}"] = rules_say.points  # never a row's place ("0", "1", ...)
+        if rules_say.value is not None:
+            values[f"-{player}"] = rules_say.value.net
     amounts, fee = points_settlement(points, winners, point_value, game.rake_pct, values)
     out: list[Finding] = []
     losers = [i for i, row in enumerate(hand.results) if row.outcome != "won"]
-    for i in losers + ([int(winners[0])] if len(winners) == 1 else []):
+    for i in losers + ([int(winners[0])] if judged else []):
         row = hand.results[i]
         want = amounts[str(i)]
         if row.amount == want:

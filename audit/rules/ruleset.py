@@ -496,6 +496,8 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "tables.app_max": ("table_app_max", _int(1, 100)),
     "games.formats": ("formats", _formats),
     "game.kind": ("kind", _choice("declare", "open-melds")),
+    "open.turn": ("", _choice("draw-lay-discard")),
+    "open.melds": ("", _choice("sets-and-runs")),
     "open.lay_off": ("lay_off", _choice("own", "any")),
     "open.joker_swap": ("joker_swap", _bool),
     "open.pile_pick": ("pile_pick", _choice("any", "first-free")),

@@ -74,6 +74,23 @@ def test_the_running_total_is_the_last_total_plus_the_hands_points() -> None:
     assert found[0].rule.startswith("match.target: ")
 
 
+def test_a_hand_without_a_players_results_row_does_not_blame_their_next_total() -> None:
+    """002_be7776aa8b349efa.txt: "The match ends when somebody reaches 250": B's row is
+    left out of hand 2 (the hand's own `score.outcome`, one finding); B's total after
+    hand 3, 120, holds hand 2's 40 that no row records: taken as it stands, not a
+    `match.total` against 0 + 80, and the check goes on from it (docs/replay.md)."""
+    hands = match()
+    hands[1].results = [r for r in hands[1].results if r.player != "B"]
+    assert check_match(game(), hands, RULES) == []
+    assert game_checks(game(), hands, RULES) == []
+    hands = match()
+    hands[0].results = [r for r in hands[0].results if r.player != "B"]
+    hands[2] = hand(3, "A", {"A": 90, "B": 80, "C": 80}, {"A": 250, "B": 125, "C": 140})
+    found = check_match(game(), hands, RULES)
+    assert keys(found) == [("match.total", "M1-03", "B")]  # 40 + 80 after the unjudged 40
+    assert (found[0].expected, found[0].recorded) == ("120", "125")
+
+
 def test_no_hand_is_dealt_after_a_total_reaches_250() -> None:
     """002_: "The match ends when somebody reaches 250." A reaches 250 after hand 2; a
     third hand is `match.end`."""

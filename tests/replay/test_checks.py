@@ -79,3 +79,17 @@ def test_score_outcome_of_a_swapped_winner_reads_as_a_sentence() -> None:
         "P2 is recorded as won, but the hand gives lost: every card counts because it has "
         "no sequences; "
     )
+
+
+def test_results_one_row_per_seated_player_standard_13() -> None:
+    """The log contract (log-format.md, results: "one row per seated player"), in
+    standard-13 (000_1729c72ad4c1f885.txt's points rummy): the loser P2's row left out is
+    one `score.outcome`, citing that rule (`results.player_id`), not `turns.order`; the
+    winner's 36.00 is right (P2 paid the rules' 40), so no `score.amount` follows."""
+    (case,) = [c for c in CASES if c.name == "clean first-hand show"]
+    results = {"P1": case.kwargs["results"]["P1"]}
+    game, hand = scenario(**{**case.kwargs, "results": results})
+    found = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert [(f.check, f.player_id) for f in found] == [("score.outcome", "P2")]
+    assert found[0].rule.startswith("results.player_id: ")
+    assert found[0].message == "No result is recorded for P2, who was dealt in."

@@ -210,6 +210,39 @@ def test_sets_and_runs_k_a_2_is_not_a_run() -> None:
     assert invalid[0].rule.startswith("melds.run_wraps: ")
 
 
+
+def test_there_are_only_two_kinds_of_meld_a_set_and_a_run_002() -> None:
+    """002_be7776aa8b349efa.txt: "There are only two kinds, and both need at least three
+    cards. Set — the same rank in different suits ... Run — a sequence in one suit". A
+    laid 4S 4D KD, and the set 4S 4D 4C with KD laid off onto it, mix ranks: `meld.invalid`
+    citing what a meld on the table is (`open.melds`), not `melds.min_size` (they have 3
+    and 4 cards)."""
+    laid = ["P1 draw_stock QC", "P1 lay: 2H 3H 4H 5H / 9C TC JC QC / 4S 4D KD", "P1 discard KS"]
+    added = ["P1 draw_stock QC", "P1 lay: 2H 3H 4H 5H / 9C TC JC QC / 4S 4D 4C",
+             "P1 lay_off KD @2", "P1 discard KS"]  # fmt: skip
+    for events, seq in ((laid, 1), (added, 2)):
+        game, hand = om_hand(events, {"P1": ("lost", 0), "P2": ("lost", 0)})
+        audit, _ = audit_open_hand(hand, game, RULES)
+        invalid = [f for f in audit.findings if f.check == "meld.invalid"]
+        assert [(f.player_id, f.seq) for f in invalid] == [("P1", seq)]
+        assert invalid[0].rule.startswith("open.melds: ")
+        assert "mix suits and ranks" in invalid[0].message
+
+
+def test_cards_are_added_to_melds_already_on_the_table_002() -> None:
+    """002_be7776aa8b349efa.txt: "Lay down what you can — new melds, cards added to melds
+    already on the table". A lay-off onto meld 9 when the table holds melds 0 to 4 is
+    `meld.invalid` citing `open.melds` (a card goes onto a meld the table holds), not
+    `open.lay_off` (whose melds may be added to)."""
+    events = [*CLEAN[:6], "P1 draw_stock 4S", "P1 lay_off 6H @9", *CLEAN[7:]]
+    game, hand = om_hand(events)
+    audit, _ = audit_open_hand(hand, game, RULES)
+    invalid = [f for f in audit.findings if f.check == "meld.invalid"]
+    assert [(f.player_id, f.seq, f.expected, f.recorded) for f in invalid] == [
+        ("P1", 7, "melds 0 to 4", "meld 9")
+    ]
+    assert invalid[0].rule.startswith("open.melds: ")
+
 # ---------------------------------------------------------------- the cut card
 
 
@@ -244,6 +277,19 @@ def test_one_try_per_turn_at_the_cut_card() -> None:
     game, hand = om_hand(events)
     assert findings(game, hand) == [("draw.cut_card", "P1", 8)]
 
+
+
+def test_put_the_cut_card_back_only_after_taking_it_002() -> None:
+    """002_be7776aa8b349efa.txt: "You may take it instead of your normal draw ... If you
+    cannot, put it back". A `return_cut` with no `take_cut` before it is one
+    `draw.cut_card`: not also a `turn.order` for the draw it comes before, nor a card put
+    back that was not held (nothing was taken: the hand and the card on show stay)."""
+    events = [*CLEAN[:6], "P1 return_cut 8S", *CLEAN[6:]]
+    game, hand = om_hand(events)
+    assert findings(game, hand) == [("draw.cut_card", "P1", 6)]
+    replay = OpenHandReplay(hand, game, RULES).run()
+    assert replay.cut == parse_code("8S")
+    assert replay.winner == "P1"
 
 # ---------------------------------------------------------------- the discard pile
 
@@ -299,6 +345,20 @@ def test_a_hand_that_ends_with_nobody_out_is_a_finding() -> None:
     game, hand = om_hand(CLEAN[:6], {"P1": ("lost", 0), "P2": ("lost", 0)})
     assert findings(game, hand) == [("hand.going_out", None, None)]
 
+
+
+def test_your_turn_is_a_draw_then_lay_down_then_a_discard_002() -> None:
+    """002_be7776aa8b349efa.txt, "Your turn": "1. Draw one card ... 2. Lay down what you
+    can ... 3. Discard one card to end your turn." P1 lays off 6H before drawing:
+    `turn.order`, citing that turn (`open.turn`), not the declaration games' turn of a draw
+    and a discard or a declaration (`turns.order`)."""
+    events = [*CLEAN[:11], "P1 lay_off 6H @0", "P1 draw_stock 7H", *CLEAN[13:]]
+    game, hand = om_hand(events)
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [("turn.order", "P1", 11)]
+    (only,) = audit.findings
+    assert only.rule.startswith("open.turn: ")
+    assert "then one discard" in only.rule
 
 # ---------------------------------------------------------------- scoring
 
@@ -365,6 +425,43 @@ def test_the_first_player_out_wins_the_hand() -> None:
     game, hand = om_hand(CLEAN, {"P1": ("lost", 0), "P2": ("lost", 53)})
     assert findings(game, hand) == [("score.outcome", "P1", 14)]
 
+
+
+def test_what_you_are_caught_holding_counts_a_match_has_no_drops_002() -> None:
+    """002_be7776aa8b349efa.txt: "What you are caught holding counts against you." and
+    "Never opening costs a flat 80" (`drops.match`): P2 drops (reason player) before
+    opening and is recorded a first drop of 75, not 80. One `drop.penalty` for the one
+    drop, whose words say what happened (P2 dropped, which a match does not allow) and not
+    that P2 left; a score.outcome says the same of a drop recorded as lost."""
+    events = [*OPENING[:3], "P2 drop"]
+    game, hand = om_hand(events, {"P1": ("won", 0), "P2": ("first_drop", 75)})
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in audit.findings] == [
+        ("drop.penalty", "P2", 3, "80", "75")
+    ]
+    message = audit.findings[0].message
+    assert message.startswith("P2 dropped, which a match does not allow, and never laid a meld")
+    assert "left" not in message
+    assert audit.expected["P2"].why.startswith("dropped, which a match does not allow")
+    game, hand = om_hand(events, {"P1": ("won", 0), "P2": ("lost", 80)})
+    audit, _ = audit_open_hand(hand, game, RULES)
+    outcome = [f for f in audit.findings if f.check == "score.outcome"]
+    assert "but the hand gives first drop: P2 dropped, which a match" in outcome[0].message
+    left = [*OPENING[:3], "P2 drop left"]
+    game, hand = om_hand(left, {"P1": ("won", 0), "P2": ("first_drop", 80)})
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert audit.findings == []
+    assert audit.expected["P2"].why.startswith("left a match")
+
+
+def test_one_results_row_per_seated_player_002() -> None:
+    """The log contract (log-format.md, results: "one row per seated player"): P2's row
+    left out of a hand of the match is one `score.outcome`, citing that rule
+    (`results.player_id`), not the turn's."""
+    game, hand = om_hand(CLEAN, {"P1": ("won", 0)})
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.player_id) for f in audit.findings] == [("score.outcome", "P2")]
+    assert audit.findings[0].rule.startswith("results.player_id: ")
 
 # ---------------------------------------------------------------- through the unit
 
