@@ -75,6 +75,9 @@ class Staged:
     orphans: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     """Hands that events or results name and hands does not hold: hand id -> (the game the
     sessions place it in, or None; why it cannot be replayed)."""
+    refused: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Hand -> table (events, results) -> why: the hand has rows in a refused file of that
+    table whose ``hand_id`` column still reads (``quarantine.refused_hands``)."""
     partitions: int = 1
     """Folders per staged table: bucket b's rows are in folder ``part=b % partitions``,
     with their ``bucket`` column (rows of no bucket, -1, in ``part=-1``)."""
@@ -316,7 +319,10 @@ class Bucket:
                 )
         if row.ok and not row.seats_ok:
             found.append(seats_problem(name, hand.seats))
-        if row.n_events == 0:
+        refused = self.staged.refused.get(row.hand_id, {})
+        if "events" in refused:  # it says more than what the rows left lack
+            found.append(refused["events"])
+        elif row.n_events == 0:
             found.append(f"{name} has no events" + self._lost("events"))
         elif not row.seq_ok:
             seqs, keys = self.broken_seqs[row.h]
@@ -324,7 +330,9 @@ class Bucket:
             repeat = repeated_seq(seqs)
             if repeat is not None:
                 blamed = ("events", keys[repeat])
-        if row.n_results == 0:
+        if "results" in refused:
+            found.append(refused["results"])
+        elif row.n_results == 0:
             found.append(f"{name} has no results" + self._lost("results"))
         elif self.staged.damaged.get("results") and row.ok and row.seats_ok:
             absent = hand.without_result()

@@ -5,9 +5,13 @@ connection), in a stable order."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal
@@ -171,3 +175,32 @@ def find_orphans(
 
 def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n} rows"
+
+
+def refused_hands(staged: Staged, root: Path) -> None:
+    """Hands with rows in an events or results file that was refused (``staged.damaged``)
+    but whose ``hand_id`` column still reads (a file refused for another column's type or
+    a corrupt page elsewhere), into ``staged.refused``: ``Bucket`` quarantines each naming
+    the file, as its replay would lack those rows. Where the column cannot be read either,
+    the hands are found by what they lack (no events, no results row for a seated
+    player); without this a hand whose last events were in the file and that still looked
+    whole was judged on the rows left (a blind tester's refused file holding a last show)."""
+    for table in ("events", "results"):
+        for rel in staged.damaged.get(table, ()):
+            for hand in sorted(_hand_ids(root / rel)):
+                staged.refused.setdefault(hand, {}).setdefault(
+                    table,
+                    f"hand {one_line(hand)} has {table} rows in {one_line(rel)}, which could "
+                    "not be read, so it cannot be replayed whole",
+                )
+
+
+def _hand_ids(path: Path) -> set[str]:
+    """The hand ids of a refused file's ``hand_id`` column; none when it cannot be read."""
+    try:
+        column = pq.ParquetFile(path).read(columns=["hand_id"]).column("hand_id")
+        values = pc.unique(pc.cast(column, pa.string()).combine_chunks()).to_pylist()
+    except (pa.ArrowException, OSError, ValueError, KeyError):
+        return set()
+    return {v for v in values if v is not None}
+

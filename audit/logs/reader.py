@@ -52,7 +52,7 @@ from audit.logs.contract import (
     load_contract,
 )
 from audit.logs.files import not_read, os_why, walk
-from audit.logs.quarantine import collect_quarantine, find_orphans
+from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import (
     row_checks,
     source_sql,
@@ -657,6 +657,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         reading = ("sessions",)  # from here on, the other tables are read as staged
         collect_quarantine(con, staged, MEMORY_LIMIT)
         staged.damaged = log.damaged
+        refused_hands(staged, log.root)
         reading = ("events", "results", "sessions")
         staged.orphans = find_orphans(con, staged)
         placed = {h: game for h, (game, _) in staged.orphans.items() if game is not None}

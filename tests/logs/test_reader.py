@@ -343,8 +343,9 @@ def test_a_file_missing_a_column_is_refused_and_the_others_read(tmp_path: Path) 
     assert (bad.table, bad.file, bad.check) == ("events", "events/b.parquet", "input.file")
     assert bad.reason == "events/b.parquet: column `auto` (bool) is missing; add it"
     units, _ = read(root, tmp_path / "work")
-    assert quarantined(units) == {
-        "h2": "hand h2 has no events (its rows may be in events/b.parquet, which could not be read)"
+    assert quarantined(units) == {  # its hand_id column reads: the file names the hand
+        "h2": "hand h2 has events rows in events/b.parquet, which could not be read, so it "
+        "cannot be replayed whole"
     }
 
 

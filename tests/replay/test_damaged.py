@@ -410,3 +410,43 @@ def test_the_report_counts_what_an_unreadable_file_cost_and_says_when_it_cost_no
             assert quarantined == 0
             assert "No hand is quarantined and no game left unchecked for it" in cause
             assert "quarantined hands and the" not in cause
+
+
+def test_a_hand_whose_last_rows_were_in_a_refused_file_is_quarantined_not_judged(
+    clean: Path, tmp_path: Path
+) -> None:
+    """schemas/README.md, "How the audit treats a file and its rows": the hands a refused
+    file held are quarantined, "a hand whose rows it held only in part too". A hand's last
+    events row (a loser's show) moved to a file of its own that is refused (its `ts`
+    without a time zone): the hand looked whole without it and was verified (a blind
+    tester). The file's hand_id column still reads, so the hand is quarantined naming it."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    verified = {r["hand_id"] for r in rows(clean / "out" / "hands.parquet")
+                if r["status"] == "verified"}  # fmt: skip
+    files = sorted((logs / "events").rglob("*.parquet"))
+    data = pq.read_table(files[0])
+    ids = data.column("hand_id").to_pylist()
+    actions = data.column("action").to_pylist()
+    ends = [i for i in range(len(ids)) if i + 1 == len(ids) or ids[i + 1] != ids[i]]
+    last = next(i for i in reversed(ends) if ids[i] in verified and actions[i] == "show")
+    hand = ids[last]
+    keep = [i != last for i in range(len(ids))]
+    pq.write_table(data.filter(pa.array(keep)), files[0])
+    moved = data.slice(last, 1)
+    ts = moved.schema.get_field_index("ts")
+    naive = moved.column("ts").cast(pa.timestamp("ms"))  # no time zone: the file is refused
+    moved = moved.set_column(ts, pa.field("ts", pa.timestamp("ms")), naive)
+    bad = files[0].parent / "late.parquet"
+    pq.write_table(moved, bad)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
+                                 "--no-fairplay", "--no-rng"])  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    relative = bad.relative_to(logs).as_posix()
+    assert result.output.startswith(f"1 input file could not be read ({relative})")
+    status = {r["hand_id"]: r for r in rows(out / "hands.parquet")}
+    assert status[hand]["status"] == "quarantined"
+    assert relative in status[hand]["reason"]
+    others = {h for h, r in status.items() if r["status"] == "quarantined"} - {hand}
+    assert not others & verified
