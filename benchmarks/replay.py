@@ -34,7 +34,7 @@ from audit.logs.reader import iter_units, open_log_root, read_bucket, staging
 from audit.records import GameUnit, gc_paused
 from audit.replay.facts import hand_facts
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import compare_money, compare_results, expected_outcomes
+from audit.replay.outcome import compare_money, compare_results, expected_outcomes, shoe_of
 from audit.run import bucket_rows
 from audit.shuffle.commitment import commitment_findings
 from audit.sim import simulate
@@ -141,7 +141,7 @@ def _audit_steps(units: list[GameUnit], steps: dict[str, float]) -> None:
             lap("hand replay (µs)")
             expected = expected_outcomes(replay)
             lap("outcomes (µs)")
-            commitment_findings(hand, game)
+            commitment_findings(hand, game, shoe_of(replay))
             lap("commitment (µs)")
             compare_results(replay, expected)
             compare_money(replay, game, expected)

@@ -26,7 +26,7 @@ from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.rules.declaration import DeclarationCheck, check_declaration
 from audit.rules.melds import Jokers
-from audit.rules.ruleset import Ruleset, cite
+from audit.rules.ruleset import Ruleset, ShoeSpec, cite
 
 
 class Status(StrEnum):
@@ -168,6 +168,13 @@ class HandReplay:
 
     # ------------------------------------------------------------ the deal
 
+    @property
+    def shoe_spec(self) -> ShoeSpec | None:
+        """The ruleset's shoe for this hand's table (``deal.shoes``): for the players seated,
+        or for the game's first hand's when it seated more (``started_with``); None when the
+        ruleset has none for that many."""
+        return self.rules.shoe_for(max(len(self.hand.seats), self.started_with or 0))
+
     def deal(self) -> bool:
         """Check the shoe and deal it; ``False`` when the shoe cannot be dealt at all."""
         hand, rules, game = self.hand, self.rules, self.game
@@ -181,7 +188,7 @@ class HandReplay:
                 recorded=f"{n} players",
             )
         table = max(n, self.started_with or 0)
-        spec = rules.shoe_for(table)
+        spec = self.shoe_spec
         since = f" (the game started with {table} players)" if table != n else ""
         if spec is None:
             self._find(

@@ -35,6 +35,7 @@ from audit.replay.outcome import (
     TableState,
     compare_results,
     one_drop_finding,
+    shoe_of,
 )
 from audit.rules.melds import MeldKind, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
@@ -702,7 +703,7 @@ def audit_open_hand(
     replay = OpenHandReplay(hand, game, rules, started_with).run()
     expected = replay.expected()
     findings = list(replay.findings)
-    findings += commitment_findings(hand, game)
+    findings += commitment_findings(hand, game, shoe_of(replay.base))
     findings = one_drop_finding(findings, compare_results(replay.base, expected))
     status = "discrepancy" if findings else "verified"
     return HandAudit(status, findings, replay.base, expected, replay.table), replay

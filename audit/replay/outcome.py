@@ -123,11 +123,18 @@ def audit_hand(
     replay = HandReplay(hand, game, rules, started_with).run()
     expected = expected_outcomes(replay)
     findings = list(replay.findings)
-    findings += commitment_findings(hand, game)
+    findings += commitment_findings(hand, game, shoe_of(replay))
     findings = one_drop_finding(findings, compare_results(replay, expected))
     if game.format == "points":
         findings += compare_money(replay, game, expected)
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def shoe_of(replay: HandReplay) -> tuple[int, int] | None:
+    """The ruleset's shoe of the hand's table, (decks, printed jokers): what its seeds
+    shuffle (``commitment_findings``)."""
+    spec = replay.shoe_spec
+    return None if spec is None else (spec.decks, spec.printed_jokers)
 
 
 def one_drop_finding(findings: list[Finding], compared: list[Finding]) -> list[Finding]:

@@ -93,8 +93,13 @@ def shuffled(shuffle: Shuffle, shoe: list[int]) -> list[int]:
     return shoe
 
 
-def commitment_findings(hand: Hand, game: Game) -> list[Finding]:
-    """``deck.commitment`` findings of one hand (none without a shuffle commitment)."""
+def commitment_findings(
+    hand: Hand, game: Game, shoe: tuple[int, int] | None = None
+) -> list[Finding]:
+    """``deck.commitment`` findings of one hand (none without a shuffle commitment). The
+    seeds shuffle ``shoe`` (decks, printed jokers), the ruleset's for the hand's table
+    (schemas/README.md: "Start from the ruleset's shoe"); without one, the games row's. A
+    games row that differs from the ruleset is the replay's own ``deck.composition``."""
     shuffle = hand.shuffle
     if shuffle is None:
         return []
@@ -119,10 +124,11 @@ def commitment_findings(hand: Hand, game: Game) -> list[Finding]:
             )
     # A game recording no shoe (0 decks, fewer than 0 jokers) has its own finding from the
     # replay (``deal.shoes``): there is no shoe to shuffle the seeds over.
-    playable = game.decks >= 1 and game.printed_jokers >= 0
+    decks, jokers = shoe if shoe is not None else (game.decks, game.printed_jokers)
+    playable = decks >= 1 and jokers >= 0
     seeded = shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce)
     if seeded and playable:
-        wanted = reproduce(shuffle, game.decks, game.printed_jokers)
+        wanted = reproduce(shuffle, decks, jokers)
         if wanted != hand.shoe:
             first = next(
                 (i for i, (a, b) in enumerate(zip(wanted, hand.shoe, strict=False)) if a != b),

@@ -161,3 +161,24 @@ def test_deck_commitment_a_game_recording_no_shoe_is_reported_and_the_night_goes
         assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
         assert f"records {decks} decks and {jokers} printed jokers" in found[0]["message"]
         assert summary.hands == {"verified": 1, "discrepancy": 1, "quarantined": 0}
+
+
+def test_deck_commitment_the_shuffle_starts_from_the_rulesets_shoe_not_the_games_row(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md, "Provably-fair shuffles": "Start from the ruleset's shoe in
+    canonical order". A games row recording 1 deck and no joker where standard-13 deals two
+    players 2 decks and 2 jokers is its own deck.composition finding; the seeds, which
+    shuffle the ruleset's shoe to the one dealt, are no deck.commitment finding (a blind
+    tester's fair shoes were called unfair: the shuffle started from the games row)."""
+    shuffle = commitment()
+    logs = (
+        LogBuilder(tmp_path / "logs")
+        .game("G1", decks=1, printed_jokers=0)
+        .quick_hand("H1", shoe=fair_shoe(shuffle), shuffle=shuffle)
+        .write()
+    )
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
+    found = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
+    assert "records 1 deck" in found[0]["message"]
