@@ -346,8 +346,8 @@ def finding(
         hand_id=hand_id,
         player_id=player_id,
         seq=seq,
-        expected=None if expected is None else str(expected),
-        recorded=None if recorded is None else str(recorded),
+        expected=None if expected is None else one_line(str(expected)),
+        recorded=None if recorded is None else one_line(str(recorded)),
         message=one_line(message),  # an id from the logs may hold a newline
         rule=rule,
     )

@@ -42,3 +42,16 @@ def test_the_one_builder_refuses_unknown_codes_and_rule_keys() -> None:
         finding("score.nothing", game_id="g", message="m", rule=rules.cite("points.cap"))
     with pytest.raises(ValueError, match=r"unknown rule key 'points\.capp'"):
         finding("score.points", game_id="g", message="m", rule="points.capp: ...")
+
+
+def test_the_one_builder_keeps_every_text_of_a_finding_on_one_line() -> None:
+    """schemas/README.md: control characters in an id "are written escaped (`\\n`) in every
+    reason and message, which stay one line"; so are a finding's expected and recorded,
+    which name ids too (fairplay.bot's did not: a player id with a newline broke them)."""
+    rules = load_preset("standard-13")
+    found = finding(Code.SCORE_POINTS, game_id="g", message="p\n1 was charged",
+                    expected="p\n1: 20", recorded="p\t1: 21",
+                    rule=rules.cite("points.cap"))  # fmt: skip
+    assert (found.message, found.expected, found.recorded) == (
+        "p\\n1 was charged", "p\\n1: 20", "p\\t1: 21"
+    )
