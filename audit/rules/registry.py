@@ -87,10 +87,13 @@ _BUILT: dict[str, Mapping[str, Ruleset]] = {}
 _ACTIVE: ContextVar[PlatformRules | None] = ContextVar("platform_rules", default=None)
 
 
-def load_folder(folder: Path, *, skip: Path | None = None) -> PlatformRules:
+def load_folder(
+    folder: Path, *, skip: Path | None = None, heirs_of: str | None = None
+) -> PlatformRules:
     """Every ``*.toml`` ruleset file of ``folder`` (not its subfolders), checked: each
-    builds, no id is taken twice. ``skip`` leaves one file out (``check_file`` of a file
-    inside the folder)."""
+    builds, no id is taken twice. ``skip`` leaves one file out and ``heirs_of`` the files
+    that extend that id, directly or through another (``check_file`` of a file inside the
+    folder: the files built on it cannot be built without it)."""
     if not folder.is_dir():
         raise RulesetError(f"--rules {folder}: not a folder of ruleset files", slug="rules-dir")
     files = []
@@ -98,6 +101,8 @@ def load_folder(folder: Path, *, skip: Path | None = None) -> PlatformRules:
         if not path.is_file() or (skip is not None and path.resolve() == skip.resolve()):
             continue
         files.append((path.name, _text(path, path.name)))
+    if heirs_of is not None:
+        files = _without_heirs(files, heirs_of)
     if not files and skip is None:
         raise RulesetError(
             f"--rules {folder}: the folder holds no *.toml ruleset file (docs/rulesets.md)",
@@ -106,6 +111,24 @@ def load_folder(folder: Path, *, skip: Path | None = None) -> PlatformRules:
     platform = PlatformRules.of(files)
     platform.rulesets()
     return platform
+
+
+def _without_heirs(files: list[tuple[str, str]], ident: str) -> list[tuple[str, str]]:
+    """``files`` less those whose ``extends`` chain reaches ``ident``."""
+    meta = {name: _read(text, name).meta for name, text in files}
+    parent = {m["id"]: m.get("extends") for m in meta.values()}
+
+    def heir(name: str) -> bool:
+        seen: set[str] = set()
+        step = parent.get(meta[name]["id"])
+        while step is not None and step not in seen:
+            if step == ident:
+                return True
+            seen.add(step)
+            step = parent.get(step)
+        return False
+
+    return [(name, text) for name, text in files if not heir(name)]
 
 
 def load_rules(folder: Path | None) -> PlatformRules | None:
@@ -239,7 +262,7 @@ def check_file(path: Path, *, parents: Path | None = None) -> str:
         raise RulesetError(f"{name}: no such ruleset file")
     item = _read(_text(path, name), name)
     ident = item.meta["id"]
-    folder = load_folder(parents, skip=path) if parents is not None else None
+    folder = load_folder(parents, skip=path, heirs_of=ident) if parents is not None else None
     others = folder.rulesets() if folder is not None else {}
     presets = set(preset_ids())
     if ident in presets:

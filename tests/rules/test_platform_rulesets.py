@@ -266,6 +266,20 @@ def test_check_file_of_a_file_inside_its_own_folder(tmp_path: Path) -> None:
         check_file(clash, parents=tmp_path)
 
 
+def test_check_file_of_a_file_that_others_in_its_folder_extend(tmp_path: Path) -> None:
+    """docs/rulesets.md: check-file "checks one file as --rules would load it": a parent
+    in a folder whose other files extend it, directly or through another, checks as the
+    folder loads (the folder was built without it, and its children failed: "b.toml:
+    extends: unknown ruleset", a blind tester)."""
+    parent = ruleset(tmp_path, "a.toml", "acme-13", CAP_60, extends="standard-13")
+    ruleset(tmp_path, "b.toml", "acme-13-wraps", WRAPS, extends="acme-13")
+    ruleset(tmp_path, "c.toml", "acme-13-more", extends="acme-13-wraps")
+    assert load_folder(tmp_path).rulesets()  # the folder loads
+    assert check_file(parent, parents=tmp_path) == (
+        f"{parent}: ok, acme-13 extends standard-13, changes points.cap"
+    )
+
+
 def test_rules_list_and_show_with_a_platform_folder(tmp_path: Path) -> None:
     ruleset(tmp_path, "acme-13.toml", "acme-13", 'title = "Acme 13"\n' + CAP_60,
             extends="standard-13")  # fmt: skip
