@@ -409,12 +409,12 @@ def whatif(
 @one_line_errors
 def rules_list(rules: RulesDir = None) -> None:
     """List the rule presets shipped with the audit, then the platform's (--rules DIR)."""
+    platform = load_rules(rules)  # a bad folder is one line, before any other
+    mine = list(platform.rulesets().values()) if platform is not None else []
     for preset in preset_ids():
         typer.echo(f"{preset}\t{load_preset(preset).title}")
-    platform = load_rules(rules)
-    if platform is not None:
-        for ruleset in platform.rulesets().values():
-            typer.echo(f"{ruleset.id}\t{ruleset.title}\t({ruleset.path})")
+    for ruleset in mine:
+        typer.echo(f"{ruleset.id}\t{ruleset.title}\t({ruleset.path})")
 
 
 @rules_app.command("show")

@@ -308,3 +308,13 @@ def test_rules_check_judges_cards_under_a_platform_ruleset(tmp_path: Path) -> No
     result = runner.invoke(app, ["rules", "check", "KH AH 2H"])
     assert "KH AH 2H: invalid group" in result.output
     assert "(melds.run_wraps)" in result.output
+
+
+def test_rules_list_of_a_bad_folder_is_one_line_and_nothing_else(tmp_path: Path) -> None:
+    """docs/rulesets.md: a folder that does not load is "exit 2 and one line"; `rules
+    list` printed the presets first (a blind tester)."""
+    ruleset(tmp_path, "bad.toml", "acme-bad", rule_table("points.cap", 0), extends="standard-13")
+    result = runner.invoke(app, ["rules", "list", "--rules", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1
+    assert result.output.startswith("rummy-audit: error: bad.toml: points.cap")
