@@ -254,7 +254,8 @@ COLUMNS = (
 CONTRACT: dict[str, str] = {
     "log.contract": "every file and row keeps the input contract (log-format.md; "
     "schemas/README.md)",
-    "games.ruleset": "names a preset shipped with the audit (log-format.md)",
+    "games.ruleset": "names a preset shipped with the audit (log-format.md), or a platform "
+    "ruleset loaded with --rules (docs/rulesets.md)",
     "games.ended_at": "null while the game is still running (log-format.md)",
     "games.max_players": "the table's size (log-format.md)",
     "games.hands": "a game is judged on all its hands: every hand of a game is in hands, "

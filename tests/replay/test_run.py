@@ -77,7 +77,7 @@ def test_bad_input_is_quarantined_and_every_good_hand_is_still_verified(tmp_path
     reasons = {h: hands[h]["reason"] for h in hands if hands[h]["reason"]}
     assert "'ZZ' is not a card code" in reasons["H2"]
     assert "no results" in reasons["H3"]
-    assert "no results" in reasons["H6"]
+    assert "has results rows in results/date=2026-11-29/part-1.parquet" in reasons["H6"]
     assert "2 times" in reasons["H4"]
     assert "seq" in reasons["H5"]
     quarantine = read(tmp_path / "out", "quarantine.parquet")
