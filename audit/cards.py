@@ -265,3 +265,24 @@ def difference_words(
     if more:
         words.append(f"{extra} {format_codes(more)}")
     return words
+
+
+def count_words(n: int) -> str:
+    """``n`` card or cards.
+
+    >>> count_words(1), count_words(0), count_words(2)
+    ('1 card', '0 cards', '2 cards')
+    """
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def shoe_words(decks: int, jokers: int) -> str:
+    """A shoe's composition in words, singular where one.
+
+    >>> shoe_words(2, 1), shoe_words(1, 2)
+    ('2 decks and 1 printed joker', '1 deck and 2 printed jokers')
+    """
+    return (
+        f"{decks} deck{'s' if decks != 1 else ''} and "
+        f"{jokers} printed joker{'s' if jokers != 1 else ''}"
+    )

@@ -10,10 +10,11 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   (``money.points_settlement``, the arithmetic of ``score.amount``: the rules' points where
   the rules agree with the recorded outcome, else the recorded points; value cards from
   the replay). A wrong ``results.amount`` or ``points`` is the hand's finding, not also the
-  ledger's when the ledger paid the right amount. Where the rules cannot settle a hand
-  here (no point value, not exactly one winner, a player with two rows, value cards
-  without the replay's settlement) its recorded amounts are taken, and the finding says
-  which hands and why;
+  ledger's when the ledger paid the right amount. A results row of a player not dealt in
+  settles nothing (its ``score.outcome`` is the one finding; ``dealt_in``). Where the
+  rules cannot settle a hand here (no point value, not exactly one winner, a player with
+  two rows, value cards without the replay's settlement) its recorded amounts are taken,
+  and the finding says which hands and why;
 - pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake,
   ``rake_pct`` of it rounded half-up to the paisa (000_1729c72ad4c1f885.txt: "Amount equal
   to the wagering after deducting the rake amount"); the buy-ins and rebuys are those
@@ -37,7 +38,15 @@ from decimal import Decimal
 from audit.findings import Finding, Severity, finding
 from audit.money import points_settlement
 from audit.money import rake as rake_of
-from audit.records import Game, Hand, RulesPoints, RulesSay, charged_points, money_unsettled
+from audit.records import (
+    Game,
+    Hand,
+    Result,
+    RulesPoints,
+    RulesSay,
+    charged_points,
+    money_unsettled,
+)
 from audit.rules.ruleset import Ruleset
 
 ZERO = Decimal("0.00")
@@ -154,13 +163,14 @@ def settle_by_rules(
     their value cards."""
     if game.point_value is None:
         return "the game records no point value"
-    players = [r.player for r in hand.results]
+    results = dealt_in(hand)
+    players = [r.player for r in results]
     if len(set(players)) != len(players):
         return "a player has two results rows"
-    winners = [r.player for r in hand.results if r.outcome == "won"]
+    winners = [r.player for r in results if r.outcome == "won"]
     if len(winners) != 1:
         return "it does not record exactly one winner"
-    if said is not None and money_unsettled(hand.results, said, rules.value_cards is not None):
+    if said is not None and money_unsettled(results, said, rules.value_cards is not None):
         return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
     values: dict[str, int] = {}
     if rules.value_cards is not None:
@@ -169,10 +179,25 @@ def settle_by_rules(
         values = {p: e.value.net for p, e in said.items() if e.value is not None}
     points = {
         row.player: charged_points(row, said.get(row.player) if said is not None else None)
-        for row in hand.results
+        for row in results
         if row.outcome != "won"
     }
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
+
+
+def dealt_in(hand: Hand) -> list[Result]:
+    """The hand's results rows of players dealt in: a row of a player not dealt in is the
+    hand's ``score.outcome`` finding (``results.player_id``) and settles no money, so it is
+    no second winner here, and what it records is nobody's to be paid (schemas/money.md).
+
+    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [], 0, 0, [], [
+    ...     Result("P1", "won", 0, None, None), Result("P2", "lost", 40, None, None),
+    ...     Result("P9", "won", 0, None, None)])
+    >>> [r.player for r in dealt_in(hand)]
+    ['P1', 'P2']
+    """
+    seated = hand.seats
+    return [r for r in hand.results if r.player in seated]
 
 
 def points_owed(
@@ -201,7 +226,7 @@ def points_owed(
         if isinstance(settled, str):
             as_recorded.append((hand.hand_id, settled))
             amounts: dict[str, Decimal] = {}
-            for result in hand.results:
+            for result in dealt_in(hand):
                 amount = result.amount if result.amount is not None else ZERO
                 amounts[result.player] = amounts.get(result.player, ZERO) + amount
             fee = -sum(amounts.values(), ZERO)

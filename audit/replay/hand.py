@@ -18,9 +18,11 @@ from audit.cards import (
     CODE_TEXT,
     JOKER,
     N_CODES,
+    count_words,
     difference_words,
     format_codes,
     shoe_composition,
+    shoe_words,
 )
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
@@ -131,6 +133,8 @@ class HandReplay:
         """(giver, taker, card): a discard taken from the top of the pile."""
         self.current = 0
         self.drawn_this_turn = False
+        self.intruder: str | None = None
+        """A player not dealt in whose turn (one ``turn.order`` finding) is under way."""
         self.declarations: list[Declaration] = []
         self.winner: str | None = None
         self.ended = False
@@ -203,11 +207,11 @@ class HandReplay:
                 self._find(
                     "deck.composition",
                     "deal.shoes",
-                    f"The game records {_shoe_words(game.decks, game.printed_jokers)}, but "
+                    f"The game records {shoe_words(game.decks, game.printed_jokers)}, but "
                     f"{rules.id} plays {table} players with "
-                    f"{_shoe_words(spec.decks, spec.printed_jokers)}{since}.",
-                    expected=f"{spec.decks} decks + {spec.printed_jokers} jokers",
-                    recorded=f"{game.decks} decks + {game.printed_jokers} jokers",
+                    f"{shoe_words(spec.decks, spec.printed_jokers)}{since}.",
+                    expected=shoe_words(spec.decks, spec.printed_jokers),
+                    recorded=shoe_words(game.decks, game.printed_jokers),
                 )
             if not _is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
                 self._shoe_finding(spec.decks, spec.printed_jokers)
@@ -258,8 +262,8 @@ class HandReplay:
         self._find(
             "deck.composition",
             "deal.shoes",
-            f"The shoe of {len(self.hand.shoe)} cards is not {decks} decks and "
-            f"{printed_jokers} jokers: it {' and '.join(parts)}.",
+            f"The shoe of {len(self.hand.shoe)} cards is not "
+            f"{shoe_words(decks, printed_jokers)}: it {' and '.join(parts)}.",
             expected=f"{sum(expected.values())} cards",
             recorded="; ".join(parts),
         )
@@ -287,15 +291,18 @@ class HandReplay:
         player = e.player
         seat = self.seats.get(player) if player is not None else None
         if seat is None:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} acted in this hand but was not dealt in.",
-                player=player,
-                seq=e.seq,
-                recorded=e.action,
-            )
+            if player is None or player != self.intruder:  # one finding a turn of theirs
+                self._find(
+                    "turn.order",
+                    self.turn_rule,
+                    f"{player} acted in this hand but was not dealt in.",
+                    player=player,
+                    seq=e.seq,
+                    recorded=e.action,
+                )
+            self._follow(e)
             return None
+        self.intruder = None
         if self.ended:
             self._find(
                 "turn.order",
@@ -349,12 +356,33 @@ class HandReplay:
             )
         return seat
 
+    def _follow(self, e: Event) -> None:
+        """The record followed for a player not dealt in (docs/replay.md, Turns): the card
+        drawn leaves the stock or pile; a discard goes on the pile, ending a drawn turn."""
+        action, card = e.action, e.card
+        self.intruder = None if action in (_DISCARD, _DECLARE) else e.player
+        if self.ended or action not in (_DRAW_STOCK, _DRAW_DISCARD, _DISCARD):
+            return
+        if action == _DISCARD:
+            self.pile.append(card)
+            self.pile_from.append(e.player)
+            if self.drawn_this_turn:
+                self._advance(self.order[self.current])
+            return
+        cards = self.stock if action == _DRAW_STOCK else self.pile
+        if card in cards:
+            i = len(cards) - 1 - cards[::-1].index(card)  # the copy nearest the top
+            del cards[i]
+            if action == _DRAW_DISCARD:
+                del self.pile_from[i]
+        self.drawn_this_turn = True
+
     # ------------------------------------------------------------ moves
 
     def _offer(self, taker: str) -> None:
         """A draw: the card on top of the pile was the taker's to take (fair-play facts)."""
         giver = self.pile_from[-1] if self.pile_from else None
-        if giver is not None and giver != taker:
+        if giver is not None and giver != taker and giver in self.seats:
             self.offered[giver, taker] = self.offered.get((giver, taker), 0) + 1
 
     def draw_stock(self, e: Event) -> None:
@@ -450,7 +478,7 @@ class HandReplay:
         else:
             giver = self.pile_from.pop()
             self.pile.pop()
-            if giver is not None and giver != seat.player:
+            if giver is not None and giver != seat.player and giver in self.seats:
                 self.takes.append((giver, seat.player, card))
             self._check_joker_pick(seat, e, card, giver is not None)
         seat.cards.append(card)
@@ -676,11 +704,11 @@ class HandReplay:
             self._find(
                 "draw.reshuffle",
                 "turns.reshuffle",
-                f"The discard pile was reshuffled while {_cards(len(self.stock))} "
+                f"The discard pile was reshuffled while {count_words(len(self.stock))} "
                 f"{'was' if len(self.stock) == 1 else 'were'} still in the stock.",
                 seq=e.seq,
                 expected="an empty stock",
-                recorded=f"{_cards(len(self.stock))} left",
+                recorded=f"{count_words(len(self.stock))} left",
             )
         parts = difference_words(self.pile[:-1], new_stock, extra="adds")
         if parts:
@@ -690,7 +718,7 @@ class HandReplay:
                 "The reshuffled stock is not the discard pile less its top card: it "
                 f"{' and '.join(parts)}.",
                 seq=e.seq,
-                expected=_cards(len(self.pile) - 1),
+                expected=count_words(len(self.pile) - 1),
                 recorded="; ".join(parts),
             )
         self.stock = list(reversed(new_stock))
@@ -770,20 +798,3 @@ def _resync_finish(seat: Seat, groups: list[list[int]]) -> None:
     left = held - declared
     if sum(left.values()) == 1 and not declared - held:
         seat.cards.remove(next(iter(left)))
-
-
-def _cards(n: int) -> str:
-    """``n`` card or cards.
-
-    >>> _cards(1), _cards(0), _cards(2)
-    ('1 card', '0 cards', '2 cards')
-    """
-    return f"{n} card{'' if n == 1 else 's'}"
-
-
-def _shoe_words(decks: int, jokers: int) -> str:
-    """``2 decks and 1 printed joker``: a shoe's composition in words."""
-    return (
-        f"{decks} deck{'s' if decks != 1 else ''} and "
-        f"{jokers} printed joker{'s' if jokers != 1 else ''}"
-    )

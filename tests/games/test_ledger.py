@@ -128,6 +128,27 @@ def test_points_settlement_value_cards_without_the_replay_are_taken_as_recorded(
     )
 
 
+def test_points_settlement_a_results_row_of_a_player_not_dealt_in_settles_nothing() -> None:
+    """money.points_settlement (schemas/money.md, ledger.balance: a row of a player not
+    dealt in "settles nothing"; docs/replay.md: such a row is the hand's `score.outcome`,
+    results.player_id): hand 1 also records P9, not dealt in, as a winner of 0.41. The
+    hand is settled among A, B and C, so the right ledger raises nothing (a blind tester:
+    P9 was taken for a second winner, the hand's amounts as recorded, and two critical
+    ledger.balance findings followed); a ledger that paid P9 paid someone the rules settle
+    nothing with."""
+    extra = hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A")
+    extra.results.append(Result("P9", "won", 0, None, D("0.41")))
+    hands = [extra, POINTS_HANDS[1]]
+    assert check_ledger(game("points", points_ledger()), hands, RULES) == []
+    paid = [*points_ledger(), LedgerRow("P9", "points_settlement", D("0.41")),
+            LedgerRow(None, "rake", D("-0.41"))]  # fmt: skip
+    found = check_ledger(game("points", paid), hands, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("P9", "0.00", "0.41"),
+        (None, "4.75", "4.34"),
+    ]
+
+
 def test_points_rake_rows_equal_the_hands_rakes() -> None:
     """The settlements match, but the platform booked 0.50 more rake than the hands left."""
     ledger = [*points_ledger()[:-1], LedgerRow(None, "rake", D("1.50"))]

@@ -206,6 +206,24 @@ def test_a_drop_after_a_draw_is_the_servers_to_make_not_the_players() -> None:
         assert audit(*scenario(**dict(kw, events=["P1 draw_stock 2S", server]))) == [], server
 
 
+def test_turns_order_a_turn_by_a_player_not_dealt_in_is_one_finding_not_a_cascade() -> None:
+    """`turns.order` (docs/replay.md, Turns: "After any discrepancy the replay goes on with
+    what the log recorded (the card drawn is the card recorded), so one error is one
+    finding"): P1's first turn recorded as P9's, a player not dealt in, is one `turn.order`.
+    The card P9 drew left the stock and the card P9 discarded is on the pile, and P9's turn
+    was P1's, so P2 plays on in turn and P1's later draw of the next stock card is no
+    finding (a blind tester: the stock kept the card, and every later draw was off by one,
+    ten critical `draw.stock_mismatch` and three `turn.order`)."""
+    kw = longer()
+    kw["events"] = [e.replace("P1", "P9", 1) if i < 2 else e for i, e in enumerate(kw["events"])]
+    game, hand = scenario(**kw)
+    assert [e.player for e in hand.events[:3]] == ["P9", "P9", "P2"]
+    assert audit(game, hand) == [("turn.order", "P9", 0)]
+    # P9's discard, offered to and taken by P2, is no fair-play fact: P9 was not dealt in.
+    replay = audit_hand(hand, game, STANDARD).replay
+    assert (replay.offered, replay.takes) == ({("P2", "P1"): 1}, [])
+
+
 def test_play_goes_on_after_an_invalid_declaration() -> None:
     """`declaration.invalid_ends_hand` = false: the invalid declarer is charged
     `declaration.invalid_penalty` (80) and is out; the other two play on."""

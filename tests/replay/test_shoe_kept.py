@@ -61,7 +61,9 @@ def test_deal_shoes_a_pool_game_keeps_its_shoe_after_a_player_is_eliminated() ->
         "The game records 3 decks and 6 printed jokers, but first-life-13 plays 3 players "
         "with 2 decks and 4 printed jokers."
     )
-    assert alone[1].startswith("The shoe of 162 cards is not 2 decks and 4 jokers")
+    assert alone[1].startswith(
+        "The shoe of 162 cards is not 2 decks and 4 printed jokers"
+    )
 
 
 def test_deal_shoes_a_game_started_small_may_not_use_the_large_shoe() -> None:
@@ -84,7 +86,24 @@ def test_deal_shoes_a_table_grown_past_its_shoe_is_a_finding() -> None:
         "The game records 2 decks and 4 printed jokers, but first-life-13 plays 4 players "
         "with 3 decks and 6 printed jokers."
     )
-    assert found[1].startswith("The shoe of 108 cards is not 3 decks and 6 jokers")
+    assert found[1].startswith(
+        "The shoe of 108 cards is not 3 decks and 6 printed jokers"
+    )
+
+
+def test_deal_shoes_one_deck_and_one_joker_are_written_in_the_singular() -> None:
+    """`deal.shoes`: standard-10 deals two players one deck and one printed joker. A game
+    recording two decks and 4 jokers says so in its deck.composition findings, the
+    expected and recorded fields too, in words: "1 deck and 1 printed joker" (a blind
+    tester read "1 decks + 1 jokers")."""
+    rules = load_preset("standard-10")
+    replay = HandReplay(hand(1, ["A", "B"], shoe(2, 4, 6)), game(2, 4), rules, 2)
+    found = [f for f in replay.run().findings if f.check == "deck.composition"]
+    assert (found[0].expected, found[0].recorded) == (
+        "1 deck and 1 printed joker",
+        "2 decks and 4 printed jokers",
+    )
+    assert found[1].message.startswith("The shoe of 108 cards is not 1 deck and 1 printed joker:")
 
 
 @given(
