@@ -170,6 +170,11 @@ class HandReplay:
             )
         )
 
+    def _turn(self, message: str, e: Event) -> None:
+        """A ``turn.order`` finding of ``e``'s player, citing the game's turn rule."""
+        self._find("turn.order", self.turn_rule, message, player=e.player, seq=e.seq,
+                   recorded=e.action)  # fmt: skip
+
     # ------------------------------------------------------------ the deal
 
     @property
@@ -292,36 +297,15 @@ class HandReplay:
         seat = self.seats.get(player) if player is not None else None
         if seat is None:
             if player is None or player != self.intruder:  # one finding a turn of theirs
-                self._find(
-                    "turn.order",
-                    self.turn_rule,
-                    f"{player} acted in this hand but was not dealt in.",
-                    player=player,
-                    seq=e.seq,
-                    recorded=e.action,
-                )
+                self._turn(f"{player} acted in this hand but was not dealt in.", e)
             self._follow(e)
             return None
         self.intruder = None
         if self.ended:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} played a card after the hand had ended.",
-                player=player,
-                seq=e.seq,
-                recorded=e.action,
-            )
+            self._turn(f"{player} played a card after the hand had ended.", e)
             return None
         if seat.status is not _IN:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} acted after leaving the hand ({seat.status.value}).",
-                player=player,
-                seq=e.seq,
-                recorded=e.action,
-            )
+            self._turn(f"{player} acted after leaving the hand ({seat.status.value}).", e)
             return None
         expected = self.order[self.current]
         if player != expected:
@@ -337,23 +321,9 @@ class HandReplay:
             self.current = self.order.index(seat.player)
             self.drawn_this_turn = not draw  # resynchronise on the recorded fact
         elif draw and self.drawn_this_turn and not dropping:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} drew twice in one turn.",
-                player=player,
-                seq=e.seq,
-                recorded=e.action,
-            )
+            self._turn(f"{player} drew twice in one turn.", e)
         elif not draw and not self.drawn_this_turn:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} tried to {e.action} without drawing a card first.",
-                player=player,
-                seq=e.seq,
-                recorded=e.action,
-            )
+            self._turn(f"{player} tried to {e.action} without drawing a card first.", e)
         return seat
 
     def _follow(self, e: Event) -> None:
