@@ -240,11 +240,16 @@ class Ruleset:
                     f"{self.cards_per_hand} cards (deal.cards_per_hand)"
                 )
         covered: set[int] = set()
+        twice: set[int] = set()
         for shoe in self.shoes:
-            covered.update(range(shoe.min_players, shoe.max_players + 1))
+            sizes = set(range(shoe.min_players, shoe.max_players + 1))
+            twice |= covered & sizes
+            covered |= sizes
         missing = sorted(set(range(self.min_players, self.max_players + 1)) - covered)
         if missing:
             problems.append(f"deal.shoes: no shoe for {missing} players")
+        if twice:  # shoe_for would take the first row, and say nothing of the other
+            problems.append(f"deal.shoes: more than one shoe for {sorted(twice)} players")
         if problems:
             raise RulesetError(f"{self.path}: " + "; ".join(problems))
 

@@ -522,6 +522,11 @@ def test_missing_rule_names_the_file_and_the_key(tmp_path: Path) -> None:
             "declaration.min_pure_runs: more than declaration.min_runs",
         ),
         ({"deal.players": [2, 8]}, "deal.shoes: no shoe for [7, 8] players"),
+        (  # the first row was taken and the other never said (a blind tester)
+            {"deal.shoes": [{"players": [2, 4], "decks": 2, "printed_jokers": 2},
+                            {"players": [4, 6], "decks": 3, "printed_jokers": 3}]},
+            "deal.shoes: more than one shoe for [4] players",
+        ),
         (
             {"declaration.groupings": [[5, 5], [4, 3, 3]]},
             "declaration.groupings: 5+5 is not 13 cards (deal.cards_per_hand); "
