@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from audit.cards import CODE_OF, JOKER, RANK_OF, Rank
+from audit.cards import CODE_OF, JOKER, RANK_OF, Rank, shoe_words
 from audit.errors import RulesetError
 from audit.findings import RULE_KEYS, contract
 from audit.records import Format
@@ -242,9 +242,16 @@ class Ruleset:
         covered: set[int] = set()
         twice: set[int] = set()
         for shoe in self.shoes:
-            sizes = set(range(shoe.min_players, shoe.max_players + 1))
-            twice |= covered & sizes
-            covered |= sizes
+            tables = set(range(shoe.min_players, shoe.max_players + 1))
+            twice |= covered & tables
+            covered |= tables
+            need = shoe.max_players * self.cards_per_hand + 2  # the hands, the wild, the open
+            if 52 * shoe.decks + shoe.printed_jokers < need:
+                problems.append(
+                    f"deal.shoes: {shoe_words(shoe.decks, shoe.printed_jokers)} cannot deal "
+                    f"{shoe.max_players} players {self.cards_per_hand} cards each "
+                    f"and turn up the wild and open cards ({need} cards)"
+                )
         missing = sorted(set(range(self.min_players, self.max_players + 1)) - covered)
         if missing:
             problems.append(f"deal.shoes: no shoe for {missing} players")

@@ -527,6 +527,11 @@ def test_missing_rule_names_the_file_and_the_key(tmp_path: Path) -> None:
                             {"players": [4, 6], "decks": 3, "printed_jokers": 3}]},
             "deal.shoes: more than one shoe for [4] players",
         ),
+        (  # 1 deck for six players of 13 cards: accepted before (a blind tester)
+            {"deal.shoes": [{"players": [2, 6], "decks": 1, "printed_jokers": 0}]},
+            "deal.shoes: 1 deck and 0 printed jokers cannot deal 6 players 13 cards each "
+            "and turn up the wild and open cards (80 cards)",
+        ),
         (
             {"declaration.groupings": [[5, 5], [4, 3, 3]]},
             "declaration.groupings: 5+5 is not 13 cards (deal.cards_per_hand); "
