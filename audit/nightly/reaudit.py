@@ -60,8 +60,10 @@ def reaudit_rows(
     Raises `AuditError` when a file an earlier night took is gone from the log root and
     its night audited or carried a game audited again."""
     rewritten = [f for f in intake.taken if f.status == "rewritten"]
-    late = judged_before(*_keys([f for f in intake.taken if f.status == "new"
-                                 and f.table != "sessions"])) - running  # fmt: skip
+    late: set[str] = set()
+    if seen:  # an earlier night judged games: do tonight's new rows name any of them?
+        late = judged_before(*_keys([f for f in intake.taken if f.status == "new"
+                                     and f.table != "sessions"])) - running  # fmt: skip
     if not rewritten and not late:
         return [], []
     took = {row.sha256: row for row in seen}  # each content, as the night that took it

@@ -294,8 +294,11 @@ def _repeat_sets(group: Group, repeated: Ints, inverse: Ints) -> list[list[str]]
     """The hands of each set of shoes with the same first cards, each set in deal order
     (start time, then hand id): the shoe repeated first, then the shoes repeating it; the
     sets by their first shoe's deal."""
-    ids = group.hand_ids.to_pylist()
-    order = sorted((int(group.started[i]), ids[i], int(inverse[i])) for i in repeated)
+    ids = group.hand_ids.take(repeated).to_pylist()  # the repeated shoes' alone
+    order = sorted(
+        (int(group.started[i]), hand, int(inverse[i]))
+        for i, hand in zip(repeated, ids, strict=True)
+    )
     sets: dict[int, list[str]] = {}
     for _, hand, key in order:
         sets.setdefault(key, []).append(hand)

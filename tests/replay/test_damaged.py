@@ -53,6 +53,17 @@ def named_hands(logs: Path) -> set[str]:
     return out
 
 
+def replay_refusing(logs: Path, out: Path, victim: Path, *flags: str) -> str:
+    """``rummy-audit replay`` over ``logs``, which runs (exit 0 or 1) and opens by naming
+    ``victim`` as the one input file that could not be read; its path in the log root."""
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
+                                 *flags])  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    name = victim.relative_to(logs).as_posix()
+    assert result.output.startswith(f"1 input file could not be read ({name})")
+    return name
+
+
 @pytest.mark.parametrize("table", TABLES)
 def test_one_unreadable_file_of_a_table_is_accounted_for(
     table: str, clean: Path, tmp_path: Path
@@ -62,11 +73,7 @@ def test_one_unreadable_file_of_a_table_is_accounted_for(
     victim = sorted((logs / table).rglob("*.parquet"))[1]
     victim.write_text("this is not a parquet file\n")
     out = tmp_path / "out"
-    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
-                                 "--no-fairplay"])  # fmt: skip
-    assert result.exit_code in (0, 1), result.output
-    relative = victim.relative_to(logs).as_posix()
-    assert result.output.startswith(f"1 input file could not be read ({relative})")
+    replay_refusing(logs, out, victim, "--no-fairplay")
 
     hands = {r["hand_id"]: r for r in rows(out / "hands.parquet")}
     assert named_hands(logs) <= set(hands)
@@ -310,11 +317,7 @@ def test_a_column_no_replay_reads_that_cannot_be_decoded_refuses_its_file(
         data[i] ^= 0xFF  # the column's pages garbled, the footer as it was
     victim.write_bytes(bytes(data))
     out = tmp_path / "out"
-    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
-                                 "--no-rng"])  # fmt: skip
-    assert result.exit_code in (0, 1), result.output
-    name = victim.relative_to(logs).as_posix()
-    assert result.output.startswith(f"1 input file could not be read ({name})")
+    name = replay_refusing(logs, out, victim, "--no-rng")
     run = json.loads((out / "run.json").read_text())
     assert [f["path"] for f in run["unreadable_files"]] == [name]
     assert run["unreadable_files"][0]["reason"].startswith(f"{name} has data that cannot be")
@@ -440,11 +443,7 @@ def test_a_hand_whose_last_rows_were_in_a_refused_file_is_quarantined_not_judged
     bad = files[0].parent / "late.parquet"
     pq.write_table(moved, bad)
     out = tmp_path / "out"
-    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
-                                 "--no-fairplay", "--no-rng"])  # fmt: skip
-    assert result.exit_code in (0, 1), result.output
-    relative = bad.relative_to(logs).as_posix()
-    assert result.output.startswith(f"1 input file could not be read ({relative})")
+    relative = replay_refusing(logs, out, bad, "--no-fairplay", "--no-rng")
     status = {r["hand_id"]: r for r in rows(out / "hands.parquet")}
     assert status[hand]["status"] == "quarantined"
     assert relative in status[hand]["reason"]
