@@ -124,8 +124,13 @@ class ReportView:
     input_tables: list[tuple[str, int, int]]
     """Per table: files, rows."""
     missing_tables: list[str]
+    """The optional tables the log root has no readable file of (run.json's
+    ``missing_optional_tables``): absent, or every file unreadable (``unreadable``)."""
     hands: dict[str, int]
     hands_total: int
+    """Every hand of the input (``hands.parquet``), replayed or quarantined: those read
+    from the hands table and those other tables name whose hands row could not be read
+    (``lost_hands``)."""
     quarantine_rows: int
     unreadable: list[tuple[str, str, str]]
     """Input files that could not be read: (table, path, why). The report leads with them."""

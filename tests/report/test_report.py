@@ -251,3 +251,33 @@ def test_shuffle_tests_that_all_lacked_shoes_are_not_reported_as_passed(tmp_path
     assert "<b>none ran</b>shuffle tests (too few shoes)" in html
     assert "<b>no test could run</b>, so none failed and none passed" in html
     assert "No test failed" not in html
+
+
+def test_a_night_with_no_hand_is_not_called_in_agreement_with_the_rules(tmp_path: Path) -> None:
+    """No hand in the input: "every replayed hand agrees with the rules" would read as an
+    all-clear of a night nothing was checked in (a blind tester); the page says no hand
+    was replayed, and counts the hands it accounts for, not "read"."""
+    root, out = LogBuilder(tmp_path / "logs").write(), tmp_path / "out"
+    result = CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress"])
+    assert result.exit_code == 0, result.output
+    html = page(out)
+    assert "No findings, and no hand was replayed" in html
+    assert "every replayed hand agrees" not in html
+    assert "<b>0</b>hands accounted for" in html
+
+
+def test_an_optional_table_whose_files_could_not_be_read_is_not_called_absent(
+    tmp_path: Path,
+) -> None:
+    """Every ledger file unreadable: the table is there, so the inputs line says its files
+    could not be read, not that it is "not present" (a blind tester)."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
+    root, out = logs.write(), tmp_path / "out"
+    for path in (root / "ledger").rglob("*.parquet"):
+        path.write_bytes(b"PAR1 this is not parquet")
+    (root / "sessions").rename(tmp_path / "sessions-gone")
+    result = CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress"])
+    assert result.exit_code in (0, 1), result.output
+    facts = " ".join(page(out).split('id="run-facts"')[1].split("</table>")[0].split())
+    assert "optional tables none of whose files could be read: ledger" in facts
+    assert "optional tables not present: sessions" in facts
