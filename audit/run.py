@@ -56,7 +56,7 @@ from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules import memo
 from audit.rules.registry import PlatformRules, load_rules, using
-from audit.unit import audit_games
+from audit.unit import audit_games, skipped_words
 
 if TYPE_CHECKING:
     from audit.fairplay.night import FairPlay
@@ -249,15 +249,6 @@ class RunSummary:
         return ", and ".join(parts)
 
 
-_NEEDED_BY = {
-    "sessions": "table.limit and fairplay.shared_device (accounts at one table through one "
-    "device or address)",
-    "ledger": "ledger.balance and the split amounts of pool.split",
-    "game_events": "the pool checks (scores, eliminations, rebuys, splits, the winner), the "
-    "winner of a deals game or a match, and the entries and prize of a pool or deals game",
-}
-
-
 def _night_checks(log: LogRoot) -> list[Finding]:
     """Checks over the whole night's files: table limits; and one note per optional table
     that is missing, naming the checks that could not run (skipped, never passed), and for
@@ -269,17 +260,11 @@ def _night_checks(log: LogRoot) -> list[Finding]:
         by_name=not (log.uniform("sessions") and log.uniform("games")),
     )
     for table in sorted(log.missing_optional):
-        refused = log.damaged.get(table, ())
-        what = (
-            f"None of the log root's {table} files could be read ({', '.join(refused)})"
-            if refused
-            else f"The log root has no {table} table"
-        )
         found.append(
             finding(
                 "check.skipped",
                 game_id="",
-                message=f"{what}, so {_NEEDED_BY[table]} could not be checked.",
+                message=skipped_words(table, log.damaged.get(table, ())) or "",
                 rule=contract("tables.optional"),
             )
         )

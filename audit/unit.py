@@ -142,6 +142,11 @@ class UnitAudit:
     quarantine: list[QuarantineRow] = field(default_factory=list)
     pile: list[PileRow] = field(default_factory=list)
     drops: list[DropRow] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    """The checks of this game that were not run because the log root lacks an optional
+    table, by table, in the words of the night's ``check.skipped`` (``skipped_checks``):
+    the run writes that finding once, not per game, so what explains one game says it
+    here."""
 
     def rules_say(self) -> RulesSay:
         """What the replay's rules give each player of each replayed hand, by hand_id: the
@@ -227,6 +232,8 @@ def audit_unit(
             out.pile += pile
             out.drops += drops
         out.hands.append(HandAudited(hand, None, audit, _replayed(hand, game, audit)))
+    if game is not None:
+        out.skipped = skipped_checks(game.format, missing, damaged or {})
     if game is not None and rules is not None:
         events = "game_events" not in missing
         out.findings = game_checks(game, unit.hands, rules, game_events=events, damaged=damaged,
@@ -243,6 +250,71 @@ def audit_unit(
             )
         ]
     return out
+
+
+_EVERY: Final = frozenset(Format)
+_POOLS: Final = frozenset({Format.POOL_101, Format.POOL_201})
+NEEDED_BY: Final = {
+    "sessions": (
+        ("table.limit and fairplay.shared_device (accounts at one table through one device "
+         "or address)", frozenset[Format]()),
+    ),
+    "ledger": (("ledger.balance", _EVERY), ("the split amounts of pool.split", _POOLS)),
+    "game_events": (
+        ("the pool checks (scores, eliminations, rebuys, splits, the winner)", _POOLS),
+        ("the winner of a deals game or a match", frozenset({Format.DEALS, Format.MATCH})),
+        ("the entries and prize of a pool or deals game", _POOLS | {Format.DEALS}),
+    ),
+}  # fmt: skip
+"""What cannot be checked without each optional table, and the formats of the games whose
+checks it is (the sessions table's are the night's, no one game's)."""
+
+
+def skipped_words(
+    table: str, refused: Sequence[str] = (), game_format: str | None = None
+) -> str | None:
+    """The ``check.skipped`` sentence for an optional table the log root lacks (``refused``:
+    its files, none of which could be read): what the night could not check, or (with
+    ``game_format``) what it could not check of a game of that format; ``None`` when
+    nothing of such a game rests on the table. One sentence for the night's finding and
+    for ``explain``, so that both say the same.
+
+    >>> print(skipped_words("ledger"))  # doctest: +NORMALIZE_WHITESPACE
+    The log root has no ledger table, so ledger.balance and the split amounts of pool.split
+    could not be checked.
+    >>> print(skipped_words("game_events", game_format="deals"))  # doctest: +NORMALIZE_WHITESPACE
+    The log root has no game_events table, so the winner of a deals game or a match and the
+    entries and prize of a pool or deals game could not be checked.
+    >>> skipped_words("game_events", game_format="points") is None
+    True
+    """
+    parts = [words for words, formats in NEEDED_BY[table]
+             if game_format is None or game_format in formats]  # fmt: skip
+    if not parts:
+        return None
+    what = (
+        f"None of the log root's {table} files could be read ({', '.join(refused)})"
+        if refused
+        else f"The log root has no {table} table"
+    )
+    *others, last = parts
+    needed = f"{', '.join(others)}{',' * (len(others) > 1)} and {last}" if others else last
+    return f"{what}, so {needed} could not be checked."
+
+
+def skipped_checks(
+    game_format: str, missing: frozenset[str], damaged: Mapping[str, Sequence[str]]
+) -> dict[str, str]:
+    """``skipped_words`` for each optional table the log root lacks (``missing``) that a
+    check of a game of ``game_format`` rests on, by table; ``damaged`` names the files of
+    each that could not be read."""
+    return {
+        table: words
+        for table in sorted(missing)
+        if table in NEEDED_BY and table != "sessions"
+        for words in [skipped_words(table, damaged.get(table, ()), game_format)]
+        if words is not None
+    }
 
 
 def _quarantine_hand(out: UnitAudit, hand: Hand, why: str) -> None:
@@ -422,10 +494,9 @@ def _ledger_checks(
     ``game.unchecked``, not a critical alarm about rows that were not read or written."""
     if not found:
         return found
-    more = f" And {len(found) - 1} more." if len(found) > 1 else ""
     files = damaged.get("ledger")
     if files:
-        return [_unchecked(game, "ledger", files, odd=found[0].message + more)]
+        return [_unchecked(game, "ledger", files, odd=_odd(found))]
     unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
                  for player in hand.without_result()]  # fmt: skip
     if not unsettled:
@@ -438,11 +509,29 @@ def _ledger_checks(
             game_id=game.game_id,
             message=f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records "
             f"no result for {player}{also} (see its score.outcome finding), so what its hands "
-            f"settle is not known and its money was not checked. What did not: "
-            f"{found[0].message}{more}",
+            f"settle is not known and {_RESTS['ledger']} not checked. {_odd(found)}",
             rule=contract("games.hands"),
         )
     ]
+
+
+def _odd(found: Sequence[Finding]) -> str:
+    """What the ledger check found that is not judged: its first finding's words, and how
+    many more it found.
+
+    >>> one = finding("ledger.balance", game_id="G1", message="G1 paid out 5.00 too much.",
+    ...               rule=contract("games.hands"))
+    >>> print(_odd([one, one, one]))
+    What does not add up: G1 paid out 5.00 too much; the ledger check found 2 more differences.
+    """
+    first = found[0].message.rstrip(".")
+    others = len(found) - 1
+    if not others:
+        return f"What does not add up: {first}."
+    return (
+        f"What does not add up: {first}; the ledger check found {others} more "
+        f"difference{'s' if others > 1 else ''}."
+    )
 
 
 def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = "") -> Finding:
@@ -461,9 +550,18 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = 
     return finding(
         "game.unchecked",
         game_id=game.game_id,
-        message=f"{why}, so {_rests(game, table)} not checked." + (odd and f" What did not: {odd}"),
+        message=f"{why}, so {_rests(game, table)} not checked." + (odd and f" {odd}"),
         rule=contract(rule),
     )
+
+
+def money_unchecked(findings: Sequence[Finding]) -> Finding | None:
+    """The game's ``game.unchecked`` that says its money was not checked (its ledger rows
+    do not add up but what they rest on is not all here, or a ledger row could not be
+    read: ``_ledger_checks``, ``_unchecked``), or ``None``: what explains the game's money
+    then shows no sums as the rules'."""
+    said = f"{_RESTS['ledger']} not checked"
+    return next((f for f in findings if f.check == "game.unchecked" and said in f.message), None)
 
 
 def _mark(out: UnitAudit) -> None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from audit.cards import JOKER, N_CODES, RANK_OF, Card
 from audit.rules.declaration import GroupCheck
-from audit.rules.melds import Jokers
+from audit.rules.melds import Jokers, MeldKind
+from audit.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,32 @@ def group_views(groups: Sequence[GroupCheck], jokers: Jokers) -> tuple[GroupView
         )
         for g in groups
     )
+
+
+def on_its_own(group: GroupCheck, rules: Ruleset) -> bool:
+    """Whether ``group`` is shown among the cards left over rather than as a group: a card
+    alone (one joker alone is no group either), or jokers fewer than a meld put aside
+    together. The player's groups and the best arrangement of their cards both say so."""
+    short = len(group.cards) < rules.min_meld_size
+    return len(group.cards) == 1 or (short and group.verdict.kind is MeldKind.JOKERS)
+
+
+def joker_note(cards: Sequence[CardView], rules: Ruleset) -> str:
+    """What the jokers among cards left over are worth: ``AH is a joker, 0 points``;
+    empty when there is none.
+
+    >>> from audit.cards import parse_code
+    >>> from audit.rules.ruleset import load_preset
+    >>> j, rs = Jokers.of_rank(1), load_preset("standard-13")
+    >>> joker_note(card_views([parse_code("AH"), parse_code("5C")], j), rs)
+    'AH is a joker, 0 points'
+    >>> joker_note(card_views([parse_code("AH"), parse_code("JK")], j), rs)
+    'AH JK are jokers, 0 points each'
+    """
+    jokers = [c.code for c in cards if c.joker]
+    worth = f"{rules.joker_points} point{'s' if rules.joker_points != 1 else ''}"
+    if not jokers:
+        return ""
+    if len(jokers) == 1:
+        return f"{jokers[0]} is a joker, {worth}"
+    return f"{' '.join(jokers)} are jokers, {worth} each"

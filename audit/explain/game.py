@@ -16,7 +16,14 @@ from datetime import datetime
 from decimal import Decimal
 
 from audit.explain.clock import UNKNOWN, Clock, brief, span
-from audit.explain.payouts import ZERO, LedgerView, events_after, ledger_view, signed
+from audit.explain.payouts import (
+    ZERO,
+    LedgerView,
+    amount_words,
+    events_after,
+    ledger_view,
+    signed,
+)
 from audit.explain.points import RuleView
 from audit.explain.view import (
     FORMAT_WORDS,
@@ -48,15 +55,18 @@ class SeatResult:
     amount: str
     score_after: str
     severity: str
+    amount_word: str = "amount"
+    """What ``amount`` is: ``amount`` (money) or ``chips`` (deals, whole chips)."""
 
     @property
     def text(self) -> str:
-        """``lost, 65 points, amount -65.00``; ``no result recorded``."""
+        """``lost, 65 points, amount -65.00``; ``lost, 65 points, chips -65``; ``no result
+        recorded``."""
         if not self.outcome:
             return "no result recorded"
         words = f"{self.outcome}, {self.points} points"
         if self.amount:
-            words += f", amount {self.amount}"
+            words += f", {self.amount_word} {self.amount}"
         if self.score_after:
             words += f", score {self.score_after}"
         return words
@@ -158,10 +168,34 @@ class GameView:
     source: str
     version: str
     fairplay: FairPlayView = NOT_LOOKED_UP_GAME
+    skipped: tuple[str, ...] = ()
+    """The checks of the game that were not run (``UnitAudit.skipped``), in the words of
+    the night's ``check.skipped``: no findings then is not "agrees"."""
 
     @property
     def title(self) -> str:
         return f"Game {self.game_id}"
+
+    @property
+    def none_found(self) -> str:
+        """What the game-level findings say when there is none: that the record agrees,
+        unless some checks were not run."""
+        if self.skipped:
+            return "none found, but not every check of this game was run:"
+        return "none: the game's record agrees with the rules."
+
+    @property
+    def hands_note(self) -> str:
+        """``2 hands with findings of their own (...)``; empty when none has any."""
+        n = sum(1 for h in self.hands if h.findings)
+        if not n:
+            return ""
+        hands = "1 hand with findings of its own" if n == 1 else (
+            f"{n} hands with findings of their own")  # fmt: skip
+        return (
+            f"{hands} (see the hands table); `rummy-audit explain HAND_ID LOGS` explains "
+            f"{'it' if n == 1 else 'each'}, turn by turn."
+        )
 
     @property
     def headline(self) -> str:
@@ -189,6 +223,7 @@ def build_game_view(
     game, rules = unit.game, unit.rules
     clocks = hand_clocks or {}
     every = [f for item in unit.hands if item.audit for f in item.audit.findings]
+    deals = game is not None and game.format == "deals"
     view = GameView(
         game_id=unit.game_id,
         format="",
@@ -202,7 +237,13 @@ def build_game_view(
         unknown=f"Game {unit.game_id} has no usable row in the games table, so its hands "
         "cannot be replayed and its game-level checks were not run",
         hands=tuple(
-            _hand(item, unit.findings, clocks.get(item.hand.hand_id, UNKNOWN), clock.started)
+            _hand(
+                item,
+                unit.findings,
+                clocks.get(item.hand.hand_id, UNKNOWN),
+                clock.started,
+                deals=deals,
+            )
             for item in unit.hands
         ),
         scores=None,
@@ -212,6 +253,7 @@ def build_game_view(
         worst=_worst([*every, *unit.findings]),
         source=source,
         version=version,
+        skipped=tuple(unit.skipped.values()),
     )
     if game is None:
         return view
@@ -268,6 +310,7 @@ def _verdict(unit: UnitAudit) -> str:
         f"{count['discrepancy']} with discrepancies, {quarantined} quarantined; "
         f"{n} game-level finding{'s' if n != 1 else ''}"
         + (f", worst {_worst(unit.findings)}" if unit.findings else "")
+        + ("; some checks were not run (see the game-level findings)" if unit.skipped else "")
     )
 
 
@@ -277,8 +320,14 @@ def _worst(findings: Iterable[Finding]) -> str:
 
 
 def _hand(
-    item: HandAudited, game_findings: Sequence[Finding], clock: Clock, day: datetime | None
+    item: HandAudited,
+    game_findings: Sequence[Finding],
+    clock: Clock,
+    day: datetime | None,
+    *,
+    deals: bool = False,
 ) -> GameHandView:
+    """One hand's row of the hands table; ``deals``: its amounts are chips, whole."""
     hand, row = item.hand, item.row
     mine = [*(item.audit.findings if item.audit else ()),
             *(f for f in game_findings if f.hand_id == hand.hand_id)]  # fmt: skip
@@ -296,9 +345,10 @@ def _hand(
                 player=player,
                 outcome=OUTCOME_WORDS.get(r.outcome, r.outcome.replace("_", " ")),
                 points=str(r.points),
-                amount="" if r.amount is None else str(r.amount),
+                amount=amount_words(r.amount, deals=deals),
                 score_after="" if r.score_after is None else str(r.score_after),
                 severity=flag,
+                amount_word="chips" if deals else "amount",
             )
         )
     return GameHandView(
@@ -456,15 +506,17 @@ def _deals_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTab
             want = next((f.expected for f in wrong if f.expected is not None), None)
             counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
             totals[player] = totals.get(player, ZERO) + counted
-            text = "?" if r.amount is None else signed(r.amount)
-            note = f"should be {signed(counted)}" if want is not None else ""
+            text = "?" if r.amount is None else signed(r.amount, whole=True)
+            note = f"should be {signed(counted, whole=True)}" if want is not None else ""
             cells.append(Cell(text, note, _worst(wrong)))
         rows.append(
             ScoreRow(
                 label=f"deal {number}",
                 hand_id=hand.hand_id,
                 cells=tuple(cells),
-                totals=tuple(Cell(signed(totals[p]) if p in totals else "") for p in players),
+                totals=tuple(
+                    Cell(signed(totals[p], whole=True) if p in totals else "") for p in players
+                ),
                 events=tuple(
                     _event_line(e, game, rules, unit.findings) for e in events.get(hand.hand_no, [])
                 ),

@@ -1,6 +1,7 @@
 """The money of one explained game: every ledger row, its balance, and each sum the rules
 give (the entries, the rake, the prize or the split shares, the points settlements) with
-how it is made and the rule behind it.
+how it is made and the rule behind it; and of one explained hand: each player's amount by
+the rules, or why there is none (``hand_amount``, ``settled_by_rules``).
 
 The sums come from the game checks' own arithmetic (``audit.games.ledger.prize_pool`` and
 ``points_owed``, ``audit.games.pool.split_shares``, ``audit.money.rake``); where the checks
@@ -17,12 +18,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.findings import Finding, worst
+from audit.games.deals import check_deals, chips
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool, settle_by_rules
 from audit.games.pool import split_shares, standings
+from audit.money import money
 from audit.money import rake as rake_of
-from audit.records import Game, GameEvent, Hand, LedgerRow, RulesSay
+from audit.records import Game, GameEvent, Hand, LedgerRow, Result, RulesSay, money_unsettled
+from audit.replay.outcome import HandAudit, money_by_rules
 from audit.rules.ruleset import Ruleset
-from audit.unit import UnitAudit, incomplete
+from audit.unit import UnitAudit, incomplete, money_unchecked
 
 ZERO = Decimal("0.00")
 KIND_WORDS = {
@@ -95,9 +99,15 @@ class LedgerView:
         return f"{paid}: it does not balance, {-net} paid in was not paid out"
 
 
-def signed(amount: Decimal) -> str:
-    """``+40``, ``-12.50``, ``0``: chips and money with their sign."""
-    return f"+{amount}" if amount > 0 else str(amount)
+def signed(amount: Decimal, *, whole: bool = False) -> str:
+    """``+40.00``, ``-12.50``, ``0.00``: money with its sign; ``whole``: chips, whole
+    numbers without decimals (``+40``, ``audit.games.deals.chips``).
+
+    >>> signed(Decimal("40.00")), signed(Decimal("40.00"), whole=True), signed(ZERO)
+    ('+40.00', '+40', '0.00')
+    """
+    text = (chips(amount) or "") if whole else str(amount)
+    return f"+{text}" if amount > 0 else text
 
 
 def events_after(game: Game) -> dict[int, list[GameEvent]]:
@@ -167,6 +177,10 @@ def _payouts(
         ), ()
     if rules is None:
         return (balance, "The game's rules cannot be used, so its money was not checked."), ()
+    if money_unchecked(unit.findings) is not None:
+        # Its sums would rest on what is not all here: none is the rules'.
+        return (balance, "The game's money was not checked (its game.unchecked finding says "
+                "why), so no sum is shown as the rules'."), ()  # fmt: skip
     gaps = incomplete(game, hands)
     if gaps:
         return (balance, f"Only the ledger's own balance is checked: not all the game's "
@@ -341,3 +355,120 @@ def _split_payouts(
                           score + how if player in owed else f"{player} was not in the game "
                           "at the split", cite))  # fmt: skip
     return tuple(out)
+
+
+# ------------------------------------------------------------ a hand's money
+
+
+@dataclass(frozen=True)
+class Settled:
+    """Points rummy where a recorded outcome differs from the rules': each player's amount
+    as the rules' outcomes settle the hand (``money_by_rules``), and the players whose
+    recorded outcome is wrong. ``amounts`` is empty otherwise, or where the rules do not
+    settle every player (points not given, not one winner: ``why``). ``refused``: the
+    recorded verdict is one the rules refuse (``records.money_unsettled``), so the hand's
+    money is not judged and its recorded amounts are taken as they are."""
+
+    amounts: Mapping[str, Decimal]
+    wrong: tuple[str, ...]
+    refused: bool = False
+    why: str = ""
+
+    @property
+    def whose(self) -> str:
+        """``P1 (the finding on P1)``: the players whose recorded outcome is wrong."""
+        them = "them" if len(self.wrong) > 1 else self.wrong[0]
+        return f"{', '.join(self.wrong)} (the finding on {them})"
+
+
+def settled_by_rules(audit: HandAudit, game: Game, rules: Ruleset) -> Settled:
+    expected = audit.expected
+    rows = {r.player: r for r in audit.replay.hand.results}
+    wrong = tuple(p for p, e in expected.items() if p in rows and rows[p].outcome != e.outcome)
+    if not wrong:
+        return Settled({}, ())
+    refused = (
+        game.format == "points"
+        and game.point_value is not None
+        and money_unsettled(audit.replay.hand.results, expected, rules.value_cards is not None)
+    )
+    winners = sum(1 for e in expected.values() if e.outcome == "won")
+    unpointed = [p for p, e in expected.items() if e.outcome != "won" and e.points is None]
+    if winners != 1:
+        many = "no one" if not winners else f"{winners} players"
+        why = f"by the rules {many} won the hand: their outcomes settle no amount"
+        return Settled({}, wrong, refused, why)
+    if unpointed:
+        why = f"the rules give {', '.join(unpointed)} no points: they settle no amount"
+        return Settled({}, wrong, refused, why)
+    amounts, _ = money_by_rules(game, expected)
+    return Settled(amounts, wrong, refused)
+
+
+MONEY_CHECKS = ("score.amount", "deals.chips")
+"""The checks of a hand's money: points rummy's amounts, deals rummy's chips."""
+
+
+def money_findings(
+    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding], said: RulesSay
+) -> dict[str, Finding]:
+    """Each player's finding on the hand's money: the hand's ``score.amount``, the game's
+    ``deals.chips`` naming the hand; for a deals game whose game-level checks did not
+    reach this hand's chips, the deals check run on this hand alone (the same rule)."""
+    money = [f for f in findings if f.check in MONEY_CHECKS]
+    if game.format == "deals" and not money:
+        money = [
+            f
+            for f in check_deals(game, [hand], rules, winner=False, expected=said)
+            if f.hand_id == hand.hand_id
+        ]
+    out: dict[str, Finding] = {}
+    for f in money:
+        if f.player_id is not None:
+            out.setdefault(f.player_id, f)
+    return out
+
+
+def hand_amount(hand: Hand, game: Game, row: Result | None, found: Finding | None) -> str:
+    """The amount the rules give: the money finding's, else the recorded one where the
+    money was checked and agrees; empty where the rules give none to compare."""
+    deals = game.format == "deals"
+    if found is not None:
+        if deals and found.expected is not None:
+            return amount_words(Decimal(found.expected), deals=True)
+        return decimal_words(found.expected)
+    if row is None or row.amount is None:
+        return ""
+    winners = sum(1 for r in hand.results if r.outcome == "won")
+    if game.format == "points" and game.point_value is not None:
+        checked = row.outcome != "won" or winners == 1
+    else:
+        checked = game.format == "deals" and winners == 1
+    return amount_words(row.amount, deals=deals) if checked else ""
+
+
+def amount_words(amount: Decimal | None, *, deals: bool = False) -> str:
+    """A results amount as the views show it: money to the paisa; in deals rummy, chips,
+    whole (``audit.games.deals.chips``: the deals.chips findings count them so); empty for
+    none.
+
+    >>> amount_words(Decimal("97.00")), amount_words(Decimal("97.00"), deals=True)
+    ('97.00', '97')
+    """
+    if amount is None:
+        return ""
+    return (chips(amount) or "") if deals else str(amount)
+
+
+def decimal_words(value: str | None) -> str:
+    """An amount as the results table writes it, to the paisa (``-78`` chips: ``-78.00``).
+
+    >>> decimal_words("-78"), decimal_words(None), decimal_words("n/a")
+    ('-78.00', '', 'n/a')
+    """
+    if value is None:
+        return ""
+    try:
+        return str(money(Decimal(value)))
+    except ArithmeticError:
+        return value

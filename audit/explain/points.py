@@ -15,7 +15,9 @@ from audit.explain.cards import (
     card_view,
     card_views,
     group_views,
+    joker_note,
     joker_words,
+    on_its_own,
 )
 from audit.records import Game
 from audit.replay.hand import Seat
@@ -71,6 +73,8 @@ class BestView:
     summary: str
     melds: tuple[GroupView, ...]
     unmatched: tuple[CardView, ...]
+    note: str = ""
+    """What the jokers among ``unmatched`` are worth (``cards.joker_note``)."""
 
 
 @dataclass(frozen=True)
@@ -268,13 +272,15 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
     melds: list[GroupCheck] = []
     rest: list[GroupCheck] = []
     for g in checked:
-        is_meld = g.verdict.is_valid and len(g.cards) >= rules.min_meld_size
+        is_meld = g.verdict.is_valid and not on_its_own(g, rules)
         (melds if is_meld else rest).append(g)
+    unmatched = card_views(sorted(c for g in rest for c in g.cards), jokers)
     return BestView(
         points=points,
         summary=summary,
         melds=group_views(sorted(melds, key=_meld_order), jokers),
-        unmatched=card_views(sorted(c for g in rest for c in g.cards), jokers),
+        unmatched=unmatched,
+        note=joker_note(unmatched, rules),
     )
 
 

@@ -158,14 +158,11 @@ def _turn_note(turn: TurnView) -> Text:
 
 
 def _player(p: PlayerView) -> Panel:
-    title = Text(f"{p.player}, seat {p.seat}: {p.outcome}")
-    if p.points:
-        title.append(f", {p.points} points")
+    title = Text(f"{p.player}, seat {p.seat}: {p.score}")
     parts: list[RenderableType] = [
         Text.assemble(("Dealt: ", "bold"), cards_text(p.dealt)),
         Text.assemble(
-            f"{p.player}: {p.outcome}{_points_part(p)}{_amount_part(p)} ({p.why}); "
-            f"recorded {p.recorded}: ",
+            f"{p.player}: {p.score}{_amount_part(p)} ({p.why}); {p.record}: ",
             (p.comparison, "green" if p.agrees else "bold red"),
         ),
     ]
@@ -178,19 +175,15 @@ def _player(p: PlayerView) -> Panel:
         parts += [_indent(Text(f"- {reason}")) for reason in p.declaration_reasons]
     if p.groups or p.loose:
         parts.append(Text(f"Groups, {p.groups_title}:", style="bold"))
-        parts += _groups(p.groups, p.loose)
+        parts += _groups(p.groups, p.loose, p.loose_note)
     elif p.held:
         parts.append(Text.assemble((f"Cards {p.groups_title}: ", "bold"), cards_text(p.held)))
     if p.points_detail is not None:
         parts += _points(p.points_detail)
     if p.best is not None:
         parts.append(Text(f"Best possible: {p.best.summary}, arranged as:", style="bold"))
-        parts += _groups(p.best.melds, p.best.unmatched)
+        parts += _groups(p.best.melds, p.best.unmatched, p.best.note)
     return Panel(Group(*parts), title=title, border_style=_border(p.severity, p.agrees))
-
-
-def _points_part(p: PlayerView) -> str:
-    return f", {p.points} points" if p.points else ""
 
 
 def _amount_part(p: PlayerView) -> str:
@@ -215,8 +208,11 @@ def _indent(part: RenderableType) -> Padding:
     return Padding(part, (0, 0, 0, 2))
 
 
-def _groups(groups: Iterable[GroupView], loose: tuple[CardView, ...]) -> list[RenderableType]:
-    """A row per group, with its verdict and the reason; then the cards left on their own."""
+def _groups(
+    groups: Iterable[GroupView], loose: tuple[CardView, ...], note: str = ""
+) -> list[RenderableType]:
+    """A row per group, with its verdict and the reason; then the cards left on their own,
+    with what the jokers among them are worth (``note``)."""
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     for _ in range(3):
         table.add_column()
@@ -225,7 +221,10 @@ def _groups(groups: Iterable[GroupView], loose: tuple[CardView, ...]) -> list[Re
         table.add_row(cards_text(g.cards), kind, Text(g.reason))
     parts: list[RenderableType] = [_indent(table)] if table.row_count else []
     if loose:
-        parts.append(_indent(Text.assemble("not in any group: ", cards_text(loose))))
+        line = Text.assemble("not in any group: ", cards_text(loose))
+        if note:
+            line.append(f" ({note})")
+        parts.append(_indent(line))
     return parts
 
 
@@ -260,10 +259,17 @@ def _findings(view: HandView) -> Panel:
         if where:
             head.append(f" ({where})", style="dim")
         table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
-    body: RenderableType = table
+    parts: list[RenderableType] = [table]
     if not view.findings:
-        body = Text("none: the record agrees with the rules.", style="green")
-    return Panel(body, title=Text("Findings on this hand"), border_style=_border(view.worst))
+        parts = [Text(view.none_found, style="yellow" if view.skipped else "green")]
+    parts += _not_run(view.skipped)
+    border = _border(view.worst, agrees=not view.skipped)
+    return Panel(Group(*parts), title=Text("Findings on this hand"), border_style=border)
+
+
+def _not_run(skipped: Iterable[str]) -> list[RenderableType]:
+    """The checks that were not run, and why: a check never silently passed."""
+    return [Text(f"- not run: {words}", style="yellow") for words in skipped]
 
 
 def _fairplay(fairplay: FairPlayView) -> Panel:
@@ -425,16 +431,12 @@ def _game_findings(view: GameView) -> Panel:
         table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
     parts: list[RenderableType] = [table]
     if not view.findings:
-        parts = [Text("none: the game's record agrees with the rules.", style="green")]
-    with_findings = [h for h in view.hands if h.findings]
-    if with_findings:
-        parts.append(Text(
-            f"{len(with_findings)} hand{'s' if len(with_findings) != 1 else ''} with findings "
-            "of their own (see the hands table); `rummy-audit explain HAND_ID LOGS` explains "
-            "each, turn by turn.", style="dim",
-        ))  # fmt: skip
+        parts = [Text(view.none_found, style="yellow" if view.skipped else "green")]
+    parts += _not_run(view.skipped)
+    if view.hands_note:
+        parts.append(Text(view.hands_note, style="dim"))
     return Panel(Group(*parts), title=Text("Game-level findings"),
-                 border_style=_border(_worst_of(view)))  # fmt: skip
+                 border_style=_border(_worst_of(view), agrees=not view.skipped))  # fmt: skip
 
 
 def _worst_of(view: GameView) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import Decimal
 
 from audit.cards import format_codes
 from audit.errors import AuditError
@@ -18,9 +17,18 @@ from audit.explain.cards import (
     card_view,
     card_views,
     group_views,
+    joker_note,
     joker_views,
+    on_its_own,
 )
 from audit.explain.clock import UNKNOWN, Clock, span
+from audit.explain.payouts import (
+    Settled,
+    amount_words,
+    hand_amount,
+    money_findings,
+    settled_by_rules,
+)
 from audit.explain.points import (
     BestView,
     PointsView,
@@ -33,16 +41,13 @@ from audit.explain.points import (
     value_view,
 )
 from audit.findings import Finding, worst
-from audit.games.deals import check_deals
-from audit.money import money
-from audit.records import Event, Game, Hand, Result, RulesSay
+from audit.records import Event, Format, Game, Hand, Result
 from audit.replay.hand import Declaration, Seat, Status
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     Expected,
     HandAudit,
     TableState,
-    money_by_rules,
 )
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers
@@ -124,7 +129,26 @@ class PlayerView:
     """What ``amount`` is: ``amount`` (money, points rummy) or ``chips`` (deals)."""
     note: str = ""
     """Why the record differs without a finding of this player's, or why it is not
-    compared: said after ``comparison``'s words."""
+    compared, or what of it was not checked: said after ``comparison``'s words."""
+    loose_note: str = ""
+    """What the jokers among ``loose`` are worth (``cards.joker_note``)."""
+    points_recorded: bool = False
+    """The rules give no points (the player's show does not hold their cards,
+    docs/replay.md): ``points`` are the recorded ones, taken as recorded."""
+
+    @property
+    def score(self) -> str:
+        """The rules' outcome and points: ``lost, 35 points``; ``lost, 40 points, taken as
+        recorded``."""
+        words = self.outcome + (f", {self.points} points" if self.points else "")
+        return words + (", taken as recorded" if self.points_recorded else "")
+
+    @property
+    def record(self) -> str:
+        """``recorded lost, 35 points, amount -17.50``; ``nothing is recorded for P3``."""
+        if not self.recorded:
+            return f"nothing is recorded for {self.player}"
+        return f"recorded {self.recorded}"
 
     @property
     def comparison(self) -> str:
@@ -253,10 +277,21 @@ class HandView:
     """The game's table and money terms (``None`` when the games table lacks the game)."""
     times: str = "not recorded"
     """When the hand was dealt and ended, in words."""
+    skipped: tuple[str, ...] = ()
+    """The checks of the hand's game that were not run (``UnitAudit.skipped``): a hand
+    whose findings are none is not said to agree with them."""
 
     @property
     def title(self) -> str:
         return f"Hand {self.hand_id}"
+
+    @property
+    def none_found(self) -> str:
+        """What the findings say when there is none: that the record agrees, unless some
+        checks were not run."""
+        if self.skipped:
+            return "none found, but not every check of its game was run:"
+        return "none: the record agrees with the rules."
 
     @property
     def headline(self) -> str:
@@ -285,8 +320,10 @@ def build_view(
         return replace(view, table=table_view(game) if game else None, times=span(clock))
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
-    money = _money_findings(hand, game, rules, findings, unit.rules_say())
-    settled = _settled_by_rules(audit, game)
+    money = money_findings(hand, game, rules, findings, unit.rules_say())
+    settled = settled_by_rules(audit, game, rules)
+    skipped = tuple(unit.skipped.values())
+    scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -304,14 +341,15 @@ def build_view(
         joker_cards=joker_views(jokers),
         turns=turn_views(hand.events, jokers, findings, audit.table),
         players=tuple(
-            _player(i, p, audit, game, rules, findings, money, settled)
+            _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked)
             for i, p in enumerate(hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
-        verdict=_verdict(findings),
+        verdict=_verdict(findings, skipped),
         worst=_worst(findings),
         table=table_view(game),
         times=span(clock),
+        skipped=skipped,
     )
 
 
@@ -340,11 +378,16 @@ def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> Hand
     )
 
 
-def _verdict(findings: Sequence[Finding]) -> str:
+def _verdict(findings: Sequence[Finding], skipped: Sequence[str] = ()) -> str:
+    """The hand's verdict; a hand of a game some checks of which were not run is not said
+    to agree with the rules (a skipped check is never silently passed)."""
+    not_run = "some checks of its game were not run (see the findings)"
     if not findings:
-        return "the record agrees with the rules: no findings"
+        return f"no findings, but {not_run}" if skipped else (
+            "the record agrees with the rules: no findings")  # fmt: skip
     many = "s" if len(findings) > 1 else ""
-    return f"{len(findings)} finding{many}, worst {_worst(findings)}"
+    return f"{len(findings)} finding{many}, worst {_worst(findings)}" + (
+        f"; {not_run}" if skipped else "")  # fmt: skip
 
 
 def _worst(findings: Iterable[Finding]) -> str:
@@ -487,7 +530,10 @@ def _player(
     findings: Sequence[Finding],
     money: dict[str, Finding],
     settled: Settled,
+    scores_unchecked: bool = False,
 ) -> PlayerView:
+    """One seat; ``scores_unchecked``: the pool checks that judge the score after the hand
+    were not run (``UnitAudit.skipped``)."""
     replay = audit.replay
     jokers = replay.jokers
     seat = replay.seats[player]
@@ -495,14 +541,15 @@ def _player(
     row = next((r for r in replay.hand.results if r.player == player), None)
     declaration = next((d for d in replay.declarations if d.player == player), None)
     title, groups = _arrangement(seat, want, declaration, jokers, rules)
-    views = group_views(groups, jokers)
-    amount = _amount(replay.hand, game, row, money.get(player))
+    deals = game.format == "deals"
+    amount = hand_amount(replay.hand, game, row, money.get(player))
     if want is not None and row is not None and want.outcome != row.outcome:
         # The money follows the recorded outcome (schemas/money.md): it is no amount of the
         # rules' outcome, so it is not said beside it.
         amount = ""
-    differs = _differs(want, row, player in money)
-    note, compared = "", True
+    rescored = any(f.check == "pool.score" and f.player_id == player for f in findings)
+    differs = _differs(want, row, player in money, rescored)
+    notes: list[str] = []
     by_rules = settled.amounts.get(player)
     if by_rules is not None:
         # A recorded outcome is wrong: the money findings settle the recorded outcomes
@@ -511,22 +558,39 @@ def _player(
         if row is not None and row.amount is not None and row.amount != by_rules:
             differs = differs if "amount" in differs else (*differs, "amount")
             if player not in settled.wrong and player not in money:
-                note = (
+                notes.append(
                     f"the rules' outcomes pay {by_rules}; the recorded {row.amount} follows "
-                    f"the recorded outcome of {', '.join(settled.wrong)} (the finding on "
-                    f"{'them' if len(settled.wrong) > 1 else settled.wrong[0]})"
+                    f"the recorded outcome of {settled.whose}"
                 )
-    elif want is not None and row is not None and want.points is None and not differs:
-        amount = ""  # the money was settled on the recorded points: none of the rules'
-        note, compared = "the rules give no points to compare", False
-    word = "chips" if game.format == "deals" else "amount"
+    elif settled.refused and row is not None and row.amount is not None:
+        # The hand's money follows a verdict the rules refuse and is not judged (no
+        # score.amount): the recorded amount is taken as it is, not said as the rules'.
+        amount = ""
+        if player not in settled.wrong:
+            notes.append(
+                f"the recorded amount {row.amount} follows the recorded outcome of "
+                f"{settled.whose}, which the rules refuse, and is taken as recorded ({settled.why})"
+            )
+    compared = True
+    if want is not None and row is not None and want.points is None and not differs:
+        # Its points are taken as recorded and its money settled on them: none of the
+        # rules' own to compare.
+        amount, compared = "", False
+        notes.insert(0, "the cards shown are not the cards held, so the rules cannot count them")
+    if scores_unchecked and row is not None and row.score_after is not None:
+        notes.append("the score after the hand was not checked (see the findings)")
+    word = "chips" if deals else "amount"
+    why = want.why if want else "the hand gives no outcome: it did not finish"
+    taken = want is not None and want.points is None and row is not None
+    kept = [g for g in groups if not on_its_own(g, rules)]
+    loose = card_views([c for g in groups if on_its_own(g, rules) for c in g.cards], jokers)
     return PlayerView(
         player=player,
         seat=seat_no,
         outcome=_outcome_words(want.outcome) if want else "no outcome",
-        points=_points_words(want),
+        points=_points_words(want, row),
         amount=amount,
-        why=want.why if want else "the hand gives no outcome: it did not finish",
+        why=why,
         rule=rule_view(rules, want.rule_key) if want else None,
         recorded=_recorded(row, word),
         agrees=compared and not differs,
@@ -538,50 +602,26 @@ def _player(
         declaration=_declaration_words(declaration),
         declaration_reasons=declaration.check.reasons if declaration else (),
         groups_title=title,
-        groups=tuple(g for g in views if not _alone(g)),
-        loose=tuple(c for g in views if _alone(g) for c in g.cards),
+        groups=group_views(kept, jokers),
+        loose=loose,
         held=() if groups else card_views(sorted(seat.cards), jokers),
         points_detail=points_view(want, jokers, rules) if want else None,
         best=best_view(seat, want, jokers, rules),
         value=value_view(player, audit, game, rules),
         amount_word=word,
-        note=note,
+        note="; ".join(notes),
+        loose_note=joker_note(loose, rules),
+        points_recorded=taken,
     )
 
 
-@dataclass(frozen=True)
-class Settled:
-    """Points rummy where a recorded outcome differs from the rules': each player's amount
-    as the rules' outcomes settle the hand (``money_by_rules``), and the players whose
-    recorded outcome is wrong. Empty otherwise, or where the rules do not settle every
-    player (points not given, not one winner)."""
-
-    amounts: Mapping[str, Decimal]
-    wrong: tuple[str, ...]
-
-
-def _settled_by_rules(audit: HandAudit, game: Game) -> Settled:
-    expected = audit.expected
-    rows = {r.player: r for r in audit.replay.hand.results}
-    wrong = tuple(p for p, e in expected.items() if p in rows and rows[p].outcome != e.outcome)
-    settles = sum(1 for e in expected.values() if e.outcome == "won") == 1 and all(
-        e.points is not None for e in expected.values() if e.outcome != "won"
-    )
-    if not wrong or not settles:
-        return Settled({}, ())
-    amounts, _ = money_by_rules(game, expected)
-    return Settled(amounts, wrong)
-
-
-def _alone(group: GroupView) -> bool:
-    """A card left on its own: a group only in name."""
-    return len(group.cards) == 1 and not group.valid
-
-
-def _points_words(want: Expected | None) -> str:
+def _points_words(want: Expected | None, row: Result | None) -> str:
+    """The rules' points; the recorded ones where the rules give none (``taken``)."""
     if want is None:
         return ""
-    return "?" if want.points is None else str(want.points)
+    if want.points is None:
+        return "" if row is None else str(row.points)
+    return str(want.points)
 
 
 def _declaration_words(declaration: Declaration | None) -> str:
@@ -620,18 +660,22 @@ def _outcome_words(outcome: str) -> str:
 
 
 def _recorded(row: Result | None, word: str = "amount") -> str:
+    """The results row in words (``PlayerView.record``); empty when there is none."""
     if row is None:
-        return "nothing recorded"
+        return ""
     words = f"{_outcome_words(row.outcome)}, {row.points} points"
     if row.amount is not None:
-        words += f", {word} {row.amount}"
+        words += f", {word} {amount_words(row.amount, deals=word == 'chips')}"
     if row.score_after is not None:
         words += f", score after the hand {row.score_after}"
     return words
 
 
-def _differs(want: Expected | None, row: Result | None, amount_differs: bool) -> tuple[str, ...]:
-    """What of the record differs from the rules: its outcome, its points, its amount."""
+def _differs(
+    want: Expected | None, row: Result | None, amount_differs: bool, score_differs: bool = False
+) -> tuple[str, ...]:
+    """What of the record differs from the rules: its outcome, its points, its amount, its
+    score after the hand (a ``pool.score`` finding)."""
     if want is None or row is None:
         return () if want is None and row is None else ("outcome",)
     out = []
@@ -641,60 +685,9 @@ def _differs(want: Expected | None, row: Result | None, amount_differs: bool) ->
         out.append("points")
     if amount_differs:
         out.append("amount")
+    if score_differs:
+        out.append("score")
     return tuple(out)
-
-
-MONEY_CHECKS = ("score.amount", "deals.chips")
-"""The checks of a hand's money: points rummy's amounts, deals rummy's chips."""
-
-
-def _money_findings(
-    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding], said: RulesSay
-) -> dict[str, Finding]:
-    """Each player's finding on the hand's money: the hand's ``score.amount``, the game's
-    ``deals.chips`` naming the hand; for a deals game whose game-level checks did not
-    reach this hand's chips, the deals check run on this hand alone (the same rule)."""
-    money = [f for f in findings if f.check in MONEY_CHECKS]
-    if game.format == "deals" and not money:
-        money = [
-            f
-            for f in check_deals(game, [hand], rules, winner=False, expected=said)
-            if f.hand_id == hand.hand_id
-        ]
-    out: dict[str, Finding] = {}
-    for f in money:
-        if f.player_id is not None:
-            out.setdefault(f.player_id, f)
-    return out
-
-
-def _amount(hand: Hand, game: Game, row: Result | None, found: Finding | None) -> str:
-    """The amount the rules give: the money finding's, else the recorded one where the
-    money was checked and agrees; empty where the rules give none to compare."""
-    if found is not None:
-        return _decimal_words(found.expected)
-    if row is None or row.amount is None:
-        return ""
-    winners = sum(1 for r in hand.results if r.outcome == "won")
-    if game.format == "points" and game.point_value is not None:
-        checked = row.outcome != "won" or winners == 1
-    else:
-        checked = game.format == "deals" and winners == 1
-    return str(row.amount) if checked else ""
-
-
-def _decimal_words(value: str | None) -> str:
-    """An amount as the results table writes it, to the paisa (``-78`` chips: ``-78.00``).
-
-    >>> _decimal_words("-78"), _decimal_words(None), _decimal_words("n/a")
-    ('-78.00', '', 'n/a')
-    """
-    if value is None:
-        return ""
-    try:
-        return str(money(Decimal(value)))
-    except ArithmeticError:
-        return value
 
 
 def dealt_cards(hand: Hand, cards_per_hand: int, index: int) -> list[int]:

@@ -260,7 +260,7 @@ def server_loser(
     points, score = arranged_by_server(cards, jokers, rules, cap, whole=whole)
     if points >= cap and not score.ready and not whole:
         why = (
-            f"no arrangement of its cards comes to fewer than {cap} points, so it is "
+            f"no arrangement of their cards comes to fewer than {cap} points, so they are "
             f"charged the cap of {cap}"
         )
         return _charged(score, key, why, SERVER_ARRANGED, capped=True)
@@ -293,7 +293,7 @@ def arranged_by_server(
         # What the best arrangement lacks is said of the cards, not of its groups
         # (it leaves a sequence the cards hold ungrouped when that saves nothing).
         if points >= cap and not whole:
-            score.unmet = (f"no arrangement of its cards comes to fewer than {cap} points",)
+            score.unmet = (f"no arrangement of their cards comes to fewer than {cap} points",)
         elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
             score.unmet = (cannot_meet(rules),)
     return points, score

@@ -104,12 +104,14 @@ def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]
 
 
 def cannot_meet(rules: Ruleset) -> str:
-    """Why every card of a hand counts when no arrangement of it meets the requirement:
-    said of the cards, not of one arrangement of them (which may hold a sequence).
+    """Why every card of a loser's hand counts when no arrangement of it meets the
+    requirement: said of the player's cards (``their``: a player is they), not of one
+    arrangement of them (which may hold a sequence).
 
     >>> from audit.rules.ruleset import load_preset
-    >>> cannot_meet(load_preset("standard-13"))
-    'no arrangement of its cards makes the 2 sequences, one of them pure, that a declaration needs'
+    >>> print(cannot_meet(load_preset("standard-13")))  # doctest: +NORMALIZE_WHITESPACE
+    no arrangement of their cards makes the 2 sequences, one of them pure, that a
+    declaration needs
     """
     if rules.min_runs > rules.min_pure_runs:
         need = _count(rules.min_runs, "sequence")
@@ -120,7 +122,7 @@ def cannot_meet(rules: Ruleset) -> str:
         need = _count(rules.min_pure_runs, "pure sequence")
     if rules.long_run_length is not None:
         need += f", one of them of {rules.long_run_length} cards or more"
-    return f"no arrangement of its cards makes the {need}, that a declaration needs"
+    return f"no arrangement of their cards makes the {need}, that a declaration needs"
 
 
 def check_declaration(

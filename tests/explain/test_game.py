@@ -14,20 +14,22 @@ from typer.testing import CliRunner
 from audit.cli import app
 from audit.explain import (
     build_game_view,
+    build_view,
     load_game_view,
     load_view,
     lookup_game,
     render_game_html,
     render_game_text,
+    render_text,
 )
 from audit.explain.game import GameView
 from audit.explain.payouts import signed
-from audit.records import GameUnit, Hand
+from audit.records import GameUnit, Hand, LedgerRow
 from audit.sim import simulate
-from audit.unit import audit_unit
+from audit.unit import audit_unit, skipped_words
 from tests.explain.fairplay import EVIDENCE, night
 from tests.explain.games import points_game, pool_game
-from tests.explain.hands import DISPUTE
+from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_golden import PLAIN
 from tests.explain.test_html import QUOTES, SCRIPT
 from tests.games.test_end_to_end import rows, running, tamper
@@ -202,15 +204,15 @@ def test_a_deals_game_shows_the_chips_per_deal_and_the_running_totals(
     assert scores.title == "Chips, deal by deal"
     column = scores.players.index(player)
     cell = scores.rows[0].cells[column]
-    assert cell.text == signed(row["amount"])
-    assert cell.note == f"should be {signed(row['amount'] + 1)}"
+    assert cell.text == signed(row["amount"], whole=True)  # chips are whole: -79, not -79.00
+    assert cell.note == f"should be {signed(row['amount'] + 1, whole=True)}"
     assert cell.severity == "major"
     results = [r for r in rows(logs, "results") if r["player_id"] == player]
     by_hand = {h.hand_id: h for h in view.hands}
     total = (
         sum((r["amount"] for r in results if r["hand_id"] in by_hand), Decimal(0)) + 1
     )  # the rules' chips, not the tampered record
-    assert scores.rows[-1].totals[column].text == signed(total)
+    assert scores.rows[-1].totals[column].text == signed(total, whole=True)
     assert [(f.check, f.hand, f.player) for f in view.findings][:1] == [
         ("deals.chips", hand_id, player)
     ]
@@ -219,10 +221,12 @@ def test_a_deals_game_shows_the_chips_per_deal_and_the_running_totals(
     seat = next(p for p in explained.players if p.player == player)
     assert not seat.agrees
     assert seat.differs == ("chips",)  # a deals hand's amount is chips, and said so
-    assert seat.amount == str(row["amount"] + 1)
+    assert seat.amount == str(int(row["amount"]) + 1)  # whole chips, as deals.chips says
     assert seat.comparison == "differs (chips)"
     assert seat.amount_word == "chips"
-    assert seat.recorded.endswith(f"chips {row['amount']}")
+    assert seat.recorded.endswith(f"chips {int(row['amount'])}")
+    (recorded,) = [r for r in by_hand[hand_id].results if r.player == player]
+    assert recorded.text.endswith(f", chips {int(row['amount'])}")  # whole chips, no "amount"
 
 
 # ------------------------------------------------------------ the command
@@ -334,3 +338,76 @@ def test_a_game_not_in_the_games_table_lists_its_hands_as_quarantined() -> None:
     assert view.ledger is None
     assert "Game G9 has no usable row in the games table" in render_game_html(view)
     assert "Players in seat order: none" in render_game_text(view)
+
+
+# ------------------------------------------------------------ checks not run
+
+
+def test_a_pool_game_without_game_events_is_not_said_to_agree(tmp_path: Path) -> None:
+    """`tables.optional`: a check that needs a missing table is reported as skipped, never
+    silently passed. P3's score after the hand is recorded 25 (20 by the rules); without a
+    game_events table the pool checks do not run, so the game and the hand say which
+    checks were not run and why, in the night's check.skipped words, and never "agrees"
+    (a blind tester read "0 game-level findings ... agrees with the rules")."""
+    game, hand = scenario(**{**INVALID, "score_after": {"P1": 80, "P2": 0, "P3": 25}})
+    checked = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert "pool.score" in [f.check for f in checked.findings]  # with the table: found
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]), missing=frozenset({"game_events"}))
+    assert unit.findings == []
+    words = skipped_words("game_events", game_format="pool_101")
+    assert words == (
+        "The log root has no game_events table, so the pool checks (scores, eliminations, "
+        "rebuys, splits, the winner) and the entries and prize of a pool or deals game could "
+        "not be checked."
+    )
+    view = build_game_view(unit, source="logs", version="V")
+    assert view.skipped == (words,)
+    assert view.verdict.endswith(
+        "0 game-level findings; some checks were not run (see the game-level findings)"
+    )
+    text = flat(render_game_text(view))
+    assert "agrees with the rules" not in text
+    assert f"none found, but not every check of this game was run: - not run: {words}" in text
+    assert f"Not run: {words}" in render_game_html(view)
+    explained = build_view(unit, hand.hand_id, source="logs", version="V")
+    assert explained.verdict == (
+        "no findings, but some checks of its game were not run (see the findings)"
+    )
+    p3 = explained.players[2]
+    assert p3.comparison == "agrees: the score after the hand was not checked (see the findings)"
+    hand_text = flat(render_text(explained))
+    assert "the record agrees" not in hand_text
+    assert f"none found, but not every check of its game was run: - not run: {words}" in hand_text
+    found = build_view(checked, hand.hand_id, source="logs", version="V").players[2]
+    assert found.differs == ("score",)  # with the table, its pool.score finding differs
+
+
+def test_money_not_checked_shows_no_sum_as_the_rules(tmp_path: Path) -> None:
+    """`games.hands`: P3 has no results row, and the ledger does not add up: the ledger's
+    findings become one game.unchecked ("its money was not checked"), which says what does
+    not add up in a sentence; the money panel then shows no sum as the rules' (a blind
+    tester saw a rake of -18.00 "by the rules" and per-player "agrees" beside it)."""
+    results = {p: row for p, row in DISPUTE["results"].items() if p != "P3"}
+    game, hand = scenario(**{**DISPUTE, "results": results})
+    ledger = [("P1", "90.00"), ("P2", "-65.00"), ("P3", "-40.00")]
+    game.ledger = [LedgerRow(p, "points_settlement", Decimal(a)) for p, a in ledger]
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    (unchecked,) = [f for f in unit.findings if f.check == "game.unchecked"]
+    assert unchecked.message.endswith(
+        "so what its hands settle is not known and its money was not checked. What does not "
+        "add up: Game G1 took in 105.00 but paid out 90.00 (rake included), 15.00 too little; "
+        "the ledger check found 4 more differences."
+    ), unchecked.message
+    view = build_game_view(unit, source="logs", version="V")
+    assert view.ledger is not None
+    assert view.ledger.payouts == ()
+    assert view.ledger.notes[-1] == (
+        "The game's money was not checked (its game.unchecked finding says why), so no sum "
+        "is shown as the rules'."
+    )
+    text = flat(render_game_text(view))
+    assert "by the rules" not in text
+    assert view.hands_note == (
+        "1 hand with findings of its own (see the hands table); `rummy-audit explain HAND_ID "
+        "LOGS` explains it, turn by turn."
+    )

@@ -202,17 +202,26 @@ def test_a_wrong_drop_tells_the_winner_what_the_rules_outcomes_pay_001() -> None
 
 def test_a_show_of_other_cards_is_not_compared_not_said_to_agree() -> None:
     """`declaration.groups_exact`: a loser who shows cards they do not hold is given no
-    points by the rules; the record is 'not compared', never 'agrees', and no amount of the
-    rules is shown beside it."""
+    points by the rules; their points are taken as recorded (docs/replay.md) and said so,
+    not as "?"; the record is 'not compared', never 'agrees', and no amount of the rules is
+    shown beside it."""
     shown = "P2 show: 2S 3S 4S / TC JC QC / 7D 7H / 8D 9D / AD KH 9H"  # 9H for 9S
     hand = {**DISPUTE, "events": [*DISPUTE["events"][:-1], shown]}
     view = view_of(hand)
     p2 = view.players[1]
-    assert p2.points == "?"
+    assert (p2.points, p2.points_recorded) == ("65", True)
+    assert p2.score == "lost, 65 points, taken as recorded"
     assert (p2.agrees, p2.differs, p2.amount) == (False, (), "")
-    assert p2.comparison == "not compared: the rules give no points to compare"
+    assert p2.comparison == (
+        "not compared: the cards shown are not the cards held, so the rules cannot count them"
+    )
     text = " ".join(render_text(view).replace("│", " ").split())
-    assert "amount -65.00: not compared: the rules give no points to compare" in text
+    assert "?" not in text
+    assert "P2, seat 2: lost, 65 points, taken as recorded" in text
+    assert (
+        "P2: lost, 65 points, taken as recorded (showed other cards than held); recorded lost, "
+        "65 points, amount -65.00: not compared: the cards shown are not the cards held"
+    ) in text
 
 
 def test_a_ten_card_wrong_show_is_shown_a_declaration_in_the_sizes_allowed_000() -> None:
@@ -240,3 +249,94 @@ def test_a_ten_card_wrong_show_is_shown_a_declaration_in_the_sizes_allowed_000()
     assert p1.best.summary == "0 points: these cards could have made a valid declaration"
     assert sorted(len(g.cards) for g in p1.best.melds) == [3, 3, 4]
     assert [g.text for g in p1.best.melds] == ["2H 3H 4H", "5H 6H 7H", "TC JC QC KC"]
+
+
+ACCEPTED_INVALID: dict[str, object] = {
+    "seats": {
+        "P1": "2S 9S KS 2H 9H KH 2D 4D 5D KD 2C 7C 8C",
+        "P2": "3S 6H 7H 8H 3D 6D 7D 4C 5C TC JC QC JK",
+        "P3": "4S 7S JS AH 5H 8H QH 4H TD QD 3C 6C KC",
+    },
+    "wild": "9C",
+    "open": "AS",
+    "stock": "QS",
+    "events": [
+        "P1 draw_stock QS",
+        "P1 declare QS: 4D 5D 9S / 7C 8C 9H / KS KH KD / 2S 2H 2C 2D",
+        "P2 show: TC JC QC / 6H 7H JK / 3S 3D 4C 5C 7D 8H 6D",
+        "P3 show: AH 5H 8H QH 4H TD QD 3C 6C KC 4S 7S JS",
+    ],
+    "results": {
+        "P1": ("won", 0, "27.00"),
+        "P2": ("lost", 36, "-10.00"),
+        "P3": ("lost", 40, "-20.00"),
+    },
+    "point_value": "0.5000",
+}
+"""Points rummy: P1's declaration has no pure sequence, but the platform accepted it."""
+
+
+def test_amounts_of_a_verdict_the_rules_refuse_are_said_taken_as_recorded() -> None:
+    """schemas/money.md: a hand whose recorded winner the rules refuse has its money taken
+    as recorded (no score.amount). P2's -10.00 is not the rules' (36 points at 0.5000 is
+    -18.00), so it is not shown as theirs: the record says it is taken as recorded, and
+    why (a blind tester read "lost, 36 points, amount -10.00" as the rules' amount)."""
+    view = view_of(ACCEPTED_INVALID)
+    assert [f.check for f in view.findings] == ["declare.verdict"]
+    p2 = view.players[1]
+    assert (p2.score, p2.amount) == ("lost, 36 points", "")
+    assert p2.comparison == (
+        "agrees: the recorded amount -10.00 follows the recorded outcome of P1 (the finding "
+        "on P1), which the rules refuse, and is taken as recorded (by the rules no one won "
+        "the hand: their outcomes settle no amount)"
+    )
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "P2: lost, 36 points (the cards left unmatched" in text
+    assert "amount -10.00 (" not in text
+
+
+def test_a_player_without_a_results_row_is_said_so_in_a_sentence() -> None:
+    """No results row for P3: "nothing is recorded for P3", not "recorded nothing recorded"
+    (a blind tester)."""
+    results = {p: row for p, row in DISPUTE["results"].items() if p != "P3"}
+    view = view_of({**DISPUTE, "results": results})
+    p3 = view.players[2]
+    assert (p3.recorded, p3.record) == ("", "nothing is recorded for P3")
+    assert p3.comparison == "differs (outcome)"
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "; nothing is recorded for P3: differs (outcome)" in text
+    assert "recorded nothing" not in text
+    assert "<p>Nothing is recorded for P3:" in render_html(view)
+
+
+def test_a_lone_joker_is_a_joker_of_0_points_in_both_arrangements_not_a_group() -> None:
+    """`points.joker_points`: the server's arrangement of P2 (every card counts) set the
+    joker AH aside as "AH group of jokers: AH are jokers put aside together" while the
+    best arrangement left it "not in any group" (a blind tester). One joker alone is no
+    group: both list it among the cards left over and say what it is worth."""
+    view = view_of(
+        {
+            "seats": {
+                "P1": "AS 6S 6H QH KH 6D 7D 8D 9D 2C 3C 4C 5C",
+                "P2": "9S TS QS KS AH 8H TH JH JD KD 7C 9C QC",
+            },
+            "wild": "JK",
+            "open": "3S",
+            "stock": "TC",
+            "events": [
+                "P1 draw_stock TC",
+                "P1 declare TC: 2C 3C 4C 5C / 7D 8D 9D / QH KH AS / 6S 6H 6D",
+            ],
+            "results": {"P1": ("won", 0, "72.00"), "P2": ("lost", 80, "-80.00")},
+        }
+    )
+    p2 = view.players[1]
+    assert p2.groups == ()
+    assert "AH" in [c.code for c in p2.loose]
+    assert p2.best is not None
+    assert "AH" in [c.code for c in p2.best.unmatched]
+    assert p2.loose_note == p2.best.note == "AH is a joker, 0 points"
+    text = render_text(view)
+    assert "group of jokers" not in text
+    assert "are jokers put aside together" not in text
+    assert text.count("(AH is a joker, 0 points)") == 2

@@ -372,7 +372,7 @@ def test_points_unmet_requirement_a_loser_arranged_by_the_server_is_told_what_th
     want = audit.expected["P2"]
     assert (want.points, want.rule_key) == (70, "points.unmet_requirement")
     assert want.why.startswith(
-        "every card counts because no arrangement of its cards makes the 2 sequences, one of "
+        "every card counts because no arrangement of their cards makes the 2 sequences, one of "
         "them pure, that a declaration needs; the cards"
     )
     assert "it has no sequences" not in want.why
@@ -414,8 +414,8 @@ def test_a_loser_charged_the_cap_is_told_the_cap_not_a_missing_sequence() -> Non
     want = result.expected["P2"]
     assert (want.points, want.rule_key) == (40, "points.first_hand_show_cap")
     assert want.why.startswith(
-        "no arrangement of its cards comes to fewer than 40 points, so it is charged the cap "
-        "of 40 (first hand show"
+        "no arrangement of their cards comes to fewer than 40 points, so they are charged the "
+        "cap of 40 (first hand show"
     ), want.why
     assert "every card counts" not in want.why
 
