@@ -21,7 +21,7 @@ from typing import Final
 from audit.errors import RulesetError
 from audit.findings import Finding, Severity, contract, finding, may_be_in, worst
 from audit.games.deals import check_deals
-from audit.games.ledger import check_ledger
+from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
 from audit.games.pool import check_pool, out_of_format
 from audit.records import (
@@ -496,7 +496,7 @@ def _ledger_checks(
         return found
     files = damaged.get("ledger")
     if files:
-        return [_unchecked(game, "ledger", files, odd=_odd(found))]
+        return [_unchecked(game, "ledger", files, odd=_odd(game, found))]
     unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
                  for player in hand.without_result()]  # fmt: skip
     if not unsettled:
@@ -509,21 +509,29 @@ def _ledger_checks(
             game_id=game.game_id,
             message=f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records "
             f"no result for {player}{also} (see its score.outcome finding), so what its hands "
-            f"settle is not known and {_RESTS['ledger']} not checked. {_odd(found)}",
+            f"settle is not known and {_RESTS['ledger']} not checked. {_odd(game, found)}",
             rule=contract("games.hands"),
         )
     ]
 
 
-def _odd(found: Sequence[Finding]) -> str:
-    """What the ledger check found that is not judged: its first finding's words, and how
-    many more it found.
+def _odd(game: Game, found: Sequence[Finding]) -> str:
+    """What the ledger check found that is not judged: the first of its findings' words,
+    and how many more it found. The balance leads when the game is out, though the check
+    leaves its finding out when the rows' findings account for it (``ledger.Row``): how
+    much the game is out, then the rows.
 
     >>> one = finding("ledger.balance", game_id="G1", message="G1 paid out 5.00 too much.",
     ...               rule=contract("games.hands"))
-    >>> print(_odd([one, one, one]))
+    >>> from decimal import Decimal
+    >>> game = Game("G1", "T1", "points", None, 13, "standard-13", 2, 2, 6, "real", None,
+    ...             None, Decimal("10"), False)
+    >>> print(_odd(game, [one, one, one]))
     What does not add up: G1 paid out 5.00 too much; the ledger check found 2 more differences.
     """
+    lead = balance(game)  # at its own severity, so told apart by its words
+    said = {f.message for f in lead}
+    found = [*lead, *(f for f in found if f.message not in said)]
     first = found[0].message.rstrip(".")
     others = len(found) - 1
     if not others:

@@ -76,17 +76,38 @@ def test_points_settlements_follow_results_and_balance() -> None:
 
 
 def test_points_settlement_differs_from_results() -> None:
-    """B's settlements (-20.00 + 7.50) differ from B's hands (-13.00), and the game no
-    longer balances (the rake rows still match the hands)."""
+    """B's settlements (-20.00 + 7.50) differ from B's hands (-13.00): the game no longer
+    balances, and B's finding accounts for all of it (0.50), so it is the one finding
+    (money.md, ``ledger.balance``: one error is one finding; the balance's own finding
+    said the same 0.50 again: a blind tester)."""
     ledger = points_ledger()
     ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
     found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "B")]
+    assert found[0].expected == "-13.00"
+    assert found[0].recorded == "-12.50"
+    assert found[0].message.startswith("By the rules, B's hands settle -13.00 with them, but")
+
+
+def test_the_balance_finding_stays_when_the_row_findings_do_not_account_for_it() -> None:
+    """B's settlement is off by 0.50 and a settlement row with no player moves 2.00 more: B's
+    finding accounts for 0.50 of the 2.50 the game is out, so the balance's finding stays
+    beside it; and the rake rows off by 0.25 with B's 0.50 (all of it) leave only those two."""
+    ledger = points_ledger()
+    ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
+    stray = [*ledger, LedgerRow(None, "points_settlement", D("2.00"))]
+    found = check_ledger(game("points", stray), POINTS_HANDS, RULES)
     assert keys(found) == [
         ("ledger.balance", "G1", None, None),
         ("ledger.balance", "G1", None, "B"),
     ]
-    assert found[1].expected == "-13.00"
-    assert found[1].recorded == "-12.50"
+    assert found[0].recorded == "paid out 40.50"
+    ledger[3] = LedgerRow(None, "rake", D("4.00"))
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("B", "-13.00", "-12.50"),
+        (None, "4.75", "5.00"),
+    ]
 
 
 def test_points_settlement_ledger_is_checked_against_the_rules_not_a_wrong_result() -> None:
@@ -120,8 +141,8 @@ def test_points_settlement_value_cards_without_the_replay_are_taken_as_recorded(
     rules21 = load_preset("standard-21")
     ledger = [*points_ledger()[:-1], LedgerRow(None, "rake", D("1.50"))]
     found = check_ledger(game("points", ledger), POINTS_HANDS, rules21)
-    assert [(f.expected, f.recorded) for f in found[1:]] == [("4.75", "5.25")]
-    assert found[1].message.endswith(
+    assert [(f.expected, f.recorded) for f in found] == [("4.75", "5.25")]
+    assert found[0].message.endswith(
         "(hand G1-01's amounts are taken as recorded, as its value cards are settled by the "
         "hand's replay, not given here; hand G1-02's amounts are taken as recorded, as its "
         "value cards are settled by the hand's replay, not given here)."
@@ -150,12 +171,13 @@ def test_points_settlement_a_results_row_of_a_player_not_dealt_in_settles_nothin
 
 
 def test_points_rake_rows_equal_the_hands_rakes() -> None:
-    """The settlements match, but the platform booked 0.50 more rake than the hands left."""
+    """The settlements match, but the platform booked 0.50 more rake than the hands left:
+    the rake's finding, which accounts for all the game is out of balance."""
     ledger = [*points_ledger()[:-1], LedgerRow(None, "rake", D("1.50"))]
     found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
-    assert keys(found) == [("ledger.balance", "G1", None, None)] * 2
-    assert found[1].expected == "4.75"
-    assert found[1].recorded == "5.25"
+    assert keys(found) == [("ledger.balance", "G1", None, None)]
+    assert found[0].expected == "4.75"
+    assert found[0].recorded == "5.25"
 
 
 def test_points_game_with_a_quarantined_hand_only_balances() -> None:
@@ -203,11 +225,10 @@ def test_pool_prize_is_entry_fees_less_rake() -> None:
 
 
 def test_pool_prize_short() -> None:
+    """The prize 5.00 short: A's finding is all the game is out, the one finding."""
     found = check_ledger(pool_game(pool_ledger(prize="170.00")), POOL_HANDS, RULES)
-    assert keys(found) == [
-        ("ledger.balance", "G1", None, None),
-        ("ledger.balance", "G1", None, "A"),
-    ]
+    assert keys(found) == [("ledger.balance", "G1", None, "A")]
+    assert (found[0].expected, found[0].recorded) == ("175.00", "170.00")
 
 
 def test_pool_rake_over_rake_pct() -> None:
@@ -247,12 +268,9 @@ def test_pool_buy_ins_are_the_entry_fees() -> None:
     ledger = pool_ledger()
     ledger[3] = LedgerRow("C", "rebuy", D("-40.00"))
     found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
-    assert keys(found) == [
-        ("ledger.balance", "G1", None, None),
-        ("ledger.balance", "G1", None, "C"),
-    ]
-    assert (found[1].expected, found[1].recorded) == ("-50.00", "-40.00")
-    assert found[1].message == (
+    assert keys(found) == [("ledger.balance", "G1", None, "C")]
+    assert (found[0].expected, found[0].recorded) == ("-50.00", "-40.00")
+    assert found[0].message == (
         "C rebought 1 time, so pays 50.00 in rebuys, but the ledger took 40.00."
     )
 
