@@ -432,6 +432,7 @@ def replay_logs(
             {"table": row.table, "path": row.file, "reason": row.reason}
             for row in log.bad_files
         ],
+        "skipped_files": [{"table": table, "path": path} for table, path in log.skipped],
         "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),
         "rng": _rng_json(shuffles, "--no-rng" if not rng else _IDLE),
         "timings_s": {

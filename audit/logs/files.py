@@ -16,6 +16,26 @@ from audit.records import QuarantineRow
 PARQUET_NAMES = (".parquet", ".parq", ".pq")
 """Endings that make a file taken for table data (``not_read``)."""
 
+WRITERS_OWN = (".", "_")
+"""How a name under a table's folder marks a writer's own file or folder, not table data:
+Spark's ``_temporary/`` attempts and ``.spark-staging-*``, a file being written
+(``.part-0.parquet``), ``_SUCCESS``, ``.crc`` (the convention of Hive, Spark and Arrow's
+datasets). Such ``.parquet`` files are not read (``writers_own``): a job's leftover copy of
+the night's rows was read as the night's rows, and every hand quarantined as a duplicate (a
+blind tester)."""
+
+
+def writers_own(path: Path, folder: Path) -> bool:
+    """Whether `path`, under the table folder `folder`, is a writer's own (``WRITERS_OWN``):
+    its name or a folder's name between them starts with ``.`` or ``_``.
+
+    >>> writers_own(Path("logs/events/_temporary/0/part-0.parquet"), Path("logs/events"))
+    True
+    >>> writers_own(Path("logs/events/date=2026-11-29/part-0.parquet"), Path("logs/events"))
+    False
+    """
+    return any(part.startswith(WRITERS_OWN) for part in path.relative_to(folder).parts)
+
 
 def not_read(root: Path) -> list[QuarantineRow]:
     """The files under ``root`` that look like table data but that no table reads, each an
@@ -23,18 +43,18 @@ def not_read(root: Path) -> list[QuarantineRow]:
     data by a Parquet ending among its endings (``.parquet``, ``.parq``, ``.pq``: also
     ``part-0.parquet.gz``) or by its first bytes (``PAR1``). Listed: such a file of a
     table's folder not read as one (``events/part-0.parq``, ``events/PART-1.PARQUET``), and
-    one in a folder that is not a table's (``ledgers/...``). Not listed: files at the root
-    (tables are folders; the simulator keeps its planted truth there, ``labels.parquet``),
-    names starting with ``.`` or ``_`` and whatever is under such a folder (a writer's own:
-    ``_SUCCESS``, ``.crc``), and other files (a README, notes). Every ``.parquet`` file of a
-    table's folder is read, hidden or not."""
+    one in a folder that is not a table's (``ledgers/...``). Not listed here: files at the
+    root (tables are folders; the simulator keeps its planted truth there,
+    ``labels.parquet``), names starting with ``.`` or ``_`` and whatever is under such a
+    folder (a writer's own, ``writers_own``: its ``.parquet`` files are listed apart, as
+    ``LogRoot.skipped``), and other files (a README, notes)."""
     out = []
     for path, why in sorted(walk(root, hidden=False)):
         rel = path.relative_to(root)
         top = rel.parts[0] if len(rel.parts) > 1 else ""
         if not top or (top in TABLES and path.suffix == ".parquet"):
             continue  # at the root; or read by its table, wherever it is in the folder
-        if any(part.startswith((".", "_")) for part in rel.parts) or why:
+        if any(part.startswith(WRITERS_OWN) for part in rel.parts) or why:
             continue  # a writer's own; or a table's folder that could not be listed, refused
         if not (any(end.lower() in PARQUET_NAMES for end in path.suffixes)
                 or _starts_parquet(path)):  # fmt: skip

@@ -51,7 +51,7 @@ from audit.logs.contract import (
     file_schema_version,
     load_contract,
 )
-from audit.logs.files import not_read, os_why, walk
+from audit.logs.files import not_read, os_why, walk, writers_own
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import (
     row_checks,
@@ -122,6 +122,10 @@ class LogRoot:
     files: dict[str, list[InputFile]]
     bad_files: list[QuarantineRow] = field(default_factory=list)
     missing_optional: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """(table, path) of the ``.parquet`` files of a table's folder that are a writer's own
+    (``files.writers_own``: a name starting with ``.`` or ``_``), not read; run.json and
+    the report list them, so that none is left out silently."""
 
     def absent(self, table: str) -> frozenset[str]:
         """The optional columns of `table` that none of its good files has: they read as
@@ -180,11 +184,14 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
     log = LogRoot(root=root, files={})
     for table in TABLES:
         folder = root / table
-        found = sorted(
-            (path.relative_to(root).as_posix(), why)
-            for path, why in (walk(folder) if folder.is_dir() else ())
-            if path.suffix == ".parquet" or (why and path.is_dir())  # or a folder not listed
-        )
+        found = []
+        for path, why in walk(folder) if folder.is_dir() else ():
+            if writers_own(path, folder):
+                if path.suffix == ".parquet" and not why:
+                    log.skipped.append((table, path.relative_to(root).as_posix()))
+            elif path.suffix == ".parquet" or (why and path.is_dir()):  # or a folder not listed
+                found.append((path.relative_to(root).as_posix(), why))
+        found.sort()
         good = []
         for rel, why in found:
             if why:
@@ -207,6 +214,7 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
             continue
         raise LogFormatError(_no_table(log, table, folder))
     log.bad_files += not_read(root)
+    log.skipped.sort()
     return log
 
 

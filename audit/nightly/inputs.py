@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
-from audit.logs.files import walk
+from audit.logs.files import walk, writers_own
 
 CHUNK = 1 << 20
 
@@ -119,8 +119,8 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
         found = sorted(
             (path.relative_to(logs).as_posix(), why)
             for path, why in walk(logs / table)
-            if path.suffix == ".parquet" or why
-        )
+            if not writers_own(path, logs / table) and (path.suffix == ".parquet" or why)
+        )  # a writer's own file is no table's data, as for replay (files.WRITERS_OWN)
         for rel, why in found:
             source = logs / rel
             if why:

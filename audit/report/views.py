@@ -136,6 +136,9 @@ class ReportView:
     """Input files that could not be read: (table, path, why). The report leads with them."""
     lost_hands: int
     """Hands other tables name whose hands row could not be read (quarantined)."""
+    skipped: list[tuple[str, str]]
+    """(table, path) of the files not read as a writer's own (run.json's ``skipped_files``:
+    a name starting with ``.`` or ``_``)."""
     timings: list[tuple[str, float]]
     exit_status: int
     worst: str
@@ -208,6 +211,7 @@ def _view(
             for f in run.get("unreadable_files", [])
         ],
         lost_hands=int(counts.get("lost_hands", 0)),
+        skipped=[(str(f["table"]), str(f["path"])) for f in run.get("skipped_files", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),
         worst=run.get("worst_severity") or "none",

@@ -6,6 +6,7 @@ skipped silently"), the rest of the night read around it."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.logs.reader import open_log_root
+from audit.run import replay_logs
 from tests.logs.logbuilder import PARTITION
 from tests.logs.test_reader_damage import full_log, hands_of, quarantined, read_all, split_by_game
 
@@ -187,3 +189,34 @@ def test_a_folder_that_cannot_be_listed_is_refused_whoever_runs_the_audit(
         ("events/date=2026-11-30",
          "events/date=2026-11-30 is a folder that could not be listed: Permission denied"),
     ]  # fmt: skip
+
+
+def test_a_writers_own_parquet_files_are_not_read_and_are_listed(tmp_path: Path) -> None:
+    """schemas/README.md: a name starting with ``.`` or ``_`` under a table's folder is a
+    writer's own (Spark's ``_temporary/`` attempt holding a whole copy of the night's file,
+    a file still being written, ``.part-1.parquet``): not read, but listed. Read, the copy
+    quarantined every hand as a duplicate and the half-written file refused its table's
+    files (a blind tester); now the night reads as without them, and run.json and the
+    report name the files."""
+    root = full_log(tmp_path / "logs").write()
+    for table in ("games", "hands", "events", "results", "ledger"):
+        (source,) = (root / table).rglob("*.parquet")
+        attempt = root / table / "_temporary" / "0" / "_temporary" / "attempt_1"
+        attempt.mkdir(parents=True)
+        shutil.copy(source, attempt / "part-0.parquet")
+        (root / table / ".part-1.parquet").write_bytes(b"PAR1 half written")
+    log = open_log_root(root)
+    assert log.bad_files == []
+    assert len(log.skipped) == 10
+    assert ("events", "events/.part-1.parquet") in log.skipped
+    assert ("hands", "hands/_temporary/0/_temporary/attempt_1/part-0.parquet") in log.skipped
+    units, quarantine, lost = read_all(root, tmp_path / "work")
+    assert (set(hands_of(units)), quarantined(units), quarantine, lost) == (EVERY, {}, [], set())
+
+    out = tmp_path / "out"
+    assert replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert {"table": "events", "path": "events/.part-1.parquet"} in run["skipped_files"]
+    assert run["unreadable_files"] == []
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "10 files not read as a writer's own (a name starting with . or _)" in html

@@ -278,6 +278,25 @@ def test_a_partition_linked_in_is_taken_and_a_link_to_nothing_stops_the_night(
     assert not (tmp_path / "s" / "nights").exists()
 
 
+def test_a_writers_own_files_are_not_taken(cut: Cut, tmp_path: Path) -> None:
+    """schemas/README.md: a name starting with ``.`` or ``_`` under a table's folder is a
+    writer's own, not read by replay and not taken by the nightly intake either (a Spark
+    attempt's copy and a half-written file, which a night would commit for good)."""
+    plain, junk = tmp_path / "plain", tmp_path / "junk"
+    add_night(plain, cut.first, FIRST)
+    add_night(junk, cut.first, FIRST)
+    for table in ("hands", "events"):
+        (source, *_) = sorted((junk / table).rglob("*.parquet"))
+        attempt = junk / table / "_temporary" / "0"
+        attempt.mkdir(parents=True)
+        (attempt / "part-0.parquet").write_bytes(source.read_bytes())
+        (junk / table / ".part-9.parquet").write_bytes(b"PAR1 half written")
+    before = night(plain, tmp_path / "state-plain")
+    after = night(junk, tmp_path / "state-junk")
+    assert (after.taken, after.hands) == (before.taken, before.hands)
+    assert sum(before.hands.values()) > 0
+
+
 def test_a_spanning_game_whose_row_changes_more_than_its_end_is_a_duplicate_as_in_one_replay(
     cut: Cut, tmp_path: Path
 ) -> None:
