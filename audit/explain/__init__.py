@@ -62,7 +62,8 @@ def load_view(
     evidence for; with ``rules``, under the platform's rulesets as the nightly run."""
     with using(load_rules(rules)):
         unit = find_hand(logs, hand_id)
-        fairplay = lookup(out, hand_id, logs)
+        dealt = next((item.hand.seats for item in unit.hands if item.hand.hand_id == hand_id), ())
+        fairplay = lookup(out, hand_id, logs, dealt)
         view = build_view(
             unit, hand_id, source=str(logs), version=__version__, clock=hand_clock(logs, hand_id)
         )
@@ -77,7 +78,8 @@ def load_game_view(
     with ``rules``, under the platform's rulesets as the nightly run."""
     with using(load_rules(rules)):
         unit = find_game(logs, game_id)
-        fairplay = lookup_game(out, game_id, logs)
+        dealt = sorted({player for item in unit.hands for player in item.hand.seats})
+        fairplay = lookup_game(out, game_id, logs, dealt)
         facts = game_facts(logs, game_id, [item.hand.hand_id for item in unit.hands])
         view = build_game_view(
             unit,

@@ -10,6 +10,7 @@ and the explanation says so and how to look, never that there is no suspicion.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,24 +34,34 @@ def not_looked_up(why: str, how: str) -> FairPlayView:
     return FairPlayView(looked_up=False, note=f"Fair play was not looked up: {why}; {how}.")
 
 
-def lookup(out: Path | None, hand_id: str, logs: Path | None = None) -> FairPlayView:
+def lookup(
+    out: Path | None, hand_id: str, logs: Path | None = None, dealt: Sequence[str] = ()
+) -> FairPlayView:
     """The suspicions of ``out/suspicions.parquet`` that ``hand_id`` is evidence for, in
-    the file's order (the strongest first); a not-looked-up view when ``out`` is ``None``
-    or holds no suspicions of a run of the detectors (its words name ``logs`` in the
-    command to run). An ``AuditError`` when the file cannot be read."""
-    return _lookup(out, "hand", hand_id, logs)
+    the file's order (the strongest first): those that list it among their evidence
+    hands, and those whose accounts were ``dealt`` into it (both of a pair, two of a ring,
+    a bot's account), which the detector counted though a suspicion keeps only its few
+    best hands. A not-looked-up view when ``out`` is ``None`` or holds no suspicions of a
+    run of the detectors (its words name ``logs`` in the command to run). An
+    ``AuditError`` when the file cannot be read."""
+    return _lookup(out, "hand", hand_id, logs, dealt)
 
 
-def lookup_game(out: Path | None, game_id: str, logs: Path | None = None) -> FairPlayView:
+def lookup_game(
+    out: Path | None, game_id: str, logs: Path | None = None, dealt: Sequence[str] = ()
+) -> FairPlayView:
     """The suspicions of ``out/suspicions.parquet`` that game ``game_id`` is evidence for
-    (one of its hands is), as ``lookup`` does for a hand."""
-    return _lookup(out, "game", game_id, logs)
+    (one of its hands is, or their accounts were ``dealt`` into its hands), as ``lookup``
+    does for a hand."""
+    return _lookup(out, "game", game_id, logs, dealt)
 
 
 _EVIDENCE = {"hand": "evidence_hands", "game": "evidence_games"}
 
 
-def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> FairPlayView:
+def _lookup(
+    out: Path | None, subject: str, ident: str, logs: Path | None, dealt: Sequence[str]
+) -> FairPlayView:
     if out is None:
         return NOT_LOOKED_UP if subject == "hand" else NOT_LOOKED_UP_GAME
     if not out.is_dir():
@@ -73,9 +84,12 @@ def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> Fa
         source = f"read_parquet({file_literal(str(path))}, file_row_number = true)"
         total = db.execute(f"SELECT count(*) FROM {source}").fetchone()
         rows = db.execute(
-            f'SELECT "check", severity, players, message FROM {source} '
-            f"WHERE list_contains({_EVIDENCE[subject]}, $id) ORDER BY file_row_number",
-            {"id": ident},
+            f'SELECT "check", severity, players, message, listed FROM ('
+            f'  SELECT *, list_contains({_EVIDENCE[subject]}, $id) AS listed,'
+            "   len(list_intersect(players, $dealt)) >= least(len(players), 2) AS involved"
+            f"  FROM {source}"
+            ") WHERE listed OR involved ORDER BY file_row_number",
+            {"id": ident, "dealt": list(dealt)},
         ).fetchall()
     except duckdb.Error as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -83,19 +97,40 @@ def _lookup(out: Path | None, subject: str, ident: str, logs: Path | None) -> Fa
     finally:
         db.close()
     found = tuple(
-        SuspicionView(check, severity, tuple(players), message)
-        for check, severity, players, message in rows
+        SuspicionView(check, severity, tuple(players), message, bool(listed))
+        for check, severity, players, message, listed in rows
     )
     n = int(total[0]) if total else 0
+    return FairPlayView(looked_up=True, note=_note(subject, n, path, found), suspicions=found)
+
+
+def _note(subject: str, n: int, path: Path, found: tuple[SuspicionView, ...]) -> str:
+    """What was found in the file: the suspicions that list the hand (or game) among their
+    evidence, and those that only involve its accounts. "None" is said only of both: a
+    hand with a pair's two accounts counts for its suspicion, listed or not.
+
+    >>> one = SuspicionView("fairplay.collusion", "minor", ("A", "B"), "...", listed=False)
+    >>> _note("hand", 2, Path("out/suspicions.parquet"), (one,))  # doctest: +NORMALIZE_WHITESPACE
+    'This hand is not among the listed evidence hands of any of the 2 fair-play suspicions
+     in out/suspicions.parquet, but it involves the accounts of 1 of them (dealt in
+     together):'
+    """
     of = f"of the {n:,} fair-play suspicion{'s' if n != 1 else ''} in {path}"
-    this = f"This {subject}"
+    listed = sum(s.listed for s in found)
+    involved = len(found) - listed
+    strongest = ", the strongest first" if len(found) > 1 else ""
     if not found:
-        note = f"{this} is evidence for none {of}."
-    elif len(found) == 1:
-        note = f"{this} is evidence for 1 {of}:"
-    else:
-        note = f"{this} is evidence for {len(found)} {of}, the strongest first:"
-    return FairPlayView(looked_up=True, note=note, suspicions=found)
+        return (
+            f"None {of} lists this {subject} among its evidence or involves its accounts "
+            f"(both of a pair, two of a ring, a bot's account dealt in)."
+        )
+    if not listed:
+        return (
+            f"This {subject} is not among the listed evidence {subject}s of any {of}, but "
+            f"it involves the accounts of {involved} of them (dealt in together){strongest}:"
+        )
+    more = f", and involves the accounts of {involved} more" if involved else ""
+    return f"This {subject} is evidence for {listed} {of}{more}{strongest}:"
 
 
 def _not_run(out: Path) -> str:

@@ -283,7 +283,8 @@ def _fairplay(fairplay: FairPlayView) -> Panel:
     table.add_column()
     for s in fairplay.suspicions:
         head = Text.assemble(_severity(s.severity), f" {s.check}: ", ", ".join(s.players))
-        table.add_row(Text("-"), Group(head, Text(s.message)))
+        lines = [head, Text(s.message)] + ([Text(s.involvement)] if s.involvement else [])
+        table.add_row(Text("-"), Group(*lines))
     if table.row_count:
         parts.append(table)
     worst = next((s.severity for s in fairplay.suspicions), "")

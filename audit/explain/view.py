@@ -186,6 +186,19 @@ class SuspicionView:
     """Its strength."""
     players: tuple[str, ...]
     message: str
+    listed: bool = True
+    """Whether the suspicion lists the hand (or game) among its evidence; if not, its
+    accounts were dealt in together, which its detector counted (``involvement``)."""
+
+    @property
+    def involvement(self) -> str:
+        """What to say of a suspicion that does not list the hand among its evidence."""
+        if self.listed:
+            return ""
+        return (
+            "Involves the accounts of this suspicion; not among its listed evidence (each "
+            "suspicion lists its few strongest hands and games)."
+        )
 
 
 @dataclass(frozen=True)

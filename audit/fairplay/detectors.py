@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from audit import duck
@@ -39,9 +40,12 @@ from audit.fairplay.engine import (
     suspicions,
 )
 from audit.fairplay.stats import (
+    BEYOND_ALPHA,
+    OWN_WEIGHT,
     Array,
     betabinom_min_p,
     betabinom_sf,
+    beyond_the_night,
     binom_sf,
     poisson_sf,
     prior_weight,
@@ -67,28 +71,40 @@ def _pair_rates(
     player's, a or b, without the other) and the night's rate. The baseline is a Beta
     posterior: k0 events in n0 trials on a prior at the night's rate, worth
     ``prior_weight`` trials or what the spread of the baseline players' own rates gives;
-    the count together is beta-binomial under it. The posterior of each pair kept is in
-    its table's columns ``alpha`` and ``beta``."""
+    the count together is beta-binomial under it. A baseline player whose own rate is
+    significantly above the night's (``beyond_the_night``), and still is without the other
+    player (k0 of n0, binomial at the same level), is not described by that prior: their
+    prior weighs ``OWN_WEIGHT`` trials, so their baseline is their own rate. One whose
+    excess is all with the other player (a partner) keeps the bulk's prior: their own few
+    strong drops without the partner say little alone. The posterior of each pair kept is
+    in its table's columns ``alpha`` and ``beta``."""
     if "prepare" in statements(detector):
         run_sql(con, detector, "prepare", settings)
     name = f"{detector}_pairs"
     create_table(con, detector, "pairs", settings, name)
     weight = settings.prior_weight
+    beyond = pa.array([], pa.string())
     if weight is None:  # a baseline player's n0 + n1 and k0 + k1 are their own totals
         players = con.sql(
             f"SELECT {baseline}, any_value(n0 + n1) AS n, any_value(k0 + k1) AS k"
             f" FROM {name} GROUP BY ALL ORDER BY {baseline}"
         ).to_arrow_table()
-        weight = prior_weight(column(players, "n"), column(players, "k"))
+        n, k = column(players, "n"), column(players, "k")
+        weight = prior_weight(n, k)
+        beyond = players.column(baseline).filter(pa.array(beyond_the_night(n, k)))
+    bulk = weight
 
     def test(table: pa.Table) -> Hypotheses:
         n0, k0, n1, k1 = (column(table, c) for c in ("n0", "k0", "n1", "k1"))
         rate = np.clip(column(table, "rate"), 1e-6, 1 - 1e-6)
-        alpha = weight * rate + k0
-        beta = weight * (1 - rate) + (n0 - k0)
+        own = pc.is_in(table.column(baseline), value_set=beyond).to_numpy(zero_copy_only=False)
+        own &= binom_sf(k0, n0, rate) <= BEYOND_ALPHA
+        prior = np.where(own, min(OWN_WEIGHT, bulk), bulk)
+        alpha = prior * rate + k0
+        beta = prior * (1 - rate) + (n0 - k0)
         if "gn0" in table.column_names:  # the other side's own effect on everyone else
             alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
-                                  rate, weight)  # fmt: skip
+                                  rate, bulk)  # fmt: skip
         expected = n1 * alpha / (alpha + beta)
         return Hypotheses(
             table.append_column("alpha", pa.array(alpha)).append_column("beta", pa.array(beta)),
@@ -387,7 +403,11 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Accounts sharing a device or an IP address that sit at one table through it; their
     expected games are co-seating's, read from the table ``co_seat`` it leaves, which this
-    drops."""
+    drops. Without a sessions table it is skipped (not run), never "tested 0"."""
+    needs = f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions"
+    if "sessions" in settings.unread:
+        con.execute("DROP TABLE co_seat")
+        return Tested("fairplay.shared_device", 0, [], needs, skipped=settings.unread["sessions"])
     table = run_sql(con, "shared_identity", "pairs", settings)
     con.execute("DROP TABLE co_seat")  # the last reader of co-seating's pairs
     games, expected = column(table, "games"), column(table, "expected")
@@ -413,7 +433,7 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
 
     words = Words(
         "fairplay.shared_device",
-        needs=f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions",
+        needs=needs,
         statistic="Poisson: games at one table through a shared device or address, against "
                   "random seating; weighted by the accounts sharing it",
         pattern="accounts sharing a device or an IP address that sit at one table",
@@ -460,13 +480,16 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, total, near = r["player_id"], int(r["n"]), int(r["k"])
-        hours, games, clock = stretch.get(a, (0.0, 0, 0))
+        longest, clock = stretch.get(a, (None, 0))
+        if longest is None:  # no session row of theirs: the length of play is unknown
+            why = settings.unread.get("sessions") or f"the sessions table has no row for {a}"
+            longest = f"not measured ({why})"
         return (
             f"{a}'s decisions are machine-regular: {near} of {total} fall within "
             f"{_pct(settings.window - 1)} of a median {r['median_s']:.2f} s (log-sd "
             f"{r['sd']:.2f}; plays take {ratio.get(a, float('nan')):.2f}x a draw), where a person "
             f"puts at most {_pct(p0)} there; longest play without a {settings.break_minutes}-"
-            f"minute break {hours:.1f} h ({games} games), {clock} clock hours played "
+            f"minute break {longest}, {clock} clock hours played "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{a}: at most {total * p0:.0f} of {total} decisions near the median",
             f"{a}: {near} of {total} decisions near the median",
@@ -516,14 +539,16 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
 
 def _stretches(
     con: duckdb.DuckDBPyConnection, players: list[str], settings: Settings
-) -> dict[str, tuple[float, int, int]]:
-    """Per account: its longest play without a break (hours, games), clock hours played."""
+) -> dict[str, tuple[str | None, int]]:
+    """Per account: its longest play without a break ("3.6 h (24 games)"; ``None`` when
+    no sessions row of theirs tells when they played: not measured, never 0 h) and the
+    clock hours of its events."""
     if not players:
         return {}
     table = run_sql(con, "bots", "stretches", settings, flagged=[(p, p) for p in players])
     names = ("a", "longest_hours", "games_in_it", "hours_played")
     return {
-        str(a): (float(h or 0), int(g or 0), int(c or 0))
+        str(a): (None if h is None else f"{float(h):.1f} h ({int(g or 0)} games)", int(c or 0))
         for a, h, g, c in zip(*(table.column(x).to_pylist() for x in names), strict=True)
     }
 

@@ -77,6 +77,10 @@ class Settings:
     """Evidence hands kept per suspicion."""
     drop_formats: tuple[str, ...] = ()
     """``ruleset|format`` pairs whose rules allow drops (filled in by the run)."""
+    unread: Mapping[str, str] = field(default_factory=dict)
+    """Optional tables the detectors cannot read -> why, in a few words ("the log root has
+    no sessions table"; filled in by the run): a detector resting on one is skipped, never
+    reported as having tested nothing."""
 
     @property
     def bot_p0(self) -> float:
@@ -164,6 +168,8 @@ class Tested:
     suspicions: list[Suspicion]
     needs: str = ""
     """What one hypothesis is (``Words.needs``): said when none was tested."""
+    skipped: str = ""
+    """Why the detector did not run (a table it rests on is missing); empty when it ran."""
 
 
 @dataclass

@@ -33,10 +33,12 @@ class FairPlay:
     def summary(self) -> list[dict[str, object]]:
         """Per detector: hypotheses tested and suspicions raised (run.json)."""
         return [
-            {"check": t.check, "tested": t.tests, "suspicions": len(t.suspicions),
-             "needs": t.needs}
+            {"check": t.check, "status": "skipped", "why": t.skipped, "suspicions": 0,
+             "needs": t.needs} if t.skipped else
+            {"check": t.check, "status": "run", "tested": t.tests,
+             "suspicions": len(t.suspicions), "needs": t.needs}
             for t in self.tested
-        ]
+        ]  # fmt: skip
 
 
 def _drop_formats(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
@@ -49,6 +51,22 @@ def _drop_formats(con: duckdb.DuckDBPyConnection) -> tuple[str, ...]:
             continue  # its games were quarantined; none of its hands is in the night
         out += [f"{preset}|{f}" for f in FORMATS if rules.drop_penalty(f) is not None]
     return tuple(out)
+
+
+def _unread(log: LogRoot) -> dict[str, str]:
+    """The optional tables the log root lacks, or none of whose files could be read, with
+    why in a few words (``Settings.unread``).
+
+    >>> from pathlib import Path
+    >>> _unread(LogRoot(Path("logs"), {}, missing_optional=["sessions"]))
+    {'sessions': 'the log root has no sessions table'}
+    """
+    damaged = log.damaged
+    return {
+        table: f"none of the log root's {table} files could be read" if damaged.get(table)
+        else f"the log root has no {table} table"
+        for table in sorted(log.missing_optional)
+    }  # fmt: skip
 
 
 def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> FairPlay:
@@ -64,7 +82,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
         con = duck.connect(config=config)
         try:
             open_night(con, log, out, Path(spill))
-            settings = replace(settings, drop_formats=_drop_formats(con))
+            settings = replace(settings, drop_formats=_drop_formats(con), unread=_unread(log))
             tested = [detector(con, settings) for detector in PAIR_DETECTORS]
             tested.append(bots(con, settings))
         except duckdb.Error as error:

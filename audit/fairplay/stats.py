@@ -106,15 +106,43 @@ def fisher_combine(*ps: Array) -> Array:
     return np.asarray(stats.chi2.sf(stat, 2 * len(ps)), dtype=np.float64)
 
 
-def prior_weight(n: Array, k: Array, *, least: int = 10, alpha: float = 0.01) -> float:
+BEYOND_ALPHA = 0.01
+"""The level at which a player's own rate is significantly above the night's."""
+
+
+def beyond_the_night(
+    n: Array, k: Array, *, least: int = 10, alpha: float = BEYOND_ALPHA
+) -> NDArray[np.bool_]:
+    """The players whose own rate is significantly above the night's (binomial against the
+    pooled rate, Benjamini-Hochberg at ``alpha``, over the players with ``least`` trials or
+    more): the accounts a detector is looking for, and honest players far above the rest
+    (a strong player who takes any discard they can meld). ``prior_weight`` fits the bulk
+    of the night without them, so its prior describes the bulk and not them.
+
+    >>> n, k = np.array([1000.0, 1000, 1000, 5]), np.array([200.0, 210, 330, 5])
+    >>> beyond_the_night(n, k).tolist()  # the third far above; the fourth too few trials
+    [False, False, True, False]
+    """
+    keep = n >= least
+    out = np.zeros(n.size, dtype=np.bool_)
+    if keep.sum() < 2 or k[keep].sum() <= 0 or k[keep].sum() >= n[keep].sum():
+        return out
+    rate = np.full(int(keep.sum()), k[keep].sum() / n[keep].sum())
+    out[keep] = bh(binom_sf(k[keep], n[keep], rate)) <= alpha
+    return out
+
+
+def prior_weight(
+    n: Array, k: Array, *, least: int = 10, alpha: float = BEYOND_ALPHA
+) -> float:
     """How many trials a player's rate is worth in the night's own spread of rates: the
     Beta prior's weight ``a + b`` that fits the players' rates by the method of moments
     (empirical Bayes). Little spread between players gives a heavy prior (a player's few
     trials say little against the night), a wide spread a light one; clipped to
     [2, 10,000]. Players with fewer than ``least`` trials are left out, and so are the
-    players whose own rate is significantly above the night's (binomial, Benjamini-Hochberg
-    at ``alpha``): the prior describes the bulk of the night, as an empirical null does,
-    not the few accounts a detector is looking for.
+    players whose own rate is significantly above the night's (``beyond_the_night``): the
+    prior describes the bulk of the night, as an empirical null does, not the few accounts
+    a detector is looking for; it is not applied to them either (``OWN_WEIGHT``).
 
     >>> rng = np.random.default_rng(1)
     >>> n = np.full(400, 50.0)
@@ -123,12 +151,8 @@ def prior_weight(n: Array, k: Array, *, least: int = 10, alpha: float = 0.01) ->
     >>> tight > 1000, 5 < wide < 20
     (True, True)
     """
-    keep = n >= least
+    keep = (n >= least) & ~beyond_the_night(n, k, least=least, alpha=alpha)
     n, k = n[keep], k[keep]
-    if n.size < 2 or k.sum() <= 0 or k.sum() >= n.sum():
-        return 10_000.0
-    outliers = bh(binom_sf(k, n, np.full(n.size, k.sum() / n.sum()))) <= alpha
-    n, k = n[~outliers], k[~outliers]
     if n.size < 2 or k.sum() <= 0 or k.sum() >= n.sum():
         return 10_000.0
     mean = k.sum() / n.sum()
@@ -137,7 +161,15 @@ def prior_weight(n: Array, k: Array, *, least: int = 10, alpha: float = 0.01) ->
     rho = excess / float(np.sum(n - 1))  # intra-player correlation: 1 / (a + b + 1)
     if rho <= 1e-4:
         return 10_000.0
-    return float(min(10_000.0, max(2.0, 1.0 / rho - 1.0)))
+    return float(min(10_000.0, max(OWN_WEIGHT, 1.0 / rho - 1.0)))
+
+
+OWN_WEIGHT = 2.0
+"""The prior's weight, in trials, for a player beyond the night (``beyond_the_night``): the
+bulk's prior does not describe them, so their baseline is their own rate, with the
+lightest prior ``prior_weight`` gives. A strong player's 340 takes in 1,060 draws (0.32)
+under the bulk's prior, worth 3,243 draws at the night's 0.19, made a baseline of 0.22, and
+each weak player they sat after a suspected feeder (a blind tester's honest night)."""
 
 
 def normal_sf(z: Array) -> Array:

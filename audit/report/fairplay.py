@@ -89,6 +89,9 @@ class Detector:
     needs: str = ""
     """What one of its hypotheses is ("pair of accounts dealt into one game"): said
     beside a detector that tested none; empty in an older run.json."""
+    skipped: str = ""
+    """Why it did not run ("the log root has no sessions table"): a detector whose table
+    is missing is skipped, not run, and shows no count of hypotheses tested."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,9 @@ def fairplay_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) 
         return FairPlayRun(False, why, [], 0, 0, False, command)
     detectors = [
         Detector(str(d["check"]), int(d.get("tested", 0)), int(d.get("suspicions", 0)),
-                 str(d.get("needs") or ""))
+                 str(d.get("needs") or ""),
+                 str(d.get("why") or "no reason given") if d.get("status") == "skipped"
+                 else "")
         for d in entry.get("detectors", [])
     ]
     tested = sum(d.tested for d in detectors)

@@ -44,7 +44,7 @@ def test_the_suspicions_the_hand_is_evidence_for_are_listed_strongest_first(
     tmp_path: Path, logs: Path
 ) -> None:
     night(tmp_path / "out", EVIDENCE)
-    view = lookup(tmp_path / "out", "H1")
+    view = lookup(tmp_path / "out", "H1", dealt=("P1", "P2"))
     assert view.looked_up
     assert [(s.check, s.severity, s.players) for s in view.suspicions] == [
         ("fairplay.collusion", "major", ("P1", "P2")),
@@ -60,10 +60,40 @@ def test_the_suspicions_the_hand_is_evidence_for_are_listed_strongest_first(
 
 
 def test_none_is_said_only_when_the_file_was_looked_in(tmp_path: Path, logs: Path) -> None:
+    elsewhere = suspicion("fairplay.collusion", ("P1", "P8"), 1e-8, ["G7-01"], games=["G7"])
+    night(tmp_path / "out", [EVIDENCE[2], elsewhere])
+    text, page = explain(tmp_path, "--out", "out")
+    none = ("None of the 2 fair-play suspicions in out/suspicions.parquet lists this hand "
+            "among its evidence or involves its accounts")  # fmt: skip
+    assert none in flat(text)
+    assert none in page
+
+
+def test_a_hand_that_involves_a_pairs_accounts_is_not_evidence_for_none(
+    tmp_path: Path, logs: Path
+) -> None:
+    """A suspicion lists only its few strongest hands, but its detector counted every hand
+    with both accounts of the pair: H1 deals P2 and P3 in, so it counts for their chip
+    dumping though not listed (a blind tester's feeder and partner, both at the table, read
+    "evidence for none of the 2 fair-play suspicions")."""
     night(tmp_path / "out", EVIDENCE[2:])
     text, page = explain(tmp_path, "--out", "out")
-    assert "This hand is evidence for none of the 2 fair-play suspicions in" in flat(text)
-    assert "This hand is evidence for none of the 2 fair-play suspicions in out/" in page
+    note = ("This hand is not among the listed evidence hands of any of the 2 fair-play "
+            "suspicions in out/suspicions.parquet, but it involves the accounts of 1 of them "
+            "(dealt in together):")  # fmt: skip
+    involves = "Involves the accounts of this suspicion; not among its listed evidence"
+    for words in (flat(text), page):
+        assert note in words
+        assert involves in words
+        assert "evidence for none" not in words
+    assert "fairplay.chip_dumping: P2, P3" in flat(text)
+    assert "fairplay.bot" not in text
+    (involved,) = lookup(tmp_path / "out", "H1", dealt=("P1", "P2", "P3")).suspicions
+    assert (involved.players, involved.listed) == (("P2", "P3"), False)
+    night(tmp_path / "out", EVIDENCE)
+    words = flat(explain(tmp_path, "--out", "out")[0])
+    assert ("This hand is evidence for 2 of the 4 fair-play suspicions in out/suspicions.parquet"
+            ", and involves the accounts of 1 more, the strongest first:") in words  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -122,7 +152,8 @@ def test_a_real_night(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         small_night(tmp_path / folder, fairplay=fairplay)
     monkeypatch.chdir(tmp_path)
     for folder, words in (
-        ("on", "This hand is evidence for none of the 0 fair-play suspicions in on/out/"),
+        ("on", "None of the 0 fair-play suspicions in on/out/suspicions.parquet lists this "
+               "hand"),
         ("off", "Fair play was not looked up: the detectors did not run in off/out "
                 "(--no-fairplay)"),
     ):  # fmt: skip

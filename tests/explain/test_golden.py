@@ -55,8 +55,9 @@ def test_the_same_log_gives_the_same_bytes(tmp_path: Path, pinned: dict[str, str
 def test_explain_lists_the_fair_play_suspicions_of_the_hand(
     tmp_path: Path, pinned: dict[str, str]
 ) -> None:
-    """With --out, the suspicions the hand is evidence for, the strongest first, and not
-    the one it is not evidence for."""
+    """With --out, the suspicions the hand is evidence for, the strongest first, the one
+    whose two accounts it deals in marked as not among its listed evidence, and not the one
+    of an account not at the table."""
     logs = write_log(tmp_path / "logs", [scenario(**DISPUTE)])
     night(tmp_path / "out", EVIDENCE)
     text, page = explain(logs, "--out", "out")

@@ -5,6 +5,7 @@ have other seat counts, play volumes and think times than the simulator's."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -125,6 +126,21 @@ def test_feeding_takes_account_of_a_giver_whose_discards_everyone_takes() -> Non
     assert ("P0120", "P0121") not in found(tested.suspicions)
 
 
+def test_feeding_judges_a_strong_taker_by_their_own_rate() -> None:
+    """The null model is B's own rate with other players' discards. A lobby of sixteen
+    players who take discards at one rate (0.2) and eight strong ones who take any they
+    can meld (0.4), honestly: the prior fitted on the sixteen was worth thousands of draws
+    and pulled each strong player's well-measured rate back toward the night's, so every
+    strong player was suspected of being fed by the players they sat after most (fourteen
+    suspicions on this night; a blind tester's honest night had nine)."""
+    night = Night(seed=32, players=24, games=900, meld_rate=(800.0, 3200.0))
+    for i in range(8):
+        night.rate[f"P{i:04d}"] = 0.4
+    tested = feeding(night.build().load(), SETTINGS)
+    assert tested.tests > 500
+    assert tested.suspicions == []
+
+
 def test_soft_drop_finds_strong_hands_given_up_for_one_partner_only() -> None:
     night = Night(seed=8)
     night.together.append((("P0200", "P0201", "P0202"), 14))  # P0202 only sits with them
@@ -165,6 +181,27 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
     assert s.money is not None
     assert "paid by P0240 to P0241" in s.money
+
+
+def test_chip_dumping_by_the_size_of_losses_alone_is_beyond_the_win_count() -> None:
+    """What the detector cannot see (docs/fairplay.md): a dumper who loses to the partner
+    no more often than chance but concedes the full count each time. The test is on who
+    wins between the two; the points only have to run the same way (the flow ratio, here
+    far above its floor). A blind tester's X005 lost 1,583 points to X006 in 21 hands
+    (-7,275.00) while X006 won 19 of the 29 hands one of them won (p about 0.07):
+    nothing was raised."""
+    night = Night(seed=10)
+    night.together.append((("P0240", "P0241"), 16))
+    night.build()
+    won = {r["hand_id"] for r in night.seat if r["player_id"] == "P0241" and r["outcome"] == "won"}
+    for r in night.seat:
+        if r["player_id"] == "P0240" and r["hand_id"] in won:
+            r["outcome"], r["points"], r["amount"] = "lost", 80, Decimal(-80)
+    gave = sum(r["points"] for r in night.seat if r["player_id"] == "P0240" and r["hand_id"] in won)
+    assert gave >= 80 * 10
+    tested = chip_dumping(night.load(), SETTINGS)
+    assert tested.tests > 0
+    assert ("P0240", "P0241") not in found(tested.suspicions)
 
 
 def test_chip_dumping_takes_a_strong_honest_player_for_strong_not_for_a_partner() -> None:
@@ -219,6 +256,28 @@ def test_a_bot_is_found_and_people_are_not() -> None:
     tested = bots(con, SETTINGS)
     assert found(tested.suspicions) == {("P0250",)}
     assert tested.suspicions[0].severity is Severity.MAJOR
+
+
+def test_a_bots_length_of_play_is_not_measured_without_its_sessions() -> None:
+    """The longest play without a break comes from the sessions rows: without them it was
+    not measured, and the message says so (it said "0.0 h (0 games), 0 clock hours played":
+    a blind tester's night without a sessions table). The clock hours come from the
+    account's own events, sessions or not."""
+    night = Night(seed=11)
+    night.think["P0250"] = (1.2, 0.03)
+    night.build()
+    (measured,) = bots(night.load(), SETTINGS).suspicions
+    assert re.search(r"break [1-9][0-9.]* h \([1-9][0-9]* games\), [1-9][0-9]* clock hours",
+                     measured.message)  # fmt: skip
+    night.sess = [row for row in night.sess if row["player_id"] != "P0250"]
+    clock = measured.message.split("games), ")[1].split(" clock hours")[0]
+    for unread, why in (({}, "the sessions table has no row for P0250"),
+                        ({"sessions": "the log root has no sessions table"},
+                         "the log root has no sessions table")):  # fmt: skip
+        (s,) = bots(night.load(), replace(SETTINGS, unread=unread)).suspicions
+        assert (f"longest play without a 10-minute break not measured ({why}), {clock} clock "
+                "hours played") in s.message  # fmt: skip
+        assert " 0.0 h" not in s.message
 
 
 def test_a_bot_that_jitters_widely_is_beyond_the_dispersion_test() -> None:

@@ -333,10 +333,32 @@ def test_a_run_whose_suspicions_file_is_gone_says_so(tmp_path: Path) -> None:
     assert "No fair-play suspicion" not in page(out)
 
 
-def test_a_detector_that_tested_nothing_says_what_it_needed(night: Path, tmp_path: Path) -> None:
-    """A detector with nothing to test (shared devices, on logs without sessions) says what
-    one of its hypotheses is beside its 0 in the report's detector table (it showed 0
-    tested, 0 found and no reason: a blind tester), from run.json's `needs`."""
+def test_a_detector_that_tested_nothing_says_what_it_needed(night: Path) -> None:
+    """A detector with nothing to test (shared devices, where no device or address is
+    shared) says what one of its hypotheses is beside its 0 in the report's detector table
+    (it showed 0 tested, 0 found and no reason: a blind tester), from run.json's `needs`."""
+    run = json.loads((night / "run.json").read_text(encoding="utf-8"))
+    shared = next(d for d in run["fairplay"]["detectors"]
+                  if d["check"] == "fairplay.shared_device")  # fmt: skip
+    assert (shared["status"], shared["tested"]) == ("run", 0)
+    assert shared["needs"] == "device_id or ip that 2 to 50 accounts share in the sessions"
+    detectors = section(fair_section(page(night)), '<table id="detectors">', "</table>")
+    row = detectors.split("<code>fairplay.shared_device</code>")[1].split("</tr>")[0]
+    assert "nothing to test: it tests each device_id or ip that 2 to 50 accounts share" in row
+    tested = [d for d in run["fairplay"]["detectors"] if d["tested"]]
+    assert tested  # the others tested something, and say nothing of it
+    for d in tested:
+        other = detectors.split(f"<code>{d['check']}</code>")[1].split("</tr>")[0]
+        assert "nothing to test" not in other
+
+
+def test_a_detector_whose_table_is_missing_is_skipped_not_tested_zero(
+    night: Path, tmp_path: Path
+) -> None:
+    """Without a sessions table the shared-device detector cannot run: run.json and the
+    report's detector table say it was skipped and why, never that it tested 0 and found
+    nothing to test (a blind tester's night said "nothing to test ... the night has none",
+    tested 0, while its check.skipped finding said the table was missing)."""
     logs = tmp_path / "logs"
     shutil.copytree(night.parent / "logs", logs)
     shutil.rmtree(logs / "sessions")
@@ -345,13 +367,13 @@ def test_a_detector_that_tested_nothing_says_what_it_needed(night: Path, tmp_pat
     run = json.loads((out / "run.json").read_text(encoding="utf-8"))
     shared = next(d for d in run["fairplay"]["detectors"]
                   if d["check"] == "fairplay.shared_device")  # fmt: skip
-    assert shared["tested"] == 0
-    assert shared["needs"] == "device_id or ip that 2 to 50 accounts share in the sessions"
+    assert shared["status"] == "skipped"
+    assert shared["why"] == "the log root has no sessions table"
+    assert "tested" not in shared
     detectors = section(fair_section(page(out)), '<table id="detectors">', "</table>")
     row = detectors.split("<code>fairplay.shared_device</code>")[1].split("</tr>")[0]
-    assert "nothing to test: it tests each device_id or ip that 2 to 50 accounts share" in row
-    tested = [d for d in run["fairplay"]["detectors"] if d["tested"]]
-    assert tested  # the others tested something, and say nothing of it
-    for d in tested:
-        other = detectors.split(f"<code>{d['check']}</code>")[1].split("</tr>")[0]
-        assert "nothing to test" not in other
+    assert "skipped (not run: the log root has no sessions table)" in row
+    assert "nothing to test" not in row
+    assert ">0<" not in row
+    others = [d for d in run["fairplay"]["detectors"] if d["check"] != "fairplay.shared_device"]
+    assert {d["status"] for d in others} == {"run"}

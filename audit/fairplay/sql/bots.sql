@@ -49,6 +49,8 @@ FROM decision d SEMI JOIN flagged f ON f.a = d.player_id
 GROUP BY d.player_id
 
 -- name: stretches
+-- Per flagged account: its longest stretch of play without a break, from its sessions rows
+-- (null without them: not measured, never 0), and the clock hours of its own events.
 WITH s AS (
     SELECT player_id, joined_at, left_at,
            max(left_at) OVER (PARTITION BY player_id ORDER BY joined_at, left_at
@@ -64,10 +66,17 @@ WITH s AS (
     SELECT player_id, run, (epoch_ms(max(left_at)) - epoch_ms(min(joined_at))) / 3600000.0 AS hours,
            count(*) AS games
     FROM runs GROUP BY ALL
+), longest AS (
+    SELECT player_id, max(hours) AS longest_hours, arg_max(games, hours) AS games_in_it
+    FROM spans GROUP BY ALL
+), clock AS (
+    SELECT player_id, count(DISTINCT hour(ts)) AS hours_played
+    FROM ev WHERE player_id IN (SELECT a FROM flagged) GROUP BY ALL
 )
-SELECT s.player_id AS a, max(hours) AS longest_hours, arg_max(games, hours) AS games_in_it,
-       (SELECT count(DISTINCT hour(ts)) FROM ev WHERE ev.player_id = s.player_id) AS hours_played
-FROM spans s GROUP BY ALL
+SELECT f.a, l.longest_hours, l.games_in_it, coalesce(c.hours_played, 0) AS hours_played
+FROM (SELECT DISTINCT a FROM flagged) f
+LEFT JOIN longest l ON l.player_id = f.a
+LEFT JOIN clock c ON c.player_id = f.a
 
 -- name: evidence
 SELECT f.a, f.a AS b, s.game_id, min(s.hand_id) AS hand_id, count(*) AS weight

@@ -6,7 +6,9 @@
 -- A's discards is B's own rate with other players' discards, known as a Beta posterior
 -- (B's events over B's trials with others,
 -- from a prior at the night's rate, worth $prior_weight trials or as many as the night's
--- spread of players' rates gives); the count with A is then beta-binomial. When A's
+-- spread of players' rates gives; a B whose own rate is significantly above the night's,
+-- with and without A, is not described by it and is judged by their own rate, a prior of
+-- 2 draws: detectors._pair_rates); the count with A is then beta-binomial. When A's
 -- discards are taken by everyone else more than the night's (a weak or careless player),
 -- B's rate is raised by that factor (never lowered), so a strong player seated after a weak
 -- one is not taken for a partner.
