@@ -293,6 +293,12 @@ class RulesPoints(Protocol):
     def points(self) -> int | None: ...
 
     @property
+    def rule_key(self) -> str:
+        """The rule the points rest on (``drops.pool_101``, ``points.cap``): what a finding
+        on a total those points make (a pool score) cites."""
+        ...
+
+    @property
     def value(self) -> ValueNet | None: ...
 
 

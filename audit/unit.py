@@ -23,7 +23,7 @@ from audit.findings import Finding, Severity, contract, finding, may_be_in, wors
 from audit.games.deals import check_deals
 from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
-from audit.games.pool import check_pool, out_of_format
+from audit.games.pool import judge_pool, out_of_format
 from audit.records import (
     NO_CARD,
     Format,
@@ -421,15 +421,20 @@ def game_checks(
         events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)
+    # A pool game's prize goes to the rules' winner (its last player left), so the pool
+    # check runs first; its findings follow the ledger's as before.
+    is_pool = Format(game.format).is_pool and events
+    pool = judge_pool(game, hands, rules, expected=expected) if is_pool else None
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
         found += _ledger_checks(game, hands, damaged, check_ledger(
-            game, hands, rules, game_events=events, expected=expected))  # fmt: skip
+            game, hands, rules, game_events=events, expected=expected,
+            winner=pool.winner if pool is not None else None))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)
-    elif Format(game.format).is_pool and events:
-        found += check_pool(game, hands, rules, expected=expected)
+    elif Format(game.format).is_pool and pool is not None:
+        found.extend(pool.findings)
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)
     return found

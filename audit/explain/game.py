@@ -468,13 +468,13 @@ def _pool_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTabl
                 events=tuple(_event_line(e, game, rules, unit.findings) for e in after),
             )
         )
-    keys = [f"{game.format}.elimination_score"]
+    keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]
     actions = {e.action for e in game.game_events}
     if "rebuy" in actions:
         keys += [f"{game.format}.rebuy_below", f"{game.format}.rebuy_min_players"]
     if "split" in actions or "split_offer" in actions:
-        keys += [f"{game.format}.auto_split_above", f"{game.format}.manual_split_min_score",
-                 f"{game.format}.split_drop_difference"]  # fmt: skip
+        keys += [f"{game.format}.{key}" for key in ("auto_split_above", "manual_split_min_score",
+                 "split_drop_difference", "manual_split_shares")]  # fmt: skip
     return ScoreTable(
         title="Running pool scores",
         how="each player's score after each hand, as recorded; then what happened between "

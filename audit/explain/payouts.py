@@ -20,7 +20,7 @@ from decimal import Decimal
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals, chips
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool, settle_by_rules
-from audit.games.pool import split_shares, standings
+from audit.games.pool import PoolJudgement, judge_pool, split_shares
 from audit.money import money
 from audit.money import rake as rake_of
 from audit.records import Game, GameEvent, Hand, LedgerRow, Result, RulesSay, money_unsettled
@@ -260,8 +260,10 @@ def _points_payouts(
 def _pool_payouts(
     unit: UnitAudit, hands: list[Hand], game: Game, rules: Ruleset, fee: Decimal
 ) -> tuple[Payout, ...]:
-    """Entries, rake and the prize (``ledger.prize_pool``), or the split shares."""
+    """Entries, rake and the prize (``ledger.prize_pool``), or the split shares. The prize
+    goes to the rules' winner where the pool check knows one (``check_ledger``'s reading)."""
     money = prize_pool(game, hands, fee)
+    judged = judge_pool(game, hands, rules, expected=unit.rules_say())
     entries = f"{money.players} player{'s' if money.players != 1 else ''}"
     entries += f" and {money.rebuys} rebuy{'s' if money.rebuys != 1 else ''}"
     out = [
@@ -271,17 +273,21 @@ def _pool_payouts(
                f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
     ]  # fmt: skip
     if any(r.kind == "split" for r in game.ledger):
-        return tuple(out) + _split_payouts(unit, hands, game, rules, fee)
+        return tuple(out) + _split_payouts(unit, judged, hands, game, rules, fee)
     paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
-    winner = money.winner
+    winner = judged.winner or money.winner
     if winner is not None:
+        who = "who won the game"
+        if judged.winner is not None and judged.winner != money.winner:
+            named = money.winner or "nobody"
+            who = f"the last player left by the rules (the game is recorded as won by {named})"
         out.append(
             Payout("prize", winner, str(money.prize), str(paid[winner]),
                    f"{money.gross} of entry fees less {money.rake} of rake, to {winner}, "
-                   "who won the game", (POOL_RULE,))
+                   + who, (POOL_RULE,))
         )  # fmt: skip
     for player in sorted((p for p in paid if p != winner), key=str):
         out.append(
@@ -293,23 +299,28 @@ def _pool_payouts(
 
 
 def _split_payouts(
-    unit: UnitAudit, hands: list[Hand], game: Game, rules: Ruleset, fee: Decimal
+    unit: UnitAudit,
+    judged: PoolJudgement,
+    hands: list[Hand],
+    game: Game,
+    rules: Ruleset,
+    fee: Decimal,
 ) -> tuple[Payout, ...]:
-    """The shares of a pool split (``pool.split_shares``): the players still in after the
-    split's hand, with their scores then, in the seat order of hand 1. A ``pool.split``
-    finding's expected share is the pool check's own word and is shown where it names a
-    player."""
+    """The shares of a pool split (``pool.split_shares``) of the split's kind by the rules
+    (``judged``): the players still in after the split's hand, with their scores then, in
+    the seat order of hand 1. A ``pool.split`` finding's expected share is the pool check's
+    own word and is shown where it names a player."""
     split = next((e for e in game.game_events if e.action == "split"), None)
     pool = rules.pools.get(game.format)
     if split is None or pool is None or not hands:
         return ()
-    standing = standings(game, hands, rules, expected=unit.rules_say()).get(split.after_hand_no)
+    standing = judged.standings.get(split.after_hand_no)
     if standing is None or not standing.active:
         return ()
     active, scores, rebuys = list(standing.active), standing.scores, standing.rebuys
     order = {p: i for i, p in enumerate(hands[0].seats)}
     seated = sorted(active, key=lambda p: order.get(p, len(order)))
-    kind = split.split_kind or "auto"
+    kind = judged.split_kind or split.split_kind or "auto"
     entries = len(hands[0].seats) + rebuys
     shares = split_shares(
         kind=kind,
@@ -325,7 +336,7 @@ def _split_payouts(
     key = (
         f"{game.format}.auto_split_above"
         if kind != "manual"
-        else f"{game.format}.split_drop_difference"
+        else f"{game.format}.manual_split_shares"
     )
     cite = (rules.cite(key),) if key in rules.rules else ()
     if kind == "manual":

@@ -18,8 +18,10 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
 - pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake,
   ``rake_pct`` of it rounded half-up to the paisa (000_1729c72ad4c1f885.txt: "Amount equal
   to the wagering after deducting the rake amount"); the buy-ins and rebuys are those
-  entry fees, and without a split the winner's ``prize`` is the whole pool. Split amounts
-  are the pool checks' business (audit/games/pool.py); here a split game only balances.
+  entry fees, and without a split the winner's ``prize`` is the whole pool (the winner:
+  in a pool game the last player left by the rules, where the rules know one; else the
+  player the ``game_won`` row names). Split amounts are the pool checks' business
+  (audit/games/pool.py); here a split game only balances.
 
 Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
 ledger row is not judged (the ledger table is optional); a game with ``refund`` rows was
@@ -84,6 +86,7 @@ def check_ledger(
     game_events: bool = True,
     complete: bool = True,
     expected: RulesSay | None = None,
+    winner: str | None = None,
 ) -> list[Finding]:
     """``ledger.balance`` findings for one game. ``expected`` is what the replay's rules
     give each player of each hand (their points and value cards; without it, a points
@@ -91,7 +94,9 @@ def check_ledger(
     recorded). Without a game_events table the entries and prize of a pool or deals game
     are not checked (rebuys and the winner are recorded there); the balance still is. A
     game whose hands are not all here (``complete`` false) is checked on its ledger's own
-    balance only."""
+    balance only. ``winner`` is the rules' winner of a pool game where the rules know one
+    (``audit.games.pool.PoolJudgement.winner``): the prize is judged against that player,
+    else against the one ``game_won`` row."""
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
@@ -101,7 +106,7 @@ def check_ledger(
             if all(hand.quarantine is None for hand in hands):
                 rows += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
-            rows += _pool(game, hands, game.entry_fee)
+            rows += _pool(game, hands, game.entry_fee, winner)
     net = sum((row.amount for row in game.ledger), ZERO)
     explained = sum((moved for _, moved in rows), ZERO)
     out = ([] if rows and explained == net else balance(game)) + [f for f, _ in rows]
@@ -334,11 +339,16 @@ def prize_pool(game: Game, hands: list[Hand], fee: Decimal) -> PrizePool:
     return PrizePool(players, rebuys, fee, gross, rake, gross - rake, winner)
 
 
-def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Row]:
-    """Entry fees, rake and the winner's prize of a pool or deals game."""
+def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> list[Row]:
+    """Entry fees, rake and the winner's prize of a pool or deals game: the prize goes to
+    the rules' winner ``by_rules`` where the rules know one (a pool game's last player
+    left: a ``game_won`` row naming another is the game's own ``pool.winner`` finding, and
+    a ledger that paid the rightful winner is right; a blind tester had two critical
+    findings on it), else to the player the one ``game_won`` row names."""
     money = prize_pool(game, hands, fee)
     players, rebuys, gross = money.players, money.rebuys, money.gross
-    rake, prize, winner = money.rake, money.prize, money.winner
+    rake, prize = money.rake, money.prize
+    winner = by_rules or money.winner
     out: list[Row] = []
 
     def add(
@@ -370,7 +380,9 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal) -> list[Row]:
             recorded_rake - rake)  # fmt: skip
     if any(row.kind == "split" for row in game.ledger) or not hands:
         return out
-    if not any(e.action == "game_won" and e.player is not None for e in game.game_events):
+    if by_rules is None and not any(
+        e.action == "game_won" and e.player is not None for e in game.game_events
+    ):
         # No winner recorded: the game's own finding says so and names the rules' winner
         # (pool.winner, deals.chips); the prize is not judged against a winner no row
         # names ("C did not win the game", said of the rightful winner: a blind tester).

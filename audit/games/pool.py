@@ -11,11 +11,15 @@ that recorded a wrong score (or a hand's wrong points, and counted on from them)
 carried it forward is wrong on each later hand, and each of those findings says where the
 wrong score started; a platform whose later scores are right again is not flagged again,
 nor one whose running score is right while a hand's ``points`` field is not (that is the
-hand's own ``score.points``). Eliminations, the rebuy threshold and new scores, the split
-criteria and the split shares all use the same rules' running score. Which players are in
-follows the record once it has been checked (an eliminated player is out, a rebuy brings
-a player back; a rebuy the rules do not allow is one finding, and the player's score goes
-on from the recorded new score).
+hand's own ``score.points``; a ``pool.score`` cites ``<format>.running_score``, or the
+rule of the hand's points when the record counted on right from that hand's wrong points).
+Eliminations, the rebuy threshold and new scores, the split criteria and the split shares
+all use the same rules' running score, and the players still in by the rules: a player
+recorded as eliminated below the threshold is still in, one the rules put out with no
+``eliminated`` row is out (and the last player left is the winner the ledger's prize is
+judged against), each difference being its one finding. A rebuy brings a player back; a
+rebuy the rules do not allow is one finding, and the player's score goes on from the
+recorded new score.
 
 Readings chosen where 000_ allows two:
 
@@ -27,7 +31,10 @@ Readings chosen where 000_ allows two:
 - Several rebuyers take 1 + highest, 2 + highest, ... in the turn order of the hand just
   played.
 - Auto split: every player left (2 or more, after rebuys) above ``auto_split_above``; a
-  game that qualified must split, so one that went on is a finding.
+  game that qualified must split, so one that went on is a finding, and a split then
+  recorded as manual was an automatic split (one finding on its kind; it owes the equal
+  shares). A manual split against its criteria is one finding on the split, naming who
+  offered it; an offer is judged on its own only when no manual split follows it.
 - Money: prize pool = entry_fee x (players of hand 1 + rebuys) less the rake,
   rake = round(pool x rake_pct / 100) half-up to the paisa. Auto split: the prize in
   equal shares; manual split: each player's extra first drops (theirs - the fewest) paid
@@ -49,7 +56,7 @@ from audit.findings import Finding, finding
 from audit.money import PAISA
 from audit.money import rake as rake_of
 from audit.records import Game, GameAction, GameEvent, Hand, Result, RulesSay, charged_points
-from audit.rules.ruleset import PoolRules, Ruleset
+from audit.rules.ruleset import PoolRules, Ruleset, cite
 
 ACCEPT_RULE = (
     "pool.split: A manual split is made only when every player left accepts it; if "
@@ -129,18 +136,24 @@ class _PoolCheck:
         self.standings: dict[int, Standing] = {}
         self.gone: dict[str, int] = {}  # eliminated (not rebought) -> after which hand
         self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
-        self.wrongly_out: set[str] = set()  # eliminations reported as wrong
+        self.missed: set[str] = set()  # out by the rules with no eliminated row (reported)
+        self.winner_left: str | None = None  # the one player left by the rules at the end
         self.seat_order: list[str] = list(hands[0].seats) if hands else []
         self.rebuys = 0
         self.split_after: int | None = None
         self.was_split = False
+        self.split_kind: str | None = None  # the split's kind by the rules
         self.events: dict[int, list[GameEvent]] = defaultdict(list)
         for event in game.game_events:
             self.events[event.after_hand_no].append(event)
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
-        """A finding citing the preset's ``<format>.<key>`` rule, or ``ACCEPT_RULE``."""
-        rule = ACCEPT_RULE if key == "split_accept" else self.rules.cite(f"{self.fmt}.{key}")
+        """A finding citing the preset's ``<format>.<key>`` rule, a whole rule key when
+        ``key`` holds a dot (``drops.pool_101``: a hand's points), or ``ACCEPT_RULE``."""
+        if key == "split_accept":
+            rule = ACCEPT_RULE
+        else:
+            rule = cite(self.rules, key if "." in key else f"{self.fmt}.{key}")
         self.out.append(finding(check, game_id=self.game.game_id, message=message, rule=rule, **kw))
 
     def run(self) -> list[Finding]:
@@ -157,10 +170,20 @@ class _PoolCheck:
         return self.out
 
     def winner(self, active: list[str]) -> None:
-        """A pool game that was not split ends when one player is left: the winner."""
+        """A pool game that was not split ends when one player is left by the rules: the
+        winner (``winner_left``, what the ledger's prize is judged against)."""
         named = [e.player for e in self.game.game_events if e.action == "game_won"]
         last = self.hands[-1]
+        if len(active) == 1:
+            self.winner_left = active[0]
         if len(active) != 1:
+            # Still in only because their elimination after the last hand was refused:
+            # that elimination's finding says it (one error, one finding).
+            refused = {e.player for e in self.events.get(last.hand_no, [])
+                       if e.action == "eliminated"}  # fmt: skip
+            others = [p for p in active if p not in named]
+            if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
+                return
             if named:  # several players still in, yet a winner is recorded
                 self.add(
                     "pool.winner", "elimination_score",
@@ -192,6 +215,8 @@ class _PoolCheck:
         for player in hand.seats:
             if player in self.gone and player not in self.ghosts:
                 self.ghosts.add(player)
+                if player in self.missed:
+                    continue  # the missing eliminated row was the finding: one error, one
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player} was eliminated after hand {self.gone[player]} but is seated "
@@ -239,14 +264,21 @@ class _PoolCheck:
             if recorded != expected:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
                 why = ""
+                # The rule behind the difference: the hand's points rule (its drop, cap or
+                # penalty) when the record counted on right from this hand's wrong points,
+                # else the running score's own rule.
+                key = "running_score"
                 if points != result.points:
                     why = (f" (the rules charge {points} points for this hand, the record "
                            f"{result.points})")  # fmt: skip
+                    said = self.expected.get(hand.hand_id, {}).get(player)
+                    if said is not None and kept == before and recorded == kept + result.points:
+                        key = said.rule_key
                 why += "."
                 if recorded is not None and kept != before and recorded == kept + result.points:
                     why += self.carried(player, "It carries forward")
                 self.add(
-                    "pool.score", "elimination_score",
+                    "pool.score", key,
                     f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the "
                     f"rules it is {before} + {points} = {expected}{why}",
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
@@ -259,8 +291,8 @@ class _PoolCheck:
         events = self.events.get(hand.hand_no, [])
         no = hand.hand_no
         eliminated = {e.player: e for e in events if e.action == "eliminated"}
-        rebought = {e.player for e in events if e.action == "rebuy"}
-        unrecorded: list[str] = []  # out by the rules and rebuying, no row says they were out
+        unrecorded: list[str] = []  # out by the rules, no row says they were out
+        refused: set[str] = set()  # recorded as out, in by the rules
         for player in hand.seats:
             score = self.scores.get(player, 0)
             event = eliminated.get(player)
@@ -277,10 +309,9 @@ class _PoolCheck:
                         + self.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
-                    if player in rebought:
-                        unrecorded.append(player)
+                    unrecorded.append(player)
             elif not self.pool.is_eliminated(score):
-                self.wrongly_out.add(player)
+                refused.add(player)
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player} was eliminated after hand {no} with {score} by the rules, "
@@ -306,16 +337,23 @@ class _PoolCheck:
                     "not play.",
                     hand_id=hand.hand_id, player_id=who, seq=event.seq,
                 )  # fmt: skip
-        # A player the rules put out who rebuys with no row saying they were out: the rebuy
-        # is judged as one, not refused, and the hands after go on from its score (a blind
-        # tester: one missing eliminated row gave five findings, two of them scores by
-        # "the rules" the rebuy had reset).
-        out = [p for p in hand.seats if p in eliminated or p in unrecorded]
+        # Who is out follows the rules, each difference being its one finding. A player the
+        # rules put out with no row saying so is out: a rebuy of theirs is judged as one,
+        # not refused, and the hands after go on from its score (a blind tester: one missing
+        # eliminated row gave five findings, two of them scores by "the rules" the rebuy had
+        # reset); with no rebuy the game goes on without them (a winner named after it is
+        # right; if they play on, that is not said again). A player recorded as out below
+        # the threshold is still in: the highest score still in, the split and the winner
+        # count them (a blind tester: D recorded as out at 65 was left out of C's rebuy,
+        # which then looked wrong at 66, and C's later scores with it).
+        out = [p for p in hand.seats if (p in eliminated and p not in refused) or p in unrecorded]
         still_in = [p for p in hand.seats if p not in out]
         back = self.rebuy(hand, events, out, still_in)
         for player in out:
-            if player not in back and player not in self.wrongly_out:
+            if player not in back:
                 self.gone[player] = no
+                if player in unrecorded:
+                    self.missed.add(player)
         return [p for p in hand.seats if p in still_in or p in back]
 
     def rebuy(
@@ -392,8 +430,9 @@ class _PoolCheck:
         no, pool = hand.hand_no, self.pool
         scores = [self.scores.get(p, 0) for p in active]
         auto_due = len(active) >= 2 and all(s > pool.auto_split_above for s in scores)
-        self.offers(hand, events, active, scores)
         split = next((e for e in events if e.action == "split"), None)
+        if split is None or split.split_kind != "manual":
+            self.offers(hand, events, active, scores)  # a manual split's own finding says it
         if split is None:
             if auto_due and not self.was_split and not (last and self.game.running):
                 self.add(
@@ -405,7 +444,21 @@ class _PoolCheck:
             return
         self.split_after, self.was_split = no, True
         kw: dict[str, Any] = {"hand_id": hand.hand_id, "seq": split.seq}
-        if split.split_kind == "manual":
+        kind = split.split_kind or "auto"
+        if kind == "manual" and auto_due:
+            # 000_: once every player left is above it, the system splits automatically;
+            # a split then recorded as manual is one wrong kind, not a manual split that
+            # broke each of its criteria (a blind tester: four findings), and it owes the
+            # auto split's equal shares.
+            self.add(
+                "pool.split", "auto_split_above",
+                f"The game was split after hand {no} and recorded as a split by agreement, "
+                f"but every player left stood above {pool.auto_split_above}, so it was an "
+                "automatic split.",
+                expected="auto", recorded="manual", **kw,
+            )  # fmt: skip
+            kind = "auto"
+        elif kind == "manual":
             self.manual(hand, events, active, scores, kw)
         elif not auto_due:
             self.add(
@@ -414,7 +467,8 @@ class _PoolCheck:
                 f"2 or more players left, all above {pool.auto_split_above}.",
                 **kw,
             )  # fmt: skip
-        self.amounts(hand, active, scores, split.split_kind or "auto")
+        self.split_kind = kind
+        self.amounts(hand, active, scores, kind)
 
     def unmet(self, active: list[str], scores: list[int]) -> list[tuple[str, str]]:
         """What a manual split needs that the players left do not have: (rule key, need)."""
@@ -460,11 +514,17 @@ class _PoolCheck:
         kw: dict[str, Any],
     ) -> None:
         no = hand.hand_no
+        # The offer and the split it led to are one error when the criteria are unmet: the
+        # split's finding names who offered it (a blind tester: the same need said twice).
+        offered = list(dict.fromkeys(e.player or "?" for e in events if e.action == "split_offer"))
+        lead = f"The game was split by agreement after hand {no}"
+        if offered:
+            lead = f"{' and '.join(offered)} offered a split after hand {no} and the game was "
+            lead += "split by agreement"
         for key, need in self.unmet(active, scores):
             self.add(
                 "pool.split", key,
-                f"The game was split by agreement after hand {no}, but a manual split needs "
-                f"{need}.",
+                f"{lead}, but a manual split needs {need}.",
                 **kw,
             )  # fmt: skip
         # 000_: every player accepts; the one who offered the split accepted it by offering.
@@ -515,7 +575,7 @@ class _PoolCheck:
                 shown = "nothing" if got is None else f"{got}"
                 self.add(
                     "pool.split",
-                    "auto_split_above" if kind != "manual" else "split_drop_difference",
+                    "auto_split_above" if kind != "manual" else "manual_split_shares",
                     f"{player} was paid {shown} in the {what} split after hand "
                     f"{hand.hand_no}, but their share is {want}.",
                     hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
@@ -553,24 +613,42 @@ def out_of_format(game: Game, rules: Ruleset) -> list[Finding]:
     return out
 
 
-def check_pool(
+@dataclass(frozen=True)
+class PoolJudgement:
+    """What the pool check makes of one game: its ``findings``, the table after each hand
+    by the rules (``standings``, by hand_no), the ``winner`` by the rules (the one player
+    left after the last hand of a finished game that was not split; ``None`` when the rules
+    know none) and the ``split_kind`` by the rules (``None``: not split)."""
+
+    findings: tuple[Finding, ...]
+    standings: Mapping[int, Standing]
+    winner: str | None
+    split_kind: str | None
+
+
+def judge_pool(
     game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
-) -> list[Finding]:
-    """The pool findings of one ``pool_101`` / ``pool_201`` game: ``hands`` in hand_no
+) -> PoolJudgement:
+    """The pool check of one ``pool_101`` / ``pool_201`` game: ``hands`` in hand_no
     order, ``game.game_events`` in seq order, ``expected`` the rules' points of each hand
     from its replay (without it, the recorded points; see the module doc)."""
     if game.format not in rules.pools:
-        return []
-    return _PoolCheck(game, hands, rules, expected).run()
+        return PoolJudgement((), {}, None, None)
+    check = _PoolCheck(game, hands, rules, expected)
+    found = check.run()
+    return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind)
+
+
+def check_pool(
+    game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
+) -> list[Finding]:
+    """The pool findings of one game (``judge_pool``)."""
+    return list(judge_pool(game, hands, rules, expected=expected).findings)
 
 
 def standings(
     game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
-) -> dict[int, Standing]:
+) -> Mapping[int, Standing]:
     """The table after each hand (by hand_no) as the pool check follows it: who is still
     in and everyone's running score by the rules (what a split is judged on)."""
-    if game.format not in rules.pools:
-        return {}
-    check = _PoolCheck(game, hands, rules, expected)
-    check.run()
-    return check.standings
+    return judge_pool(game, hands, rules, expected=expected).standings

@@ -491,6 +491,13 @@ _POOL_KEYS: dict[str, Parser] = {
     "auto_split_above": _int(0, 10_000),
 }
 
+_POOL_FIXED: dict[str, str] = {
+    "running_score": "round-points-added",
+    "manual_split_shares": "extra-drops-then-equal",
+}
+"""The pool rules kept for their words (a ``pool.score`` or a manual split's share cites
+them), each with the one value it takes."""
+
 # TOML key -> (Ruleset attribute, parser). Pool keys are added below for each pool format.
 # Rules with attribute "" are fixed rules, kept for their words and source (the replay
 # cites them) and not settable: their value is the one word the parser accepts.
@@ -568,6 +575,11 @@ _KEYS: dict[str, tuple[str, Parser]] = {
         f"{pool}.{key}": (f"pool:{pool}:{key}", parser)
         for pool in ("pool_101", "pool_201")
         for key, parser in _POOL_KEYS.items()
+    },
+    **{
+        f"{pool}.{key}": ("", _choice(value))
+        for pool in ("pool_101", "pool_201")
+        for key, value in _POOL_FIXED.items()
     },
 }
 RULE_KEYS.update(_KEYS)

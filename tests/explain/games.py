@@ -89,8 +89,10 @@ def pool_game(
     prize: str = "360.00",
     names: dict[str, str] | None = None,
     rebuy_score: int = 74,
+    won_by: str = "P1",
 ) -> Path:
-    """Write the pool game (see the module doc) as the log root ``root``."""
+    """Write the pool game (see the module doc) as the log root ``root``; its game_won row
+    names ``won_by``."""
     names = names or {}
 
     def name(p: str) -> str:
@@ -104,7 +106,7 @@ def pool_game(
         (2, name("P2"), "rebuy", rebuy_score),
         (3, name("P2"), "eliminated", 114),
         (3, name("P3"), "eliminated", 113),
-        (3, name("P1"), "game_won", None),
+        (3, name(won_by), "game_won", None),
     ]
     for seq, (after, player, action, score) in enumerate(events):
         logs.row("game_events", game_id=game_id, after_hand_no=after, seq=seq, ts=at,

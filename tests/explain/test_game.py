@@ -50,6 +50,22 @@ def payouts(view: GameView) -> dict[tuple[str, str], tuple[str, str, bool]]:
 # ------------------------------------------------------------ pool
 
 
+def test_a_pool_games_prize_goes_to_the_last_player_left_by_the_rules(tmp_path: Path) -> None:
+    """schemas/money.md step 4, as ``check_ledger`` reads it: the game_won row names P3,
+    but P1 is the last player left, so P1's prize of 360.00 agrees with the rules and the
+    one game-level finding is the pool check's on the winner."""
+    view = load_game_view(pool_game(tmp_path / "logs", won_by="P3"), "GP")
+    assert payouts(view)[("prize", "P1")] == ("360.00", "360.00", True)
+    assert ("prize", "P3") not in payouts(view)
+    assert view.ledger is not None
+    prize = next(p for p in view.ledger.payouts if p.what == "prize")
+    assert prize.how == (
+        "400.00 of entry fees less 40.00 of rake, to P1, the last player left by the rules "
+        "(the game is recorded as won by P3)"
+    )
+    assert [(f.check, f.player) for f in view.findings] == [("pool.winner", "P1")]
+
+
 def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
     tmp_path: Path,
 ) -> None:
@@ -81,7 +97,8 @@ def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
     ]
     assert scores.rows[2].events[-1].text == "P1 wins the game"
     assert [r.key for r in scores.rules] == [
-        "pool_101.elimination_score", "pool_101.rebuy_below", "pool_101.rebuy_min_players",
+        "pool_101.running_score", "pool_101.elimination_score", "pool_101.rebuy_below",
+        "pool_101.rebuy_min_players",
     ]  # fmt: skip
     assert payouts(view) == {
         ("entry fees", ""): ("400.00", "400.00", True),

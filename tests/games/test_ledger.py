@@ -320,6 +320,25 @@ def test_prize_to_a_player_who_did_not_win() -> None:
     assert keys(found) == [("ledger.balance", "G1", None, "A"), ("ledger.balance", "G1", None, "B")]
 
 
+def test_prize_is_judged_against_the_rules_winner_where_the_rules_know_one() -> None:
+    """schemas/money.md step 4: A is the last player left by the rules (``winner``) and is
+    paid the prize while the game_won row names B. The row is the pool check's finding
+    (pool.winner); the prize went to the rightful winner. Where the rules know no winner,
+    the prize is judged against the game_won row, as before."""
+    named_b = [REBUY, GameEvent(3, 9, "B", "game_won", None, None)]
+    assert check_ledger(pool_game(pool_ledger(), game_events=named_b), POOL_HANDS, RULES,
+                        winner="A") == []  # fmt: skip
+    found = check_ledger(pool_game(pool_ledger(), game_events=named_b), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "B"), ("ledger.balance", "G1", None, "A")]
+    ledger = pool_ledger()
+    ledger[4] = LedgerRow("B", "prize", D("175.00"))
+    found = check_ledger(pool_game(ledger, game_events=named_b), POOL_HANDS, RULES, winner="A")
+    assert [f.message for f in found] == [
+        "A won the game and should be paid the prize of 175.00, but the ledger paid 0.00.",
+        "B did not win the game but the ledger paid them a prize of 175.00.",
+    ]
+
+
 def test_split_game_only_balances() -> None:
     """Split amounts are the pool checks'; here only the balance counts."""
     split = [*pool_ledger()[:4], LedgerRow("A", "split", D("90.00")),

@@ -9,12 +9,13 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.findings import Finding
-from audit.games.pool import check_pool, out_of_format
+from audit.games.pool import check_pool, judge_pool, out_of_format
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
 from audit.replay.outcome import Expected
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
+from audit.unit import game_checks
 
 RULES = load_preset("standard-13")
 FEE, RAKE = Decimal("100.00"), Decimal("10.00")
@@ -83,10 +84,10 @@ def test_score_running_total_clean() -> None:
 
 
 def test_elimination_score_running_score_is_the_rules_not_the_last_record() -> None:
-    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the score is the running
-    total of each round's points by the rules. A wrong score_after is one finding when the
+    """000_1729c72ad4c1f885.txt (`pool_101.running_score`): the score is the running total
+    of each round's points by the rules. A wrong score_after is one finding when the
     platform's later scores are right again: the next hand is not judged from the wrong
-    record."""
+    record. It cites the running score's rule, not the 101 that eliminates."""
     game, hands = pool_game(
         [{"A": 0, "B": 20, "C": 40}, {"A": 30, "B": 0, "C": 25}, {"A": 10, "B": 0, "C": 10}]
     )
@@ -97,6 +98,7 @@ def test_elimination_score_running_score_is_the_rules_not_the_last_record() -> N
         "C's pool score after hand 2 is recorded as 67, but by the rules it is 40 + 25 = 65."
     )
     assert (found[0].expected, found[0].recorded) == ("65", "67")
+    assert found[0].rule.startswith("pool_101.running_score: A player's pool score is the ")
 
 
 def test_elimination_score_carried_forward_is_wrong_on_each_later_hand() -> None:
@@ -120,8 +122,10 @@ def test_elimination_score_carried_forward_is_wrong_on_each_later_hand() -> None
 def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
     """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the running score adds the
     rules' points of each hand (from the replay), not the recorded points; a player the
-    rules put at 101 is eliminated even though the record says 96."""
-    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}])
+    rules put at 101 is eliminated even though the record says 96, and A, the last player
+    left by the rules, rightly won. The score's finding cites the rule of the hand's points
+    (points.cap here): the record counted on right from that hand's wrong points."""
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], [ev(2, "A", "game_won")])
     said = {"h2": {"B": _said(41)}}
     found = check_pool(game, hands, RULES, expected=said)
     assert keys(found) == [("pool.score", "g1", "h2", "B"), ("pool.elimination", "g1", "h2", "B")]
@@ -129,6 +133,7 @@ def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
         "B's pool score after hand 2 is recorded as 96, but by the rules it is 60 + 41 = 101 "
         "(the rules charge 41 points for this hand, the record 36)."
     )
+    assert found[0].rule == RULES.cite("points.cap")
     assert found[1].message == (
         "B reached 101 after hand 2, which eliminates at 101, but no elimination was "
         "recorded. The record rests on the wrong score recorded after hand 2 (96 recorded, "
@@ -147,7 +152,7 @@ def test_elimination_score_right_while_a_hands_points_field_is_wrong_is_not_flag
 
 
 def _said(points: int) -> Expected:
-    return Expected("lost", points, "points.count", "the cards left unmatched")
+    return Expected("lost", points, "points.cap", "the cards left unmatched")
 
 
 # ---------------------------------------------------------------- pool.elimination
@@ -409,11 +414,16 @@ def test_split_accept_offering_is_accepting() -> None:
 
 def test_manual_split_min_score() -> None:
     """000_: manual split only when every score is >= 61 (101 pool): offered and made at
-    50, 70, 85, the offer and the split are each a finding."""
+    50, 70, 85, the offer and the split it led to are one error, one finding on the split
+    that names who offered it (a blind tester: the same need said on each)."""
     found = run(*pool_game([{"A": 50, "B": 70, "C": 85}], [*AGREED, ev(1, None, "manual")]))
-    assert sorted(keys(found), key=str) == [("pool.split", "g1", "h1", "A"),
-                                            ("pool.split", "g1", "h1", None)]  # fmt: skip
-    assert all(f.rule.startswith("pool_101.manual_split_min_score") for f in found)
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].seq == 4
+    assert found[0].message == (
+        "A offered a split after hand 1 and the game was split by agreement, but a manual "
+        "split needs every score at 61 or more (the lowest is 50)."
+    )
+    assert found[0].rule.startswith("pool_101.manual_split_min_score")
 
 
 def test_a_split_offered_against_its_criteria() -> None:
@@ -447,14 +457,12 @@ def test_manual_split_drop_difference() -> None:
     events = [ev(1, "A", "split_offer"), ev(1, "A", "split_accept"), ev(1, "B", "split_accept"),
               ev(1, None, "manual")]  # fmt: skip
     found = run(*pool_game([{"A": 61, "B": 65}], events))
-    assert sorted(keys(found), key=str) == [("pool.split", "g1", "h1", "A"),
-                                            ("pool.split", "g1", "h1", None)]  # fmt: skip
-    assert all(f.rule.startswith("pool_101.split_drop_difference") for f in found)
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].rule.startswith("pool_101.split_drop_difference")
     # the message says what the players left have (a blind tester: it said only the need)
-    offer = next(f for f in found if f.player_id == "A")
-    assert offer.message == (
-        "A split was offered after hand 1, but a manual split needs first drops left "
-        "differing by 1 to 2 (they have 1/1: 0 apart)."
+    assert found[0].message == (
+        "A offered a split after hand 1 and the game was split by agreement, but a manual "
+        "split needs first drops left differing by 1 to 2 (they have 1/1: 0 apart)."
     )
 
 
@@ -492,3 +500,97 @@ def test_pool_winner_recorded_wrong() -> None:
     points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
     events = [ev(2, "B", "eliminated", 101), ev(2, "B", "game_won")]
     assert keys(run(*pool_game(points, events))) == [("pool.winner", "g1", "h2", "A")]
+
+
+def test_pool_winner_the_ledger_pays_the_last_player_left_000() -> None:
+    """schemas/money.md step 4, `pool_101.elimination_score`: B is out at 101 and A, the
+    last player left, is paid the prize, while the game_won row names B. That row is the
+    one finding (pool.winner); the ledger paid the rules' winner and is right (a blind
+    tester: two critical ledger findings besides, A "did not win" and B "should be
+    paid")."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "B", "game_won")]
+    ledger = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"),
+              ("A", "prize", "180.00"), (None, "rake", "20.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger)
+    found = game_checks(game, hands, RULES)
+    assert keys(found) == [("pool.winner", "g1", "h2", "A")]
+    assert judge_pool(game, hands, RULES).winner == "A"
+
+
+# ---------------------------------------------------------------- the rules' running state
+
+
+def test_rebuy_below_counts_a_player_whose_elimination_the_rules_refuse() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.rebuy_below): the new score is "1+Highest Score
+    in that round", the highest of the players still in by the rules. D, recorded as
+    eliminated at 57 (below 101), is still in: C's rebuy at 1 + 57 = 58 is right, and D's
+    elimination is the one finding (a blind tester: D was left out of the highest score,
+    and C's right rebuy and C's later scores were findings besides)."""
+    events = [ev(1, "C", "eliminated", 110), ev(1, "D", "eliminated", 57), ev(1, "C", "rebuy", 58)]
+    found = run(*pool_game(SEED, events))
+    assert keys(found) == [("pool.elimination", "g1", "h1", "D")]
+    assert found[0].message == (
+        "D was eliminated after hand 1 with 57 by the rules, below the 101 that eliminates."
+    )
+
+
+def test_a_refused_elimination_after_the_last_hand_is_one_finding() -> None:
+    """`pool_101.elimination_score`: B recorded as out at 50 is still in by the rules, so
+    two players were in when A was recorded as the winner; that is what B's elimination
+    finding says, not a second finding on the winner."""
+    found = run(*pool_game([{"A": 0, "B": 50}], [ev(1, "B", "eliminated", 50),
+                                                 ev(1, "A", "game_won")]))  # fmt: skip
+    assert keys(found) == [("pool.elimination", "g1", "h1", "B")]
+
+
+def test_elimination_missing_the_last_player_left_rightly_won() -> None:
+    """000_ (pool_101.elimination_score): B reaches 101 and no eliminated row says so. By
+    the rules B is out and A, the last player left, rightly won: the missing row is the one
+    finding (a blind tester: "2 players were still in (A, B)" besides)."""
+    found = run(*pool_game([{"A": 0, "B": 80}, {"A": 0, "B": 21}], [ev(2, "A", "game_won")]))
+    assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
+    assert found[0].message == (
+        "B reached 101 after hand 2, which eliminates at 101, but no elimination was recorded."
+    )
+
+
+def test_elimination_missing_and_played_on_is_one_finding() -> None:
+    """000_ (pool_101.elimination_score): B reaches 101 after hand 2, is not eliminated and
+    plays hand 3: one missing elimination, said once (not again after hand 3, nor as an
+    eliminated player seated without a rebuy)."""
+    points = [{"A": 0, "B": 80, "C": 10}, {"A": 0, "B": 21, "C": 10}, {"A": 0, "B": 5, "C": 10}]
+    assert keys(run(*pool_game(points))) == [("pool.elimination", "g1", "h2", "B")]
+
+
+def test_manual_split_shares_cite_the_rule_for_the_shares() -> None:
+    """000_1729c72ad4c1f885.txt (`pool_101.manual_split_shares`): "Amount equal to the
+    wagering after deducting the rake amount is given for each extra drop. The balance
+    table amount is then distributed equally". Equal shares, where A and B have an extra
+    drop each, are wrong, and the findings cite that rule, not the drop difference that
+    allows a split."""
+    ledger = [("A", "split", "90.00"), ("B", "split", "90.00"), ("C", "split", "90.00")]
+    found = run(*pool_game(MANUAL, [*AGREED, ev(1, None, "manual")], ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", p) for p in "ABC"]
+    assert found[0].message == (
+        "A was paid 90.00 in the agreed split after hand 1, but their share is 120.00."
+    )
+    assert all(f.rule == RULES.cite("pool_101.manual_split_shares") for f in found)
+
+
+def test_an_auto_split_recorded_as_manual_is_one_finding() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.auto_split_above): "If the game progresses to a
+    level that it meets with the conditions for Auto Split, Khelplayrummy.com will
+    automatically execute the process of Auto Split". At 85 and 88 the split is automatic:
+    recorded as manual, with no offer, it is one wrong kind, not a manual split failing its
+    drops and every acceptance (a blind tester: four findings); its equal shares are right."""
+    ledger = [("A", "split", "90.00"), ("B", "split", "90.00"), (None, "rake", "20.00")]
+    found = run(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "manual")], ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert (found[0].expected, found[0].recorded) == ("auto", "manual")
+    assert found[0].message == (
+        "The game was split after hand 1 and recorded as a split by agreement, but every "
+        "player left stood above 80, so it was an automatic split."
+    )
+    assert judge_pool(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "manual")]),
+                      RULES).split_kind == "auto"  # fmt: skip

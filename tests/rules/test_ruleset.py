@@ -268,6 +268,10 @@ FIXED_RULES = [
     "money.points_settlement",
     "open.turn",
     "open.melds",
+    "pool_101.running_score",
+    "pool_201.running_score",
+    "pool_101.manual_split_shares",
+    "pool_201.manual_split_shares",
 ]
 
 
@@ -275,8 +279,9 @@ FIXED_RULES = [
 def test_fixed_rules_take_only_their_one_value(tmp_path: Path, key: str) -> None:
     """`deal.procedure`, `turns.order`, `turns.draw_top_card`, `turns.discard_from_hand`,
     `turns.reshuffle`, `turns.last_player`, `declaration.groups_exact`,
-    `money.points_settlement`, `open.turn`, `open.melds`: rules the replay cites for their
-    words; a ruleset cannot set them to anything else."""
+    `money.points_settlement`, `open.turn`, `open.melds`, `pool_101.running_score`,
+    `pool_201.running_score`, `pool_101.manual_split_shares`, `pool_201.manual_split_shares`:
+    rules the replay cites for their words; a ruleset cannot set them to anything else."""
     value = STANDARD.rule(key).value
     message = _refusal(tmp_path, rule_table(key, "other"))
     assert message == f"{tmp_path / 'custom.toml'}: {key}: expected one of {value!r}, got 'other'"
