@@ -215,3 +215,17 @@ def test_the_installed_wheel_replays_a_night_from_outside_the_checkout(
 
     run(tool, "explain", "G000001-01", "X", "--html", "hand.html", cwd=here, env=env)
     assert "G000001-01" in (here / "hand.html").read_text(encoding="utf-8")
+
+
+def test_python_dash_m_audit_is_the_command() -> None:
+    """``python -m audit`` runs the ``rummy-audit`` command (two helpers found ``python -m
+    audit.cli`` did nothing): the same output and exit status."""
+    done = subprocess.run(
+        [sys.executable, "-m", "audit", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, f"rummy-audit {audit.__version__}\n")
+    bad = subprocess.run(
+        [sys.executable, "-m", "audit", "replay"], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("rummy-audit: error: ")
