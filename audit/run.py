@@ -80,7 +80,8 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
     memo.bound()  # a long-lived worker's caches stay the size of a short night's
     with using(stage.rulesets):
         for index, batch in enumerate(read_bucket(stage, bucket, quarantine)):
-            result = audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged)
+            result = audit_games(batch, missing=frozenset(stage.missing), damaged=stage.damaged,
+                                 ledger_rows=stage.ledger_rows)  # fmt: skip
             name = f"b{bucket:06d}-{index:05d}"
             out.add("hands", result.hands, name)
             out.add("findings", result.findings + _input_findings(result.quarantine), name)

@@ -199,11 +199,12 @@ def audit_unit(
     *,
     missing: frozenset[str] = frozenset(),
     damaged: Mapping[str, Sequence[str]] | None = None,
+    ledger_rows: bool = False,
 ) -> UnitAudit:
     """Audit one game: every hand it admits replayed, then the game-level checks; those
     that need an optional table the log root does not have (``missing``) are skipped (the
     run says so once, as ``check.skipped``); ``damaged`` names each table's unreadable
-    files."""
+    files; ``ledger_rows``: the log root's ledger holds rows (of any game)."""
     game = unit.game
     rules, reasons = admit(unit)
     out = UnitAudit(unit.game_id, game, rules, [], [])
@@ -236,8 +237,10 @@ def audit_unit(
         out.skipped = skipped_checks(game.format, missing, damaged or {})
     if game is not None and rules is not None:
         events = "game_events" not in missing
-        out.findings = game_checks(game, unit.hands, rules, game_events=events, damaged=damaged,
-                                   expected=out.rules_say())  # fmt: skip
+        out.findings = game_checks(
+            game, unit.hands, rules, game_events=events, damaged=damaged,
+            expected=out.rules_say(), ledger_rows=ledger_rows,
+        )  # fmt: skip
         _mark(out)
     elif game is not None:
         out.findings = [
@@ -367,9 +370,11 @@ def game_checks(
     game_events: bool = True,
     damaged: Mapping[str, Sequence[str]] | None = None,
     expected: RulesSay | None = None,
+    ledger_rows: bool = False,
 ) -> list[Finding]:
     """The game-level checks of one game, after its hands (``expected``: what the rules
-    give each player of each replayed hand, ``UnitAudit.rules_say``).
+    give each player of each replayed hand, ``UnitAudit.rules_say``; ``ledger_rows``: the
+    log root's ledger holds rows, of this game or others).
 
     - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
       naming the first missing hand and why; only its ledger's own balance is checked:
@@ -416,6 +421,21 @@ def game_checks(
         found.append(_unchecked(game, "game_events", damaged["game_events"]))
     if damaged.get("ledger") and not game.ledger and not game.running:
         found.append(_unchecked(game, "ledger", damaged["ledger"]))
+    elif ledger_rows and not game.ledger and not game.running and hands and (
+        game.format != Format.MATCH  # a match moves no money
+    ):
+        # A game that dealt hands moves money or chips (schemas/money.md's rows); one with
+        # none in a ledger that has rows is not judged on it, and says so (it passed in
+        # silence: a blind tester).
+        found.append(
+            finding(
+                "game.unchecked",
+                game_id=game.game_id,
+                message=f"Game {game.game_id} has no ledger rows, though the log root's "
+                f"ledger has rows, so {_rests(game, 'ledger')} not checked.",
+                rule=contract("tables.optional"),
+            )
+        )
     if "game_events" in game.lost_rows and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events"))
         events_lost = True
@@ -636,11 +656,12 @@ def audit_games(
     *,
     missing: frozenset[str] = frozenset(),
     damaged: Mapping[str, Sequence[str]] | None = None,
+    ledger_rows: bool = False,
 ) -> BatchResult:
     """Audit a batch of complete games (what one worker runs), the cyclic garbage
     collector paused (``gc_paused``)."""
     out = BatchResult()
     with gc_paused():
         for unit in units:
-            out.add(audit_unit(unit, missing=missing, damaged=damaged))
+            out.add(audit_unit(unit, missing=missing, damaged=damaged, ledger_rows=ledger_rows))
     return out

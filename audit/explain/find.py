@@ -48,7 +48,8 @@ def find_hand(logs: Path, hand_id: str) -> UnitAudit:
         raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
     for unit in _units(logs, game):
         if any(hand.hand_id == hand_id for hand in unit.hands):
-            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged)
+            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged,
+                               ledger_rows=log.ledger_rows)
     raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
 
 
@@ -65,7 +66,8 @@ def find_game(logs: Path, game_id: str) -> UnitAudit:
         raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
     for unit in _units(logs, game_id):
         if unit.game_id == game_id:
-            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged)
+            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged,
+                               ledger_rows=log.ledger_rows)
     raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
 
 

@@ -24,7 +24,8 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   (audit/games/pool.py); here a split game only balances.
 
 Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
-ledger row is not judged (the ledger table is optional); a game with ``refund`` rows was
+ledger row is not judged (the ledger table is optional; ``audit.unit.game_checks`` says so,
+``game.unchecked``, when the ledger holds other rows); a game with ``refund`` rows was
 called off, so only its balance is checked; so is a points game with a quarantined hand
 (its results cannot be trusted). Practice-chip games raise the same findings at severity
 ``info``: no real money moved. One wrong row is one finding: the balance's own finding is

@@ -133,6 +133,12 @@ class LogRoot:
         files = self.files.get(table, [])
         return frozenset.intersection(*(f.lacks for f in files)) if files else frozenset()
 
+    @property
+    def ledger_rows(self) -> bool:
+        """The ledger table holds rows: a game that has none of them is then one without
+        its own (``audit.unit.game_checks``), not one of a night that keeps no ledger."""
+        return any(f.rows for f in self.files.get("ledger", []))
+
     def uniform(self, table: str) -> bool:
         """Every good file of `table` has the same columns of the same types, in order."""
         return len({f.layout for f in self.files.get(table, [])}) <= 1
@@ -296,6 +302,8 @@ class Staging:
     rulesets: PlatformRules | None = None
     """The platform's rulesets (``--rules DIR``), as text: each worker builds them once and
     audits its bucket under them (``audit.rules.registry.using``)."""
+    ledger_rows: bool = False
+    """The ledger table holds rows (``LogRoot.ledger_rows``)."""
 
 
 def bucket_count(event_rows: int, target_rows: int) -> int:
@@ -328,7 +336,8 @@ def staging(
     try:
         staged = _stage_readable(log, folder, buckets, game, quarantine)
         quarantine.extend(staged.quarantine)
-        yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged, rulesets)
+        yield Staging(staged, buckets, tuple(log.missing_optional), log.damaged, rulesets,
+                      log.ledger_rows)  # fmt: skip
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

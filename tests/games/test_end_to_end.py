@@ -209,6 +209,35 @@ def test_an_optional_table_whose_files_are_all_refused_says_so_not_that_it_is_mi
     assert {f["severity"] for f in found if f["check"] == "game.unchecked"} <= {"info"}
 
 
+def drop_rows(root: Path, table: str, pick: Callable[[Row], bool]) -> None:
+    """Remove the rows ``pick`` accepts from every file of ``table`` (files kept)."""
+    for path in sorted((root / table).rglob("*.parquet")):
+        data = pq.read_table(path)
+        kept = [r for r in data.to_pylist() if not pick(r)]
+        pq.write_table(pa.Table.from_pylist(kept, schema=data.schema), path)
+
+
+def test_a_game_without_ledger_rows_is_unchecked_not_passed(logs: Path, tmp_path: Path) -> None:
+    """An ended game with hands and no ledger row, in a ledger that has other games' rows:
+    its money is not judged, and it says so (``game.unchecked``, info); it passed in
+    silence (log-format.md: a check is never silently passed; a blind tester). Ledger
+    files holding no row at all flag no game: no game there has rows of its own."""
+    games = [r for r in rows(logs, "games") if r["chip_type"] == "real" and r["ended_at"]]
+    game = games[0]["game_id"]
+    drop_rows(logs, "ledger", lambda r: r["game_id"] == game)
+    found = findings(logs, tmp_path / "out")
+    (unchecked,) = [f for f in found if f["game_id"] == game and f["check"] == "game.unchecked"]
+    assert unchecked["severity"] == "info"
+    assert unchecked["message"] == (
+        f"Game {game} has no ledger rows, though the log root's ledger has rows, so its "
+        "money was not checked."
+    )
+    assert not [f for f in found if f["check"] == "ledger.balance" and f["game_id"] == game]
+    drop_rows(logs, "ledger", lambda r: True)
+    found = findings(logs, tmp_path / "out-empty")
+    assert not [f for f in found if f["check"] in ("game.unchecked", "ledger.balance")]
+
+
 def running(root: Path, game: str) -> None:
     """Mark ``game`` as still running when the batch was cut (ended_at null)."""
     tamper(root, "games", lambda r: r["game_id"] == game, lambda r: {**r, "ended_at": None})
