@@ -244,12 +244,11 @@ def audit_unit(
         _mark(out)
     elif game is not None:
         out.findings = [
-            finding(
-                "game.unchecked",
-                game_id=game.game_id,
-                message=f"The game-level checks of game {game.game_id} were not run: "
+            game_unchecked(
+                game,
+                f"The game-level checks of game {game.game_id} were not run: "
                 f"{out.hands[0].reason if out.hands else 'its rules cannot be used'}.",
-                rule=contract("games.ruleset"),
+                "games.ruleset",
             )
         ]
     return out
@@ -404,12 +403,11 @@ def game_checks(
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
         found.append(
-            finding(
-                "game.unchecked",
-                game_id=game.game_id,
-                message=f"The game-level checks of game {game.game_id} (scores, chips and "
-                f"money against its hands) were not run: {gaps[0]}{more}.",
-                rule=contract("games.hands"),
+            game_unchecked(
+                game,
+                f"The game-level checks of game {game.game_id} (scores, chips and money "
+                f"against its hands) were not run: {gaps[0]}{more}.",
+                "games.hands",
             )
         )
         if "ledger" in game.lost_rows:
@@ -428,12 +426,11 @@ def game_checks(
         # none in a ledger that has rows is not judged on it, and says so (it passed in
         # silence: a blind tester).
         found.append(
-            finding(
-                "game.unchecked",
-                game_id=game.game_id,
-                message=f"Game {game.game_id} has no ledger rows, though the log root's "
-                f"ledger has rows, so {_rests(game, 'ledger')} not checked.",
-                rule=contract("tables.optional"),
+            game_unchecked(
+                game,
+                f"Game {game.game_id} has no ledger rows, though the log root's ledger has "
+                f"rows, so {_rests(game, 'ledger')} not checked.",
+                "tables.optional",
             )
         )
     if "game_events" in game.lost_rows and game.format != Format.POINTS:
@@ -499,14 +496,12 @@ def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
     ):
         unset.append(("point_value", "the money of its hands was"))
     return [
-        finding(
-            "game.unchecked",
-            game_id=game.game_id,
-            message=f"Game {game.game_id} records no {column}, so {what} not checked.",
-            rule=contract(f"games.{column}"),
+        game_unchecked(
+            game, f"Game {game.game_id} records no {column}, so {what} not checked.",
+            f"games.{column}",
         )
         for column, what in unset
-    ]
+    ]  # fmt: skip
 
 
 def _ledger_checks(
@@ -529,13 +524,12 @@ def _ledger_checks(
     (hand, player), others = unsettled[0], len(unsettled) - 1
     also = f" (and {others} more player{'s' * (others > 1)} of its hands)" if others else ""
     return [
-        finding(
-            "game.unchecked",
-            game_id=game.game_id,
-            message=f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records "
-            f"no result for {player}{also} (see its score.outcome finding), so what its hands "
+        game_unchecked(
+            game,
+            f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records no "
+            f"result for {player}{also} (see its score.outcome finding), so what its hands "
             f"settle is not known and {_RESTS['ledger']} not checked. {_odd(game, found)}",
-            rule=contract("games.hands"),
+            "games.hands",
         )
     ]
 
@@ -580,12 +574,14 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = 
     else:
         why = f"A {table} row of game {game.game_id} could not be read (see its input.row finding)"
         rule = "log.contract"
-    return finding(
-        "game.unchecked",
-        game_id=game.game_id,
-        message=f"{why}, so {_rests(game, table)} not checked." + (odd and f" {odd}"),
-        rule=contract(rule),
-    )
+    return game_unchecked(game, f"{why}, so {_rests(game, table)} not checked." + (
+        odd and f" {odd}"), rule)  # fmt: skip
+
+
+def game_unchecked(game: Game, message: str, rule: str) -> Finding:
+    """``game.unchecked``: checks of ``game`` that were not run, ``message`` saying which
+    and why, resting on the contract's rule ``rule`` (``findings.contract``)."""
+    return finding("game.unchecked", game_id=game.game_id, message=message, rule=contract(rule))
 
 
 def money_unchecked(findings: Sequence[Finding]) -> Finding | None:
