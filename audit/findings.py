@@ -290,6 +290,21 @@ def contract(key: str) -> str:
     return f"{key}: {CONTRACT[key]}"
 
 
+def table_lacking(table: str, refused: Sequence[str] = ()) -> str:
+    """Why the checks resting on the optional ``table`` ran without it, as a sentence's
+    start: the log root has none, or none of its files, ``refused``, could be read (the
+    night's ``check.skipped``, explain's words and the fair-play detectors' say the same).
+
+    >>> table_lacking("ledger")
+    'The log root has no ledger table'
+    >>> print(table_lacking("sessions", ["sessions/a.parquet"]))
+    None of the log root's sessions files could be read (sessions/a.parquet)
+    """
+    if refused:
+        return f"None of the log root's {table} files could be read ({', '.join(refused)})"
+    return f"The log root has no {table} table"
+
+
 def may_be_in(files: Sequence[str]) -> str:
     """`` (its rows may be in F, which could not be read)``: the likely cause of rows a
     hand or game lacks, when files of their table could not be read.

@@ -19,7 +19,15 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from audit.errors import RulesetError
-from audit.findings import Finding, Severity, contract, finding, may_be_in, worst
+from audit.findings import (
+    Finding,
+    Severity,
+    contract,
+    finding,
+    may_be_in,
+    table_lacking,
+    worst,
+)
 from audit.games.deals import check_deals
 from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
@@ -294,11 +302,7 @@ def skipped_words(
              if game_format is None or game_format in formats]  # fmt: skip
     if not parts:
         return None
-    what = (
-        f"None of the log root's {table} files could be read ({', '.join(refused)})"
-        if refused
-        else f"The log root has no {table} table"
-    )
+    what = table_lacking(table, refused)
     *others, last = parts
     needed = f"{', '.join(others)}{',' * (len(others) > 1)} and {last}" if others else last
     return f"{what}, so {needed} could not be checked."
@@ -450,7 +454,7 @@ def game_checks(
             winner=pool.winner if pool is not None else None))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)
-    elif Format(game.format).is_pool and pool is not None:
+    elif pool is not None:
         found.extend(pool.findings)
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)

@@ -17,6 +17,7 @@ from audit.fairplay.engine import Settings, Tested
 from audit.fairplay.rings import rings
 from audit.fairplay.source import open_night
 from audit.fairplay.suspicion import Suspicion
+from audit.findings import table_lacking
 from audit.logs.reader import LogRoot
 from audit.rules.registry import lookup
 from audit.rules.ruleset import FORMATS
@@ -61,12 +62,13 @@ def _unread(log: LogRoot) -> dict[str, str]:
     >>> _unread(LogRoot(Path("logs"), {}, missing_optional=["sessions"]))
     {'sessions': 'the log root has no sessions table'}
     """
-    damaged = log.damaged
-    return {
-        table: f"none of the log root's {table} files could be read" if damaged.get(table)
-        else f"the log root has no {table} table"
-        for table in sorted(log.missing_optional)
-    }  # fmt: skip
+    return {table: _lower(table_lacking(table, log.damaged.get(table, ())))
+            for table in sorted(log.missing_optional)}  # fmt: skip
+
+
+def _lower(words: str) -> str:
+    """A sentence's start (``findings.table_lacking``) to put after a colon or a bracket."""
+    return words[:1].lower() + words[1:]
 
 
 def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> FairPlay:

@@ -176,29 +176,30 @@ class _PoolCheck:
         last = self.hands[-1]
         if len(active) == 1:
             self.winner_left = active[0]
-        if len(active) != 1:
-            # Still in only because their elimination after the last hand was refused:
-            # that elimination's finding says it (one error, one finding).
-            refused = {e.player for e in self.events.get(last.hand_no, [])
-                       if e.action == "eliminated"}  # fmt: skip
-            others = [p for p in active if p not in named]
-            if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
-                return
-            if named:  # several players still in, yet a winner is recorded
+            if named != active:
                 self.add(
                     "pool.winner", "elimination_score",
-                    f"Game {self.game.game_id} is recorded as won by "
-                    f"{', '.join(p or '?' for p in named)}, but after hand {last.hand_no} "
-                    f"{len(active)} players were still in ({', '.join(active)}).",
-                    hand_id=last.hand_id, expected="one player left", recorded=len(active),
+                    f"{active[0]} is the last player left in game {self.game.game_id}, but "
+                    "the game is recorded as won by "
+                    f"{', '.join(p or '?' for p in named) or 'nobody'}.",
+                    hand_id=last.hand_id, player_id=active[0],
+                    expected=active[0], recorded=", ".join(p or "?" for p in named) or None,
                 )  # fmt: skip
-        elif named != active:
+            return
+        # Still in only because their elimination after the last hand was refused: that
+        # elimination's finding says it (one error, one finding).
+        refused = {e.player for e in self.events.get(last.hand_no, [])
+                   if e.action == "eliminated"}  # fmt: skip
+        others = [p for p in active if p not in named]
+        if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
+            return
+        if named:  # several players still in, yet a winner is recorded
             self.add(
                 "pool.winner", "elimination_score",
-                f"{active[0]} is the last player left in game {self.game.game_id}, but the "
-                f"game is recorded as won by {', '.join(p or '?' for p in named) or 'nobody'}.",
-                hand_id=last.hand_id, player_id=active[0],
-                expected=active[0], recorded=", ".join(p or "?" for p in named) or None,
+                f"Game {self.game.game_id} is recorded as won by "
+                f"{', '.join(p or '?' for p in named)}, but after hand {last.hand_no} "
+                f"{len(active)} players were still in ({', '.join(active)}).",
+                hand_id=last.hand_id, expected="one player left", recorded=len(active),
             )  # fmt: skip
 
     # ---------------------------------------------------------------- per hand
@@ -644,11 +645,3 @@ def check_pool(
 ) -> list[Finding]:
     """The pool findings of one game (``judge_pool``)."""
     return list(judge_pool(game, hands, rules, expected=expected).findings)
-
-
-def standings(
-    game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
-) -> Mapping[int, Standing]:
-    """The table after each hand (by hand_no) as the pool check follows it: who is still
-    in and everyone's running score by the rules (what a split is judged on)."""
-    return judge_pool(game, hands, rules, expected=expected).standings
