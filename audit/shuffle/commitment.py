@@ -5,8 +5,11 @@ A hand's ``shuffle`` (log-format.md, hands) carries the platform's commitment. T
 both ``deck.commitment``:
 
 - **The hash.** ``server_seed_hash`` must be the hex digest of ``server_seed`` (its UTF-8
-  bytes). The contract names no hash function, so the digest's length picks it: 64 hex
-  digits SHA-256, 96 SHA-384, 128 SHA-512; another length is not checked.
+  bytes). The contract names no hash function, so the digest's length picks the standard
+  functions it may be (``_HASHES``: 64 hex digits SHA-256, SHA3-256 or BLAKE2s ...), and
+  the seed must hash to it under one of them. An empty commitment, or one that is not hex,
+  is a broken commitment (critical); a hex digest of another length cannot be checked and
+  says so (info), never passing in silence.
 - **The shoe.** For the one scheme this audit can replay, ``algorithm =
   "hmac-sha256-fisher-yates"`` (schemas/README.md, "Provably-fair shuffles"): the ruleset's
   shoe in canonical order (AS 2S ... KS AH ... KC, each card once per deck in a row, then
@@ -25,11 +28,21 @@ import struct
 from typing import Any, Final
 
 from audit.cards import canonical_shoe, difference_words, format_codes
-from audit.findings import Finding, finding
+from audit.findings import Finding, Severity, finding
 from audit.records import Game, Hand, Shuffle
 
 ALGORITHM = "hmac-sha256-fisher-yates"
-_HASHES: Final = {64: hashlib.sha256, 96: hashlib.sha384, 128: hashlib.sha512}
+_HASHES: Final[dict[int, tuple[str, ...]]] = {
+    32: ("md5",),
+    40: ("sha1",),
+    56: ("sha224", "sha3_224"),
+    64: ("sha256", "sha3_256", "blake2s"),
+    96: ("sha384", "sha3_384"),
+    128: ("sha512", "sha3_512", "blake2b"),
+}
+"""The standard hash functions a hex digest of each length may be, the usual first: a
+commitment holds when the seed hashes to it under any of them."""
+_HEX: Final = frozenset("0123456789abcdef")
 RULE_HASH = (
     "hands.shuffle: the revealed server_seed hashes to the server_seed_hash committed "
     "before the hand (log-format.md, hands.shuffle)"
@@ -104,24 +117,10 @@ def commitment_findings(
     if shuffle is None:
         return []
     out = []
-    committed = (shuffle.server_seed_hash or "").strip().lower()
-    digest = _HASHES.get(len(committed))
-    if digest is not None and shuffle.server_seed is not None:
-        revealed = digest(shuffle.server_seed.encode()).hexdigest()
-        if revealed != committed:
-            out.append(
-                finding(
-                    "deck.commitment",
-                    game_id=hand.game_id,
-                    hand_id=hand.hand_id,
-                    expected=committed,
-                    recorded=revealed,
-                    message=f"The server seed revealed for hand {hand.hand_id} does not hash "
-                    "to the commitment published before the hand, so the shuffle cannot be "
-                    "shown to be fair.",
-                    rule=RULE_HASH,
-                )
-            )
+    if shuffle.server_seed is not None:
+        broken = _hash_finding(hand, shuffle.server_seed, shuffle.server_seed_hash or "")
+        if broken is not None:
+            out.append(broken)
     # A game recording no shoe (0 decks, fewer than 0 jokers) has its own finding from the
     # replay (``deal.shoes``): there is no shoe to shuffle the seeds over.
     decks, jokers = shoe if shoe is not None else (game.decks, game.printed_jokers)
@@ -150,3 +149,52 @@ def commitment_findings(
                 )
             )
     return out
+
+
+def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:
+    """The ``deck.commitment`` finding of a revealed ``seed`` against the ``commitment``
+    published before the hand, or None when it hashes to it."""
+    committed = commitment.strip().lower()
+    names = _HASHES.get(len(committed), ())
+    hexed = bool(committed) and _HEX.issuperset(committed)
+    if hexed and names:
+        data = seed.encode()
+        usual = hashlib.new(names[0], data).hexdigest()
+        if usual == committed or any(
+            hashlib.new(name, data).hexdigest() == committed for name in names[1:]
+        ):
+            return None
+        return finding(
+            "deck.commitment",
+            game_id=hand.game_id,
+            hand_id=hand.hand_id,
+            expected=committed,
+            recorded=usual,
+            message=f"The server seed revealed for hand {hand.hand_id} does not hash to the "
+            "commitment published before the hand, so the shuffle cannot be shown to be fair.",
+            rule=RULE_HASH,
+        )
+    if hexed:
+        return finding(
+            "deck.commitment",
+            game_id=hand.game_id,
+            hand_id=hand.hand_id,
+            severity=Severity.INFO,
+            recorded=f"{len(committed)} hex digits",
+            message=f"The commitment of hand {hand.hand_id} is a digest of {len(committed)} "
+            "hex digits, of no hash function the audit knows, so its revealed seed was not "
+            "checked against it (the shoe still was).",
+            rule=RULE_HASH,
+        )
+    return finding(
+        "deck.commitment",
+        game_id=hand.game_id,
+        hand_id=hand.hand_id,
+        expected="a hex digest of the server seed",
+        recorded=repr(commitment) if len(commitment) <= 40 else f"{commitment[:37]!r}...",
+        message=f"Hand {hand.hand_id} records a provably-fair shuffle whose commitment is "
+        + ("empty" if not committed else "not a hex digest")
+        + ", so no commitment was published that the revealed seed could be checked "
+        "against, and the shuffle cannot be shown to be fair.",
+        rule=RULE_HASH,
+    )

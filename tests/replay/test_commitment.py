@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -78,6 +79,56 @@ def test_deck_commitment_unknown_schemes_are_held_to_the_hash_only(tmp_path: Pat
     shuffle["server_seed"] = seed
     shuffle["server_seed_hash"] = hashlib.sha512(seed.encode()).hexdigest().upper()
     assert audit(tmp_path, shuffle=shuffle) == []  # a random shoe: not reproduced, hash right
+
+
+@pytest.mark.parametrize("name", ["md5", "sha1", "sha3_224", "sha3_256", "blake2s", "blake2b"])
+def test_deck_commitment_the_digest_may_be_any_standard_hash_of_its_length(
+    tmp_path: Path, name: str
+) -> None:
+    # schemas/README.md, "Provably-fair shuffles": the contract names no hash function, so
+    # a commitment by SHA3-256 (64 hex digits, as SHA-256) is no broken commitment.
+    shuffle = commitment()
+    shoe = fair_shoe(shuffle)
+    shuffle["server_seed_hash"] = hashlib.new(name, SEED.encode()).hexdigest()
+    assert audit(tmp_path, shoe=shoe, shuffle=shuffle) == []
+    wrong = hashlib.new(name, b"another seed").hexdigest()
+    (found,) = audit(tmp_path / "wrong", shoe=shoe, shuffle={**shuffle, "server_seed_hash": wrong})
+    assert (found["check"], found["severity"]) == ("deck.commitment", "critical")
+    assert "does not hash" in found["message"]
+
+
+@pytest.mark.parametrize(
+    ("published", "words"),
+    [("", "is empty"), ("   ", "is empty"), ("z" * 64, "not a hex digest"),
+     ("0x" + "ab" * 31, "not a hex digest")],
+)  # fmt: skip
+def test_deck_commitment_a_commitment_never_published_is_broken(
+    tmp_path: Path, published: str, words: str
+) -> None:
+    # An empty commitment passed in silence before (a blind tester's night): the players
+    # were shown nothing the revealed seed could be held to.
+    shuffle = {**commitment(), "server_seed_hash": published}
+    (found,) = audit(tmp_path, shoe=fair_shoe(commitment()), shuffle=shuffle)
+    assert (found["check"], found["severity"], found["hand_id"]) == (
+        "deck.commitment",
+        "critical",
+        "H1",
+    )
+    assert words in found["message"]
+    assert "cannot be shown to be fair" in found["message"]
+
+
+def test_deck_commitment_a_digest_of_an_unknown_length_is_said_not_checked(
+    tmp_path: Path,
+) -> None:
+    shuffle = {**commitment(), "server_seed_hash": "ab" * 10}  # 20 hex digits: no hash
+    (found,) = audit(tmp_path, shoe=fair_shoe(commitment()), shuffle=shuffle)
+    assert (found["check"], found["severity"], found["recorded"]) == (
+        "deck.commitment",
+        "info",
+        "20 hex digits",
+    )
+    assert "was not checked" in found["message"]
 
 
 def test_deck_commitment_the_canonical_shoe_is_code_order_deck_by_deck() -> None:
