@@ -112,7 +112,8 @@ def commitment_findings(
     """``deck.commitment`` findings of one hand (none without a shuffle commitment). The
     seeds shuffle ``shoe`` (decks, printed jokers), the ruleset's for the hand's table
     (schemas/README.md: "Start from the ruleset's shoe"); without one, the games row's. A
-    games row that differs from the ruleset is the replay's own ``deck.composition``."""
+    games row that differs from the ruleset is the replay's own ``deck.composition``; seeds
+    that shuffle the games row's shoe to the one dealt are then no commitment finding."""
     shuffle = hand.shuffle
     if shuffle is None:
         return []
@@ -128,6 +129,18 @@ def commitment_findings(
     seeded = shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce)
     if seeded and playable:
         wanted = reproduce(shuffle, decks, jokers)
+        recorded = (game.decks, game.printed_jokers)
+        if (
+            wanted != hand.shoe
+            and recorded != (decks, jokers)
+            and recorded[0] >= 1
+            and recorded[1] >= 0
+            and reproduce(shuffle, *recorded) == hand.shoe
+        ):
+            # The seeds shuffle the games row's shoe to the one dealt: the shuffle is
+            # what was committed, and the shoe's wrong size is the replay's own
+            # deck.composition finding (one fault, one finding).
+            return out
         if wanted != hand.shoe:
             first = next(
                 (i for i, (a, b) in enumerate(zip(wanted, hand.shoe, strict=False)) if a != b),

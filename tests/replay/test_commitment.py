@@ -233,3 +233,37 @@ def test_deck_commitment_the_shuffle_starts_from_the_rulesets_shoe_not_the_games
     found = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
     assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
     assert "records 1 deck" in found[0]["message"]
+
+
+def test_deck_commitment_seeds_that_shuffle_the_games_rows_shoe_are_no_second_finding(
+    tmp_path: Path,
+) -> None:
+    """A platform dealing standard-13's two players from 3 decks, its games row saying so,
+    its seeds shuffling those 3 decks to the shoe dealt: one fault, the shoe's size
+    (deck.composition), not also a critical deck.commitment saying the seeds "shuffle to
+    another shoe" (a blind tester's night), which an investigator reads as a rigged
+    shuffle."""
+    shuffle = commitment()
+    shoe = [CODE_TEXT[c] for c in reproduce(Shuffle(**shuffle), 3, 3)]
+    logs = (
+        LogBuilder(tmp_path / "logs")
+        .game("G1", decks=3, printed_jokers=3)
+        .quick_hand("H1", shoe=shoe, shuffle=shuffle)
+        .write()
+    )
+    replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
+    found = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    checks = {f["check"] for f in found}
+    assert "deck.composition" in checks
+    assert "deck.commitment" not in checks
+    # and seeds that shuffle neither shoe to the one dealt are still found
+    other = {**shuffle, "nonce": 8}
+    logs = (
+        LogBuilder(tmp_path / "logs2")
+        .game("G1", decks=3, printed_jokers=3)
+        .quick_hand("H1", shoe=shoe, shuffle=other)
+        .write()
+    )
+    replay_logs(logs=logs, out=tmp_path / "out2", workers=1, progress=False)
+    found = pq.read_table(tmp_path / "out2" / "findings.parquet").to_pylist()
+    assert "deck.commitment" in {f["check"] for f in found}
