@@ -32,6 +32,10 @@ from audit.errors import AuditError
 from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY, load_contract
 from audit.nightly.inputs import TakenFile
 
+RUNNING = "running.parquet"
+"""``carry/running.parquet``: each game carried to the next night, and since which night."""
+LOGS = "logs"
+"""``carry/logs/``: the carried rows, a log root of their own."""
 CARRIED = "carried-"
 """The folder that holds a file's carried rows, followed by 12 digits of its hash."""
 EMPTY = "nightly-empty.parquet"
@@ -65,7 +69,9 @@ class Split:
     """How tonight's rows were split."""
 
     carried_in: dict[str, int] = field(default_factory=dict)
-    """Game -> the night it was first carried from, for every game carried in."""
+    """Game -> the night it was first carried from, for every game carried in (the last
+    night's ``running.parquet``, whether or not its carried games row was dropped for a
+    rewritten file)."""
     running: dict[str, int] = field(default_factory=dict)
     """Game -> the night it started being carried, for every game carried out."""
     replaced_games_rows: int = 0
@@ -111,6 +117,7 @@ def split_night(
     *,
     taken: list[TakenFile],
     carried: Path | None,
+    since: dict[str, int],
     rewritten: set[str],
     tables: list[str],
     night: int,
@@ -120,16 +127,13 @@ def split_night(
     """Build tonight's log root in ``audit_root`` (the rows of every game not running)
     and the next night's carried rows in ``carry_root/logs`` (the rows of running
     games), from the files taken tonight and the rows ``carried`` from the last night
-    (its ``carry/`` folder)."""
+    (its ``carry/logs/``) of the games it carried (``since``: its ``running.parquet``)."""
     out = Split()
     candidates = [Candidate(f.table, f.path, f.copy, f.sha256) for f in taken]
     names = {f.path for f in taken}
-    since: dict[str, int] = {}
-    if carried is not None and (carried / "logs").is_dir():
-        since = read_running(carried / "running.parquet")
-        logs = carried / "logs"
-        for source in sorted(logs.rglob("*.parquet")):
-            path = source.relative_to(logs).as_posix()
+    if carried is not None and carried.is_dir():
+        for source in sorted(carried.rglob("*.parquet")):
+            path = source.relative_to(carried).as_posix()
             if origin(path) in rewritten:
                 out.dropped.append(path)
                 continue
@@ -143,7 +147,9 @@ def split_night(
     candidates.sort(key=lambda c: c.path)
 
     rows, carried_games = _games(candidates)
-    out.carried_in = {g: since.get(g, night - 1) for g in sorted(carried_games)}
+    # A game whose carried games row was dropped (its file rewritten) is carried in all
+    # the same: its other rows are, and tonight's files hold its row again.
+    out.carried_in = {g: since.get(g, night - 1) for g in sorted(carried_games | set(since))}
     replaced = {g for g, _, new in rows if new}
     bodies = _bodies(candidates, replaced & carried_games)
     ended: dict[str, bool] = {}
@@ -155,13 +161,13 @@ def split_night(
     hands = _running_hands(candidates, running)
 
     for item in candidates:
-        _place(item, running, hands, bodies, audit_root, carry_root / "logs", out)
+        _place(item, running, hands, bodies, audit_root, carry_root / LOGS, out)
     for table in tables:
         if not (audit_root / table).is_dir() or not any((audit_root / table).rglob("*.parquet")):
             path = f"{table}/{EMPTY}"
             _write_empty(table, audit_root / path)
             out.placeholders.append(path)
-    _write_running(carry_root / "running.parquet", out.running)
+    _write_running(carry_root / RUNNING, out.running)
     return out
 
 
@@ -331,8 +337,6 @@ def _write_empty(table: str, path: Path) -> None:
 
 
 def read_running(path: Path) -> dict[str, int]:
-    if not path.is_file():
-        return {}
     return {row["game_id"]: row["since_night"] for row in pq.read_table(path).to_pylist()}
 
 

@@ -295,24 +295,29 @@ def suspicion_changes(
 
 def read_history(folder: Path | None) -> dict[str, list[dict[str, Any]]]:
     """The history rows of a night's folder (empty before the first night)."""
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in SCHEMAS}
-    if folder is None:
-        return rows
-    for name in SCHEMAS:
-        path = folder / HISTORY / f"{name}.parquet"
-        if path.is_file():
-            rows[name] = pq.read_table(path).to_pylist()
+    return {name: read_history_table(folder, name) if folder is not None else []
+            for name in SCHEMAS}  # fmt: skip
+
+
+def read_history_table(folder: Path, name: str) -> list[dict[str, Any]]:
+    """One table of a night's history (no rows when the folder has not got it)."""
+    path = history_file(folder, name)
+    rows: list[dict[str, Any]] = pq.read_table(path).to_pylist() if path.is_file() else []
     return rows
+
+
+def history_file(folder: Path, name: str) -> Path:
+    """Where a night's folder keeps one table of its history."""
+    return folder / HISTORY / f"{name}.parquet"
 
 
 def write_history(folder: Path, rows: dict[str, list[dict[str, Any]]]) -> None:
     """``folder/history/<table>.parquet``, each sorted by its key."""
-    target = folder / HISTORY
-    target.mkdir(parents=True, exist_ok=True)
+    (folder / HISTORY).mkdir(parents=True, exist_ok=True)
     for name, schema in SCHEMAS.items():
         keys = ORDER[name]
         ordered = sorted(rows.get(name, []), key=lambda r: tuple(r[k] for k in keys))
-        pq.write_table(pa.Table.from_pylist(ordered, schema=schema), target / f"{name}.parquet")
+        pq.write_table(pa.Table.from_pylist(ordered, schema=schema), history_file(folder, name))
 
 
 def merge(
@@ -352,7 +357,7 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
             db.execute(f"DELETE FROM {name} WHERE night > $known", {"known": known})
         if night_folder is not None:
             for name in SCHEMAS:
-                source = night_folder / HISTORY / f"{name}.parquet"
+                source = history_file(night_folder, name)
                 if source.is_file():
                     db.execute(
                         f"INSERT INTO {name} BY NAME SELECT * FROM "

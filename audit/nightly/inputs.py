@@ -94,9 +94,7 @@ def check_log_root(logs: Path) -> None:
         )
 
 
-def read_seen(path: Path | None) -> list[SeenFile]:
-    if path is None or not path.is_file():
-        return []
+def read_seen(path: Path) -> list[SeenFile]:
     rows = pq.read_table(path).to_pylist()
     return [SeenFile(**row) for row in rows]
 

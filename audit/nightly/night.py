@@ -28,11 +28,13 @@ import pyarrow.parquet as pq
 from audit import duck
 from audit.errors import AuditError
 from audit.findings import Severity
-from audit.nightly.carry import Split, read_running, split_night
+from audit.nightly.carry import LOGS, RUNNING, Split, read_running, split_night
 from audit.nightly.history import (
+    SCHEMAS,
     NightFacts,
+    history_file,
     merge,
-    read_history,
+    read_history_table,
     sync_database,
     tonight,
     write_history,
@@ -44,8 +46,11 @@ from audit.nightly.state import (
     HISTORY_DB,
     State,
     checkpoint,
+    damaged,
+    in_state,
     night_name,
     open_state,
+    reading,
     sync_folder,
 )
 from audit.output import NIGHTLY, write_json
@@ -53,6 +58,11 @@ from audit.report.render import write_report
 from audit.run import replay_logs, shuffle_words
 
 SEEN = "seen.parquet"
+REBUILD = (
+    f"move {HISTORY_DB} out of the state folder and run again: it is rebuilt from the last "
+    "night's history/ and carry/seen.parquet"
+)
+"""What a user can do about a history database that cannot be read or brought up."""
 
 
 @dataclass(frozen=True)
@@ -134,9 +144,10 @@ def nightly_logs(
             slug="state",
         )
     with open_state(state) as st:
+        committed = load_committed(st)
         finish(st)
         try:
-            return _night(st, logs, workers, fail_on, progress, fairplay, rng, rules)
+            return _night(st, committed, logs, workers, fail_on, progress, fairplay, rng, rules)
         finally:
             shutil.rmtree(st.work, ignore_errors=True)
 
@@ -146,16 +157,86 @@ def finish(st: State) -> None:
     have been killed after its commit): the history database brought to it, the carried
     rows of older nights removed."""
     last = st.last
-    sync_database(st.folder / HISTORY_DB, last, st.night,
-                  last / CARRY / SEEN if last is not None else None)  # fmt: skip
+    with reading(st.folder, st.folder / HISTORY_DB, REBUILD):
+        sync_database(st.folder / HISTORY_DB, last, st.night,
+                      last / CARRY / SEEN if last is not None else None)  # fmt: skip
     if st.nights.is_dir():
         for path in sorted(st.nights.iterdir()):
             if path.name.isdigit() and int(path.name) < st.night:
                 shutil.rmtree(path / CARRY, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class Committed:
+    """What the last committed night left the next one, read whole before a night runs
+    (``load_committed``)."""
+
+    seen: list[SeenFile]
+    """Every file taken so far (its ``carry/seen.parquet``)."""
+    running: dict[str, int]
+    """The games it carried, and since which night (its ``carry/running.parquet``)."""
+    carried: Path | None
+    """Their rows (its ``carry/logs/``); None before the first night."""
+    history: dict[str, list[dict[str, Any]]]
+    """The history as of that night (its ``history/``)."""
+
+
+def load_committed(st: State) -> Committed:
+    """The last committed night's carry and history. A state folder without one of them,
+    with one that cannot be read, or whose carried rows are not those its ``nightly.json``
+    counts is refused on one line (``damaged``), before anything is taken: a night run
+    over it would take every file as new, or judge a running game without its earlier
+    rows, and commit that for good. Nothing is mended here."""
+    last = st.last
+    if last is None:
+        return Committed([], {}, None, {name: [] for name in SCHEMAS})
+    carry = last / CARRY
+    if not carry.is_dir():
+        raise damaged(
+            st.folder, f"{in_state(st.folder, carry)}/, what the night left the next, is missing"
+        )
+    tables = {name: history_file(last, name) for name in SCHEMAS}
+    for path in (last / NIGHTLY, carry / SEEN, carry / RUNNING, *tables.values()):
+        if not path.is_file():
+            raise damaged(st.folder, f"{in_state(st.folder, path)} is missing")
+    with reading(st.folder, last / NIGHTLY):
+        data = json.loads((last / NIGHTLY).read_text(encoding="utf-8"))
+    carry_data = data.get("carry") if isinstance(data, dict) else None
+    counted = carry_data.get("carried_rows") if isinstance(carry_data, dict) else None
+    if not isinstance(counted, dict):
+        raise damaged(
+            st.folder, f"{in_state(st.folder, last / NIGHTLY)} does not count its carried rows"
+        )
+    with reading(st.folder, carry / SEEN):
+        seen = read_seen(carry / SEEN)
+    with reading(st.folder, carry / RUNNING):
+        running = read_running(carry / RUNNING)
+    history = {}
+    for name, path in tables.items():
+        with reading(st.folder, path):
+            history[name] = read_history_table(last, name)
+    logs = carry / LOGS
+    if counted and not logs.is_dir():
+        raise damaged(
+            st.folder, f"{in_state(st.folder, logs)}/, the rows of the games it carried, is missing"
+        )
+    found: Counter[str] = Counter()
+    for path in sorted(logs.rglob("*.parquet")) if logs.is_dir() else []:
+        with reading(st.folder, path):
+            found[path.relative_to(logs).parts[0]] += pq.ParquetFile(path).metadata.num_rows
+    for table in sorted(set(found) | set(counted)):
+        if found[table] != counted.get(table, 0):
+            raise damaged(
+                st.folder,
+                f"{in_state(st.folder, logs)}/ holds {found[table]} carried {table} rows, not the "
+                f"{counted.get(table, 0)} night {st.night} carried",
+            )
+    return Committed(seen, running, logs, history)
+
+
 def _night(
     st: State,
+    committed: Committed,
     logs: Path,
     workers: int | None,
     fail_on: Severity,
@@ -165,25 +246,24 @@ def _night(
     rules: Path | None = None,
 ) -> NightSummary:
     last = st.last
-    seen = read_seen(last / CARRY / SEEN if last is not None else None)
+    seen = committed.seen
     night = st.night + 1
     st.work.mkdir()
     intake = take(logs, seen, st.work / "incoming")
     checkpoint("taken")
     if not intake.taken:
-        running = _running_count(last)
         return NightSummary(st.night, False, last, 0, 0, len(intake.seen_before),
-                            len(intake.duplicates), running=running)  # fmt: skip
+                            len(intake.duplicates), running=len(committed.running))  # fmt: skip
     folder = st.work / night_name(night)
     night_root = st.work / "logs"
     # A rewritten file's games are audited again whole: their rows in earlier files too.
-    carried = read_running(last / CARRY / "running.parquet") if last is not None else {}
-    again, reaudited = reaudit_rows(logs, intake, seen, set(carried), st.work / "reaudit",
+    again, reaudited = reaudit_rows(logs, intake, seen, set(committed.running), st.work / "reaudit",
                                     partial(_games_of_night, st),
                                     partial(_judged_before, st))  # fmt: skip
     split = split_night(
         taken=[*intake.taken, *again],
-        carried=last / CARRY if last is not None else None,
+        carried=committed.carried,
+        since=committed.running,
         rewritten=set(intake.rewritten),
         tables=intake.tables,
         night=night,
@@ -210,7 +290,7 @@ def _night(
         games_ended=len(split.ended),
         games_running=len(split.running),
     )
-    past = read_history(last)
+    past = committed.history
     rows = tonight(facts, folder, night_root, past)
     write_history(folder, merge(past, rows, night))
     write_report(folder)
@@ -220,9 +300,9 @@ def _night(
     os.replace(folder, target)
     sync_folder(st.nights)
     checkpoint("renamed")
-    committed = st.commit(night)
+    done = st.commit(night)
     checkpoint("committed")
-    finish(committed)
+    finish(done)
     checkpoint("finished")
     suspicions = sum(n for check, n in replay.findings.items() if check.startswith("fairplay."))
     return NightSummary(
@@ -254,10 +334,12 @@ def _games_of_night(st: State, night: int) -> set[str]:
     games: set[str] = set()
     hands = folder / "hands.parquet"
     if hands.is_file():
-        column = pq.read_table(hands, columns=["game_id"]).column("game_id")
+        with reading(st.folder, hands):
+            column = pq.read_table(hands, columns=["game_id"]).column("game_id")
         games.update(g for g in column.unique().to_pylist() if g is not None)
     if (folder / NIGHTLY).is_file():
-        data = json.loads((folder / NIGHTLY).read_text(encoding="utf-8"))
+        with reading(st.folder, folder / NIGHTLY):
+            data = json.loads((folder / NIGHTLY).read_text(encoding="utf-8"))
         games.update(data.get("carry", {}).get("running", {}))
     return games
 
@@ -268,7 +350,7 @@ def _judged_before(st: State, games: set[str], hands: set[str]) -> set[str]:
     files = sorted(str(p) for p in st.nights.glob("*/hands.parquet")) if st.nights.is_dir() else []
     if not files or not (games or hands):
         return set()
-    with duck.connect() as db:
+    with reading(st.folder, st.nights), duck.connect() as db:
         db.register("tonight_games", pa.table({"id": pa.array(sorted(games), pa.string())}))
         db.register("tonight_hands", pa.table({"id": pa.array(sorted(hands), pa.string())}))
         rows = db.execute(
@@ -278,13 +360,6 @@ def _judged_before(st: State, games: set[str], hands: set[str]) -> set[str]:
             {"files": files},
         ).fetchall()
     return {game for (game,) in rows if game is not None}
-
-
-def _running_count(last: Path | None) -> int:
-    if last is None:
-        return 0
-    data = json.loads((last / NIGHTLY).read_text(encoding="utf-8"))
-    return len(data.get("carry", {}).get("running", {}))
 
 
 def _rewrite_arguments(folder: Path, logs: Path, night: int) -> None:

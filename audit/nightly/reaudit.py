@@ -60,10 +60,10 @@ def reaudit_rows(
     Raises `AuditError` when a file an earlier night took is gone from the log root and
     its night audited or carried a game audited again."""
     rewritten = [f for f in intake.taken if f.status == "rewritten"]
+    new = [f for f in intake.taken if f.status == "new" and f.table != "sessions"]
     late: set[str] = set()
     if seen:  # an earlier night judged games: do tonight's new rows name any of them?
-        late = judged_before(*_keys([f for f in intake.taken if f.status == "new"
-                                     and f.table != "sessions"])) - running  # fmt: skip
+        late = judged_before(*_keys(new)) - running
     if not rewritten and not late:
         return [], []
     took = {row.sha256: row for row in seen}  # each content, as the night that took it
@@ -82,16 +82,29 @@ def reaudit_rows(
     hand_games = _hand_games([f.copy for f in intake.taken if f.table == "hands"]
                              + [logs / p for p, s in old if s.table == "hands"])  # fmt: skip
     games = set(late)
+    why: dict[str, str] = {}  # a game a rewritten file names -> that file
     for item in rewritten:
         key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
         for value in _column(item.copy, key):
             game = value if key == "game_id" else hand_games.get(value)
             if game is not None:
                 games.add(game)
+                why.setdefault(game, item.path)
     games -= running
     if not games:
         return [], []
-    _no_gone_rows(seen, intake, found, games, games_of_night)
+
+    def cause(game: str) -> str:
+        """Why ``game`` is audited again, in words, and what to move out for it."""
+        if game in why:
+            return (f"for the rewritten file {why[game]}; put the file back (under any path) "
+                    "or move the rewritten file out")  # fmt: skip
+        path = next((f.path for f in new if game in judged_before(*_keys([f]))), "")
+        where = f"the new file {path}" if path else "tonight's new files"
+        return (f"for rows of it that come again in {where} (sent again or late); put the "
+                "file back (under any path) or move the new file out")  # fmt: skip
+
+    _no_gone_rows(seen, intake, found, games, games_of_night, cause)
     hands = {h for h, g in hand_games.items() if g in games}
     # a rewritten games file replaces its earlier rows; a new one's row is a second copy
     tonight_games = {g for f in rewritten if f.table == "games"
@@ -147,10 +160,13 @@ def _no_gone_rows(
     found: set[str],
     games: set[str],
     games_of_night: Callable[[int], set[str]],
+    cause: Callable[[str], str],
 ) -> None:
     """Stop when a file earlier nights took is gone (its content under no path tonight, its
     path not rewritten since) and the night that took it audited or carried one of
-    ``games``: their rows in it would be missing from tonight's audit of them."""
+    ``games``: their rows in it would be missing from tonight's audit of them. The line
+    says why the first of them is audited again (``cause``: a rewritten file, or new rows
+    of it) and what to do."""
     latest = {row.path: row for row in seen}  # each path's last content (seen is in night order)
     rewritten = {f.path for f in intake.taken if f.status == "rewritten"}
     for path, row in sorted(latest.items()):  # a content rewritten since is replaced, not gone
@@ -163,8 +179,7 @@ def _no_gone_rows(
             raise AuditError(
                 f"{path}, taken on night {row.night}, is gone from the log root, and game "
                 f"{hit[0]}{f' (and {len(hit) - 1} more)' if len(hit) > 1 else ''} of that night "
-                "is to be audited again whole for a rewritten file; put the file back (under "
-                "any path) or move the rewritten file out, and run the night again",
+                f"is to be audited again whole {cause(hit[0])}, and run the night again",
                 slug="log-root",
             )
 

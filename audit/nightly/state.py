@@ -30,7 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from audit.errors import AuditError
+import duckdb
+import pyarrow as pa
+
+from audit.errors import AuditError, first_line_under, one_line
 
 FORMAT = "rummy-audit nightly state"
 STATE_VERSION = 1
@@ -170,6 +173,42 @@ def read_state(folder: Path) -> int:
             slug="state",
         )
     return night
+
+
+REMEDY = "restore the state folder from a backup, or start a new state folder"
+"""What a user can do about a damaged state folder (the audit never mends one itself)."""
+
+
+def damaged(folder: Path, what: str, remedy: str = REMEDY) -> AuditError:
+    """The one line for a state folder that lacks a file or holds one that cannot be read.
+
+    >>> str(damaged(Path("state"), "nights/0002/carry/ is missing", "start a new one"))
+    '--state state is damaged: nights/0002/carry/ is missing; start a new one'
+    """
+    return AuditError(f"--state {folder} is damaged: {what}; {remedy}", slug="state")
+
+
+def in_state(folder: Path, path: Path) -> str:
+    """A path of the state folder as a message names it: relative to the folder.
+
+    >>> in_state(Path("state"), Path("state/nights/0002/carry/seen.parquet"))
+    'nights/0002/carry/seen.parquet'
+    """
+    return path.relative_to(folder).as_posix()
+
+
+@contextmanager
+def reading(folder: Path, path: Path, remedy: str = REMEDY) -> Iterator[None]:
+    """Read ``path`` of the state folder ``folder``: a file that cannot be read (a Parquet,
+    DuckDB or JSON file cut short or overwritten) is ``damaged``, one line, not a
+    traceback."""
+    try:
+        yield
+    except (OSError, ValueError, pa.ArrowException, duckdb.Error) as error:
+        why = first_line_under(error, folder.resolve())  # DuckDB names a file resolved
+        if not folder.is_absolute():
+            why = why.replace(one_line(f"{folder}/"), "")
+        raise damaged(folder, f"{in_state(folder, path)} cannot be read ({why})", remedy) from None
 
 
 def write_state(folder: Path, night: int) -> None:

@@ -62,10 +62,11 @@ class NightRow:
 class CheckTrend:
     check: str
     severity: str
-    """The most severe it was raised at over the nights shown."""
+    """The most severe it was raised at over every night of the history."""
     counts: list[int | None]
     """Findings per night, one per column; None where the check did not run that night."""
     total: int
+    """Findings over every night of the history, the nights without a column too."""
 
 
 @dataclass(frozen=True)
@@ -242,11 +243,11 @@ def _not_run(nights: list[dict[str, Any]]) -> dict[str, set[int]]:
 def _checks(
     rows: list[dict[str, Any]], columns: list[int], not_run: dict[str, set[int]]
 ) -> list[CheckTrend]:
+    """A row for every check the history holds, found on a night with a column or not
+    (its ``total`` counts every night)."""
     counts: dict[str, dict[int, int]] = {}
     severity: dict[str, int] = {}
     for r in rows:
-        if r["night"] not in columns:
-            continue
         by_night = counts.setdefault(r["check"], {})
         by_night[r["night"]] = by_night.get(r["night"], 0) + int(r["findings"])
         rank = SEVERITIES.index(r["severity"]) if r["severity"] in SEVERITIES else len(SEVERITIES)

@@ -378,9 +378,71 @@ def test_a_file_gone_since_its_night_stops_a_reaudit_that_needs_its_rows(
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1
     assert f"ledger/date={FIRST}/part-0.parquet, taken on night 1, is gone" in result.output
+    assert f"for the rewritten file hands/date={FIRST}/part-0.parquet;" in result.output
     assert not (state / "nights" / "0002").exists()
     kept.rename(ledger)
     assert night(logs, state).audited
+
+
+def test_a_file_gone_since_its_night_and_a_late_row_say_the_late_row_is_the_cause(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """A new file holding a ledger row of a game night 1 judged brings the game back to be
+    audited whole; with a file of night 1 gone, the night stops, and its line names the
+    new file as the cause (it said "for a rewritten file ... move the rewritten file out",
+    with no file rewritten: a blind tester)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    (logs / "events" / f"date={FIRST}" / "part-0.parquet").unlink()
+    ledger = cut.first["ledger"]
+    ended = pc.invert(pc.is_in(ledger.column("game_id"), value_set=pa.array(cut.running)))
+    late = ledger.filter(ended).slice(0, 1)
+    (logs / "ledger" / "late").mkdir()
+    pq.write_table(late, logs / "ledger" / "late" / "part-0.parquet")
+    result = CliRunner().invoke(
+        app, ["nightly", str(logs), "--state", str(state), "--workers", "1", "--no-progress"]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1
+    assert f"events/date={FIRST}/part-0.parquet, taken on night 1, is gone" in result.output
+    game = late.column("game_id")[0].as_py()
+    assert (
+        f"game {game} of that night is to be audited again whole for rows of it that come "
+        "again in the new file ledger/late/part-0.parquet (sent again or late); put the file "
+        "back (under any path) or move the new file out, and run the night again"
+    ) in result.output
+    assert "rewritten" not in result.output
+    assert not (state / "nights" / "0002").exists()
+
+
+def test_a_running_games_rewritten_games_file_keeps_it_counted_carried_in_and_ended(
+    cut: Cut, two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Night 1's games file rewritten (the same rows, new bytes) before night 2: the
+    carried games rows of the running games are dropped for the rewritten file's, yet the
+    games are carried in and end tonight, as in a run with no file rewritten (it said
+    carried in 0, ended 0, in nightly.json and the history: a blind tester)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    games = logs / "games" / f"date={FIRST}" / "part-0.parquet"
+    pq.write_table(pq.read_table(games), games, compression="zstd")
+    add_night(logs, cut.second, SECOND)
+    second = night(logs, state)
+    assert (second.rewritten, second.carried_in, second.ended) == (
+        1, len(cut.running), len(cut.running)
+    )  # fmt: skip
+    carry = nightly_json(state / "nights" / "0002")["carry"]
+    assert carry["dropped_rewritten"]
+    reference = nightly_json(two_nights[1] / "nights" / "0002")["carry"]
+    assert (carry["carried_in"], carry["ended"]) == (reference["carried_in"], reference["ended"])
+    assert sorted(carry["ended"]) == cut.running
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        counted = db.execute(
+            "SELECT games_carried_in, games_ended FROM nights WHERE night = 2"
+        ).fetchall()
+    assert counted == [(len(cut.running), len(cut.running))]
 
 
 def test_rows_of_a_game_an_earlier_night_judged_sent_again_are_duplicates_as_in_one_replay(

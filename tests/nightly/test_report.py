@@ -259,3 +259,34 @@ def test_a_nights_folder_is_not_offered_to_fairplay_or_rng(two_nights: tuple[Pat
         assert result.exit_code == 2, result.output
         assert "is a night of rummy-audit nightly" in result.output
         assert "rummy-audit replay" not in result.output
+
+
+def test_all_nights_counts_every_night_of_the_history_and_every_check(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """docs/nightly.md: findings per check has a column for each of the last 14 nights and
+    "all nights", every night of the history added up. Over 16 nights it added only the 14
+    with a column, and a check found only on an older night had no row (a blind tester:
+    fairplay.bot 14 where the history held 18, score.amount missing)."""
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    rows = read_history(out)
+    second = next(n for n in rows["nights"] if n["night"] == 2)
+    rows["nights"] = [{**second, "night": n} for n in range(1, 17)]
+    rows["checks"] = [
+        {"night": n, "check": "fairplay.bot", "severity": "minor", "findings": 1}
+        for n in range(1, 17)
+    ] + [{"night": 1, "check": "score.amount", "severity": "major", "findings": 2}]
+    write_history(out, rows)
+    write_report(out)
+    view = build_view(out).history
+    assert view is not None
+    assert view.columns == list(range(3, 17))
+    trends = {t.check: t for t in view.checks}
+    assert trends["fairplay.bot"].total == 16
+    assert trends["score.amount"].counts == [0] * 14
+    assert (trends["score.amount"].total, trends["score.amount"].severity) == (2, "major")
+    note = " ".join(page(out).split('id="trends-checks-note">')[1].split("</p>")[0].split())
+    assert note.startswith('"All nights" adds up the counts of all 16 nights of the history, '
+                           "the 2 older than the columns too:")  # fmt: skip
