@@ -620,7 +620,11 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
     except duckdb.Error:
         pass
     def iso(value: Any) -> str | None:
-        return None if value is None else value.astimezone(UTC).isoformat(timespec="seconds")
+        """ISO 8601 in UTC; an instant Python's datetime cannot hold (before year 1, after
+        9999: DuckDB gives its own text) as DuckDB writes it, never a traceback."""
+        if isinstance(value, datetime):
+            return value.astimezone(UTC).isoformat(timespec="seconds")
+        return None if value is None else one_line(str(value))
 
     return {"first_started_at": iso(first), "last_ended_at": iso(last)}
 

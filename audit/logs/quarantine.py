@@ -196,7 +196,11 @@ def refused_hands(staged: Staged, root: Path) -> None:
 
 
 def _hand_ids(path: Path) -> set[str]:
-    """The hand ids of a refused file's ``hand_id`` column; none when it cannot be read."""
+    """The hand ids of a refused file's ``hand_id`` column; none when it cannot be read
+    (nor from what is not a regular file: opening a pipe named ``*.parquet`` waits for a
+    writer for ever, and a blind tester's run hung there)."""
+    if not path.is_file():
+        return set()
     try:
         column = pq.ParquetFile(path).read(columns=["hand_id"]).column("hand_id")
         values = pc.unique(pc.cast(column, pa.string()).combine_chunks()).to_pylist()

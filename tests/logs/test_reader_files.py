@@ -81,6 +81,21 @@ def test_a_symbolic_link_to_nothing_is_refused_and_its_hands_accounted_for(
     assert all(name in why for why in quarantined(units).values())
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_named_pipe_called_parquet_is_refused_and_the_night_goes_on(tmp_path: Path) -> None:
+    """A pipe named ``*.parquet`` in a table's folder is not a regular file: refused with
+    a reason, never opened (opening a pipe waits for a writer: a blind tester's run hung
+    for ever), the rest of the night read."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    pipe = bad.with_name("pipe.parquet")
+    os.mkfifo(pipe)
+    name = f"events/{PARTITION}/pipe.parquet"
+    log = open_log_root(root)
+    assert [(q.file, q.reason) for q in log.bad_files] == [(name, f"{name} is not a regular file")]
+    units, _, _ = read_all(root, tmp_path / "work")  # returns: nothing waits on the pipe
+    assert set(hands_of(units)) == EVERY
+
+
 def test_a_symbolic_link_to_a_file_is_read(tmp_path: Path) -> None:
     root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
     shutil.move(bad, tmp_path / "b.parquet")

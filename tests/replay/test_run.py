@@ -21,7 +21,7 @@ import audit.games.tables as tables
 from audit.cli import app
 from audit.run import replay_logs
 from audit.sim import simulate
-from tests.logs.logbuilder import write_table
+from tests.logs.logbuilder import LogBuilder, write_table
 from tests.replay.cases import CASES, base
 from tests.replay.parquet import builder_for, write_log
 from tests.replay.scenario import scenario
@@ -374,3 +374,24 @@ def test_a_file_name_with_a_newline_keeps_the_summary_and_the_reasons_one_line(
     assert row["file"] == "ledger/bad\nname.parquet"  # the value itself, as it is
     assert "\n" not in row["reason"]
     assert "bad\\nname.parquet" in row["reason"]
+
+
+def test_hands_beyond_pythons_calendar_still_give_run_json_and_the_report(
+    tmp_path: Path,
+) -> None:
+    """A hands row whose ``ended_at`` is in the year 10001 (a valid ``timestamp[ms,
+    tz=UTC]``, beyond Python's datetime) crashed the run as it wrote run.json's
+    ``hands_span`` (a blind tester): the span is written as DuckDB gives it."""
+    logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1").write()
+    (path,) = (logs / "hands").rglob("*.parquet")
+    table = pq.read_table(path)
+    late = pa.array([253_402_300_800_000 + 400 * 86_400_000], pa.int64())
+    at = table.schema.get_field_index("ended_at")
+    table = table.set_column(at, table.schema.field(at), late.cast(pa.timestamp("ms", "UTC")))
+    pq.write_table(table, path)
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out"),
+                                 "--workers", "1", "--no-progress"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    span = json.loads((tmp_path / "out" / "run.json").read_text())["hands_span"]
+    assert span["last_ended_at"].startswith("10001-02-04")
+    assert "10001-02-04" in (tmp_path / "out" / "report.html").read_text()
