@@ -17,6 +17,10 @@ from enum import StrEnum, unique
 from typing import Final, NamedTuple, Protocol
 
 NO_CARD: Final = -1
+MAX_SEATS: Final = 127
+"""The most players a hand may seat (hands.parquet counts them in an ``int8``, as the
+contract numbers seats); no rummy table seats more than six, so a hand beyond it is no
+table at all and is quarantined (``audit.logs.validate.SEATS_OK``)."""
 
 
 @unique

@@ -33,6 +33,7 @@ from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
 from audit.games.pool import judge_pool, out_of_format
 from audit.records import (
+    MAX_SEATS,
     NO_CARD,
     Format,
     Game,
@@ -172,7 +173,7 @@ def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
         hand_no=hand.hand_no or None,  # 0: its hands row is lost, its number unknown
         format=game.format if game else None,
         ruleset=game.ruleset if game else None,
-        players=len(hand.seats) or None,
+        players=len(hand.seats) if 0 < len(hand.seats) <= MAX_SEATS else None,
         status="quarantined",
         findings=0,
         worst_severity=None,

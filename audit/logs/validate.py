@@ -28,6 +28,7 @@ from audit.cards import CODE_TEXT
 from audit.duck import file_literal, literal, quote
 from audit.errors import one_line
 from audit.logs.contract import Column, load_contract, type_name
+from audit.records import MAX_SEATS
 
 CARD_COLUMNS: dict[str, frozenset[str]] = {
     "hands": frozenset({"shoe", "wild_card", "open_card"}),
@@ -444,10 +445,10 @@ def result_stats(results: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-SEATS_OK = (pl.col("seats").list.len() > 0) & (
+SEATS_OK = (pl.col("seats").list.len().is_between(1, MAX_SEATS)) & (
     pl.col("seats").list.n_unique() == pl.col("seats").list.len()
 )
-"""A hand's seats name at least one player, each once."""
+"""A hand's seats name at least one player and at most ``MAX_SEATS``, each once."""
 
 
 def seats_problem(name: str, seats: list[str]) -> str:
@@ -456,11 +457,16 @@ def seats_problem(name: str, seats: list[str]) -> str:
 
     >>> seats_problem("hand h1", ["p1", "p2", "p1"])
     'hand h1 seats player p1 2 times'
+    >>> seats_problem("hand h1", [f"p{i}" for i in range(128)])
+    'hand h1 seats 128 players, more than any table holds (a hand seats at most 127)'
     >>> print(seats_problem("hand h\\n1", ["p\\n1", "p\\n1"]))
     hand h\\n1 seats player p\\n1 2 times
     """
     if not seats:
         return f"{one_line(name)} has no seats"
+    if len(seats) > MAX_SEATS:
+        return (f"{one_line(name)} seats {len(seats)} players, more than any table holds "
+                f"(a hand seats at most {MAX_SEATS})")  # fmt: skip
     player = next(p for p in seats if seats.count(p) > 1)
     return f"{one_line(name)} seats player {one_line(player)} {seats.count(player)} times"
 

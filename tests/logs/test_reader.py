@@ -35,6 +35,7 @@ from audit.logs.reader import (
 from audit.records import NO_CARD, Event, GameUnit, Hand
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
+from audit.run import replay_logs
 from tests.logs import logbuilder
 from tests.logs.logbuilder import PARTITION, LogBuilder, arrow_table, write_table
 
@@ -691,6 +692,25 @@ def test_seats_must_name_distinct_players(tmp_path: Path, players: list[str], pr
     logs.result("p1").result("p2")
     units, _ = read(logs.write(), tmp_path / "work")
     assert quarantined(units) == {"h1": problem}
+
+
+def test_a_hand_seating_more_players_than_any_table_is_quarantined_end_to_end(
+    tmp_path: Path,
+) -> None:
+    """128 seats (no rummy table seats more than six) crashed the run as it wrote
+    hands.parquet's int8 ``players`` (a blind tester): now the hand is quarantined with
+    the reason and the night's other hands are replayed."""
+    crowd = [f"p{i}" for i in range(128)]
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h0")
+    seats = [{"seat": i % 100 + 1, "player_id": p} for i, p in enumerate(crowd)]  # int8 seats
+    logs.hand("h1", players=crowd, seats=seats, wild_card="AS", open_card="KS").turns(1)
+    logs.result("p0").result("p1")
+    summary = replay_logs(logs=logs.write(), out=tmp_path / "out", workers=1, progress=False)
+    hands = pq.read_table(tmp_path / "out" / "hands.parquet").to_pylist()
+    assert {h["hand_id"]: h["status"] for h in hands} == {"h0": "verified", "h1": "quarantined"}
+    (row,) = pq.read_table(tmp_path / "out" / "quarantine.parquet").to_pylist()
+    assert "hand h1 seats 128 players, more than any table holds" in row["reason"]
+    assert (summary.hands["verified"], summary.hands["quarantined"]) == (1, 1)
 
 
 def test_two_results_rows_for_one_player_quarantine_the_hand(tmp_path: Path) -> None:
