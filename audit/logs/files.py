@@ -94,7 +94,9 @@ def walk(folder: Path, *, hidden: bool = True) -> Iterator[tuple[Path, str]]:
             continue
         for entry in entries:
             path = here / entry.name
-            if _is(entry.is_dir):  # through a link
+            if not utf8(entry.name):
+                yield path, NOT_UTF8  # never entered nor read: no output could name it
+            elif _is(entry.is_dir):  # through a link
                 if hidden or not entry.name.startswith((".", "_")):
                     stack.append((path, (*above, real)))
             elif _is(entry.is_file):
@@ -109,6 +111,40 @@ def walk(folder: Path, *, hidden: bool = True) -> Iterator[tuple[Path, str]]:
                     yield path, "is a symbolic link to nothing"
                 except OSError as error:
                     yield path, f"is a symbolic link that cannot be followed: {os_why(error)}"
+
+
+NOT_UTF8 = (
+    "has a name that is not UTF-8 text (shown with its bytes escaped), so it was not read; "
+    "rename it"
+)
+"""Why an entry whose name is not UTF-8 is refused (``walk``): the outputs and run.json
+name every file in UTF-8, and DuckDB opens files by UTF-8 names."""
+
+
+def utf8(name: str) -> bool:
+    """Whether a name from the file system is UTF-8 text (Python holds the bytes of one
+    that is not as lone surrogates).
+
+    >>> utf8("café.parquet"), utf8(b"caf\\xe9.parquet".decode("utf-8", "surrogateescape"))
+    (True, False)
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(path: str) -> str:
+    """A path of the log root as the outputs name it: UTF-8 text, a name's bytes that are
+    not UTF-8 written as ``\\xe9`` (``utf8``).
+
+    >>> shown(b"events/caf\\xe9.parquet".decode("utf-8", "surrogateescape"))
+    'events/caf\\\\xe9.parquet'
+    """
+    if utf8(path):
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _is(test: Callable[[], bool]) -> bool:

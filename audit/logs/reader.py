@@ -51,7 +51,7 @@ from audit.logs.contract import (
     file_schema_version,
     load_contract,
 )
-from audit.logs.files import not_read, os_why, walk, writers_own
+from audit.logs.files import NOT_UTF8, not_read, os_why, shown, walk, writers_own
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import (
     row_checks,
@@ -193,10 +193,10 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
         found = []
         for path, why in walk(folder) if folder.is_dir() else ():
             if writers_own(path, folder):
-                if path.suffix == ".parquet" and not why:
-                    log.skipped.append((table, path.relative_to(root).as_posix()))
+                if path.suffix == ".parquet" and why in ("", NOT_UTF8):
+                    log.skipped.append((table, shown(path.relative_to(root).as_posix())))
             elif path.suffix == ".parquet" or (why and path.is_dir()):  # or a folder not listed
-                found.append((path.relative_to(root).as_posix(), why))
+                found.append((shown(path.relative_to(root).as_posix()), why))
         found.sort()
         good = []
         for rel, why in found:

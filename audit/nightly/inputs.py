@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
-from audit.logs.files import walk, writers_own
+from audit.logs.files import NOT_UTF8, shown, walk, writers_own
 
 CHUNK = 1 << 20
 
@@ -115,9 +115,10 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
     tonight: dict[str, str] = {}
     for table in intake.tables:
         found = sorted(
-            (path.relative_to(logs).as_posix(), why)
+            (shown(path.relative_to(logs).as_posix()), why)
             for path, why in walk(logs / table)
-            if not writers_own(path, logs / table) and (path.suffix == ".parquet" or why)
+            if not writers_own(path, logs / table)
+            and (path.suffix == ".parquet" or (why and (why != NOT_UTF8 or path.is_dir())))
         )  # a writer's own file is no table's data, as for replay (files.WRITERS_OWN)
         for rel, why in found:
             source = logs / rel

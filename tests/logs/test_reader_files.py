@@ -96,6 +96,31 @@ def test_a_named_pipe_called_parquet_is_refused_and_the_night_goes_on(tmp_path: 
     assert set(hands_of(units)) == EVERY
 
 
+def test_a_file_name_that_is_not_utf8_is_refused_and_named_with_its_bytes_escaped(
+    tmp_path: Path,
+) -> None:
+    """A name of Latin-1 bytes (``caf\\xe9.parquet``) cannot be written in the outputs,
+    which are UTF-8: the run ended in a traceback with no output (a blind tester). Such a
+    file is refused, named with its bytes escaped, its hands quarantined; a writer's own
+    file so named is listed as skipped; the run writes every output."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
+    latin = os.fsdecode(b"caf\xe9.parquet")
+    shutil.move(bad, bad.with_name(latin))
+    (bad.parent / os.fsdecode(b".tmp-\xe9.parquet")).write_bytes(b"")  # a writer's own
+    name = f"events/{PARTITION}/caf\\xe9.parquet"
+    log = open_log_root(root)
+    assert [(q.file, q.reason) for q in log.bad_files] == [
+        (name, f"{name} has a name that is not UTF-8 text (shown with its bytes escaped), so "
+               "it was not read; rename it")
+    ]  # fmt: skip
+    assert log.skipped == [("events", f"events/{PARTITION}/.tmp-\\xe9.parquet")]
+    summary = replay_logs(logs=root, out=tmp_path / "out", workers=1, progress=False)
+    assert summary.unreadable == (name,)
+    assert (tmp_path / "out" / "report.html").is_file()
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["counts"]["hands"]["quarantined"] == 2  # g2's two hands, their events unread
+
+
 def test_a_symbolic_link_to_a_file_is_read(tmp_path: Path) -> None:
     root, bad = split_by_game(full_log(tmp_path / "logs"), "events")
     shutil.move(bad, tmp_path / "b.parquet")
