@@ -197,6 +197,9 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
                     log.skipped.append((table, shown(path.relative_to(root).as_posix())))
             elif path.suffix == ".parquet" or (why and path.is_dir()):  # or a folder not listed
                 found.append((shown(path.relative_to(root).as_posix()), why))
+        if folder.exists() and not folder.is_dir():  # a file where the table's folder goes
+            found.append((table, f"is a file, not a folder: a table is a folder of {table} "
+                                 "Parquet files, so it was not read"))  # fmt: skip
         found.sort()
         good = []
         for rel, why in found:
@@ -228,7 +231,9 @@ def _no_table(log: LogRoot, table: str, folder: Path) -> str:
     """Why the required `table` has no readable file, in one line naming the first
     refused file."""
     refused = [b.reason for b in log.bad_files if b.table == table]
-    if not folder.is_dir():
+    if folder.exists() and not folder.is_dir():
+        why = refused[0]
+    elif not folder.is_dir():
         why = f"there is no {table}/ folder"
     elif not refused:
         why = f"{table}/ holds no .parquet file"

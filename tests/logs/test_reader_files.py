@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.errors import LogFormatError
 from audit.logs.reader import open_log_root
 from audit.run import replay_logs
 from tests.logs.logbuilder import PARTITION
@@ -119,6 +120,26 @@ def test_a_file_name_that_is_not_utf8_is_refused_and_named_with_its_bytes_escape
     assert (tmp_path / "out" / "report.html").is_file()
     run = json.loads((tmp_path / "out" / "run.json").read_text())
     assert run["counts"]["hands"]["quarantined"] == 2  # g2's two hands, their events unread
+
+
+def test_a_file_where_a_tables_folder_goes_is_refused_not_taken_for_no_table(
+    tmp_path: Path,
+) -> None:
+    """A plain file named ``sessions`` at the root read as "no sessions table", named
+    nowhere (a blind tester): it is refused with why, and a required table's stops the run
+    saying so."""
+    root = full_log(tmp_path / "logs").write()
+    shutil.rmtree(root / "sessions")
+    (root / "sessions").write_text("not a folder")
+    log = open_log_root(root)
+    assert [(q.table, q.file, q.reason) for q in log.bad_files] == [
+        ("sessions", "sessions", "sessions is a file, not a folder: a table is a folder of "
+         "sessions Parquet files, so it was not read")
+    ]  # fmt: skip
+    shutil.rmtree(root / "games")
+    (root / "games").write_text("not a folder")
+    with pytest.raises(LogFormatError, match="games is a file, not a folder"):
+        open_log_root(root)
 
 
 def test_a_symbolic_link_to_a_file_is_read(tmp_path: Path) -> None:
