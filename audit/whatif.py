@@ -26,6 +26,7 @@ which the other rules would have changed: they are not re-scored.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -110,8 +111,9 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
     game = unit.game
     opening = opening_players(unit.hands)
     for hand in unit.hands:
-        if reasons[hand.hand_id] is not None or game is None or rules is None:
-            out.skipped["quarantined: the replay cannot replay it"] += 1
+        why = reasons[hand.hand_id]
+        if why is not None or game is None or rules is None:
+            out.skipped[quarantined(why, unit.game_id, hand.hand_id)] += 1
         elif rules.kind == "open-melds" or other.kind == "open-melds":
             out.skipped[f"what-if does not re-score the open-melds game ({rules.id} to "
                         f"{other.id}): its melds are laid during play"] += 1  # fmt: skip
@@ -120,6 +122,24 @@ def whatif_unit(unit: GameUnit, other: Ruleset, out: WhatIf) -> None:
                         f"deals {other.cards_per_hand}"] += 1  # fmt: skip
         else:
             _hand(hand, game, rules, other, out, opening)
+
+
+def quarantined(reason: str | None, game_id: str, hand_id: str) -> str:
+    """What a hand the replay quarantines is counted under: the replay's reason, with its
+    game and hand named "its game" and "the hand", so that one cause is one line (every
+    hand of the games naming a ruleset the run does not know), not one a game.
+
+    >>> print(quarantined("game G7: unknown ruleset 'acme-13'", "G7", "H1"))
+    quarantined: unknown ruleset 'acme-13'
+    >>> print(quarantined("game G7 deals 10 cards but its ruleset S deals 13", "G7", "H1"))
+    quarantined: its game deals 10 cards but its ruleset S deals 13
+    >>> print(quarantined("hand H1 event 4 (discard) has no card", "G7", "H1"))
+    quarantined: the hand event 4 (discard) has no card
+    """
+    why = (reason or "the replay cannot replay it").removeprefix(f"game {game_id}: ")
+    for named, words in ((f"game {game_id}", "its game"), (f"hand {hand_id}", "the hand")):
+        why = re.sub(rf"{re.escape(named)}(?![\w.-])", words, why)
+    return f"quarantined: {why}"
 
 
 def _hand(

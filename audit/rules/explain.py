@@ -10,7 +10,7 @@ from audit.cards import CODE_TEXT, JOKER, format_codes, parse_codes, split_codes
 from audit.errors import AuditError
 from audit.rules.declaration import GroupCheck, check_declaration
 from audit.rules.melds import Jokers
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import Ruleset, toml_text
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement
 from audit.rules.ways import grouped_arrangement
@@ -28,7 +28,7 @@ def show_preset(rules: Ruleset) -> str:
         if head != section:
             section = head
             lines.append(f"[{section}]")
-        lines.append(f"{key} = {_value(rule.value)}")
+        lines.append(f"{key} = " + toml_text(rule.value, quote='"'))
         lines.append(f"    {rule.text}")
         lines.append(f"    source: {rule.source}")
         if rule.choice:
@@ -42,18 +42,6 @@ def _rule_order(rules: Ruleset) -> Callable[[str], tuple[int, int]]:
     for key in rules.rules:
         sections.setdefault(key.split(".", 1)[0], len(sections))
     return lambda key: (sections[key.split(".", 1)[0]], order[key])
-
-
-def _value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    return str(value)
 
 
 def split_groups(args: Sequence[str]) -> list[list[int]]:
@@ -144,6 +132,11 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
     groups = split_groups(args)
     if not groups:
         raise AuditError("no cards given", slug="groups")
+    if wild is not None:  # read as the groups are: "10h" is TH (a person writes it)
+        written = split_codes(wild)
+        if len(written) != 1:
+            raise AuditError(f"--wild takes one card, not {wild!r}", slug="groups")
+        wild = written[0]
     jokers = Jokers.for_wild_card(wild, rules)
     hand = [c for g in groups for c in g]
     impossible = too_many_copies(hand, rules)

@@ -258,6 +258,9 @@ def check_file(path: Path, *, parents: Path | None = None) -> str:
     ``parents`` is the folder of the platform rulesets it may extend; a problem is a
     ``RulesetError`` naming the file and the key."""
     name = str(path)
+    if path.is_dir():
+        raise RulesetError(f"{name}: a folder, and check-file checks one ruleset file (rules "
+                           f"list --rules {name} loads the whole folder)")  # fmt: skip
     if not path.is_file():
         raise RulesetError(f"{name}: no such ruleset file")
     item = _read(_text(path, name), name)

@@ -9,6 +9,8 @@ value is a ``RulesetError`` naming the file and the key.
 
 from __future__ import annotations
 
+import json
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,10 +20,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from audit.cards import CODE_OF, JOKER, RANK_OF, Rank, shoe_words
+from audit.cards import CODE_OF, JOKER, RANK_OF, Rank
 from audit.errors import RulesetError
 from audit.findings import RULE_KEYS, contract
 from audit.records import Format
+from audit.rules.contradictions import contradictions
 
 FORMATS: tuple[str, ...] = tuple(f.value for f in Format)
 JokersOnlyGroup = Literal["leftover", "run", "invalid"]
@@ -224,39 +227,7 @@ class Ruleset:
     """The formats in which a split exists (000_: pool 101 and 201 only)."""
 
     def __post_init__(self) -> None:
-        problems = []
-        if self.min_players > self.max_players:
-            problems.append("deal.players: the minimum is above the maximum")
-        if not self.ace_low and not self.ace_high:
-            problems.append("melds.ace_low/ace_high: an ace must fit somewhere in a sequence")
-        if self.max_set_size < self.min_meld_size:
-            problems.append("melds.max_set_size: smaller than melds.min_size")
-        if self.min_pure_runs > self.min_runs:
-            problems.append("declaration.min_pure_runs: more than declaration.min_runs")
-        for sizes in self.groupings or ():
-            if sum(sizes) != self.cards_per_hand:
-                problems.append(
-                    f"declaration.groupings: {'+'.join(map(str, sizes))} is not "
-                    f"{self.cards_per_hand} cards (deal.cards_per_hand)"
-                )
-        covered: set[int] = set()
-        twice: set[int] = set()
-        for shoe in self.shoes:
-            tables = set(range(shoe.min_players, shoe.max_players + 1))
-            twice |= covered & tables
-            covered |= tables
-            need = shoe.max_players * self.cards_per_hand + 2  # the hands, the wild, the open
-            if 52 * shoe.decks + shoe.printed_jokers < need:
-                problems.append(
-                    f"deal.shoes: {shoe_words(shoe.decks, shoe.printed_jokers)} cannot deal "
-                    f"{shoe.max_players} players {self.cards_per_hand} cards each "
-                    f"and turn up the wild and open cards ({need} cards)"
-                )
-        missing = sorted(set(range(self.min_players, self.max_players + 1)) - covered)
-        if missing:
-            problems.append(f"deal.shoes: no shoe for {missing} players")
-        if twice:  # shoe_for would take the first row, and say nothing of the other
-            problems.append(f"deal.shoes: more than one shoe for {sorted(twice)} players")
+        problems = contradictions(self)
         if problems:
             raise RulesetError(f"{self.path}: " + "; ".join(problems))
 
@@ -294,10 +265,41 @@ def _points_table(rules: Ruleset, joker_codes: frozenset[int]) -> tuple[int, ...
 
 Parser = Callable[[object], object]
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_text(value: object, quote: str = "'") -> str:
+    """``value`` as a ruleset file writes it in TOML: ``true``, ``[3, 3]``, ``{ first = 20 }``,
+    a string between ``quote`` marks (``'...'`` by default, as a refusal quotes the words it
+    allows; ``rules show`` writes ``"..."`` as the presets do). The one way a rule's value
+    is shown: a refusal said ``got True`` and ``got {'first': 20}`` for what the file wrote
+    ``true`` and ``{ first = 20 }``.
+
+    >>> print(toml_text({"first": 20, "middle": True}), toml_text(["none", 1.5]))
+    { first = 20, middle = true } ['none', 1.5]
+    >>> print(toml_text("leftover", quote='"'), toml_text("it's"))
+    "leftover" "it's"
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        if quote in value or "\n" in value or "\\" in value:
+            return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+        return f"{quote}{value}{quote}"
+    if isinstance(value, dict):
+        items = (
+            f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k))} = {toml_text(v, quote)}"
+            for k, v in value.items()
+        )
+        return "{ " + ", ".join(items) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(v, quote) for v in value) + "]"
+    return str(value)
+
 
 def _whole(value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"expected a whole number from {lo} to {hi}, got {value!r}")
+        raise ValueError(f"expected a whole number from {lo} to {hi}, got {toml_text(value)}")
     return value
 
 
@@ -313,7 +315,7 @@ def _int_or(word: str, lo: int, hi: int) -> Parser:
             return _whole(value, lo, hi)
         except ValueError:
             raise ValueError(
-                f"expected {word!r} or a whole number from {lo} to {hi}, got {value!r}"
+                f"expected {word!r} or a whole number from {lo} to {hi}, got {toml_text(value)}"
             ) from None
 
     return parse
@@ -321,14 +323,16 @@ def _int_or(word: str, lo: int, hi: int) -> Parser:
 
 def _bool(value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {value!r}")
+        raise ValueError(f"expected true or false, got {toml_text(value)}")
     return value
 
 
 def _choice(*words: str) -> Parser:
     def parse(value: object) -> str:
         if value not in words:
-            raise ValueError(f"expected one of {', '.join(map(repr, words))}, got {value!r}")
+            raise ValueError(
+                f"expected one of {', '.join(map(repr, words))}, got {toml_text(value)}"
+            )
         return str(value)
 
     return parse
@@ -338,15 +342,15 @@ def _rank(value: object) -> Rank:
     try:
         return Rank(str(value))
     except ValueError:
-        raise ValueError(f"expected a rank A 2-9 T J Q K, got {value!r}") from None
+        raise ValueError(f"expected a rank A 2-9 T J Q K, got {toml_text(value)}") from None
 
 
 def _pair(value: object, lo: int, hi: int) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
-        raise ValueError(f"expected [low, high], got {value!r}")
+        raise ValueError(f"expected [low, high], got {toml_text(value)}")
     low, high = _whole(value[0], lo, hi), _whole(value[1], lo, hi)
     if low > high:
-        raise ValueError(f"expected [low, high] with low <= high, got {value!r}")
+        raise ValueError(f"expected [low, high] with low <= high, got {toml_text(value)}")
     return low, high
 
 
@@ -356,12 +360,13 @@ def _range(lo: int, hi: int) -> Parser:
 
 def _shoes(value: object) -> tuple[ShoeSpec, ...]:
     if not isinstance(value, list) or not value:
-        raise ValueError(f"expected a list of shoes, got {value!r}")
+        raise ValueError(f"expected a list of shoes, got {toml_text(value)}")
     shoes = []
     for item in value:
         if not isinstance(item, dict) or set(item) != {"players", "decks", "printed_jokers"}:
             raise ValueError(
-                f"expected {{ players = [lo, hi], decks = N, printed_jokers = N }}, got {item!r}"
+                "expected { players = [lo, hi], decks = N, printed_jokers = N }, "
+                f"got {toml_text(item)}"
             )
         low, high = _pair(item["players"], 2, 10)
         shoes.append(
@@ -390,7 +395,9 @@ def _groupings(value: object) -> tuple[tuple[int, ...], ...] | None:
         or not value
         or not all(isinstance(sizes, list) and sizes for sizes in value)
     ):
-        raise ValueError(f"expected 'any' or a list of lists of group sizes, got {value!r}")
+        raise ValueError(
+            f"expected 'any' or a list of lists of group sizes, got {toml_text(value)}"
+        )
     out: list[tuple[int, ...]] = []
     for sizes in value:
         grouping = tuple(sorted((_whole(size, 1, 60) for size in sizes), reverse=True))
@@ -405,7 +412,9 @@ def _cut_card(value: object) -> int | None:
         return None
     code = CODE_OF.get(value) if isinstance(value, str) else None
     if code is None or code == JOKER:
-        raise ValueError(f"expected 'none' or a suited card code such as 'AS', got {value!r}")
+        raise ValueError(
+            f"expected 'none' or a suited card code such as 'AS', got {toml_text(value)}"
+        )
     return code
 
 
@@ -414,7 +423,9 @@ def _alternatives(value: object) -> tuple[Alternative, ...]:
     if value == "none":
         return ()
     if not isinstance(value, list) or not value:
-        raise ValueError(f"expected 'none' or a list of {{ kind = ..., count = N }}, got {value!r}")
+        raise ValueError(
+            f"expected 'none' or a list of {{ kind = ..., count = N }}, got {toml_text(value)}"
+        )
     out = []
     for item in value:
         if (
@@ -423,7 +434,8 @@ def _alternatives(value: object) -> tuple[Alternative, ...]:
             or item["kind"] not in ("tunnelas", "dublees", "jokers")
         ):
             raise ValueError(
-                f"expected {{ kind = 'tunnelas', 'dublees' or 'jokers', count = N }}, got {item!r}"
+                "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
+                f"got {toml_text(item)}"
             )
         out.append(Alternative(kind=item["kind"], count=_whole(item["count"], 1, 60)))
     return tuple(out)
@@ -434,7 +446,7 @@ def _ready_hand(value: object) -> ReadyHand | None:
         return None
     if not isinstance(value, dict) or set(value) != {"points", "dublees", "jokers"}:
         raise ValueError(
-            f"expected 'none' or {{ points = N, dublees = N, jokers = N }}, got {value!r}"
+            f"expected 'none' or {{ points = N, dublees = N, jokers = N }}, got {toml_text(value)}"
         )
     return ReadyHand(
         points=_whole(value["points"], 0, 1000),
@@ -445,7 +457,7 @@ def _ready_hand(value: object) -> ReadyHand | None:
 
 def _tiers(value: object, name: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
-        raise ValueError(f"expected {name} = [N, ...], got {value!r}")
+        raise ValueError(f"expected {name} = [N, ...], got {toml_text(value)}")
     return tuple(_whole(v, 0, 10_000) for v in value)
 
 
@@ -454,7 +466,8 @@ def _value_cards(value: object) -> ValueCards | None:
         return None
     if not isinstance(value, dict) or set(value) != {"tiers", "marriage"}:
         raise ValueError(
-            f"expected 'none' or {{ tiers = [N, ...], marriage = [N, ...] }}, got {value!r}"
+            "expected 'none' or { tiers = [N, ...], marriage = [N, ...] }, "
+            f"got {toml_text(value)}"
         )
     return ValueCards(
         tiers=_tiers(value["tiers"], "tiers"), marriage=_tiers(value["marriage"], "marriage")
@@ -465,7 +478,7 @@ def _drop(value: object) -> DropPenalty | None:
     if value == "none":
         return None
     if not isinstance(value, dict) or set(value) != {"first", "middle"}:
-        raise ValueError(f"expected 'none' or {{ first = N, middle = N }}, got {value!r}")
+        raise ValueError(f"expected 'none' or {{ first = N, middle = N }}, got {toml_text(value)}")
     return DropPenalty(
         first=_whole(value["first"], 0, 1000), middle=_whole(value["middle"], 0, 1000)
     )
@@ -474,7 +487,9 @@ def _drop(value: object) -> DropPenalty | None:
 def _formats(value: Any) -> tuple[str, ...]:
     """A list of game formats (log-format.md: points, pool_101, pool_201, deals)."""
     if not isinstance(value, list) or any(v not in FORMATS for v in value):
-        raise ValueError(f"expected a list of formats from {', '.join(FORMATS)}, got {value!r}")
+        raise ValueError(
+            f"expected a list of formats from {', '.join(FORMATS)}, got {toml_text(value)}"
+        )
     return tuple(value)
 
 
@@ -583,7 +598,14 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     },
 }
 RULE_KEYS.update(_KEYS)
-_RULE_FIELDS = {"value", "text", "source", "choice"}
+_WORDS = {
+    "text": "the rule in plain words",
+    "source": "where the rule comes from",
+    "choice": "why this value, where sources disagree or are silent",
+}
+"""The words a rule carries besides its value (docs/rulesets.md, "The file"); ``choice``
+is optional."""
+_RULE_FIELDS = {"value", *_WORDS}
 _META = {"id", "title", "extends"}
 
 
@@ -653,14 +675,18 @@ def _read(text: str, path: str) -> _Parsed:
     for key, value in data.items():
         if key in _META:
             if not isinstance(value, str):
-                raise RulesetError(f"{path}: {key} must be a string, got {value!r}")
+                raise RulesetError(f"{path}: {key} must be a string, got {toml_text(value)}")
             meta[key] = value
         elif isinstance(value, dict):
             _collect(path, key, value, rules)
         else:
             raise RulesetError(f"{path}: unknown key {key!r}")
     if "id" not in meta:
-        raise RulesetError(f"{path}: the preset has no id")
+        raise RulesetError(f"{path}: the ruleset has no id (the games.ruleset value that names "
+                           "it)")  # fmt: skip
+    if not meta["id"].strip():  # an empty id names nothing, or the games that name none
+        raise RulesetError(f"{path}: id: expected the games.ruleset value that names the "
+                           f"ruleset, got {toml_text(meta['id'])}")  # fmt: skip
     return _Parsed(path, meta, rules)
 
 
@@ -671,15 +697,22 @@ def _collect(path: str, prefix: str, table: dict[str, Any], rules: dict[str, Rul
             raise RulesetError(f"{path}: {prefix}: unknown field {sorted(unknown)[0]!r}")
         if prefix not in _KEYS:
             raise RulesetError(f"{path}: unknown key {prefix!r}")
-        for name in ("text", "source"):
-            if not isinstance(table.get(name), str) or not table[name].strip():
+        for name, what in _WORDS.items():
+            if name not in table:
+                if name == "choice":
+                    continue
+                raise RulesetError(f"{path}: {prefix}: the rule has no {name}")
+            if not isinstance(table[name], str):
+                raise RulesetError(f"{path}: {prefix}: {name}: expected text in quotes "
+                                   f"({what}), got {toml_text(table[name])}")  # fmt: skip
+            if name != "choice" and not table[name].strip():
                 raise RulesetError(f"{path}: {prefix}: the rule has no {name}")
         rules[prefix] = Rule(
             key=prefix,
             value=table["value"],
             text=table["text"],
             source=table["source"],
-            choice=str(table.get("choice", "")),
+            choice=table.get("choice", ""),
         )
         return
     if prefix in _KEYS and not all(isinstance(v, dict) for v in table.values()):

@@ -82,6 +82,22 @@ def test_an_empty_group_is_refused(args: list[str], words: str) -> None:
     assert words in refused(args)
 
 
+@pytest.mark.parametrize("wild", ["10H", "10h", "th", "TH"])
+def test_wild_is_read_as_the_groups_are_10_for_the_ten(wild: str) -> None:
+    """A person's cards: a group read ``10H`` as TH while ``--wild 10H`` was refused (a
+    blind tester). Both read what people write (lowercase, ``10``); the ten of the logs
+    stays ``T``."""
+    result = runner.invoke(app, ["rules", "check", "--wild", wild, "TS JS QS"])
+    assert result.exit_code == 0, result.output
+    assert "every 10 (wild rank, from the wild card TH)" in result.output
+
+
+def test_wild_takes_one_card() -> None:
+    assert refused(["--wild", "TH JH", "TS JS QS"]) == (
+        "rummy-audit: error: --wild takes one card, not 'TH JH'\n"
+    )
+
+
 # ------------------------------------------------------------ grouping
 
 

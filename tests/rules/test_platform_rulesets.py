@@ -146,6 +146,49 @@ def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
     assert refusal(tmp_path) == f"acme.toml: {key}: {allowed}"
 
 
+@pytest.mark.parametrize(
+    ("head", "says"),
+    [
+        ('id = ""\n', "acme.toml: id: expected the games.ruleset value that names the ruleset, "
+         "got ''"),
+        ('id = "  "\n', "acme.toml: id: expected the games.ruleset value that names the "
+         "ruleset, got '  '"),
+        ("", "acme.toml: the ruleset has no id (the games.ruleset value that names it)"),
+    ],
+)  # fmt: skip
+def test_each_ruleset_file_has_an_id_of_its_own_not_an_empty_one(
+    tmp_path: Path, head: str, says: str
+) -> None:
+    """docs/rulesets.md: "Each has an `id` of its own". `id = ""` was accepted, listed
+    with an empty id, and answered for the games whose games.ruleset is "" (a blind
+    tester); a file with no id was called "the preset"."""
+    path = tmp_path / "acme.toml"
+    path.write_text(head + 'extends = "standard-13"\n' + CAP_60, encoding="utf-8")
+    assert refusal(tmp_path) == says
+    with pytest.raises(RulesetError) as raised:
+        check_file(path)
+    assert str(raised.value) == says.replace("acme.toml", str(path), 1)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [
+        ("melds.min_size", True, "expected a whole number from 2 to 13, got true"),
+        ("drops.points", {"first": 20},
+         "expected 'none' or { first = N, middle = N }, got { first = 20 }"),
+        ("declaration.groupings", [["5", "5"]],
+         "expected a whole number from 1 to 60, got '5'"),
+    ],
+)  # fmt: skip
+def test_a_refusal_shows_the_value_as_the_file_wrote_it(
+    tmp_path: Path, key: str, value: object, shown: str
+) -> None:
+    """A value is echoed in TOML, as written in the file: `true` was `True` and
+    `{ first = 20 }` was `{'first': 20}` (Python's words, a blind tester)."""
+    ruleset(tmp_path, "acme.toml", "acme-13", rule_table(key, value), extends="standard-13")
+    assert refusal(tmp_path) == f"acme.toml: {key}: {shown}"
+
+
 def test_extends_an_unknown_id_names_the_presets_and_the_folder(tmp_path: Path) -> None:
     ruleset(tmp_path, "acme.toml", "acme-13", extends="acme-base")
     message = refusal(tmp_path)
@@ -237,6 +280,17 @@ def test_check_file_cli_ok_and_errors(tmp_path: Path, monkeypatch: pytest.Monkey
     result = runner.invoke(app, ["rules", "check-file", "missing.toml"])
     assert (result.exit_code, result.output) == (
         2, "rummy-audit: error: missing.toml: no such ruleset file\n"
+    )  # fmt: skip
+
+
+def test_check_file_of_a_folder_says_it_takes_one_file(tmp_path: Path) -> None:
+    """It said "no such ruleset file" of a folder that is there (a blind tester)."""
+    ruleset(tmp_path / "rules", "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    folder = str(tmp_path / "rules")
+    result = runner.invoke(app, ["rules", "check-file", folder])
+    assert (result.exit_code, result.output) == (
+        2, f"rummy-audit: error: {folder}: a folder, and check-file checks one ruleset file "
+        f"(rules list --rules {folder} loads the whole folder)\n"
     )  # fmt: skip
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from audit.cards import shoe_composition
 from audit.errors import RulesetError
+from audit.rules.declaration import check_declaration
 from audit.rules.ruleset import (
     DropPenalty,
     Rule,
@@ -22,7 +23,7 @@ from audit.rules.ruleset import (
 )
 
 from .hands import PRESETS
-from .support import FIRST_LIFE, STANDARD, rule_table, write_ruleset
+from .support import FIRST_LIFE, NO_WILD, STANDARD, groups, rule_table, write_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = {path.name: path for path in (ROOT / "docs" / "seeds").glob("*.txt")}
@@ -369,11 +370,35 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
 
 
 @pytest.mark.parametrize(
+    ("field", "written", "allowed"),
+    [
+        ("source", "5", "where the rule comes from"),
+        ("text", "true", "the rule in plain words"),
+        ("choice", "5", "why this value, where sources disagree or are silent"),
+        ("choice", "['a', 'b']", "why this value, where sources disagree or are silent"),
+    ],
+)
+def test_a_rule_s_words_that_are_not_text_name_the_key_and_what_is_allowed(
+    tmp_path: Path, field: str, written: str, allowed: str
+) -> None:
+    """docs/rulesets.md, "The file": `text`, `source` and the optional `choice` are words.
+    `source = 5` was "the rule has no source", and `choice = 5` was kept and shown as
+    `choice: 5` (a blind tester)."""
+    table = rule_table("points.cap", 60)
+    table = "\n".join(line for line in table.splitlines() if not line.startswith(field))
+    body = f"{table}\n{field} = {written}\n"
+    assert _refusal(tmp_path, body) == (
+        f"{tmp_path / 'custom.toml'}: points.cap: {field}: expected text in quotes "
+        f"({allowed}), got {written}"
+    )
+
+
+@pytest.mark.parametrize(
     ("key", "value", "expected"),
     [
         ("points.cap", -1, "expected a whole number from 1 to 1000, got -1"),
         ("points.cap", 80.0, "expected a whole number from 1 to 1000, got 80.0"),
-        ("melds.min_size", True, "expected a whole number from 2 to 13, got True"),
+        ("melds.min_size", True, "expected a whole number from 2 to 13, got true"),
         (
             "melds.max_jokers_per_run",
             "many",
@@ -403,12 +428,12 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
             "declaration.alternatives",
             [{"kind": "pairs", "count": 8}],
             "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
-            "got {'kind': 'pairs', 'count': 8}",
+            "got { kind = 'pairs', count = 8 }",
         ),
         (
             "points.ready_hand",
             {"points": 2},
-            "expected 'none' or { points = N, dublees = N, jokers = N }, got {'points': 2}",
+            "expected 'none' or { points = N, dublees = N, jokers = N }, got { points = 2 }",
         ),
         (
             "points.value_cards",
@@ -449,7 +474,7 @@ def test_bad_table_values_name_the_file_and_the_key(tmp_path: Path) -> None:
     shoes = '[deal.shoes]\nvalue = [{ players = [2, 6], decks = 2 }]\ntext = "t"\nsource = "s"\n'
     assert _refusal(tmp_path, shoes) == (
         f"{path}: deal.shoes: expected {{ players = [lo, hi], decks = N, printed_jokers = N }}, "
-        "got {'players': [2, 6], 'decks': 2}"
+        "got { players = [2, 6], decks = 2 }"
     )
     points = '[points.card_points]\nvalue = { A = 10 }\ntext = "t"\nsource = "s"\n'
     assert _refusal(tmp_path, points) == (
@@ -482,7 +507,9 @@ def test_ruleset_without_id_or_with_a_bad_title(tmp_path: Path) -> None:
     path.write_text('extends = "standard-13"\n', encoding="utf-8")
     with pytest.raises(RulesetError) as raised:
         load_ruleset_file(path)
-    assert str(raised.value) == f"{path}: the preset has no id"
+    assert str(raised.value) == (
+        f"{path}: the ruleset has no id (the games.ruleset value that names it)"
+    )
     assert (
         _refusal(tmp_path, "title = 3\n")
         == f"{tmp_path / 'custom.toml'}: title must be a string, got 3"
@@ -549,6 +576,69 @@ def test_rules_that_contradict_each_other(
 ) -> None:
     body = "".join(rule_table(key, value) for key, value in rules.items())
     assert _refusal(tmp_path, body) == f"{tmp_path / 'custom.toml'}: {problem}"
+
+
+@pytest.mark.parametrize(
+    ("rules", "problem"),
+    [
+        (  # one group, two sequences required
+            {"declaration.groupings": [[13]]},
+            "declaration.groupings: 13 has room for 1 sequence and a declaration needs 2 "
+            "(declaration.min_runs)",
+        ),
+        (
+            {"declaration.groupings": [[5, 4, 4]], "declaration.long_run_length": 6},
+            "declaration.groupings: 5+4+4 has no group of 6 cards for the long sequence "
+            "(declaration.long_run_length)",
+        ),
+        (
+            {"declaration.long_run_length": 14},
+            "declaration.long_run_length: 14 cards, more than the 13 a hand holds "
+            "(deal.cards_per_hand)",
+        ),
+        (
+            {"declaration.min_runs": 5},
+            "declaration.min_runs: 5 sequences of at least 3 cards (melds.min_size) need 15 "
+            "cards, more than the 13 a hand holds (deal.cards_per_hand)",
+        ),
+    ],
+)
+def test_a_declaration_no_hand_can_make_is_refused(
+    tmp_path: Path, rules: dict[str, object], problem: str
+) -> None:
+    """docs/rulesets.md: rules that contradict each other refuse the file, each named.
+    These were accepted, and no declaration could ever be valid under them (a blind
+    tester)."""
+    body = "".join(rule_table(key, value) for key, value in rules.items())
+    assert _refusal(tmp_path, body) == f"{tmp_path / 'custom.toml'}: {problem}"
+
+
+def test_a_long_sequence_longer_than_a_suit_allows_is_refused(tmp_path: Path) -> None:
+    """21 cards without the high ace: a sequence runs A to K, 13 cards at most
+    (melds.py)."""
+    body = rule_table("melds.ace_high", False) + rule_table("declaration.long_run_length", 14)
+    assert _refusal(tmp_path, body, extends="standard-21") == (
+        f"{tmp_path / 'custom.toml'}: declaration.long_run_length: 14 cards, longer than a "
+        "sequence can be (13 cards under melds.ace_low, melds.ace_high and melds.run_wraps)"
+    )
+    with_ace = _load(tmp_path, rule_table("declaration.long_run_length", 14), extends="standard-21")
+    assert with_ace.long_run_length == 14  # A 2 ... K A
+
+
+def test_a_grouping_with_a_group_smaller_than_a_meld_is_refused(tmp_path: Path) -> None:
+    """A group of 1 card is no meld: 6+6+1 is refused when jokers may not be put aside
+    alone. Under melds.jokers_only_group = "leftover" (standard-13) jokers put aside are a
+    group of any size, so 6+6+1 can be declared (two sequences of six and a joker): kept."""
+    sixes_and_one = rule_table("declaration.groupings", [[6, 6, 1]])
+    alone = rule_table("melds.jokers_only_group", "invalid")
+    assert _refusal(tmp_path, sixes_and_one + alone) == (
+        f"{tmp_path / 'custom.toml'}: declaration.groupings: 6+6+1 has a group of 1 card, "
+        "smaller than a meld (melds.min_size: 3)"
+    )
+    rules = _load(tmp_path, sixes_and_one)
+    sixes = groups("2H 3H 4H 5H 6H 7H / 2S 3S 4S 5S 6S 7S / JK")
+    hand = [c for g in sixes for c in g]
+    assert check_declaration(hand, sixes, NO_WILD, rules).valid
 
 
 def test_every_contradiction_is_reported_at_once(tmp_path: Path) -> None:
