@@ -135,6 +135,35 @@ class OpenHandReplay:
             self.turn = _Turn(player)
         return self.turn
 
+    def _mid_turn(self, e: Event) -> tuple[Seat | None, _Turn]:
+        """The seat a lay, lay-off or joker swap applies to, and the turn it counts in.
+        One by a player in the hand while another, whose turn it is, has drawn is one
+        ``turn.order`` and leaves the turn where it was: its cards leave the intruder's
+        hand, and the player whose turn it is goes on (the turn moved to the intruder, and
+        that player's own next meld was called out of turn: a blind tester)."""
+        base, player = self.base, e.player
+        seat = base.seats.get(player) if player is not None else None
+        expected = base.order[base.current]
+        if (
+            seat is not None
+            and player != expected
+            and seat.status is Status.IN
+            and base.drawn_this_turn
+            and not base.ended
+        ):
+            base._find(
+                "turn.order",
+                base.turn_rule,
+                f"{player} acted out of turn: it was {expected}'s turn.",
+                player=player,
+                seq=e.seq,
+                expected=expected,
+                recorded=player,
+            )
+            return seat, _Turn(player)  # the turn's own state stays the turn's
+        turn = self._for(player)
+        return base._check_turn(e, draw=False), turn
+
     # ------------------------------------------------------------ draws
 
     def draw(self, e: Event) -> None:
@@ -258,8 +287,7 @@ class OpenHandReplay:
     # ------------------------------------------------------------ the table
 
     def lay(self, e: Event) -> None:
-        turn = self._for(e.player)
-        seat = self.base._check_turn(e, draw=False)
+        seat, turn = self._mid_turn(e)
         if seat is None:
             return
         for group in e.groups or []:
@@ -295,8 +323,7 @@ class OpenHandReplay:
         return None
 
     def lay_off(self, e: Event) -> None:
-        turn = self._for(e.player)
-        seat = self.base._check_turn(e, draw=False)
+        seat, turn = self._mid_turn(e)
         if seat is None:
             return
         meld = self._target(e)
@@ -325,8 +352,7 @@ class OpenHandReplay:
         whose place the card fits (the meld stays valid), else a printed joker, else the
         first; where others fit as well, the player's next play of one of them says it was
         that one (``_reclaim``)."""
-        turn = self._for(e.player)
-        seat = self.base._check_turn(e, draw=False)
+        seat, turn = self._mid_turn(e)
         if seat is None:
             return
         meld = self._target(e)

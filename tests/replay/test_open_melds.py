@@ -360,6 +360,19 @@ def test_your_turn_is_a_draw_then_lay_down_then_a_discard_002() -> None:
     assert only.rule.startswith("open.turn: ")
     assert "then one discard" in only.rule
 
+def test_a_meld_laid_in_anothers_turn_is_one_finding_and_the_turn_stays_theirs_002() -> None:
+    """002_, "Your turn": a player lays down in their own turn. P1 lays off 6H while P2,
+    whose turn it is, has drawn: one `turn.order`, P1's. P2's own lay-off and discard after
+    it are theirs to make (before, the turn moved to P1 and P2's lay-off was called out of
+    turn: a blind tester)."""
+    events = [*CLEAN[:9], "P1 lay_off 6H @0", *CLEAN[9:12], *CLEAN[13:]]
+    game, hand = om_hand(events)
+    assert findings(game, hand) == [("turn.order", "P1", 9)]
+    replay = OpenHandReplay(hand, game, RULES).run()
+    assert replay.winner == "P1"
+    assert replay.seats["P1"].cards == []
+
+
 # ---------------------------------------------------------------- scoring
 
 
