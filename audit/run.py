@@ -260,14 +260,13 @@ def _night_checks(log: LogRoot) -> list[Finding]:
         log.root,
         by_name=not (log.uniform("sessions") and log.uniform("games")),
     )
+    night = _night_formats(log) if log.missing_optional else None
     for table in sorted(log.missing_optional):
+        words = skipped_words(table, log.damaged.get(table, ()), night=night)
+        if words is None:
+            continue  # no game of the night rests on it (a night of matches, no ledger)
         found.append(
-            finding(
-                "check.skipped",
-                game_id="",
-                message=skipped_words(table, log.damaged.get(table, ())) or "",
-                rule=contract("tables.optional"),
-            )
+            finding("check.skipped", game_id="", message=words, rule=contract("tables.optional"))
         )
     damaged = log.damaged.get("sessions", ())
     if damaged and "sessions" not in log.missing_optional:
@@ -281,6 +280,22 @@ def _night_checks(log: LogRoot) -> list[Finding]:
             )
         )
     return found
+
+
+def _night_formats(log: LogRoot) -> set[str] | None:
+    """The formats of the night's games (from the games files), None when they cannot be
+    read here (then every check a missing table holds is said skipped)."""
+    paths = [file_literal(str(log.root / f.path)) for f in log.files.get("games", [])]
+    try:
+        with duck.connect() as con:
+            rows = con.sql(
+                f"SELECT DISTINCT CAST(format AS VARCHAR) FROM read_parquet([{', '.join(paths)}],"
+                f" union_by_name={str(not log.uniform('games')).lower()},"
+                " hive_partitioning=false)"
+            ).fetchall()
+    except duckdb.Error:
+        return None
+    return {value for (value,) in rows if value is not None}
 
 
 def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:

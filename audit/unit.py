@@ -14,7 +14,7 @@ so a spawned worker starts fast.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -270,7 +270,8 @@ NEEDED_BY: Final = {
         ("table.limit and fairplay.shared_device (accounts at one table through one device "
          "or address)", frozenset[Format]()),
     ),
-    "ledger": (("ledger.balance", _EVERY), ("the split amounts of pool.split", _POOLS)),
+    "ledger": (("ledger.balance", _EVERY - {Format.MATCH}),  # a match has no money
+               ("the split amounts of pool.split", _POOLS)),
     "game_events": (
         ("the pool checks (scores, eliminations, rebuys, splits, the winner)", _POOLS),
         ("the winner of a deals game or a match", frozenset({Format.DEALS, Format.MATCH})),
@@ -282,13 +283,17 @@ checks it is (the sessions table's are the night's, no one game's)."""
 
 
 def skipped_words(
-    table: str, refused: Sequence[str] = (), game_format: str | None = None
+    table: str,
+    refused: Sequence[str] = (),
+    game_format: str | None = None,
+    night: Collection[str] | None = None,
 ) -> str | None:
     """The ``check.skipped`` sentence for an optional table the log root lacks (``refused``:
-    its files, none of which could be read): what the night could not check, or (with
-    ``game_format``) what it could not check of a game of that format; ``None`` when
-    nothing of such a game rests on the table. One sentence for the night's finding and
-    for ``explain``, so that both say the same.
+    its files, none of which could be read): what the night could not check (of the games
+    of the formats ``night`` holds, when known), or (with ``game_format``) what it could
+    not check of a game of that format; ``None`` when nothing of such a game rests on the
+    table (a night of matches has no money to check). One sentence for the night's
+    finding and for ``explain``, so that both say the same.
 
     >>> print(skipped_words("ledger"))  # doctest: +NORMALIZE_WHITESPACE
     The log root has no ledger table, so ledger.balance and the split amounts of pool.split
@@ -298,9 +303,14 @@ def skipped_words(
     entries and prize of a pool or deals game could not be checked.
     >>> skipped_words("game_events", game_format="points") is None
     True
+    >>> skipped_words("ledger", night={"match"}) is None
+    True
     """
-    parts = [words for words, formats in NEEDED_BY[table]
-             if game_format is None or game_format in formats]  # fmt: skip
+    if game_format is not None:
+        parts = [words for words, formats in NEEDED_BY[table] if game_format in formats]
+    else:  # the night's: its own checks (no formats), and those of the games it holds
+        parts = [words for words, formats in NEEDED_BY[table]
+                 if night is None or not formats or formats & set(night)]  # fmt: skip
     if not parts:
         return None
     what = table_lacking(table, refused)

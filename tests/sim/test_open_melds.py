@@ -14,9 +14,11 @@ minor or above; each planted tampering found by its check.
 from __future__ import annotations
 
 import glob
+import shutil
 from collections import Counter
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -285,6 +287,29 @@ def test_the_clean_night_replays_without_a_finding(clean_night: tuple[Path, Logs
     root, _ = clean_night
     strong = [f for f in replay(root) if f["severity"] in MINOR_OR_ABOVE]
     assert strong == []
+
+
+def test_a_night_of_matches_without_a_ledger_is_not_told_its_money_was_unchecked(
+    clean_night: tuple[Path, Logs], tmp_path: Path
+) -> None:
+    """docs/open-melds.md: "a match has no point value, entry fee or ledger rows, and the
+    audit checks none". Without a ledger table a night of matches was told ledger.balance
+    "could not be checked" (a blind tester): nothing of it rests on a ledger. A night
+    holding a points game still is."""
+    root, _ = clean_night
+    logs = tmp_path / "logs"
+    shutil.copytree(root, logs)
+    shutil.rmtree(logs / "ledger", ignore_errors=True)
+    skipped = [f["message"] for f in replay(logs) if f["check"] == "check.skipped"]
+    assert not [m for m in skipped if "ledger" in m]
+    games = next((logs / "games").rglob("*.parquet"))
+    table = pq.read_table(games)
+    formats = ["points", *table.column("format").to_pylist()[1:]]
+    table = table.set_column(table.schema.get_field_index("format"), "format",
+                             pa.array(formats, table.schema.field("format").type))  # fmt: skip
+    pq.write_table(table, games)
+    skipped = [f["message"] for f in replay(logs) if f["check"] == "check.skipped"]
+    assert [m for m in skipped if "no ledger table, so ledger.balance" in m]
 
 
 def test_each_planted_tampering_is_found(tampered_night: tuple[Path, Logs]) -> None:
