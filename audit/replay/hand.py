@@ -208,17 +208,23 @@ class HandReplay:
                 recorded=f"{table} players",
             )
         else:
-            if (game.decks, game.printed_jokers) != (spec.decks, spec.printed_jokers):
+            recorded, same = (game.decks, game.printed_jokers), False
+            if recorded != (spec.decks, spec.printed_jokers):
+                # A shoe of the games row's cards is the same fault, said once: the game
+                # played the wrong shoe (a blind tester had two findings for it).
+                same = game.decks >= 1 and game.printed_jokers >= 0 and _is_shoe(
+                    hand.shoe, game.decks, game.printed_jokers)  # fmt: skip
                 self._find(
                     "deck.composition",
                     "deal.shoes",
-                    f"The game records {shoe_words(game.decks, game.printed_jokers)}, but "
+                    f"The game records {shoe_words(*recorded)}, but "
                     f"{rules.id} plays {table} players with "
-                    f"{shoe_words(spec.decks, spec.printed_jokers)}{since}.",
+                    f"{shoe_words(spec.decks, spec.printed_jokers)}{since}"
+                    + (", and its shoe was dealt from them." if same else "."),
                     expected=shoe_words(spec.decks, spec.printed_jokers),
-                    recorded=shoe_words(game.decks, game.printed_jokers),
+                    recorded=shoe_words(*recorded),
                 )
-            if not _is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
+            if not same and not _is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
                 self._shoe_finding(spec.decks, spec.printed_jokers)
         if len(hand.shoe) < n * k + 2:
             self._find(
