@@ -16,7 +16,7 @@ from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, money_unsettled
 from audit.replay.hand import HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
-from audit.rules.declaration import cannot_meet
+from audit.rules.declaration import cannot_meet, unmet_charge
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
@@ -259,12 +259,17 @@ def server_loser(
     charged the cap is told so, not what an arbitrary arrangement leaves."""
     points, score = arranged_by_server(cards, jokers, rules, cap, whole=whole)
     if points >= cap and not score.ready and not whole:
-        why = (
-            f"no arrangement of their cards comes to fewer than {cap} points, so they are "
-            f"charged the cap of {cap}"
-        )
+        why = f"{_no_fewer(rules, cap)}, so they are charged the cap of {cap}"
         return _charged(score, key, why, SERVER_ARRANGED, capped=True)
     return _charged(score, key, score.summary(), SERVER_ARRANGED)
+
+
+def _no_fewer(rules: Ruleset, cap: int) -> str:
+    """Why a loser is charged the cap: no arrangement of their cards is charged less, and
+    what one without the declaration's sequences is charged (``unmet_charge``)."""
+    unmet = unmet_charge(rules)
+    return (f"no arrangement of their cards comes to fewer than {cap} points"
+            + (f" {unmet}" if unmet else ""))  # fmt: skip
 
 
 def _charged(score: Score, key: str, why: str, how: str, *, capped: bool = False) -> Expected:
@@ -293,7 +298,7 @@ def arranged_by_server(
         # What the best arrangement lacks is said of the cards, not of its groups
         # (it leaves a sequence the cards hold ungrouped when that saves nothing).
         if points >= cap and not whole:
-            score.unmet = (f"no arrangement of their cards comes to fewer than {cap} points",)
+            score.unmet = (_no_fewer(rules, cap),)
         elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
             score.unmet = (cannot_meet(rules),)
     return points, score

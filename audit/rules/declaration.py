@@ -103,6 +103,28 @@ def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]
     return unmet
 
 
+def unmet_charge(rules: Ruleset) -> str:
+    """What an arrangement that does not meet the declaration requirement is charged, in
+    words after "one that does not make ... ", for a loser charged the cap: their cards
+    make the requirement in no arrangement charged less (a first-life-13 loser whose melds
+    left 8 points was told only that "no arrangement comes to fewer than 80", a blind
+    tester); ``""`` when the ruleset requires no sequence.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> print(unmet_charge(load_preset("first-life-13")))  # doctest: +NORMALIZE_WHITESPACE
+    (an arrangement without the 2 sequences, one of them pure, one of them of 4 cards or
+    more, that a declaration needs, is charged the full 80)
+    """
+    if not (rules.min_runs or rules.min_pure_runs):
+        return ""
+    need = cannot_meet(rules).removeprefix("no arrangement of their cards makes ")
+    charged = {
+        "all_cards": "counts every card",
+        "full_count": f"is charged the full {rules.cap}",
+    }.get(rules.unmet_requirement, "counts every card outside its pure sequences")
+    return f"(an arrangement without {need}, {charged})"
+
+
 def cannot_meet(rules: Ruleset) -> str:
     """Why every card of a loser's hand counts when no arrangement of it meets the
     requirement: said of the player's cards (``their``: a player is they), not of one

@@ -9,7 +9,8 @@ from decimal import Decimal
 
 from audit.cards import CODE_TEXT, parse_code
 from audit.records import Event, Game, Hand, Result
-from audit.replay.outcome import audit_hand
+from audit.replay.outcome import audit_hand, server_loser
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
 from tests.replay.cases import DECLARE, P1, P2, base, longer
 from tests.replay.scenario import parse_event, scenario
@@ -414,10 +415,28 @@ def test_a_loser_charged_the_cap_is_told_the_cap_not_a_missing_sequence() -> Non
     want = result.expected["P2"]
     assert (want.points, want.rule_key) == (40, "points.first_hand_show_cap")
     assert want.why.startswith(
-        "no arrangement of their cards comes to fewer than 40 points, so they are charged the "
-        "cap of 40 (first hand show"
+        "no arrangement of their cards comes to fewer than 40 points (an arrangement without "
+        "the 2 sequences, one of them pure, that a declaration needs, counts every card), so "
+        "they are charged the cap of 40 (first hand show"
     ), want.why
     assert "every card counts" not in want.why
+
+
+def test_a_first_life_loser_charged_the_full_count_is_told_why_not_only_the_cap() -> None:
+    """003_f375e2c560403297.txt: without a first and a second life "all the 13 cards are
+    treated as unmatched". This loser's melds leave 8 points (8C) but no sequence of 4:
+    told only "no arrangement comes to fewer than 80", a support agent would read the
+    player something false (a blind tester). The words say what the full count is for."""
+    rules = load_preset("first-life-13")
+    held = ["2H", "3H", "4H", "5D", "6D", "7D", "TC", "TD", "TS", "QC", "QD", "QS", "8C"]
+    cards = [parse_code(c) for c in held]
+    want = server_loser(cards, Jokers.for_wild_card("JH", rules), rules, 80, "points.cap")
+    assert want.points == 80
+    assert want.why.startswith(
+        "no arrangement of their cards comes to fewer than 80 points (an arrangement without "
+        "the 2 sequences, one of them pure, one of them of 4 cards or more, that a "
+        "declaration needs, is charged the full 80), so they are charged the cap of 80"
+    ), want.why
 
 
 def test_a_finish_card_the_declarer_did_not_hold_is_one_finding() -> None:
