@@ -397,11 +397,17 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                     recorded=row.outcome,
                 )
             else:
+                # the points of each, where they differ: the outcome sets them (a middle
+                # drop recorded as a first drop is 20 points short: a blind tester)
+                both = want.points is not None and row.points != want.points
                 add(
                     "score.outcome",
                     want.rule_key,
-                    f"{player} is recorded as {row.outcome.replace('_', ' ')}, but the hand "
-                    f"gives {want.outcome.replace('_', ' ')}: {_of(player, want.why)}.",
+                    f"{player} is recorded as {row.outcome.replace('_', ' ')}"
+                    + (f" ({row.points} points)" if both else "")
+                    + f", but the hand gives {want.outcome.replace('_', ' ')}"
+                    + (f" ({want.points} points)" if both else "")
+                    + f": {_of(player, want.why)}.",
                     player_id=player,
                     seq=want.seq,
                     expected=want.outcome,

@@ -76,9 +76,30 @@ def test_score_outcome_of_a_swapped_winner_reads_as_a_sentence() -> None:
         "P1 is recorded as lost, but the hand gives won: P1 made a valid declaration."
     )
     assert found["P2"].message.startswith(
-        "P2 is recorded as won, but the hand gives lost: every card counts because it has "
-        "no sequences; "
+        "P2 is recorded as won (0 points), but the hand gives lost (40 points): every card "
+        "counts because it has no sequences; "
     )
+
+
+def test_score_outcome_says_the_points_each_outcome_charges_000() -> None:
+    """000_1729c72ad4c1f885.txt: a middle drop is a drop after "drawing and discarding in
+    an earlier turn", 40 points in points rummy. One recorded as a first drop at 20 was a
+    score.outcome naming no points: the 20 points short were said nowhere (a blind
+    tester). The same points are not said twice."""
+    (case,) = [c for c in CASES if c.name == "draw.forbidden"]  # P1 drops after a turn
+    early = {"P1": ("first_drop", 20, "-20.00"), "P2": ("won", 0, "18.00")}
+    game, hand = scenario(**{**case.kwargs, "results": early})
+    found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+             if f.check == "score.outcome"]  # fmt: skip
+    assert [f.player_id for f in found] == ["P1"]
+    assert found[0].message.startswith(
+        "P1 is recorded as first drop (20 points), but the hand gives middle drop (40 points): "
+    )
+    swapped = {"P1": ("lost", 0, "-40.00"), "P2": ("won", 0, "36.00")}
+    (clean,) = [c for c in CASES if c.name == "score.points"]
+    game, hand = scenario(**{**clean.kwargs, "results": swapped})
+    found = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert all("(0 points), but the hand gives won" not in f.message for f in found)
 
 
 def test_results_one_row_per_seated_player_standard_13() -> None:
