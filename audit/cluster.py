@@ -16,6 +16,8 @@ not see ``DIR``, and each builds the same rulesets from it once.
 
 from __future__ import annotations
 
+import logging
+import sys
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,6 +47,10 @@ def run_on_cluster(
             "--scheduler needs the dask extra: pip install 'rummy-audit[dask]'",
             slug="scheduler",
         ) from error
+    _check_address(address)
+    # distributed logs a lost scheduler's reconnection attempts on stderr before the run's
+    # own line says so: the run says it once.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
         connect: Any = distributed.Client  # untyped
         client: Any = connect(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
@@ -52,6 +58,9 @@ def run_on_cluster(
         raise AuditError(
             f"no Dask scheduler answered at {address}: {_first_line(error)}", slug="scheduler"
         ) from error
+    if not client.scheduler_info().get("workers"):
+        print(f"rummy-audit: waiting for a worker to join the Dask cluster at {address}",
+              file=sys.stderr, flush=True)  # fmt: skip
     run = uuid.uuid4().hex[:12]  # names the tasks on the dashboard; never in an output
     keys = {f"rummy-audit-bucket-{bucket}-{run}": bucket for bucket in range(stage.buckets)}
     with client:
@@ -79,6 +88,24 @@ def run_on_cluster(
                 ) from error
             on_done(result)
             future.release()
+
+
+def _check_address(address: str) -> None:
+    """Refuse an address no scheduler could have before a client is made: a client made
+    for ``notanaddress`` failed, then timed out in its finaliser 20 s later with a
+    traceback after the run's one line (a blind tester)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(address)
+        if protocol in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise AuditError(
+            f"--scheduler {address} is not a Dask scheduler's address ({_first_line(error)}): "
+            "give it as tcp://HOST:PORT",
+            slug="scheduler",
+        ) from None
 
 
 def _as_is(value: T) -> T:

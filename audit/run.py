@@ -173,6 +173,26 @@ def run_buckets(
         on_done(future.result())
 
 
+def _all_reached(parts: Parts, audited: int, out: Path, scheduler: str | None) -> None:
+    """Stop when the workers audited more hands than their results on disk hold: a Dask
+    worker that does not see ``--out`` where this process does writes its results where
+    nobody reads them, and the night would read as one of fewer hands (a blind tester's
+    cluster gave "0 hands", exit 0)."""
+    rows = parts.query("hands", "SELECT count(*) FROM parts")
+    reached = rows[0][0] if rows else 0
+    if reached < audited:
+        where = (
+            f"every worker of the cluster at {scheduler} must see --out {out} at the same path"
+            if scheduler is not None
+            else f"the workers could not write them under --out {out}"
+        )
+        raise AuditError(
+            f"the workers audited {audited} hand{'s' * (audited != 1)} but the results of "
+            f"only {reached} reached this process: {where}; nothing was written",
+            slug="scheduler" if scheduler is not None else "workers",
+        )
+
+
 def unplaced(lost: dict[str, tuple[str | None, str]], seen: set[str]) -> list[HandRow]:
     """A quarantined row of hands.parquet for every hand that events or results name but
     no game yielded (its hands row is lost and its game unknown; ``seen`` holds the lost
@@ -355,7 +375,7 @@ def replay_logs(
     one of their ids is replayed under it (the presets answer every other id)."""
     started = time.perf_counter()
     platform = load_rules(rules)
-    workers = workers or os.cpu_count() or 1
+    given, workers = workers, workers or os.cpu_count() or 1
     if out.exists() and not out.is_dir():
         raise AuditError(f"--out {out} exists and is not a folder", slug="out")
     where, root = out.resolve(), logs.resolve()
@@ -387,8 +407,15 @@ def replay_logs(
             _progress(show, expected_hands) as tick,
         ):  # fmt: skip
             work = partial(audit_bucket, parts.folder)
-            run_buckets(stage, workers, tick, work, scheduler=scheduler, pool=pool)
+            audited: list[int] = []
+
+            def done(hands: int) -> None:
+                audited.append(hands)
+                tick(hands)
+
+            run_buckets(stage, workers, done, work, scheduler=scheduler, pool=pool)
             lost = orphans(stage)
+        _all_reached(parts, sum(audited), out, scheduler)
         seen = parts.query("hands", "SELECT hand_id FROM parts WHERE list_contains($ids, hand_id)",
                            {"ids": sorted(lost)})  # fmt: skip
         parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
@@ -426,7 +453,7 @@ def replay_logs(
         "arguments": {
             "logs": str(logs),
             "out": str(out),
-            "workers": workers,
+            "workers": given,  # as given: null for one per core (no machine's count)
             "fail_on": fail_on.value,
             "fairplay": fairplay,
             "rng": rng,

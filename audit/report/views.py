@@ -199,7 +199,9 @@ def _view(
         run_at=_instant(run.get("run_at")),
         hands_from=_instant(span.get("first_started_at")),
         hands_to=_instant(span.get("last_ended_at")),
-        arguments=[(k, str(v)) for k, v in sorted(run["arguments"].items())],
+        arguments=[
+            (k, "not given" if v is None else str(v)) for k, v in sorted(run["arguments"].items())
+        ],
         inputs=[InputFile(i["table"], i["path"], i["rows"], i["size"]) for i in run["inputs"]],
         input_tables=_input_tables(run["inputs"]),
         missing_tables=list(run.get("missing_optional_tables", [])),

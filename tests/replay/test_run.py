@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import audit.games.tables as tables
+import audit.run as run_module
 from audit.cli import app
 from audit.run import replay_logs
 from audit.sim import simulate
@@ -395,3 +396,50 @@ def test_hands_beyond_pythons_calendar_still_give_run_json_and_the_report(
     span = json.loads((tmp_path / "out" / "run.json").read_text())["hands_span"]
     assert span["last_ended_at"].startswith("10001-02-04")
     assert "10001-02-04" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_results_that_never_reach_out_stop_the_run_not_a_night_of_no_hands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dask worker that does not see --out where the run does wrote its results where
+    nobody read them, and the run said "0 hands", exit 0 (a blind tester): every hand
+    dropped in silence. The workers' own count of hands is held against what reached
+    --out: one line, exit 2, no outputs."""
+    logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1").quick_hand("H2").write()
+    real = run_module.audit_bucket
+
+    def elsewhere(parts: Path, stage: object, bucket: int) -> int:
+        return real(tmp_path / "elsewhere", stage, bucket)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_module, "audit_bucket", elsewhere)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["replay", str(logs), "--out", str(out), "--workers", "1",
+                                 "--no-progress"])  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "the workers audited 2 hands but the results of only 0 reached" in result.output
+    assert not (out / "hands.parquet").exists()
+
+
+def test_a_scheduler_address_without_a_port_is_one_line_at_once(tmp_path: Path) -> None:
+    """`--scheduler notanaddress` made a Dask client that failed, then printed a traceback
+    from its finaliser 20 s later (a blind tester): refused before any client is made."""
+    logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1").write()
+    for address in ("notanaddress", "tcp://127.0.0.1"):
+        result = runner.invoke(app, ["replay", str(logs), "--out", str(tmp_path / "out"),
+                                     "--scheduler", address])  # fmt: skip
+        assert result.exit_code == 2
+        assert f"--scheduler {address} is not a Dask scheduler's address" in result.output
+        assert "Traceback" not in result.output
+
+
+def test_run_json_records_workers_as_given_not_this_machines_core_count(tmp_path: Path) -> None:
+    """schemas/output.md: `arguments` as given. Without --workers the run recorded the
+    machine's core count, so the same command gave another run.json and report on another
+    machine (a blind tester)."""
+    logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1").write()
+    replay_logs(logs=logs, out=tmp_path / "out", progress=False)
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["arguments"]["workers"] is None
+    assert "<code>workers=not given</code>" in (tmp_path / "out" / "report.html").read_text()
+    replay_logs(logs=logs, out=tmp_path / "two", workers=2, progress=False)
+    assert json.loads((tmp_path / "two" / "run.json").read_text())["arguments"]["workers"] == 2
