@@ -250,15 +250,15 @@ def check_outputs(out: Path, names: Sequence[str]) -> None:
             f"{out} is not a replay's output folder: it has no {', '.join(missing)}", slug="out"
         )
     for name in names:
-        kind = KINDS.get(name.removesuffix(".parquet"))
-        if kind is None:
+        schema = _SCHEMAS.get(name.removesuffix(".parquet"))
+        if schema is None:
             continue
         try:
             columns = set(pq.read_schema(out / name).names)
         except (OSError, pa.ArrowException) as exc:
             raise AuditError(f"{out / name} cannot be read: {first_line(exc)}",
                              slug="out") from None  # fmt: skip
-        lacks = [c for c in kind.schema.names if c not in columns]
+        lacks = [c for c in schema.names if c not in columns]
         if lacks:
             raise AuditError(f"{out / name} is not a {name} of rummy-audit: it has no "
                              f"{', '.join(lacks)} column", slug="out")  # fmt: skip
@@ -446,6 +446,14 @@ KINDS = {
     "drops": _Kind(DROPS_SCHEMA, "game_id, hand_id, seq, player_id"),
     "whatif": _Kind(WHATIF_SCHEMA, "game_id, coalesce(hand_no, 0), hand_id, player_id"),
 }
+
+
+_SCHEMAS: dict[str, pa.Schema] = {
+    **{name: kind.schema for name, kind in KINDS.items()},
+    "suspicions": SUSPICIONS_SCHEMA,
+    "rng": RNG_SCHEMA,
+}
+"""The columns of each Parquet output ``check_outputs`` checks, by its name."""
 
 
 class Parts:

@@ -7,10 +7,12 @@ checkout; a wheel carries the files, see pyproject.toml), loaded with Jinja's Pa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from audit.output import check_outputs, write_text
+from audit.consistency import COUNTS, Shape, check_one_run, check_run
+from audit.output import check_outputs, read_run, write_text
 from audit.report.views import build_view
 
 
@@ -28,10 +30,69 @@ REPORT_NEEDS = ("run.json", "findings.parquet", "hands.parquet", "quarantine.par
 (a report without quarantine.parquet said nothing was quarantined)."""
 
 
+REPORT_RUN: dict[str, Shape] = {
+    "arguments": {str: object},
+    "inputs": [{"table": str, "path": str, "rows": int, "size": int}],
+    "counts": COUNTS,
+    "timings_s": {str: (int, float)},
+    "exit_status": int,
+    "missing_optional_tables?": [str],
+    "unreadable_files?": [{"table": str, "path": str, "reason": str}],
+    "skipped_files?": [{"table": str, "path": str}],
+    "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
+}
+"""What the report reads of run.json, of the shape it must be (``check_run``); the
+``fairplay`` and ``rng`` entries when they say they ran are ``FAIRPLAY_RAN`` and
+``RNG_RAN``. Other keys are read as text, or said nothing of when they are not of theirs
+(``hands_span``, ``run_at``)."""
+
+FAIRPLAY_RAN: dict[str, Shape] = {
+    "detectors?": [{"check": str, "status?": str, "tested?": int, "suspicions?": int,
+                    "needs?": (str, None), "why?": (str, None)}],
+    "suspicions?": int,
+}  # fmt: skip
+RNG_RAN: dict[str, Shape] = {
+    "shoes?": int,
+    "tests?": int,
+    "biased?": int,
+    "suspect?": int,
+    "too_few_shoes?": int,
+    "left_out?": {str: int},
+    "groups?": [{"key": str, "group": str, "shoes": int}],
+}
+RAN_NEEDS = (("fairplay", FAIRPLAY_RAN, "suspicions.parquet"), ("rng", RNG_RAN, "rng.parquet"))
+"""Each pass of a run the report has a section of: its run.json entry, the entry's shape
+when it says the pass ran, and the output the section then reads (when it is there: a
+section says when it is not)."""
+
+
+def check_report(out: Path) -> dict[str, Any]:
+    """run.json of ``out``, once the outputs the report reads are checked: an
+    ``AuditError`` (one line, exit 2) when one is missing or damaged (``check_outputs``),
+    run.json is not one of this tool's or not of the shape the report reads
+    (``check_run``), or the outputs are not those of one run (``check_one_run``). A
+    damaged suspicions.parquet or rng.parquet is refused like the others, never shown as
+    a night with no suspicion, or a fair shuffle."""
+    check_outputs(out, REPORT_NEEDS)
+    run = read_run(out)
+    path = out / "run.json"
+    check_run(run, path, REPORT_RUN)
+    optional = []
+    for key, shape, name in RAN_NEEDS:
+        entry = run.get(key)
+        if isinstance(entry, dict) and entry.get("status") == "run":
+            check_run(run, path, {key: shape})
+            if (out / name).is_file():
+                optional.append(name)
+    check_outputs(out, optional)
+    check_one_run(out, run)
+    return run
+
+
 def write_report(out: Path) -> Path:
     """Write ``out/report.html`` from the outputs already in ``out``; an ``AuditError``
-    when they are not there or cannot be read (``check_outputs``)."""
-    check_outputs(out, REPORT_NEEDS)
+    when they are not there, cannot be read, or are not of one run (``check_report``)."""
+    check_report(out)
     html = environment().get_template("report.html.j2").render(view=build_view(out))
     path = out / "report.html"
     write_text(path, html)

@@ -1,0 +1,198 @@
+"""run.json against the outputs beside it: its fields of the shape their readers need
+(``check_run``), and its counts those of the files (``check_one_run``), so that a damaged
+run.json or a folder holding two runs' outputs (a replay killed while it renamed them into
+place) is one line, never a traceback or a report that contradicts itself."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from audit import duck
+from audit.errors import AuditError, first_line
+from audit.output import nightly_night
+
+Shape = Any
+"""What a value of run.json must be (``check_run``): a type, or a tuple of them (``None``
+for null; a bool is not an ``int``); ``object`` for anything; ``[shape]`` for a list of
+such items; ``{"key": shape, "key?": shape}`` for an object with those keys (``?``: it may
+lack the key); ``{str: shape}`` for an object whose every value is such."""
+
+
+def check_run(run: dict[str, Any], path: Path, shape: dict[str, Shape]) -> None:
+    """An ``AuditError`` (one line, exit 2) naming run.json's first field, in the order of
+    ``shape``, that is not of its ``shape``: a reader of it would fail on it with a
+    traceback (``counts`` as a string), or show what it does not say."""
+    problem = _unlike(run, shape, "")
+    if problem is not None:
+        raise AuditError(f"{path} is not a run.json of rummy-audit: {problem}", slug="out")
+
+
+def _unlike(value: Any, shape: Shape, where: str) -> str | None:
+    """Where and how ``value`` (at ``where``, ``""`` for the whole run.json) is not of
+    ``shape``; None when it is.
+
+    >>> _unlike({"counts": "garbage"}, {"counts": {"hands": {str: int}}}, "")
+    'counts is a string, not an object'
+    >>> _unlike({"counts": {"hands": {"verified": True}}}, {"counts": {"hands": {str: int}}}, "")
+    'counts.hands.verified is a boolean, not an integer'
+    >>> _unlike({"inputs": [{"rows": 1}]}, {"inputs": [{"table": str}]}, "")
+    'inputs[0] has no table'
+    """
+    if shape is object:
+        return None
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return f"{where} is {_json_kind(value)}, not an object"
+        if list(shape) == [str]:
+            items = [(str(key), shape[str], True) for key in value]
+        else:
+            items = [(key.removesuffix("?"), sub, not key.endswith("?"))
+                     for key, sub in shape.items()]  # fmt: skip
+        for key, sub, needed in items:
+            if key not in value:
+                if needed:
+                    return f"{where or 'it'} has no {key}"
+                continue
+            problem = _unlike(value[key], sub, f"{where}.{key}" if where else key)
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return f"{where} is {_json_kind(value)}, not a list"
+        for i, item in enumerate(value):
+            problem = _unlike(item, shape[0], f"{where}[{i}]")
+            if problem is not None:
+                return problem
+        return None
+    kinds = shape if isinstance(shape, tuple) else (shape,)
+    allowed = tuple(type(None) if kind is None else kind for kind in kinds)
+    if isinstance(value, allowed) and (bool in allowed or not isinstance(value, bool)):
+        return None
+    wanted = " or ".join(_JSON_KINDS.get(kind, kind.__name__) for kind in allowed)
+    return f"{where} is {_json_kind(value)}, not {wanted}"
+
+
+_JSON_KINDS: dict[type, str] = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+}
+
+
+def _json_kind(value: Any) -> str:
+    """What ``value`` is, in JSON's words: ``a string``, ``an object``."""
+    return next((name for kind, name in _JSON_KINDS.items() if isinstance(value, kind)),
+                type(value).__name__)  # fmt: skip
+
+
+COUNTS: dict[str, Shape] = {
+    "hands": {str: int},
+    "hands_total": int,
+    "quarantine_rows": int,
+    "lost_hands?": int,
+    "findings": {str: int},
+    "findings_by_severity": {str: int},
+}
+"""run.json's ``counts``, as ``replay`` writes them (run.py, ``_conclude``): the hands by
+status, the quarantine rows and the findings, each of which its output file holds."""
+
+
+def check_one_run(out: Path, run: dict[str, Any]) -> None:
+    """An ``AuditError`` (one line, exit 2) unless the outputs in ``out`` are those of the
+    run its run.json (``run``) counts: the hands by status of hands.parquet, the rows of
+    quarantine.parquet (when it is there), the findings by check and by severity of
+    findings.parquet, as ``_conclude`` (run.py) counted them from the same rows. A replay
+    killed while it renamed its outputs into place leaves some of the new run and some of
+    the old; a report of them contradicted itself (the quarantined hands of one run over
+    the quarantine rows of the other). Aggregates only: a million findings take a moment."""
+    check_run(run, out / "run.json", {"counts": COUNTS})
+    counts = run["counts"]
+    hands, findings = out / "hands.parquet", out / "findings.parquet"
+    try:
+        with duck.connect() as db:
+            statuses = _counted_by(db, f"SELECT status, count(*) FROM {read_parquet(hands)}"
+                                   " GROUP BY 1")  # fmt: skip
+            rows = db.execute(
+                f'SELECT "check", severity, count(*) FROM {read_parquet(findings)} GROUP BY 1, 2'
+            ).fetchall()
+    except duckdb.Error as exc:
+        raise AuditError(f"{out} cannot be read: {first_line(exc)}", slug="out") from None
+    by_check: dict[str, int] = {}
+    by_severity: dict[str, int] = {}
+    for check, severity, n in rows:
+        by_check[_key(check)] = by_check.get(_key(check), 0) + n
+        by_severity[_key(severity)] = by_severity.get(_key(severity), 0) + n
+    quarantine = out / "quarantine.parquet"
+    quarantined: dict[str, int] = {}
+    if quarantine.is_file():
+        try:
+            quarantined[""] = pq.read_metadata(quarantine).num_rows
+        except (OSError, pa.ArrowException) as exc:
+            raise AuditError(f"{quarantine} cannot be read: {first_line(exc)}",
+                             slug="out") from None  # fmt: skip
+    total = {"": sum(statuses.values())}
+    differ = [
+        *_differ({"": counts["hands_total"]}, total, "hands in all", hands),
+        *_differ(counts["hands"], statuses, "{} hands", hands),
+        *_differ({"": counts["quarantine_rows"]} if quarantined else {}, quarantined,
+                 "quarantine rows", quarantine),
+        *_differ({"": sum(counts["findings"].values())}, {"": sum(by_check.values())},
+                 "findings in all", findings),
+        *_differ(counts["findings"], by_check, "findings of {}", findings),
+        *_differ(counts["findings_by_severity"], by_severity, "{} findings", findings),
+    ]  # fmt: skip
+    if differ:
+        raise AuditError(f"{out} holds outputs of more than one run ({differ[0]}); "
+                         f"{_write_again(out, run)}", slug="out")  # fmt: skip
+
+
+def _counted_by(db: duckdb.DuckDBPyConnection, sql: str) -> dict[str, int]:
+    """``sql``'s (key, count) rows as a dict, each key as ``_key`` writes it."""
+    return {_key(key): int(n) for key, n in db.execute(sql).fetchall()}
+
+
+def _key(value: Any) -> str:
+    """A value an output counts by (a status, a check, a severity) as run.json's key."""
+    return "null" if value is None else str(value)
+
+
+def _differ(
+    counted: dict[str, int], held: dict[str, int], what: str, path: Path
+) -> list[str]:
+    """Where run.json's ``counted`` and the file's ``held`` differ, in words (``what``, the
+    key put in at ``{}``: ``quarantined hands: run.json counts 360, hands.parquet holds
+    0``). A key one of them lacks counts 0."""
+    return [
+        f"{what.format(key)}: run.json counts {counted.get(key, 0)}, {path.name} holds "
+        f"{held.get(key, 0)}"
+        for key in sorted(set(counted) | set(held))
+        if counted.get(key, 0) != held.get(key, 0)
+    ]
+
+
+def _write_again(out: Path, run: dict[str, Any]) -> str:
+    """What makes the outputs in ``out`` whole again: the replay, run again (a nightly
+    night's cannot be: its log root, the night's work root, is gone)."""
+    if nightly_night(out):
+        return ("it is a night of rummy-audit nightly, whose replay cannot be run again "
+                "(its work root is gone)")  # fmt: skip
+    arguments = run.get("arguments")
+    logs = arguments.get("logs") if isinstance(arguments, dict) else None
+    logs_out = (shlex.quote(str(path)) for path in (logs or "LOGS", out))
+    return "run `rummy-audit replay {} --out {}` again".format(*logs_out)
+
+
+def read_parquet(path: Path) -> str:
+    """The SQL that reads the one Parquet file ``path``."""
+    return f"read_parquet({duck.file_literal(str(path))})"
