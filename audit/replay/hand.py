@@ -315,15 +315,7 @@ class HandReplay:
             return None
         expected = self.order[self.current]
         if player != expected:
-            self._find(
-                "turn.order",
-                self.turn_rule,
-                f"{player} acted out of turn: it was {expected}'s turn.",
-                player=player,
-                seq=e.seq,
-                expected=expected,
-                recorded=player,
-            )
+            self.out_of_turn(e)
             self.current = self.order.index(seat.player)
             self.drawn_this_turn = not draw  # resynchronise on the recorded fact
         elif draw and self.drawn_this_turn and not dropping:
@@ -331,6 +323,19 @@ class HandReplay:
         elif not draw and not self.drawn_this_turn:
             self._turn(f"{player} tried to {e.action} without drawing a card first.", e)
         return seat
+
+    def out_of_turn(self, e: Event) -> None:
+        """The ``turn.order`` finding of ``e``, made by a player whose turn it is not."""
+        expected = self.order[self.current]
+        self._find(
+            "turn.order",
+            self.turn_rule,
+            f"{e.player} acted out of turn: it was {expected}'s turn.",
+            player=e.player,
+            seq=e.seq,
+            expected=expected,
+            recorded=e.player,
+        )
 
     def _follow(self, e: Event) -> None:
         """The record followed for a player not dealt in (docs/replay.md, Turns): the card

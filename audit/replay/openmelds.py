@@ -151,15 +151,7 @@ class OpenHandReplay:
             and base.drawn_this_turn
             and not base.ended
         ):
-            base._find(
-                "turn.order",
-                base.turn_rule,
-                f"{player} acted out of turn: it was {expected}'s turn.",
-                player=player,
-                seq=e.seq,
-                expected=expected,
-                recorded=player,
-            )
+            base.out_of_turn(e)
             return seat, _Turn(player)  # the turn's own state stays the turn's
         turn = self._for(player)
         return base._check_turn(e, draw=False), turn
