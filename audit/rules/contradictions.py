@@ -5,15 +5,61 @@ checked alike."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from audit.cards import count_words, shoe_words
 
-if TYPE_CHECKING:
-    from audit.rules.ruleset import Ruleset
+
+class _Shoe(Protocol):
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def decks(self) -> int: ...
+    @property
+    def printed_jokers(self) -> int: ...
 
 
-def contradictions(rules: Ruleset) -> list[str]:
+class Rules(Protocol):
+    """What these checks read of a ``Ruleset`` (ruleset.py asks them as it builds one: a
+    protocol, so that this module needs nothing of that one)."""
+
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def cards_per_hand(self) -> int: ...
+    @property
+    def shoes(self) -> tuple[_Shoe, ...]: ...
+    @property
+    def min_meld_size(self) -> int: ...
+    @property
+    def ace_low(self) -> bool: ...
+    @property
+    def ace_high(self) -> bool: ...
+    @property
+    def run_wraps(self) -> bool: ...
+    @property
+    def max_set_size(self) -> int: ...
+    @property
+    def jokers_only_group(self) -> str: ...
+    @property
+    def tunnela(self) -> bool: ...
+    @property
+    def tunnela_kind(self) -> str: ...
+    @property
+    def min_runs(self) -> int: ...
+    @property
+    def min_pure_runs(self) -> int: ...
+    @property
+    def long_run_length(self) -> int | None: ...
+    @property
+    def groupings(self) -> tuple[tuple[int, ...], ...] | None: ...
+
+
+def contradictions(rules: Rules) -> list[str]:
     """Every problem of ``rules``, each ``key: why``; empty when there is none."""
     problems = []
     if rules.min_players > rules.max_players:
@@ -52,7 +98,7 @@ def contradictions(rules: Ruleset) -> list[str]:
     return problems
 
 
-def _unmeetable(rules: Ruleset) -> list[str]:
+def _unmeetable(rules: Rules) -> list[str]:
     """The declaration rules no hand could meet: a long sequence longer than a hand or
     than a suit's ranks allow; a grouping with a group smaller than any meld (unless
     jokers alone may be put aside, ``melds.jokers_only_group = "leftover"``, a group of
