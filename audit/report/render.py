@@ -9,9 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import duckdb
+import pyarrow as pa
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from audit.consistency import COUNTS, Shape, check_one_run, check_run
+from audit.errors import AuditError, first_line
 from audit.output import check_outputs, read_run, write_text
 from audit.report.views import build_view
 
@@ -93,7 +96,15 @@ def write_report(out: Path) -> Path:
     """Write ``out/report.html`` from the outputs already in ``out``; an ``AuditError``
     when they are not there, cannot be read, or are not of one run (``check_report``)."""
     check_report(out)
-    html = environment().get_template("report.html.j2").render(view=build_view(out))
+    try:
+        view = build_view(out)
+    except (duckdb.Error, pa.ArrowException, OSError) as error:
+        # A page of an output damaged behind an intact footer (check_report reads the
+        # footers): one line, not a traceback.
+        raise AuditError(
+            f"{out} holds an output that cannot be read: {first_line(error)}", slug="out"
+        ) from None
+    html = environment().get_template("report.html.j2").render(view=view)
     path = out / "report.html"
     write_text(path, html)
     return path

@@ -191,3 +191,19 @@ def test_the_outputs_of_one_run_pass_after_fairplay_and_rng_rewrite_them(
         assert result.exit_code in (0, 1), result.output
     result = CliRunner().invoke(app, ["report", str(out)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_page_damaged_behind_an_intact_footer_is_one_line(
+    both_ran: Path, tmp_path: Path
+) -> None:
+    """Bytes flipped inside rng.parquet's data, its footer whole: the footer checks pass,
+    and reading the rows failed with DuckDB's traceback ("Parquet file is likely
+    corrupted"). One line, exit 2, report.html untouched."""
+    out = copy(both_ran, tmp_path / "out")
+    path = out / "rng.parquet"
+    data = bytearray(path.read_bytes())
+    footer = int.from_bytes(data[-8:-4], "little") + 8
+    for i in range(4, len(data) - footer):
+        data[i] ^= 0xFF  # every data byte: no page of it reads
+    path.write_bytes(bytes(data))
+    refused(out, "holds an output that cannot be read")
