@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 import audit.games.tables as tables
 import audit.run as run_module
 from audit.cli import app
-from audit.run import replay_logs
+from audit.run import fairplay_logs, replay_logs
 from audit.sim import simulate
 from tests.logs.logbuilder import LogBuilder, write_table
 from tests.replay.cases import CASES, base
@@ -443,3 +443,19 @@ def test_run_json_records_workers_as_given_not_this_machines_core_count(tmp_path
     assert "<code>workers=not given</code>" in (tmp_path / "out" / "report.html").read_text()
     replay_logs(logs=logs, out=tmp_path / "two", workers=2, progress=False)
     assert json.loads((tmp_path / "two" / "run.json").read_text())["arguments"]["workers"] == 2
+
+
+def test_a_pass_run_again_on_its_own_counts_in_run_jsons_total(tmp_path: Path) -> None:
+    """`replay --no-fairplay` then `rummy-audit fairplay`: run.json's `timings_s.total`
+    stayed the replay's own, without the detectors' time that made the outputs now there
+    (noticed, left, and now mended). Run again, a pass's earlier time is taken out."""
+    logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1").quick_hand("H2").write()
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    first = json.loads((out / "run.json").read_text())["timings_s"]
+    fairplay_logs(logs=logs, out=out)
+    then = json.loads((out / "run.json").read_text())["timings_s"]
+    assert abs(then["total"] - (first["total"] + then["fairplay"])) < 0.002
+    fairplay_logs(logs=logs, out=out)
+    again = json.loads((out / "run.json").read_text())["timings_s"]
+    assert abs(again["total"] - (first["total"] + again["fairplay"])) < 0.003
