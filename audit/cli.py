@@ -339,7 +339,7 @@ def report(
     """Render OUT/report.html again from the output files alone (no replay)."""
     from audit.report.render import write_report
 
-    typer.echo(f"report written to {write_report(out)}")
+    typer.echo(f"report written to {write_report(out, given=True)}")
 
 
 @app.command("simulate")

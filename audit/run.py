@@ -306,17 +306,20 @@ def _night_checks(log: LogRoot) -> list[Finding]:
 def _night_formats(log: LogRoot) -> set[str] | None:
     """The formats of the night's games (from the games files), None when they cannot be
     read here (then every check a missing table holds is said skipped)."""
-    paths = [file_literal(str(log.root / f.path)) for f in log.files.get("games", [])]
     try:
         with duck.connect() as con:
-            rows = con.sql(
-                f"SELECT DISTINCT CAST(format AS VARCHAR) FROM read_parquet([{', '.join(paths)}],"
-                f" union_by_name={str(not log.uniform('games')).lower()},"
-                " hive_partitioning=false)"
-            ).fetchall()
+            rows = con.sql(f"SELECT DISTINCT CAST(format AS VARCHAR) FROM {_scan(log, 'games')}")
+            return {value for (value,) in rows.fetchall() if value is not None}
     except duckdb.Error:
         return None
-    return {value for (value,) in rows if value is not None}
+
+
+def _scan(log: LogRoot, table: str) -> str:
+    """DuckDB's read of every good file of ``table``, for a small query of the night's
+    own (the staging reads the tables for the audit)."""
+    paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files.get(table, []))
+    return (f"read_parquet([{paths}], union_by_name={str(not log.uniform(table)).lower()},"
+            " hive_partitioning=false)")  # fmt: skip
 
 
 def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
@@ -665,15 +668,12 @@ def _rng_json(shuffles: ShuffleAudit | None, why: str = "--no-rng") -> dict[str,
 def _hands_span(log: LogRoot) -> dict[str, str | None]:
     """When the night's hands started and ended, from the hands files' timestamps (the
     report's header; a file that cannot be read here was already quarantined)."""
-    paths = [file_literal(str(log.root / f.path)) for f in log.files.get("hands", [])]
     first = last = None
     try:
         with duck.connect() as con:
             rows = con.sql(
                 "SELECT min(CAST(started_at AS TIMESTAMPTZ)), max(CAST(ended_at AS TIMESTAMPTZ))"
-                f" FROM read_parquet([{', '.join(paths)}],"
-                f" union_by_name={str(not log.uniform('hands')).lower()},"
-                " hive_partitioning=false)"
+                f" FROM {_scan(log, 'hands')}"
             ).fetchall()
         first, last = rows[0] if rows else (None, None)
     except duckdb.Error:

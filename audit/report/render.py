@@ -92,10 +92,16 @@ def check_report(out: Path) -> dict[str, Any]:
     return run
 
 
-def write_report(out: Path) -> Path:
+def write_report(out: Path, *, given: bool = False) -> Path:
     """Write ``out/report.html`` from the outputs already in ``out``; an ``AuditError``
-    when they are not there, cannot be read, or are not of one run (``check_report``)."""
-    check_report(out)
+    when they are not there or cannot be read (``check_outputs``). A folder ``given`` to
+    ``rummy-audit report`` is checked whole first (``check_report``: run.json's shape and
+    counts against the files); a run's own outputs, written from the rows it counted, are
+    not read again for it."""
+    if given:
+        check_report(out)
+    else:
+        check_outputs(out, REPORT_NEEDS)
     try:
         view = build_view(out)
     except (duckdb.Error, pa.ArrowException, OSError) as error:
