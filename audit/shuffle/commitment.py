@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from typing import Any, Final
 
 from audit.cards import canonical_shoe, difference_words, format_codes
@@ -32,13 +33,13 @@ from audit.findings import Finding, Severity, finding
 from audit.records import Game, Hand, Shuffle
 
 ALGORITHM = "hmac-sha256-fisher-yates"
-_HASHES: Final[dict[int, tuple[str, ...]]] = {
-    32: ("md5",),
-    40: ("sha1",),
-    56: ("sha224", "sha3_224"),
-    64: ("sha256", "sha3_256", "blake2s"),
-    96: ("sha384", "sha3_384"),
-    128: ("sha512", "sha3_512", "blake2b"),
+_HASHES: Final[dict[int, tuple[Callable[[bytes], Any], ...]]] = {
+    32: (hashlib.md5,),
+    40: (hashlib.sha1,),
+    56: (hashlib.sha224, hashlib.sha3_224),
+    64: (hashlib.sha256, hashlib.sha3_256, hashlib.blake2s),
+    96: (hashlib.sha384, hashlib.sha3_384),
+    128: (hashlib.sha512, hashlib.sha3_512, hashlib.blake2b),
 }
 """The standard hash functions a hex digest of each length may be, the usual first: a
 commitment holds when the seed hashes to it under any of them."""
@@ -168,15 +169,14 @@ def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:
     """The ``deck.commitment`` finding of a revealed ``seed`` against the ``commitment``
     published before the hand, or None when it hashes to it."""
     committed = commitment.strip().lower()
-    names = _HASHES.get(len(committed), ())
-    hexed = bool(committed) and _HEX.issuperset(committed)
-    if hexed and names:
+    hashes = _HASHES.get(len(committed), ())
+    if hashes:  # the usual function first: a hand's one hash on the common path
         data = seed.encode()
-        usual = hashlib.new(names[0], data).hexdigest()
-        if usual == committed or any(
-            hashlib.new(name, data).hexdigest() == committed for name in names[1:]
-        ):
+        usual = hashes[0](data).hexdigest()
+        if usual == committed or any(h(data).hexdigest() == committed for h in hashes[1:]):
             return None
+    hexed = bool(committed) and _HEX.issuperset(committed)
+    if hexed and hashes:
         return finding(
             "deck.commitment",
             game_id=hand.game_id,
