@@ -117,6 +117,7 @@ class Code(StrEnum):
     FAIRPLAY_COLLUSION = "fairplay.collusion"
     FAIRPLAY_SOFT_DROP = "fairplay.soft_drop"
     FAIRPLAY_CHIP_DUMPING = "fairplay.chip_dumping"
+    FAIRPLAY_LOSS_DUMPING = "fairplay.loss_dumping"
     FAIRPLAY_BOT = "fairplay.bot"
     FAIRPLAY_RING = "fairplay.ring"
     RNG_POSITION = "rng.position"
@@ -192,6 +193,8 @@ CATALOG: dict[str, Check] = _catalog(
      "the table, far above their own rate"),
     (Code.FAIRPLAY_CHIP_DUMPING, INF, "points or money flowed one way between two accounts beyond "
      "what their results predict"),
+    (Code.FAIRPLAY_LOSS_DUMPING, INF, "a player conceded another far bigger losses than they "
+     "concede to others and that player's other opponents concede to them"),
     (Code.FAIRPLAY_BOT, INF, "an account's decision times are too regular for a person"),
     (Code.FAIRPLAY_RING, INF, "three or more accounts are joined by suspicious pairs"),
     (Code.RNG_POSITION, INF, "a position of the shoe holds some cards more often than a fair "

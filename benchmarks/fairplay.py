@@ -79,18 +79,19 @@ def accuracy() -> str:
         root = night(GAMES, seed, "fairplay")
         for s in score(root / "out" / "suspicions.parquet", root / "logs" / "labels.parquet"):
             pooled[s.check].append(s)
+            recall = f"{s.recall:.2f}" if s.groups else "not planted"
             per_seed.append(
                 f"| {seed} | `{s.check}` | {s.suspicions} | {s.precision:.2f} | "
-                f"{s.found}/{s.groups} | {s.recall:.2f} |"
+                f"{s.found}/{s.groups} | {recall} |"
             )
     rows = ["| detector | suspicions | precision | planted groups found | recall |",
             "|---|---|---|---|---|"]  # fmt: skip
     for check, scores in pooled.items():
         n, true = sum(s.suspicions for s in scores), sum(s.true for s in scores)
         groups, found = sum(s.groups for s in scores), sum(s.found for s in scores)
+        recall = f"{found / groups:.3f}" if groups else "not planted"
         rows.append(
-            f"| `{check}` | {n} | {true / n if n else 1:.3f} | {found}/{groups} | "
-            f"{found / groups if groups else 1:.3f} |"
+            f"| `{check}` | {n} | {true / n if n else 1:.3f} | {found}/{groups} | {recall} |"
         )
     honest = ["| seed | players | accounts suspected | per 10,000 players |", "|---|---|---|---|"]
     total_players = total_accounts = 0
@@ -151,7 +152,8 @@ def by_volume() -> str:
                     cell = counts[check, b]
                     cell[0] += (kind, group) in found[check][2]
                     cell[1] += 1
-    checks = [c for c in RECALL_KINDS if c not in ("fairplay.bot", "fairplay.co_seating")]
+    checks = [c for c, kinds in RECALL_KINDS.items()
+              if kinds and c not in ("fairplay.bot", "fairplay.co_seating")]  # fmt: skip
     head = "| games shared | " + " | ".join(f"`{c.removeprefix('fairplay.')}`" for c in checks)
     lines = [head + " |", "|---|" + "---|" * len(checks)]
     for b, (lo, hi) in enumerate(BINS):

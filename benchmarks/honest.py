@@ -31,8 +31,8 @@ from audit.sim import simulate
 NIGHTS = 300
 GAMES = 2_000
 FIRST_SEED = 1_000
-DETECTORS = ("bot", "chip_dumping", "co_seating", "collusion", "ring", "shared_device",
-             "soft_drop")  # fmt: skip
+DETECTORS = ("bot", "chip_dumping", "co_seating", "collusion", "loss_dumping", "ring",
+             "shared_device", "soft_drop")  # fmt: skip
 BOUND = 0.01
 """The false alarms per honest night Benjamini-Hochberg at q <= 0.01 allows a detector."""
 SEVERE = {"reported": {"info", "minor", "major"}, "minor": {"minor", "major"}, "major": {"major"}}

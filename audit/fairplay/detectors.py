@@ -6,6 +6,8 @@ for all of them at once (``engine.Hypotheses``) and reports what stands out.
 - ``feeding`` and ``soft_drop``: beta-binomial, a player's rate with one other player
   against their own rate without them (``_pair_rates``);
 - ``chip_dumping``: binomial, who wins between two players against their own results;
+- ``loss_dumping``: Bernstein's bound, the points one concedes to the other against their
+  losses to others and the other's opponents' losses to them;
 - ``bots``: binomial, decisions too close to the player's median time for a person.
 """
 
@@ -43,6 +45,7 @@ from audit.fairplay.stats import (
     BEYOND_ALPHA,
     OWN_WEIGHT,
     Array,
+    bernstein_sf,
     betabinom_min_p,
     betabinom_sf,
     beyond_the_night,
@@ -310,6 +313,84 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
                       money=money)  # fmt: skip
 
 
+def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """A concedes B far bigger losses in the hands B wins than A's losses to others and
+    B's other opponents' losses to B predict (fairplay.loss_dumping, loss_dumping.sql)."""
+    for section in ("seats", "losers", "winners"):
+        run_sql(con, "loss_dumping", section, settings)
+    create_table(con, "loss_dumping", "pairs", settings, "loss_pairs")
+    con.execute("DROP TABLE loss_seat; DROP TABLE loss_player; DROP TABLE loss_winner")
+
+    def test(table: pa.Table) -> Hypotheses:
+        col = {name: column(table, name) for name in table.column_names
+               if name not in ("a", "b")}  # fmt: skip
+        c, unit = settings.win_prior, 1e6  # x is in millionths of its stratum's mean
+        seats = np.maximum(col["night_seats"], 1.0)
+        mu, m2 = col["night_sx"] / seats / unit, col["night_qx"] / seats / unit**2
+        top, n = col["top"] / unit, col["hands"]
+        losses0 = col["a_losses0"]
+        mean_a = (col["a_sx0"] / unit + c * mu) / (losses0 + c)  # A's to others, shrunk
+        var_a = np.maximum((col["a_qx0"] / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
+                           1e-6)  # fmt: skip
+        # B's factor: what B's other opponents conceded over their own means, shrunk to 1
+        phi = (col["b_sx0"] / unit + c * mu) / (np.maximum(col["b_predicted0"], 0.0) / unit
+                                                + c * mu)  # fmt: skip
+        each = np.minimum(mean_a * phi, top)  # what A concedes B in a hand, by the null
+        expected, observed = n * each, col["sx"] / unit
+        # A's mean is an estimate from losses0 hands (and c of the night's): its error is
+        # carried into the sum's variance
+        variance = n * var_a * phi**2 * (1.0 + n / (losses0 + c))
+        bound = np.maximum(top - each, 1e-9)
+        ratio = np.where(expected > 0, observed / np.maximum(expected, 1e-12), 0.0)
+        return Hypotheses(
+            table, bernstein_sf(observed - expected, variance, bound),
+            np.where(ratio > 0, col["pts"] / np.maximum(ratio, 1e-12), 0.0), col["pts"],
+            ratio, min_p=bernstein_sf(n * (top - each), variance, bound),
+        )  # fmt: skip
+
+    found = screened(con, "loss_pairs", settings, test).correct(settings)
+    con.execute("DROP TABLE loss_pairs")
+    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
+    flows = _flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, n = r["a"], r["b"], int(r["hands"])
+        moved = "; ".join(f"{a} paid {b} {paid}{unit} and {b} paid {a} {back}{unit}"
+                          for unit, paid, back in flows.get((a, b), ()))  # fmt: skip
+        money = f"; {moved}" if moved else ""
+        others = int(r["a_losses0"])
+        elsewhere = (f"{r['a_pts0'] / others:.0f} a hand in their {others} other losses"
+                     if others else "no other losses of theirs to compare")  # fmt: skip
+        got = f"{a} conceded {r['pts']} points to {b} in the {n} hands {b} won and {a} lost"
+        return (
+            f"{got} ({r['pts'] / n:.0f} a hand; {elsewhere}), against "
+            f"{found.expected[i]:.0f} expected from {a}'s losses to others and what {b}'s "
+            f"other opponents conceded to {b}{money} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a} concedes {found.expected[i]:.0f} points in the {n} hands {b} won",
+            f"{got}",
+        )
+
+    def money(r: Mapping[str, Any]) -> str | None:
+        a, b = r["a"], r["b"]
+        return "; ".join(f"{paid}{unit} paid by {a} to {b}, {back}{unit} back"
+                         for unit, paid, back in flows.get((a, b), ())) or None  # fmt: skip
+
+    words = Words(
+        "fairplay.loss_dumping",
+        needs=f"pair of players with {settings.min_hands} or more hands one of them won and "
+        f"the other lost, in {' or '.join(settings.flow_formats)} games",
+        statistic="Bernstein's bound: the points A conceded in the hands B won, against A's "
+                  "losses to others and B's other opponents' losses to B",
+        pattern="a player losing far bigger hands to one account than to anyone else",
+        benign="a player who plays on against one opponent (a friend) where they would "
+               "drop against others, or bad luck against that opponent",
+        effect_name="loss ratio",
+    )  # fmt: skip
+    return suspicions(con, "loss_dumping", found, settings, words, players=_pair, text=text,
+                      money=money)  # fmt: skip
+
+
 def _flows(
     con: duckdb.DuckDBPyConnection, settings: Settings, pairs: list[tuple[str, str]]
 ) -> dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]]:
@@ -554,7 +635,7 @@ def _stretches(
 
 
 PAIR_DETECTORS: tuple[Callable[[duckdb.DuckDBPyConnection, Settings], Tested], ...] = (
-    co_seating, shared_identity, feeding, soft_drop, chip_dumping,
+    co_seating, shared_identity, feeding, soft_drop, chip_dumping, loss_dumping,
 )  # fmt: skip
 """In this order: ``shared_identity`` reads (and drops) the table ``co_seating`` leaves.
 Every other table a detector makes it drops itself, so none holds memory or spill space

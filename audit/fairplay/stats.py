@@ -179,3 +179,19 @@ def normal_sf(z: Array) -> Array:
     0.025
     """
     return np.asarray(stats.norm.sf(z), dtype=np.float64)
+
+
+def bernstein_sf(excess: Array, variance: Array, bound: Array) -> Array:
+    """An upper bound of P(S - E[S] >= excess) for a sum S of independent variables, each
+    at most ``bound`` above its mean, whose variances add up to ``variance`` (Bernstein's
+    inequality): exp(-t^2 / (2 (v + b t / 3))). Valid whatever the variables' shape, so a
+    p-value from it is never too small (it is conservative); 1 where ``excess`` <= 0.
+
+    >>> ten = np.array([10.0, 10.0])
+    >>> bernstein_sf(np.array([0.0, 10.0]), ten, np.array([1.0, 1.0])).round(4).tolist()
+    [1.0, 0.0235]
+    """
+    t = np.maximum(excess, 0.0)
+    log_p = -(t * t) / (2.0 * (np.maximum(variance, 0.0) + np.maximum(bound, 0.0) * t / 3.0
+                               + 1e-300))  # fmt: skip
+    return np.asarray(np.where(t > 0, np.exp(log_p), 1.0), dtype=np.float64)

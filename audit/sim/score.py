@@ -18,12 +18,17 @@ of three, or a bot). What counts as finding it, per detector:
   later member of a ``collusion_ring`` (the last one fed wins), a ``soft_drop`` pair (the
   drop penalties of the strong hands given up go to the partner: strong hands dropped are a
   form of dumping);
+- ``fairplay.loss_dumping``: as ``fairplay.chip_dumping`` (the planted dumper never drops
+  or declares, so it loses big; a fed partner's feeder, too, plays on a weakened hand);
 - ``fairplay.bot``: a ``bot``;
 - ``fairplay.ring``: every account of a ``collusion_ring`` and no account outside planted
   groups.
 
 A detector's recall is over the groups of its ``RECALL_KINDS`` (the kind it is for);
-its precision over all its suspicions, each true when it matches a group as above.
+its precision over all its suspicions, each true when it matches a group as above. Loss
+dumping has no recall here: the simulator's dumper loses often (``chip_dumping``), and the
+dumper it is for, who loses big but no more often than chance, is planted on synthetic
+nights (tests/fairplay/test_detectors.py, docs/fairplay.md).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ RECALL_KINDS: dict[str, tuple[str, ...]] = {
     "fairplay.collusion": ("collusion_feeding",),
     "fairplay.soft_drop": ("soft_drop",),
     "fairplay.chip_dumping": ("chip_dumping",),
+    "fairplay.loss_dumping": (),  # no planted kind is a dumper who loses big, not often
     "fairplay.bot": ("bot",),
     "fairplay.ring": ("collusion_ring",),
 }  # fmt: skip
@@ -98,10 +104,10 @@ def _matches(check: str, players: Sequence[str], groups: Mapping[str, set[tuple[
         found += _feeds(tuple(players), groups)
         found += [("chip_dumping", g) for g in groups.get("chip_dumping", ())
                   if tuple(players) == g]  # fmt: skip
-    elif check in ("fairplay.soft_drop", "fairplay.chip_dumping"):
-        kind = check.removeprefix("fairplay.")
+    elif check in ("fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.loss_dumping"):
+        kind = check.removeprefix("fairplay.").replace("loss_", "chip_")
         found += [(kind, g) for g in groups.get(kind, ()) if tuple(players) == g]
-        if check == "fairplay.chip_dumping":
+        if check != "fairplay.soft_drop":
             found += _feeds(tuple(players), groups)
             found += [("soft_drop", g) for g in groups.get("soft_drop", ())
                       if tuple(players) == g]  # fmt: skip

@@ -46,8 +46,8 @@ def test_the_nightly_job_runs_the_detectors(logs: Path, tmp_path: Path) -> None:
     assert run_json["fairplay"]["status"] == "run"
     checks = {d["check"] for d in run_json["fairplay"]["detectors"]}
     assert checks == {"fairplay.co_seating", "fairplay.shared_device", "fairplay.collusion",
-                      "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.bot",
-                      "fairplay.ring"}  # fmt: skip
+                      "fairplay.soft_drop", "fairplay.chip_dumping", "fairplay.loss_dumping",
+                      "fairplay.bot", "fairplay.ring"}  # fmt: skip
     suspicions = pq.read_table(tmp_path / "out" / "suspicions.parquet").num_rows
     assert suspicions == run_json["fairplay"]["suspicions"] > 0
     assert f"fair play {suspicions} suspicions" in output

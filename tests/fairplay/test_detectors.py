@@ -17,6 +17,7 @@ from audit.fairplay.detectors import (
     chip_dumping,
     co_seating,
     feeding,
+    loss_dumping,
     shared_identity,
     soft_drop,
 )
@@ -43,9 +44,9 @@ def test_friends_at_one_table_are_co_seated_but_nothing_more() -> None:
     seated = co_seating(con, SETTINGS)
     assert found(seated.suspicions) >= {("P0041", "P0042")}
     assert all("friends" in s.benign for s in seated.suspicions)
-    for detector in (shared_identity, feeding, soft_drop, chip_dumping, bots):
+    for detector in (shared_identity, feeding, soft_drop, chip_dumping, loss_dumping, bots):
         tested = detector(con, SETTINGS)
-        assert tested.tests > 0, detector.__name__
+        assert tested.tests > 0 or detector is loss_dumping, detector.__name__  # few meet 10 times
         assert tested.suspicions == [], detector.__name__
 
 
@@ -204,6 +205,93 @@ def test_chip_dumping_by_the_size_of_losses_alone_is_beyond_the_win_count() -> N
     assert ("P0240", "P0241") not in found(tested.suspicions)
 
 
+def _full_count_to(night: Night, dumper: str, partner: str) -> int:
+    """Every hand ``partner`` won with ``dumper`` at the table, ``dumper`` loses the full 80
+    (no drop): the points conceded, and how many such hands."""
+    won = {r["hand_id"] for r in night.seat if r["player_id"] == partner and r["outcome"] == "won"}
+    hands = 0
+    for r in night.seat:
+        if r["player_id"] == dumper and r["hand_id"] in won:
+            r["outcome"], r["points"], r["amount"] = "lost", 80, Decimal(-80)
+            hands += 1
+    return hands
+
+
+def test_loss_dumping_finds_a_player_who_concedes_the_full_count_to_one_partner() -> None:
+    """What chip dumping cannot see (the test above), loss dumping does: the dumper loses
+    to the partner no more often than chance, but the full count every time, against
+    their own mixed losses to others (loss_dumping.sql, docs/fairplay.md)."""
+    night = Night(seed=13)
+    night.together.append((("P0240", "P0241"), 40))
+    hands = _full_count_to(night.build(), "P0240", "P0241")
+    assert hands >= 10
+    con = night.load()
+    assert ("P0240", "P0241") not in found(chip_dumping(con, SETTINGS).suspicions)
+    tested = loss_dumping(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0240", "P0241")}
+    (s,) = tested.suspicions
+    assert s.check == "fairplay.loss_dumping"
+    assert s.observed == 80 * hands
+    assert s.effect >= SETTINGS.min_effect
+    assert s.expected < s.observed / SETTINGS.min_effect
+    assert f"P0240 conceded {80 * hands} points to P0241 in the {hands} hands" in s.message
+    assert s.money is not None
+    assert "paid by P0240 to P0241" in s.money
+    assert len(s.evidence_hands) == SETTINGS.evidence
+
+
+def test_loss_dumping_takes_a_fast_declarer_for_fast_not_for_a_partner() -> None:
+    """A player who declares early leaves everyone at the table with their cards unmelded:
+    every loser concedes them more. Their losers' factor (what their other opponents
+    conceded to them over their own means) makes that the expectation, so the players who
+    lose big to them are not suspected of dumping."""
+    night = Night(seed=13)
+    night.together += [(("P0240", "P0241"), 40), (("P0242", "P0241"), 40)]
+    night.build()
+    won = {r["hand_id"] for r in night.seat if r["player_id"] == "P0241" and r["outcome"] == "won"}
+    for r in night.seat:
+        if r["hand_id"] in won and r["outcome"] == "lost":
+            r["points"] = 80  # nobody had time to meld
+            r["amount"] = Decimal(-80)
+    tested = loss_dumping(night.load(), SETTINGS)
+    assert tested.tests >= 1
+    assert tested.suspicions == []
+
+
+def test_loss_dumping_compares_losses_within_a_game_size() -> None:
+    """A 21-card loser concedes more than a 13-card one (more cards, a cap of 120): a pair
+    that meets only heads-up at 21 cards is judged against the night's 21-card losses, not
+    against the player's 13-card ones elsewhere."""
+    night = Night(seed=13).build()
+    number = len(night.g)
+    for _ in range(40):  # the pair's heads-up games: no other loser shows B's effect there
+        number = night._game(number, ["P0240", "P0241"])
+    big = {g["game_id"] for g in night.g if g["game_id"] >= f"G{900:05d}"}  # the pair's games
+    seated = {r["game_id"] for r in night.seat if r["player_id"] == "P0240"}
+    big |= {g["game_id"] for g in night.g[:300] if g["game_id"] not in seated}  # a lobby
+    for row in night.g + night.seat:
+        if row["game_id"] in big:
+            row["cards_per_hand"] = 21
+            if "points" in row and row["outcome"] == "lost":
+                row["points"] = min(120, row["points"] * 2)
+                row["amount"] = Decimal(-row["points"])
+    tested = loss_dumping(night.load(), SETTINGS)
+    assert tested.tests >= 1
+    assert tested.suspicions == []
+
+
+def test_loss_dumping_gives_the_same_bits_whatever_the_order_of_the_rows() -> None:
+    """The relative losses are summed as integers (millionths), so a p-value is the same
+    bits in whatever order DuckDB adds a player's losses up."""
+    night = Night(seed=13)
+    night.together.append((("P0240", "P0241"), 40))
+    _full_count_to(night.build(), "P0240", "P0241")
+    first = loss_dumping(night.load(), SETTINGS)
+    night.seat.reverse()
+    assert loss_dumping(night.load(), SETTINGS) == first
+    assert first.suspicions
+
+
 def test_chip_dumping_takes_a_strong_honest_player_for_strong_not_for_a_partner() -> None:
     """chip_dumping.sql's null model: who wins between two players is their strengths'
     share (Luce), a strength being a player's win odds at their tables. An honest account
@@ -324,7 +412,7 @@ def test_friends_seated_together_make_no_ring() -> None:
 def test_honest_nights_stay_quiet_for_the_pair_detectors(seed: int) -> None:
     """The null holds: on honest nights of other seeds the pair tests raise nothing."""
     con = Night(seed=seed, players=200, games=600).build().load()
-    for detector in (co_seating, feeding, soft_drop, chip_dumping):
+    for detector in (co_seating, feeding, soft_drop, chip_dumping, loss_dumping):
         assert detector(con, SETTINGS).suspicions == [], detector.__name__
 
 
@@ -346,7 +434,8 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     night.dumps.add(("P0170", "P0171"))
     night.uniform_think["P0190"] = (1.1, 1.3)
     con = night.build().load()
-    detectors = (co_seating, shared_identity, feeding, soft_drop, chip_dumping, bots)
+    detectors = (co_seating, shared_identity, feeding, soft_drop, chip_dumping, loss_dumping,
+                 bots)  # fmt: skip
     whole = [detector(con, SETTINGS) for detector in detectors]
     assert sum(t.tests for t in whole) > 100 * 37  # a hundred batches and more below
     assert {s.check for t in whole for s in t.suspicions} == {
@@ -355,13 +444,13 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     }  # fmt: skip
     # chip dumping tests few pairs of this night: here, every pair that met, kept or not
     every_pair = replace(SETTINGS, min_hands=1, thresholds=Thresholds(report=0.9))
-    whole.append(chip_dumping(con, every_pair))
-    assert whole[-1].tests > 1000
+    whole += [chip_dumping(con, every_pair), loss_dumping(con, every_pair)]
+    assert min(whole[-2].tests, whole[-1].tests) > 1000
     monkeypatch.setattr("audit.fairplay.engine.BATCH_ROWS", 37)
     monkeypatch.setattr("audit.fairplay.detectors.MEETINGS_PER_PART", 500)
     monkeypatch.setattr("audit.fairplay.detectors.SEATS_PER_PART", 300)
     parts = [detector(con, SETTINGS) for detector in detectors]
-    parts.append(chip_dumping(con, every_pair))
+    parts += [chip_dumping(con, every_pair), loss_dumping(con, every_pair)]
     assert parts == whole
     assert whole[0].tests > 5 * 500  # co-seating tests every pair that met
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
@@ -383,7 +472,8 @@ def test_the_detectors_leave_no_table_behind() -> None:
 
     night_tables = tables()
     tested = [detector(con, SETTINGS) for detector in (co_seating, shared_identity, feeding,
-                                                        soft_drop, chip_dumping, bots)]  # fmt: skip
+                                                        soft_drop, chip_dumping, loss_dumping,
+                                                        bots)]  # fmt: skip
     assert {"fairplay.soft_drop", "fairplay.shared_device"} <= {
         s.check for t in tested for s in t.suspicions
     }  # the steps that read the tables kept between statements ran

@@ -28,11 +28,14 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("check", sorted(RECALL_KINDS))
 def test_each_detector_reaches_the_floor_on_a_planted_night(planted: Path, check: str) -> None:
+    """Precision for every detector; recall for those whose kind the simulator plants
+    (loss dumping's is planted on synthetic nights: test_detectors.py)."""
     scores = score(planted / "out" / "suspicions.parquet", planted / "logs" / "labels.parquet")
     (result,) = [s for s in scores if s.check == check]
-    assert result.groups > 0, "the night plants this detector's kind"
     assert result.precision >= 0.95, result
-    assert result.recall >= 0.9, result
+    if RECALL_KINDS[check]:
+        assert result.groups > 0, "the night plants this detector's kind"
+        assert result.recall >= 0.9, result
 
 
 def test_every_suspicion_is_a_finding_with_its_accounts_and_evidence(planted: Path) -> None:

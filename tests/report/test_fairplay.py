@@ -217,7 +217,7 @@ def test_a_run_that_found_nothing_says_what_each_detector_tested(night: Path) ->
     assert "No fair-play suspicion was raised: the detectors ran and tested" in html
     assert "not run" not in html
     detectors = section(html, '<table id="detectors">', "</table>")
-    assert detectors.count("<tr><td><code>fairplay.") == 7
+    assert detectors.count("<tr><td><code>fairplay.") == 8
     chart = next(c for c in view.charts if c.id == "chart-suspicions")
     assert chart.empty.startswith("No fair-play suspicion was raised (")
 
