@@ -450,11 +450,19 @@ def _check_bars(rows: list[CheckRow]) -> list[tuple[str, int, str]]:
 
 
 def _format_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
+    """Hands by format and status; by ruleset too when the night holds more than one (a
+    night of 13- and 21-card points games is two kinds of game, not one)."""
     rows = query(
         db,
-        "SELECT coalesce(format, 'unknown'), status, count(*) FROM h GROUP BY ALL ORDER BY 1, 2",
+        "SELECT coalesce(format, 'unknown'), coalesce(ruleset, 'unknown'), status, count(*)"
+        " FROM h GROUP BY ALL ORDER BY 1, 2, 3",
     )
-    return [(f"{fmt.replace('_', ' ')}: {status}", n, f"st-{status}") for fmt, status, n in rows]
+    several = len({ruleset for _, ruleset, _, _ in rows}) > 1
+    return [
+        (f"{fmt.replace('_', ' ')}{f' ({ruleset})' if several else ''}: {status}", n,
+         f"st-{status}")
+        for fmt, ruleset, status, n in rows
+    ]  # fmt: skip
 
 
 def _score_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:

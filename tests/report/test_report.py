@@ -281,3 +281,29 @@ def test_an_optional_table_whose_files_could_not_be_read_is_not_called_absent(
     facts = " ".join(page(out).split('id="run-facts"')[1].split("</table>")[0].split())
     assert "optional tables none of whose files could be read: ledger" in facts
     assert "optional tables not present: sessions" in facts
+
+
+def test_hands_per_format_are_told_apart_by_ruleset_on_a_night_of_several(
+    night: Path, tmp_path: Path
+) -> None:
+    """A night of 13- and 21-card points games is two kinds of game: the chart of hands per
+    format names each ruleset then (a blind tester's mixed night read "points" alone); a
+    night of one ruleset keeps the plain format."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    def labels(out: Path) -> dict[str, int]:
+        chart = next(c for c in build_view(out).charts if c.id == "chart-formats")
+        return {bar.label: bar.value for bar in chart.bars}
+
+    assert labels(night) == {"points: discrepancy": 3, "pool 101: verified": 1}
+    out = tmp_path / "out"
+    shutil.copytree(night, out)
+    hands = pq.read_table(out / "hands.parquet")
+    first = pc.equal(hands.column("hand_id"), "G1-01")
+    ruleset = pc.if_else(first, "standard-21", hands.column("ruleset"))
+    pq.write_table(hands.set_column(hands.schema.get_field_index("ruleset"), "ruleset", ruleset),
+                   out / "hands.parquet")  # fmt: skip
+    assert labels(out) == {"points (standard-13): discrepancy": 2,
+                           "pool 101 (standard-13): verified": 1,
+                           "points (standard-21): discrepancy": 1}  # fmt: skip
