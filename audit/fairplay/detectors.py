@@ -6,7 +6,7 @@ for all of them at once (``engine.Hypotheses``) and reports what stands out.
 - ``feeding`` and ``soft_drop``: beta-binomial, a player's rate with one other player
   against their own rate without them (``_pair_rates``);
 - ``chip_dumping``: binomial, who wins between two players against their own results;
-- ``loss_dumping``: Bernstein's bound, the points one concedes to the other against their
+- ``loss_dumping``: Bennett's bound, the points one concedes to the other against their
   losses to others and the other's opponents' losses to them;
 - ``bots``: binomial, decisions too close to the player's median time for a person.
 """
@@ -45,7 +45,7 @@ from audit.fairplay.stats import (
     BEYOND_ALPHA,
     OWN_WEIGHT,
     Array,
-    bernstein_sf,
+    bennett_sf,
     betabinom_min_p,
     betabinom_sf,
     beyond_the_night,
@@ -314,38 +314,55 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
-    """A concedes B far bigger losses in the hands B wins than A's losses to others and
-    B's other opponents' losses to B predict (fairplay.loss_dumping, loss_dumping.sql)."""
-    for section in ("seats", "losers", "winners"):
+    """A concedes B far bigger losses in the hands B wins than A's losses to others in the
+    same kind of game and B's other opponents' losses to B predict, and the points run
+    from A to B (fairplay.loss_dumping, loss_dumping.sql)."""
+    for section in ("seats", "strata", "losers", "winners"):
         run_sql(con, "loss_dumping", section, settings)
     create_table(con, "loss_dumping", "pairs", settings, "loss_pairs")
-    con.execute("DROP TABLE loss_seat; DROP TABLE loss_player; DROP TABLE loss_winner")
+    for table in ("loss_seat", "loss_stratum", "loss_player", "loss_winner"):
+        con.execute(f"DROP TABLE {table}")
 
     def test(table: pa.Table) -> Hypotheses:
-        col = {name: column(table, name) for name in table.column_names
-               if name not in ("a", "b")}  # fmt: skip
         c, unit = settings.win_prior, 1e6  # x is in millionths of its stratum's mean
-        seats = np.maximum(col["night_seats"], 1.0)
-        mu, m2 = col["night_sx"] / seats / unit, col["night_qx"] / seats / unit**2
-        top, n = col["top"] / unit, col["hands"]
-        losses0 = col["a_losses0"]
-        mean_a = (col["a_sx0"] / unit + c * mu) / (losses0 + c)  # A's to others, shrunk
-        var_a = np.maximum((col["a_qx0"] / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
+        if table.num_rows == 0:
+            none = np.zeros(0)
+            return Hypotheses(table, none, none, none, none, min_p=none)
+        first = table.column("n_s").combine_chunks()
+        starts = np.asarray(first.offsets.to_numpy()[:-1], dtype=np.int64)
+
+        def cells(name: str) -> Array:  # the pair's strata, one after another
+            flat = pc.list_flatten(table.column(name).combine_chunks())
+            return np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.float64)
+
+        def per_pair(values: Array) -> Array:  # summed over each pair's strata, in order
+            return np.asarray(np.add.reduceat(values, starts), dtype=np.float64)
+
+        seats = np.maximum(cells("seats_s"), 1.0)
+        mu, m2 = cells("st_sx_s") / seats / unit, cells("st_qx_s") / seats / unit**2
+        top, n, losses0 = cells("top_s") / unit, cells("n_s"), cells("a_losses0_s")
+        # A's mean loss to others in the stratum, shrunk toward the stratum's, and its spread
+        mean_a = (cells("a_sx0_s") / unit + c * mu) / (losses0 + c)
+        var_a = np.maximum((cells("a_qx0_s") / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
                            1e-6)  # fmt: skip
         # B's factor: what B's other opponents conceded over their own means, shrunk to 1
-        phi = (col["b_sx0"] / unit + c * mu) / (np.maximum(col["b_predicted0"], 0.0) / unit
-                                                + c * mu)  # fmt: skip
+        phi = ((column(table, "b_sx0") / unit + c)
+               / (np.maximum(column(table, "b_predicted0"), 0.0) / unit + c))  # fmt: skip
+        phi = np.repeat(phi, np.diff(np.append(starts, n.size)))
         each = np.minimum(mean_a * phi, top)  # what A concedes B in a hand, by the null
-        expected, observed = n * each, col["sx"] / unit
-        # A's mean is an estimate from losses0 hands (and c of the night's): its error is
+        # A's mean is an estimate from losses0 hands (and c of the stratum's): its error is
         # carried into the sum's variance
-        variance = n * var_a * phi**2 * (1.0 + n / (losses0 + c))
-        bound = np.maximum(top - each, 1e-9)
+        variance = per_pair(n * var_a * phi**2 * (1.0 + n / (losses0 + c)))
+        bound = np.maximum(np.maximum.reduceat(top - each, starts), 1e-9)
+        expected, observed = per_pair(n * each), per_pair(cells("sx_s") / unit)
         ratio = np.where(expected > 0, observed / np.maximum(expected, 1e-12), 0.0)
+        one_way = column(table, "pts") > column(table, "b_gave")  # the points run A to B
+        points = column(table, "pts")
         return Hypotheses(
-            table, bernstein_sf(observed - expected, variance, bound),
-            np.where(ratio > 0, col["pts"] / np.maximum(ratio, 1e-12), 0.0), col["pts"],
-            ratio, min_p=bernstein_sf(n * (top - each), variance, bound),
+            table,
+            np.where(one_way, bennett_sf(observed - expected, variance, bound), 1.0),
+            np.where(ratio > 0, points / np.maximum(ratio, 1e-12), 0.0), points, ratio,
+            min_p=bennett_sf(per_pair(n * (top - each)), variance, bound),
         )  # fmt: skip
 
     found = screened(con, "loss_pairs", settings, test).correct(settings)
@@ -360,15 +377,16 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         money = f"; {moved}" if moved else ""
         others = int(r["a_losses0"])
         elsewhere = (f"{r['a_pts0'] / others:.0f} a hand in their {others} other losses"
-                     if others else "no other losses of theirs to compare")  # fmt: skip
+                     if others else "no other losses of theirs")  # fmt: skip
         got = f"{a} conceded {r['pts']} points to {b} in the {n} hands {b} won and {a} lost"
         return (
-            f"{got} ({r['pts'] / n:.0f} a hand; {elsewhere}), against "
-            f"{found.expected[i]:.0f} expected from {a}'s losses to others and what {b}'s "
-            f"other opponents conceded to {b}{money} "
+            f"{got} ({r['pts'] / n:.0f} a hand; {elsewhere}; every kind of game together), "
+            f"{found.effect[i]:.1f} times the {found.expected[i]:.0f} that {a}'s own losses "
+            f"to others in the same kinds of game and what {b}'s other opponents concede to "
+            f"{b} predict; {b} conceded {r['b_gave']} points to {a}{money} "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{a} concedes {found.expected[i]:.0f} points in the {n} hands {b} won",
-            f"{got}",
+            f"{got}; {b} conceded {r['b_gave']} to {a}",
         )
 
     def money(r: Mapping[str, Any]) -> str | None:
@@ -380,11 +398,13 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         "fairplay.loss_dumping",
         needs=f"pair of players with {settings.min_hands} or more hands one of them won and "
         f"the other lost, in {' or '.join(settings.flow_formats)} games",
-        statistic="Bernstein's bound: the points A conceded in the hands B won, against A's "
-                  "losses to others and B's other opponents' losses to B",
+        statistic="Bennett's bound: the points A conceded in the hands B won, against A's "
+                  "losses to others in the same kinds of game and B's other opponents' "
+                  "losses to B; the points must run from A to B",
         pattern="a player losing far bigger hands to one account than to anyone else",
         benign="a player who plays on against one opponent (a friend) where they would "
-               "drop against others, or bad luck against that opponent",
+               "drop against others, who plays looser at the stakes or tables where they "
+               "meet, or bad luck against that opponent",
         effect_name="loss ratio",
     )  # fmt: skip
     return suspicions(con, "loss_dumping", found, settings, words, players=_pair, text=text,

@@ -181,17 +181,20 @@ def normal_sf(z: Array) -> Array:
     return np.asarray(stats.norm.sf(z), dtype=np.float64)
 
 
-def bernstein_sf(excess: Array, variance: Array, bound: Array) -> Array:
+def bennett_sf(excess: Array, variance: Array, bound: Array) -> Array:
     """An upper bound of P(S - E[S] >= excess) for a sum S of independent variables, each
-    at most ``bound`` above its mean, whose variances add up to ``variance`` (Bernstein's
-    inequality): exp(-t^2 / (2 (v + b t / 3))). Valid whatever the variables' shape, so a
-    p-value from it is never too small (it is conservative); 1 where ``excess`` <= 0.
+    at most ``bound`` above its mean, whose variances add up to ``variance`` (Bennett's
+    inequality): exp(-(v / b^2) h(b t / v)), h(u) = (1 + u) log(1 + u) - u. Valid whatever
+    the variables' shape, so a p-value from it is never too small; tighter than
+    Bernstein's, which it implies. 1 where ``excess`` <= 0.
 
     >>> ten = np.array([10.0, 10.0])
-    >>> bernstein_sf(np.array([0.0, 10.0]), ten, np.array([1.0, 1.0])).round(4).tolist()
-    [1.0, 0.0235]
+    >>> bennett_sf(np.array([0.0, 10.0]), ten, np.array([1.0, 1.0])).round(4).tolist()
+    [1.0, 0.021]
     """
     t = np.maximum(excess, 0.0)
-    log_p = -(t * t) / (2.0 * (np.maximum(variance, 0.0) + np.maximum(bound, 0.0) * t / 3.0
-                               + 1e-300))  # fmt: skip
+    v = np.maximum(variance, 1e-300)
+    b = np.maximum(bound, 1e-12)
+    u = b * t / v
+    log_p = -(v / (b * b)) * ((1.0 + u) * np.log1p(u) - u)
     return np.asarray(np.where(t > 0, np.exp(log_p), 1.0), dtype=np.float64)

@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -278,6 +279,52 @@ def test_loss_dumping_compares_losses_within_a_game_size() -> None:
     tested = loss_dumping(night.load(), SETTINGS)
     assert tested.tests >= 1
     assert tested.suspicions == []
+
+
+def test_loss_dumping_judges_a_player_by_their_own_losses_in_that_kind_of_game() -> None:
+    """A player who drops most real-money hands but plays every practice-chip hand out
+    loses bigger with practice chips, to whoever they play there: the heads-up practice
+    partner is not suspected (a blind tester's honest night, raised at minor three times
+    when a player's baseline mixed the two chip types)."""
+    night = Night(seed=13).build()
+    for r in night.seat:
+        if r["player_id"] == "P0240" and r["outcome"] == "lost" and night.rng.random() < 0.8:
+            r["outcome"], r["points"], r["amount"] = "first_drop", 20, Decimal(-20)
+    number, practice = len(night.g), set()
+    for _ in range(40):
+        practice.add(f"G{number:05d}")
+        number = night._game(number, ["P0240", "P0241"])
+    real = loss_dumping(night.load(), SETTINGS)  # at one chip type: suspect, rightly
+    assert found(real.suspicions) == {("P0240", "P0241")}
+    for row in night.g + night.seat:
+        if row["game_id"] in practice:
+            row["chip_type"] = "practice"
+    assert loss_dumping(night.load(), SETTINGS).suspicions == []
+
+
+def test_loss_dumping_needs_the_points_to_run_from_the_loser_to_the_winner() -> None:
+    """A player who loses big to another but is paid back more by them in the hands they
+    win moves no money to them: not suspected (the message would say the money went the
+    other way)."""
+    night = Night(seed=13)
+    night.together.append((("P0240", "P0241"), 40))
+    _full_count_to(night.build(), "P0240", "P0241")
+    assert found(loss_dumping(night.load(), SETTINGS).suspicions) == {("P0240", "P0241")}
+    seats: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in night.seat:
+        seats.setdefault(r["hand_id"], {})[r["player_id"]] = r
+    lost = [h for h, by in seats.items() if by.get("P0241", {}).get("outcome") == "won"
+            and "P0240" in by]  # fmt: skip
+    for hand in lost[::2]:  # every other one of them P0240 wins instead, P0241 losing 80
+        a, b = seats[hand]["P0240"], seats[hand]["P0241"]
+        a["outcome"], a["points"], a["amount"] = "won", 0, Decimal(0)
+        b["outcome"], b["points"], b["amount"] = "lost", 80, Decimal(-80)
+    gave = 80 * len(lost[1::2])
+    back = sum(by["P0241"]["points"] for by in seats.values()
+               if by.get("P0240", {}).get("outcome") == "won" and "P0241" in by)  # fmt: skip
+    assert back > gave
+    assert len(lost[1::2]) >= 10
+    assert loss_dumping(night.load(), SETTINGS).suspicions == []
 
 
 def test_loss_dumping_gives_the_same_bits_whatever_the_order_of_the_rows() -> None:
