@@ -273,13 +273,11 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     found = screened(con, "chip_pairs", settings, test).correct(settings)
     con.execute("DROP TABLE chip_pairs")
     picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
-    flows = _flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+    flows = _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
-        moved = "; ".join(f"{a} paid {b} {paid}{unit} and {b} paid {a} {back}{unit}"
-                          for unit, paid, back in flows.get((a, b), ()))  # fmt: skip
-        money = f"; {moved}" if moved else ""
+        money = flows.said(a, b)
         decided = int(r["a_won"]) + int(r["b_won"])
         won = f"{r['b_won']} of the {decided} hands one of them won"
         return (
@@ -291,11 +289,6 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             f"{b} won {won}; {a} conceded {r['a_gave']:.0f} points to {b}, {b} "
             f"{r['b_gave']:.0f} to {a}",
         )
-
-    def money(r: Mapping[str, Any]) -> str | None:
-        a, b = r["a"], r["b"]
-        return "; ".join(f"{paid}{unit} paid by {a} to {b}, {back}{unit} back"
-                         for unit, paid, back in flows.get((a, b), ())) or None  # fmt: skip
 
     words = Words(
         "fairplay.chip_dumping",
@@ -310,7 +303,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         effect_name="flow ratio",
     )  # fmt: skip
     return suspicions(con, "chip_dumping", found, settings, words, players=_pair, text=text,
-                      money=money)  # fmt: skip
+                      money=flows.money)  # fmt: skip
 
 
 def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
@@ -368,13 +361,11 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     found = screened(con, "loss_pairs", settings, test).correct(settings)
     con.execute("DROP TABLE loss_pairs")
     picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
-    flows = _flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+    flows = _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, n = r["a"], r["b"], int(r["hands"])
-        moved = "; ".join(f"{a} paid {b} {paid}{unit} and {b} paid {a} {back}{unit}"
-                          for unit, paid, back in flows.get((a, b), ()))  # fmt: skip
-        money = f"; {moved}" if moved else ""
+        money = flows.said(a, b)
         others = int(r["a_losses0"])
         elsewhere = (f"{r['a_pts0'] / others:.0f} a hand in their {others} other losses"
                      if others else "no other losses of theirs")  # fmt: skip
@@ -388,11 +379,6 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             f"{a} concedes {found.expected[i]:.0f} points in the {n} hands {b} won",
             f"{got}; {b} conceded {r['b_gave']} to {a}",
         )
-
-    def money(r: Mapping[str, Any]) -> str | None:
-        a, b = r["a"], r["b"]
-        return "; ".join(f"{paid}{unit} paid by {a} to {b}, {back}{unit} back"
-                         for unit, paid, back in flows.get((a, b), ())) or None  # fmt: skip
 
     words = Words(
         "fairplay.loss_dumping",
@@ -408,27 +394,46 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         effect_name="loss ratio",
     )  # fmt: skip
     return suspicions(con, "loss_dumping", found, settings, words, players=_pair, text=text,
-                      money=money)  # fmt: skip
+                      money=flows.money)  # fmt: skip
 
 
-def _flows(
-    con: duckdb.DuckDBPyConnection, settings: Settings, pairs: list[tuple[str, str]]
-) -> dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]]:
+class _Flows:
     """What each flagged pair (A, B) moved, per unit in which something moved: (the unit's
-    words after an amount: "" for money, " deals chips", " practice chips" ...; A's
-    payments to B in the hands B won; B's to A in the hands A won). Never added up across
-    units: a deals chip is not a rupee."""
-    if not pairs:
-        return {}
-    table = run_sql(con, "chip_dumping", "money", settings, flagged=pairs)
-    out: dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]] = defaultdict(list)
-    names = ("a", "b", "unit", "paid", "back")
-    for a, b, unit, paid, back in zip(*(table.column(c).to_pylist() for c in names),
-                                      strict=True):  # fmt: skip
-        if Decimal(paid) or Decimal(back):
-            words = "" if unit == "money" else f" {unit}"
-            out[a, b].append((words, Decimal(paid), Decimal(back)))
-    return out
+    words after an amount: "" for money, " deals chips", " practice chips" ...; what A paid
+    in the hands B won; what B paid in the hands A won). Never added up across units: a
+    deals chip is not a rupee. What a player paid in a hand is their whole amount, to the
+    winner and, in 21- and 27-card games, on value cards to others too: the words say "in
+    the hands B won", not "to B"."""
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, settings: Settings, pairs: list[tuple[str, str]]
+    ) -> None:
+        self.moved: dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]] = defaultdict(list)
+        if not pairs:
+            return
+        table = run_sql(con, "chip_dumping", "money", settings, flagged=pairs)
+        names = ("a", "b", "unit", "paid", "back")
+        for a, b, unit, paid, back in zip(*(table.column(c).to_pylist() for c in names),
+                                          strict=True):  # fmt: skip
+            if Decimal(paid) or Decimal(back):
+                words = "" if unit == "money" else f" {unit}"
+                self.moved[a, b].append((words, Decimal(paid), Decimal(back)))
+
+    def said(self, a: str, b: str) -> str:
+        """The pair's money for a message, after a clause: "; A paid 880.00 in the hands B
+        won and B paid 225.00 in the hands A won", or nothing."""
+        moved = "; ".join(f"{a} paid {paid}{unit} in the hands {b} won and {b} paid "
+                          f"{back}{unit} in the hands {a} won"
+                          for unit, paid, back in self.moved.get((a, b), ()))  # fmt: skip
+        return f"; {moved}" if moved else ""
+
+    def money(self, row: Mapping[str, Any]) -> str | None:
+        """The suspicion's ``money``: "880.00 paid by A in the hands B won, 225.00 by B in
+        the hands A won", per unit."""
+        a, b = row["a"], row["b"]
+        return "; ".join(f"{paid}{unit} paid by {a} in the hands {b} won, {back}{unit} by "
+                         f"{b} in the hands {a} won"
+                         for unit, paid, back in self.moved.get((a, b), ())) or None  # fmt: skip
 
 
 # ---------------------------------------------------------------- seating and identity

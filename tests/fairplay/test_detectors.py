@@ -182,7 +182,7 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     assert ("P0241", "P0240") not in found(tested.suspicions)
     s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
     assert s.money is not None
-    assert "paid by P0240 to P0241" in s.money
+    assert "paid by P0240 in the hands P0241 won" in s.money
 
 
 def test_chip_dumping_by_the_size_of_losses_alone_is_beyond_the_win_count() -> None:
@@ -237,7 +237,7 @@ def test_loss_dumping_finds_a_player_who_concedes_the_full_count_to_one_partner(
     assert s.expected < s.observed / SETTINGS.min_effect
     assert f"P0240 conceded {80 * hands} points to P0241 in the {hands} hands" in s.message
     assert s.money is not None
-    assert "paid by P0240 to P0241" in s.money
+    assert "paid by P0240 in the hands P0241 won" in s.money
     assert len(s.evidence_hands) == SETTINGS.evidence
 
 
@@ -378,9 +378,9 @@ def test_chip_dumping_reports_money_and_deals_chips_apart() -> None:
     tested = chip_dumping(night.load(), SETTINGS)
     s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
     assert s.money is not None
-    assert s.money.startswith(f"{paid['money']} paid by P0240 to P0241, ")
-    assert f"; {paid['deals chips']} deals chips paid by P0240 to P0241, " in s.money
-    assert f"P0240 paid P0241 {paid['money']} and " in s.message
+    assert s.money.startswith(f"{paid['money']} paid by P0240 in the hands P0241 won, ")
+    assert f"; {paid['deals chips']} deals chips paid by P0240 in the hands P0241 won, " in s.money
+    assert f"P0240 paid {paid['money']} in the hands P0241 won and " in s.message
 
 
 def test_a_bot_is_found_and_people_are_not() -> None:
