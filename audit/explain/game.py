@@ -398,6 +398,10 @@ def _event_line(
                     f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
                 )
             text = f"{who} is eliminated with a score of {e.score}{limit}"
+        case "rebuy" if game.format not in POOLS:
+            # no fee: nothing is counted for it (audit.games.ledger.counted_rebuys)
+            text = (f"{who} is recorded as buying back in (a rebuy) at a new score of "
+                    f"{e.score}, which a {game.format} game does not have")  # fmt: skip
         case "rebuy":
             fee = f" for {game.entry_fee}" if game.entry_fee is not None else ""
             text = f"{who} buys back in{fee} (a rebuy) at a new score of {e.score}"

@@ -19,7 +19,14 @@ from decimal import Decimal
 
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals, chips
-from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, prize_pool, settle_by_rules
+from audit.games.ledger import (
+    BALANCE_RULE,
+    POOL_FORMATS,
+    POOL_RULE,
+    points_owed,
+    prize_pool,
+    settle_by_rules,
+)
 from audit.games.pool import PoolJudgement, judge_pool, split_shares
 from audit.money import money
 from audit.money import rake as rake_of
@@ -265,10 +272,17 @@ def _pool_payouts(
     money = prize_pool(game, hands, fee)
     judged = judge_pool(game, hands, rules, expected=unit.rules_say())
     entries = f"{money.players} player{'s' if money.players != 1 else ''}"
-    entries += f" and {money.rebuys} rebuy{'s' if money.rebuys != 1 else ''}"
+    if game.format in POOL_FORMATS:
+        entries += f" and {money.rebuys} rebuy{'s' if money.rebuys != 1 else ''}"
+    entries += f" at {fee}"
+    stray = [e for e in game.game_events if e.action == "rebuy"]
+    if game.format not in POOL_FORMATS and stray:
+        # none counted (ledger.counted_rebuys): said, not "3 players and 1 rebuy"
+        what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
+        entries += f"; a {game.format} game has no rebuys, so {what} not counted"
     out = [
         Payout("entry fees", "", str(money.gross), str(ZERO - _sum(game.ledger, "buy_in", "rebuy")),
-               f"{entries} at {fee}", (POOL_RULE,)),
+               entries, (POOL_RULE,)),
         Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
                f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
     ]  # fmt: skip

@@ -15,13 +15,14 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   rules cannot settle a hand here (no point value, not exactly one winner, a player with
   two rows, value cards without the replay's settlement) its recorded amounts are taken,
   and the finding says which hands and why;
-- pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake,
-  ``rake_pct`` of it rounded half-up to the paisa (000_1729c72ad4c1f885.txt: "Amount equal
-  to the wagering after deducting the rake amount"); the buy-ins and rebuys are those
-  entry fees, and without a split the winner's ``prize`` is the whole pool (the winner:
-  in a pool game the last player left by the rules, where the rules know one; else the
-  player the ``game_won`` row names). Split amounts are the pool checks' business
-  (audit/games/pool.py); here a split game only balances.
+- pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake (a
+  deals game has no rebuys: ``counted_rebuys``), ``rake_pct`` of it rounded half-up to
+  the paisa (000_1729c72ad4c1f885.txt: "Amount equal to the wagering after deducting the
+  rake amount"); the buy-ins and rebuys are those entry fees, and without a split the
+  winner's ``prize`` is the whole pool (the winner: in a pool game the last player left
+  by the rules, where the rules know one; else the player the ``game_won`` row names).
+  Split amounts are the pool checks' business (audit/games/pool.py); here a split game
+  only balances.
 
 Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
 ledger row is not judged (the ledger table is optional; ``audit.unit.game_checks`` says so,
@@ -44,6 +45,7 @@ from audit.money import points_settlement
 from audit.money import rake as rake_of
 from audit.records import (
     Game,
+    GameEvent,
     Hand,
     Result,
     RulesPoints,
@@ -304,9 +306,10 @@ def _points(
 @dataclass(frozen=True)
 class PrizePool:
     """The money of a pool or deals game by the rules: ``players`` (everyone seated in
-    any of its hands) and ``rebuys`` entries at ``fee`` make ``gross``; the ``rake`` is
-    ``rake_pct`` of it, rounded half-up to the paisa; the ``prize`` is the rest; ``winner``
-    is the one player the game events name as ``game_won`` (``None`` unless exactly one)."""
+    any of its hands) and ``rebuys`` entries (``counted_rebuys``: none in deals) at ``fee``
+    make ``gross``; the ``rake`` is ``rake_pct`` of it, rounded half-up to the paisa; the
+    ``prize`` is the rest; ``winner`` is the one player the game events name as
+    ``game_won`` (``None`` unless exactly one)."""
 
     players: int
     rebuys: int
@@ -332,7 +335,7 @@ def prize_pool(game: Game, hands: list[Hand], fee: Decimal) -> PrizePool:
     (Decimal('400.00'), Decimal('51.00'), Decimal('349.00'), 'P1')
     """
     players = len({player for hand in hands for player in hand.seats})
-    rebuys = sum(1 for e in game.game_events if e.action == "rebuy")
+    rebuys = len(counted_rebuys(game))
     gross = fee * (players + rebuys)
     rake = rake_of(gross, game.rake_pct)
     named = [e.player for e in game.game_events if e.action == "game_won"]
@@ -366,7 +369,8 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> 
         )
         out.append((found, moved))
 
-    entries = -_total(game, "buy_in", "rebuy")
+    # a deals game's rebuy rows are foreign_rows' one finding, not also its entries'
+    entries = -_total(game, "buy_in", *(["rebuy"] if game.format in POOL_FORMATS else []))
     before = len(out)
     if hands:
         _entries_by_player(game, hands, fee, add)
@@ -403,6 +407,31 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> 
     return out
 
 
+def counted_rebuys(game: Game) -> list[GameEvent]:
+    """The rebuy game events a game's entries count (money.md: a ``rebuy`` row of
+    ``-entry_fee`` per rebuy in pool; in deals, none). A deals game has no rebuys (000_:
+    "not available for Best of 2/3 Deal games"; a ruleset cannot give it any,
+    ``audit.rules.contradictions``): a rebuy event recorded in one is its ``pool.rebuy``
+    finding and moves no money, so a ledger that took none is right (one error, one
+    finding: a blind tester had three critical ``ledger.balance`` beside it). In a pool
+    game every rebuy event counts, one the rules refuse included: the player played on,
+    and its own ``pool.rebuy`` finding says what was wrong with it.
+
+    >>> from dataclasses import replace
+    >>> game = Game("G1", "T1", "deals", 2, 13, "standard-13", 2, 2, 6, "real",
+    ...     Decimal("10.00"), None, Decimal("10.00"), False,
+    ...     game_events=[GameEvent(1, 1, "P3", "rebuy", 40, None)])
+    >>> counted_rebuys(game), len(counted_rebuys(replace(game, format="pool_101")))
+    ([], 1)
+    """
+    if game.format not in POOL_FORMATS:
+        return []
+    return [e for e in game.game_events if e.action == "rebuy"]
+
+
+POOL_FORMATS = frozenset({"pool_101", "pool_201"})
+
+
 Add = Callable[[str | None, Decimal, Decimal, str, Decimal], None]
 
 
@@ -412,10 +441,13 @@ def _entries_by_player(game: Game, hands: list[Hand], fee: Decimal, add: Add) ->
     another too little is two wrong rows, though the total is right."""
     seated = {player for hand in hands for player in hand.seats}
     rebuys: dict[str, int] = defaultdict(int)
-    for e in game.game_events:
-        if e.action == "rebuy" and e.player is not None:
+    for e in counted_rebuys(game):
+        if e.player is not None:
             rebuys[e.player] += 1
-    for kind, owed in (("buy_in", dict.fromkeys(seated, 1)), ("rebuy", rebuys)):
+    kinds: list[tuple[str, Mapping[str, int]]] = [("buy_in", dict.fromkeys(seated, 1))]
+    if game.format in POOL_FORMATS:  # a deals game's rebuy rows are foreign_rows' finding
+        kinds.append(("rebuy", rebuys))
+    for kind, owed in kinds:
         paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
         for row in game.ledger:
             if row.kind == kind:
@@ -465,7 +497,7 @@ def foreign_rows(game: Game, *, game_events: bool) -> list[Row]:
     out: list[Row] = []
     for (kind, player), amount in sorted(moved.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         why = (
-            "a game no split ended has none"
+            f"game {game.game_id} records no split (no split game event), so it has none"
             if kind == "split"
             else f"a {game.format.replace('_', ' ')} game has none"
         )

@@ -305,8 +305,8 @@ class _PoolCheck:
                 ):
                     self.add(
                         "pool.elimination", "elimination_score",
-                        f"{player} reached {score} after hand {no}, which eliminates at "
-                        f"{self.pool.elimination_score}, but no elimination was recorded."
+                        f"{player} reached {score} after hand {no}, "
+                        f"{_over(self.pool)}, but no elimination was recorded."
                         + self.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
@@ -316,7 +316,7 @@ class _PoolCheck:
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player} was eliminated after hand {no} with {score} by the rules, "
-                    f"below the {self.pool.elimination_score} that eliminates."
+                    f"{_under(self.pool)}."
                     + self.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     recorded="eliminated",
@@ -386,10 +386,13 @@ class _PoolCheck:
             self.rebuys += 1
             playing = len(hand.seats) if pool.rebuy_counts == "hand" else len(still_in)
             if playing < pool.rebuy_min_players:
-                who = "played the hand" if pool.rebuy_counts == "hand" else "were still in"
+                one = playing == 1
+                who = "played the hand" if pool.rebuy_counts == "hand" else (
+                    "was still in" if one else "were still in")
                 self.add(
                     "pool.rebuy", "rebuy_min_players",
-                    f"{player} rebought after hand {no} when only {playing} players {who}; "
+                    f"{player} rebought after hand {no} when only {playing} "
+                    f"player{'' if one else 's'} {who}; "
                     f"a rebuy needs at least {pool.rebuy_min_players}.",
                     **kw,
                 )  # fmt: skip
@@ -414,7 +417,7 @@ class _PoolCheck:
                     "pool.rebuy", "rebuy_below",
                     f"{player} rebought after hand {no} at {event.score}, but the new score "
                     f"should be {expected} (the highest score still in was {highest} by the "
-                    f"rules).{why}",
+                    f"rules{_in_turn(hand, in_turn, highest)}).{why}",
                     expected=expected, recorded=event.score, **kw,
                 )  # fmt: skip
             recorded = expected if event.score is None else event.score
@@ -581,6 +584,50 @@ class _PoolCheck:
                     f"{hand.hand_no}, but their share is {want}.",
                     hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
                 )  # fmt: skip
+
+
+def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:
+    """Several rebuys after one hand: who came first and what each gets (000_: "the players
+    Re-Buyin will Re-Buy as per their turn in the game with scores 58, 59, 60"), read as
+    the turn order of the hand just played (a blind tester was told r2 should have 72 and
+    not that r3, before r2 in that order, had 71); empty for one rebuy.
+
+    >>> hand = Hand("h3", "g1", 3, ["r3", "r4", "r1", "r2"], [], 0, 0, [], [])
+    >>> _in_turn(hand, ["r3", "r2"], 70).endswith("hand 3 was r3, r4, r1, r2: r3 rebought "
+    ...     "first, at 71, then r2 at 72")
+    True
+    """
+    if len(rebuyers) < 2:
+        return ""
+    first, *rest = rebuyers
+    return (
+        f"; rebuys after one hand count up in its turn order, which in hand {hand.hand_no} "
+        f"was {', '.join(hand.seats)}: {first} rebought first, at {highest + 1}, "
+        + ", ".join(f"then {p} at {highest + 2 + i}" for i, p in enumerate(rest))
+    )
+
+
+def _over(pool: PoolRules) -> str:
+    """Why a score is out, in the words of ``exactly_eliminates``: a score that reaches
+    the elimination score, or one that passes it (121 does not pass 121: "which eliminates
+    at 121" said it did, a blind tester).
+
+    >>> rules = PoolRules(elimination_score=121, exactly_eliminates=False,
+    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
+    ...     drop_base=100, drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
+    >>> _over(rules), _under(rules)
+    ('above the 121 a player must pass to be out', 'not above the 121 a player must pass to be out')
+    """
+    at = pool.elimination_score
+    return f"which eliminates at {at}" if pool.exactly_eliminates else (
+        f"above the {at} a player must pass to be out")
+
+
+def _under(pool: PoolRules) -> str:
+    """Why a score is still in (``_over``'s words)."""
+    at = pool.elimination_score
+    return f"below the {at} that eliminates" if pool.exactly_eliminates else (
+        f"not above the {at} a player must pass to be out")
 
 
 REBUY = GameAction.REBUY

@@ -422,6 +422,13 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                     f"but was charged {row.points}."
                 )
                 check = "drop.penalty"
+            elif want.outcome == "invalid_declare":
+                # the penalty said, as a drop's message says its charge (a blind tester)
+                message = (
+                    f"{player} was charged {row.points} points, but should be charged "
+                    f"{want.points}, as {want.why}."
+                )
+                check = "score.points"
             else:
                 message = f"{player} was charged {row.points} points; {want.why}."
                 check = "score.points"

@@ -57,6 +57,10 @@ class Rules(Protocol):
     def long_run_length(self) -> int | None: ...
     @property
     def groupings(self) -> tuple[tuple[int, ...], ...] | None: ...
+    @property
+    def rebuy_formats(self) -> tuple[str, ...]: ...
+    @property
+    def split_formats(self) -> tuple[str, ...]: ...
 
 
 def contradictions(rules: Rules) -> list[str]:
@@ -77,6 +81,7 @@ def contradictions(rules: Rules) -> list[str]:
                 f"{rules.cards_per_hand} cards (deal.cards_per_hand)"
             )
     problems += _unmeetable(rules)
+    problems += _unpayable(rules)
     covered: set[int] = set()
     twice: set[int] = set()
     for shoe in rules.shoes:
@@ -95,6 +100,31 @@ def contradictions(rules: Rules) -> list[str]:
         problems.append(f"deal.shoes: no shoe for {missing} players")
     if twice:  # shoe_for would take the first row, and say nothing of the other
         problems.append(f"deal.shoes: more than one shoe for {sorted(twice)} players")
+    return problems
+
+
+POOL_FORMATS = ("pool_101", "pool_201")
+
+
+def _unpayable(rules: Rules) -> list[str]:
+    """Rebuys or splits given to a format whose money has none: the ledger of a points,
+    deals or match game has no ``rebuy`` or ``split`` rows and a deals game's prize is its
+    players' entry fees alone (schemas/money.md), so no honest ledger could pay one. The
+    audit does not make them up: only ``pool_101`` and ``pool_201`` may be named (a
+    ruleset that gave deals a rebuy was accepted, and then every ledger that paid it was
+    wrong: a blind tester)."""
+    problems = []
+    for key, formats, what in (
+        ("games.rebuy_formats", rules.rebuy_formats, "rebuy"),
+        ("games.split_formats", rules.split_formats, "split"),
+    ):
+        others = [f for f in formats if f not in POOL_FORMATS]
+        if others:
+            problems.append(
+                f"{key}: names {' and '.join(others)}, but a {' or '.join(others)} game has "
+                f"no {what}s: its ledger has no {what} rows (schemas/money.md), so no "
+                f"honest ledger could pay one; only {' and '.join(POOL_FORMATS)} have {what}s"
+            )
     return problems
 
 

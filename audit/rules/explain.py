@@ -28,7 +28,7 @@ def show_preset(rules: Ruleset) -> str:
         if head != section:
             section = head
             lines.append(f"[{section}]")
-        lines.append(f"{key} = " + toml_text(rule.value, quote='"'))
+        lines.append(f"{key} = " + toml_text(rule.value))
         lines.append(f"    {rule.text}")
         lines.append(f"    source: {rule.source}")
         if rule.choice:

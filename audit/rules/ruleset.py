@@ -14,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -84,8 +85,10 @@ class PoolRules:
         return score > self.elimination_score
 
     def first_drops_left(self, score: int) -> int:
-        """INT((base - score) / step), truncated toward zero as the seed's INTEGER()."""
-        return int((self.drop_base - score) / self.drop_step)
+        """000_'s "Number of first drops", INTEGER((base - score) / step): a count, so the
+        whole drops in it and never fewer than 0 (a score above ``drop_base``, still in
+        under a platform's rules, has no first drop left; docs/rulesets.md)."""
+        return max(0, (self.drop_base - score) // self.drop_step)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -268,32 +271,33 @@ Parser = Callable[[object], object]
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def toml_text(value: object, quote: str = "'") -> str:
+def toml_text(value: object) -> str:
     """``value`` as a ruleset file writes it in TOML: ``true``, ``[3, 3]``, ``{ first = 20 }``,
-    a string between ``quote`` marks (``'...'`` by default, as a refusal quotes the words it
-    allows; ``rules show`` writes ``"..."`` as the presets do). The one way a rule's value
-    is shown: a refusal said ``got True`` and ``got {'first': 20}`` for what the file wrote
-    ``true`` and ``{ first = 20 }``.
+    a string in double quotes (a TOML basic string, as the presets write them). The one way
+    a rule's value is shown, by ``rules show`` and by a refusal, for the value it got and
+    the words it allows: a refusal said ``got True``, ``got {'first': 20}`` and ``got
+    'yes'`` (Python's words) for what the file wrote ``true``, ``{ first = 20 }`` and
+    ``"yes"``.
 
-    >>> print(toml_text({"first": 20, "middle": True}), toml_text(["none", 1.5]))
-    { first = 20, middle = true } ['none', 1.5]
-    >>> print(toml_text("leftover", quote='"'), toml_text("it's"))
-    "leftover" "it's"
+    >>> print(toml_text({"first": 20, "middle": True}), toml_text(["pool_101", 1.5]))
+    { first = 20, middle = true } ["pool_101", 1.5]
+    >>> print(toml_text("yes"), toml_text('say "no"'))
+    "yes" "say \\"no\\""
     """
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        if quote in value or "\n" in value or "\\" in value:
-            return json.dumps(value, ensure_ascii=False)  # a TOML basic string
-        return f"{quote}{value}{quote}"
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
     if isinstance(value, dict):
         items = (
-            f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k))} = {toml_text(v, quote)}"
+            f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k))} = {toml_text(v)}"
             for k, v in value.items()
         )
         return "{ " + ", ".join(items) + " }"
     if isinstance(value, list):
-        return "[" + ", ".join(toml_text(v, quote) for v in value) + "]"
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
     return str(value)
 
 
@@ -315,7 +319,8 @@ def _int_or(word: str, lo: int, hi: int) -> Parser:
             return _whole(value, lo, hi)
         except ValueError:
             raise ValueError(
-                f"expected {word!r} or a whole number from {lo} to {hi}, got {toml_text(value)}"
+                f"expected {toml_text(word)} or a whole number from {lo} to {hi}, "
+                f"got {toml_text(value)}"
             ) from None
 
     return parse
@@ -331,7 +336,7 @@ def _choice(*words: str) -> Parser:
     def parse(value: object) -> str:
         if value not in words:
             raise ValueError(
-                f"expected one of {', '.join(map(repr, words))}, got {toml_text(value)}"
+                f"expected one of {', '.join(map(toml_text, words))}, got {toml_text(value)}"
             )
         return str(value)
 
@@ -396,7 +401,7 @@ def _groupings(value: object) -> tuple[tuple[int, ...], ...] | None:
         or not all(isinstance(sizes, list) and sizes for sizes in value)
     ):
         raise ValueError(
-            f"expected 'any' or a list of lists of group sizes, got {toml_text(value)}"
+            f"expected \"any\" or a list of lists of group sizes, got {toml_text(value)}"
         )
     out: list[tuple[int, ...]] = []
     for sizes in value:
@@ -413,7 +418,7 @@ def _cut_card(value: object) -> int | None:
     code = CODE_OF.get(value) if isinstance(value, str) else None
     if code is None or code == JOKER:
         raise ValueError(
-            f"expected 'none' or a suited card code such as 'AS', got {toml_text(value)}"
+            f"expected \"none\" or a suited card code such as \"AS\", got {toml_text(value)}"
         )
     return code
 
@@ -424,7 +429,7 @@ def _alternatives(value: object) -> tuple[Alternative, ...]:
         return ()
     if not isinstance(value, list) or not value:
         raise ValueError(
-            f"expected 'none' or a list of {{ kind = ..., count = N }}, got {toml_text(value)}"
+            f"expected \"none\" or a list of {{ kind = ..., count = N }}, got {toml_text(value)}"
         )
     out = []
     for item in value:
@@ -434,7 +439,7 @@ def _alternatives(value: object) -> tuple[Alternative, ...]:
             or item["kind"] not in ("tunnelas", "dublees", "jokers")
         ):
             raise ValueError(
-                "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
+                "expected { kind = \"tunnelas\", \"dublees\" or \"jokers\", count = N }, "
                 f"got {toml_text(item)}"
             )
         out.append(Alternative(kind=item["kind"], count=_whole(item["count"], 1, 60)))
@@ -446,7 +451,8 @@ def _ready_hand(value: object) -> ReadyHand | None:
         return None
     if not isinstance(value, dict) or set(value) != {"points", "dublees", "jokers"}:
         raise ValueError(
-            f"expected 'none' or {{ points = N, dublees = N, jokers = N }}, got {toml_text(value)}"
+            f"expected \"none\" or {{ points = N, dublees = N, jokers = N }}, "
+            f"got {toml_text(value)}"
         )
     return ReadyHand(
         points=_whole(value["points"], 0, 1000),
@@ -466,7 +472,7 @@ def _value_cards(value: object) -> ValueCards | None:
         return None
     if not isinstance(value, dict) or set(value) != {"tiers", "marriage"}:
         raise ValueError(
-            "expected 'none' or { tiers = [N, ...], marriage = [N, ...] }, "
+            "expected \"none\" or { tiers = [N, ...], marriage = [N, ...] }, "
             f"got {toml_text(value)}"
         )
     return ValueCards(
@@ -478,7 +484,9 @@ def _drop(value: object) -> DropPenalty | None:
     if value == "none":
         return None
     if not isinstance(value, dict) or set(value) != {"first", "middle"}:
-        raise ValueError(f"expected 'none' or {{ first = N, middle = N }}, got {toml_text(value)}")
+        raise ValueError(
+            f"expected \"none\" or {{ first = N, middle = N }}, got {toml_text(value)}"
+        )
     return DropPenalty(
         first=_whole(value["first"], 0, 1000), middle=_whole(value["middle"], 0, 1000)
     )

@@ -8,6 +8,8 @@ import shutil
 from decimal import Decimal
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -243,6 +245,43 @@ def test_a_deals_game_shows_the_chips_per_deal_and_the_running_totals(
     assert seat.recorded.endswith(f"chips {int(row['amount'])}")
     (recorded,) = [r for r in by_hand[hand_id].results if r.player == player]
     assert recorded.text.endswith(f", chips {int(row['amount'])}")  # whole chips, no "amount"
+
+
+def test_a_rebuy_recorded_in_a_deals_game_is_not_counted_in_its_entry_fees(
+    deals_night: Path, tmp_path: Path
+) -> None:
+    """schemas/money.md, deals: "without rebuys or splits: gross = entry_fee x players"
+    (`games.rebuy_formats`, 000_1729c72ad4c1f885.txt: Re-Buy 'is not available for Best of
+    2/3 Deal games'). A rebuy row written in a deals game is not one of its entries: the
+    money by the rules agrees with the ledger that took none, says why the row is left out
+    (it said "3 players and 1 rebuy" and asked for 15.00 more: a blind tester), and the
+    event is not shown as a paid buy-back."""
+    logs = tmp_path / "logs"
+    shutil.copytree(deals_night, logs)
+    won = next(r for r in rows(logs, "game_events") if r["action"] == "game_won")
+    game_id = won["game_id"]
+    hand_1 = next(h for h in rows(logs, "hands") if h["game_id"] == game_id and h["hand_no"] == 1)
+    seated = [r["player_id"] for r in rows(logs, "results") if r["hand_id"] == hand_1["hand_id"]]
+    loser = next(p for p in seated if p != won["player_id"])
+    path = sorted((logs / "game_events").rglob("*.parquet"))[0]
+    data = pq.read_table(path)
+    rebuy = {**won, "after_hand_no": 1, "seq": won["seq"] + 1000, "player_id": loser,
+             "action": "rebuy", "score": 41}  # fmt: skip
+    pq.write_table(pa.Table.from_pylist([*data.to_pylist(), rebuy], schema=data.schema), path)
+    view = load_game_view(logs, game_id)
+    assert view.ledger is not None
+    entries = next(p for p in view.ledger.payouts if p.what == "entry fees")
+    assert entries.agrees
+    players = len(set(seated))
+    fee = next(g["entry_fee"] for g in rows(logs, "games") if g["game_id"] == game_id)
+    assert entries.how == (
+        f"{players} players at {fee}; a deals game has no rebuys, so the rebuy recorded is "
+        "not counted"
+    )
+    assert all(p.agrees for p in view.ledger.payouts)
+    assert [(f.check, f.player) for f in view.findings] == [("pool.rebuy", loser)]
+    assert (f"{loser} is recorded as buying back in (a rebuy) at a new score of 41, which a "
+            "deals game does not have") in flat(render_game_text(view, width=300))  # fmt: skip
 
 
 # ------------------------------------------------------------ the command

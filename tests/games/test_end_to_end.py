@@ -147,6 +147,33 @@ def test_deals_chips_moved_wrong(logs: Path, tmp_path: Path) -> None:
     assert ("deals.chips", row["hand_id"], row["player_id"]) in got
 
 
+def test_a_rebuy_recorded_in_a_deals_game_is_one_finding_and_moves_no_money(
+    logs: Path, tmp_path: Path
+) -> None:
+    """`games.rebuy_formats` (000_1729c72ad4c1f885.txt: 'This Re-Buyin criterion is not
+    available for Best of 2/3 Deal games'); schemas/money.md, deals: "The money is as in
+    pool, without rebuys or splits: gross = entry_fee x players", and no `rebuy` rows. A
+    rebuy row written in a deals game whose ledger took none is the game's one
+    `pool.rebuy`: its ledger is right (a blind tester had three critical `ledger.balance`
+    beside it: the rebuy's 15.00 not taken, a rake and a prize on the entry fees with it)."""
+    deals = game_ids(logs, "deals")
+    won = next(r for r in rows(logs, "game_events")
+               if r["game_id"] in deals and r["action"] == "game_won")  # fmt: skip
+    game_id = won["game_id"]
+    hand_1 = next(h["hand_id"] for h in rows(logs, "hands")
+                  if h["game_id"] == game_id and h["hand_no"] == 1)  # fmt: skip
+    loser = next(r["player_id"] for r in rows(logs, "results")
+                 if r["hand_id"] == hand_1 and r["player_id"] != won["player_id"])  # fmt: skip
+    seq = 1 + max(r["seq"] for r in rows(logs, "game_events") if r["game_id"] == game_id)
+    rebuy = {**won, "after_hand_no": 1, "seq": seq, "player_id": loser, "action": "rebuy",
+             "score": 41}  # fmt: skip
+    path = sorted((logs / "game_events").rglob("*.parquet"))[0]
+    data = pq.read_table(path)
+    pq.write_table(pa.Table.from_pylist([*data.to_pylist(), rebuy], schema=data.schema), path)
+    got = [(f["check"], f["game_id"], f["player_id"]) for f in findings(logs, tmp_path / "o")]
+    assert got == [("pool.rebuy", game_id, loser)]
+
+
 def test_ledger_prize_skimmed(logs: Path, tmp_path: Path) -> None:
     """The prize pool is entry fee x entries less rake; a skimmed prize unbalances the game."""
     row = tamper(

@@ -263,6 +263,28 @@ def test_rake_rounds_half_up_to_the_paisa() -> None:
     ]
 
 
+def test_a_deals_game_counts_no_rebuy_event_in_its_entries() -> None:
+    """schemas/money.md, deals: "The money is as in pool, without rebuys or splits: gross
+    = entry_fee x players", and `rebuy` rows "deals: none" (000_1729c72ad4c1f885.txt:
+    Re-Buy 'is not available for Best of 2/3 Deal games'). A rebuy event recorded in a
+    deals game is its `pool.rebuy` finding (`games.rebuy_formats`), and the ledger that took
+    no rebuy is right: it gave three critical findings beside it, the rebuy's 50.00 not
+    taken, the rake and the prize on 200.00 (a blind tester). A ledger that did sell the
+    rebuy has a row of a kind deals has none of (one finding, not also "C has no rebuy to
+    pay"), and its rake and prize on the fees with it are wrong."""
+    deals = [LedgerRow(p, "buy_in", D("-50.00")) for p in "ABC"]
+    deals += [LedgerRow("A", "prize", D("131.25")), LedgerRow(None, "rake", D("18.75"))]
+    assert check_ledger(game("deals", deals, game_events=[REBUY, WON]), POOL_HANDS, RULES) == []
+    paid = [*deals[:3], LedgerRow("C", "rebuy", D("-50.00")), LedgerRow("A", "prize",
+            D("175.00")), LedgerRow(None, "rake", D("25.00"))]  # fmt: skip
+    found = check_ledger(game("deals", paid, game_events=[REBUY, WON]), POOL_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("C", "no rebuy rows", "rebuy -50.00"),
+        (None, "18.75", "25.00"),
+        ("A", "131.25", "175.00"),
+    ]
+
+
 def test_pool_buy_ins_are_the_entry_fees() -> None:
     """money.md: a `rebuy` of `-entry_fee` per rebuy game event; the short one is named."""
     ledger = pool_ledger()
@@ -304,8 +326,10 @@ def test_rows_of_a_kind_the_format_does_not_have_are_flagged() -> None:
                LedgerRow("B", "split", D("-25.00"))]  # fmt: skip
     found = check_ledger(pool_game(unsplit), POOL_HANDS, RULES)
     assert [f.message for f in found] == [
-        "The ledger moved 25.00 to A in split rows, but a game no split ended has none.",
-        "The ledger moved -25.00 to B in split rows, but a game no split ended has none.",
+        "The ledger moved 25.00 to A in split rows, but game G1 records no split (no split "
+        "game event), so it has none.",
+        "The ledger moved -25.00 to B in split rows, but game G1 records no split (no split "
+        "game event), so it has none.",
     ]
     points = [*points_ledger(), LedgerRow("A", "prize", D("25.00")),
               LedgerRow("B", "buy_in", D("-25.00"))]  # fmt: skip

@@ -9,7 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.findings import Finding
-from audit.games.pool import check_pool, judge_pool, out_of_format
+from audit.games.pool import check_pool, judge_pool, out_of_format, split_shares
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
 from audit.replay.outcome import Expected
@@ -177,6 +177,29 @@ def test_elimination_below_threshold() -> None:
     assert keys(found) == [("pool.elimination", "g1", "h2", "C")]
 
 
+def test_elimination_words_follow_exactly_eliminates() -> None:
+    """`pool_101.exactly_eliminates` (000_1729c72ad4c1f885.txt is silent on exactly 101;
+    the preset's choice: "Set false where a player must pass 101 to be out"). Under a
+    platform's "must pass 121", 121 is not out and 125 is: the words say that (they said
+    121 was "below the 121 that eliminates" and that 125 "eliminates at 121": a blind
+    tester); with `true` they stay "reaches"."""
+    passing = replace(RULES, pools={k: replace(v, elimination_score=121, exactly_eliminates=False)
+                                    for k, v in RULES.pools.items()})  # fmt: skip
+    points = [{"A": 0, "B": 80, "C": 60}, {"A": 0, "B": 45, "C": 61}, {"A": 0, "C": 0}]
+    game, hands = pool_game(points, [ev(2, "C", "eliminated", 121)])
+    found = check_pool(game, hands, passing)
+    assert [(f.player_id, f.message) for f in found if f.hand_id == "h2"] == [
+        ("B", "B reached 125 after hand 2, above the 121 a player must pass to be out, but no "
+              "elimination was recorded."),
+        ("C", "C was eliminated after hand 2 with 121 by the rules, not above the 121 a "
+              "player must pass to be out."),
+    ]  # fmt: skip
+    found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 110), ev(2, "C", "eliminated", 80)]))
+    assert found[0].message == (
+        "C was eliminated after hand 2 with 80 by the rules, below the 101 that eliminates."
+    )
+
+
 def test_elimination_wrong_final_score() -> None:
     """log-format.md: the eliminated row's score is the final score."""
     found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 100)]))
@@ -255,6 +278,27 @@ def test_rebuy_several_in_turn_order() -> None:
     )
 
 
+def test_rebuy_several_words_say_who_rebought_first_and_at_what() -> None:
+    """`pool_101.rebuy_below`, 000_1729c72ad4c1f885.txt: "the players Re-Buyin will Re-Buy
+    as per their turn in the game with scores 58, 59, 60": the turn order of the hand just
+    played, whatever the rows' seq. E's rebuy is written first at 58 and C's at 59, but C
+    comes before E in hand 1's turn order: each finding says so and what each gets (it
+    said only "should be 59 (the highest score still in was 57 by the rules)": a blind
+    tester)."""
+    points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57}]
+    out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
+    found = run(*pool_game(points, [*out, ev(1, "E", "rebuy", 58), ev(1, "C", "rebuy", 59)]))
+    order = (
+        "(the highest score still in was 57 by the rules; rebuys after one hand count up in "
+        "its turn order, which in hand 1 was A, C, B, E, D: C rebought first, at 58, then E "
+        "at 59)."
+    )
+    assert [(f.player_id, f.expected, f.recorded, f.message) for f in found] == [
+        ("E", "59", "58", f"E rebought after hand 1 at 58, but the new score should be 59 {order}"),
+        ("C", "58", "59", f"C rebought after hand 1 at 59, but the new score should be 58 {order}"),
+    ]
+
+
 def test_rebuy_counts_the_player_who_lost() -> None:
     """`pool_101.rebuy_counts` (and `pool_201.rebuy_counts`) = "hand", 000_: 'When more than
     two players are playing at a
@@ -280,6 +324,20 @@ def test_rebuy_counting_only_the_players_still_in_is_an_option() -> None:
     points = [{"A": 35, "B": 22, "C": 110}, {"A": 0, "B": 20, "C": 20}]
     game, hands = pool_game(points, [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 36)])
     assert keys(check_pool(game, hands, rules)) == [("pool.rebuy", "g1", "h1", "C")]
+
+
+def test_rebuy_with_one_player_still_in_says_one_player() -> None:
+    """`pool_101.rebuy_min_players` with `rebuy_counts = "still_in"` (000_1729c72ad4c1f885.txt:
+    'Re-join is only possible when more than 2 players are playing'; a platform's 2): heads
+    up, the one who busts leaves 1 player, and the words count them as one ("only 1
+    players were still in": a blind tester)."""
+    rules = replace(RULES, pools={k: replace(v, rebuy_counts="still_in", rebuy_min_players=2)
+                                  for k, v in RULES.pools.items()})  # fmt: skip
+    game, hands = pool_game([{"A": 35, "C": 110}], [ev(1, "C", "eliminated", 110),
+                                                     ev(1, "C", "rebuy", 36)])  # fmt: skip
+    assert [f.message for f in check_pool(game, hands, rules)] == [
+        "C rebought after hand 1 when only 1 player was still in; a rebuy needs at least 2."
+    ]
 
 
 def test_rebuy_only_below_79() -> None:
@@ -450,6 +508,19 @@ def test_rebuys_and_splits_belong_to_pool_games_only() -> None:
         ("pool.split", "split_offer")
     ]
     assert out_of_format(pool, RULES) == []
+
+
+def test_manual_split_a_score_above_drop_base_has_no_first_drop_left() -> None:
+    """`pool_101.manual_split_shares`, 000_1729c72ad4c1f885.txt: 'INTEGER((100-CurrentTotal
+    Score)/20)' first drops, and 'Amount equal to the wagering after deducting the rake
+    amount is given for each extra drop'. Under a platform's `drop_base` 120 (step 15, out
+    past 150), A at 100 has 1 first drop left and B at 136 none (not -1 by truncation, nor
+    -2 by a spreadsheet's INT): A is paid 1 extra drop (9.00), then 18.00 in equal shares."""
+    pools = {k: replace(v, elimination_score=150, drop_base=120, drop_step=15)
+             for k, v in RULES.pools.items()}  # fmt: skip
+    shares = split_shares(kind="manual", scores=[100, 136], pool=pools["pool_101"],
+                          entry_fee=Decimal("10.00"), entries=3, rake_pct=Decimal("10.00"))
+    assert shares == [Decimal("18.00"), Decimal("9.00")]
 
 
 def test_manual_split_drop_difference() -> None:

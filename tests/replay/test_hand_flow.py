@@ -251,6 +251,36 @@ def test_play_goes_on_after_an_invalid_declaration() -> None:
     assert audit(*scenario(**kw)) == []
 
 
+def test_a_wrong_invalid_declaration_penalty_says_the_penalty() -> None:
+    """`declaration.invalid_penalty` = 80 (001_42b102d6f12eaa06.txt: 'Invalid declarations
+    receive an 80-point penalty'): P1 charged 60 for an invalid declaration is told the 80
+    it should be charged, as a drop's finding says its charge (it said only "was charged
+    60 points; the declaration was invalid: ...": a blind tester)."""
+    three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
+    kw = base(
+        seats=three,
+        stock="7D JK 6H",
+        events=[
+            "P1 draw_stock 7D",
+            "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D",
+            "P2 draw_stock JK",
+            "P2 discard JK",
+            "P3 drop",
+        ],
+        results={
+            "P1": ("invalid_declare", 60, "-60.00"),
+            "P2": ("won", 0, "72.00"),
+            "P3": ("first_drop", 20, "-20.00"),
+        },
+    )
+    game, hand = scenario(**kw)
+    (found,) = [f for f in audit_hand(hand, game, STANDARD).findings if f.check == "score.points"]
+    assert (found.player_id, found.expected, found.recorded) == ("P1", "80", "60")
+    assert found.message.startswith(
+        "P1 was charged 60 points, but should be charged 80, as the declaration was invalid: "
+    )
+
+
 def test_the_first_hand_show_cap_only_spares_players_without_a_turn_000() -> None:
     """`points.first_hand_show_cap`. 000_: 'Point calculations for players who have not yet
     played their first turn will be actual calculated points of melds or 40 points whichever

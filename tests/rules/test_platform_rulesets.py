@@ -132,11 +132,11 @@ def test_a_known_key_written_wrong_is_not_called_unknown(
     ("key", "value", "allowed"),
     [
         ("points.cap", 0, "expected a whole number from 1 to 1000, got 0"),
-        ("melds.run_wraps", "yes", "expected true or false, got 'yes'"),
+        ("melds.run_wraps", "yes", 'expected true or false, got "yes"'),
         ("draws.joker_from_discard", "sometimes",
-         "expected one of 'allowed', 'open_card_only', 'never', got 'sometimes'"),
+         'expected one of "allowed", "open_card_only", "never", got "sometimes"'),
         ("melds.max_jokers_per_run", "many",
-         "expected 'unlimited' or a whole number from 0 to 13, got 'many'"),
+         'expected "unlimited" or a whole number from 0 to 13, got "many"'),
     ],
 )  # fmt: skip
 def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
@@ -150,9 +150,9 @@ def test_a_bad_value_names_the_file_the_key_and_what_is_allowed(
     ("head", "says"),
     [
         ('id = ""\n', "acme.toml: id: expected the games.ruleset value that names the ruleset, "
-         "got ''"),
+         'got ""'),
         ('id = "  "\n', "acme.toml: id: expected the games.ruleset value that names the "
-         "ruleset, got '  '"),
+         'ruleset, got "  "'),
         ("", "acme.toml: the ruleset has no id (the games.ruleset value that names it)"),
     ],
 )  # fmt: skip
@@ -175,16 +175,22 @@ def test_each_ruleset_file_has_an_id_of_its_own_not_an_empty_one(
     [
         ("melds.min_size", True, "expected a whole number from 2 to 13, got true"),
         ("drops.points", {"first": 20},
-         "expected 'none' or { first = N, middle = N }, got { first = 20 }"),
+         'expected "none" or { first = N, middle = N }, got { first = 20 }'),
         ("declaration.groupings", [["5", "5"]],
-         "expected a whole number from 1 to 60, got '5'"),
+         'expected a whole number from 1 to 60, got "5"'),
+        ("pool_101.exactly_eliminates", "yes", 'expected true or false, got "yes"'),
+        ("games.rebuy_formats", ["pool_101", "pool_301"],
+         "expected a list of formats from points, pool_101, pool_201, deals, match, "
+         'got ["pool_101", "pool_301"]'),
     ],
 )  # fmt: skip
 def test_a_refusal_shows_the_value_as_the_file_wrote_it(
     tmp_path: Path, key: str, value: object, shown: str
 ) -> None:
-    """A value is echoed in TOML, as written in the file: `true` was `True` and
-    `{ first = 20 }` was `{'first': 20}` (Python's words, a blind tester)."""
+    """docs/rulesets.md, "Errors": the value got is shown "as TOML writes it": `true` was
+    `True` and `{ first = 20 }` was `{'first': 20}`, and then `"yes"` was `'yes'` and
+    `["pool_101", "pool_301"]` was `['pool_101', 'pool_301']` (Python's words, blind
+    testers); the words allowed are quoted the same way."""
     ruleset(tmp_path, "acme.toml", "acme-13", rule_table(key, value), extends="standard-13")
     assert refusal(tmp_path) == f"acme.toml: {key}: {shown}"
 
@@ -281,6 +287,33 @@ def test_check_file_cli_ok_and_errors(tmp_path: Path, monkeypatch: pytest.Monkey
     assert (result.exit_code, result.output) == (
         2, "rummy-audit: error: missing.toml: no such ruleset file\n"
     )  # fmt: skip
+
+
+def test_rebuys_or_splits_given_to_a_deals_game_refuse_the_file_on_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`games.rebuy_formats`, `games.split_formats` (000_1729c72ad4c1f885.txt: Re-Buy 'is
+    not available for Best of 2/3 Deal games and Point Rummy Games'); schemas/money.md: a
+    deals game's ledger has no `rebuy` (or `split`) rows and its money is "as in pool,
+    without rebuys or splits". A file giving deals rebuys was `ok`, and then no ledger of
+    a deals game with a rebuy could pass under it (a blind tester): it is refused, naming
+    the file, the key and why; so is a split in points."""
+    monkeypatch.chdir(tmp_path)
+    rebuys = rule_table("games.rebuy_formats", ["pool_101", "pool_201", "deals"])
+    ruleset(tmp_path, "deal-x.toml", "deal-x", rebuys, extends="standard-13")
+    result = runner.invoke(app, ["rules", "check-file", "deal-x.toml"])
+    assert (result.exit_code, result.output) == (
+        2, "rummy-audit: error: deal-x.toml: games.rebuy_formats: names deals, but a deals "
+        "game has no rebuys: its ledger has no rebuy rows (schemas/money.md), so no honest "
+        "ledger could pay one; only pool_101 and pool_201 have rebuys\n"
+    )  # fmt: skip
+    splits = rule_table("games.split_formats", ["points", "pool_101", "deals"])
+    ruleset(tmp_path / "rules", "zed.toml", "zed", splits, extends="standard-13")
+    assert refusal(tmp_path / "rules") == (
+        "zed.toml: games.split_formats: names points and deals, but a points or deals game "
+        "has no splits: its ledger has no split rows (schemas/money.md), so no honest ledger "
+        "could pay one; only pool_101 and pool_201 have splits"
+    )
 
 
 def test_check_file_of_a_folder_says_it_takes_one_file(tmp_path: Path) -> None:

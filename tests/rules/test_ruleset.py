@@ -237,6 +237,21 @@ def test_first_drops_left_000() -> None:
     assert [pool_201.first_drops_left(s) for s in (0, 60, 176)] == [8, 5, 0]
 
 
+def test_first_drops_left_are_a_count_never_below_0_000() -> None:
+    """000_1729c72ad4c1f885.txt: 'Number of first drops for each player is calculated ...
+    as INTEGER((100-CurrentTotal Score)/20)': a number of drops left, so the whole drops in
+    the quotient and never fewer than none. The seed's own scores never make it negative
+    (101 is out); a platform's may (`drop_base` 120, out only past 150): at 121 a
+    spreadsheet's INT floors -0.07 to -1, and at 136 truncation makes -1.07 -1; both
+    are 0 first drops left (docs/rulesets.md)."""
+    pool = dataclasses.replace(
+        STANDARD.pools["pool_101"], elimination_score=150, drop_base=120, drop_step=15
+    )
+    assert [pool.first_drops_left(s) for s in (90, 105, 119, 120, 121, 136, 149)] == [
+        2, 1, 0, 0, 0, 0, 0
+    ]  # fmt: skip
+
+
 def test_rebuy_thresholds_000() -> None:
     """`pool_101.rebuy_below`, `pool_201.rebuy_below`, `pool_101.rebuy_min_players`,
     `pool_201.rebuy_min_players`. 000_: 'if the highest score of the round is below 79
@@ -285,7 +300,7 @@ def test_fixed_rules_take_only_their_one_value(tmp_path: Path, key: str) -> None
     rules the replay cites for their words; a ruleset cannot set them to anything else."""
     value = STANDARD.rule(key).value
     message = _refusal(tmp_path, rule_table(key, "other"))
-    assert message == f"{tmp_path / 'custom.toml'}: {key}: expected one of {value!r}, got 'other'"
+    assert message == f'{tmp_path / "custom.toml"}: {key}: expected one of "{value}", got "other"'
 
 
 def test_joker_from_discard_options(tmp_path: Path) -> None:
@@ -296,8 +311,8 @@ def test_joker_from_discard_options(tmp_path: Path) -> None:
         path = write_ruleset(tmp_path, rule_table("draws.joker_from_discard", option))
         assert load_ruleset_file(path).joker_from_discard == option
     assert _refusal(tmp_path, rule_table("draws.joker_from_discard", "sometimes")) == (
-        f"{tmp_path / 'custom.toml'}: draws.joker_from_discard: expected one of 'allowed', "
-        "'open_card_only', 'never', got 'sometimes'"
+        f'{tmp_path / "custom.toml"}: draws.joker_from_discard: expected one of "allowed", '
+        '"open_card_only", "never", got "sometimes"'
     )
 
 
@@ -375,7 +390,7 @@ def test_rule_without_source_or_text_names_the_file_and_the_key(tmp_path: Path, 
         ("source", "5", "where the rule comes from"),
         ("text", "true", "the rule in plain words"),
         ("choice", "5", "why this value, where sources disagree or are silent"),
-        ("choice", "['a', 'b']", "why this value, where sources disagree or are silent"),
+        ("choice", '["a", "b"]', "why this value, where sources disagree or are silent"),
     ],
 )
 def test_a_rule_s_words_that_are_not_text_name_the_key_and_what_is_allowed(
@@ -402,38 +417,38 @@ def test_a_rule_s_words_that_are_not_text_name_the_key_and_what_is_allowed(
         (
             "melds.max_jokers_per_run",
             "many",
-            "expected 'unlimited' or a whole number from 0 to 13, got 'many'",
+            'expected "unlimited" or a whole number from 0 to 13, got "many"',
         ),
-        ("declaration.long_run_length", 2, "expected 'none' or a whole number from 3 to 14, got 2"),
-        ("melds.ace_low", "yes", "expected true or false, got 'yes'"),
+        ("declaration.long_run_length", 2, 'expected "none" or a whole number from 3 to 14, got 2'),
+        ("melds.ace_low", "yes", 'expected true or false, got "yes"'),
         (
             "melds.jokers_only_group",
             "maybe",
-            "expected one of 'leftover', 'run', 'invalid', got 'maybe'",
+            'expected one of "leftover", "run", "invalid", got "maybe"',
         ),
         (
             "points.unmet_requirement",
             "80",
-            "expected one of 'all_cards', 'full_count', 'pure_run_exempt', "
-            "'pure_runs_exempt', got '80'",
+            'expected one of "all_cards", "full_count", "pure_run_exempt", '
+            '"pure_runs_exempt", got "80"',
         ),
-        ("jokers.wild_scope", "suit", "expected one of 'rank', 'card', got 'suit'"),
+        ("jokers.wild_scope", "suit", 'expected one of "rank", "card", got "suit"'),
         (
             "jokers.printed_joker_cut_card",
             "JK",
-            "expected 'none' or a suited card code such as 'AS', got 'JK'",
+            'expected "none" or a suited card code such as "AS", got "JK"',
         ),
         ("jokers.up_down_depth", 4, "expected a whole number from 1 to 3, got 4"),
         (
             "declaration.alternatives",
             [{"kind": "pairs", "count": 8}],
-            "expected { kind = 'tunnelas', 'dublees' or 'jokers', count = N }, "
-            "got { kind = 'pairs', count = 8 }",
+            'expected { kind = "tunnelas", "dublees" or "jokers", count = N }, '
+            'got { kind = "pairs", count = 8 }',
         ),
         (
             "points.ready_hand",
             {"points": 2},
-            "expected 'none' or { points = N, dublees = N, jokers = N }, got { points = 2 }",
+            'expected "none" or { points = N, dublees = N, jokers = N }, got { points = 2 }',
         ),
         (
             "points.value_cards",
@@ -441,25 +456,25 @@ def test_a_rule_s_words_that_are_not_text_name_the_key_and_what_is_allowed(
             "expected tiers = [N, ...], got []",
         ),
         ("games.formats", ["rummy"], "expected a list of formats from points, pool_101, "
-         "pool_201, deals, match, got ['rummy']"),
-        ("game.kind", "closed", "expected one of 'declare', 'open-melds', got 'closed'"),
-        ("open.lay_off", "others", "expected one of 'own', 'any', got 'others'"),
-        ("match.target", 0, "expected 'none' or a whole number from 1 to 100000, got 0"),
+         'pool_201, deals, match, got ["rummy"]'),
+        ("game.kind", "closed", 'expected one of "declare", "open-melds", got "closed"'),
+        ("open.lay_off", "others", 'expected one of "own", "any", got "others"'),
+        ("match.target", 0, 'expected "none" or a whole number from 1 to 100000, got 0'),
         (
             "declaration.groupings",
             [5, 5],
-            "expected 'any' or a list of lists of group sizes, got [5, 5]",
+            'expected "any" or a list of lists of group sizes, got [5, 5]',
         ),
         (
             "declaration.groupings",
             [[5, 0]],
             "expected a whole number from 1 to 60, got 0",
         ),
-        ("jokers.printed_joker_wild_rank", "1", "expected a rank A 2-9 T J Q K, got '1'"),
+        ("jokers.printed_joker_wild_rank", "1", 'expected a rank A 2-9 T J Q K, got "1"'),
         ("deal.players", [6, 2], "expected [low, high] with low <= high, got [6, 2]"),
-        ("deal.players", "2-6", "expected [low, high], got '2-6'"),
+        ("deal.players", "2-6", 'expected [low, high], got "2-6"'),
         ("deal.shoes", [], "expected a list of shoes, got []"),
-        ("drops.deals", "never", "expected 'none' or { first = N, middle = N }, got 'never'"),
+        ("drops.deals", "never", 'expected "none" or { first = N, middle = N }, got "never"'),
     ],
 )
 def test_bad_value_names_the_file_and_the_key(
