@@ -20,6 +20,7 @@ from audit import duck
 from audit.duck import file_literal
 from audit.errors import AuditError
 from audit.explain.view import NOT_LOOKED_UP, NOT_LOOKED_UP_GAME, FairPlayView, SuspicionView
+from audit.logs.contract import TABLES
 from audit.output import nightly_night
 
 SUSPICIONS = "suspicions.parquet"
@@ -69,6 +70,15 @@ def _lookup(
             f"{out} is not a folder",
             "give the output folder of a nightly run (`rummy-audit replay LOGS --out OUT`) "
             "with --out",
+        )
+    root = _log_root(out, logs)
+    if root:
+        # Not a run's outputs: advising `fairplay LOGS --out` it would write the outputs
+        # into the log root (a blind tester gave the log root as --out).
+        return not_looked_up(
+            f"{out} is a log root ({root}), not the output folder of a run",
+            "give the output folder of the nightly run over it (`rummy-audit replay "
+            f"{logs or 'LOGS'} --out OUT`, a folder of its own) with --out",
         )
     why = _not_run(out)
     if why and nightly_night(out):  # its work root is gone: nothing can run over it again
@@ -131,6 +141,24 @@ def _note(subject: str, n: int, path: Path, found: tuple[SuspicionView, ...]) ->
         )
     more = f", and involves the accounts of {involved} more" if involved else ""
     return f"This {subject} is evidence for {listed} {of}{more}{strongest}:"
+
+
+def _log_root(out: Path, logs: Path | None) -> str:
+    """Why the folder ``out`` is a log root, in words: the log tables it holds (a table
+    is a folder of the log root; a run's outputs are files), or that it is the log root
+    given; empty for a folder that is not one.
+
+    >>> _log_root(Path("."), Path("."))
+    'the log root given'
+    """
+    found = [t for t in TABLES if (out / t).is_dir()]
+    if found:
+        return f"it holds the {', '.join(found)} table{'s' if len(found) > 1 else ''}"
+    try:
+        same = logs is not None and out.resolve() == logs.resolve()
+    except OSError:
+        same = False
+    return "the log root given" if same else ""
 
 
 def _not_run(out: Path) -> str:

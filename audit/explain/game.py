@@ -270,10 +270,14 @@ def build_game_view(
         deals=f"best of {game.deals_count}" if game.deals_count else "",
         table=table_view(game),
         times=span(clock, running=game.running),
-        result=_result(game),
+        result=_result(game, unit.findings, view.players),
         unknown="",
         scores=scores,
-        ledger=ledger_view(unit, game, rules, missing, damaged or {}),
+        # A match moves no money and has no ledger rows (docs/open-melds.md): nothing to
+        # say of a ledger it never has ("the game's money was not checked": a blind tester).
+        ledger=None
+        if game.format == "match" and not game.ledger
+        else ledger_view(unit, game, rules, missing, damaged or {}),
     )
 
 
@@ -285,7 +289,11 @@ def _players(hands: Iterable[Hand]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(p for hand in hands for p in hand.seats))
 
 
-def _result(game: Game) -> str:
+def _result(game: Game, findings: Sequence[Finding] = (), players: Sequence[str] = ()) -> str:
+    """The game's result as recorded; where a finding says the rules' winner is another
+    (``match.winner``, ``pool.winner``), the record's is marked as such and the rules'
+    named beside it (the header said "won by q2" under a finding that q1 wins: a blind
+    tester)."""
     if game.running:
         return "still running when the logs were cut"
     split = next((e for e in game.game_events if e.action == "split"), None)
@@ -293,11 +301,20 @@ def _result(game: Game) -> str:
         how = "by agreement" if split.split_kind == "manual" else "automatically"
         return f"the prize was split {how} after hand {split.after_hand_no}"
     won = [e.player or "?" for e in game.game_events if e.action == "game_won"]
-    if won:
-        return f"won by {', '.join(won)}"
+    said = f"won by {', '.join(won)}" if won else ""
+    for f in findings:
+        named = (f.expected or "").split(" or ")
+        if f.check in _WINNER_CHECKS and named[0] and all(p in players for p in named):
+            recorded = f"recorded as {said}" if said else "no winner recorded"
+            return f"{recorded}; by the rules {f.expected} wins ({f.check}, see the findings)"
+    if said:
+        return said
     if game.format == "points":
         return "points rummy: every hand is settled on its own"
     return "no winner recorded"
+
+
+_WINNER_CHECKS = ("match.winner", "pool.winner")
 
 
 def _verdict(unit: UnitAudit) -> str:

@@ -200,7 +200,7 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
         steps.append(f"the cards left unmatched add up to {total}")
     else:
         keys.append("points.unmet_requirement")
-        spared = f" but the pure sequence {format_codes(score.exempt)}" if score.exempt else ""
+        spared = _spared(score.exempt, score.exempt_groups)
         steps.append(f"every card{spared} counts, because {' and '.join(score.unmet)}: {total}")
     if score.full_count:
         steps.append(f"the requirement is unmet: the full count of {score.raw} is charged")
@@ -214,6 +214,20 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
     steps.append(f"charged {score.points} points")
     cited = (rule_view(rules, key) for key in dict.fromkeys(keys) if key != want.rule_key)
     return PointsView(lines, total, score.points, tuple(steps), tuple(r for r in cited if r))
+
+
+def _spared(exempt: tuple[int, ...], groups: tuple[tuple[int, ...], ...]) -> str:
+    """The pure sequences not charged, each on its own (``Score.summary``'s words: two
+    were said as one sequence of six cards, a blind tester).
+
+    >>> from audit.cards import parse_codes
+    >>> a, b = tuple(parse_codes("2D 3D 4D".split())), tuple(parse_codes("TH JH QH".split()))
+    >>> _spared(a + b, (a, b)), _spared(a, (a,)), _spared((), ())
+    (' but the pure sequences 2D 3D 4D and TH JH QH', ' but the pure sequence 2D 3D 4D', '')
+    """
+    if len(groups) > 1:
+        return f" but the pure sequences {' and '.join(format_codes(g) for g in groups)}"
+    return f" but the pure sequence {format_codes(exempt)}" if exempt else ""
 
 
 def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:

@@ -114,7 +114,9 @@ def _header(view: HandView) -> Panel:
         lines += [
             Text(f"Rules: {view.ruleset_title}"),
             Text("Seats in turn order: " + ", ".join(view.seats)),
-            Text.assemble("Wild card ", card_text(view.wild), f": {view.jokers} are jokers."),
+            Text.assemble(
+                f"{view.wild_name} ", card_text(view.wild), f": {view.jokers} are jokers."
+            ),
             Text.assemble("Jokers in this hand: ", cards_text(view.joker_cards)),
             Text.assemble("Open card: ", card_text(view.open)),
             Text.assemble("Verdict: ", Text(view.verdict, style=_border(view.worst))),
@@ -163,7 +165,7 @@ def _player(p: PlayerView) -> Panel:
         Text.assemble(("Dealt: ", "bold"), cards_text(p.dealt)),
         Text.assemble(
             f"{p.player}: {p.score}{_amount_part(p)} ({p.why}); {p.record}: ",
-            (p.comparison, "green" if p.agrees else "bold red"),
+            (p.comparison, "green" if p.clean else "bold red"),
         ),
     ]
     if p.rule is not None:
@@ -183,7 +185,7 @@ def _player(p: PlayerView) -> Panel:
     if p.best is not None:
         parts.append(Text(f"Best possible: {p.best.summary}, arranged as:", style="bold"))
         parts += _groups(p.best.melds, p.best.unmatched, p.best.note)
-    return Panel(Group(*parts), title=title, border_style=_border(p.severity, p.agrees))
+    return Panel(Group(*parts), title=title, border_style=_border(p.severity, p.clean))
 
 
 def _amount_part(p: PlayerView) -> str:

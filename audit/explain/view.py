@@ -135,6 +135,15 @@ class PlayerView:
     points_recorded: bool = False
     """The rules give no points (the player's show does not hold their cards,
     docs/replay.md): ``points`` are the recorded ones, taken as recorded."""
+    breach: str = ""
+    """A finding on how the player ended the hand that leaves the rules' outcome as
+    recorded (an open-melds player who went out illegally ends the hand all the same):
+    the record agrees, but not without it (``comparison``)."""
+
+    @property
+    def clean(self) -> bool:
+        """The record agrees and no finding qualifies it (``breach``): said in green."""
+        return self.agrees and not self.breach
 
     @property
     def score(self) -> str:
@@ -155,7 +164,7 @@ class PlayerView:
         """``agrees``, what differs (``differs (points, amount)``), or ``not compared``,
         each followed by ``note`` when there is one."""
         if self.agrees:
-            words = "agrees"
+            words = f"agrees, but {self.breach}" if self.breach else "agrees"
         elif self.differs:
             words = f"differs ({', '.join(self.differs)})"
         else:
@@ -293,6 +302,9 @@ class HandView:
     skipped: tuple[str, ...] = ()
     """The checks of the hand's game that were not run (``UnitAudit.skipped``): a hand
     whose findings are none is not said to agree with them."""
+    wild_name: str = "Wild card"
+    """What the header calls ``wild``: the open-melds game's cut card, which its turns
+    take (``Cut card (wild)``), else the wild card."""
 
     @property
     def title(self) -> str:
@@ -337,6 +349,9 @@ def build_view(
     settled = settled_by_rules(audit, game, rules)
     skipped = tuple(unit.skipped.values())
     scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped
+    # 002_: "One card is turned up at the deal and stays on show": the cut card, which
+    # sets the wild rank and which the turns take (``take_cut``).
+    open_melds = rules.kind == "open-melds"
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -350,7 +365,7 @@ def build_view(
         seats=tuple(hand.seats),
         wild=card_view(hand.wild, jokers),
         open=card_view(hand.open, jokers),
-        jokers=jokers.describe(),
+        jokers=jokers.describe("cut card" if open_melds else "wild card"),
         joker_cards=joker_views(jokers),
         turns=turn_views(hand.events, jokers, findings, audit.table),
         players=tuple(
@@ -363,6 +378,7 @@ def build_view(
         table=table_view(game),
         times=span(clock),
         skipped=skipped,
+        wild_name="Cut card (wild)" if open_melds else "Wild card",
     )
 
 
@@ -560,9 +576,12 @@ def _player(
         # The money follows the recorded outcome (schemas/money.md): it is no amount of the
         # rules' outcome, so it is not said beside it.
         amount = ""
-    rescored = any(f.check == "pool.score" and f.player_id == player for f in findings)
-    differs = _differs(want, row, player in money, rescored)
-    notes: list[str] = []
+    rescored = [f for f in findings if f.check in _SCORE_CHECKS and f.player_id == player]
+    differs = _differs(want, row, player in money, bool(rescored))
+    # What the rules make the score after the hand, where a finding says the record's is
+    # not it (the box said "agrees" beside a match.total finding: a blind tester).
+    notes = [f"by the rules the score after the hand is {f.expected} ({f.check})"
+             for f in rescored if f.expected is not None]  # fmt: skip
     by_rules = settled.amounts.get(player)
     if by_rules is not None:
         # A recorded outcome is wrong: the money findings settle the recorded outcomes
@@ -625,6 +644,24 @@ def _player(
         note="; ".join(notes),
         loose_note=joker_note(loose, rules),
         points_recorded=taken,
+        breach=_breach(player, findings),
+    )
+
+
+_SCORE_CHECKS = ("pool.score", "match.total")
+"""Findings that the score after the hand (``results.score_after``) is not the rules'."""
+
+
+def _breach(player: str, findings: Sequence[Finding]) -> str:
+    """The player went out against the rules (``hand.going_out``): the hand ends on it all
+    the same (docs/replay.md, "Open melds"), so the record's outcome agrees, but the box
+    says so beside it, never a bare "agrees" (a blind tester)."""
+    broke = [f for f in findings if f.check == "hand.going_out" and f.player_id == player]
+    if not broke:
+        return ""
+    return (
+        f"{player} went out against the rules (hand.going_out, {_worst(broke)}; see the "
+        "findings), which ends the hand all the same"
     )
 
 

@@ -2,7 +2,8 @@
 the end at the target, the lowest total winning.
 
 002_be7776aa8b349efa.txt: "The match ends when somebody reaches 250. ... The lowest total
-wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-wins rule.
+wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-wins rule,
+``match.running_total`` the running total (each hand's points added on).
 
 - ``results.score_after`` is each player's running total: their total after the previous
   hand they played (0 before their first) plus this hand's recorded points (a wrong
@@ -85,7 +86,7 @@ class _MatchCheck:
             if hand.quarantine is None and recorded != expected and not unknown:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
                 self.add(
-                    "match.total", "match.target",
+                    "match.total", "match.running_total",
                     f"{player}'s match total after hand {hand.hand_no} is {shown}, but "
                     f"{before} + {result.points} = {expected}.",
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,

@@ -43,6 +43,11 @@ from audit.shuffle.commitment import commitment_findings
 
 _TABLE_KINDS: Final = (MeldKind.PURE_RUN, MeldKind.IMPURE_RUN, MeldKind.SET)
 """What a meld on the table may be: a sequence or a set (a group of jokers alone is not)."""
+_LAYS: Final = frozenset({Action.LAY, Action.LAY_OFF, Action.SWAP_JOKER})
+_TAKES_TURN: Final = frozenset(
+    {Action.DRAW_STOCK, Action.DRAW_DISCARD, Action.TAKE_CUT, Action.DISCARD}
+)
+"""An intruder's moves after which the turn is theirs (``OpenHandReplay._plays_on``)."""
 
 
 @dataclass(slots=True)
@@ -93,6 +98,9 @@ class OpenHandReplay:
         self.out_seq: int | None = None
         """The event that ended the hand by a player going out."""
         self.turn = _Turn(None)
+        self.stray: _Turn | None = None
+        """The turn of a player who laid out of turn, while their moves go on
+        (``_mid_turn``)."""
         self.table: dict[int, TableState] = {}
         """The melds on the table after each event that changed them, by seq (explain)."""
         self.swapped: dict[str, tuple[TableMeld, int, tuple[int, ...]]] = {}
@@ -137,24 +145,41 @@ class OpenHandReplay:
 
     def _mid_turn(self, e: Event) -> tuple[Seat | None, _Turn]:
         """The seat a lay, lay-off or joker swap applies to, and the turn it counts in.
-        One by a player in the hand while another, whose turn it is, has drawn is one
-        ``turn.order`` and leaves the turn where it was: its cards leave the intruder's
+        One by a player in the hand whose turn it is not, mid-turn or between turns, is
+        one ``turn.order`` and leaves the turn where it was: its cards leave the intruder's
         hand, and the player whose turn it is goes on (the turn moved to the intruder, and
-        that player's own next meld was called out of turn: a blind tester)."""
+        that player's own next move was called out of turn: a blind tester, twice). The
+        intruder's further lays, with no other player's event between, are the same
+        intrusion (``stray``; ``_plays_on``)."""
         base, player = self.base, e.player
         seat = base.seats.get(player) if player is not None else None
-        expected = base.order[base.current]
         if (
             seat is not None
-            and player != expected
+            and player != base.order[base.current]
             and seat.status is Status.IN
-            and base.drawn_this_turn
             and not base.ended
         ):
-            base.out_of_turn(e)
-            return seat, _Turn(player)  # the turn's own state stays the turn's
+            if self.stray is None or self.stray.player != player:
+                base.out_of_turn(e)
+                self.stray = _Turn(player)  # the turn's own state stays the turn's
+            return seat, self.stray
         turn = self._for(player)
         return base._check_turn(e, draw=False), turn
+
+    def _plays_on(self, e: Event) -> None:
+        """Any event but the intruder's next lay ends an intrusion (``_mid_turn``). Where
+        the intruder goes on to draw or discard, the record gives them the turn: it moves
+        to them with no second finding (the one error was said at their first lay)."""
+        stray = self.stray
+        if stray is None or (e.player == stray.player and e.action in _LAYS):
+            return
+        self.stray = None
+        player = stray.player
+        if player is not None and e.player == player and e.action in _TAKES_TURN:
+            base = self.base
+            base.current = base.order.index(player)
+            base.drawn_this_turn = e.action == Action.DISCARD
+            self.turn = stray
 
     # ------------------------------------------------------------ draws
 
@@ -571,6 +596,8 @@ class OpenHandReplay:
         self.cut = self.hand.wild  # the card turned up at the deal stays on show
         for e in self.hand.events:
             action = e.action
+            if self.stray is not None:
+                self._plays_on(e)
             if action in (Action.DRAW_STOCK, Action.DRAW_DISCARD):
                 self.draw(e)
             elif action == Action.DISCARD:

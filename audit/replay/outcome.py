@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Final
 
+from audit.cards import CODE_TEXT, JOKER, RANK_OF
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, money_unsettled
@@ -415,6 +416,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 )
             continue
         if want.points is not None and row.points != want.points:
+            key = want.rule_key
             if want.outcome in _DROP_WORDS:
                 fmt = _FORMAT_WORDS.get(replay.game.format, replay.game.format)
                 message = (
@@ -430,11 +432,17 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 )
                 check = "score.points"
             else:
-                message = f"{player} was charged {row.points} points; {want.why}."
+                held = _jokers_held(want, replay.seats[player], replay)
+                message = f"{player} was charged {row.points} points; {want.why}"
+                if held and want.score is not None:  # open melds' words mark each already
+                    message += f": {_jokers_words(held, rules.joker_points)}"
+                message += "."
                 check = "score.points"
+                if held and _jokers_at_stake(held, want, row, replay):
+                    key = "points.joker_points"
             add(
                 check,
-                want.rule_key,
+                key,
                 message,
                 player_id=player,
                 seq=want.seq,
@@ -442,6 +450,51 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 recorded=row.points,
             )
     return out
+
+
+def _jokers_held(want: Expected, seat: Seat, replay: HandReplay) -> list[int]:
+    """The jokers among the cards a loser is charged for, each counted at
+    ``points.joker_points``: the counted cards of their score, or, in the open-melds game
+    (no score), every card held where the cards are what is charged."""
+    jokers = replay.jokers
+    score = want.score
+    if score is not None:
+        if score.full_count or score.ready:
+            return []
+        return [c for c in score.counted if jokers.is_joker(c)]
+    if want.rule_key in ("points.card_points", "points.cap"):
+        return [c for c in seat.cards if jokers.is_joker(c)]
+    return []
+
+
+def _jokers_words(held: list[int], worth: int) -> str:
+    """``5H and JK are jokers, 0 points each``.
+
+    >>> _jokers_words([4], 0), _jokers_words([4, 52], 0)
+    ('5S is a joker, 0 points', '5S and JK are jokers, 0 points each')
+    """
+    points = f"{worth} point{'s' if worth != 1 else ''}"
+    if len(held) == 1:
+        return f"{CODE_TEXT[held[0]]} is a joker, {points}"
+    names = ", ".join(CODE_TEXT[c] for c in held[:-1]) + f" and {CODE_TEXT[held[-1]]}"
+    return f"{names} are jokers, {points} each"
+
+
+def _jokers_at_stake(held: list[int], want: Expected, row: Result, replay: HandReplay) -> bool:
+    """Whether the record charged the jokers held their face value: the points recorded are
+    the rules' with each wild joker counted as its card (capped), so ``points.joker_points``
+    is the rule at stake (a joker charged 5 cited only the card points: a blind tester)."""
+    rules = replay.rules
+    face = sum(rules.card_points[RANK_OF[c]] for c in held if c != JOKER)
+    if face == 0 or want.points is None:
+        return False
+    score = want.score
+    if score is not None:
+        raw, cap = score.raw, score.cap
+    else:
+        table = rules.points_table(replay.jokers.codes)
+        raw, cap = sum(table[c] for c in replay.seats[row.player].cards), rules.cap
+    return row.points == min(cap, raw + face)
 
 
 _DEEDS: Final = ("made ", "was ", "showed ", "dropped ", "dropped,", "left ")

@@ -109,7 +109,9 @@ class Jokers:
     def is_joker(self, code: int) -> bool:
         return code == JOKER or code in self.codes
 
-    def describe(self) -> str:
+    def describe(self, card: str = "wild card") -> str:
+        """The jokers in words; ``card`` names the card that sets the wild rank (the open-
+        melds game's "cut card", 002_: "The card turned up at the deal sets a wild rank")."""
         if self.wild_rank is None:
             if self.wild_card is not None and self.codes:
                 return (
@@ -118,7 +120,7 @@ class Jokers:
                 )
             return "printed jokers only"
         name = Rank.from_number(self.wild_rank).value.replace("T", "10")
-        origin = f", from the wild card {self.wild_card}" if self.wild_card else ""
+        origin = f", from the {card} {self.wild_card}" if self.wild_card else ""
         if len(self.kinds) > 1:
             ups = " ".join(CODE_TEXT[c] for c in self.kinds[1::2])
             downs = " ".join(CODE_TEXT[c] for c in self.kinds[2::2])

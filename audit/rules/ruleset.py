@@ -547,6 +547,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "open.never_opened": ("never_opened", _int_or("none", 0, 1000)),
     "match.target": ("match_target", _int_or("none", 1, 100_000)),
     "match.winner": ("", _choice("lowest")),
+    "match.running_total": ("", _choice("hand-points-added")),
     "games.rebuy_formats": ("rebuy_formats", _formats),
     "games.split_formats": ("split_formats", _formats),
     "tables.web_max": ("table_web_max", _int(1, 100)),

@@ -133,6 +133,26 @@ def test_without_suspicions_to_look_in_it_says_fair_play_was_not_looked_up(
         assert words not in text + page
 
 
+def test_a_log_root_given_as_out_is_said_to_be_one_not_a_runs_outputs(
+    tmp_path: Path, logs: Path
+) -> None:
+    """`explain H1 logs --out logs`: the folder given as --out is the log root (it holds
+    the log tables), not a run's outputs; the explanation says so and asks for the output
+    folder of a run, and never advises `rummy-audit fairplay logs --out logs`, which would
+    write the outputs into the logs (a blind tester)."""
+    text, page = explain(tmp_path, "--out", "logs")
+    why = (
+        "Fair play was not looked up: logs is a log root (it holds the games, hands, events, "
+        "results, game_events, ledger, sessions tables), not the output folder of a run; "
+        "give the output folder of the "
+        "nightly run over it (`rummy-audit replay logs --out OUT`, a folder of its own) with "
+        "--out."
+    )
+    assert why in flat(text)
+    assert why in unescape(page)
+    assert "--out logs`" not in text + unescape(page)
+
+
 def test_hostile_ids_in_a_suspicion_are_text(tmp_path: Path, logs: Path) -> None:
     hostile = suspicion("fairplay.collusion", (SCRIPT, QUOTES), 1e-8, ["H1"], games=["G1"])
     night(tmp_path / "out", [hostile])

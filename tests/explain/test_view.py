@@ -8,9 +8,13 @@ from rich.console import Console
 
 from audit.cards import CODE_TEXT
 from audit.explain import build_view, print_view, render_html, render_text
+from audit.explain.points import points_view
 from audit.explain.view import HandView, turn_views
 from audit.records import GameUnit, Hand
+from audit.replay.outcome import Expected
 from audit.rules.melds import Jokers
+from audit.rules.ruleset import load_preset
+from audit.rules.scoring import score_arrangement
 from audit.unit import audit_unit
 from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_html import QUOTES, hostile_hand
@@ -340,3 +344,24 @@ def test_a_lone_joker_is_a_joker_of_0_points_in_both_arrangements_not_a_group() 
     assert "group of jokers" not in text
     assert "are jokers put aside together" not in text
     assert text.count("(AH is a joker, 0 points)") == 2
+
+
+def test_each_pure_sequence_a_21_card_loser_keeps_is_named_on_its_own() -> None:
+    """standard-21 `points.unmet_requirement` (pure_runs_exempt; Adda52: "If 3 sequences are
+    not made then the entire hand is counted as points, with the exception of the pure
+    sequences and jokers"): a loser with two pure sequences, 2D 3D 4D and TH JH QH, is told
+    card by card that every card but those two counts, as the summary says; it said "but
+    the pure sequence 2D 3D 4D TH JH QH", two sequences as one (a blind tester)."""
+    rules = load_preset("standard-21")
+    jokers = Jokers.for_wild_card("5C", rules)
+    groups = [cards("2D 3D 4D"), cards("TH JH QH"), cards("9S KC 8H")]
+    score = score_arrangement(groups, jokers, rules, cap=rules.cap)
+    assert score.exempt_groups == (tuple(cards("2D 3D 4D")), tuple(cards("TH JH QH")))
+    want = Expected("lost", score.points, "points.unmet_requirement", score.summary(),
+                    score=score)  # fmt: skip
+    detail = points_view(want, jokers, rules)
+    assert detail is not None
+    assert detail.steps[0].startswith(
+        "every card but the pure sequences 2D 3D 4D and TH JH QH counts, because "
+    )
+    assert "the pure sequences 2D 3D 4D and TH JH QH" in score.summary()

@@ -63,15 +63,19 @@ def test_the_match_ends_when_somebody_reaches_250_and_the_lowest_total_wins() ->
 
 
 def test_the_running_total_is_the_last_total_plus_the_hands_points() -> None:
-    """002_: "A low score is a good score": each hand's points add to the player's total
-    (`results.score_after`); a wrong one is `match.total`, once: the next hand goes on
-    from the recorded total."""
+    """002_be7776aa8b349efa.txt: "everyone else is penalised for what they are still
+    holding. The match ends when somebody reaches 250. A low score is a good score": each
+    hand's points add to the player's total (`results.score_after`); a wrong one is
+    `match.total`, once: the next hand goes on from the recorded total. It cites the running
+    total (`match.running_total`), not the target (`match.target`, which it cited: a blind
+    tester)."""
     hands = match(h2={"B": 45})
     hands[2] = hand(3, "A", {"A": 90, "B": 75, "C": 80}, {"A": 250, "B": 120, "C": 140})
     found = check_match(game(), hands, RULES)
     assert keys(found) == [("match.total", "M1-02", "B")]
     assert (found[0].expected, found[0].recorded) == ("40", "45")
-    assert found[0].rule.startswith("match.target: ")
+    assert found[0].rule.startswith("match.running_total: ")
+    assert "everyone else is penalised for what they are still holding" in found[0].rule
 
 
 def test_a_hand_without_a_players_results_row_does_not_blame_their_next_total() -> None:

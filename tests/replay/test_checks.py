@@ -11,7 +11,7 @@ import pytest
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
-from tests.replay.cases import CASES, Case
+from tests.replay.cases import CASES, Case, longer
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
 
@@ -114,3 +114,28 @@ def test_results_one_row_per_seated_player_standard_13() -> None:
     assert [(f.check, f.player_id) for f in found] == [("score.outcome", "P2")]
     assert found[0].rule.startswith("results.player_id: ")
     assert found[0].message == "No result is recorded for P2, who was dealt in."
+
+
+def test_a_joker_left_in_hand_counts_0_and_a_charge_of_its_face_value_cites_that_004() -> None:
+    """004_4c9baa4cf67655ae.txt: 'Jokers: 0 points' (`points.joker_points`). P2 shows two
+    sequences and is left with AS 3C 5D 7H 6C 8C TD, 8C a joker (the wild card is 8S):
+    41 points. Recorded 49, the 8C charged as an 8: the `score.points` finding says 8C is a
+    joker of 0 points and cites the joker rule, not the card points (it said only "are
+    worth 41", citing `points.card_points`: a blind tester). Recorded 45, not the joker's
+    doing: the words still say it, the rule cited is the card points."""
+    show = "P2 show: TC JC QC / 2D 4D 8H / AS 3C 5D 7H 6C 8C TD"
+    kwargs = longer()
+    kwargs["events"] = [*kwargs["events"][:-1], show]
+    for charged, key in ((49, "points.joker_points"), (45, "points.card_points")):
+        results = {"P1": ("won", 0, "69.30"), "P2": ("lost", charged, "-77.00")}
+        game, hand = scenario(**{**kwargs, "results": results})
+        found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+                 if f.check == "score.points"]  # fmt: skip
+        assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+            ("P2", "41", str(charged))
+        ]
+        assert found[0].message == (
+            f"P2 was charged {charged} points; the cards left unmatched, AS 3C 5D 7H 6C 8C "
+            "TD, are worth 41, as shown: 8C is a joker, 0 points."
+        )
+        assert found[0].rule.startswith(f"{key}: ")

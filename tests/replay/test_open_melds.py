@@ -373,6 +373,34 @@ def test_a_meld_laid_in_anothers_turn_is_one_finding_and_the_turn_stays_theirs_0
     assert replay.seats["P1"].cards == []
 
 
+def test_a_meld_laid_between_turns_is_one_finding_and_the_next_turn_stays_theirs_002() -> None:
+    """002_be7776aa8b349efa.txt, "Your turn": "1. Draw one card ... 2. Lay down what you
+    can ... 3. Discard one card to end your turn." P1 lays off 6H right after their own
+    discard, before P2, whose turn it is, has drawn: one `turn.order`, P1's (`open.turn`).
+    P2's draw after it is in turn (before, the turn moved to P1 and P2's draw was a second
+    `turn.order`, "P2 acted out of turn: it was P1's turn": a blind tester)."""
+    events = [*CLEAN[:8], "P1 lay_off 6H @0", *CLEAN[8:12], *CLEAN[13:]]
+    game, hand = om_hand(events)
+    audit, replay = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [("turn.order", "P1", 8)]
+    assert audit.findings[0].message == "P1 acted out of turn: it was P2's turn."
+    assert audit.findings[0].rule.startswith("open.turn: ")
+    assert replay.winner == "P1"
+
+
+def test_a_player_who_lays_out_of_turn_and_plays_on_is_one_finding_002() -> None:
+    """002_, "Your turn": P1 lays off 6H before P2, whose turn it is, has drawn, and goes on
+    to discard KD, their last card: one `turn.order`, at the lay-off. The record gives P1
+    the turn their moves took (`open.turn`), so their discard is not a second one, and P1
+    is out (two pure runs on the table)."""
+    events = [*CLEAN[:8], "P1 lay_off 6H @0", "P1 discard KD"]
+    game, hand = om_hand(events)
+    audit, replay = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [("turn.order", "P1", 8)]
+    assert replay.winner == "P1"
+    assert replay.seats["P1"].cards == []
+
+
 # ---------------------------------------------------------------- scoring
 
 

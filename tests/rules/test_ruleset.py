@@ -680,11 +680,15 @@ def test_27_cards_differ_from_21_only_where_000_and_khelplay_speak() -> None:
     words, and the five-card marriage of `points.value_cards`; the rest is 21 cards', each
     such rule saying it is unsourced for 27 (docs/rules-21-27.md, section 2): the cap, the
     wrong show and the drops keep 21 cards' values in words of their own (the 21-card cap's
-    "though 21 cards can add up to far more" was read to a 27-card player)."""
+    "though 21 cards can add up to far more" was read to a 27-card player), and so do
+    `points.unmet_requirement`, `declaration.min_pure_runs` and
+    `declaration.invalid_ends_hand` (a 27-card dispute cited "seeds silent on 21 cards": a
+    blind tester)."""
     r21, r27 = load_preset("standard-21"), load_preset("standard-27")
     changed = {k for k in r21.rules if r21.rules[k] != r27.rules[k]}
     unsourced = {"points.cap", "declaration.invalid_penalty", "drops.points",
-                 "declaration.alternatives", "points.ready_hand"}  # fmt: skip
+                 "declaration.alternatives", "points.ready_hand", "points.unmet_requirement",
+                 "declaration.min_pure_runs", "declaration.invalid_ends_hand"}  # fmt: skip
     assert changed == {
         "games.formats", "deal.cards_per_hand", "deal.players", "deal.shoes",
         "jokers.up_down_depth", "jokers.printed_joker_cut_card", "melds.tunnela_kind",
@@ -697,6 +701,7 @@ def test_27_cards_differ_from_21_only_where_000_and_khelplay_speak() -> None:
     for key in unsourced:
         assert r27.rule(key).value == r21.rule(key).value, key
         assert "21 cards" not in r27.rule(key).text, key
+    assert not [k for k, rule in r27.rules.items() if "silent on 21 cards" in rule.source]
     assert (r27.cap, r27.invalid_penalty) == (r21.cap, r21.invalid_penalty) == (120, 120)
     # Every 27-card table fits the shoe: 5 x 27 dealt + the wild card + the open card.
     shoe = r27.shoes[0]
