@@ -37,7 +37,12 @@ class Format(StrEnum):
 
     @property
     def is_pool(self) -> bool:
-        return self in (Format.POOL_101, Format.POOL_201)
+        return self in POOL_FORMATS
+
+
+POOL_FORMATS: Final = (Format.POOL_101, Format.POOL_201)
+"""The pool formats: the ones with rebuys, splits and eliminations (the rest's ledger has
+no rebuy or split rows, schemas/money.md)."""
 
 
 @unique

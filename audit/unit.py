@@ -35,6 +35,7 @@ from audit.games.pool import judge_pool, out_of_format
 from audit.records import (
     MAX_SEATS,
     NO_CARD,
+    POOL_FORMATS,
     Format,
     Game,
     GameUnit,
@@ -264,7 +265,7 @@ def audit_unit(
 
 
 _EVERY: Final = frozenset(Format)
-_POOLS: Final = frozenset({Format.POOL_101, Format.POOL_201})
+_POOLS: Final = frozenset(POOL_FORMATS)
 NEEDED_BY: Final = {
     "sessions": (
         ("table.limit and fairplay.shared_device (accounts at one table through one device "

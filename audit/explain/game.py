@@ -37,11 +37,9 @@ from audit.explain.view import (
 )
 from audit.findings import Finding, worst
 from audit.money import money
-from audit.records import Game, GameEvent, Hand
+from audit.records import POOL_FORMATS, Game, GameEvent, Hand
 from audit.rules.ruleset import Ruleset
 from audit.unit import HandAudited, UnitAudit
-
-POOLS = ("pool_101", "pool_201")
 
 
 @dataclass(frozen=True)
@@ -258,7 +256,7 @@ def build_game_view(
     if game is None:
         return view
     scores = None
-    if game.format in POOLS:
+    if game.format in POOL_FORMATS:
         scores = _pool_table(unit, game, rules)
     elif game.format == "deals":
         scores = _deals_table(unit, game, rules)
@@ -415,7 +413,7 @@ def _event_line(
                     f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
                 )
             text = f"{who} is eliminated with a score of {e.score}{limit}"
-        case "rebuy" if game.format not in POOLS:
+        case "rebuy" if game.format not in POOL_FORMATS:
             # no fee: nothing is counted for it (audit.games.ledger.counted_rebuys)
             text = (f"{who} is recorded as buying back in (a rebuy) at a new score of "
                     f"{e.score}, which a {game.format} game does not have")  # fmt: skip

@@ -21,7 +21,6 @@ from audit.findings import Finding, worst
 from audit.games.deals import check_deals, chips
 from audit.games.ledger import (
     BALANCE_RULE,
-    POOL_FORMATS,
     POOL_RULE,
     points_owed,
     prize_pool,
@@ -30,7 +29,16 @@ from audit.games.ledger import (
 from audit.games.pool import PoolJudgement, judge_pool, split_shares
 from audit.money import money
 from audit.money import rake as rake_of
-from audit.records import Game, GameEvent, Hand, LedgerRow, Result, RulesSay, money_unsettled
+from audit.records import (
+    POOL_FORMATS,
+    Game,
+    GameEvent,
+    Hand,
+    LedgerRow,
+    Result,
+    RulesSay,
+    money_unsettled,
+)
 from audit.replay.outcome import HandAudit, money_by_rules
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit, incomplete, money_unchecked

@@ -247,8 +247,10 @@ class TableView:
 
     @property
     def terms(self) -> str:
-        """``table T1, real chips, 1.0000 a point, rake 10.00%``."""
-        parts = [f"table {self.table_id}", f"{self.chip_type} chips"]
+        """``table T1, real money, 1.0000 a point, rake 10.00%`` (``practice chips``,
+        ``tournament chips``: a real-money game's amounts are money, not chips)."""
+        money = "real money" if self.chip_type == "real" else f"{self.chip_type} chips"
+        parts = [f"table {self.table_id}", money]
         if self.entry_fee:
             parts.append(f"entry fee {self.entry_fee}")
         if self.point_value:

@@ -44,6 +44,7 @@ from audit.findings import Finding, Severity, finding
 from audit.money import points_settlement
 from audit.money import rake as rake_of
 from audit.records import (
+    POOL_FORMATS,
     Game,
     GameEvent,
     Hand,
@@ -427,9 +428,6 @@ def counted_rebuys(game: Game) -> list[GameEvent]:
     if game.format not in POOL_FORMATS:
         return []
     return [e for e in game.game_events if e.action == "rebuy"]
-
-
-POOL_FORMATS = frozenset({"pool_101", "pool_201"})
 
 
 Add = Callable[[str | None, Decimal, Decimal, str, Decimal], None]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from audit.cards import count_words, shoe_words
+from audit.records import POOL_FORMATS
 
 
 class _Shoe(Protocol):
@@ -101,9 +102,6 @@ def contradictions(rules: Rules) -> list[str]:
     if twice:  # shoe_for would take the first row, and say nothing of the other
         problems.append(f"deal.shoes: more than one shoe for {sorted(twice)} players")
     return problems
-
-
-POOL_FORMATS = ("pool_101", "pool_201")
 
 
 def _unpayable(rules: Rules) -> list[str]:

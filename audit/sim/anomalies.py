@@ -34,6 +34,7 @@ import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
 from audit.errors import AuditError
 from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY
+from audit.records import POOL_FORMATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,7 @@ class Kind:
 
 ALL_FORMATS = ("points", "pool_101", "pool_201", "deals")
 """The formats of the declaration games; the open-melds game plays ``match``."""
-POOLS = ("pool_101", "pool_201")
+POOLS: tuple[str, ...] = tuple(f.value for f in POOL_FORMATS)
 MATCH = ("match",)
 
 TAMPERING: tuple[Kind, ...] = (

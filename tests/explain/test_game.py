@@ -78,7 +78,7 @@ def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
     )
     assert view.result == "won by P1"
     assert view.table is not None
-    assert view.table.terms == "table T1, real chips, entry fee 100.00, rake 10.00%"
+    assert view.table.terms == "table T1, real money, entry fee 100.00, rake 10.00%"
     assert view.times == "2026-11-29 18:00:00 UTC to 19:00:00 UTC (1 h 0 min)"
     assert [(h.hand_id, h.status_words) for h in view.hands] == [
         ("GP-01", "verified"), ("GP-02", "verified"), ("GP-03", "verified"),

@@ -152,11 +152,11 @@ def test_each_player_is_shown_the_cards_dealt_and_the_hand_its_table() -> None:
     for player, seat in zip(view.players, DISPUTE["seats"].values(), strict=True):
         assert [c.code for c in player.dealt] == [CODE_TEXT[c] for c in sorted(cards(seat))]
     assert view.table is not None
-    assert view.table.terms == "table T1, real chips, 1.0000 a point, rake 10.00%"
+    assert view.table.terms == "table T1, real money, 1.0000 a point, rake 10.00%"
     assert view.times == "not recorded"
     pool = view_of(INVALID)
     assert pool.table is not None
-    assert pool.table.terms == "table T1, real chips, entry fee 100.00, rake 10.00%"
+    assert pool.table.terms == "table T1, real money, entry fee 100.00, rake 10.00%"
 
 
 WRONG_DROP = {
