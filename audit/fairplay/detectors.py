@@ -270,10 +270,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             decided * share, col["b_won"], flow, min_p=np.power(share, decided),
         )  # fmt: skip
 
-    found = screened(con, "chip_pairs", settings, test).correct(settings)
-    con.execute("DROP TABLE chip_pairs")
-    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
-    flows = _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+    found, flows = _moving(con, settings, "chip_pairs", test)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
@@ -358,10 +355,7 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             min_p=bennett_sf(per_pair(n * (top - each)), variance, bound),
         )  # fmt: skip
 
-    found = screened(con, "loss_pairs", settings, test).correct(settings)
-    con.execute("DROP TABLE loss_pairs")
-    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
-    flows = _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+    found, flows = _moving(con, settings, "loss_pairs", test)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, n = r["a"], r["b"], int(r["hands"])
@@ -395,6 +389,20 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     )  # fmt: skip
     return suspicions(con, "loss_dumping", found, settings, words, players=_pair, text=text,
                       money=flows.money)  # fmt: skip
+
+
+def _moving(
+    con: duckdb.DuckDBPyConnection,
+    settings: Settings,
+    name: str,
+    test: Callable[[pa.Table], Hypotheses],
+) -> tuple[Hypotheses, _Flows]:
+    """A money detector's pairs in DuckDB's table ``name`` tested (the table dropped after),
+    and what the reported pairs moved."""
+    found = screened(con, name, settings, test).correct(settings)
+    con.execute(f"DROP TABLE {name}")
+    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
+    return found, _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
 
 
 class _Flows:

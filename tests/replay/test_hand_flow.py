@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from audit.cards import CODE_TEXT, parse_code
 from audit.records import Event, Game, Hand, Result
@@ -225,11 +226,11 @@ def test_turns_order_a_turn_by_a_player_not_dealt_in_is_one_finding_not_a_cascad
     assert (replay.offered, replay.takes) == ({("P2", "P1"): 1}, [])
 
 
-def test_play_goes_on_after_an_invalid_declaration() -> None:
-    """`declaration.invalid_ends_hand` = false: the invalid declarer is charged
-    `declaration.invalid_penalty` (80) and is out; the other two play on."""
+def _invalid_declaration(results: dict[str, tuple[str, int, str]]) -> dict[str, Any]:
+    """Three players: P1 declares invalidly (its last group is not a meld), P2 draws and
+    discards, P3 drops without having drawn; ``results`` as recorded."""
     three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
-    kw = base(
+    return base(
         seats=three,
         stock="7D JK 6H",
         events=[
@@ -239,12 +240,18 @@ def test_play_goes_on_after_an_invalid_declaration() -> None:
             "P2 discard JK",
             "P3 drop",
         ],
-        results={
-            "P1": ("invalid_declare", 80, "-80.00"),
-            "P2": ("won", 0, "90.00"),
-            "P3": ("middle_drop", 20, "-20.00"),
-        },
+        results=results,
     )
+
+
+def test_play_goes_on_after_an_invalid_declaration() -> None:
+    """`declaration.invalid_ends_hand` = false: the invalid declarer is charged
+    `declaration.invalid_penalty` (80) and is out; the other two play on."""
+    kw = _invalid_declaration({
+        "P1": ("invalid_declare", 80, "-80.00"),
+        "P2": ("won", 0, "90.00"),
+        "P3": ("middle_drop", 20, "-20.00"),
+    })  # fmt: skip
     # P3 never drew: a first drop (20), not a middle drop.
     assert audit(*scenario(**kw)) == [("score.outcome", "P3", 4)]
     kw["results"]["P3"] = ("first_drop", 20, "-20.00")
@@ -256,23 +263,11 @@ def test_a_wrong_invalid_declaration_penalty_says_the_penalty() -> None:
     receive an 80-point penalty'): P1 charged 60 for an invalid declaration is told the 80
     it should be charged, as a drop's finding says its charge (it said only "was charged
     60 points; the declaration was invalid: ...": a blind tester)."""
-    three = {"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"}
-    kw = base(
-        seats=three,
-        stock="7D JK 6H",
-        events=[
-            "P1 draw_stock 7D",
-            "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D",
-            "P2 draw_stock JK",
-            "P2 discard JK",
-            "P3 drop",
-        ],
-        results={
-            "P1": ("invalid_declare", 60, "-60.00"),
-            "P2": ("won", 0, "72.00"),
-            "P3": ("first_drop", 20, "-20.00"),
-        },
-    )
+    kw = _invalid_declaration({
+        "P1": ("invalid_declare", 60, "-60.00"),
+        "P2": ("won", 0, "72.00"),
+        "P3": ("first_drop", 20, "-20.00"),
+    })  # fmt: skip
     game, hand = scenario(**kw)
     (found,) = [f for f in audit_hand(hand, game, STANDARD).findings if f.check == "score.points"]
     assert (found.player_id, found.expected, found.recorded) == ("P1", "80", "60")
