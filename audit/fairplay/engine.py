@@ -53,8 +53,9 @@ class Settings:
     """How many trials the night's rate is worth in a player's baseline (the Beta prior);
     ``None``: estimated from the night's spread of players' rates (``stats.prior_weight``)."""
     strong_quantile: float = 0.10
-    """A dropped hand is strong at or below this quantile of the night's early drops'
-    deadwood."""
+    """A dropped hand is strong at or before this quantile of the night's early drops of its
+    hand size, ordered by what the rules would charge (``points``), then by ``deadwood``;
+    never when charged the most of them (soft_drop.sql)."""
     early_turns: int = 2
     """A drop is early before the player completes this many turns."""
     win_prior: float = 5.0

@@ -18,6 +18,12 @@ import numpy as np
 import pyarrow as pa
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+CAP = 80
+"""What the rules charge a 13-card hand in full (standard-13's points.cap)."""
+MET = 0.08
+"""The share of honest folds whose hand met the declaration requirement, so the rules charge
+its deadwood, below the cap (about the simulator's honest nights'); the others are charged
+the cap."""
 
 
 @dataclass
@@ -30,6 +36,9 @@ class Night:
     meld_rate: tuple[float, float] = (8.0, 32.0)
     """Beta(a, b) of each player's rate of melding a discard offered (mean 0.2)."""
     rng: np.random.Generator = field(init=False)
+    charges: np.random.Generator = field(init=False)
+    """Whether an honest fold met the requirement: a stream of its own, so that the night's
+    other draws do not depend on it."""
     seat: list[dict[str, Any]] = field(default_factory=list)
     pile: list[dict[str, Any]] = field(default_factory=list)
     drops: list[dict[str, Any]] = field(default_factory=list)
@@ -41,7 +50,12 @@ class Night:
     feeds: dict[tuple[str, str], float] = field(default_factory=dict)
     """(giver, taker) -> the taker's meld rate with the giver's discards."""
     soft: dict[tuple[str, str], float] = field(default_factory=dict)
-    """(dropper, partner) -> chance of dropping a strong hand at once with the partner in."""
+    """(dropper, partner) -> chance of dropping a strong hand at once with the partner in:
+    requirement met, deadwood 15-34, charged that."""
+    charged: dict[tuple[str, str], float] = field(default_factory=dict)
+    """(dropper, partner) -> chance of dropping at once, with the partner in, a hand whose
+    melds leave little out (deadwood 15-34) but that misses the declaration requirement
+    (jokers in sets, no pure sequence), so the rules charge it in full: an ordinary fold."""
     dumps: set[tuple[str, str]] = field(default_factory=set)
     """(dumper, partner): the partner wins and the dumper concedes the full count."""
     think: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -53,6 +67,7 @@ class Night:
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
+        self.charges = np.random.default_rng([self.seed, 1])
         self.ids = [f"P{i:04d}" for i in range(self.players)]
         self.skill = dict(zip(self.ids, self.rng.lognormal(0, 0.3, self.players), strict=True))
         a, b = self.meld_rate
@@ -100,13 +115,19 @@ class Night:
 
     def _hand(self, game: str, hand: str, seated: list[str], start: datetime) -> None:
         rng, n = self.rng, len(seated)
-        dropped: dict[str, int] = {}
+        dropped: dict[str, tuple[int, int]] = {}  # player -> (points, deadwood)
         for p in seated:
             partner_in = [b for (a, b) in self.soft if a == p and b in seated]
+            charged_in = [b for (a, b) in self.charged if a == p and b in seated]
             if partner_in and rng.random() < self.soft[p, partner_in[0]]:
-                dropped[p] = int(rng.integers(15, 35))  # a strong hand given up
+                deadwood = int(rng.integers(15, 35))  # a strong hand given up
+                dropped[p] = (deadwood, deadwood)
+            elif charged_in and rng.random() < self.charged[p, charged_in[0]]:
+                dropped[p] = (CAP, int(rng.integers(15, 35)))
             elif rng.random() < 0.12:
-                dropped[p] = int(np.clip(rng.normal(72, 14), 30, 120))  # a poor hand folded
+                deadwood = int(np.clip(rng.normal(72, 14), 30, 120))  # a poor hand folded
+                met = self.charges.random() < MET
+                dropped[p] = (min(deadwood, CAP) if met else CAP, deadwood)
         playing = [p for p in seated if p not in dropped] or seated[:1]
         dumpers = {a: b for a, b in self.dumps if a in seated and b in playing}
         weights = np.array([self.skill[p] for p in playing])
@@ -130,10 +151,10 @@ class Night:
                  "point_value": Decimal("1.0000"), "outcome": outcome, "points": points,
                  "amount": Decimal(-points) if outcome != "won" else Decimal(0)}
             )  # fmt: skip
-        for p, deadwood in dropped.items():
+        for p, (charge, deadwood) in dropped.items():
             self.drops.append(
                 {"game_id": game, "hand_id": hand, "player_id": p, "seq": 0, "first": True,
-                 "turns": 0, "reason": "player", "points": 80, "deadwood": deadwood}
+                 "turns": 0, "reason": "player", "points": charge, "deadwood": deadwood}
             )  # fmt: skip
         for i, giver in enumerate(seated):
             taker = seated[(i + 1) % n]

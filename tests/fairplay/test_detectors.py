@@ -160,16 +160,38 @@ def test_soft_drop_spares_a_cautious_player_who_drops_strong_hands_with_anyone()
     night.build()
     for row in night.drops:
         if row["player_id"] == "P0230":
-            row["deadwood"] = 20  # every drop of theirs is a strong hand
+            row["points"] = row["deadwood"] = 20  # every drop of theirs is a strong hand
     for row in night.seat:  # and they drop a third of their hands, whoever sits there
         if row["player_id"] == "P0230" and row["outcome"] == "lost" and row["points"] % 3 == 0:
             night.drops.append(
                 {"game_id": row["game_id"], "hand_id": row["hand_id"], "player_id": "P0230",
-                 "seq": 0, "first": True, "turns": 0, "reason": "player", "points": 80,
+                 "seq": 0, "first": True, "turns": 0, "reason": "player", "points": 20,
                  "deadwood": 20}
             )  # fmt: skip
     tested = soft_drop(night.load(), SETTINGS)
     assert not any(s.players[0] == "P0230" for s in tested.suspicions)
+
+
+def test_soft_drop_spares_folds_the_rules_charge_in_full_however_low_their_deadwood() -> None:
+    """Strong is what the rules would charge first, deadwood second (soft_drop.sql): an
+    honest P0250 who folds, whenever P0251 sits in, hands of jokers in sets with no pure
+    sequence (deadwood 15-34, charged the full 80) is not suspected; P0260, who gives up
+    hands that met the requirement (charged 15-34) for P0261, is. Judged by deadwood alone
+    (until 2026-12-05), both were."""
+    night = Night(seed=15)
+    night.together += [(("P0250", "P0251"), 14), (("P0260", "P0261"), 14)]
+    night.charged["P0250", "P0251"] = 0.6
+    night.soft["P0260", "P0261"] = 0.6
+    con = night.build().load()
+    tested = soft_drop(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0260", "P0261")}
+    (suspicion,) = tested.suspicions
+    evidence = {r["hand_id"]: r for r in night.drops if r["player_id"] == "P0260"}
+    assert all(evidence[h]["points"] < 35 for h in suspicion.evidence_hands)
+    # the fold of a hand the rules charge in full is never strong, however small its
+    # deadwood, even where (as here) fewer than a tenth of the early drops are charged less
+    charged = sum(r["points"] < 80 for r in night.drops) / len(night.drops)
+    assert charged < SETTINGS.strong_quantile
 
 
 def test_chip_dumping_finds_points_flowing_one_way() -> None:

@@ -3,28 +3,42 @@
 --
 -- A trial is a hand A and B were both dealt into, in a format whose ruleset allows drops
 -- ($drop_formats); it is an event when A dropped of their own accord (events.reason
--- 'player') before completing $early_turns turns, holding a strong hand: deadwood (the
--- points left out of melds in the hand's best arrangement, drops.parquet) at or below the
--- night's $strong_quantile quantile of such early drops, per hand size. Null model: A's
--- rate with B is A's own rate in hands without B, known as a Beta posterior with a prior
--- at the night's rate (worth $prior_weight hands, or what the night's spread of players'
--- rates gives); the count with B is beta-binomial. A pair (A, C) whose events all fell in
--- hands where a stronger suspect B of A was also at the table is explained by (A, B) and
--- not reported: it must hold in the hands without A's stronger partners too.
+-- 'player') before completing $early_turns turns, holding a strong hand. Strong is judged
+-- by the rules first (drops.parquet): the night's such early drops of each hand size are
+-- ordered by points, what the rules would charge the hand held (declaration requirement,
+-- ready hand and cap included), then by deadwood, the points its best arrangement leaves
+-- out of melds, requirement or not, uncapped (how far it is from complete). A drop is
+-- strong at or before the $strong_quantile quantile of that order (quantile_disc of the
+-- pair: a drop equal to the cut in both is strong too, so one hand is always judged alike,
+-- whatever the rows' order), unless the rules charge it the most that any of those drops
+-- was charged (the full count, the cap on any real night: where most drops are charged in
+-- full, the quantile would otherwise reach into them by deadwood). However few cards its
+-- melds leave out, a hand that misses the requirement is charged in full, and is not
+-- strong. (Until 2026-12-05 strong was deadwood alone: on a blind tester's honest 21-card
+-- night, three pure sequences needed, 76 of the 78 early drops it called strong were
+-- charged 60 points or more, one of four jokers in sets and no pure sequence 101.)
+-- Null model: A's rate with B is A's own rate in hands without B, known as a Beta
+-- posterior with a prior at the night's rate (worth $prior_weight hands, or what the
+-- night's spread of players' rates gives); the count with B is beta-binomial. A pair
+-- (A, C) whose events all fell in hands where a stronger suspect B of A was also at the
+-- table is explained by (A, B) and not reported: it must hold in the hands without A's
+-- stronger partners too.
 -- Benign reading: a cautious player, or a player who drops when tired or busy elsewhere.
 
 -- name: prepare
 CREATE OR REPLACE TEMP TABLE soft_trial AS
 WITH early AS (
-    SELECT d.hand_id, d.player_id, d.deadwood, s.cards_per_hand
+    SELECT d.hand_id, d.player_id, d.points, d.deadwood, s.cards_per_hand
     FROM drops d JOIN seat s USING (hand_id, player_id)
     WHERE coalesce(d.reason, 'player') = 'player' AND d.turns < $early_turns
-), cut AS (
-    SELECT cards_per_hand, quantile_disc(deadwood, $strong_quantile) AS cut
+), cut AS (  -- a struct orders field by field: by points, then by deadwood
+    SELECT cards_per_hand, max(points) AS most,
+           quantile_disc({'points': points, 'deadwood': deadwood}, $strong_quantile) AS cut
     FROM early GROUP BY ALL
 ), strong AS (
-    SELECT e.hand_id, e.player_id FROM early e JOIN cut USING (cards_per_hand)
-    WHERE e.deadwood <= cut.cut
+    SELECT e.hand_id, e.player_id FROM early e JOIN cut c USING (cards_per_hand)
+    WHERE e.points < c.most
+      AND (e.points < c.cut.points OR (e.points = c.cut.points AND e.deadwood <= c.cut.deadwood))
 )
 SELECT s.hand_id, s.game_id, s.player_id, st.hand_id IS NOT NULL AS event
 FROM seat s LEFT JOIN strong st USING (hand_id, player_id)
@@ -52,7 +66,9 @@ JOIN soft_trial t ON t.player_id = f.a
 JOIN soft_trial o ON o.hand_id = t.hand_id AND o.player_id = f.b
 
 -- name: evidence
-SELECT f.a, f.b, t.game_id, t.hand_id, 100 - d.deadwood AS weight
+-- the strongest first, in the order above: the lowest charge, then the lowest deadwood
+-- (below 1,000: 27 cards of 10 points at most)
+SELECT f.a, f.b, t.game_id, t.hand_id, -(1000.0 * d.points + d.deadwood) AS weight
 FROM flagged f
 JOIN soft_trial t ON t.player_id = f.a AND t.event
 JOIN soft_trial o ON o.hand_id = t.hand_id AND o.player_id = f.b
