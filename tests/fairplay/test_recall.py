@@ -1,7 +1,9 @@
 """The fair-play detectors against the simulator's planted truth, end to end through the
 nightly job: on one seed, each detector at its default thresholds reaches precision 0.95
 and recall 0.9 for its kind, and an honest night suspects nobody. benchmarks/README.md has
-the same figures over three seeds of 10,000 games."""
+the same figures over three seeds of 10,000 games; this is the first of them (a night of
+4,000 games planted too few soft drops of hands the rules call strong for a floor on 8
+pairs: 5 of 8 found since soft drop judges strength by the rules, 19 of 20 here)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from audit.run import replay_logs
 from audit.sim import simulate
 from audit.sim.score import RECALL_KINDS, score, suspected_accounts
 
-GAMES = 4_000
+GAMES = 10_000
 SEED = 1
 
 
