@@ -201,6 +201,20 @@ class _PoolCheck:
                 f"{len(active)} players were still in ({', '.join(active)}).",
                 hand_id=last.hand_id, expected="one player left", recorded=len(active),
             )  # fmt: skip
+        elif len(set(active) - refused) > 1 and not _called_off(self.game):
+            # ended with several still in, neither won nor split (a blind tester: with the
+            # split event missing, the game's only findings were its ledger's split rows)
+            self.add(
+                "pool.winner", "elimination_score",
+                f"Game {self.game.game_id} ended after hand {last.hand_no} with "
+                f"{len(active)} players still in ({', '.join(active)}), but records neither "
+                "a winner (no game_won event) nor a split: a pool game ends when one player "
+                "is left, or by a split." + (
+                    "" if self.game.ledger else " (A game called off has refund rows in the "
+                    "ledger; the log has no ledger rows for this one.)"),
+                hand_id=last.hand_id, expected="one player left or a split",
+                recorded=len(active),
+            )  # fmt: skip
 
     # ---------------------------------------------------------------- per hand
 
@@ -584,6 +598,12 @@ class _PoolCheck:
                     f"{hand.hand_no}, but their share is {want}.",
                     hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
                 )  # fmt: skip
+
+
+def _called_off(game: Game) -> bool:
+    """The ledger gives money back (``refund`` rows): the game was called off
+    (schemas/money.md) and ends with no winner."""
+    return any(row.kind == "refund" for row in game.ledger)
 
 
 def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:

@@ -3,9 +3,10 @@
 ``DISPUTE``: points rummy, three players. P2 drew from deep in the stock (critical), P3
 dropped after drawing, P1 declared validly, and P2 showed their cards without putting
 7D 8D 9D together: the rules charge 60 points, the best they could have had is 36, and
-the platform charged 65 (two findings). ``INVALID``: 101 pool with a printed joker as
-the wild card (aces are jokers): P1 declared invalidly, P3 left, P2 won as the last one
-in; the record agrees.
+the platform charged 65 (two findings). ``INVALID``: the first hand of a 101 pool game
+still running, with a printed joker as the wild card (aces are jokers): P1 declared
+invalidly, P3 left, P2 won the hand; the record agrees (a pool game that ended after it
+with three players in and no winner is a ``pool.winner`` finding).
 """
 
 from __future__ import annotations
@@ -67,4 +68,5 @@ INVALID: dict[str, Any] = {
     },
     "game_format": "pool_101",
     "score_after": {"P1": 80, "P2": 0, "P3": 20},
+    "running": True,
 }

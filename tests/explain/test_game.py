@@ -404,7 +404,8 @@ def test_a_pool_game_without_game_events_is_not_said_to_agree(tmp_path: Path) ->
     game_events table the pool checks do not run, so the game and the hand say which
     checks were not run and why, in the night's check.skipped words, and never "agrees"
     (a blind tester read "0 game-level findings ... agrees with the rules")."""
-    game, hand = scenario(**{**INVALID, "score_after": {"P1": 80, "P2": 0, "P3": 25}})
+    game, hand = scenario(**{**INVALID, "score_after": {"P1": 80, "P2": 0, "P3": 25},
+                             "running": False})  # fmt: skip
     checked = audit_unit(GameUnit(game.game_id, game, [hand]))
     assert "pool.score" in [f.check for f in checked.findings]  # with the table: found
     unit = audit_unit(GameUnit(game.game_id, game, [hand]), missing=frozenset({"game_events"}))

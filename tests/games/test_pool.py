@@ -38,10 +38,12 @@ def pool_game(
     fee: Decimal = FEE,
     rake: Decimal = RAKE,
     fmt: str = "pool_101",
+    ended: bool = False,
 ) -> tuple[Game, list[Hand]]:
     """A pool game ``g1`` (101 unless ``fmt`` says): hand ``n`` is ``h{n}``, seated in the
     order of ``points[n-1]`` (turn order), with correct running scores (a rebuy resets the
-    score)."""
+    score). Still running unless ``ended``: most tests play a game's first hands, and a
+    game that ended with several players in, neither won nor split, is a finding."""
     events = list(events)
     scores: dict[str, int] = {}
     hands = []
@@ -60,7 +62,7 @@ def pool_game(
     game = Game(
         game_id="g1", table_id="t1", format=fmt, deals_count=None, cards_per_hand=13,
         ruleset="standard-13", decks=2, printed_jokers=2, max_players=6, chip_type="real",
-        entry_fee=fee, point_value=None, rake_pct=rake, running=False,
+        entry_fee=fee, point_value=None, rake_pct=rake, running=not ended,
         game_events=[GameEvent(a, n, p, act, s, k) for n, (a, p, act, s, k) in enumerate(events)],
         ledger=[LedgerRow(p, kind, Decimal(amount)) for p, kind, amount in ledger],
     )  # fmt: skip
@@ -125,7 +127,8 @@ def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
     rules put at 101 is eliminated even though the record says 96, and A, the last player
     left by the rules, rightly won. The score's finding cites the rule of the hand's points
     (points.cap here): the record counted on right from that hand's wrong points."""
-    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], [ev(2, "A", "game_won")])
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], [ev(2, "A", "game_won")],
+                            ended=True)  # fmt: skip
     said = {"h2": {"B": _said(41)}}
     found = check_pool(game, hands, RULES, expected=said)
     assert keys(found) == [("pool.score", "g1", "h2", "B"), ("pool.elimination", "g1", "h2", "B")]
@@ -146,7 +149,7 @@ def test_elimination_score_right_while_a_hands_points_field_is_wrong_is_not_flag
     into the running score but wrote 36 in the hand's points field: that field is the
     hand's own score.points finding; the running score, 101, is right, and B is out."""
     events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
-    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], events)
+    game, hands = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 36}], events, ended=True)
     hands[1].results[1] = hands[1].results[1]._replace(score_after=101)
     assert check_pool(game, hands, RULES, expected={"h2": {"B": _said(41)}}) == []
 
@@ -564,13 +567,13 @@ def test_pool_winner_is_the_last_player_left_000() -> None:
     wins the game (000_, 101 Pool)."""
     points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
     events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
-    assert run(*pool_game(points, events)) == []
+    assert run(*pool_game(points, events, ended=True)) == []
 
 
 def test_pool_winner_recorded_wrong() -> None:
     points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
     events = [ev(2, "B", "eliminated", 101), ev(2, "B", "game_won")]
-    assert keys(run(*pool_game(points, events))) == [("pool.winner", "g1", "h2", "A")]
+    assert keys(run(*pool_game(points, events, ended=True))) == [("pool.winner", "g1", "h2", "A")]
 
 
 def test_pool_winner_the_ledger_pays_the_last_player_left_000() -> None:
@@ -583,7 +586,7 @@ def test_pool_winner_the_ledger_pays_the_last_player_left_000() -> None:
     events = [ev(2, "B", "eliminated", 101), ev(2, "B", "game_won")]
     ledger = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"),
               ("A", "prize", "180.00"), (None, "rake", "20.00")]  # fmt: skip
-    game, hands = pool_game(points, events, ledger)
+    game, hands = pool_game(points, events, ledger, ended=True)
     found = game_checks(game, hands, RULES)
     assert keys(found) == [("pool.winner", "g1", "h2", "A")]
     assert judge_pool(game, hands, RULES).winner == "A"
@@ -611,7 +614,7 @@ def test_a_refused_elimination_after_the_last_hand_is_one_finding() -> None:
     two players were in when A was recorded as the winner; that is what B's elimination
     finding says, not a second finding on the winner."""
     found = run(*pool_game([{"A": 0, "B": 50}], [ev(1, "B", "eliminated", 50),
-                                                 ev(1, "A", "game_won")]))  # fmt: skip
+                                                 ev(1, "A", "game_won")], ended=True))  # fmt: skip
     assert keys(found) == [("pool.elimination", "g1", "h1", "B")]
 
 
@@ -619,7 +622,8 @@ def test_elimination_missing_the_last_player_left_rightly_won() -> None:
     """000_ (pool_101.elimination_score): B reaches 101 and no eliminated row says so. By
     the rules B is out and A, the last player left, rightly won: the missing row is the one
     finding (a blind tester: "2 players were still in (A, B)" besides)."""
-    found = run(*pool_game([{"A": 0, "B": 80}, {"A": 0, "B": 21}], [ev(2, "A", "game_won")]))
+    found = run(*pool_game([{"A": 0, "B": 80}, {"A": 0, "B": 21}], [ev(2, "A", "game_won")],
+                           ended=True))  # fmt: skip
     assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
     assert found[0].message == (
         "B reached 101 after hand 2, which eliminates at 101, but no elimination was recorded."
@@ -665,3 +669,21 @@ def test_an_auto_split_recorded_as_manual_is_one_finding() -> None:
     )
     assert judge_pool(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "manual")]),
                       RULES).split_kind == "auto"  # fmt: skip
+
+
+def test_pool_winner_a_game_ended_with_several_in_neither_won_nor_split_000() -> None:
+    """000_ (101 Pool): the game goes on until one player is left, or the players split the
+    prize. A game that ended with three players still in, no game_won and no split event is
+    a pool.winner finding (a blind tester: its split event missing, the only findings were
+    the ledger's split rows). A game called off (refund rows, schemas/money.md) ends with no
+    winner and is not one; nor is a game still running."""
+    points = [{"A": 0, "B": 30, "C": 40}, {"A": 20, "B": 0, "C": 10}]
+    game, hands = pool_game(points, ended=True)
+    (found,) = run(game, hands)
+    assert keys([found]) == [("pool.winner", "g1", "h2", None)]
+    assert "3 players still in (A, B, C)" in found.message
+    assert "neither a winner (no game_won event) nor a split" in found.message
+    assert "no ledger rows" in found.message
+    refunds = [(p, "buy_in", "-100.00") for p in "ABC"] + [(p, "refund", "100.00") for p in "ABC"]
+    assert run(*pool_game(points, ledger=refunds, ended=True)) == []
+    assert run(*pool_game(points)) == []

@@ -67,9 +67,11 @@ def scenario(
     score_after: dict[str, int] | None = None,
     recorded_wild: str | None = None,
     shoe_last: str | None = None,
+    running: bool = False,
 ) -> tuple[Game, Hand]:
     """``recorded_wild`` records another wild card than the deal turns up; ``shoe_last``
-    replaces the shoe's last card (to break its composition)."""
+    replaces the shoe's last card (to break its composition); ``running``: the game goes on
+    after this hand (its games row has no ``ended_at``)."""
     players = list(seats)
     held = [cards(seats[p]) for p in players]
     k = len(held[0])
@@ -93,7 +95,7 @@ def scenario(
         entry_fee=None if game_format == "points" else Decimal("100.00"),
         point_value=Decimal(point_value) if point_value and game_format == "points" else None,
         rake_pct=Decimal(rake_pct),
-        running=False,
+        running=running,
     )
     hand = Hand(
         hand_id=hand_id,
