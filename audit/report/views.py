@@ -50,7 +50,11 @@ EVIDENCE_ROWS = 1_000
 """Findings listed in all the panels of evidence games together (at least one a game)."""
 SCORE_BINS = (0, 1, 10, 20, 30, 40, 50, 60, 70, 80)
 """Lower edges of the score histogram's bins (points 0, 1-9, 10-19, ... 80 and more);
-the SQL of ``_score_bars`` cuts the same bins."""
+the SQL of ``_score_bars`` cuts the same bins. A night charging more than 80 points (21-
+and 27-card games, whose cap is 120) has ``WIDE_BINS`` on top."""
+WIDE_BINS = (90, 100, 110, 120)
+"""Further bins (80-89 ... 120 and more) on a night with a charge above 80: its 21- or
+27-card losers are not all lumped into "80+" with the 13-card full counts."""
 
 
 @dataclass(frozen=True)
@@ -468,12 +472,15 @@ def _format_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
 def _score_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
     if "points" not in {row[0] for row in query(db, "DESCRIBE h")}:
         return []  # outputs written before hands.parquet carried the points
+    top = query_one(db, "SELECT coalesce(max(p), 0) FROM (SELECT unnest(points) AS p FROM h"
+                        " WHERE points IS NOT NULL)")  # fmt: skip
+    edges = SCORE_BINS + (WIDE_BINS if top > SCORE_BINS[-1] else ())
     rows = dict(
         query(
             db,
-            """
+            f"""
             SELECT bin, count(*) FROM (
-              SELECT CASE WHEN p <= 0 THEN 0 WHEN p >= 80 THEN 80
+              SELECT CASE WHEN p <= 0 THEN 0 WHEN p >= {edges[-1]} THEN {edges[-1]}
                           ELSE greatest(1, (p // 10) * 10) END AS bin
               FROM (SELECT unnest(points) AS p, unnest(outcomes) AS o FROM h
                     WHERE points IS NOT NULL)
@@ -483,8 +490,8 @@ def _score_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
         )
     )
     bars = []
-    for i, low in enumerate(SCORE_BINS):
-        high = SCORE_BINS[i + 1] - 1 if i + 1 < len(SCORE_BINS) else None
+    for i, low in enumerate(edges):
+        high = edges[i + 1] - 1 if i + 1 < len(edges) else None
         label = str(low) if high == low else f"{low}-{high}" if high else f"{low}+"
         bars.append((f"{label} points", int(rows.get(low, 0)), ""))
     return bars if any(n for _, n, _ in bars) else []

@@ -308,3 +308,30 @@ def test_hands_per_format_are_told_apart_by_ruleset_on_a_night_of_several(
     assert labels(out) == {"points (standard-13): discrepancy": 2,
                            "pool 101 (standard-13): verified": 1,
                            "points (standard-21): discrepancy": 1}  # fmt: skip
+
+
+def test_points_above_80_get_bins_of_their_own(night: Path, tmp_path: Path) -> None:
+    """A 21- or 27-card loser may be charged up to 120: on a night with a charge above 80
+    the chart of points charged goes on in tens to "120+" (they were all lumped into "80+"
+    with the 13-card full counts); a night of 13-card hands keeps "80+" as its top bin."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def bins(out: Path) -> dict[str, int]:
+        chart = next(c for c in build_view(out).charts if c.id == "chart-scores")
+        return {bar.label: bar.value for bar in chart.bars}
+
+    assert list(bins(night))[-1] == "80+ points"
+    out = tmp_path / "out"
+    shutil.copytree(night, out)
+    hands = pq.read_table(out / "hands.parquet")
+    rows = hands.to_pylist()
+    for row in rows:  # every loser charged 110 or 120
+        row["points"] = [0 if o == "won" else (110 if i % 2 else 120)
+                         for i, o in enumerate(row["outcomes"])]  # fmt: skip
+    pq.write_table(pa.Table.from_pylist(rows, schema=hands.schema), out / "hands.parquet")
+    wide = bins(out)
+    assert list(wide)[-5:] == ["80-89 points", "90-99 points", "100-109 points",
+                               "110-119 points", "120+ points"]  # fmt: skip
+    losers = sum(o != "won" for row in rows for o in row["outcomes"])
+    assert wide["110-119 points"] + wide["120+ points"] == losers
