@@ -188,6 +188,12 @@ class Game:
     """``game_events`` and/or ``ledger`` when a row of that table naming this game was
     quarantined (input.row): the checks resting on that table are not run."""
 
+    @property
+    def called_off(self) -> bool:
+        """The ledger gives money back (``refund`` rows): the game was called off
+        (schemas/money.md), ends with no winner, and only its ledger's balance is judged."""
+        return any(row.kind == LedgerKind.REFUND for row in self.ledger)
+
 
 class Shuffle(NamedTuple):
     """A hand's provably-fair commitment (``hands.shuffle``)."""

@@ -200,7 +200,7 @@ def _payouts(
     if gaps:
         return (balance, f"Only the ledger's own balance is checked: not all the game's "
                 f"hands could be judged ({gaps[0]}).",), ()  # fmt: skip
-    if any(r.kind == "refund" for r in game.ledger):
+    if game.called_off:
         return (balance, "The game was called off (refund rows): only its balance is "
                 "checked."), ()  # fmt: skip
     if game.format == "points":

@@ -105,7 +105,7 @@ def check_ledger(
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
     rows = foreign_rows(game, game_events=game_events)
-    if complete and not any(row.kind == "refund" for row in game.ledger):
+    if complete and not game.called_off:
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
                 rows += _points(game, hands, rules, expected)

@@ -201,7 +201,7 @@ class _PoolCheck:
                 f"{len(active)} players were still in ({', '.join(active)}).",
                 hand_id=last.hand_id, expected="one player left", recorded=len(active),
             )  # fmt: skip
-        elif len(set(active) - refused) > 1 and not _called_off(self.game):
+        elif len(set(active) - refused) > 1 and not self.game.called_off:
             # ended with several still in, neither won nor split (a blind tester: with the
             # split event missing, the game's only findings were its ledger's split rows)
             self.add(
@@ -598,12 +598,6 @@ class _PoolCheck:
                     f"{hand.hand_no}, but their share is {want}.",
                     hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
                 )  # fmt: skip
-
-
-def _called_off(game: Game) -> bool:
-    """The ledger gives money back (``refund`` rows): the game was called off
-    (schemas/money.md) and ends with no winner."""
-    return any(row.kind == "refund" for row in game.ledger)
 
 
 def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:
