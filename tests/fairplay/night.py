@@ -64,6 +64,15 @@ class Night:
     """player -> (low, high): a bot drawing each time uniformly in [low, high] seconds."""
     together: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
     """Groups seated together (in adjacent turn order) in this many extra games."""
+    practice: list[tuple[tuple[str, str], int]] = field(default_factory=list)
+    """Pairs playing heads-up at practice tables (chip_type 'practice') in this many extra
+    games; every other game is played for real money."""
+    caution: dict[str, float] = field(default_factory=dict)
+    """player -> their chance of folding at once at a real-money table (0.12 by default,
+    everyone's at practice tables): an honest style, not a planted behaviour."""
+    plays_on: set[tuple[str, str]] = field(default_factory=set)
+    """(player, friend): the player never folds with the friend at the table, however
+    cautious elsewhere (honest: they like the game with a friend)."""
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -93,14 +102,17 @@ class Night:
                 fill = [str(p) for p in self.rng.choice(others, size - len(group), replace=False)]
                 start = int(self.rng.integers(0, size - len(group) + 1))
                 number = self._game(number, fill[:start] + list(group) + fill[start:])
+        for pair, extra in self.practice:
+            for _ in range(extra):
+                number = self._game(number, list(pair), chip="practice")
         return self
 
-    def _game(self, number: int, seated: list[str]) -> int:
+    def _game(self, number: int, seated: list[str], chip: str = "real") -> int:
         game = f"G{number:05d}"
         start = T0 + timedelta(minutes=int(self.rng.integers(0, 180)))
         self.g.append(
             {"game_id": game, "table_id": f"T{number % 50:03d}", "format": "points",
-             "chip_type": "real", "entry_fee": None, "point_value": Decimal("1.0000"),
+             "chip_type": chip, "entry_fee": None, "point_value": Decimal("1.0000"),
              "cards_per_hand": 13, "ruleset": "standard-13", "started_at": start}
         )  # fmt: skip
         for player in seated:
@@ -110,10 +122,11 @@ class Night:
                  "left_at": start + timedelta(minutes=30)}
             )  # fmt: skip
         for h in range(int(self.rng.integers(1, 4))):
-            self._hand(game, f"{game}-{h + 1:02d}", seated, start + timedelta(minutes=8 * h))
+            self._hand(game, f"{game}-{h + 1:02d}", seated, start + timedelta(minutes=8 * h),
+                       chip)  # fmt: skip
         return number + 1
 
-    def _hand(self, game: str, hand: str, seated: list[str], start: datetime) -> None:
+    def _hand(self, game: str, hand: str, seated: list[str], start: datetime, chip: str) -> None:
         rng, n = self.rng, len(seated)
         dropped: dict[str, tuple[int, int]] = {}  # player -> (points, deadwood)
         for p in seated:
@@ -124,7 +137,7 @@ class Night:
                 dropped[p] = (deadwood, deadwood)
             elif charged_in and rng.random() < self.charged[p, charged_in[0]]:
                 dropped[p] = (CAP, int(rng.integers(15, 35)))
-            elif rng.random() < 0.12:
+            elif rng.random() < self._folds(p, seated, chip):
                 deadwood = int(np.clip(rng.normal(72, 14), 30, 120))  # a poor hand folded
                 met = self.charges.random() < MET
                 dropped[p] = (min(deadwood, CAP) if met else CAP, deadwood)
@@ -146,7 +159,7 @@ class Night:
                 points = 80 if rng.random() < 0.25 else int(rng.integers(2, 80))
             self.seat.append(
                 {"hand_id": hand, "game_id": game, "player_id": p, "pos": i,
-                 "started_at": start, "format": "points", "chip_type": "real",
+                 "started_at": start, "format": "points", "chip_type": chip,
                  "cards_per_hand": 13, "ruleset": "standard-13",
                  "point_value": Decimal("1.0000"), "outcome": outcome, "points": points,
                  "amount": Decimal(-points) if outcome != "won" else Decimal(0)}
@@ -168,6 +181,11 @@ class Night:
                  "offered": offered, "taken": melded, "melded": melded}
             )  # fmt: skip
         self._events(hand, seated, start)
+
+    def _folds(self, player: str, seated: list[str], chip: str) -> float:
+        if any(p == player and friend in seated for p, friend in self.plays_on):
+            return 0.0
+        return self.caution.get(player, 0.12) if chip == "real" else 0.12
 
     def _events(self, hand: str, seated: list[str], start: datetime) -> None:
         t = start

@@ -375,6 +375,33 @@ def test_chip_dumping_takes_a_strong_honest_player_for_strong_not_for_a_partner(
     assert not any("P0001" in s.players for s in tested.suspicions)
 
 
+def test_chip_dumping_known_false_alarm_the_friend_of_a_cautious_player() -> None:
+    """What the detector gets wrong (docs/fairplay.md, "Known false alarms"): an honest
+    player who folds most real-money hands, but never with one friend at the table, wins
+    far more of the hands with the friend than their record elsewhere predicts, and the
+    friend, who plays as always, is suspected of dumping to them (a blind tester: 4
+    honest nights of 5, twice major). Pinned so that a fix shows here."""
+    night = Night(seed=30, players=100)
+    night.caution["P0060"] = 0.85
+    night.plays_on.add(("P0060", "P0061"))
+    night.together.append((("P0060", "P0061"), 120))
+    tested = chip_dumping(night.build().load(), SETTINGS)
+    assert found(tested.suspicions) >= {("P0061", "P0060")}
+
+
+def test_chip_dumping_known_false_alarm_a_player_cautious_only_at_real_money() -> None:
+    """docs/fairplay.md, "Known false alarms": an honest player who folds most hands at
+    real-money tables and none at practice tables looks weak by their whole record;
+    heads-up at practice they win about half their hands against a regular opponent, who
+    is suspected of dumping to them (a blind tester's night, at major). Pinned so that a
+    fix shows here."""
+    night = Night(seed=31, players=100)
+    night.caution["P0070"] = 0.85
+    night.practice.append((("P0070", "P0071"), 80))
+    tested = chip_dumping(night.build().load(), SETTINGS)
+    assert found(tested.suspicions) >= {("P0071", "P0070")}
+
+
 def test_chip_dumping_reports_money_and_deals_chips_apart() -> None:
     """results.amount is money in a real-money points game and deals chips in deals
     (schemas/money.md): what the dumper paid is reported per unit, never added up (a blind
