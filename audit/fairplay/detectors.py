@@ -44,12 +44,14 @@ from audit.fairplay.engine import (
 from audit.fairplay.stats import (
     BEYOND_ALPHA,
     OWN_WEIGHT,
+    WITHOUT_ALPHA,
     Array,
     bennett_sf,
     betabinom_min_p,
     betabinom_sf,
     beyond_the_night,
     binom_sf,
+    binom_sf_real,
     poisson_sf,
     prior_weight,
 )
@@ -101,10 +103,13 @@ def _pair_rates(
         n0, k0, n1, k1 = (column(table, c) for c in ("n0", "k0", "n1", "k1"))
         rate = np.clip(column(table, "rate"), 1e-6, 1 - 1e-6)
         own = pc.is_in(table.column(baseline), value_set=beyond).to_numpy(zero_copy_only=False)
-        own &= binom_sf(k0, n0, rate) <= BEYOND_ALPHA
-        prior = np.where(own, min(OWN_WEIGHT, bulk), bulk)
-        alpha = prior * rate + k0
-        beta = prior * (1 - rate) + (n0 - k0)
+        if "n1_s" in table.column_names:  # a baseline per kind of game (soft_drop.sql)
+            alpha, beta = _in_strata(table, n1, own, bulk)
+        else:
+            own &= binom_sf(k0, n0, rate) <= BEYOND_ALPHA
+            prior = np.where(own, min(OWN_WEIGHT, bulk), bulk)
+            alpha = prior * rate + k0
+            beta = prior * (1 - rate) + (n0 - k0)
         if "gn0" in table.column_names:  # the other side's own effect on everyone else
             alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
                                   rate, bulk)  # fmt: skip
@@ -121,6 +126,62 @@ def _pair_rates(
     if "trials" in statements(detector) and found.report.any():
         found.report &= _not_explained(con, detector, found, settings)
     return found
+
+
+def _in_strata(
+    table: pa.Table, n1: Array, beyond: NDArray[np.bool_], bulk: float
+) -> tuple[Array, Array]:
+    """The Beta posterior of A's rate with B from A's rates without B in the same kinds of
+    game: per stratum s the pair met in (the lists ``n1_s``, ``n0_s``, ``k0_s``, ``rate_s``),
+    A's k0_s events in n0_s trials without B on a prior at the night's rate there, worth
+    ``bulk`` trials (``OWN_WEIGHT`` for a player beyond the night, as ``_pair_rates``, who
+    still is without B in these kinds of game); a stratum where A has no hands without B is
+    the prior alone. The rate with B is the strata's rates weighted by the pair's trials
+    there, w_s = n1_s / n1: its mean is sum_s w_s mu_s and its variance sum_s w_s^2
+    mu_s (1 - mu_s) / (t_s + 1), each stratum's Beta(a_s, b_s) independent (t_s = a_s +
+    b_s); the Beta with that mean and variance is the posterior (the stratum's own when
+    the pair met in one). Sums run over each pair's strata in their order, so the bits do
+    not depend on the rows'.
+
+    Beyond without B: A's rate without B in the pair's strata, weighted the same way over
+    those where A has hands without B (sum_s w_s k0_s / n0_s), is a count in
+    1 / sum_s (w_s^2 / n0_s) trials (the weighted estimator's effective sample size) tested
+    against the night's rates there, weighted alike (``binom_sf_real``)."""
+    parent = pc.list_parent_indices(table.column("n1_s")).to_numpy(zero_copy_only=False)
+    rows = table.num_rows
+
+    def flat(name: str) -> Array:
+        values = pc.list_flatten(table.column(name)).to_numpy(zero_copy_only=False)
+        return np.asarray(values, dtype=np.float64)
+
+    def total(values: Array) -> Array:  # per pair, over its strata in order
+        return np.asarray(np.bincount(parent, weights=values, minlength=rows), np.float64)
+
+    n1_s, n0_s, k0_s = flat("n1_s"), flat("n0_s"), flat("k0_s")
+    rate = np.clip(flat("rate_s"), 1e-6, 1 - 1e-6)
+    w = n1_s / n1[parent]
+    seen = np.where(n0_s > 0, w, 0.0)
+    share = total(seen)
+    seen = seen / np.where(share > 0, share, 1.0)[parent]
+    some = np.maximum(n0_s, 1.0)
+    n_eff = 1.0 / np.maximum(total(seen**2 / some), 1e-300)
+    k_eff = total(seen * k0_s / some) * n_eff
+    p_eff = np.clip(total(seen * rate), 1e-6, 1 - 1e-6)
+    own = beyond & (share > 0) & (binom_sf_real(k_eff, n_eff, p_eff) <= WITHOUT_ALPHA)
+    prior = np.where(own, min(OWN_WEIGHT, bulk), bulk)[parent]
+    a_s = prior * rate + k0_s
+    b_s = prior * (1 - rate) + (n0_s - k0_s)
+    t_s = a_s + b_s
+    mu = a_s / t_s
+    mean = total(w * mu)
+    variance = total(w**2 * mu * (1 - mu) / (t_s + 1))
+    size = mean * (1 - mean) / np.maximum(variance, 1e-300) - 1
+    strata = np.bincount(parent, minlength=rows)
+    first = np.cumsum(strata) - strata  # each pair's first stratum, in the flat lists
+    one = strata == 1
+    alpha = np.where(one, a_s[first], mean * size)
+    beta = np.where(one, b_s[first], (1 - mean) * size)
+    return np.asarray(alpha, dtype=np.float64), np.asarray(beta, dtype=np.float64)
 
 
 def _raised(

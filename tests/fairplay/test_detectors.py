@@ -194,6 +194,42 @@ def test_soft_drop_spares_folds_the_rules_charge_in_full_however_low_their_deadw
     assert charged < SETTINGS.strong_quantile
 
 
+def test_soft_drop_compares_a_player_with_their_own_play_in_the_same_kind_of_game() -> None:
+    """A's rate with B is A's own without B in the same kind of game (format and chip type:
+    soft_drop.sql). An honest P0270, cautious at real money (a strong hand given up in about
+    a quarter of their real-money hands, whoever sits there) and who never drops at practice
+    tables, where they play two hundred hands heads-up with P0272; P0271 sits at most of
+    their real-money hands. Against every kind of game pooled (until 2026-12-05, a blind
+    tester's honest night) the practice hands made P0270's rate without P0271 a fraction of
+    their real-money one, and P0270 was suspected with P0271. The planted P0200, who gives
+    up strong hands for P0201 only, is still found."""
+    night = Night(seed=16)
+    night.together += [(("P0270", "P0271"), 24), (("P0200", "P0201"), 14)]
+    night.soft["P0200", "P0201"] = 0.6
+    night.build()
+    number = len(night.g)
+    practice = {f"G{number + i:05d}" for i in range(100)}
+    for _ in range(100):
+        number = night._game(number, ["P0270", "P0272"])
+    for rows in (night.g, night.seat):
+        for row in rows:
+            if row["game_id"] in practice:
+                row["chip_type"] = "practice"
+    night.drops = [r for r in night.drops if r["player_id"] != "P0270"]
+    cautious = random.Random(16)
+    for row in night.seat:
+        if (row["player_id"] == "P0270" and row["game_id"] not in practice
+                and cautious.random() < 0.25):  # fmt: skip
+            night.drops.append(
+                {"game_id": row["game_id"], "hand_id": row["hand_id"], "player_id": "P0270",
+                 "seq": 0, "first": True, "turns": 0, "reason": "player", "points": 20,
+                 "deadwood": 20}
+            )  # fmt: skip
+    con = night.load()
+    tested = soft_drop(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0200", "P0201")}
+
+
 def test_chip_dumping_finds_points_flowing_one_way() -> None:
     night = Night(seed=10)
     night.together.append((("P0240", "P0241"), 16))

@@ -17,9 +17,22 @@
 -- strong. (Until 2026-12-05 strong was deadwood alone: on a blind tester's honest 21-card
 -- night, three pure sequences needed, 76 of the 78 early drops it called strong were
 -- charged 60 points or more, one of four jokers in sets and no pure sequence 101.)
--- Null model: A's rate with B is A's own rate in hands without B, known as a Beta
--- posterior with a prior at the night's rate (worth $prior_weight hands, or what the
--- night's spread of players' rates gives); the count with B is beta-binomial. A pair
+-- Null model: A's rate with B is A's own rate in hands without B in the same kind of game,
+-- the stratum: format and chip type, what a drop costs (money, practice or tournament
+-- chips; points or a pool's score). Not hand size or ruleset: strong is already judged
+-- within the hand size, and a small lobby's 10- or 21-card tables would leave A no hands
+-- without B there. Per stratum s the pair met in, A's k0_s of n0_s is a Beta posterior with
+-- a prior at the night's rate in s (worth $prior_weight hands, or what the night's spread of
+-- players' rates gives; a stratum where A has no hands without B is that prior alone); the
+-- rate with B is those rates weighted by the pair's trials, sum_s n1_s r_s / n1, a Beta of
+-- the same mean and variance (detectors._in_strata); the count with B is beta-binomial. A
+-- player significantly above the night's rate, who still is without B in the pair's kinds
+-- of game (at 0.05, stats.WITHOUT_ALPHA), is judged by their own rate (a prior of 2 hands).
+-- (Until 2026-12-05 A's baseline pooled every kind of game: on a blind tester's honest
+-- night P03, who drops often at real money and never at practice, where they played 159
+-- hands heads-up with P04, had 5 strong drops in 214 hands without P10, under the night's
+-- rate; at real money 5 in 55, 1.7 expected there; suspected (major) with P10, 23 of 70
+-- against 1.8 expected.) A pair
 -- (A, C) whose events all fell in hands where a stronger suspect B of A was also at the
 -- table is explained by (A, B) and not reported: it must hold in the hands without A's
 -- stronger partners too.
@@ -40,24 +53,38 @@ WITH early AS (
     WHERE e.points < c.most
       AND (e.points < c.cut.points OR (e.points = c.cut.points AND e.deadwood <= c.cut.deadwood))
 )
-SELECT s.hand_id, s.game_id, s.player_id, st.hand_id IS NOT NULL AS event
+SELECT s.hand_id, s.game_id, s.player_id, st.hand_id IS NOT NULL AS event,
+       concat_ws('|', s.format, s.chip_type) AS stratum
 FROM seat s LEFT JOIN strong st USING (hand_id, player_id)
 WHERE list_contains($drop_formats, s.ruleset || '|' || s.format)
 
 -- name: pairs
-WITH pair AS (
-    SELECT a.player_id AS a, b.player_id AS b, count(*) AS n1,
+-- One row per pair: its totals (n0 and k0 over every kind of game: the baseline player's
+-- own totals are n0 + n1, k0 + k1) and the night's rate; per stratum the pair met in (lists,
+-- in the order of the strata): its trials, A's trials and events there without B, and the
+-- night's rate there.
+WITH cell AS (
+    SELECT a.player_id AS a, b.player_id AS b, a.stratum, count(*) AS n1,
            count(*) FILTER (WHERE a.event) AS k1
     FROM soft_trial a JOIN soft_trial b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
     GROUP BY ALL
-), player AS (
-    SELECT player_id AS a, count(*) AS n, count(*) FILTER (WHERE event) AS k
+), own AS (
+    SELECT player_id AS a, stratum, count(*) AS n, count(*) FILTER (WHERE event) AS k
     FROM soft_trial GROUP BY ALL
+), player AS (
+    SELECT a, sum(n) AS n, sum(k) AS k FROM own GROUP BY a
+), stratum AS (
+    SELECT stratum, sum(k) / greatest(sum(n), 1) AS rate FROM own GROUP BY stratum
 ), night AS (
-    SELECT count(*) FILTER (WHERE event) / greatest(count(*), 1) AS rate FROM soft_trial
+    SELECT sum(k) / greatest(sum(n), 1) AS rate FROM own
 )
-SELECT p.a, p.b, p.n1, p.k1, x.n - p.n1 AS n0, x.k - p.k1 AS k0, night.rate
-FROM pair p JOIN player x USING (a) CROSS JOIN night
+SELECT c.a, c.b, sum(c.n1) AS n1, sum(c.k1) AS k1, any_value(p.n) - sum(c.n1) AS n0,
+       any_value(p.k) - sum(c.k1) AS k0, any_value(night.rate) AS rate,
+       list(c.n1 ORDER BY c.stratum) AS n1_s, list(o.n - c.n1 ORDER BY c.stratum) AS n0_s,
+       list(o.k - c.k1 ORDER BY c.stratum) AS k0_s, list(s.rate ORDER BY c.stratum) AS rate_s
+FROM cell c JOIN own o USING (a, stratum) JOIN stratum s USING (stratum) JOIN player p USING (a)
+CROSS JOIN night
+GROUP BY c.a, c.b
 
 -- name: trials
 SELECT f.a, f.b, t.hand_id, t.event
