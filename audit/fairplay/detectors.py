@@ -81,8 +81,10 @@ def _pair_rates(
     player (k0 of n0, binomial at the same level), is not described by that prior: their
     prior weighs ``OWN_WEIGHT`` trials, so their baseline is their own rate. One whose
     excess is all with the other player (a partner) keeps the bulk's prior: their own few
-    strong drops without the partner say little alone. The posterior of each pair kept is
-    in its table's columns ``alpha`` and ``beta``."""
+    strong drops without the partner say little alone. Where ``pairs`` also gives lists per
+    kind of game (``n1_s``: soft_drop.sql), the baseline and that test are the same kinds
+    of game's (``_in_strata``). The posterior of each pair kept is in its table's columns
+    ``alpha`` and ``beta``."""
     if "prepare" in statements(detector):
         run_sql(con, detector, "prepare", settings)
     name = f"{detector}_pairs"
@@ -128,6 +130,35 @@ def _pair_rates(
     return found
 
 
+class _Strata:
+    """A pairs table's per-stratum list columns (one entry per kind of game the pair met
+    in, in the order of the strata), as flat arrays: each entry's pair is ``row``, each
+    pair's first entry ``first``. Sums go back to the pairs over their entries in that
+    order, so that a pair's figures are the same bits in whatever batch it comes."""
+
+    def __init__(self, table: pa.Table, lists: str) -> None:
+        self.table, self.rows = table, table.num_rows
+        self.row = pc.list_parent_indices(table.column(lists)).to_numpy(zero_copy_only=False)
+        count = np.bincount(self.row, minlength=self.rows)
+        self.first = np.cumsum(count) - count
+        self.count = count
+
+    def __getitem__(self, name: str) -> Array:
+        values = pc.list_flatten(self.table.column(name)).to_numpy(zero_copy_only=False)
+        return np.asarray(values, dtype=np.float64)
+
+    def total(self, values: Array) -> Array:
+        """Summed over each pair's entries, in order."""
+        return np.asarray(np.bincount(self.row, weights=values, minlength=self.rows),
+                          dtype=np.float64)  # fmt: skip
+
+    def most(self, values: Array) -> Array:
+        """The largest of each pair's entries (-inf for a pair with none)."""
+        out = np.full(self.rows, -np.inf)
+        np.maximum.at(out, self.row, values)
+        return out
+
+
 def _in_strata(
     table: pa.Table, n1: Array, beyond: NDArray[np.bool_], bulk: float
 ) -> tuple[Array, Array]:
@@ -147,18 +178,10 @@ def _in_strata(
     those where A has hands without B (sum_s w_s k0_s / n0_s), is a count in
     1 / sum_s (w_s^2 / n0_s) trials (the weighted estimator's effective sample size) tested
     against the night's rates there, weighted alike (``binom_sf_real``)."""
-    parent = pc.list_parent_indices(table.column("n1_s")).to_numpy(zero_copy_only=False)
-    rows = table.num_rows
-
-    def flat(name: str) -> Array:
-        values = pc.list_flatten(table.column(name)).to_numpy(zero_copy_only=False)
-        return np.asarray(values, dtype=np.float64)
-
-    def total(values: Array) -> Array:  # per pair, over its strata in order
-        return np.asarray(np.bincount(parent, weights=values, minlength=rows), np.float64)
-
-    n1_s, n0_s, k0_s = flat("n1_s"), flat("n0_s"), flat("k0_s")
-    rate = np.clip(flat("rate_s"), 1e-6, 1 - 1e-6)
+    strata = _Strata(table, "n1_s")
+    parent, total = strata.row, strata.total
+    n1_s, n0_s, k0_s = strata["n1_s"], strata["n0_s"], strata["k0_s"]
+    rate = np.clip(strata["rate_s"], 1e-6, 1 - 1e-6)
     w = n1_s / n1[parent]
     seen = np.where(n0_s > 0, w, 0.0)
     share = total(seen)
@@ -167,7 +190,9 @@ def _in_strata(
     n_eff = 1.0 / np.maximum(total(seen**2 / some), 1e-300)
     k_eff = total(seen * k0_s / some) * n_eff
     p_eff = np.clip(total(seen * rate), 1e-6, 1 - 1e-6)
-    own = beyond & (share > 0) & (binom_sf_real(k_eff, n_eff, p_eff) <= WITHOUT_ALPHA)
+    own = beyond & (share > 0)
+    tested = np.flatnonzero(own)  # the tail only where it can matter: it is dear at 2M pairs
+    own[tested] = binom_sf_real(k_eff[tested], n_eff[tested], p_eff[tested]) <= WITHOUT_ALPHA
     prior = np.where(own, min(OWN_WEIGHT, bulk), bulk)[parent]
     a_s = prior * rate + k0_s
     b_s = prior * (1 - rate) + (n0_s - k0_s)
@@ -176,9 +201,7 @@ def _in_strata(
     mean = total(w * mu)
     variance = total(w**2 * mu * (1 - mu) / (t_s + 1))
     size = mean * (1 - mean) / np.maximum(variance, 1e-300) - 1
-    strata = np.bincount(parent, minlength=rows)
-    first = np.cumsum(strata) - strata  # each pair's first stratum, in the flat lists
-    one = strata == 1
+    one, first = strata.count == 1, strata.first
     alpha = np.where(one, a_s[first], mean * size)
     beta = np.where(one, b_s[first], (1 - mean) * size)
     return np.asarray(alpha, dtype=np.float64), np.asarray(beta, dtype=np.float64)
@@ -376,36 +399,25 @@ def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     def test(table: pa.Table) -> Hypotheses:
         c, unit = settings.win_prior, 1e6  # x is in millionths of its stratum's mean
-        if table.num_rows == 0:
-            none = np.zeros(0)
-            return Hypotheses(table, none, none, none, none, min_p=none)
-        first = table.column("n_s").combine_chunks()
-        starts = np.asarray(first.offsets.to_numpy()[:-1], dtype=np.int64)
-
-        def cells(name: str) -> Array:  # the pair's strata, one after another
-            flat = pc.list_flatten(table.column(name).combine_chunks())
-            return np.asarray(flat.to_numpy(zero_copy_only=False), dtype=np.float64)
-
-        def per_pair(values: Array) -> Array:  # summed over each pair's strata, in order
-            return np.asarray(np.add.reduceat(values, starts), dtype=np.float64)
-
-        seats = np.maximum(cells("seats_s"), 1.0)
-        mu, m2 = cells("st_sx_s") / seats / unit, cells("st_qx_s") / seats / unit**2
-        top, n, losses0 = cells("top_s") / unit, cells("n_s"), cells("a_losses0_s")
+        cells = _Strata(table, "n_s")
+        per_pair = cells.total
+        seats = np.maximum(cells["seats_s"], 1.0)
+        mu, m2 = cells["st_sx_s"] / seats / unit, cells["st_qx_s"] / seats / unit**2
+        top, n, losses0 = cells["top_s"] / unit, cells["n_s"], cells["a_losses0_s"]
         # A's mean loss to others in the stratum, shrunk toward the stratum's, and its spread
-        mean_a = (cells("a_sx0_s") / unit + c * mu) / (losses0 + c)
-        var_a = np.maximum((cells("a_qx0_s") / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
+        mean_a = (cells["a_sx0_s"] / unit + c * mu) / (losses0 + c)
+        var_a = np.maximum((cells["a_qx0_s"] / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
                            1e-6)  # fmt: skip
         # B's factor: what B's other opponents conceded over their own means, shrunk to 1
         phi = ((column(table, "b_sx0") / unit + c)
                / (np.maximum(column(table, "b_predicted0"), 0.0) / unit + c))  # fmt: skip
-        phi = np.repeat(phi, np.diff(np.append(starts, n.size)))
+        phi = phi[cells.row]
         each = np.minimum(mean_a * phi, top)  # what A concedes B in a hand, by the null
         # A's mean is an estimate from losses0 hands (and c of the stratum's): its error is
         # carried into the sum's variance
         variance = per_pair(n * var_a * phi**2 * (1.0 + n / (losses0 + c)))
-        bound = np.maximum(np.maximum.reduceat(top - each, starts), 1e-9)
-        expected, observed = per_pair(n * each), per_pair(cells("sx_s") / unit)
+        bound = np.maximum(cells.most(top - each), 1e-9)
+        expected, observed = per_pair(n * each), per_pair(cells["sx_s"] / unit)
         ratio = np.where(expected > 0, observed / np.maximum(expected, 1e-12), 0.0)
         one_way = column(table, "pts") > column(table, "b_gave")  # the points run A to B
         points = column(table, "pts")

@@ -370,8 +370,7 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> 
         )
         out.append((found, moved))
 
-    # a deals game's rebuy rows are foreign_rows' one finding, not also its entries'
-    entries = -_total(game, "buy_in", *(["rebuy"] if game.format in POOL_FORMATS else []))
+    entries = -_total(game, *_entry_kinds(game))
     before = len(out)
     if hands:
         _entries_by_player(game, hands, fee, add)
@@ -408,6 +407,12 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> 
     return out
 
 
+def _entry_kinds(game: Game) -> tuple[str, ...]:
+    """The ledger rows a game's entries are paid in: ``buy_in``, and ``rebuy`` in pool (a
+    deals game's rebuy rows are ``foreign_rows``' one finding, not also its entries')."""
+    return ("buy_in", "rebuy") if game.format in POOL_FORMATS else ("buy_in",)
+
+
 def counted_rebuys(game: Game) -> list[GameEvent]:
     """The rebuy game events a game's entries count (money.md: a ``rebuy`` row of
     ``-entry_fee`` per rebuy in pool; in deals, none). A deals game has no rebuys (000_:
@@ -442,10 +447,9 @@ def _entries_by_player(game: Game, hands: list[Hand], fee: Decimal, add: Add) ->
     for e in counted_rebuys(game):
         if e.player is not None:
             rebuys[e.player] += 1
-    kinds: list[tuple[str, Mapping[str, int]]] = [("buy_in", dict.fromkeys(seated, 1))]
-    if game.format in POOL_FORMATS:  # a deals game's rebuy rows are foreign_rows' finding
-        kinds.append(("rebuy", rebuys))
-    for kind, owed in kinds:
+    owing: dict[str, Mapping[str, int]] = {"buy_in": dict.fromkeys(seated, 1), "rebuy": rebuys}
+    for kind in _entry_kinds(game):
+        owed = owing[kind]
         paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
         for row in game.ledger:
             if row.kind == kind:

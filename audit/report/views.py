@@ -472,26 +472,25 @@ def _format_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
 def _score_bars(db: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str]]:
     if "points" not in {row[0] for row in query(db, "DESCRIBE h")}:
         return []  # outputs written before hands.parquet carried the points
-    top = query_one(db, "SELECT coalesce(max(p), 0) FROM (SELECT unnest(points) AS p FROM h"
-                        " WHERE points IS NOT NULL)")  # fmt: skip
-    edges = SCORE_BINS + (WIDE_BINS if top > SCORE_BINS[-1] else ())
-    rows = dict(
-        query(
-            db,
-            f"""
-            SELECT bin, count(*) FROM (
-              SELECT CASE WHEN p <= 0 THEN 0 WHEN p >= {edges[-1]} THEN {edges[-1]}
-                          ELSE greatest(1, (p // 10) * 10) END AS bin
-              FROM (SELECT unnest(points) AS p, unnest(outcomes) AS o FROM h
-                    WHERE points IS NOT NULL)
-              WHERE o <> 'won')
-            GROUP BY bin
-            """,
-        )
+    # one pass: binned up to the widest edge (a night charging 80 at most has nothing in
+    # the wide bins, so its 80 bin is the same), with the largest charge of each bin
+    rows = query(
+        db,
+        f"""
+        SELECT CASE WHEN p <= 0 THEN 0 WHEN p >= {WIDE_BINS[-1]} THEN {WIDE_BINS[-1]}
+                    ELSE greatest(1, (p // 10) * 10) END AS bin,
+               count(*) FILTER (WHERE o <> 'won'), max(p)
+        FROM (SELECT unnest(points) AS p, unnest(outcomes) AS o FROM h
+              WHERE points IS NOT NULL)
+        GROUP BY bin
+        """,
     )
+    counts = {low: n for low, n, _ in rows}
+    top = max((most for _, _, most in rows if most is not None), default=0)
+    edges = SCORE_BINS + (WIDE_BINS if top > SCORE_BINS[-1] else ())
     bars = []
     for i, low in enumerate(edges):
         high = edges[i + 1] - 1 if i + 1 < len(edges) else None
         label = str(low) if high == low else f"{low}-{high}" if high else f"{low}+"
-        bars.append((f"{label} points", int(rows.get(low, 0)), ""))
+        bars.append((f"{label} points", int(counts.get(low, 0)), ""))
     return bars if any(n for _, n, _ in bars) else []
