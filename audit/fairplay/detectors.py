@@ -340,7 +340,14 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         c, mu = settings.win_prior, col["mu"]
         size = col["hands"] / col["fair"]  # the pair's tables, for an account without others
         skill_a = _strength(col["a_wins0"], col["a_hands0"], col["a_fair0"], c, size)
-        skill_b = _strength(col["b_wins0"], col["b_hands0"], col["b_fair0"], c, size)
+        # B's record elsewhere counted in the hands B would have played on at A's table:
+        # only B's own folding less with A explains B's wins there, never A's (docs/fairplay.md)
+        k, folds = settings.fold_prior, col["folds"]
+        fold0 = (col["b_drops0"] + k * folds) / (col["b_hands0"] + k)
+        fold_ab = (col["b_drops"] + k * fold0) / (col["hands"] + k)
+        played = np.maximum((1.0 - fold_ab) / (1.0 - fold0), 1.0)
+        skill_b = _strength(col["b_wins0"], col["b_hands0"] / played, col["b_fair0"] / played,
+                            c, size)  # fmt: skip
         mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
         mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
         decided = col["a_won"] + col["b_won"]  # the hands one of the two won

@@ -60,6 +60,9 @@ class Settings:
     """A drop is early before the player completes this many turns."""
     win_prior: float = 5.0
     """Chip dumping: expected wins an average player's record is worth in a player's own."""
+    fold_prior: float = 10.0
+    """Chip dumping: hands of B's fold rate elsewhere that B's fold rate with A is shrunk
+    toward (and of the night's that B's own is shrunk toward)."""
     min_hands: int = 10
     """Chip dumping: pairs that shared fewer hands of a flow format are not tested."""
     flow_formats: tuple[str, ...] = ("points", "deals")

@@ -15,7 +15,11 @@
 -- dumper's partner against every average player (a blind test). The points must flow the
 -- same way: A's points conceded to B over B's to A, against the ratio their own results
 -- predict (a big loss, a strong hand dropped and an invalid declaration all count, by the
--- points they cost), is the effect, and must reach the detectors' floor. Pairs that shared
+-- points they cost), is the effect, and must reach the detectors' floor. B's drops with A
+-- and elsewhere go with the pair: B's record is counted in the hands B would have played
+-- on at A's table, so B's own folding less with A explains B's wins there (a blind
+-- tester's honest player who folds most hands but never with one friend, or never
+-- heads-up, named the friend as a dumper at major on 5 nights of 6), never A's folding more. Pairs that shared
 -- fewer than $min_hands such hands are not tested. What A paid B and B paid A is reported
 -- with it, in its own units, never added up across them (results.amount is money in a
 -- real-money points game, practice or tournament chips in the others, and deals chips in
@@ -33,7 +37,7 @@ WITH hand AS (
     GROUP BY hand_id HAVING count(*) FILTER (WHERE outcome = 'won') = 1
 )
 SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
-       h.n, h.winner
+       h.n, h.winner, s.outcome IN ('first_drop', 'middle_drop') AS dropped
 FROM seat s JOIN hand h USING (hand_id)
 
 -- name: players
@@ -41,7 +45,8 @@ CREATE OR REPLACE TEMP TABLE chip_player AS
 -- fractions summed as DECIMAL: exact, the same bits in any order
 SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
        count(*) FILTER (WHERE winner <> player_id) AS losses,
-       coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded
+       coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded,
+       count(*) FILTER (WHERE dropped) AS drops
 FROM chip_seat GROUP BY player_id
 
 -- name: pairs
@@ -55,12 +60,15 @@ WITH pair AS (
            count(*) FILTER (WHERE a.winner <> a.player_id) AS a_lost,
            coalesce(sum(a.pts) FILTER (WHERE a.winner <> a.player_id), 0) AS a_conc,
            count(*) FILTER (WHERE a.winner <> b.player_id) AS b_lost,
-           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc
+           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc,
+           count(*) FILTER (WHERE b.dropped) AS b_drops
     FROM chip_seat a JOIN chip_seat b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
     WHERE hash(a.player_id) % $parts = $part
     GROUP BY ALL
 ), night AS (
-    SELECT sum(conceded) / greatest(sum(losses), 1) AS mu FROM chip_player
+    SELECT sum(conceded) / greatest(sum(losses), 1) AS mu,
+           sum(drops) / greatest(sum(wins + losses), 1) AS folds
+    FROM chip_player
 )
 SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pa.wins - p.a_won AS a_wins0, pa.fair - p.fair AS a_fair0,
@@ -69,7 +77,7 @@ SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pb.wins + pb.losses - p.hands AS b_hands0,
        pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
        pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
-       night.mu
+       p.b_drops, pb.drops - p.b_drops AS b_drops0, night.mu, night.folds
 FROM pair p
 JOIN chip_player pa ON pa.player_id = p.a
 JOIN chip_player pb ON pb.player_id = p.b
