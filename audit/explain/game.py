@@ -25,6 +25,13 @@ from audit.explain.payouts import (
     signed,
 )
 from audit.explain.points import RuleView
+from audit.explain.verdicts import (
+    hands_words,
+    money_note,
+    pool_by_rules,
+    refused_hands,
+    scores_note,
+)
 from audit.explain.view import (
     FORMAT_WORDS,
     NOT_LOOKED_UP_GAME,
@@ -169,6 +176,9 @@ class GameView:
     skipped: tuple[str, ...] = ()
     """The checks of the game that were not run (``UnitAudit.skipped``), in the words of
     the night's ``check.skipped``: no findings then is not "agrees"."""
+    refused: str = ""
+    """The hands whose recorded outcomes the rules refuse, which the game's checks count as
+    recorded (``verdicts.refused_hands``: ``hand 1``): no findings then is not "agrees"."""
 
     @property
     def title(self) -> str:
@@ -180,6 +190,12 @@ class GameView:
         unless some checks were not run."""
         if self.skipped:
             return "none found, but not every check of this game was run:"
+        if self.refused:
+            return (
+                f"none found with {self.refused} counted as recorded, but the rules refuse "
+                f"{'its' if self.refused.startswith('hand ') else 'their'} recorded outcomes "
+                "(see the hands table)."
+            )
         return "none: the game's record agrees with the rules."
 
     @property
@@ -260,6 +276,26 @@ def build_game_view(
         scores = _pool_table(unit, game, rules)
     elif game.format == "deals":
         scores = _deals_table(unit, game, rules)
+    result = _result(game, unit.findings, view.players)
+    # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's
+    # checks: what follows from them is said to be the record's, and where the rules' own
+    # outcomes leave a pool game (the prize "by the rules" went to the record's winner of a
+    # game not over by the rules: a blind tester).
+    refused = refused_hands(unit)
+    standing = pool_by_rules(unit, game, refused)
+    if standing is not None and not game.running:
+        result += f"; {standing.result} (see the running pool scores)"
+    if scores is not None and refused:
+        note = EventLine(scores_note(refused, standing))
+        scores = replace(scores, notes=(*scores.notes, note))
+    ledger = None
+    # A match moves no money and has no ledger rows (docs/open-melds.md): nothing to say
+    # of a ledger it never has ("the game's money was not checked": a blind tester).
+    if game.format != "match" or game.ledger:
+        ledger = ledger_view(unit, game, rules, missing, damaged or {})
+        if refused and ledger.payouts:
+            ledger = replace(ledger, notes=(*ledger.notes, money_note(refused, standing)),
+                             counted_as_recorded=hands_words(refused))  # fmt: skip
     return replace(
         view,
         format=FORMAT_WORDS.get(game.format, game.format),
@@ -268,14 +304,11 @@ def build_game_view(
         deals=f"best of {game.deals_count}" if game.deals_count else "",
         table=table_view(game),
         times=span(clock, running=game.running),
-        result=_result(game, unit.findings, view.players),
+        result=result,
         unknown="",
         scores=scores,
-        # A match moves no money and has no ledger rows (docs/open-melds.md): nothing to
-        # say of a ledger it never has ("the game's money was not checked": a blind tester).
-        ledger=None
-        if game.format == "match" and not game.ledger
-        else ledger_view(unit, game, rules, missing, damaged or {}),
+        ledger=ledger,
+        refused=hands_words(refused) if refused else "",
     )
 
 

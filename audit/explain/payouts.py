@@ -39,7 +39,7 @@ from audit.records import (
     RulesSay,
     money_unsettled,
 )
-from audit.replay.outcome import HandAudit, money_by_rules
+from audit.replay.outcome import HandAudit, money_by_rules, plays_on
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit, incomplete, money_unchecked
 
@@ -94,6 +94,16 @@ class LedgerView:
     payouts: tuple[Payout, ...]
     notes: tuple[str, ...]
     worst: str
+    counted_as_recorded: str = ""
+    """The hands whose recorded outcomes the rules refuse, which the sums count as recorded
+    (``verdicts.refused_hands``: ``hand 1``); empty when there is none."""
+
+    @property
+    def sums_title(self) -> str:
+        """``By the rules``, or ``By the rules, with hand 1 counted as recorded``."""
+        if self.counted_as_recorded:
+            return f"By the rules, with {self.counted_as_recorded} counted as recorded"
+        return "By the rules"
 
     @property
     def cited(self) -> tuple[str, ...]:
@@ -427,6 +437,9 @@ def settled_by_rules(audit: HandAudit, game: Game, rules: Ruleset) -> Settled:
     )
     winners = sum(1 for e in expected.values() if e.outcome == "won")
     unpointed = [p for p, e in expected.items() if e.outcome != "won" and e.points is None]
+    if any(plays_on(e) for e in expected.values()):
+        why = "by the rules no one has won the hand where the record ends it"
+        return Settled({}, wrong, refused, why)
     if winners != 1:
         many = "no one" if not winners else f"{winners} players"
         why = f"by the rules {many} won the hand: their outcomes settle no amount"

@@ -398,7 +398,7 @@ def _money(ledger: LedgerView) -> Panel:
     parts.append(Text(f"Balance: {ledger.balance}.", style=_border(ledger.worst)))
     parts += [Text(note) for note in ledger.notes]
     if ledger.payouts:
-        parts.append(Text("By the rules:", style="bold"))
+        parts.append(Text(f"{ledger.sums_title}:", style="bold"))
         sums = Table.grid(padding=(0, 1))
         sums.add_column()
         sums.add_column()
@@ -433,13 +433,14 @@ def _game_findings(view: GameView) -> Panel:
             head.append(f" ({where})", style="dim")
         table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
     parts: list[RenderableType] = [table]
+    qualified = bool(view.skipped or view.refused)
     if not view.findings:
-        parts = [Text(view.none_found, style="yellow" if view.skipped else "green")]
+        parts = [Text(view.none_found, style="yellow" if qualified else "green")]
     parts += _not_run(view.skipped)
     if view.hands_note:
         parts.append(Text(view.hands_note, style="dim"))
     return Panel(Group(*parts), title=Text("Game-level findings"),
-                 border_style=_border(_worst_of(view), agrees=not view.skipped))  # fmt: skip
+                 border_style=_border(_worst_of(view), agrees=not qualified))  # fmt: skip
 
 
 def _worst_of(view: GameView) -> str:

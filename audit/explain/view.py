@@ -48,6 +48,7 @@ from audit.replay.outcome import (
     Expected,
     HandAudit,
     TableState,
+    plays_on,
 )
 from audit.rules.declaration import GroupCheck, check_groups
 from audit.rules.melds import Jokers
@@ -610,7 +611,12 @@ def _player(
         # Its points are taken as recorded and its money settled on them: none of the
         # rules' own to compare.
         amount, compared = "", False
-        notes.insert(0, "the cards shown are not the cards held, so the rules cannot count them")
+        uncounted = (
+            "the record ends the hand where the rules play on"
+            if plays_on(want)
+            else "the cards shown are not the cards held, so the rules cannot count them"
+        )
+        notes.insert(0, uncounted)
     if scores_unchecked and row is not None and row.score_after is not None:
         notes.append("the score after the hand was not checked (see the findings)")
     word = "chips" if deals else "amount"
@@ -699,7 +705,8 @@ def _arrangement(
             return "as shown", want.score.groups
         return SERVER_ARRANGED, want.score.groups
     if seat.shown is not None:
-        return "as shown, not exactly the cards held", check_groups(seat.shown, jokers, rules)
+        title = "as shown" if seat.show_matches else "as shown, not exactly the cards held"
+        return title, check_groups(seat.shown, jokers, rules)
     held = {
         Status.DROPPED: "held when they dropped",
         Status.LEFT: "held when they left",

@@ -159,6 +159,10 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
     out: dict[str, Expected] = {}
     ending = next((d for d in replay.declarations if d.accepted), None)
     declared = {d.player: d for d in replay.declarations}
+    # A declaration the platform accepted and the rules refuse: by the rules its declarer
+    # is out with the penalty and the hand goes on as after any invalid declaration.
+    refused = ending if ending is not None and not ending.check.valid else None
+    still_in = [p for p, s in replay.seats.items() if s.status is Status.IN and p not in declared]
     for player, seat in replay.seats.items():
         declaration = declared.get(player)
         if seat.status in (Status.DROPPED, Status.LEFT):
@@ -179,6 +183,8 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
             out[player] = Expected(
                 "won", 0, "turns.last_player", "was the last player left in the hand"
             )
+        elif refused is not None:
+            out[player] = after_refused(refused.player, still_in, rules)
         elif ending is not None:
             out[player] = _loser(seat, ending.turns_of_others.get(player, 1), replay)
         elif replay.ended and replay.winner is None:  # an invalid declaration ended the hand
@@ -191,6 +197,45 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
     if ending is not None and ending.check.valid and rules.value_cards is not None:
         _settle_values(replay, out)
     return out
+
+
+def after_refused(declarer: str, still_in: Sequence[str], rules: Ruleset) -> Expected:
+    """The rules' outcome of a player still in the hand when the platform accepted
+    ``declarer``'s declaration, which the rules refuse (``declare.verdict``). By the rules
+    the declarer is out with the penalty and the hand goes on as after any invalid
+    declaration (standard-13's ``turns.last_player`` and ``declaration.invalid_ends_hand``,
+    the seeds silent): one player left wins it; where an invalid declaration ends the hand,
+    the players still in are charged nothing; else they play on past the end of the record,
+    so the rules cannot say what the hand cost them (their points are taken as recorded)."""
+    if len(still_in) == 1:
+        return Expected(
+            "won",
+            0,
+            "turns.last_player",
+            f"was the last player left in the hand once {declarer}'s invalid declaration put "
+            f"{declarer} out",
+        )
+    if rules.invalid_ends_hand:
+        return Expected(
+            "lost",
+            0,
+            "declaration.invalid_ends_hand",
+            f"was still in the hand when {declarer}'s invalid declaration ended it",
+        )
+    return Expected(
+        "lost",
+        None,
+        "declaration.invalid_ends_hand",
+        f"was still in the hand when {declarer}'s invalid declaration was accepted; by the "
+        f"rules {declarer} is out and the others play on, past the end of the record, so the "
+        "rules cannot say what the hand cost them",
+    )
+
+
+def plays_on(want: Expected) -> bool:
+    """Whether ``want`` is that of a player the rules have play on past the end of the
+    record (``after_refused``): no points of the rules', no outcome they decide."""
+    return want.points is None and want.rule_key == "declaration.invalid_ends_hand"
 
 
 def _settle_values(replay: HandReplay, out: dict[str, Expected]) -> None:
@@ -429,6 +474,12 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 message = (
                     f"{player} was charged {row.points} points, but should be charged "
                     f"{want.points}, as {want.why}."
+                )
+                check = "score.points"
+            elif key == "declaration.invalid_ends_hand":
+                message = (
+                    f"{player} was charged {row.points} points, but should be charged "
+                    f"{want.points}: {_of(player, want.why)}."
                 )
                 check = "score.points"
             else:

@@ -26,7 +26,7 @@ from audit.explain import (
 )
 from audit.explain.game import GameView
 from audit.explain.payouts import signed
-from audit.records import GameUnit, Hand, LedgerRow
+from audit.records import GameEvent, GameUnit, Hand, LedgerRow
 from audit.sim import simulate
 from audit.unit import audit_unit, skipped_words
 from tests.explain.fairplay import EVIDENCE, night
@@ -35,6 +35,7 @@ from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_golden import PLAIN
 from tests.explain.test_html import QUOTES, SCRIPT
 from tests.games.test_end_to_end import rows, running, tamper
+from tests.replay.cases import base
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
 
@@ -66,6 +67,72 @@ def test_a_pool_games_prize_goes_to_the_last_player_left_by_the_rules(tmp_path: 
         "(the game is recorded as won by P3)"
     )
     assert [(f.check, f.player) for f in view.findings] == [("pool.winner", "P1")]
+
+
+def test_a_pool_game_counting_a_refused_verdict_says_where_the_rules_leave_it_001() -> None:
+    """`turns.last_player` and `declaration.invalid_penalty` (001_42b102d6f12eaa06.txt:
+    'Invalid declarations receive an 80-point penalty'): in hand 1 the platform accepts
+    P1's invalid declaration and charges P2 80; in hand 2 P2 loses 40, reaches 120 as
+    recorded and is eliminated, and P1 is paid the prize. By the rules P2 won hand 1, so
+    after hand 2 P1 stands at 80 and P2 at 40, both still in. The game's checks count
+    hand 1 as recorded (docs/replay.md), so the game view says so and where the rules' own
+    outcomes leave the game, never that the record agrees or that the prize goes to P1 by
+    the rules (a blind tester's game G000204)."""
+    two = {
+        "P1": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD QS 2C",
+        "P2": "2D 4D 6D 8C TC QH KH 3S 7S 9S JC 9H 2S",
+    }
+    game, first = scenario(
+        seats=two, wild="5C", open="QS", stock="JH AS TD",
+        events=["P1 draw_stock JH", "P1 discard JH", "P2 draw_stock AS", "P2 discard AS",
+                "P1 draw_stock TD", "P1 declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD QS"],
+        results={"P1": ("won", 0, None), "P2": ("lost", 80, None)},
+        game_format="pool_101", score_after={"P1": 0, "P2": 80},
+    )  # fmt: skip
+    _, second = scenario(**base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)},
+                                game_format="pool_101", score_after={"P1": 0, "P2": 120},
+                                hand_id="H2"))  # fmt: skip
+    second.hand_no = 2
+    game.game_events = [GameEvent(2, 0, "P2", "eliminated", 120, None),
+                        GameEvent(2, 1, "P1", "game_won", None, None)]  # fmt: skip
+    game.ledger = [LedgerRow("P1", "buy_in", Decimal("-100.00")),
+                   LedgerRow("P2", "buy_in", Decimal("-100.00")),
+                   LedgerRow("P1", "prize", Decimal("180.00")),
+                   LedgerRow(None, "rake", Decimal("20.00"))]  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, [first, second]))
+    assert unit.findings == []
+    hand_one = unit.hands[0].audit
+    assert hand_one is not None
+    assert [(f.check, f.player_id) for f in hand_one.findings] == [
+        ("declare.verdict", "P1"), ("score.outcome", "P2"),
+    ]  # fmt: skip
+    view = build_game_view(unit, source="logs", version="V")
+    assert view.result == (
+        "won by P1; by the rules' own outcomes the game is not over (see the running pool "
+        "scores)"
+    )
+    assert view.scores is not None
+    assert view.scores.notes[-1].text == (
+        "Hand 1's recorded outcomes are not the rules' (by the rules P2 won it: see that "
+        "hand's findings). These scores, and the game's checks, count it as recorded; by the "
+        "rules' own outcomes, after hand 2 the scores are P1 80 and P2 40, both still in: "
+        "the game is not over."
+    )
+    assert view.ledger is not None
+    assert view.ledger.sums_title == "By the rules, with hand 1 counted as recorded"
+    assert view.ledger.notes[-1].endswith(
+        "The sums below count it as recorded, as the game's checks do: they are what the "
+        "recorded outcomes give; by the rules' own outcomes the game is not over after hand "
+        "2, so no prize is due yet."
+    )
+    assert view.none_found == (
+        "none found with hand 1 counted as recorded, but the rules refuse its recorded "
+        "outcomes (see the hands table)."
+    )
+    text = flat(render_game_text(view))
+    assert "agrees with the rules" not in text
+    assert "By the rules, with hand 1 counted as recorded:" in text
+    assert "<h3>By the rules, with hand 1 counted as recorded</h3>" in render_game_html(view)
 
 
 def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(

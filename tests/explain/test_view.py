@@ -282,21 +282,80 @@ ACCEPTED_INVALID: dict[str, object] = {
 
 def test_amounts_of_a_verdict_the_rules_refuse_are_said_taken_as_recorded() -> None:
     """schemas/money.md: a hand whose recorded winner the rules refuse has its money taken
-    as recorded (no score.amount). P2's -10.00 is not the rules' (36 points at 0.5000 is
-    -18.00), so it is not shown as theirs: the record says it is taken as recorded, and
-    why (a blind tester read "lost, 36 points, amount -10.00" as the rules' amount)."""
+    as recorded (no score.amount). Under `declaration.invalid_ends_hand` = false, P2 and P3
+    play on after P1's invalid declaration by the rules, past the end of the record: the
+    rules give them no points, so P2's 36 points and -10.00 are not shown as the rules'
+    (a blind tester read "lost, 36 points, amount -10.00" as the rules' amount), nor said
+    to agree, and the words say why."""
     view = view_of(ACCEPTED_INVALID)
     assert [f.check for f in view.findings] == ["declare.verdict"]
     p2 = view.players[1]
-    assert (p2.score, p2.amount) == ("lost, 36 points", "")
+    assert (p2.score, p2.amount, p2.groups_title) == (
+        "lost, 36 points, taken as recorded", "", "as shown"
+    )
     assert p2.comparison == (
-        "agrees: the recorded amount -10.00 follows the recorded outcome of P1 (the finding "
-        "on P1), which the rules refuse, and is taken as recorded (by the rules no one won "
-        "the hand: their outcomes settle no amount)"
+        "not compared: the record ends the hand where the rules play on; the recorded amount "
+        "-10.00 follows the recorded outcome of P1 (the finding on P1), which the rules "
+        "refuse, and is taken as recorded (by the rules no one has won the hand where the "
+        "record ends it)"
     )
     text = " ".join(render_text(view).replace("│", " ").split())
-    assert "P2: lost, 36 points (the cards left unmatched" in text
+    assert (
+        "P2: lost, 36 points, taken as recorded (was still in the hand when P1's invalid "
+        "declaration was accepted; by the rules P1 is out and the others play on"
+    ) in text
     assert "amount -10.00 (" not in text
+    assert "agrees" not in text
+
+
+ACCEPTED_INVALID_TWO: dict[str, object] = {
+    "seats": {
+        "A": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD QS 2C",
+        "B": "2D 4D 6D 8C TC QH KH 3S 7S 9S JC 9H 2S",
+    },
+    "wild": "5C",
+    "open": "QS",
+    "stock": "JH AS TD",
+    "events": [
+        "A draw_stock JH",
+        "A discard JH",
+        "B draw_stock AS",
+        "B discard AS",
+        "A draw_stock TD",
+        "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD QS",
+    ],
+    "results": {"A": ("won", 0, "34.00"), "B": ("lost", 80, "-40.00")},
+    "point_value": "0.5000",
+    "rake_pct": "15.00",
+}
+"""Points rummy, two players: A's KC KD QS is no meld, but the platform accepted the
+declaration and charged B the full count (a blind tester's hand R1-01)."""
+
+
+def test_the_last_player_left_after_an_accepted_invalid_declaration_is_told_they_won_001() -> (
+    None
+):
+    """`turns.last_player` and `declaration.invalid_penalty` (001_42b102d6f12eaa06.txt:
+    'Invalid declarations receive an 80-point penalty'): by the rules A is out with 80 and
+    B, the one player left, wins the hand and is paid what A's 80 points pay less the rake.
+    Explain told B "lost, 80 points ... agrees ... by the rules no one won the hand" (a
+    blind tester): B is told they won, what the rules' outcomes pay, and that the record
+    differs; the finding on B's outcome says so too."""
+    view = view_of(ACCEPTED_INVALID_TWO)
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("declare.verdict", "A"), ("score.outcome", "B"),
+    ]  # fmt: skip
+    a, b = view.players
+    assert (a.outcome, a.points, a.amount) == ("invalid declaration", "80", "-40.00")
+    assert (b.outcome, b.points, b.amount) == ("won", "0", "34.00")
+    assert b.why == "was the last player left in the hand once A's invalid declaration put A out"
+    assert b.rule is not None
+    assert b.rule.key == "turns.last_player"
+    assert (b.agrees, b.differs) == (False, ("outcome", "points", "amount"))
+    assert b.comparison == "differs (outcome, points, amount)"
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "B: won, 0 points, amount 34.00 (was the last player left in the hand" in text
+    assert "no one won" not in text
 
 
 def test_a_player_without_a_results_row_is_said_so_in_a_sentence() -> None:

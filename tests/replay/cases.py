@@ -13,6 +13,7 @@ P1 = "2H 3H 4H 5S 6S 7S 9C 9D 9S KD KC KS QH"
 P2 = "AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC"
 DECLARE = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS JK"
 SHOW = "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC"
+P3 = "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"
 # P2 had no turn when P1 declared: a first hand show, capped at 40 (000_).
 WON = {"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-40.00")}
 
@@ -126,13 +127,23 @@ CASES: list[Case] = [
     Case(
         "declare.verdict",
         ("declare.verdict", "H1", "P1", 1),
+        # Three players: by the rules P2 and P3 play on after P1's invalid declaration
+        # (past the end of the record), so the verdict is the one finding; with two, P2
+        # would have won (turns.last_player) and their recorded loss be a finding too.
         base(
+            seats={"P1": P1, "P2": P2, "P3": P3},
             stock="7D JK",
             events=[
                 "P1 draw_stock 7D",
                 "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D",
                 SHOW,
+                f"P3 show: {P3}",
             ],
+            results={
+                "P1": ("won", 0, "72.00"),
+                "P2": ("lost", 40, "-40.00"),
+                "P3": ("lost", 40, "-40.00"),
+            },
         ),
     ),
     Case(

@@ -8,9 +8,11 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from audit.cards import CODE_TEXT, parse_code
 from audit.records import Event, Game, Hand, Result
-from audit.replay.outcome import audit_hand, server_loser
+from audit.replay.outcome import audit_hand, money_by_rules, plays_on, server_loser
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
 from tests.replay.cases import DECLARE, P1, P2, base, longer
@@ -423,6 +425,82 @@ def test_an_invalid_declaration_that_ends_the_hand_leaves_the_last_player_the_wi
     assert [(f.check, f.player_id) for f in audit_hand(hand, game, ends).findings] == [
         ("score.outcome", "P2")
     ]
+
+
+ACCEPTED = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D"
+"""P1's declaration of the tests below: KD KC KS 7D is no meld, so it is invalid."""
+
+
+@pytest.mark.parametrize("ends", [False, True], ids=["plays-on", "ends-hand"])
+def test_turns_last_player_wins_a_hand_whose_invalid_declaration_was_accepted_001(
+    ends: bool,
+) -> None:
+    """`turns.last_player` (standard-13: "Where an invalid declaration ... leaves one other
+    player, that player wins") and `declaration.invalid_penalty` (001_42b102d6f12eaa06.txt:
+    'Invalid declarations receive an 80-point penalty'), under either
+    `declaration.invalid_ends_hand`: the platform accepts P1's invalid declaration and
+    records P2 as the loser. By the rules P1 is out with 80 and P2, the one player left,
+    wins with 0: P2's recorded loss is a `score.outcome` of its own beside P1's
+    `declare.verdict` (the tool said P2 "lost, 40 points ... agrees": a blind tester)."""
+    rules = replace(STANDARD, invalid_ends_hand=ends)
+    game, hand = scenario(**base(stock="7D JK 6H", events=["P1 draw_stock 7D", ACCEPTED]))
+    result = audit_hand(hand, game, rules)
+    assert [(f.check, f.player_id) for f in result.findings] == [
+        ("declare.verdict", "P1"),
+        ("score.outcome", "P2"),
+    ]
+    p2 = result.expected["P2"]
+    assert (p2.outcome, p2.points, p2.rule_key) == ("won", 0, "turns.last_player")
+    assert result.findings[1].message == (
+        "P2 is recorded as lost (40 points), but the hand gives won (0 points): P2 was the "
+        "last player left in the hand once P1's invalid declaration put P1 out."
+    )
+    assert money_by_rules(game, result.expected)[0] == {
+        "P1": Decimal("-80.00"), "P2": Decimal("72.00"),
+    }  # fmt: skip
+
+
+def _accepted_three(p2: tuple[str, int, str]) -> dict[str, Any]:
+    """Three players: P1's invalid declaration is accepted, P2 and P3 were still in."""
+    kw = _invalid_declaration({
+        "P1": ("won", 0, "72.00"), "P2": p2, "P3": ("lost", 40, "-40.00"),
+    })  # fmt: skip
+    kw["events"] = kw["events"][:2]
+    return kw
+
+
+def test_an_accepted_invalid_declaration_that_ends_the_hand_charges_the_others_nothing() -> None:
+    """`declaration.invalid_ends_hand` = true (a platform's option) with two players left:
+    by the rules the hand ends with them charged nothing, so points recorded for them
+    are `score.points`, saying why."""
+    ends = replace(STANDARD, invalid_ends_hand=True)
+    game, hand = scenario(**_accepted_three(("lost", 0, "0.00")))
+    result = audit_hand(hand, game, ends)
+    assert [(f.check, f.player_id) for f in result.findings] == [
+        ("declare.verdict", "P1"), ("score.points", "P3"),
+    ]  # fmt: skip
+    assert result.findings[1].message == (
+        "P3 was charged 40 points, but should be charged 0: P3 was still in the hand when "
+        "P1's invalid declaration ended it."
+    )
+
+
+def test_after_an_accepted_invalid_declaration_the_others_play_on_past_the_record() -> None:
+    """`declaration.invalid_ends_hand` = false with two players left: by the rules they
+    play on, past the end of the record, so the rules give them no outcome of their own
+    and no points (taken as recorded): the verdict is the one finding."""
+    game, hand = scenario(**_accepted_three(("lost", 36, "-36.00")))
+    result = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id) for f in result.findings] == [("declare.verdict", "P1")]
+    for player in ("P2", "P3"):
+        want = result.expected[player]
+        assert (want.points, want.rule_key) == (None, "declaration.invalid_ends_hand")
+        assert plays_on(want)
+    assert result.expected["P2"].why == (
+        "was still in the hand when P1's invalid declaration was accepted; by the rules P1 "
+        "is out and the others play on, past the end of the record, so the rules cannot say "
+        "what the hand cost them"
+    )
 
 
 def test_a_loser_charged_the_cap_is_told_the_cap_not_a_missing_sequence() -> None:
