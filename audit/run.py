@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import (
+    EarlierRefused,
     LogRoot,
     Staging,
     bucket_count,
@@ -283,13 +284,13 @@ def _night_checks(log: LogRoot) -> list[Finding]:
     )
     night = _night_formats(log) if log.missing_optional else None
     for table in sorted(log.missing_optional):
-        words = skipped_words(table, log.damaged.get(table, ()), night=night)
+        words = skipped_words(table, log.unread.get(table, ()), night=night)
         if words is None:
             continue  # no game of the night rests on it (a night of matches, no ledger)
         found.append(
             finding("check.skipped", game_id="", message=words, rule=contract("tables.optional"))
         )
-    damaged = log.damaged.get("sessions", ())
+    damaged = log.unread.get("sessions", ())
     if damaged and "sessions" not in log.missing_optional:
         found.append(
             finding(
@@ -370,13 +371,16 @@ def replay_logs(
     rng: bool = True,
     scheduler: str | None = None,
     rules: Path | None = None,
+    earlier: Sequence[EarlierRefused] = (),
 ) -> RunSummary:
     """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
     the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
     run cannot be done. With ``scheduler`` (a Dask scheduler's address), the buckets are
     audited on that cluster instead of ``workers`` local processes: the same bytes. With
     ``rules``, a folder of platform ruleset files (``audit.rules.registry``), a game naming
-    one of their ids is replayed under it (the presets answer every other id)."""
+    one of their ids is replayed under it (the presets answer every other id).
+    ``earlier``: the files an earlier nightly night refused that may hold rows of these
+    games, named where rows are missing as if they were among the log root's refused."""
     started = time.perf_counter()
     platform = load_rules(rules)
     given, workers = workers, workers or os.cpu_count() or 1
@@ -390,6 +394,7 @@ def replay_logs(
             slug="out",
         )
     log = open_log_root(logs)
+    log.earlier = list(earlier)
     out.mkdir(parents=True, exist_ok=True)
     clear_stale_staging(out)
     opened = time.perf_counter()

@@ -62,7 +62,7 @@ def _unread(log: LogRoot) -> dict[str, str]:
     >>> _unread(LogRoot(Path("logs"), {}, missing_optional=["sessions"]))
     {'sessions': 'the log root has no sessions table'}
     """
-    return {table: _lower(table_lacking(table, log.damaged.get(table, ())))
+    return {table: _lower(table_lacking(table, log.unread.get(table, ())))
             for table in sorted(log.missing_optional)}  # fmt: skip
 
 

@@ -5,6 +5,7 @@ connection), in a stable order."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -177,17 +178,23 @@ def _rows(n: int) -> str:
     return "1 row" if n == 1 else f"{n} rows"
 
 
-def refused_hands(staged: Staged, root: Path) -> None:
+def refused_hands(
+    staged: Staged, root: Path, sources: Mapping[str, Path | None] | None = None
+) -> None:
     """Hands with rows in an events or results file that was refused (``staged.damaged``)
     but whose ``hand_id`` column still reads (a file refused for another column's type or
     a corrupt page elsewhere), into ``staged.refused``: ``Bucket`` quarantines each naming
     the file, as its replay would lack those rows. Where the column cannot be read either,
     the hands are found by what they lack (no events, no results row for a seated
     player); without this a hand whose last events were in the file and that still looked
-    whole was judged on the rows left (a blind tester's refused file holding a last show)."""
+    whole was judged on the rows left (a blind tester's refused file holding a last show).
+    ``sources``: where the files an earlier nightly night refused are (not under ``root``;
+    None: gone, their hands found by what they lack)."""
+    sources = sources or {}
     for table in ("events", "results"):
         for rel in staged.damaged.get(table, ()):
-            for hand in sorted(_hand_ids(root / rel)):
+            path = sources[rel] if rel in sources else root / rel
+            for hand in sorted(_hand_ids(path) if path is not None else ()):
                 staged.refused.setdefault(hand, {}).setdefault(
                     table,
                     f"hand {one_line(hand)} has {table} rows in {one_line(rel)}, which could "

@@ -25,10 +25,7 @@ hand of its game when the sessions show which game its players were at when it w
 from __future__ import annotations
 
 import gc
-import hashlib
-import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -37,29 +34,16 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal, literal, quote
 from audit.errors import AuditError, LogFormatError, first_line, first_line_under, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
-from audit.logs.contract import (
-    HAND_TABLES,
-    REQUIRED_TABLES,
-    TABLES,
-    check_schema,
-    file_schema_version,
-    load_contract,
-)
-from audit.logs.files import NOT_UTF8, not_read, os_why, shown, walk, writers_own
+from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contract
+from audit.logs.files import NOT_UTF8, not_read, shown, walk, writers_own
+from audit.logs.footer import InputFile, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
-from audit.logs.validate import (
-    row_checks,
-    source_sql,
-    staged_columns,
-    wider_columns,
-    width_problems,
-)
+from audit.logs.validate import row_checks, source_sql, staged_columns
 from audit.records import GameUnit, QuarantineRow, give_back_memory
 from audit.rules.registry import PlatformRules
 
@@ -93,24 +77,20 @@ by their ``bucket`` column: with more buckets than folders a worker skips the fo
 buckets by the row groups' statistics when the log keeps a game's rows together
 (``_hand_map``), and reads them otherwise. Splitting each folder by bucket after staging
 cost more than it saved (staging went from 45 to 80 s)."""
-_HASH_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
-class InputFile:
-    """A good Parquet file of the log root; `path` is relative to the root, '/'-separated."""
+class EarlierRefused:
+    """A file of the platform's log root that an earlier night of ``rummy-audit nightly``
+    refused and that may hold rows of a game judged tonight (a game carried since then):
+    named where the rows it may hold are missing, as one replay of every night's files
+    names it (docs/nightly.md). It is no input of tonight's: no ``input.file`` row again."""
 
     table: str
     path: str
-    size: int
-    sha256: str
-    rows: int
-    lacks: frozenset[str] = frozenset()
-    """The optional contract columns the file leaves out (a version 1 events file has no
-    `meld`): its rows read as null in them."""
-    layout: str = ""
-    """The file's columns and their types, in order: files of one layout are read without
-    matching their columns by name (``LogRoot.uniform``)."""
+    """Its path in the platform's log root, as that night's quarantine named it."""
+    source: Path | None = None
+    """Where its bytes are tonight, for the hand ids it still holds; None when gone."""
 
 
 @dataclass
@@ -126,6 +106,9 @@ class LogRoot:
     """(table, path) of the ``.parquet`` files of a table's folder that are a writer's own
     (``files.writers_own``: a name starting with ``.`` or ``_``), not read; run.json and
     the report list them, so that none is left out silently."""
+    earlier: list[EarlierRefused] = field(default_factory=list)
+    """Files an earlier nightly night refused that may hold rows of tonight's games: in
+    ``damaged``, not in ``bad_files``."""
 
     def absent(self, table: str) -> frozenset[str]:
         """The optional columns of `table` that none of its good files has: they read as
@@ -153,12 +136,25 @@ class LogRoot:
     @property
     def damaged(self) -> dict[str, tuple[str, ...]]:
         """Table -> the files of it that could not be read, in path order, each name on
-        one line (``one_line``): the messages that name them stay one line."""
+        one line (``one_line``): the messages that name them stay one line. The files an
+        earlier nightly night refused (``earlier``) are among them."""
+        named = [(row.table, row.file) for row in self.bad_files if row.file is not None]
+        named += [(item.table, item.path) for item in self.earlier]
         out: dict[str, list[str]] = {}
-        for row in sorted(self.bad_files, key=lambda row: row.file or ""):
-            if row.file is not None:
-                out.setdefault(row.table, []).append(one_line(row.file))
+        for table, path in sorted(set(named), key=lambda pair: pair[1]):
+            out.setdefault(table, []).append(one_line(path))
         return {table: tuple(files) for table, files in sorted(out.items())}
+
+    @property
+    def unread(self) -> dict[str, tuple[str, ...]]:
+        """``damaged`` without ``earlier``: the files of this log root that could not be
+        read (what the night-level notes name)."""
+        return LogRoot(self.root, {}, self.bad_files).damaged
+
+    @property
+    def sources(self) -> dict[str, Path | None]:
+        """An earlier refused file's path -> where its bytes are tonight (None: gone)."""
+        return {one_line(item.path): item.source for item in self.earlier}
 
     def refuse(self, rows: list[QuarantineRow]) -> None:
         """Take the files of `rows` (``input.file`` rows of good files found unreadable
@@ -208,7 +204,7 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
                     table, rel, None, None, None, "input.file", f"{one_line(rel)} {why}"
                 ))  # fmt: skip
                 continue
-            item, problem = _inspect(table, root / rel, rel, hash_files)
+            item, problem = inspect_file(table, root / rel, rel, hash_files)
             if problem:
                 log.bad_files.append(
                     QuarantineRow(table, rel, None, None, None, "input.file", one_line(problem))
@@ -240,57 +236,6 @@ def _no_table(log: LogRoot, table: str, folder: Path) -> str:
     else:
         why = f"all {len(refused)} of its files were refused, the first because {refused[0]}"
     return f"the log root has no readable {table}/ table: {why}"
-
-
-def _inspect(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputFile, str]:
-    """The file's record, and why it is refused ("" when it is good)."""
-    digest = hashlib.sha256()
-    unread = f"{one_line(rel)} could not be read: "
-    try:
-        handle = path.open("rb")
-        size = os.fstat(handle.fileno()).st_size
-    except OSError as error:  # permission denied: refused like a damaged file
-        return InputFile(table, rel, 0, "", 0), unread + os_why(error)
-    with handle:
-        try:
-            while hash_files and (chunk := handle.read(_HASH_CHUNK)):
-                digest.update(chunk)
-        except OSError as error:
-            return InputFile(table, rel, size, "", 0), unread + os_why(error)
-        sha = digest.hexdigest() if hash_files else ""
-        try:
-            meta = pq.read_metadata(handle)
-            schema = meta.schema.to_arrow_schema()
-        except (pa.ArrowException, OSError) as error:
-            item = InputFile(table, rel, size, sha, 0)
-            return item, f"{one_line(rel)} is not a readable Parquet file: {first_line(error)}"
-    lacks = frozenset(
-        c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
-    )
-    # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
-    layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
-    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout)
-    source = one_line(rel)
-    file_schema_version(meta.metadata, source)
-    if (table, layout) in _CLEAN_LAYOUTS:
-        return item, ""
-    problems = check_schema(table, schema, source=source)
-    if not problems:
-        try:
-            problems = width_problems(table, path, schema, source=source)
-        except (pa.ArrowException, OSError) as error:
-            problems = [f"{source} is not a readable Parquet file: {first_line(error)}"]
-        if not problems and not wider_columns(table, schema):
-            _CLEAN_LAYOUTS.add((table, layout))
-    return item, "; ".join(problems)
-
-
-_CLEAN_LAYOUTS: set[tuple[str, str]] = set()
-"""(table, layout) of the files whose schema passed ``check_schema`` with no column wider
-than the contract's: the next file of that layout needs neither check (a schema is
-checked by its columns' names and types alone, which the layout spells). A million-hand
-night's 21,000 files share a handful of layouts; checking each took about 5 of the 12-14
-s that opening the log root took."""
 
 
 @dataclass(frozen=True)
@@ -679,7 +624,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         reading = ("sessions",)  # from here on, the other tables are read as staged
         collect_quarantine(con, staged, MEMORY_LIMIT)
         staged.damaged = log.damaged
-        refused_hands(staged, log.root)
+        refused_hands(staged, log.root, log.sources)
         reading = ("events", "results", "sessions")
         staged.orphans = find_orphans(con, staged)
         placed = {h: game for h, (game, _) in staged.orphans.items() if game is not None}

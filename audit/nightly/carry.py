@@ -58,10 +58,28 @@ class Candidate:
     sha256: str
     """A file taken tonight (moved into place): its hash; ``""`` for a carried file
     (copied: the last night's folder is never changed)."""
+    refused: str = ""
+    """Why the replay refuses it (``footer.refusal``); "" when it reads. Its rows drive
+    nothing: no game is running, ended or carried by them, none is carried."""
 
     @property
     def new(self) -> bool:
         return bool(self.sha256)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A file a night took that the replay refused: it may hold rows of the games running
+    then, so the nights that judge them name it where their rows are missing."""
+
+    table: str
+    path: str
+    sha256: str
+    night: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"table": self.table, "path": self.path, "sha256": self.sha256,
+                "night": self.night}  # fmt: skip
 
 
 @dataclass
@@ -83,6 +101,16 @@ class Split:
     carried_rows: dict[str, int] = field(default_factory=dict)
     """Table -> rows carried to the next night."""
     placeholders: list[str] = field(default_factory=list)
+    held: dict[str, str] = field(default_factory=dict)
+    """Game carried in -> the file tonight that holds its games row but that the replay
+    refuses: the game is carried on (running as far as the audit knows) until a row of it
+    that reads comes (the file rewritten)."""
+    unread_games: list[str] = field(default_factory=list)
+    """Tonight's refused games files whose ``game_id`` cannot be read either: they may
+    hold the end of a game carried in, which is then carried on."""
+    unread: list[Unread] = field(default_factory=list)
+    """The refused files that may hold rows of the games carried out (tonight's, and the
+    earlier nights' that a game running since then still needs)."""
 
     @property
     def ended(self) -> list[str]:
@@ -123,13 +151,19 @@ def split_night(
     night: int,
     audit_root: Path,
     carry_root: Path,
+    refused: dict[str, str] | None = None,
+    unread: list[Unread] | None = None,
 ) -> Split:
     """Build tonight's log root in ``audit_root`` (the rows of every game not running)
     and the next night's carried rows in ``carry_root/logs`` (the rows of running
     games), from the files taken tonight and the rows ``carried`` from the last night
-    (its ``carry/logs/``) of the games it carried (``since``: its ``running.parquet``)."""
+    (its ``carry/logs/``) of the games it carried (``since``: its ``running.parquet``).
+    ``refused``: the taken files the replay refuses, and why; they go to it whole, and
+    their rows drive nothing. ``unread``: the refused files the last night listed."""
     out = Split()
-    candidates = [Candidate(f.table, f.path, f.copy, f.sha256) for f in taken]
+    refused = refused or {}
+    candidates = [Candidate(f.table, f.path, f.copy, f.sha256, refused.get(f.path, ""))
+                  for f in taken]  # fmt: skip
     names = {f.path for f in taken}
     if carried is not None and carried.is_dir():
         for source in sorted(carried.rglob("*.parquet")):
@@ -146,7 +180,9 @@ def split_night(
             candidates.append(Candidate(path.partition("/")[0], path, source, ""))
     candidates.sort(key=lambda c: c.path)
 
-    rows, carried_games = _games(candidates)
+    rows, carried_games, named = _games(candidates)
+    out.unread_games = sorted(c.path for c in candidates if c.refused and c.table == "games"
+                              and c.path not in named.values())  # fmt: skip
     # A game whose carried games row was dropped (its file rewritten) is carried in all
     # the same: its other rows are, and tonight's files hold its row again.
     out.carried_in = {g: since.get(g, night - 1) for g in sorted(carried_games | set(since))}
@@ -158,25 +194,41 @@ def split_night(
             ended[game] = ended.get(game, False) or done
     running = {g for g, done in ended.items() if not done}
     out.running = {g: since.get(g, night) for g in sorted(running)}
+    out.held = {g: f for g, f in sorted(named.items()) if g in out.carried_in and g in running}
     hands = _running_hands(candidates, running)
 
     for item in candidates:
         _place(item, running, hands, bodies, audit_root, carry_root / LOGS, out)
+    # A table whose files tonight are all refused (or none) gets an empty one, so that the
+    # night goes on without them as one replay of every night's files does.
+    readable = {c.table for c in candidates if not c.refused and (audit_root / c.path).is_file()}
     for table in tables:
-        if not (audit_root / table).is_dir() or not any((audit_root / table).rglob("*.parquet")):
+        if table not in readable:
             path = f"{table}/{EMPTY}"
             _write_empty(table, audit_root / path)
             out.placeholders.append(path)
+    kept = [u for u in unread or [] if u.path not in rewritten]
+    kept += [Unread(c.table, c.path, c.sha256, night) for c in candidates if c.refused and c.new]
+    out.unread = [u for u in kept if any(n <= u.night for n in out.running.values())]
     _write_running(carry_root / RUNNING, out.running)
     return out
 
 
-def _games(candidates: list[Candidate]) -> tuple[list[tuple[str, bool, bool]], set[str]]:
-    """Every readable games row: (game, ended, from a new file); and the games carried."""
+def _games(
+    candidates: list[Candidate],
+) -> tuple[list[tuple[str, bool, bool]], set[str], dict[str, str]]:
+    """Every readable games row: (game, ended, from a new file); the games carried; and
+    the games the refused files name (as far as their ``game_id`` reads) -> the file."""
     rows: list[tuple[str, bool, bool]] = []
     carried: set[str] = set()
+    named: dict[str, str] = {}
     for item in candidates:
         if item.table != "games":
+            continue
+        if item.refused:  # the replay does not read it: its rows say nothing of the games
+            data = read_rows(item.source, ["game_id"])
+            ids = as_strings(data.column("game_id")) if data is not None else []
+            named.update((g, item.path) for g in ids if g is not None and g not in named)
             continue
         table = read_rows(item.source, ["game_id", "ended_at"])
         if table is None:
@@ -189,7 +241,7 @@ def _games(candidates: list[Candidate]) -> tuple[list[tuple[str, bool, bool]], s
             rows.append((game, bool(done), item.new))
             if not item.new:
                 carried.add(game)
-    return rows, carried
+    return rows, carried, named
 
 
 def _body(table: pa.Table) -> list[tuple[object, ...]]:
@@ -214,7 +266,7 @@ def _bodies(candidates: list[Candidate], games: set[str]) -> dict[str, set[tuple
     if not games:
         return out
     for item in candidates:
-        if item.table != "games" or not item.new:
+        if item.table != "games" or not item.new or item.refused:
             continue
         table = read_rows(item.source)
         if table is None or "game_id" not in table.column_names:
@@ -230,7 +282,7 @@ def _running_hands(candidates: list[Candidate], running: set[str]) -> set[str]:
     if not running:
         return hands
     for item in candidates:
-        if item.table != "hands":
+        if item.table != "hands" or item.refused:
             continue
         table = read_rows(item.source, ["hand_id", "game_id"])
         if table is None:
@@ -252,7 +304,11 @@ def _place(
     """Put one file into tonight's log root, whole or split; its running rows into the
     carried rows, and a carried games row tonight's replaces (``_bodies``) into neither.
     Only its key column is read unless it has rows to carry or drop; a file that cannot be
-    read here goes to the replay as it is (which says why it is refused)."""
+    read here, or that the replay refuses, goes to the replay as it is (which says why it
+    is refused): none of its rows is carried."""
+    if item.refused:
+        _whole(item, audit_root / item.path)
+        return
     key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
     dropping = item.table == "games" and not item.new and bool(replacing)
     columns = None if dropping else [key]  # a games row is compared whole (``_body``)

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
 from audit.logs.files import NOT_UTF8, shown, walk, writers_own
+from audit.logs.footer import refusal
 
 CHUNK = 1 << 20
 
@@ -74,6 +75,9 @@ class Intake:
     """(path, the path of tonight's file with the same content)."""
     tables: list[str] = field(default_factory=list)
     """The tables the log root has a folder for."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """Each taken file the replay refuses (``footer.refusal``) -> why: its rows never
+    drive the carry (docs/nightly.md)."""
 
     @property
     def rewritten(self) -> list[str]:
@@ -131,7 +135,7 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
                     "mend it (or move it out) and run the night again",
                     slug="log-root",
                 )
-            digest = _hash(source)
+            digest = hash_file(source)
             if digest in known:
                 intake.seen_before.append(rel)
                 intake.known[rel] = digest
@@ -141,7 +145,7 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
                 continue
             copy = into / rel
             copy.parent.mkdir(parents=True, exist_ok=True)
-            copied = _copy(source, copy)
+            copied = copy_file(source, copy)
             if copied != digest:
                 raise AuditError(
                     f"{source} changed while it was being read; run the nightly audit again "
@@ -153,10 +157,13 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
             intake.taken.append(
                 TakenFile(table, rel, digest, copy.stat().st_size, status, copy)
             )
+            why = refusal(table, copy, rel)
+            if why:
+                intake.refused[rel] = why
     return intake
 
 
-def _hash(path: Path) -> str:
+def hash_file(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         while chunk := handle.read(CHUNK):
@@ -164,7 +171,7 @@ def _hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _copy(source: Path, target: Path) -> str:
+def copy_file(source: Path, target: Path) -> str:
     """Copy ``source`` to ``target``; the SHA-256 of the bytes written."""
     digest = hashlib.sha256()
     with source.open("rb") as src, target.open("wb") as dst:

@@ -28,7 +28,8 @@ import pyarrow.parquet as pq
 from audit import duck
 from audit.errors import AuditError
 from audit.findings import Severity
-from audit.nightly.carry import LOGS, RUNNING, Split, read_running, split_night
+from audit.logs.reader import EarlierRefused
+from audit.nightly.carry import LOGS, RUNNING, Split, Unread, read_running, split_night
 from audit.nightly.history import (
     SCHEMAS,
     NightFacts,
@@ -39,8 +40,16 @@ from audit.nightly.history import (
     tonight,
     write_history,
 )
-from audit.nightly.inputs import Intake, SeenFile, check_log_root, read_seen, take, write_seen
-from audit.nightly.reaudit import reaudit_rows
+from audit.nightly.inputs import (
+    Intake,
+    SeenFile,
+    check_log_root,
+    copy_file,
+    read_seen,
+    take,
+    write_seen,
+)
+from audit.nightly.reaudit import reaudit_rows, renumber
 from audit.nightly.state import (
     CARRY,
     HISTORY_DB,
@@ -81,6 +90,11 @@ class NightSummary:
     carried_in: int = 0
     ended: int = 0
     running: int = 0
+    held: int = 0
+    """Games carried in whose games row tonight is in a file the replay refuses: carried
+    on, not ended."""
+    unread_games: tuple[str, ...] = ()
+    """Tonight's refused games files whose game ids cannot be read (``Split``)."""
     hands: Counter[str] = field(default_factory=Counter)
     findings: int = 0
     worst: str | None = None
@@ -111,7 +125,9 @@ class NightSummary:
         hands = self.hands
         return (
             f"Night {self.night}: {files}; {self.carried_in} running game"
-            f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight), "
+            f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight"
+            + self._held()
+            + "), "
             f"{self.running} carried to the next night; {sum(hands.values())} hands: "
             f"{hands.get('verified', 0)} verified, {hands.get('discrepancy', 0)} with "
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
@@ -120,6 +136,16 @@ class NightSummary:
             + f"; shuffle {shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed)}"
             + f"; outputs in {self.folder}"
         )
+
+    def _held(self) -> str:
+        """Why games carried in were carried on, when a refused file holds their end."""
+        if self.held:
+            return (f", {self.held} carried on: {'their' if self.held > 1 else 'its'} games "
+                    "row tonight is in a file that could not be read")  # fmt: skip
+        if self.unread_games and self.carried_in > self.ended:
+            files, still = ", ".join(self.unread_games), self.carried_in - self.ended
+            return f"; {files} could not be read and may hold the end of the {still} carried on"
+        return ""
 
 
 def nightly_logs(
@@ -179,6 +205,9 @@ class Committed:
     """Their rows (its ``carry/logs/``); None before the first night."""
     history: dict[str, list[dict[str, Any]]]
     """The history as of that night (its ``history/``)."""
+    unread: list[Unread] = field(default_factory=list)
+    """The refused files that may hold rows of the games it carried (its ``nightly.json``'s
+    ``carry.unread_files``)."""
 
 
 def load_committed(st: State) -> Committed:
@@ -231,7 +260,10 @@ def load_committed(st: State) -> Committed:
                 f"{in_state(st.folder, logs)}/ holds {found[table]} carried {table} rows, not the "
                 f"{counted.get(table, 0)} night {st.night} carried",
             )
-    return Committed(seen, running, logs, history)
+    listed = carry_data.get("unread_files", []) if isinstance(carry_data, dict) else []
+    unread = [Unread(str(u["table"]), str(u["path"]), str(u["sha256"]), int(u["night"]))
+              for u in listed]  # fmt: skip
+    return Committed(seen, running, logs, history, unread)
 
 
 def _night(
@@ -257,11 +289,10 @@ def _night(
     folder = st.work / night_name(night)
     night_root = st.work / "logs"
     # A rewritten file's games are audited again whole: their rows in earlier files too.
-    again, reaudited = reaudit_rows(logs, intake, seen, set(committed.running), st.work / "reaudit",
-                                    partial(_games_of_night, st),
-                                    partial(_judged_before, st))  # fmt: skip
+    again = reaudit_rows(logs, intake, seen, set(committed.running), st.work / "reaudit",
+                         partial(_games_of_night, st), partial(_judged_before, st))  # fmt: skip
     split = split_night(
-        taken=[*intake.taken, *again],
+        taken=[*intake.taken, *again.files],
         carried=committed.carried,
         since=committed.running,
         rewritten=set(intake.rewritten),
@@ -269,14 +300,20 @@ def _night(
         night=night,
         audit_root=night_root,
         carry_root=folder / CARRY,
+        refused=intake.refused,
+        unread=committed.unread,
     )
     checkpoint("split")
+    earlier = _earlier(logs, intake, [*committed.unread, *again.refused], st.work / "earlier")
     replay = replay_logs(logs=night_root, out=folder, workers=workers, fail_on=fail_on,
                          progress=progress, fairplay=fairplay, rng=rng,
-                         rules=rules)  # fmt: skip
+                         rules=rules, earlier=earlier)  # fmt: skip
     checkpoint("replayed")
     _rewrite_arguments(folder, logs, night)
-    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, reaudited))
+    split_paths = {path for path, _, _ in split.split_files}
+    renumber(folder / "quarantine.parquet",
+             {p: rows for p, rows in again.rows.items() if p not in split_paths})  # fmt: skip
+    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, again.games))
     write_seen(folder / CARRY / SEEN, [*seen, *(
         SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
     )])  # fmt: skip
@@ -316,6 +353,8 @@ def _night(
         carried_in=len(split.carried_in),
         ended=len(split.ended),
         running=len(split.running),
+        held=len(split.held),
+        unread_games=tuple(split.unread_games),
         hands=replay.hands,
         findings=sum(replay.findings.values()),
         worst=replay.worst.value if replay.worst else None,
@@ -326,6 +365,31 @@ def _night(
         shuffle_tests=replay.rng_tests,
         exit_status=replay.exit_status,
     )
+
+
+def _earlier(logs: Path, intake: Intake, unread: list[Unread], into: Path) -> list[EarlierRefused]:
+    """The files earlier nights refused that may hold rows of the games judged tonight
+    (the last night's list for the games carried in, and those of the games audited again;
+    a file rewritten tonight left out: it is audited again as it is now), for the replay
+    to name where their rows are missing, as one replay of every night's files names them.
+    Each is copied from wherever its content is tonight, for the hand ids it still holds
+    (none when it is gone or changes while read)."""
+    where = {digest: path for path, digest in sorted(intake.known.items(), reverse=True)}
+    out = []
+    for item in unread:
+        if item.path in intake.rewritten:
+            continue
+        source: Path | None = None
+        if item.sha256 in where:
+            source = into / where[item.sha256]
+            source.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                copied = copy_file(logs / where[item.sha256], source)
+            except OSError:
+                copied = ""
+            source = source if copied == item.sha256 else None
+        out.append(EarlierRefused(item.table, item.path, source))
+    return out
 
 
 def _games_of_night(st: State, night: int) -> set[str]:
@@ -404,5 +468,7 @@ def _nightly_json(
             ],
             "carried_rows": dict(sorted(split.carried_rows.items())),
             "placeholders": split.placeholders,
+            "held": split.held,
+            "unread_files": [u.to_json() for u in split.unread],
         },
     }

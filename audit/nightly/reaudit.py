@@ -5,11 +5,15 @@ A file at a path an earlier night took, with other content, is audited again ton
 rows alone would be hands without their events or results, events without their hands:
 quarantined, not judged. So every game its rows name (``game_id``; ``hand_id`` through the
 log root's hands) is audited again whole: its rows in the other files of the log root that
-earlier nights took are added to tonight's log root, under
-``<table>/reaudit-<12 hex digits of their file's sha256>/<their path in the table>``. A game
-still carried (running) is left out: its rows are in the carried rows already. Of a game's
-``games`` rows, only one comes back, from the latest night that took one, and none when
-tonight's files hold one (it replaces them, as it replaces a carried row).
+earlier nights took are added to tonight's log root, each file's under its path in the log
+root (no file of tonight's has it: its content is an earlier night's), so that the replay
+orders them and names them as one replay of every night's files does; a quarantine row
+about one of them names its row in that file (``Again.rows``). A game still carried
+(running) is left out: its rows are in the carried rows already. Of a game's ``games``
+rows, only one comes back, from the latest night that took one, and none when tonight's
+files hold one (it replaces them, as it replaces a carried row). An earlier file the
+replay refuses gives no rows (it never did): it is named where the game's rows are
+missing (``Again.refused``).
 
 Rows of a game an earlier night judged (its ``hands.parquet``) that tonight's new files
 hold again bring it back too: audited whole, its copies are duplicates and its late rows
@@ -27,6 +31,7 @@ without its rows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -34,11 +39,25 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
-from audit.nightly.carry import BY_GAME, BY_HAND, as_strings, read_rows
-from audit.nightly.inputs import Intake, SeenFile, TakenFile
+from audit.logs.footer import refusal
+from audit.nightly.carry import BY_GAME, BY_HAND, Unread, as_strings, read_rows
+from audit.nightly.inputs import Intake, SeenFile, TakenFile, hash_file
+from audit.output import write_quarantine
+from audit.records import QuarantineRow
 
-REAUDIT = "reaudit-"
-"""The folder holding an earlier file's rows of a game audited again."""
+
+@dataclass
+class Again:
+    """The games audited again tonight and their rows in the files earlier nights took."""
+
+    files: list[TakenFile] = field(default_factory=list)
+    """Each earlier file's rows of the games, as a file to place in tonight's log root at
+    the path the file has in LOGS (status ``reaudit``; its hash is the copy's)."""
+    games: list[str] = field(default_factory=list)
+    rows: dict[str, list[int]] = field(default_factory=dict)
+    """Each of ``files``' paths -> the row in the earlier file of each of its rows."""
+    refused: list[Unread] = field(default_factory=list)
+    """The earlier files the replay refuses that the games' nights took (tonight's path)."""
 
 
 def reaudit_rows(
@@ -49,23 +68,24 @@ def reaudit_rows(
     into: Path,
     games_of_night: Callable[[int], set[str]],
     judged_before: Callable[[set[str], set[str]], set[str]],
-) -> tuple[list[TakenFile], list[str]]:
+) -> Again:
     """The rows, in the files earlier nights took, of the games to audit again, written
     under ``into`` (as files to place in tonight's log root), and those games, sorted: the
     games tonight's rewritten files name, and those an earlier night judged that rows of
-    tonight's new files name (``judged_before(game ids, hand ids)``). Nothing when there
-    are none. ``games_of_night(n)``: the games night n audited or carried (a file it took
-    can hold rows of no other game).
+    tonight's new files name (``judged_before(game ids, hand ids)``; rows of a file the
+    replay refuses name none). Nothing when there are none. ``games_of_night(n)``: the
+    games night n audited or carried (a file it took can hold rows of no other game).
 
     Raises `AuditError` when a file an earlier night took is gone from the log root and
     its night audited or carried a game audited again."""
     rewritten = [f for f in intake.taken if f.status == "rewritten"]
-    new = [f for f in intake.taken if f.status == "new" and f.table != "sessions"]
+    new = [f for f in intake.taken
+           if f.status == "new" and f.table != "sessions" and f.path not in intake.refused]
     late: set[str] = set()
     if seen:  # an earlier night judged games: do tonight's new rows name any of them?
         late = judged_before(*_keys(new)) - running
     if not rewritten and not late:
-        return [], []
+        return Again()
     took = {row.sha256: row for row in seen}  # each content, as the night that took it
     current = {row.path: row.sha256 for row in seen}  # each path's last content
     replaced = {f.path for f in rewritten}
@@ -92,7 +112,7 @@ def reaudit_rows(
                 why.setdefault(game, item.path)
     games -= running
     if not games:
-        return [], []
+        return Again()
 
     def cause(game: str) -> str:
         """Why ``game`` is audited again, in words, and what to move out for it."""
@@ -110,10 +130,14 @@ def reaudit_rows(
     tonight_games = {g for f in rewritten if f.table == "games"
                      for g in _column(f.copy, "game_id")}  # fmt: skip
     latest = _latest_games_rows(logs, old, games - tonight_games)
-    out: list[TakenFile] = []
+    out = Again(games=sorted(games))
     for path, row in sorted(old):
         table = row.table
         if table not in BY_GAME and table not in BY_HAND:
+            continue
+        if refusal(table, logs / path, path):
+            if games & games_of_night(row.night):
+                out.refused.append(Unread(table, path, row.sha256, row.night))
             continue
         data = read_rows(logs / path)
         if data is None or not data.num_rows:
@@ -127,12 +151,13 @@ def reaudit_rows(
             keep = [h in hands for h in as_strings(data.column("hand_id"))]
         if not any(keep):
             continue
-        name = _reaudit_path(path, row.sha256)
-        target = into / name
+        target = into / path
         target.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(data.filter(pa.array(keep, pa.bool_())), target)
-        out.append(TakenFile(table, name, row.sha256, target.stat().st_size, "reaudit", target))
-    return out, sorted(games)
+        out.rows[path] = [i for i, kept in enumerate(keep) if kept]
+        out.files.append(TakenFile(table, path, hash_file(target), target.stat().st_size,
+                                   "reaudit", target))  # fmt: skip
+    return out
 
 
 def _keys(files: list[TakenFile]) -> tuple[set[str], set[str]]:
@@ -184,12 +209,6 @@ def _no_gone_rows(
             )
 
 
-def _reaudit_path(path: str, sha256: str) -> str:
-    """``hands/reaudit-0123456789ab/date=2026-11-29/part-0.parquet``."""
-    table, _, rest = path.partition("/")
-    return f"{table}/{REAUDIT}{sha256[:12]}/{rest}"
-
-
 def _latest_games_rows(
     logs: Path, old: list[tuple[str, SeenFile]], games: set[str]
 ) -> dict[str, str]:
@@ -222,3 +241,21 @@ def _hand_games(paths: list[Path]) -> dict[str, str]:
 def _column(path: Path, name: str) -> list[str]:
     data = read_rows(path, [name]) if name else None
     return [] if data is None else [v for v in as_strings(data.column(name)) if v is not None]
+
+
+def renumber(path: Path, rows: dict[str, list[int]]) -> None:
+    """Rewrite the quarantine rows (``quarantine.parquet`` at ``path``) that name a row of
+    an earlier file's rows audited again (``Again.rows``: path -> the row in the earlier
+    file of each row of its copy) to name that row in the earlier file, as one replay of
+    every night's files names it. Nothing is written when none does."""
+    if not rows or not path.is_file():
+        return
+    files = pq.read_table(path, columns=["file"]).column("file")
+    if not pc.any(pc.is_in(files, value_set=pa.array(sorted(rows), pa.string()))).as_py():
+        return
+    data = [QuarantineRow(**r) for r in pq.read_table(path).to_pylist()]
+    write_quarantine(path, [
+        replace(r, row=rows[r.file][r.row])
+        if r.file in rows and r.row is not None and r.row < len(rows[r.file]) else r
+        for r in data
+    ])  # fmt: skip

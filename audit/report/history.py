@@ -5,13 +5,15 @@ the nightly run writes next to the outputs (audit/nightly/history.py). A folder 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 
+from audit.output import NIGHTLY
 from audit.report.base import SEVERITIES, Chart, chart
 
 HISTORY = "history"
@@ -98,6 +100,9 @@ class HistoryView:
     """The suspicions open at ``last_ran``."""
     findings_chart: Chart
     money_chart: Chart
+    held: list[tuple[str, str]] = field(default_factory=list)
+    """(game, file): games carried in whose games row tonight is in a file the replay
+    refused, carried on (the night's ``nightly.json``, ``carry.held``)."""
 
 
 def history_view(out: Path) -> HistoryView | None:
@@ -152,7 +157,18 @@ def history_view(out: Path) -> HistoryView | None:
              for r in table],
             "No real-money game yet.",
         ),
+        held=_held(out),
     )
+
+
+def _held(out: Path) -> list[tuple[str, str]]:
+    """``carry.held`` of the night's ``nightly.json``: (game, file), by game."""
+    try:
+        data = json.loads((out / NIGHTLY).read_text(encoding="utf-8"))
+        held = data["carry"].get("held", {})
+        return sorted((str(game), str(path)) for game, path in held.items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:

@@ -349,7 +349,7 @@ def test_a_rewritten_files_games_take_their_rows_from_a_file_moved_since(
     second = night(logs, state)
     assert (second.rewritten, second.seen_before) == (1, 6)
     run = json.loads((state / "nights" / "0002" / "run.json").read_text(encoding="utf-8"))
-    assert any(i["path"].startswith("ledger/reaudit-") for i in run["inputs"])
+    assert "ledger/archive/part-0.parquet" in {i["path"] for i in run["inputs"]}
     judged = f'SELECT "check", hand_id, player_id, message FROM FILE WHERE {LEAVE_OUT}'
     once, again = (set(rows(state / "nights" / n / "findings.parquet", judged))
                    for n in ("0001", "0002"))  # fmt: skip

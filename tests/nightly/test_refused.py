@@ -1,0 +1,189 @@
+"""``rummy-audit nightly`` with files the replay refuses (a column missing, a file cut
+short): a refused file's rows never drive the carry, the night goes on without it as one
+replay of every night's files does, the file is named where rows are missing on the night
+the games it may hold are judged, and rows of earlier files audited again are named where
+they are in the log root (docs/nightly.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app
+from audit.run import replay_logs
+from tests.nightly.conftest import FIRST, SECOND, Cut, night
+from tests.nightly.nights import add_night
+from tests.nightly.test_nightly import LEAVE_OUT, nightly_json, rows
+
+INPUT_FILE = "\"check\" = 'input.file'"
+
+
+def refuse(path: Path, how: str) -> None:
+    """Make ``path`` a file the replay refuses: without a column it needs, or cut short."""
+    if how == "column":
+        table = pq.read_table(path)
+        victim = "rake_pct" if "rake_pct" in table.column_names else "auto"
+        pq.write_table(table.drop_columns([victim]), path)
+    else:
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+
+
+def cli_night(logs: Path, state: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(
+        app, ["nightly", str(logs), "--state", str(state), "--workers", "1", "--no-progress"]
+    )
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("how", ["column", "truncated"])
+def test_a_refused_games_file_does_not_drive_the_carry_and_the_night_goes_on(
+    cut: Cut, tmp_path: Path, how: str
+) -> None:
+    """Night 2's only games file refused (a column missing: its rows still read with
+    pyarrow; or cut short). The games night 1 carried end in it, but the replay does not
+    read it: they are carried on, running as far as the audit knows (they were ended and
+    judged with ``game.running``, then dropped from the carry for good), the games it
+    starts are not carried on its rows (their hands are quarantined, as one replay of both
+    nights' files quarantines them), and the night goes on without it (a file cut short
+    stopped the night, exit 2, "no readable games/ table", though the carry held games
+    rows). Rewritten readable the next night, the carried games are judged whole, as one
+    replay of every night's files judges them."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    add_night(logs, cut.second, SECOND)
+    games = logs / "games" / f"date={SECOND}" / "part-0.parquet"
+    refuse(games, how)
+    status, line = cli_night(logs, state)
+    assert status == 1, line  # findings at major and above, not "cannot run"
+    held = len(cut.running) if how == "column" else 0
+    assert f"{len(cut.running)} running games carried in (0 ended tonight" in line
+    path = f"games/date={SECOND}/part-0.parquet"
+    if held:
+        assert f"{held} carried on: their games row tonight is in a file that could not" in line
+    else:
+        assert f"{path} could not be read and may hold the end" in line
+    second = state / "nights" / "0002"
+    carry = nightly_json(second)["carry"]
+    assert carry["ended"] == []
+    assert sorted(carry["running"]) == cut.running  # none carried on the refused file's rows
+    assert carry["running"] == dict.fromkeys(cut.running, 1)
+    assert carry["carried_rows"]["games"] == len(cut.running)  # night 1's rows of them
+    assert carry["held"] == dict.fromkeys(cut.running[:held], path)
+    assert "games/nightly-empty.parquet" in carry["placeholders"]
+    report = (second / "report.html").read_text(encoding="utf-8")
+    assert ('id="trends-held"' in report) == bool(held)  # the report says why, too
+    judged = {g for (g,) in rows(second / "hands.parquet", "SELECT DISTINCT game_id FROM FILE")}
+    assert not judged & set(cut.running)
+    refused = rows(second / "quarantine.parquet", f"SELECT file FROM FILE WHERE {INPUT_FILE}")
+    assert refused == [(path,)]
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = ("SELECT hand_id, status, reason FROM FILE WHERE hand_id IN (SELECT hand_id FROM "
+           f"read_parquet('{second / 'hands.parquet'}')) ORDER BY ALL")  # fmt: skip
+    tonight = rows(second / "hands.parquet", sql)
+    assert tonight == rows(whole / "hands.parquet", sql)
+    assert {status for _, status, _ in tonight} == {"quarantined"}  # no games row to judge them
+
+    pq.write_table(cut.second["games"], games)  # the platform writes it again, whole
+    third = night(logs, state)
+    assert (third.night, third.rewritten, third.carried_in, third.ended) == (
+        3, 1, len(cut.running), len(cut.running)
+    )  # fmt: skip
+    assert nightly_json(state / "nights" / "0003")["carry"]["running"] == {}
+    for name, sql in (
+        ("hands", "SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) ORDER BY ALL"),
+        ("findings", f"SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) AND {LEAVE_OUT}"
+                     " ORDER BY ALL"),
+    ):  # fmt: skip
+        judged_now = rows(state / "nights" / "0003" / f"{name}.parquet", sql, g=cut.running)
+        assert judged_now == rows(cut.replayed / f"{name}.parquet", sql, g=cut.running)
+        assert judged_now
+
+
+@pytest.mark.parametrize("how", ["column", "truncated"])
+def test_a_running_games_rows_in_a_refused_file_are_named_the_night_it_ends(
+    cut: Cut, tmp_path: Path, how: str
+) -> None:
+    """Night 1's events of a running game are in a file of their own that the replay
+    refuses. The night it ends, its hands that lack them are quarantined naming that file,
+    exactly as one replay of both nights' files quarantines them (they said only "has no
+    events": the link to the file was lost with the night)."""
+    events = cut.first["events"]
+    hands = cut.first["hands"]
+    ids = hands.filter(pc.equal(hands.column("game_id"), cut.spanning)).column("hand_id")
+    mine = pc.is_in(events.column("hand_id"), value_set=pa.array(ids.to_pylist(), pa.string()))
+    first = {**cut.first, "events": events.filter(pc.invert(mine))}
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, first, FIRST)
+    apart = logs / "events" / f"date={FIRST}" / "part-b.parquet"
+    pq.write_table(events.filter(mine), apart)
+    refuse(apart, how)
+    night(logs, state)
+    named = f"events/date={FIRST}/part-b.parquet"
+    add_night(logs, cut.second, SECOND)
+    night(logs, state)
+    second = state / "nights" / "0002"
+    assert cut.spanning in nightly_json(second)["carry"]["ended"]
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = "SELECT hand_id, status, reason FROM FILE WHERE game_id = $g ORDER BY ALL"
+    judged = rows(second / "hands.parquet", sql, g=cut.spanning)
+    assert judged == rows(whole / "hands.parquet", sql, g=cut.spanning)
+    quarantined = [reason for _, status, reason in judged if status == "quarantined"]
+    assert quarantined
+    assert all(named in reason for reason in quarantined)
+    found = f'SELECT "check", message FROM FILE WHERE game_id = $g AND {LEAVE_OUT} ORDER BY ALL'
+    assert rows(second / "findings.parquet", found, g=cut.spanning) == rows(
+        whole / "findings.parquet", found, g=cut.spanning
+    )
+    # the file is refused (an input.file row) on night 1 only, the night that took it
+    assert rows(second / "quarantine.parquet", f"SELECT * FROM FILE WHERE {INPUT_FILE}") == []
+    # night 1 listed it for the games it carried; night 2, with none of them running on, not
+    unread = nightly_json(state / "nights" / "0001")["carry"].get("unread_files")
+    assert [(u["table"], u["path"], u["night"]) for u in unread] == [("events", named, 1)]
+    assert nightly_json(second)["carry"]["unread_files"] == []
+
+
+@pytest.mark.parametrize("folder", [f"date={SECOND}", "a-late"])
+def test_a_row_sent_again_is_named_where_it_is_in_the_log_root(
+    cut: Cut, tmp_path: Path, folder: str
+) -> None:
+    """A results row of a game night 1 judged, sent again on night 2: the game is audited
+    again with its rows of night 1, and the quarantine row names the later of the two rows
+    in the log root, as one replay of both nights' files names it (schemas/output.md: "so
+    the platform can find it"): the new file's row, or, when the new file comes first,
+    the row of night 1's file, at its place in that file. It named the night's internal
+    copy, ``results/reaudit-<hash>/...``, which run.json listed as an input."""
+    games = cut.first["games"]
+    ended = sorted(g for g, e in zip(games.column("game_id").to_pylist(),
+                                     games.column("ended_at").to_pylist(), strict=True)
+                   if e)  # fmt: skip
+    results = cut.first["results"]
+    hand = sorted(h for h in results.column("hand_id").to_pylist() if h.startswith(ended[0]))[0]
+    resent = results.filter(pc.equal(results.column("hand_id"), hand)).slice(0, 1)
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    add_night(logs, cut.second, SECOND)
+    (logs / "results" / folder).mkdir(exist_ok=True)
+    pq.write_table(resent, logs / "results" / folder / "late.parquet")
+    night(logs, state)
+    second = state / "nights" / "0002"
+    assert ended[0] in nightly_json(second)["reaudited_games"]
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = "SELECT * FROM FILE WHERE game_id = $g ORDER BY ALL"
+    named = rows(second / "quarantine.parquet", sql, g=ended[0])
+    assert named == rows(whole / "quarantine.parquet", sql, g=ended[0])
+    assert named
+    run: dict[str, Any] = json.loads((second / "run.json").read_text(encoding="utf-8"))
+    assert not [i["path"] for i in run["inputs"] if "reaudit-" in i["path"]]
