@@ -16,6 +16,7 @@ from __future__ import annotations
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,7 @@ from audit.fairplay.stats import (
     beyond_the_night,
     binom_sf,
     binom_sf_real,
+    fewer,
     poisson_sf,
     prior_weight,
 )
@@ -248,17 +250,38 @@ def _not_explained(
     return keep
 
 
+def _set_aside(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
+    """The table ``feed_aside``: each B's hands dealt with a player A whom B plays for,
+    taking significantly fewer discards with A at the table than both elsewhere and the
+    night's rate (``stats.fewer``; Benjamini-Hochberg at ``BEYOND_ALPHA``, effect floor)."""
+    create_table(con, "feeding", "partners", settings, "feeding_partners")
+
+    def test(table: pa.Table) -> Hypotheses:
+        k1, n1, k0, n0 = (column(table, c) for c in ("k1", "n1", "k0", "n0"))
+        p, least, expected = fewer(k1, n1, k0, n0, column(table, "rate"), BEYOND_ALPHA)
+        return Hypotheses(table, p, expected, k1, expected / np.maximum(k1, 1e-9), min_p=least)
+
+    guard = replace(settings, thresholds=replace(settings.thresholds, report=BEYOND_ALPHA))
+    found = screened(con, "feeding_partners", guard, test).correct(guard)
+    con.execute("DROP TABLE feeding_partners")
+    pairs = list(zip(ids(found.table, "a"), ids(found.table, "b"), strict=True))
+    run_sql(con, "feeding", "aside", settings, [pairs[i] for i in np.flatnonzero(found.report)])
+
+
 def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B takes A's discards far more often than other players' (fairplay.collusion)."""
+    _set_aside(con, settings)
     found = _pair_rates(con, "feeding", settings, baseline="b")
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, n1, k1, melded = r["a"], r["b"], r["n1"], r["k1"], r["melded"]
         expected = float(found.expected[i])
+        aside = f", the hands with {r['aside']} left out" if r["aside"] else ""
         return (
             f"{b} took {k1} of the {n1} discards {a} left on the pile ({melded} of them ended "
             f"in {b}'s melds), against {expected:.1f} expected from {b}'s play with other "
-            f"players' discards ({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"players' discards{aside} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{b} takes about {_pct(expected / n1)} of discards: {expected:.1f} of {a}'s {n1}",
             f"{b} took {k1} of the {n1} discards {a} left, melded {melded}",
         )
@@ -273,7 +296,9 @@ def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         benign="a strong player seated right after a weak one, whose discards are often "
                "useful",
     )  # fmt: skip
-    return suspicions(con, "feeding", found, settings, words, players=_pair, text=text)
+    tested = suspicions(con, "feeding", found, settings, words, players=_pair, text=text)
+    con.execute("DROP TABLE feed_aside")
+    return tested
 
 
 def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:

@@ -201,6 +201,36 @@ under the bulk's prior, worth 3,243 draws at the night's 0.19, made a baseline o
 each weak player they sat after a suspected feeder (a blind tester's honest night)."""
 
 
+def fewer(
+    k: Array, n: Array, k0: Array, n0: Array, rate: Array, alpha: float
+) -> tuple[Array, Array, Array]:
+    """k events in n trials, fewer than both the player's own rate elsewhere (k0 of n0, a
+    Beta posterior on a prior at ``rate`` worth ``OWN_WEIGHT`` trials; beta-binomial) and
+    ``rate`` (binomial): the larger of the two lower tails (both nulls must fall), the
+    smallest p-value n trials could give (no event), and the events expected at the own
+    rate. Where a binomial figure (the tail, the smallest p-value) is above ``alpha`` it
+    stands for the larger: the beta-binomial's is dear (its tail 3 s for 262,144 pairs) and
+    could not bring it to ``alpha``. Feeding's test of whom a player plays for
+    (``detectors._set_aside``).
+
+    >>> one = lambda *x: [np.array([v]) for v in x]
+    >>> p, least, expected = fewer(*one(0.0, 20, 400, 1000, 0.4), 0.01)
+    >>> f"{p[0]:.2g} {least[0]:.2g} {expected[0]:.1f}"  # none of 20, 8 expected
+    '4.1e-05 4.1e-05 8.0'
+    >>> # 8 of 20 by a player who takes 0.6 elsewhere: fewer than that, not than the night's
+    >>> round(float(fewer(*one(8.0, 20, 600, 1000, 0.4), 1.0)[0][0]), 2)
+    0.6
+    """
+    rate = np.clip(rate, 1e-6, 1 - 1e-6)
+    a, b = OWN_WEIGHT * rate + k0, OWN_WEIGHT * (1 - rate) + (n0 - k0)
+    p, least = np.asarray(stats.binom.cdf(k, n, rate), dtype=np.float64), (1 - rate) ** n
+    at = np.flatnonzero(p <= alpha)  # the cdf, not 1 - sf: exact far into the tail
+    p[at] = np.maximum(p[at], stats.betabinom.cdf(k[at], n[at], a[at], b[at]))
+    at = np.flatnonzero(least <= alpha)
+    least[at] = np.maximum(least[at], betabinom_min_p(n[at], b[at], a[at]))
+    return p, least, n * a / (a + b)
+
+
 def normal_sf(z: Array) -> Array:
     """P(Z >= z) for a standard normal Z.
 

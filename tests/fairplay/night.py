@@ -73,6 +73,9 @@ class Night:
     plays_on: set[tuple[str, str]] = field(default_factory=set)
     """(player, friend): the player never folds with the friend at the table, however
     cautious elsewhere (honest: they like the game with a friend)."""
+    refuses: set[tuple[str, str]] = field(default_factory=set)
+    """(dumper, partner): the dumper takes no discard from the pile in a hand the partner is
+    dealt into (busy losing to them), and takes at their own rate elsewhere."""
 
     def __post_init__(self) -> None:
         self.rng = np.random.default_rng(self.seed)
@@ -175,6 +178,8 @@ class Night:
                 continue
             offered = int(rng.poisson(6)) + 1
             rate = self.feeds.get((giver, taker), self.rate[taker])
+            if any(p == taker and partner in seated for p, partner in self.refuses):
+                rate = 0.0
             melded = int(rng.binomial(offered, rate))
             self.pile.append(
                 {"game_id": game, "hand_id": hand, "giver": giver, "taker": taker,

@@ -143,6 +143,30 @@ def test_feeding_judges_a_strong_taker_by_their_own_rate() -> None:
     assert tested.suspicions == []
 
 
+def test_feeding_leaves_out_the_hands_with_the_partner_a_dumper_plays_for() -> None:
+    """A chip dumper busy losing to a partner takes no discard in the partner's hands.
+    Counted in, those hands pulled the dumper's own rate down, and a friend the dumper sat
+    after elsewhere, whose discards the dumper took at their ordinary rate, was suspected of
+    feeding them (major here; a blind tester's night had four such suspects, one major).
+    The dumper's own feeding of the partner is still found."""
+    night = Night(seed=1)
+    night.together += [(("P0200", "P0201"), 40), (("P0210", "P0200"), 12)]
+    night.rate["P0200"] = 0.3
+    night.refuses.add(("P0200", "P0201"))
+    night.feeds["P0200", "P0201"] = 0.75
+    tested = feeding(night.build().load(), SETTINGS)
+    assert found(tested.suspicions) == {("P0200", "P0201")}
+    # a real feeder of that dumper is still found, and told which hands were left out
+    night = Night(seed=1)
+    night.together += [(("P0200", "P0201"), 40), (("P0210", "P0200"), 12)]
+    night.rate["P0200"] = 0.3
+    night.refuses.add(("P0200", "P0201"))
+    night.feeds["P0210", "P0200"] = 0.75
+    (s,) = feeding(night.build().load(), SETTINGS).suspicions
+    assert s.players == ("P0210", "P0200")
+    assert "the hands with P0201 left out" in s.message
+
+
 def test_soft_drop_finds_strong_hands_given_up_for_one_partner_only() -> None:
     night = Night(seed=8)
     night.together.append((("P0200", "P0201", "P0202"), 14))  # P0202 only sits with them
