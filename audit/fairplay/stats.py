@@ -128,9 +128,9 @@ BEYOND_ALPHA = 0.01
 
 
 WITHOUT_ALPHA = 0.05
-"""The level at which a player beyond the night (``beyond_the_night``, at ``BEYOND_ALPHA``)
-still is above it without the other player of a pair, in the same kinds of game (soft
-drop: ``detectors._in_strata``). Not a discovery, which the first test made, but a guard:
+"""The level at which a player beyond the night (``beyond_the_night``, at ``BEYOND_ALPHA``,
+or soft drop's in the pair's kinds of game) still is above it without the other player,
+there (``detectors._in_strata``). Not a discovery, which the first test made, but a guard:
 the bulk's prior is kept for a partner whose excess is all with one player. Of a cautious
 player's opponents, the one who sat at most of their drops is the one with the fewest
 without them: at 0.01, a blind tester's honest P03 (28 strong drops in 119 real-money
