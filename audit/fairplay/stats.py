@@ -19,10 +19,28 @@ def betabinom_sf(k: Array, n: Array, a: Array, b: Array) -> Array:
     """P(X >= k) for X ~ BetaBinomial(n, a, b): the chance of k or more events in n trials
     when the rate itself is only known as Beta(a, b), the posterior of a baseline.
 
+    scipy computes the beta-binomial's tail as 1 - cdf, which is 0 below about 1e-16; below
+    ``SF_BY_TERMS`` the tail is summed term by term, in logs, so that a strong suspicion's
+    p-value is its own, not "p < 1e-300" (docs/fairplay.md, "Multiple testing").
+
     >>> float(betabinom_sf(np.array([3.0]), np.array([3.0]), np.array([1.0]), np.array([1.0]))[0])
     0.25
+    >>> all_of_200 = betabinom_sf(*(np.array([x]) for x in (200.0, 200.0, 2.0, 8.0)))
+    >>> f"{float(all_of_200[0]):.4e}"
+    '1.1415e-13'
     """
-    return np.asarray(stats.betabinom.sf(k - 1, n, a, b), dtype=np.float64)
+    k, n, a, b = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (k, n, a, b)))
+    p = np.asarray(stats.betabinom.sf(k - 1, n, a, b), dtype=np.float64)
+    for i in np.flatnonzero(p < SF_BY_TERMS):
+        terms = stats.betabinom.logpmf(np.arange(max(k[i], 0.0), n[i] + 1), n[i], a[i], b[i])
+        p[i] = np.exp(special.logsumexp(terms)) if len(terms) else 0.0
+    return p
+
+
+SF_BY_TERMS = 1e-6
+"""Below this ``betabinom_sf`` sums the tail's terms instead of taking scipy's 1 - cdf,
+whose error (about 1e-16 for each of its ``n`` terms) is then no longer small beside the
+tail: few pairs, the strongest of a night."""
 
 
 def betabinom_min_p(n: Array, a: Array, b: Array) -> Array:

@@ -7,8 +7,11 @@ relies on this."""
 from __future__ import annotations
 
 import doctest
+from fractions import Fraction
+from math import comb, factorial
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +36,22 @@ def test_bh_over_the_smallest_p_values_of_a_family_gives_their_family_q_values(
     reported = whole[kept] <= threshold
     assert np.array_equal(part <= threshold, reported)
     assert np.array_equal(part[reported], whole[kept][reported])
+
+
+def _beta(x: int, y: int) -> Fraction:
+    return Fraction(factorial(x - 1) * factorial(y - 1), factorial(x + y - 1))
+
+
+@given(st.integers(1, 400), st.integers(1, 60), st.integers(1, 60), st.floats(0.0, 1.0))
+@settings(max_examples=200, deadline=None)
+def test_betabinom_sf_keeps_its_digits_far_in_the_tail(n: int, a: int, b: int, at: float) -> None:
+    """A strong suspicion's p-value is its own: the beta-binomial tail against the exact
+    sum of its terms (whole ``a`` and ``b``: each term a fraction), where scipy's 1 - cdf
+    keeps no digit below about 1e-16."""
+    k = round(at * n)
+    exact = sum(comb(n, x) * _beta(x + a, n - x + b) / _beta(a, b) for x in range(k, n + 1))
+    tail = stats.betabinom_sf(*(np.array([float(v)]) for v in (k, n, a, b)))
+    assert float(tail[0]) == pytest.approx(float(exact), rel=1e-6, abs=0.0)
 
 
 def test_doctests() -> None:
