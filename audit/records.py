@@ -331,8 +331,8 @@ def money_unsettled(
     follows a verdict the rules refuse, and the rules' points settled under the recorded
     winner match neither the record nor the rules: the verdict's finding
     (``declare.verdict``, ``score.outcome``) stands alone, and the money is not judged
-    (schemas/money.md). A loser recorded with the wrong kind of loss (a middle drop as a
-    first drop) is settled as recorded (``charged_points``).
+    (schemas/money.md). A loser recorded with the wrong kind of drop (a middle drop as a
+    first drop) is settled at the rules' points (``charged_points``).
 
     >>> from types import SimpleNamespace as Said
     >>> rows = [Result("A", "won", 0, None, None), Result("B", "first_drop", 20, None, None)]
@@ -358,8 +358,23 @@ _AT_SHOW = ("won", "lost")
 
 def charged_points(result: Result, said: RulesPoints | None) -> int:
     """The points ``result``'s player is charged in the money and the running scores: the
-    rules' points (``said``) when the rules agree with the recorded outcome, else the
-    recorded points (a wrong verdict is the hand's own finding, not also theirs)."""
-    if said is None or said.points is None or said.outcome != result.outcome:
+    rules' points (``said``) when the rules agree with the recorded outcome, or when both
+    are drops (a first drop recorded as a middle drop is a wrong penalty, like wrong
+    points: no one else's outcome rests on it); else the recorded points (a wrong verdict
+    is the hand's own finding, not also theirs).
+
+    >>> from types import SimpleNamespace as Said
+    >>> dropped = Result("C", "middle_drop", 40, None, None)
+    >>> charged_points(dropped, Said(outcome="first_drop", points=20))
+    20
+    >>> charged_points(dropped, Said(outcome="lost", points=80))
+    40
+    """
+    if said is None or said.points is None:
         return result.points
-    return said.points
+    if said.outcome == result.outcome or {said.outcome, result.outcome} <= _DROPS:
+        return said.points
+    return result.points
+
+
+_DROPS = {"first_drop", "middle_drop"}

@@ -588,7 +588,8 @@ def _player(
     by_rules = settled.amounts.get(player)
     if by_rules is not None:
         # A recorded outcome is wrong: the money findings settle the recorded outcomes
-        # (one finding per error), the player is told what the rules' outcomes pay.
+        # (one finding per error; a wrong kind of drop at the rules' points,
+        # records.charged_points), the player is told what the rules' outcomes pay.
         amount = str(by_rules)
         if row is not None and row.amount is not None and row.amount != by_rules:
             differs = differs if "amount" in differs else (*differs, "amount")

@@ -6,9 +6,9 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
 
 - in each deal every loser's ``results.amount`` is ``-points`` and the winner's is ``+``
   the sum the losers lost; the points are the rules' where the rules agree with the
-  recorded outcome (``records.charged_points``, as the pool scores and the ledger take
-  them), else the recorded ones: chips that followed wrong points are wrong too, and the
-  winner is never judged from points the replay found wrong;
+  recorded outcome or both are drops (``records.charged_points``, as the pool scores and
+  the ledger take them), else the recorded ones: chips that followed wrong points are
+  wrong too, and the winner is never judged from points the replay found wrong;
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player.

@@ -4,8 +4,9 @@ rules fix them.
 
 The running score checked is the rules' running score: the sum of the rules' points of
 each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
-say, or they give the player another outcome, the recorded ``points``), restarted at a
-rebuy at the rules' new score (1 + the highest score still in). Every ``score_after`` is
+say, or they give the player another outcome than the recorded one, other than another
+kind of drop, the recorded ``points``), restarted at a rebuy at the rules' new score (1 +
+the highest score still in). Every ``score_after`` is
 compared with it, never with the last recorded score plus the hand's points: a platform
 that recorded a wrong score (or a hand's wrong points, and counted on from them) and then
 carried it forward is wrong on each later hand, and each of those findings says where the
@@ -242,8 +243,9 @@ class _PoolCheck:
     def points(self, hand: Hand, result: Result) -> int:
         """The rules' points of ``result``'s player in ``hand``: the recorded points where
         the replay's are not given, the rules cannot say, or the rules give the player
-        another outcome (a wrong verdict is the hand's finding: the replay follows what the
-        platform did, so its points for the rest of that hand are the record's)."""
+        another outcome than another kind of drop (a wrong verdict is the hand's finding:
+        the replay follows what the platform did, so its points for the rest of that hand
+        are the record's)."""
         return charged_points(result, self.expected.get(hand.hand_id, {}).get(result.player))
 
     def keep(self, player: str, rules_score: int, recorded: int, where: str) -> None:

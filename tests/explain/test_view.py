@@ -183,25 +183,28 @@ points') and is recorded as a first drop (20); the winner's 54.00 is what the re
 outcomes pay (60 less the 10% rake), 72.00 what the rules' outcomes pay (80 less it)."""
 
 
-def test_a_wrong_drop_tells_the_winner_what_the_rules_outcomes_pay_001() -> None:
-    """`drops.points` (001_: 'Middle drop | 40 points'): one finding, on P1's outcome
-    (schemas/money.md: the money settles the recorded outcomes, so a wrong verdict is one
-    finding). The winner's record is not said to agree: the rules' outcomes pay 72.00, and
-    the words name the outcome it follows; P1 is shown what the rules charge them."""
+def test_a_wrong_kind_of_drop_is_settled_at_the_rules_points_001() -> None:
+    """`drops.points` (001_: 'Middle drop | 40 points'): a middle drop recorded as a first
+    drop is a wrong penalty, like wrong points (records.charged_points): no one else's
+    outcome rests on it, so the money is judged at the rules' 40 points (schemas/money.md),
+    P1's amount and the winner's each a finding, and each player is shown what the rules
+    pay them (a blind tester: a pool player recorded as a middle drop was put out at 101
+    where the rules' first drop left them at 81, and no game check said so)."""
     view = view_of(WRONG_DROP)
     p1, p2, p3 = view.players
-    assert [(f.check, f.player) for f in view.findings] == [("score.outcome", "P1")]
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("score.outcome", "P1"), ("score.amount", "P1"), ("score.amount", "P3"),
+    ]  # fmt: skip
     assert (p1.outcome, p1.points, p1.amount) == ("middle drop", "40", "-40.00")
     assert p1.why == "dropped after drawing a card in this hand (a middle drop)"
     assert p1.differs == ("outcome", "points", "amount")
     assert (p2.amount, p2.agrees) == ("-40.00", True)
     assert (p3.amount, p3.agrees, p3.differs) == ("72.00", False, ("amount",))
-    assert p3.comparison == (
-        "differs (amount): the rules' outcomes pay 72.00; the recorded 54.00 follows the "
-        "recorded outcome of P1 (the finding on P1)"
-    )
+    assert p3.comparison == "differs (amount)"
     assert p3.rule is not None
     assert p3.rule.key == "turns.last_player"
+    amounts = {f.player: (f.expected, f.recorded) for f in view.findings[1:]}
+    assert amounts == {"P1": ("-40.00", "-20.00"), "P3": ("72.00", "54.00")}
 
 
 def test_a_show_of_other_cards_is_not_compared_not_said_to_agree() -> None:

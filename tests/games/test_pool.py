@@ -154,6 +154,31 @@ def test_elimination_score_right_while_a_hands_points_field_is_wrong_is_not_flag
     assert check_pool(game, hands, RULES, expected={"h2": {"B": _said(41)}}) == []
 
 
+def test_drops_pool_101_a_first_drop_recorded_as_a_middle_drop_counts_20() -> None:
+    """000_1729c72ad4c1f885.txt (`drops.pool_101`: "In 101 Pool, the score is 20 points"
+    for a first drop): a first drop recorded as a middle drop (40) is a wrong penalty, not
+    a wrong verdict, so the running score counts the rules' 20 (records.charged_points).
+    B at 61 is at 81 by the rules, still in: the elimination at 101 is refused, and the
+    win named after it is that finding's, not a second one (a blind tester: the game's
+    checks followed the record's 40 and said nothing)."""
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    game, hands = pool_game([{"A": 0, "B": 61}, {"A": 0, "B": 40}], events, ended=True)
+    hands[1].results[1] = hands[1].results[1]._replace(outcome="middle_drop")
+    said = {"h2": {"B": Expected("first_drop", 20, "drops.pool_101", "dropped first")}}
+    found = check_pool(game, hands, RULES, expected=said)
+    assert keys(found) == [("pool.score", "g1", "h2", "B"), ("pool.elimination", "g1", "h2", "B")]
+    assert found[0].message == (
+        "B's pool score after hand 2 is recorded as 101, but by the rules it is 61 + 20 = 81 "
+        "(the rules charge 20 points for this hand, the record 40)."
+    )
+    assert found[0].rule == RULES.cite("drops.pool_101")
+    assert found[1].message.startswith("B was eliminated after hand 2 with 81 by the rules")
+    # a loss the rules count (80, full count) where the record has a drop stays the record's:
+    # that is a verdict, the hand's own finding
+    lost = {"h2": {"B": Expected("lost", 80, "points.cap", "the cards left unmatched")}}
+    assert check_pool(game, hands, RULES, expected=lost) == []
+
+
 def _said(points: int) -> Expected:
     return Expected("lost", points, "points.cap", "the cards left unmatched")
 
