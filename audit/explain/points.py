@@ -21,7 +21,13 @@ from audit.explain.cards import (
 )
 from audit.records import Game
 from audit.replay.hand import Seat
-from audit.replay.outcome import Expected, HandAudit, money_by_rules, server_loser
+from audit.replay.outcome import (
+    Expected,
+    HandAudit,
+    money_by_rules,
+    seat_by_rules,
+    server_loser,
+)
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
@@ -112,12 +118,13 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
     replay = audit.replay
     jokers = replay.jokers
     kinds = set(jokers.kinds)
-    held = sorted(c for c in replay.seats[player].cards if c in kinds)
+    cards = seat_by_rules(replay, player).cards
+    held = sorted(c for c in cards if c in kinds)
     out = ("first_drop", "middle_drop", "invalid_declare")
     if share is None and want is not None and want.outcome in out and _settles_values(audit, game):
         # points.value_cards: "a player who dropped or declared wrongly neither pays nor
         # receives": said on their own panel too, where their dispute is read.
-        worth = value_of(replay.seats[player].cards, jokers, replay.rules)
+        worth = value_of(cards, jokers, replay.rules)
         return ValueView(
             cards=card_views(held, jokers),
             words=worth.words or "no value cards",
@@ -252,7 +259,10 @@ def exact_loser(
     ):
         return want
     full = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key, whole=True)
-    return replace(want, score=full.score, why=full.why)
+    # The words around the audit's (who ended the hand, after a valid declaration the
+    # platform rejected: ``after_rejected``) stay.
+    audited = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key)
+    return replace(want, score=full.score, why=want.why.replace(audited.why, full.why))
 
 
 def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:

@@ -2,22 +2,29 @@
 panels.
 
 Every value from the log goes in as ``Text``, never as markup, so a player id such as
-``[bold]x[/bold]`` prints as written. Without a terminal rich prints the same words with
-no colour, which is what pipes and tests read.
+``[bold]x[/bold]`` prints as written, and on one line: a newline or another control
+character in it is printed escaped (``printable``). Without a terminal rich prints the same
+words with no colour, which is what pipes and tests read. Nothing is cut at any width: a
+word too long for its column goes on over the next line, a title too long for its panel
+opens the panel instead.
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Iterator
+from dataclasses import fields, is_dataclass, replace
+from typing import Any, TypeVar, cast
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from audit.errors import one_line
 from audit.explain.cards import CardView, GroupView
 from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
 from audit.explain.payouts import LedgerView
@@ -37,6 +44,58 @@ SEVERITY_STYLE = {
 }
 _COLOUR = {"critical": "red", "major": "red", "minor": "yellow", "info": "cyan"}
 _CARD_STYLE = {"red": "bold red", "black": "bold black", "joker": "bold magenta"}
+
+
+_View = TypeVar("_View")
+
+
+def printable(view: _View) -> _View:
+    """``view`` (a view model, or any value in one) with every string in it on one line
+    (``errors.one_line``): a newline or another control character in an id from the log
+    is printed escaped, as ``\\n``, so that an id cannot make lines of its own in the
+    explanation.
+
+    >>> print(*printable(("P1\\nFindings: none", 2)))
+    P1\\nFindings: none 2
+    """
+    if isinstance(view, str):
+        return cast(_View, one_line(view))
+    if isinstance(view, tuple):
+        return cast(_View, tuple(printable(item) for item in view))
+    if is_dataclass(view) and not isinstance(view, type):
+        changed = {f.name: printable(getattr(view, f.name)) for f in fields(view) if f.init}
+        return cast(_View, replace(view, **changed))
+    return view
+
+
+class _Table(Table):
+    """A rich table whose columns go on over the next line with a word too long for them
+    (rich's default cuts it, ending it with "…"): no word from the log is lost, whatever
+    the width of the terminal."""
+
+    def add_column(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("overflow", "fold")
+        super().add_column(*args, **kwargs)
+
+
+_TITLE_EDGES = 6
+"""The columns a panel's title leaves to its border: a corner, a rule and a space a side."""
+
+
+class _Titled:
+    """A panel with a title that is never cut: rich crops a title wider than its panel, so
+    where the console is too narrow for it, the title is the panel's first line instead,
+    wrapped as the rest."""
+
+    def __init__(self, body: RenderableType, title: Text, border: str) -> None:
+        self.body, self.title, self.border = body, title, border
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if cell_len(self.title.plain) + _TITLE_EDGES <= options.max_width:
+            yield Panel(self.body, title=self.title, border_style=self.border)
+        else:
+            head = Text(self.title.plain, style="bold")
+            yield Panel(Group(head, self.body), border_style=self.border)
 
 
 def print_view(view: HandView, console: Console) -> None:
@@ -67,6 +126,7 @@ def render_text(view: HandView, *, width: int = 100) -> str:
 
 
 def renderables(view: HandView) -> Iterator[RenderableType]:
+    view = printable(view)
     yield _header(view)
     if not view.unreplayable:
         yield _turns(view.turns)
@@ -103,7 +163,7 @@ def _border(severity: str, agrees: bool = True) -> str:
 # ------------------------------------------------------------ sections
 
 
-def _header(view: HandView) -> Panel:
+def _header(view: HandView) -> _Titled:
     lines = [Text(view.headline, style="bold")]
     if view.table is not None:
         lines.append(Text(f"Table and money: {view.table.terms}"))
@@ -122,7 +182,7 @@ def _header(view: HandView) -> Panel:
             Text.assemble("Verdict: ", Text(view.verdict, style=_border(view.worst))),
         ]
     lines.append(Text(f"Log root: {view.source}; rummy-audit {view.version}", style="dim"))
-    return Panel(Group(*lines), title=Text(view.title), border_style=_border(view.worst))
+    return _Titled(Group(*lines), Text(view.title), _border(view.worst))
 
 
 def _turns(turns: Iterable[TurnView]) -> Table:
@@ -130,7 +190,7 @@ def _turns(turns: Iterable[TurnView]) -> Table:
     each turn that changed them."""
     rows = list(turns)
     melds = any(t.table for t in rows)
-    table = Table(title="Turns", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
+    table = _Table(title="Turns", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
     for name in ("seq", "player", "drew", "from", "discarded", "then"):
         table.add_column(name)
     if melds:
@@ -159,7 +219,7 @@ def _turn_note(turn: TurnView) -> Text:
     return note
 
 
-def _player(p: PlayerView) -> Panel:
+def _player(p: PlayerView) -> _Titled:
     title = Text(f"{p.player}, seat {p.seat}: {p.score}")
     parts: list[RenderableType] = [
         Text.assemble(("Dealt: ", "bold"), cards_text(p.dealt)),
@@ -185,7 +245,7 @@ def _player(p: PlayerView) -> Panel:
     if p.best is not None:
         parts.append(Text(f"Best possible: {p.best.summary}, arranged as:", style="bold"))
         parts += _groups(p.best.melds, p.best.unmatched, p.best.note)
-    return Panel(Group(*parts), title=title, border_style=_border(p.severity, p.clean))
+    return _Titled(Group(*parts), title, _border(p.severity, p.clean))
 
 
 def _amount_part(p: PlayerView) -> str:
@@ -215,7 +275,7 @@ def _groups(
 ) -> list[RenderableType]:
     """A row per group, with its verdict and the reason; then the cards left on their own,
     with what the jokers among them are worth (``note``)."""
-    table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+    table = _Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     for _ in range(3):
         table.add_column()
     for g in groups:
@@ -252,7 +312,7 @@ def _note(note: str) -> str:
 
 def _findings(view: HandView) -> Panel:
     """Each finding with its severity, where it happened and the rule it cites."""
-    table = Table.grid(padding=(0, 1))
+    table = _Table.grid(padding=(0, 1))
     table.add_column()
     table.add_column()
     for f in view.findings:
@@ -280,7 +340,7 @@ def _fairplay(fairplay: FairPlayView) -> Panel:
     parts: list[RenderableType] = [
         Text(fairplay.note, style="" if fairplay.looked_up else "yellow")
     ]
-    table = Table.grid(padding=(0, 1))
+    table = _Table.grid(padding=(0, 1))
     table.add_column()
     table.add_column()
     for s in fairplay.suspicions:
@@ -308,6 +368,7 @@ def render_game_text(view: GameView, *, width: int = 100) -> str:
 
 
 def game_renderables(view: GameView) -> Iterator[RenderableType]:
+    view = printable(view)
     yield _game_header(view)
     yield _game_hands(view.hands)
     if view.scores is not None:
@@ -318,7 +379,7 @@ def game_renderables(view: GameView) -> Iterator[RenderableType]:
     yield _fairplay(view.fairplay)
 
 
-def _game_header(view: GameView) -> Panel:
+def _game_header(view: GameView) -> _Titled:
     lines = [Text(view.headline, style="bold")]
     if view.unknown:
         lines.append(Text(view.unknown + "."))
@@ -334,12 +395,12 @@ def _game_header(view: GameView) -> Panel:
         lines.append(Text(f"Result: {view.result}"))
     lines.append(Text.assemble("Verdict: ", Text(view.verdict, style=_border(view.worst))))
     lines.append(Text(f"Log root: {view.source}; rummy-audit {view.version}", style="dim"))
-    return Panel(Group(*lines), title=Text(view.title), border_style=_border(view.worst))
+    return _Titled(Group(*lines), Text(view.title), _border(view.worst))
 
 
 def _game_hands(hands: Iterable[GameHandView]) -> Table:
     """Every hand in order: its id, when, its status; then each seat's record."""
-    table = Table(title="Hands", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
+    table = _Table(title="Hands", box=box.SIMPLE_HEAD, title_justify="left", title_style="bold")
     table.add_column("no")
     table.add_column("hand, when, status", max_width=34)
     table.add_column("recorded results")
@@ -365,8 +426,8 @@ def _cell(cell: Cell) -> Text:
 
 
 def _scores(scores: ScoreTable) -> Group:
-    table = Table(title=scores.title, box=box.SIMPLE_HEAD, title_justify="left",
-                  title_style="bold", caption=scores.how, caption_justify="left")  # fmt: skip
+    table = _Table(title=scores.title, box=box.SIMPLE_HEAD, title_justify="left",
+                   title_style="bold", caption=scores.how, caption_justify="left")  # fmt: skip
     table.add_column("")
     for player in scores.players:
         table.add_column(Text(player), justify="right")
@@ -388,7 +449,7 @@ def _scores(scores: ScoreTable) -> Group:
 
 def _money(ledger: LedgerView) -> Panel:
     """Every ledger row, the balance, each sum by the rules against the record."""
-    rows = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    rows = _Table(box=box.SIMPLE_HEAD, pad_edge=False)
     rows.add_column("kind")
     rows.add_column("player")
     rows.add_column("amount", justify="right")
@@ -399,7 +460,7 @@ def _money(ledger: LedgerView) -> Panel:
     parts += [Text(note) for note in ledger.notes]
     if ledger.payouts:
         parts.append(Text(f"{ledger.sums_title}:", style="bold"))
-        sums = Table.grid(padding=(0, 1))
+        sums = _Table.grid(padding=(0, 1))
         sums.add_column()
         sums.add_column()
         for p in ledger.payouts:
@@ -421,7 +482,7 @@ def _money(ledger: LedgerView) -> Panel:
 def _game_findings(view: GameView) -> Panel:
     """Every game-level finding with where it is and its rule; each hand's own findings
     are counted in the hands table (``explain HAND_ID`` shows them)."""
-    table = Table.grid(padding=(0, 1))
+    table = _Table.grid(padding=(0, 1))
     table.add_column()
     table.add_column()
     for f in view.findings:

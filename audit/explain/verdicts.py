@@ -49,12 +49,9 @@ def _rules_words(said: Mapping[str, Expected]) -> str:
     if any(plays_on(e) for e in said.values()):
         return "by the rules it goes on past the end of the record"
     winners = [p for p, e in said.items() if e.outcome == "won"]
-    # A valid declaration the platform rejected ends the hand by the rules: its declarer
-    # won it, whoever the replay, following the record, left in last.
-    declared = [p for p in winners if said[p].rule_key == "declaration.min_runs"]
     if not winners:
         return "by the rules no one won it"
-    return f"by the rules {and_words(declared[:1] or winners)} won it"
+    return f"by the rules {and_words(winners)} won it"
 
 
 def and_words(items: Sequence[str]) -> str:

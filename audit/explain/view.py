@@ -49,8 +49,10 @@ from audit.replay.outcome import (
     HandAudit,
     TableState,
     plays_on,
+    rejected_valid,
+    seat_by_rules,
 )
-from audit.rules.declaration import GroupCheck, check_groups
+from audit.rules.declaration import GroupCheck, check_groups, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
@@ -568,10 +570,14 @@ def _player(
     were not run (``UnitAudit.skipped``)."""
     replay = audit.replay
     jokers = replay.jokers
-    seat = replay.seats[player]
+    # A valid declaration the platform rejected ended the hand by the rules: the others'
+    # cards then are what they lose with, and what the record has them do after is moot.
+    seat = seat_by_rules(replay, player)
     want = exact_loser(audit.expected.get(player), seat, jokers, rules)
     row = next((r for r in replay.hand.results if r.player == player), None)
-    declaration = next((d for d in replay.declarations if d.player == player), None)
+    ended = rejected_valid(replay)
+    declaration = next((d for d in replay.declarations if d.player == player
+                        and (ended is None or d.seq <= ended.seq)), None)  # fmt: skip
     title, groups = _arrangement(seat, want, declaration, jokers, rules)
     deals = game.format == "deals"
     amount = hand_amount(replay.hand, game, row, money.get(player))
@@ -641,7 +647,7 @@ def _player(
             sorted(dealt_cards(replay.hand, game.cards_per_hand, seat_no - 1)), jokers
         ),
         declaration=_declaration_words(declaration),
-        declaration_reasons=declaration.check.reasons if declaration else (),
+        declaration_reasons=_declaration_reasons(declaration, rules),
         groups_title=title,
         groups=group_views(kept, jokers),
         loose=loose,
@@ -689,6 +695,16 @@ def _declaration_words(declaration: Declaration | None) -> str:
     if declaration.check.valid and declaration.check.alternative:
         return f"valid, as {declaration.check.alternative}"
     return "valid" if declaration.check.valid else "invalid"
+
+
+def _declaration_reasons(declaration: Declaration | None, rules: Ruleset) -> tuple[str, ...]:
+    """Why a declaration is invalid; or why it is valid, where the platform rejected it
+    (the melds a dispute over it turns on)."""
+    if declaration is None:
+        return ()
+    if declaration.check.valid and not declaration.accepted:
+        return (valid_words(declaration.check, rules),)
+    return declaration.check.reasons
 
 
 def _arrangement(

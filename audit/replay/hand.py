@@ -91,6 +91,10 @@ class Declaration:
     """What the platform did, as the events after it show: the hand ended (accepted)."""
     turns_of_others: dict[str, int] = field(default_factory=dict)
     """Turns each other player had completed when the declaration came (first hand show)."""
+    held: dict[str, list[int]] | None = None
+    """A valid declaration the platform rejected: the cards of each other player still in
+    when it came. By the rules it ended the hand there, so they lose with these cards; with
+    three or more players the record plays on after it, and their cards change."""
 
 
 class HandReplay:
@@ -617,7 +621,11 @@ class HandReplay:
             accepted = recorded == "won"
         else:
             accepted = check.valid if after is None else after.action == "show"
-        self.declarations.append(Declaration(seat.player, e.seq, check, accepted, others))
+        then = None
+        if check.valid and not accepted:  # the rules end the hand here (``Declaration.held``)
+            then = {p: list(s.cards) for p, s in self.seats.items()
+                    if s.status is _IN and p != seat.player}  # fmt: skip
+        self.declarations.append(Declaration(seat.player, e.seq, check, accepted, others, then))
         seat.turns += 1
         seat.shown = [list(g) for g in groups]
         if accepted:

@@ -15,9 +15,9 @@ from audit.cards import CODE_TEXT, JOKER, RANK_OF
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, money_unsettled
-from audit.replay.hand import HandReplay, Seat, Status
+from audit.replay.hand import Declaration, HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
-from audit.rules.declaration import cannot_meet, unmet_charge
+from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
@@ -159,13 +159,21 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
     out: dict[str, Expected] = {}
     ending = next((d for d in replay.declarations if d.accepted), None)
     declared = {d.player: d for d in replay.declarations}
+    # A valid declaration the platform rejected ends the hand by the rules: its declarer
+    # won, the others still in lost with the cards they held then, whatever came after.
+    rejected = rejected_valid(replay)
+    held = rejected.held if rejected is not None and rejected.held is not None else {}
     # A declaration the platform accepted and the rules refuse: by the rules its declarer
     # is out with the penalty and the hand goes on as after any invalid declaration.
     refused = ending if ending is not None and not ending.check.valid else None
+    if rejected is not None:
+        ending, refused = rejected, None
     still_in = [p for p, s in replay.seats.items() if s.status is Status.IN and p not in declared]
     for player, seat in replay.seats.items():
         declaration = declared.get(player)
-        if seat.status in (Status.DROPPED, Status.LEFT):
+        if rejected is not None and player in held:
+            out[player] = after_rejected(rejected, player, replay)
+        elif seat.status in (Status.DROPPED, Status.LEFT):
             out[player] = _drop(seat, game, rules)
         elif declaration is not None and not declaration.check.valid:
             out[player] = Expected(
@@ -176,9 +184,10 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 seq=declaration.seq,
             )
         elif declaration is not None:
-            out[player] = Expected(
-                "won", 0, "declaration.min_runs", "made a valid declaration", seq=declaration.seq
-            )
+            why = "made a valid declaration"
+            if not declaration.accepted:
+                why += ", which the platform rejected"
+            out[player] = Expected("won", 0, "declaration.min_runs", why, seq=declaration.seq)
         elif player == replay.winner:
             out[player] = Expected(
                 "won", 0, "turns.last_player", "was the last player left in the hand"
@@ -232,6 +241,36 @@ def after_refused(declarer: str, still_in: Sequence[str], rules: Ruleset) -> Exp
     )
 
 
+def rejected_valid(replay: HandReplay) -> Declaration | None:
+    """The valid declaration the platform rejected, if any: by the rules it ended the hand
+    (the first valid declaration does), whatever the record did after it."""
+    return next((d for d in replay.declarations if d.check.valid and not d.accepted), None)
+
+
+def seat_by_rules(replay: HandReplay, player: str) -> Seat:
+    """``player``'s seat where the rules end the hand: after a valid declaration the
+    platform rejected, a player still in then holds the cards they held then
+    (``Declaration.held``: the record may play on, they never showed); else as replayed."""
+    rejected = rejected_valid(replay)
+    if rejected is None or rejected.held is None or player not in rejected.held:
+        return replay.seats[player]
+    return Seat(player, list(rejected.held[player]))
+
+
+def after_rejected(declaration: Declaration, player: str, replay: HandReplay) -> Expected:
+    """The rules' outcome of ``player``, still in the hand when the platform rejected
+    ``declaration``, which the rules find valid: it ended the hand (docs/replay.md), so they
+    lost, charged as any loser without a show for the cards they held then (``_loser``:
+    the first hand show cap if they had not yet had a turn)."""
+    turns = declaration.turns_of_others.get(player, 1)
+    want = _loser(seat_by_rules(replay, player), turns, replay)
+    why = (
+        f"was still in the hand when {declaration.player}'s valid declaration, which the "
+        f"platform rejected, ended it; {want.why}"
+    )
+    return replace(want, why=why)
+
+
 def plays_on(want: Expected) -> bool:
     """Whether ``want`` is that of a player the rules have play on past the end of the
     record (``after_refused``): no points of the rules', no outcome they decide."""
@@ -241,12 +280,13 @@ def plays_on(want: Expected) -> bool:
 def _settle_values(replay: HandReplay, out: dict[str, Expected]) -> None:
     """Points rummy with value cards (``points.value_cards``): the players still in at the
     show (the rules' outcome ``won`` or ``lost``; who dropped, left or declared invalidly
-    is out) settle the value of their cards. A loser's cards are those held at the end;
-    the declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``)."""
+    is out) settle the value of their cards. A loser's cards are those held at the end (or
+    when a valid declaration the platform rejected ended the hand: ``seat_by_rules``); the
+    declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``)."""
     if replay.game.format != "points":
         return
     held = {
-        player: value_of(replay.seats[player].cards, replay.jokers, replay.rules)
+        player: value_of(seat_by_rules(replay, player).cards, replay.jokers, replay.rules)
         for player, want in out.items()
         if want.outcome in ("won", "lost")
     }
@@ -424,8 +464,8 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             if declaration is not None and verdicts <= {"won", "invalid_declare"}:
                 if declaration.check.valid:
                     message = (
-                        f"{player}'s declaration was judged invalid, but it is valid: every "
-                        "group is a sequence or set and the requirement is met."
+                        f"{player}'s declaration was judged invalid, but it is valid: "
+                        f"{valid_words(declaration.check, rules)}."
                     )
                 else:
                     message = (
@@ -483,8 +523,8 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 )
                 check = "score.points"
             else:
-                held = _jokers_held(want, replay.seats[player], replay)
-                message = f"{player} was charged {row.points} points; {want.why}"
+                held = _jokers_held(want, seat_by_rules(replay, player), replay)
+                message = f"{player} was charged {row.points} points; {_of(player, want.why)}"
                 if held and want.score is not None:  # open melds' words mark each already
                     message += f": {_jokers_words(held, rules.joker_points)}"
                 message += "."
@@ -548,7 +588,9 @@ def _jokers_at_stake(held: list[int], want: Expected, row: Result, replay: HandR
     return row.points == min(cap, raw + face)
 
 
-_DEEDS: Final = ("made ", "was ", "showed ", "dropped ", "dropped,", "left ")
+_DEEDS: Final = (
+    "made ", "was ", "showed ", "dropped ", "dropped,", "left ", "went ", "held ", "never ",
+)
 """How an ``Expected.why`` that says what the player did begins; the others say what the
 cards are worth ("the cards left unmatched ... are worth 51")."""
 

@@ -135,6 +135,11 @@ def cannot_meet(rules: Ruleset) -> str:
     no arrangement of their cards makes the 2 sequences, one of them pure, that a
     declaration needs
     """
+    return f"no arrangement of their cards makes the {_needed(rules)}, that a declaration needs"
+
+
+def _needed(rules: Ruleset) -> str:
+    """The sequences a declaration needs: ``2 sequences, one of them pure``."""
     if rules.min_runs > rules.min_pure_runs:
         need = _count(rules.min_runs, "sequence")
         if rules.min_pure_runs:
@@ -144,7 +149,28 @@ def cannot_meet(rules: Ruleset) -> str:
         need = _count(rules.min_pure_runs, "pure sequence")
     if rules.long_run_length is not None:
         need += f", one of them of {rules.long_run_length} cards or more"
-    return f"no arrangement of their cards makes the {need}, that a declaration needs"
+    return need
+
+
+def valid_words(check: DeclarationCheck, rules: Ruleset) -> str:
+    """Why a valid declaration is valid: each group and the meld it is, and the sequences
+    they hold that a declaration needs; or the other way to declare that the cards meet.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> rs = load_preset("standard-13")
+    >>> groups = [parse_codes(g.split()) for g in ("2H 3H 4H", "5S 6S JK", "9C 9D 9S")]
+    >>> check = check_declaration(sum(groups, []), groups, Jokers.of_rank(7), rs)
+    >>> print(valid_words(check, rs))  # doctest: +NORMALIZE_WHITESPACE
+    its groups are melds, 2H 3H 4H (pure sequence), 5S 6S JK (impure sequence), 9C 9D 9S
+    (set), and hold the 2 sequences, one of them pure, that a declaration needs
+    """
+    if check.alternative:
+        return f"it is {check.alternative}"
+    melds = ", ".join(f"{g.text} ({g.verdict.kind.value})" for g in check.groups)
+    if not (rules.min_runs or rules.min_pure_runs):
+        return f"its groups are melds, {melds}"
+    return f"its groups are melds, {melds}, and hold the {_needed(rules)}, that a declaration needs"
 
 
 def check_declaration(

@@ -17,6 +17,7 @@ from audit.rules.ruleset import load_preset
 from audit.rules.scoring import score_arrangement
 from audit.unit import audit_unit
 from tests.explain.hands import DISPUTE, INVALID
+from tests.explain.test_fairplay import flat
 from tests.explain.test_html import QUOTES, hostile_hand
 from tests.replay.cases import base
 from tests.replay.scenario import cards, parse_event, scenario
@@ -427,3 +428,126 @@ def test_each_pure_sequence_a_21_card_loser_keeps_is_named_on_its_own() -> None:
         "every card but the pure sequences 2D 3D 4D and TH JH QH counts, because "
     )
     assert "the pure sequences 2D 3D 4D and TH JH QH" in score.summary()
+
+
+B_DEALT = "2D 3D 4D 6C 7C 8C QH QS 3S 7S 9S 9H 2S"
+TWO = {"A": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD KH 2C", "B": B_DEALT}
+REJECTED_VALID: dict[str, object] = {
+    "seats": TWO,
+    "wild": "5C",
+    "open": "QS",
+    "stock": "JH AS TD",
+    "events": [
+        "A draw_stock JH",
+        "A discard JH",
+        "B draw_stock AS",
+        "B discard AS",
+        "A draw_stock TD",
+        "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD KH",
+    ],
+    "results": {"A": ("invalid_declare", 80, "-40.00"), "B": ("won", 0, "34.00")},
+    "point_value": "0.5000",
+    "rake_pct": "15.00",
+}
+"""Points rummy, two players: A's declaration is valid (three pure sequences and a set),
+but the platform rejected it, charged A the invalid declaration's 80 and paid B as the
+winner: the reverse of ``ACCEPTED_INVALID_TWO``."""
+
+
+def test_a_valid_declaration_the_platform_rejected_is_won_by_its_declarer_004() -> None:
+    """`declaration.min_runs` and `declaration.min_pure_runs` (004_4c9baa4cf67655ae.txt: 'A
+    player wins the game by making a valid declaration first. If the declaration is
+    correct, they win with 0 points, and all other players' points are calculated based on
+    their unmatched cards'; 001_42b102d6f12eaa06.txt: 'A valid declaration requires minimum
+    2 sequences, with at least 1 pure sequence'): by the rules A won and B lost the 50
+    points of their unmatched cards. Explain told B "won, 0 points ... agrees" (both
+    players won by the rules: a blind tester); it tells A why the declaration is valid,
+    B what they lost, and the findings say the same."""
+    view = view_of(REJECTED_VALID)
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("declare.verdict", "A"), ("score.outcome", "B"),
+    ]  # fmt: skip
+    melds = (
+        "its groups are melds, AH 2H 3H (pure sequence), 4S 5S 6S (pure sequence), 7D 8D 9D "
+        "TD (pure sequence), KC KD KH (set), and hold the 2 sequences, one of them pure, that "
+        "a declaration needs"
+    )
+    assert view.findings[0].message == (
+        f"A's declaration was judged invalid, but it is valid: {melds}."
+    )
+    a, b = view.players
+    assert (a.outcome, a.points, a.amount) == ("won", "0", "21.25")
+    assert a.why == "made a valid declaration, which the platform rejected"
+    assert (a.declaration, a.declaration_reasons) == ("valid", (melds,))
+    assert a.differs == ("outcome", "points", "amount")
+    lost = (
+        "was still in the hand when A's valid declaration, which the platform rejected, "
+        "ended it; the cards left unmatched, QS QH 9S 9H 7S 3S 2S, are worth 50, arranged at "
+        "best by the server (no show recorded)"
+    )
+    assert (b.outcome, b.points, b.amount, b.why) == ("lost", "50", "-25.00", lost)
+    assert (b.agrees, b.differs) == (False, ("outcome", "points", "amount"))
+    assert view.findings[1].message == (
+        f"B is recorded as won (0 points), but the hand gives lost (50 points): B {lost}."
+    )
+    text = flat(render_text(view))
+    assert f"B: lost, 50 points, amount -25.00 ({lost}); recorded won, 0 points" in text
+    assert f"A's declaration is valid: - {melds}" in text
+    assert "agrees" not in text
+
+
+def test_after_a_rejected_valid_declaration_the_others_lose_what_they_held_then_004() -> None:
+    """004_4c9baa4cf67655ae.txt: 'If the declaration is correct, they win with 0 points,
+    and all other players' points are calculated based on their unmatched cards': with
+    three players the record plays on after the platform rejected A's valid declaration
+    (B draws JH and discards 2S, C drops, B is paid as the winner). By the rules the hand
+    ended at A's declaration: B and C lost with the cards they held then, B capped at 40
+    (`points.first_hand_show_cap`: no turn yet), C charged 23, not the drop recorded."""
+    hand = {
+        **REJECTED_VALID,
+        "seats": {**TWO, "C": "AS 3C 5D 7H 8H TC JC 6D 4C 6H 8S TS QC"},
+        "open": "QD",
+        "stock": "TD JH",
+        "events": [
+            "A draw_stock TD",
+            "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD KH",
+            "B draw_stock JH",
+            "B discard 2S",
+            "C drop",
+        ],
+        "results": {
+            "A": ("invalid_declare", 80, "-40.00"),
+            "B": ("won", 0, "25.50"),
+            "C": ("first_drop", 20, "-10.00"),
+        },
+    }
+    view = view_of(hand)
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("declare.verdict", "A"), ("score.outcome", "B"), ("score.outcome", "C"),
+    ]  # fmt: skip
+    a, b, c = view.players
+    assert (a.outcome, b.outcome, b.points, c.outcome, c.points) == (
+        "won", "lost", "40", "lost", "23",
+    )  # fmt: skip
+    assert b.rule is not None
+    assert b.rule.key == "points.first_hand_show_cap"
+    # B's cards as dealt, when the hand ended by the rules: not JH for 2S, as the record
+    charged = [card.code for g in b.groups for card in g.cards] + [x.code for x in b.loose]
+    assert sorted(charged) == sorted(CODE_TEXT[c] for c in cards(B_DEALT))
+    assert c.why.endswith("the cards left unmatched, AS 6D 4C 3C, are worth 23, arranged at "
+                          "best by the server (no show recorded)")  # fmt: skip
+    assert (c.groups_title, c.held) == ("arranged at best by the server (no show recorded)", ())
+
+
+def test_a_winner_charged_points_is_named_in_the_finding_001() -> None:
+    """001_42b102d6f12eaa06.txt: 'The first player to arrange all 13 cards and declare
+    wins with 0 points' (`declaration.min_runs`): P1, who declared validly, was charged 5.
+    The finding said "P1 was charged 5 points; made a valid declaration." with no one
+    making it (a blind tester); it says who."""
+    view = view_of(base(results={"P1": ("won", 5, "36.00"), "P2": ("lost", 40, "-40.00")}))
+    assert [(f.check, f.player, f.message) for f in view.findings] == [
+        ("score.points", "P1", "P1 was charged 5 points; P1 made a valid declaration."),
+    ]
+    assert "score.points: P1 was charged 5 points; P1 made a valid declaration." in flat(
+        render_text(view)
+    )
