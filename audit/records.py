@@ -188,12 +188,6 @@ class Game:
     """``game_events`` and/or ``ledger`` when a row of that table naming this game was
     quarantined (input.row): the checks resting on that table are not run."""
 
-    @property
-    def called_off(self) -> bool:
-        """The ledger gives money back (``refund`` rows): the game was called off
-        (schemas/money.md), ends with no winner, and only its ledger's balance is judged."""
-        return any(row.kind == LedgerKind.REFUND for row in self.ledger)
-
 
 class Shuffle(NamedTuple):
     """A hand's provably-fair commitment (``hands.shuffle``)."""
@@ -319,6 +313,56 @@ class RulesPoints(Protocol):
 
 RulesSay = Mapping[str, Mapping[str, RulesPoints]]
 """hand_id -> player -> what the rules give them (``RulesPoints``)."""
+
+
+def game_end(game: Game, hands: Sequence[Hand], said: RulesSay | None = None) -> str | None:
+    """How the record shows that ``game`` reached its end, in words (``its game_won event
+    after hand 5``), or None where it does not (schemas/money.md, "Called off"). A pool or
+    deals game ends with a ``game_won`` or ``split`` game event (none without the
+    game_events table: its end is not seen); a points game, whose hands are each a game
+    settled on its own, when every hand ended (``hand_ended``; ``said``: what the replay's
+    rules give each player of each replayed hand).
+
+    >>> from types import SimpleNamespace as Said
+    >>> game = Game("G1", "T1", "points", None, 13, "standard-13", 2, 2, 6, "real", None,
+    ...     Decimal("0.5000"), Decimal("10.00"), False)
+    >>> hand = Hand("H1", "G1", 1, ["A", "B"], [], 0, 0, [], [
+    ...     Result("A", "won", 0, None, None), Result("B", "lost", 40, None, None)])
+    >>> game_end(game, [hand])
+    'its one hand ended'
+    >>> print(game_end(game, [hand], {"H1": {"B": Said(outcome="first_drop")}}))
+    None
+    """
+    if game.format == Format.POINTS:
+        if not hands or not all(hand_ended(h, (said or {}).get(h.hand_id)) for h in hands):
+            return None
+        return "its one hand ended" if len(hands) == 1 else f"each of its {len(hands)} hands ended"
+    end = next((e for e in game.game_events if e.action in _GAME_ENDS), None)
+    return None if end is None else f"its {end.action} event after hand {end.after_hand_no}"
+
+
+_GAME_ENDS: Final = (GameAction.GAME_WON.value, GameAction.SPLIT.value)
+"""The game events that end a pool or deals game: it was won, or (pool) split."""
+
+
+def hand_ended(hand: Hand, said: Mapping[str, RulesPoints] | None = None) -> bool:
+    """Whether ``hand`` reached its end: it was read (not quarantined: a hand with no
+    results is) and, where the replay's rules are given (``said``), they give every player
+    dealt in an outcome; a hand whose events stop with players still in and no valid
+    declaration (its ``turn.order`` finding) gives them none."""
+    if hand.quarantine is not None or not hand.results:
+        return False
+    return said is None or all(player in said for player in hand.seats)
+
+
+def called_off(game: Game, hands: Sequence[Hand], said: RulesSay | None = None) -> bool:
+    """The game was called off: its ledger gives money back (``refund`` rows) and the
+    record does not show it reaching its end (``game_end``). It ends with no winner, and
+    only its ledger's balance is judged (schemas/money.md). A game played to its end is
+    judged like any other, refund rows or not: one refund row of 0.00 switched off every
+    money check of a finished game (a blind tester)."""
+    refunds = any(row.kind == LedgerKind.REFUND for row in game.ledger)
+    return refunds and game_end(game, hands, said) is None
 
 
 def money_unsettled(

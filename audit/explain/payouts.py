@@ -6,8 +6,9 @@ the rules, or why there is none (``hand_amount``, ``settled_by_rules``).
 The sums come from the game checks' own arithmetic (``audit.games.ledger.prize_pool`` and
 ``points_owed``, ``audit.games.pool.split_shares``, ``audit.money.rake``); where the checks
 do not judge the money (a running game, a game not all of whose hands could be read, a
-called-off game ...) the view says so instead, with the same readings as
-``audit.unit.game_checks``.
+called-off game: ``records.called_off`` ...) the view says so instead, with the same
+readings as ``audit.unit.game_checks``; the refund rows of a game played to its end are
+said in the words of their ``ledger.balance`` findings (``ledger.refunds``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from audit.games.ledger import (
     POOL_RULE,
     points_owed,
     prize_pool,
+    refunds,
     settle_by_rules,
 )
 from audit.games.pool import PoolJudgement, judge_pool, split_shares
@@ -37,6 +39,8 @@ from audit.records import (
     LedgerRow,
     Result,
     RulesSay,
+    called_off,
+    hand_ended,
     money_unsettled,
 )
 from audit.replay.outcome import HandAudit, money_by_rules, plays_on
@@ -210,9 +214,32 @@ def _payouts(
     if gaps:
         return (balance, f"Only the ledger's own balance is checked: not all the game's "
                 f"hands could be judged ({gaps[0]}).",), ()  # fmt: skip
-    if game.called_off:
-        return (balance, "The game was called off (refund rows): only its balance is "
-                "checked."), ()  # fmt: skip
+    said = unit.rules_say()
+    if called_off(game, hands, said):
+        unended = next((h for h in hands if not hand_ended(h, said.get(h.hand_id))), None)
+        end = (
+            f"hand {unended.hand_no} did not end"
+            if game.format == "points" and unended is not None
+            else "no game_won or split event records its end"
+        )
+        return (balance, f"The game was called off (refund rows, and {end}): only its "
+                "balance is checked."), ()  # fmt: skip
+    notes, payouts = _format_payouts(unit, hands, game, rules, missing, damaged, balance)
+    # A game played to its end pays no refund: each refund row is its ledger.balance
+    # finding, said here in its words (a refund of 0.00 would show as "agrees" as a sum).
+    return notes + tuple(f.message for f, _ in refunds(game, hands, said)), payouts
+
+
+def _format_payouts(
+    unit: UnitAudit,
+    hands: list[Hand],
+    game: Game,
+    rules: Ruleset,
+    missing: frozenset[str],
+    damaged: Mapping[str, Sequence[str]],
+    balance: str,
+) -> tuple[tuple[str, ...], tuple[Payout, ...]]:
+    """The payouts of a game the ledger checks judge in full, by its format."""
     if game.format == "points":
         return (balance,), _points_payouts(hands, game, rules, unit.rules_say())
     if game.entry_fee is None:

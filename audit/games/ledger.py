@@ -26,11 +26,13 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
 
 Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
 ledger row is not judged (the ledger table is optional; ``audit.unit.game_checks`` says so,
-``game.unchecked``, when the ledger holds other rows); a game with ``refund`` rows was
-called off, so only its balance is checked; so is a points game with a quarantined hand
-(its results cannot be trusted). Practice-chip games raise the same findings at severity
-``info``: no real money moved. One wrong row is one finding: the balance's own finding is
-left out when the rows' findings account for all of the difference (``Row``).
+``game.unchecked``, when the ledger holds other rows); a game with ``refund`` rows that the
+record does not show reaching its end was called off (``records.called_off``), so only its
+balance is checked; so is a points game with a quarantined hand (its results cannot be
+trusted). A game played to its end is judged whatever refund rows it has, and each of them
+is money the rules do not pay (``refunds``). Practice-chip games raise the same findings at
+severity ``info``: no real money moved. One wrong row is one finding: the balance's own
+finding is left out when the rows' findings account for all of the difference (``Row``).
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ from audit.records import (
     Result,
     RulesPoints,
     RulesSay,
+    called_off,
     charged_points,
+    game_end,
     money_unsettled,
 )
 from audit.rules.ruleset import Ruleset
@@ -105,12 +109,13 @@ def check_ledger(
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
     rows = foreign_rows(game, game_events=game_events)
-    if complete and not game.called_off:
+    if complete and not called_off(game, hands, expected):
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
                 rows += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
             rows += _pool(game, hands, game.entry_fee, winner)
+        rows += refunds(game, hands, expected)
     net = sum((row.amount for row in game.ledger), ZERO)
     explained = sum((moved for _, moved in rows), ZERO)
     out = ([] if rows and explained == net else balance(game)) + [f for f, _ in rows]
@@ -150,6 +155,35 @@ def balance(game: Game) -> list[Finding]:
             rule=BALANCE_RULE,
         )
     ]
+
+
+def refunds(game: Game, hands: list[Hand], expected: RulesSay | None = None) -> list[Row]:
+    """``ledger.balance`` for each ``refund`` row of a game played to its end (the record
+    shows how, ``records.game_end``; none for a game it does not). A refund gives back
+    the stakes of a game called off; the rules of a game that ended pay its prize, split
+    shares or settlements, never a refund. A refund of 0.00 is one too: it moves no money,
+    but it is a row of a called-off game in a game that ended, and such a row had every
+    other money check of the game switched off (a blind tester), as a row of a kind the
+    format has none of is flagged whatever its amount (``foreign_rows``)."""
+    rows = [row for row in game.ledger if row.kind == "refund"]
+    end = game_end(game, hands, expected) if rows else None
+    if end is None:
+        return []
+    out: list[Row] = []
+    for row in rows:
+        found = finding(
+            "ledger.balance",
+            game_id=game.game_id,
+            player_id=row.player,
+            expected="no refund rows",
+            recorded=f"refund {row.amount}",
+            message=f"Refund of {row.amount} to {row.player or 'the platform'} in game "
+            f"{game.game_id}, which was played to its end ({end}): the rules pay no refund "
+            "there.",
+            rule=BALANCE_RULE,
+        )
+        out.append((found, row.amount))
+    return out
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,16 @@ from typing import Any
 from audit.findings import Finding, finding
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.records import Game, GameAction, GameEvent, Hand, Result, RulesSay, charged_points
+from audit.records import (
+    Game,
+    GameAction,
+    GameEvent,
+    Hand,
+    Result,
+    RulesSay,
+    called_off,
+    charged_points,
+)
 from audit.rules.ruleset import PoolRules, Ruleset, cite
 
 ACCEPT_RULE = (
@@ -202,7 +211,7 @@ class _PoolCheck:
                 f"{len(active)} players were still in ({', '.join(active)}).",
                 hand_id=last.hand_id, expected="one player left", recorded=len(active),
             )  # fmt: skip
-        elif len(set(active) - refused) > 1 and not self.game.called_off:
+        elif len(set(active) - refused) > 1 and not called_off(self.game, self.hands):
             # ended with several still in, neither won nor split (a blind tester: with the
             # split event missing, the game's only findings were its ledger's split rows)
             self.add(

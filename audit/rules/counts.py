@@ -75,6 +75,40 @@ def alternative(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> str | N
     return None
 
 
+def short_of_dublees(
+    cards: Sequence[int], sizes: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> str | None:
+    """Why a declaration laid mostly in pairs (more than half of its groups, of ``sizes``
+    cards each, hold 2) is no declaration by dublees (``declaration.alternatives``), in
+    words; ``None`` for one laid otherwise, or under a ruleset with no such alternative
+    (or whose melds may be pairs, ``melds.min_size``). Pairs are then no melds, so cards
+    laid so are an attempt at the dublees, and what they
+    lack is dublees, not each pair's third card (a blind tester read every pair "has 2
+    cards; a sequence or set needs at least 3" and never that 7 dublees are not 8).
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> hand = parse_codes("2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD QC QC KH KS QS 3C 5D AH".split())
+    >>> print(short_of_dublees(hand, [2] * 8 + [4], Jokers.for_wild_card("7H", r21), r21))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    it holds 7 dublees where a declaration by dublees needs 8 (declaration.alternatives: 8
+    dublees are a declaration); its pairs are no sequences or sets, which need at least 3
+    cards
+    """
+    need = next((alt.count for alt in rules.alternatives if alt.kind == "dublees"), None)
+    pairs = sum(1 for n in sizes if n == 2)
+    if need is None or rules.min_meld_size <= 2 or 2 * pairs <= len(sizes):
+        return None
+    have = tally(cards, jokers, rules).dublees
+    held = f"{have} dublee{'s' if have != 1 else ''}" if have else "no dublees"
+    return (
+        f"it holds {held} where a declaration by dublees needs {need} "
+        f"(declaration.alternatives: {need} dublees are a declaration); its pairs are no "
+        f"sequences or sets, which need at least {rules.min_meld_size} cards"
+    )
+
+
 def ready_reason(cards: Sequence[int], jokers: Jokers, rules: Ruleset, melded: bool) -> str | None:
     """Why a loser's hand counts as ready (``points.ready_hand``), in words, or ``None``:
     ``melded`` says their cards lie in melds that meet the declaration requirement."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from audit.cards import difference_words, format_codes
-from audit.rules.counts import alternative
+from audit.rules.counts import alternative, short_of_dublees
 from audit.rules.melds import Jokers, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 
@@ -213,6 +213,12 @@ def check_declaration(
     other = alternative(hand, jokers, rules) if rules.alternatives else None
     if other is not None:
         return DeclarationCheck(checked, tuple(reasons), other, tuple(keys))
+    sizes = [len(g) for g in groups]
+    short = short_of_dublees(hand, sizes, jokers, rules) if rules.alternatives else None
+    if short is not None:  # laid in pairs: the dublees it lacks, not each pair's third card
+        reasons.append(short)
+        keys.append("declaration.alternatives")
+        return DeclarationCheck(checked, tuple(reasons), keys=tuple(keys))
     for g in checked:
         if not g.verdict.is_valid:
             reasons.append(g.verdict.reason)
@@ -220,7 +226,7 @@ def check_declaration(
     for reason, key in _unmet(checked, rules):
         reasons.append(reason)
         keys.append(key)
-    grouping = grouping_reason([len(g) for g in groups], rules)
+    grouping = grouping_reason(sizes, rules)
     if grouping:
         reasons.append(grouping)
         keys.append("declaration.groupings")

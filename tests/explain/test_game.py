@@ -245,6 +245,47 @@ def test_a_points_game_whose_ledger_is_off_shows_its_ledger_balance_findings(
     assert all(p.agrees for p in hand.players)
 
 
+def test_a_refund_in_a_game_played_to_its_end_is_judged_not_called_off() -> None:
+    """schemas/money.md, "Called off": P1's one hand ended, and the ledger pays P1 5.00 of
+    the 36.00 the hand settles as a refund. The game was played to its end, so it is not
+    called off (a blind tester's story said "The game was called off (refund rows): only
+    its balance is checked." of such a game): its sums are the rules', and the refund is
+    said in its finding's words. The same ledger for a hand whose events stop with both
+    players still in is a game called off, and the story says why."""
+    ledger = [LedgerRow("P1", "points_settlement", Decimal("31.00")),
+              LedgerRow("P1", "refund", Decimal("5.00")),
+              LedgerRow("P2", "points_settlement", Decimal("-40.00")),
+              LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    refund = (
+        "Refund of 5.00 to P1 in game G1, which was played to its end (its one hand ended): "
+        "the rules pay no refund there."
+    )
+    game, hand = scenario(**base())
+    game.ledger = ledger
+    view = build_game_view(audit_unit(GameUnit(game.game_id, game, [hand])), source="logs",
+                           version="V")  # fmt: skip
+    assert [(f.check, f.player, f.message) for f in view.findings] == [
+        ("ledger.balance", "P1", "By the rules, P1's hands settle 36.00 with them, but the "
+         "ledger settled 31.00."),
+        ("ledger.balance", "P1", refund),
+    ]  # fmt: skip
+    assert payouts(view)[("points settlement", "P1")] == ("36.00", "31.00", False)
+    assert view.ledger is not None
+    assert view.ledger.notes[-1] == refund
+    assert "called off" not in flat(render_game_text(view))
+    game, hand = scenario(**base(events=["P1 draw_stock JK", "P1 discard JK"]))
+    game.ledger = ledger
+    view = build_game_view(audit_unit(GameUnit(game.game_id, game, [hand])), source="logs",
+                           version="V")  # fmt: skip
+    assert view.findings == ()
+    assert view.ledger is not None
+    assert view.ledger.payouts == ()
+    assert view.ledger.notes[-1] == (
+        "The game was called off (refund rows, and hand 1 did not end): only its balance is "
+        "checked."
+    )
+
+
 def test_a_game_with_no_ledger_rows_says_its_money_was_not_checked(tmp_path: Path) -> None:
     logs = write_log(tmp_path / "logs", [scenario(**DISPUTE)])
     view = load_game_view(logs, "G1")

@@ -380,6 +380,81 @@ def test_running_and_empty_ledgers_are_not_judged() -> None:
     assert check_ledger(pool_game([]), POOL_HANDS, RULES) == []
 
 
+# ---------------------------------------------------------------- refunds
+
+
+def test_a_refund_row_does_not_hide_the_money_of_a_game_played_to_its_end() -> None:
+    """schemas/money.md, "Called off": a blind tester moved 5.00 of A's settlement to B
+    (the ledger still balances) and added a refund of 0.00 to A; the game was taken as
+    called off, only its balance was judged, and the run passed. A points game whose hands
+    all ended, and a pool game ended by its game_won, are judged like any other: each
+    wrong row is its finding, and the refund row is one too."""
+    shifted = points_ledger()
+    shifted[0] = LedgerRow("A", "points_settlement", D("21.25"))
+    shifted[1] = LedgerRow("B", "points_settlement", D("-15.00"))
+    refund = LedgerRow("A", "refund", D("0.00"))
+    found = check_ledger(game("points", [*shifted, refund]), POINTS_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("A", "18.25", "13.25"),
+        ("B", "-13.00", "-8.00"),
+        ("A", "no refund rows", "refund 0.00"),
+    ]
+    assert found[2].message == (
+        "Refund of 0.00 to A in game G1, which was played to its end (each of its 2 hands "
+        "ended): the rules pay no refund there."
+    )
+    prize_shared = [*pool_ledger(prize="155.00"), LedgerRow("B", "prize", D("20.00")),
+                    LedgerRow("B", "refund", D("0.00"))]  # fmt: skip
+    found = check_ledger(pool_game(prize_shared), POOL_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("A", "175.00", "155.00"),
+        ("B", "0.00", "20.00"),
+        ("B", "no refund rows", "refund 0.00"),
+    ]
+    assert "(its game_won event after hand 3)" in found[2].message
+
+
+def test_a_game_is_called_off_when_refunded_without_reaching_its_end() -> None:
+    """schemas/money.md, "Called off": refund rows in a game the record does not show
+    reaching its end (a pool game with no game_won or split event; a points game with a
+    hand whose events stop with players still in, to which the replay's rules give no
+    outcome) are a game called off: only its balance is judged. The same rows in the game
+    that ended are judged: the prize A was not paid and the rake not taken, and each
+    refund, account for all the ledger is out, so the balance's finding is left out."""
+    refunded = [*pool_ledger()[:4], *(LedgerRow(p, "refund", D("50.00")) for p in "ABCC")]
+    assert check_ledger(pool_game(refunded, game_events=[REBUY]), POOL_HANDS, RULES) == []
+    found = check_ledger(pool_game(refunded), POOL_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        (None, "25.00", "0.00"),
+        ("A", "175.00", "0.00"),
+        *((p, "no refund rows", "refund 50.00") for p in "ABCC"),
+    ]
+    split = [REBUY, GameEvent(3, 9, None, "split", None, "auto")]
+    found = check_ledger(pool_game(refunded, game_events=split), POOL_HANDS, RULES)
+    assert [f.player_id for f in found] == [None, "A", "B", "C", "C"]
+    first_only = [*points_ledger()[:4], LedgerRow("A", "refund", D("0.00"))]
+    unended = {POINTS_HANDS[1].hand_id: {}}
+    assert check_ledger(game("points", first_only), POINTS_HANDS, RULES, expected=unended) == []
+    found = check_ledger(game("points", first_only), POINTS_HANDS, RULES)
+    assert [f.player_id for f in found] == ["A", "B", None, "A"]
+
+
+def test_each_refund_of_a_game_played_to_its_end_is_one_finding() -> None:
+    """A pool game paid as the rules say, and 10.00 more refunded to C: the refund row is
+    the one finding (it accounts for all the ledger is out); practice chips: info."""
+    extra = [*pool_ledger(), LedgerRow("C", "refund", D("10.00"))]
+    found = check_ledger(pool_game(extra), POOL_HANDS, RULES)
+    assert [(f.player_id, f.recorded, f.severity) for f in found] == [
+        ("C", "refund 10.00", Severity.CRITICAL),
+    ]
+    assert found[0].message == (
+        "Refund of 10.00 to C in game G1, which was played to its end (its game_won event "
+        "after hand 3): the rules pay no refund there."
+    )
+    practice = check_ledger(pool_game(extra, chip_type="practice"), POOL_HANDS, RULES)
+    assert [(f.player_id, f.severity) for f in practice] == [("C", Severity.INFO)]
+
+
 # ---------------------------------------------------------------- the simulator
 
 

@@ -131,6 +131,26 @@ def test_declaration_alternatives_seven_dublees_and_two_printed_jokers_are_eight
     assert not _declare(seven + " / JK 8H / QS 3C 5D AH 9S")[0]  # a joker pair is no dublee
 
 
+def test_declaration_alternatives_seven_dublees_laid_in_pairs_are_said_to_be_short() -> None:
+    """docs/rules-21-27.md 4.3 (eight dublees): cards laid mostly in pairs are an attempt
+    at the dublees, so the reason is the dublees they lack, on the rule of the
+    alternatives; not each pair's "has 2 cards; a sequence or set needs at least 3" (a
+    blind tester's seven dublees, KH KS for KH KH). Groups laid mostly as melds keep their
+    reasons, group by group."""
+    text = DUBLEES.replace("KH KH", "KH KS") + " / QS 3C 5D AH JK"
+    check = check_declaration(flat(text), groups(text), SEVENS, R21)
+    assert check.reasons == (
+        "it holds 7 dublees where a declaration by dublees needs 8 (declaration.alternatives: "
+        "8 dublees are a declaration); its pairs are no sequences or sets, which need at "
+        "least 3 cards",
+    )
+    assert check.broken_rule() == "declaration.alternatives"
+    melds = VALID_21.replace("9C 9H JK", "9C 9H / JK")
+    valid, reasons = _declare(melds)
+    assert not valid
+    assert reasons[0].startswith("9C 9H has 2 cards; a sequence or set needs at least 3")
+
+
 def test_points_ready_hand_a_loser_holding_six_dublees_pays_2() -> None:
     """docs/rules-21-27.md 4.3; Classic Rummy: “A player having six Dublees in hand in 21
     card rummy, when another player declares, will lose only 2 points.”"""
