@@ -174,6 +174,9 @@ def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:
         cards = sum(e.points for e in said if e.outcome != "won" and e.points is not None)
         winners = sum(1 for e in said if e.outcome == "won")
         rake = f", less the {game.rake_pct}% rake of {fee}" if winners == 1 else ""
+        if winners == 1 and cards + share.net <= 0 and not fee:
+            # a winner who pays on value cards takes nothing for a rake to be taken on
+            rake = ", no rake (it is taken on what the winner takes)"
     elif want.points is None:
         return ""
     else:

@@ -9,7 +9,7 @@ from audit.explain import build_view, render_html, render_text
 from audit.explain.view import HandView
 from audit.records import GameUnit
 from audit.unit import audit_unit
-from tests.replay.test_value_cards import NO_VALUE, RIGHT, hand_21
+from tests.replay.test_value_cards import EVENTS, NO_VALUE, R21, RIGHT, hand_21
 
 
 def view_21(results: dict[str, tuple[str, int, str | None]]) -> HandView:
@@ -60,3 +60,27 @@ def test_the_renderers_say_it() -> None:
     assert "<h4>Value cards</h4>" in html
     assert "receives 100 from each of the 2 others still in at the show" in html
     assert "Rule points.value_cards:" in html
+
+
+def test_a_winner_who_pays_on_value_cards_is_told_no_rake_is_taken() -> None:
+    """points.value_cards and money.points_settlement: C drops, so A wins 9 + 30 card points
+    and pays B 90 on value cards, -51 in all; the rake is taken on what a winner takes, so
+    there is none, and A is told that, not "less the 10.00% rake of 0.00" (a blind
+    tester)."""
+    from audit.explain.points import value_view
+    from audit.replay.outcome import audit_hand
+
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {
+        "A": ("won", 0, "-51.00"), "B": ("lost", 9, "81.00"), "C": ("first_drop", 30, "-30.00"),
+    }  # fmt: skip
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    audit = audit_hand(hand, game, R21)
+    assert audit.findings == []
+    view = value_view("A", audit, game, R21)
+    assert view is not None
+    assert view.money == (
+        "card points +39, value cards -90: -51 points at 1.0000 a point, no rake (it is taken "
+        "on what the winner takes)"
+    )

@@ -201,8 +201,8 @@ def test_a_declaration_the_rules_refuse_settled_as_valid_is_the_verdicts_finding
 def test_a_wrong_kind_of_drop_in_21_cards_leaves_the_money_judged() -> None:
     """points.value_cards: the value cards are settled among the players still in at the
     show, so a dropper recorded with the wrong kind of drop (a first drop as a middle
-    drop) changes no one's value cards: the hand's money is still judged (by the recorded
-    drop's points, charged_points), only a verdict that changes the winner or who is in at
+    drop) changes no one's value cards: the hand's money is still judged (at the rules'
+    drop points, charged_points), only a verdict that changes the winner or who is in at
     the show leaves it unjudged (records.money_unsettled)."""
     events = [e for e in EVENTS if not e.startswith("C ")]
     events[4:4] = ["C drop"]
