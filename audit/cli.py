@@ -255,7 +255,7 @@ def _summary_line(summary: run.RunSummary) -> None:
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     shuffle = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
     typer.echo(
-        (f"{summary.cause[0].upper()}{summary.cause[1:]}. " if summary.cause else "")
+        summary.opening
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
         f"{hands.get('discrepancy', 0)} with discrepancies, "
         f"{hands.get('quarantined', 0)} quarantined; "

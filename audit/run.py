@@ -271,16 +271,29 @@ class RunSummary:
             )
         return ", and ".join(parts)
 
+    @property
+    def opening(self) -> str:
+        """The cause as the first sentence of a summary line (``replay``'s, ``nightly``'s);
+        ``""`` when there is none.
 
-def _night_checks(log: LogRoot) -> list[Finding]:
-    """Checks over the whole night's files: table limits; and one note per optional table
-    that is missing, naming the checks that could not run (skipped, never passed), and for
-    an unreadable sessions file (the games it touched cannot be known)."""
+        >>> RunSummary(Counter(), Counter(), None, 0, Path("out"), lost_hands=1).opening
+        '1 hand named in other tables is quarantined for want of its hands row. '
+        """
+        cause = self.cause
+        return f"{cause[0].upper()}{cause[1:]}. " if cause else ""
+
+
+def _night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
+    """Checks over the whole night's files: table limits (with the ``seats`` earlier
+    nightly nights judged); and one note per optional table that is missing, naming the
+    checks that could not run (skipped, never passed), and for an unreadable sessions file
+    (the games it touched cannot be known)."""
     found = table_limit_findings(
         [log.root / f.path for f in log.files.get("sessions", [])],
         [log.root / f.path for f in log.files.get("games", [])],
         log.root,
         by_name=not (log.uniform("sessions") and log.uniform("games")),
+        earlier=seats,
     )
     night = _night_formats(log) if log.missing_optional else None
     for table in sorted(log.missing_optional):
@@ -372,6 +385,7 @@ def replay_logs(
     scheduler: str | None = None,
     rules: Path | None = None,
     earlier: Sequence[EarlierRefused] = (),
+    seats: Path | None = None,
 ) -> RunSummary:
     """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
     the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
@@ -380,7 +394,9 @@ def replay_logs(
     ``rules``, a folder of platform ruleset files (``audit.rules.registry``), a game naming
     one of their ids is replayed under it (the presets answer every other id).
     ``earlier``: the files an earlier nightly night refused that may hold rows of these
-    games, named where rows are missing as if they were among the log root's refused."""
+    games, named where rows are missing as if they were among the log root's refused;
+    ``seats``: the seats earlier nightly nights judged, for ``table.limit``
+    (``table_limit_findings``' ``earlier``)."""
     started = time.perf_counter()
     platform = load_rules(rules)
     given, workers = workers, workers or os.cpu_count() or 1
@@ -429,7 +445,7 @@ def replay_logs(
                            {"ids": sorted(lost)})  # fmt: skip
         parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
         parts.add("quarantine", quarantine)
-        parts.add("findings", _input_findings(quarantine) + _night_checks(log))
+        parts.add("findings", _input_findings(quarantine) + _night_checks(log, seats))
         replayed = time.perf_counter()
 
         quarantined = parts.write("quarantine", out / "quarantine.parquet")

@@ -3,7 +3,9 @@
 The rule and the pattern are stated at the top of ``sql/table_limit.sql``; this module
 loads the sessions and games Parquet files as views, runs that query and turns each
 episode (the first moment a player passed their client's limit) into a ``table.limit``
-finding on the game whose seat passed it.
+finding on the game whose seat passed it. The nightly audit gives it the seats earlier
+nights judged (``earlier``): those that touch one of tonight's are judged with them, and
+an episode they alone took over the limit is not reported again (docs/nightly.md).
 """
 
 from __future__ import annotations
@@ -45,6 +47,21 @@ in 21 s, 125 MiB above the process's base (a million hands: 2.4 s, about 100), w
 tournament games written once rather than read again by every pass (58 s before)."""
 SPLIT_ROWS = 8_192
 """Rows a folder's writer holds before it flushes them as a row group."""
+SEAT_COLUMNS = (
+    "player_id, client, game_id, CAST(joined_at AS TIMESTAMPTZ) AS joined_at,"
+    " CAST(left_at AS TIMESTAMPTZ) AS left_at"
+)
+"""The sessions columns the limits read (timestamps of any unit: a nanosecond one is a
+type of its own to DuckDB's epoch_ms)."""
+
+
+def seats_sql(rows: str) -> str:
+    """Each seat of ``rows`` (a query or view of sessions rows): a player in a game on one
+    client, from their first join to their last leave of it (sql/table_limit.sql)."""
+    return (
+        "SELECT player_id, client, game_id, min(joined_at) AS joined_at,"
+        f" max(left_at) AS left_at FROM {rows} GROUP BY player_id, client, game_id"
+    )
 
 
 def table_limit_sql() -> str:
@@ -58,6 +75,7 @@ def table_limit_findings(
     rules: Ruleset | None = None,
     *,
     by_name: bool = True,
+    earlier: Path | None = None,
 ) -> list[Finding]:
     """One ``table.limit`` finding per player, client and episode over the limit.
 
@@ -67,6 +85,13 @@ def table_limit_findings(
     named relative to in an error. ``by_name=False`` says each table's files have one
     layout (``LogRoot.uniform``): their columns need not be matched by name, which spares
     DuckDB every file's schema at once (about 170 MiB for 6,000 files).
+
+    ``earlier``: a Parquet file of seats judged on earlier nights (one row per seat:
+    ``player_id``, ``client``, ``game_id``, ``joined_at``, ``left_at``, and
+    ``tournament``, whether its game is one; the nightly audit's ``carry/seats.parquet``).
+    Those that touch one of tonight's seats (``_touched``) are judged beside them, and an
+    episode they alone take over the limit at some moment is not reported: it was, the
+    night it was first over the limit.
 
     When DuckDB fails on the files (staging decodes every column they are read for and
     refuses a file it cannot, ``reader.decode_unstaged``, so only a file damaged since is
@@ -80,9 +105,8 @@ def table_limit_findings(
     with tempfile.TemporaryDirectory(prefix="rummy-audit-limits-") as spill:
         con = duck.connect(config={"memory_limit": MEMORY_LIMIT, "temp_directory": spill})
         try:
-            return _limits(
-                con, session_files, games_files, root_for_names, rules, by_name, Path(spill)
-            )
+            return _limits(con, session_files, games_files, root_for_names, rules, by_name,
+                           Path(spill), earlier)  # fmt: skip
         except duckdb.OutOfMemoryException:
             raise  # no file is to blame: the run stops on it, one line (audit.run)
         except duckdb.Error as error:
@@ -109,19 +133,25 @@ def _limits(
     rules: Ruleset,
     by_name: bool,
     spill: Path,
+    earlier: Path | None = None,
 ) -> list[Finding]:
-    # Timestamps of any unit (a nanosecond one is a type of its own to DuckDB's epoch_ms).
-    seats = (
-        "player_id, client, game_id, CAST(joined_at AS TIMESTAMPTZ) AS joined_at,"
-        " CAST(left_at AS TIMESTAMPTZ) AS left_at"
-    )
-    _view(con, "night_sessions", session_files, root_for_names, seats, by_name)
-    if games_files:  # the tournaments written once: every pass reads them
-        _view(con, "night_games", games_files, root_for_names, "game_id, chip_type", by_name)
+    view(con, "tonight_sessions", session_files, root_for_names, SEAT_COLUMNS, by_name)
+    tonight = "SELECT *, false AS earlier FROM tonight_sessions"
+    known = []  # the queries of the tournament games
+    if earlier is not None:
+        touched = literal(str(_touched(con, earlier, spill)))
+        tonight += (" UNION ALL SELECT player_id, client, game_id, joined_at, left_at, true"
+                    f" FROM read_parquet({touched})")  # fmt: skip
+        known.append(f"SELECT game_id FROM read_parquet({touched}) WHERE tournament")
+    con.sql(f"CREATE VIEW night_sessions AS {tonight}")
+    if games_files:
+        view(con, "night_games", games_files, root_for_names, "game_id, chip_type", by_name)
+        known.append("SELECT game_id FROM night_games WHERE chip_type = 'tournament'")
+    if known:  # the tournaments written once: every pass reads them
         tournaments = literal(str(spill / "tournaments.parquet"))
         con.execute(
-            "COPY (SELECT DISTINCT game_id, chip_type FROM night_games"
-            f" WHERE chip_type = 'tournament') TO {tournaments} (FORMAT parquet)"
+            "COPY (SELECT DISTINCT game_id, 'tournament' AS chip_type FROM"
+            f" ({' UNION ALL '.join(known)})) TO {tournaments} (FORMAT parquet)"
         )
         con.sql(f"CREATE VIEW games AS SELECT * FROM read_parquet({tournaments})")
     else:
@@ -164,7 +194,58 @@ def _limits(
     return [_finding(*row, rules=rules) for row in episodes]
 
 
-def _view(
+def _touched(con: duckdb.DuckDBPyConnection, earlier: Path, spill: Path) -> Path:
+    """The seats of ``earlier`` that touch one of tonight's (the same player and client,
+    their spans overlapping or meeting; tonight's seat spanning its earlier rows too),
+    written to a file of ``spill``. The others cannot change the count at any moment of
+    tonight's seats, nor at the moments just before and after them, which is all the query
+    needs to find tonight's episodes and tell those reported already (sql/table_limit.sql):
+    an episode that reaches beyond tonight's seats is over the limit there by the earlier
+    seats alone. Only tonight's seats that join by the last earlier leave, or that are an
+    earlier seat's, can touch one: the others are not grouped."""
+    earlier_view(con, earlier)
+    near = (
+        "SELECT DISTINCT player_id, client, game_id FROM tonight_sessions"
+        " WHERE joined_at <= (SELECT max(left_at) FROM earlier_seats)"
+        " UNION SELECT player_id, client, game_id FROM earlier_seats"
+    )
+    rows = f"(SELECT * FROM tonight_sessions SEMI JOIN ({near}) USING (player_id, client, game_id))"
+    out = spill / "earlier.parquet"
+    con.execute(f"""
+        COPY (
+            WITH spans AS (
+                SELECT t.player_id, t.client, least(t.joined_at, e.joined_at) AS joined_at,
+                       greatest(t.left_at, e.left_at) AS left_at
+                FROM ({seats_sql(rows)}) AS t
+                LEFT JOIN earlier_seats AS e USING (player_id, client, game_id)
+            )
+            SELECT * FROM earlier_seats AS e
+            WHERE EXISTS (
+                SELECT 1 FROM spans AS s
+                WHERE s.player_id = e.player_id AND s.client = e.client
+                  AND e.joined_at <= s.left_at AND e.left_at >= s.joined_at
+            )
+        ) TO {literal(str(out))} (FORMAT parquet)
+    """)  # fmt: skip
+    return out
+
+
+def earlier_view(con: duckdb.DuckDBPyConnection, earlier: Path | None) -> None:
+    """The view ``earlier_seats`` of the seats file ``earlier`` (``table_limit_findings``);
+    no seat when it is None."""
+    source = (
+        f"read_parquet({file_literal(str(earlier))})" if earlier is not None else
+        "(SELECT NULL::VARCHAR AS player_id, NULL::VARCHAR AS client, NULL::VARCHAR AS game_id,"
+        " NULL AS joined_at, NULL AS left_at, NULL::BOOLEAN AS tournament WHERE false)"
+    )  # fmt: skip
+    con.sql(
+        "CREATE VIEW earlier_seats AS SELECT player_id, client, game_id,"
+        " CAST(joined_at AS TIMESTAMPTZ) AS joined_at, CAST(left_at AS TIMESTAMPTZ) AS left_at,"
+        f" tournament FROM {source}"
+    )
+
+
+def view(
     con: duckdb.DuckDBPyConnection,
     name: str,
     files: list[Path],
@@ -172,6 +253,9 @@ def _view(
     columns: str = "*",
     by_name: bool = True,
 ) -> None:
+    """The view ``name`` of ``columns`` over ``files`` (by their columns' names unless
+    ``by_name`` is false); a file whose schema DuckDB cannot read is a ``LogFormatError``
+    naming the files (relative to ``root``)."""
     listed = ", ".join(file_literal(str(p)) for p in files)
     try:
         con.sql(

@@ -50,6 +50,7 @@ from audit.nightly.inputs import (
     write_seen,
 )
 from audit.nightly.reaudit import reaudit_rows, renumber
+from audit.nightly.seats import SEATS, keep_seats, tonight_seats
 from audit.nightly.state import (
     CARRY,
     HISTORY_DB,
@@ -107,6 +108,9 @@ class NightSummary:
     shuffle_tests: int | None = None
     """Shuffle tests with enough shoes to run (0: none could; None: not counted)."""
     exit_status: int = 0
+    opening: str = ""
+    """The replay's files that could not be read and hands lost, as its line opens with
+    them (``RunSummary.opening``)."""
 
     def line(self) -> str:
         """The one line the command prints."""
@@ -124,7 +128,7 @@ class NightSummary:
             )
         hands = self.hands
         return (
-            f"Night {self.night}: {files}; {self.carried_in} running game"
+            f"Night {self.night}: {self.opening}{files}; {self.carried_in} running game"
             f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight"
             + self._held()
             + "), "
@@ -208,6 +212,9 @@ class Committed:
     unread: list[Unread] = field(default_factory=list)
     """The refused files that may hold rows of the games it carried (its ``nightly.json``'s
     ``carry.unread_files``)."""
+    seats: Path | None = None
+    """The seats it kept for ``table.limit`` (its ``carry/seats.parquet``); None when its
+    ``nightly.json`` counts none (a night of an older rummy-audit kept none)."""
 
 
 def load_committed(st: State) -> Committed:
@@ -263,7 +270,24 @@ def load_committed(st: State) -> Committed:
     listed = carry_data.get("unread_files", []) if isinstance(carry_data, dict) else []
     unread = [Unread(str(u["table"]), str(u["path"]), str(u["sha256"]), int(u["night"]))
               for u in listed]  # fmt: skip
-    return Committed(seen, running, logs, history, unread)
+    seats = _kept_seats(st, carry_data.get("seats") if isinstance(carry_data, dict) else None)
+    return Committed(seen, running, logs, history, unread, seats)
+
+
+def _kept_seats(st: State, counted: object) -> Path | None:
+    """The last night's ``carry/seats.parquet``, checked against the count its
+    ``nightly.json`` gives (``carry.seats``); None when it gives none."""
+    if counted is None:
+        return None
+    path = st.night_folder(st.night) / CARRY / SEATS
+    if not path.is_file():
+        raise damaged(st.folder, f"{in_state(st.folder, path)} is missing")
+    with reading(st.folder, path):
+        found = pq.ParquetFile(path).metadata.num_rows
+    if found != counted:
+        raise damaged(st.folder, f"{in_state(st.folder, path)} holds {found} seats, not the "
+                      f"{counted} night {st.night} kept")  # fmt: skip
+    return path
 
 
 def _night(
@@ -305,15 +329,20 @@ def _night(
     )
     checkpoint("split")
     earlier = _earlier(logs, intake, [*committed.unread, *again.refused], st.work / "earlier")
+    seats = tonight_seats(committed.seats, again.games, st.work / SEATS)
     replay = replay_logs(logs=night_root, out=folder, workers=workers, fail_on=fail_on,
                          progress=progress, fairplay=fairplay, rng=rng,
-                         rules=rules, earlier=earlier)  # fmt: skip
+                         rules=rules, earlier=earlier, seats=seats)  # fmt: skip
     checkpoint("replayed")
+    kept = keep_seats(earlier=seats, sessions=_inputs(folder, night_root, "sessions"),
+                      games=_inputs(folder, night_root, "games"),
+                      carried=sorted((folder / CARRY / LOGS / "sessions").rglob("*.parquet")),
+                      root=night_root, into=folder / CARRY / SEATS)  # fmt: skip
     _rewrite_arguments(folder, logs, night)
     split_paths = {path for path, _, _ in split.split_files}
     renumber(folder / "quarantine.parquet",
              {p: rows for p, rows in again.rows.items() if p not in split_paths})  # fmt: skip
-    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, again.games))
+    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, again.games, kept))
     write_seen(folder / CARRY / SEEN, [*seen, *(
         SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
     )])  # fmt: skip
@@ -364,6 +393,7 @@ def _night(
         rng=replay.rng,
         shuffle_tests=replay.rng_tests,
         exit_status=replay.exit_status,
+        opening=replay.opening,
     )
 
 
@@ -426,6 +456,13 @@ def _judged_before(st: State, games: set[str], hands: set[str]) -> set[str]:
     return {game for (game,) in rows if game is not None}
 
 
+def _inputs(folder: Path, root: Path, table: str) -> list[Path]:
+    """The files of ``table`` the replay in ``folder`` read (its run.json's inputs: the
+    refused ones are not among them), under the log root ``root``."""
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    return [root / i["path"] for i in run["inputs"] if i["table"] == table]
+
+
 def _rewrite_arguments(folder: Path, logs: Path, night: int) -> None:
     """run.json names the log root as given and the night's folder relative to the state
     folder, not the run's work folder (which is gone once the night is committed)."""
@@ -442,7 +479,7 @@ def _rewrite_arguments(folder: Path, logs: Path, night: int) -> None:
 
 
 def _nightly_json(
-    night: int, logs: Path, intake: Intake, split: Split, reaudited: list[str]
+    night: int, logs: Path, intake: Intake, split: Split, reaudited: list[str], seats: int
 ) -> dict[str, Any]:
     return {
         "night": night,
@@ -470,5 +507,6 @@ def _nightly_json(
             "placeholders": split.placeholders,
             "held": split.held,
             "unread_files": [u.to_json() for u in split.unread],
+            "seats": seats,
         },
     }

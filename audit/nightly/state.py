@@ -6,7 +6,8 @@ DIR/
   lock              held (flock) by the run in progress
   history.duckdb    the history, a mirror of nights/N/history/ (rebuilt when behind)
   nights/0001/ ...  each committed night: its outputs, its history, and (the last one
-                    only) carry/: the file hashes seen so far and the rows of running games
+                    only) carry/: the file hashes seen so far, the rows of running games
+                    and the seats kept for table.limit
   work/             the run in progress: everything is built here, then renamed
 ```
 
@@ -38,7 +39,9 @@ from audit.errors import AuditError, first_line_under, one_line
 FORMAT = "rummy-audit nightly state"
 STATE_VERSION = 1
 """Version of the state folder's layout. History:
-- 1: state.json, nights/NNNN/ (outputs, history/, carry/), history.duckdb."""
+- 1: state.json, nights/NNNN/ (outputs, history/, carry/), history.duckdb. Since
+  carry/seats.parquet (``audit.nightly.seats``), read when the night's nightly.json counts
+  it (``carry.seats``): a night without one is read as keeping no seat."""
 STATE = "state.json"
 LOCK = "lock"
 WORK = "work"

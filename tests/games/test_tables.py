@@ -204,3 +204,112 @@ def test_session_files_are_named_exactly(tmp_path: Path) -> None:
     write_sessions(tmp_path / "sessions1.parquet", seats[:1])
     games = write_games(tmp_path / "games.parquet", {f"G{i}": "real" for i in range(1, 5)})
     assert keys(table_limit_findings([sessions], [games])) == [("table.limit", "G4", None, "P1")]
+
+
+def write_earlier(path: Path, seats: list[Seat], tournaments: frozenset[str] = frozenset()) -> Path:
+    """Seats judged on earlier nights, as the nightly audit keeps them (``earlier``)."""
+    columns = {
+        "player_id": [s[0] for s in seats],
+        "client": [s[2] for s in seats],
+        "game_id": [s[1] for s in seats],
+        "joined_at": [at(s[3]) for s in seats],
+        "left_at": [at(s[4]) for s in seats],
+        "tournament": [s[1] in tournaments for s in seats],
+    }
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def with_earlier(
+    tmp_path: Path,
+    earlier: list[Seat],
+    seats: list[Seat],
+    tournaments: frozenset[str] = frozenset(),
+) -> list[Finding]:
+    sessions = write_sessions(tmp_path / "sessions.parquet", seats)
+    games = write_games(tmp_path / "games.parquet", {s[1]: "real" for s in seats})
+    kept = write_earlier(tmp_path / "earlier.parquet", earlier, tournaments)
+    return table_limit_findings([sessions], [games], earlier=kept)
+
+
+def test_earlier_seats_that_touch_tonights_are_counted(tmp_path: Path) -> None:
+    """Two app tables judged on an earlier night, two tonight, all four open at minute 4:
+    over the limit, found tonight (tonight's seats alone are two), naming tonight's game."""
+    earlier = [("P1", "G1", "app", 1, 30), ("P1", "G2", "app", 2, 30)]
+    tonight = [("P1", "G3", "app", 3, 60), ("P1", "G4", "app", 4, 60)]
+    found = with_earlier(tmp_path, earlier, tonight)
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert found[0].message == (
+        "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, "
+        "more than the 3 allowed."
+    )
+    assert run(tmp_path, tonight) == []
+
+
+def test_an_episode_an_earlier_night_reported_is_not_reported_again_however_it_grows(
+    tmp_path: Path
+) -> None:
+    """Over the limit on the earlier night's seats alone from minute 4 (reported then); a
+    fifth table tonight at minute 10 is the same episode: not reported again. A new
+    episode tonight, after the player came back within the limit, is."""
+    earlier = [("P1", f"G{i}", "app", i, 30) for i in range(1, 5)]
+    tonight = [("P1", "G5", "app", 10, 90)]
+    assert with_earlier(tmp_path, earlier, tonight) == []
+    tonight += [("P1", f"H{i}", "app", 60 + i, 90) for i in range(1, 4)]
+    assert keys(with_earlier(tmp_path, earlier, tonight)) == [("table.limit", "H3", None, "P1")]
+
+
+def test_a_seat_opened_before_earlier_seats_passes_the_limit_when_the_last_opens(
+    tmp_path: Path
+) -> None:
+    """Tonight's seat opened first (a game still running at the last cut); three earlier
+    seats joined it: over the limit when the last of them opened, as one judgement of all
+    the rows finds it, naming that earlier seat's game."""
+    earlier = [("P1", f"G{i}", "app", i, 30) for i in range(1, 4)]
+    tonight = [("P1", "G9", "app", 0, 60)]
+    assert keys(with_earlier(tmp_path, earlier, tonight)) == [("table.limit", "G3", None, "P1")]
+    assert keys(run(tmp_path, earlier + tonight)) == [("table.limit", "G3", None, "P1")]
+
+
+def test_a_seat_with_rows_on_two_nights_counts_from_its_first_join_to_its_last_leave(
+    tmp_path: Path
+) -> None:
+    """G1 joined at minute 1 (an earlier night) and again at 50 (tonight): one seat, open
+    from 1 to 60, as one judgement of all the rows counts it. With three earlier tables
+    open from 22 to 30, that is four: over the limit at 22, though those three touch
+    neither of tonight's rows, and though the earlier rows alone were within it."""
+    earlier = [("P1", "G1", "app", 1, 10)]
+    earlier += [("P1", f"G{i}", "app", 20 + i, 30) for i in range(2, 5)]
+    tonight = [("P1", "G1", "app", 50, 60)]
+    found = with_earlier(tmp_path, earlier, tonight)
+    assert keys(found) == keys(run(tmp_path, earlier + tonight)) == [
+        ("table.limit", "G4", None, "P1")
+    ]
+
+
+def test_earlier_tournament_seats_count_as_tournaments_on_the_web(tmp_path: Path) -> None:
+    """Two earlier web tables and three tonight, all open at minute 5: five tables, within
+    `tables.web_max`; when the two earlier ones are tournaments, three cash tables, within
+    `tables.web_cash_max`, else five, over it."""
+    earlier = [("P1", "T1", "web", 1, 30), ("P1", "T2", "web", 2, 30)]
+    tonight = [("P1", f"G{i}", "web", i, 60) for i in range(3, 6)]
+    assert with_earlier(tmp_path, earlier, tonight, frozenset({"T1", "T2"})) == []
+    found = with_earlier(tmp_path, earlier, tonight)
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert "4 cash or practice tables at once from the web" in found[0].message
+
+
+def test_earlier_seats_are_judged_in_the_passes_of_their_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large night split into passes by player (here of 10 rows): the earlier seats go
+    with their player's, the findings are those of one pass."""
+    earlier: list[Seat] = []
+    tonight: list[Seat] = []
+    for p in range(12):
+        earlier += [(f"P{p:02d}", f"E{p}-{i}", "app", i, 30) for i in range(2 + p % 3)]
+        tonight += [(f"P{p:02d}", f"G{p}-{i}", "app", 10 + i, 60) for i in range(2)]
+    one = with_earlier(tmp_path, earlier, tonight)
+    assert len(one) == 8  # 2 earlier and 2 tonight, or 3 and 2 (4 earlier: reported then)
+    monkeypatch.setattr(tables_module, "SESSIONS_PER_PASS", 10)
+    assert with_earlier(tmp_path, earlier, tonight) == one

@@ -14,7 +14,7 @@ import pytest
 
 from audit.nightly.night import NightSummary, nightly_logs
 from audit.run import replay_logs
-from tests.nightly.nights import Batch, add_night, simulated, split_by_time
+from tests.nightly.nights import Batch, add_night, multi_tabling, simulated, split_by_time
 
 GAMES = 80
 SEED = 5
@@ -35,18 +35,24 @@ class Cut:
     spanning: str
     """A running game with a finding on a hand of the first batch."""
     at: datetime
+    multi_tabling: dict[str, list[str]]
+    """Players over the app's table limit around the cut, and their games
+    (``multi_tabling``)."""
 
 
 @pytest.fixture(scope="session")
 def cut(tmp_path_factory: pytest.TempPathFactory) -> Cut:
     root = tmp_path_factory.mktemp("nightly")
     whole = simulated(root, GAMES, SEED, anomalies="tampering")
+    found = root / "found"
+    replay_logs(logs=whole, out=found, workers=1, progress=False, fairplay=False, rng=False)
+    game, hand_end = _tampered_game(whole, found)
+    players = multi_tabling(whole, hand_end)
     replayed = root / "replayed"
     replay_logs(logs=whole, out=replayed, workers=1, progress=False)
-    game, hand_end = _tampered_game(whole, replayed)
     first, second, running = split_by_time(whole, hand_end)
     assert game in running
-    return Cut(whole, replayed, first, second, running, game, hand_end)
+    return Cut(whole, replayed, first, second, running, game, hand_end, players)
 
 
 def _tampered_game(logs: Path, out: Path) -> tuple[str, datetime]:

@@ -7,11 +7,13 @@ batch of its own time, and a games row in the first batch after the game started
 ``ended_at`` null when the game was still running at the cut; such a game's row is written
 again, ended, in the second batch. ``add_night`` writes one batch into a cumulative log
 root, under its own date partition, as a platform adds a night's files.
+``multi_tabling`` seats two players at more app tables than the client allows around a
+cut, so that ``table.limit`` is judged across it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pyarrow as pa
@@ -47,6 +49,31 @@ def middle_cut(logs: Path) -> datetime:
     ended = sorted(pq.read_table(logs / "games").column("ended_at").to_pylist())
     cut: datetime = ended[len(ended) // 2]
     return cut
+
+
+def multi_tabling(logs: Path, cut: datetime) -> dict[str, list[str]]:
+    """Seat two players at 4 or 5 app tables at once around ``cut`` (sessions rows of their
+    own, in a file beside the night's): ``P9001`` at two tables whose games end before the
+    cut and two whose games end after it, over the limit only with the seats of both sides;
+    ``P9002`` at four tables whose games end before the cut, over the limit on them alone,
+    and a fifth, after the cut, in the same episode. Returns each player's games."""
+    games = read_tables(logs)["games"]
+    ends = dict(zip(games.column("game_id").to_pylist(), games.column("ended_at").to_pylist(),
+                    strict=True))  # fmt: skip
+    before = sorted(g for g, end in ends.items() if end <= cut)[-4:]
+    after = sorted(g for g, end in ends.items() if end > cut)[:3]
+    minute = timedelta(minutes=1)
+    seats = [("P9001", before[0], -20, -1), ("P9001", before[1], -19, -1),
+             ("P9001", after[0], -18, 10), ("P9001", after[1], -17, 10)]  # fmt: skip
+    seats += [("P9002", game, -40 + i, -2) for i, game in enumerate(before)]
+    seats += [("P9002", after[2], -30, 5)]
+    files = sorted((logs / "sessions").rglob("*.parquet"))
+    schema = pq.read_schema(files[0])
+    rows = [{"player_id": player, "game_id": game, "client": "app", "ip": f"10.90.0.{player[-1]}",
+             "device_id": f"device-{player}", "joined_at": cut + joined * minute,
+             "left_at": cut + left * minute} for player, game, joined, left in seats]  # fmt: skip
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), files[0].parent / "multi.parquet")
+    return {p: [g for q, g, _, _ in seats if q == p] for p in ("P9001", "P9002")}
 
 
 def split_by_time(logs: Path, cut: datetime) -> tuple[Batch, Batch, list[str]]:

@@ -88,6 +88,27 @@ def test_a_game_spanning_two_nights_is_judged_once_when_it_ends_as_one_replay_ju
     assert hands_both == rows(cut.replayed / "hands.parquet", "SELECT * FROM FILE ORDER BY ALL")
 
 
+def test_table_limits_across_the_cut_are_found_once_as_one_replay_finds_them(
+    cut: Cut, two_nights: tuple[Path, Path]
+) -> None:
+    """``table.limit`` judges a night's seats with the earlier nights' that touch them
+    (docs/nightly.md, "Table limits across the cut"). P9001, over the app's 3 tables only
+    with seats of both sides of the cut, is found the second night (neither night found it
+    alone); P9002, over on the first night's seats alone and then at a fifth table after the
+    cut, is found the first night, and not again. Together the two nights find every
+    episode one replay finds, each once, at the same moment and game."""
+    _, state = two_nights
+    sql = ("SELECT player_id, game_id, message FROM FILE WHERE \"check\" = 'table.limit'"
+           " ORDER BY ALL")
+    whole = rows(cut.replayed / "findings.parquet", sql)
+    assert [(p, g) for p, g, _ in whole] == [("P9001", cut.multi_tabling["P9001"][3]),
+                                             ("P9002", cut.multi_tabling["P9002"][3])]
+    first, second = (rows(state / "nights" / n / "findings.parquet", sql) for n in ("0001", "0002"))
+    assert [p for p, _, _ in first] == ["P9002"]
+    assert [p for p, _, _ in second] == ["P9001"]
+    assert sorted(first + second) == whole
+
+
 def test_nothing_new_commits_nothing(two_nights: tuple[Path, Path]) -> None:
     logs, state = two_nights
     again = night(logs, state)

@@ -67,6 +67,7 @@ def test_a_refused_games_file_does_not_drive_the_carry_and_the_night_goes_on(
     held = len(cut.running) if how == "column" else 0
     assert f"{len(cut.running)} running games carried in (0 ended tonight" in line
     path = f"games/date={SECOND}/part-0.parquet"
+    assert line.startswith(f"Night 2: 1 input file could not be read ({path}). 7 new files, ")
     if held:
         assert f"{held} carried on: their games row tonight is in a file that could not" in line
     else:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -62,6 +63,20 @@ DAMAGES: dict[str, tuple[Callable[[Path], None], str]] = {
     "a carried table missing": (
         lambda s: shutil.rmtree(s / CARRY / "logs" / "hands"),
         f"{CARRY}/logs/ holds 0 carried hands rows, not the ",
+    ),
+    # the next night would judge table.limit without the seats before the cut
+    "seats missing": (
+        lambda s: (s / CARRY / "seats.parquet").unlink(),
+        f"{CARRY}/seats.parquet is missing",
+    ),
+    "seats emptied": (
+        lambda s: pq.write_table(pq.read_table(s / CARRY / "seats.parquet").slice(0, 0),
+                                 s / CARRY / "seats.parquet"),
+        f"{CARRY}/seats.parquet holds 0 seats, not the ",
+    ),
+    "seats cut short": (
+        lambda s: _cut_short(s / CARRY / "seats.parquet"),
+        f"{CARRY}/seats.parquet cannot be read (",
     ),
     "history table missing": (
         lambda s: (s / "nights/0001/history/checks.parquet").unlink(),

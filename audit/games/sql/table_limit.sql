@@ -12,45 +12,64 @@
 -- Each episode is reported once: the first moment the count passes the limit, after a
 -- moment (or the start) within it.
 --
+-- Seats judged on an earlier night (the nightly audit's, docs/nightly.md) come as rows with
+-- `earlier` true, beside tonight's: they count as any seat, and an episode that their rows
+-- alone already take over the limit at some moment was reported that night (when it was
+-- first over the limit), so it is not reported again, however it grows tonight. A seat
+-- with rows of both kinds counts from its first to its last row, and as earlier from its
+-- first to its last earlier row. The moments are counted twice, in two worlds: every row
+-- (`earlier` false), and the earlier rows alone (`earlier` true; none in a `replay`, so it
+-- costs that a second scan that finds nothing). An episode of the first is reported when
+-- no episode of the second starts within it (each of those is within one of the first).
+--
 -- The limits are the ruleset's (tables.app_max, tables.web_max, tables.web_cash_max), given
 -- as the parameters $app_max, $web_max and $web_cash_max.
 -- Input views: sessions (player_id, client, game_id, joined_at, left_at, as in the
--- contract's sessions table) and games (game_id, chip_type).
+-- contract's sessions table, and earlier) and games (game_id, chip_type).
 -- Output: one row per episode, ordered by player and time, naming the game that passed the
 -- limit (the least id of the games joined at that moment). A game is a tournament when a
 -- games row says so.
 --
 -- The seats are named once below: a CTE named twice is held whole in memory by DuckDB,
--- which took it past its memory limit at a million hands.
+-- which took it past its memory limit at a million hands. The episodes are told apart
+-- (`runs`, `known`) over the moments the count crosses a limit only: a few rows.
 WITH tournaments AS (
     SELECT DISTINCT game_id FROM games WHERE chip_type = 'tournament'
 ),
 seats AS (
-    SELECT player_id, client, game_id, joined_at, left_at, t.game_id IS NULL AS cash
+    SELECT player_id, client, earlier, game_id, joined_at, left_at,
+           t.game_id IS NULL AS cash
     FROM (
-        SELECT player_id, client, game_id, min(joined_at) AS joined_at,
+        SELECT player_id, client, false AS earlier, game_id, min(joined_at) AS joined_at,
                max(left_at) AS left_at
         FROM sessions
+        GROUP BY player_id, client, game_id
+        UNION ALL
+        SELECT player_id, client, true AS earlier, game_id, min(joined_at) AS joined_at,
+               max(left_at) AS left_at
+        FROM sessions
+        WHERE earlier
         GROUP BY player_id, client, game_id
     ) LEFT JOIN tournaments AS t USING (game_id)
 ),
 moves AS (
-    SELECT player_id, client, game_id,
+    SELECT player_id, client, earlier, game_id,
            unnest([joined_at, left_at]) AS ts, unnest([1, -1]) AS seated,
            unnest([cash::INTEGER, -(cash::INTEGER)]) AS cash_seated
     FROM seats
 ),
 steps AS (
-    SELECT player_id, client, ts, sum(seated) AS seated, sum(cash_seated) AS cash_seated,
+    SELECT player_id, client, earlier, ts, sum(seated) AS seated,
+           sum(cash_seated) AS cash_seated,
            min(game_id) FILTER (WHERE seated > 0) AS game_id
     FROM moves
-    GROUP BY player_id, client, ts
+    GROUP BY player_id, client, earlier, ts
 ),
 counts AS (
-    SELECT player_id, client, ts, game_id,
+    SELECT player_id, client, earlier, ts, game_id,
            sum(seated) OVER w AS tables, sum(cash_seated) OVER w AS cash_tables
     FROM steps
-    WINDOW w AS (PARTITION BY player_id, client ORDER BY ts
+    WINDOW w AS (PARTITION BY player_id, client, earlier ORDER BY ts
                  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ),
 flagged AS (
@@ -59,12 +78,26 @@ flagged AS (
                 ELSE tables > $web_max OR cash_tables > $web_cash_max END AS over
     FROM counts
 ),
-episodes AS (
-    SELECT *, coalesce(lag(over) OVER (PARTITION BY player_id, client ORDER BY ts), false)
-              AS was_over
-    FROM flagged
+-- The moments an episode starts (over, after a moment within the limit or the start) and,
+-- of every row's world, ends.
+crossings AS (
+    SELECT * FROM (
+        SELECT *, coalesce(lag(over) OVER (PARTITION BY player_id, client, earlier
+                                           ORDER BY ts), false) AS was_over
+        FROM flagged
+    )
+    WHERE over <> was_over AND (over OR NOT earlier)
+),
+-- An episode's crossings share `run`, the count of episodes of every row ended before.
+runs AS (
+    SELECT *, sum((NOT over)::INTEGER) OVER (PARTITION BY player_id, client ORDER BY ts) AS run
+    FROM crossings
+),
+known AS (
+    SELECT *, bool_or(earlier) OVER (PARTITION BY player_id, client, run) AS reported
+    FROM runs
 )
 SELECT e.player_id, e.client, epoch_ms(e.ts) AS at_ms, e.tables, e.cash_tables, e.game_id
-FROM episodes AS e
-WHERE e.over AND NOT e.was_over
+FROM known AS e
+WHERE e.over AND NOT e.earlier AND NOT e.reported
 ORDER BY e.player_id, e.ts, e.client
