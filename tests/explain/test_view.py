@@ -312,6 +312,10 @@ def test_amounts_of_a_verdict_the_rules_refuse_are_said_taken_as_recorded() -> N
     assert "agrees" not in text
 
 
+TWO_TURNS = [
+    "A draw_stock JH", "A discard JH", "B draw_stock AS", "B discard AS", "A draw_stock TD",
+]  # fmt: skip
+"""A's and B's turns before A declares, in the two-player hands below."""
 ACCEPTED_INVALID_TWO: dict[str, object] = {
     "seats": {
         "A": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD QS 2C",
@@ -320,14 +324,7 @@ ACCEPTED_INVALID_TWO: dict[str, object] = {
     "wild": "5C",
     "open": "QS",
     "stock": "JH AS TD",
-    "events": [
-        "A draw_stock JH",
-        "A discard JH",
-        "B draw_stock AS",
-        "B discard AS",
-        "A draw_stock TD",
-        "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD QS",
-    ],
+    "events": [*TWO_TURNS, "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD QS"],
     "results": {"A": ("won", 0, "34.00"), "B": ("lost", 80, "-40.00")},
     "point_value": "0.5000",
     "rake_pct": "15.00",
@@ -433,21 +430,10 @@ def test_each_pure_sequence_a_21_card_loser_keeps_is_named_on_its_own() -> None:
 B_DEALT = "2D 3D 4D 6C 7C 8C QH QS 3S 7S 9S 9H 2S"
 TWO = {"A": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD KH 2C", "B": B_DEALT}
 REJECTED_VALID: dict[str, object] = {
+    **ACCEPTED_INVALID_TWO,
     "seats": TWO,
-    "wild": "5C",
-    "open": "QS",
-    "stock": "JH AS TD",
-    "events": [
-        "A draw_stock JH",
-        "A discard JH",
-        "B draw_stock AS",
-        "B discard AS",
-        "A draw_stock TD",
-        "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD KH",
-    ],
+    "events": [*TWO_TURNS, "A declare 2C: AH 2H 3H / 4S 5S 6S / 7D 8D 9D TD / KC KD KH"],
     "results": {"A": ("invalid_declare", 80, "-40.00"), "B": ("won", 0, "34.00")},
-    "point_value": "0.5000",
-    "rake_pct": "15.00",
 }
 """Points rummy, two players: A's declaration is valid (three pure sequences and a set),
 but the platform rejected it, charged A the invalid declaration's 80 and paid B as the
