@@ -5,19 +5,25 @@ the end at the target, the lowest total winning.
 wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-wins rule,
 ``match.running_total`` the running total (each hand's points added on).
 
-- ``results.score_after`` is each player's running total: their total after the previous
-  hand they played (0 before their first) plus this hand's recorded points (a wrong
-  ``points`` is the hand's own finding, not a cascade here). After a wrong total the check
-  goes on from the recorded one, as the platform did, so one wrong total is one finding
-  (``match.total``). A hand without a player's results row (its own ``score.outcome``)
-  leaves their total unknown: their next recorded total is taken as it stands, not
-  judged, since it holds the points of the hand no row records.
-- The match ends after the hand in which some total reaches the target: a hand dealt
-  after it is ``match.end`` (once); a finished game (``ended_at`` set) where no total
-  reached the target is ``match.end`` too.
+- ``results.score_after`` is each player's running total by the rules
+  (``match.running_total``: "the running total of the points they are charged in each
+  hand, from 0 at the start"): the sum of their recorded points (a wrong ``points`` is the
+  hand's own finding, not a cascade here). Every recorded total is compared with it, never
+  with the last recorded total plus the hand's points, as the pool scores are
+  (``audit.games.pool``): a platform that recorded one wrong total and then carried it
+  forward is wrong on each later hand (``match.total``, each saying where the wrong total
+  started: the last one is the standing the match ends on); one whose later totals are
+  right again is flagged once (a blind tester: judged from the last recorded total, a
+  one-off error flagged the next, right, total too, and a carried one only once). A hand
+  without a player's results row (its own ``score.outcome``) leaves their total unknown:
+  their next recorded total is taken as it stands, not judged, since it holds the points
+  of the hand no row records, and the total goes on from it.
+- The match ends after the hand in which some total by the rules reaches the target: a
+  hand dealt after it is ``match.end`` (once); a finished game (``ended_at`` set) where no
+  total reached the target is ``match.end`` too.
 - A finished match has one ``game_won`` game event naming a player with the lowest total
-  (a tie: any of the lowest), else ``match.winner``. A running match is judged on its
-  hands so far: its winner waits for the batch where it ends.
+  by the rules (a tie: any of the lowest), else ``match.winner``. A running match is
+  judged on its hands so far: its winner waits for the batch where it ends.
 
 No money moves in a match (no ``point_value``, no entry fee, practice chips): the points
 money is checked only in points rummy and the ledger only where it has rows.
@@ -37,6 +43,11 @@ class _MatchCheck:
         self.game, self.hands, self.rules = game, hands, rules
         self.target = rules.match_target
         self.totals: dict[str, int] = {}
+        """Each player's running total by the rules."""
+        self.kept: dict[str, int] = {}
+        """Each player's running total as recorded."""
+        self.wrong_since: dict[str, str] = {}
+        """Where a player's recorded total left the rules', while it has not come back."""
         self.unknown: set[str] = set()
         """Players whose last hand has no results row: their total now is not known."""
         self.out: list[Finding] = []
@@ -76,22 +87,40 @@ class _MatchCheck:
             if result is None:  # the hand's own finding (score.outcome)
                 self.unknown.add(player)
                 continue
-            before = self.totals.get(player, 0)
+            before, kept = self.totals.get(player, 0), self.kept.get(player, 0)
             expected = before + result.points
             recorded = result.score_after
             # After a hand without the player's row their total goes on from this recorded
             # one, unjudged: it holds that hand's points, which no row says.
-            unknown = player in self.unknown and recorded is not None
+            if player in self.unknown and recorded is not None:
+                self.unknown.discard(player)
+                self.keep(player, recorded, recorded, hand.hand_no)
+                continue
             self.unknown.discard(player)
-            if hand.quarantine is None and recorded != expected and not unknown:
+            if hand.quarantine is None and recorded != expected:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
+                carried = ""
+                since = self.wrong_since.get(player)
+                if since and recorded == kept + result.points:
+                    carried = f" It carries forward the wrong total recorded {since}."
                 self.add(
                     "match.total", "match.running_total",
-                    f"{player}'s match total after hand {hand.hand_no} is {shown}, but "
-                    f"{before} + {result.points} = {expected}.",
+                    f"{player}'s match total after hand {hand.hand_no} is {shown}, but by the "
+                    f"rules it is {before} + {result.points} = {expected}.{carried}",
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
                 )  # fmt: skip
-            self.totals[player] = expected if recorded is None else recorded
+            self.keep(player, expected, kept + result.points if recorded is None else recorded,
+                      hand.hand_no)  # fmt: skip
+
+    def keep(self, player: str, rules_total: int, recorded: int, hand_no: int) -> None:
+        """Note both running totals of ``player``, and where the record left the rules'."""
+        self.totals[player], self.kept[player] = rules_total, recorded
+        if recorded == rules_total:
+            self.wrong_since.pop(player, None)
+        elif player not in self.wrong_since:
+            self.wrong_since[player] = (
+                f"after hand {hand_no} ({recorded} recorded, {rules_total} by the rules)"
+            )
 
     def end(self, *, winner: bool) -> None:
         """A finished match: some total at the target, and the lowest total named winner."""

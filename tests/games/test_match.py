@@ -62,20 +62,37 @@ def test_the_match_ends_when_somebody_reaches_250_and_the_lowest_total_wins() ->
     assert check_match(game(), match(), RULES) == []
 
 
-def test_the_running_total_is_the_last_total_plus_the_hands_points() -> None:
-    """002_be7776aa8b349efa.txt: "everyone else is penalised for what they are still
-    holding. The match ends when somebody reaches 250. A low score is a good score": each
-    hand's points add to the player's total (`results.score_after`); a wrong one is
-    `match.total`, once: the next hand goes on from the recorded total. It cites the running
-    total (`match.running_total`), not the target (`match.target`, which it cited: a blind
-    tester)."""
-    hands = match(h2={"B": 45})
-    hands[2] = hand(3, "A", {"A": 90, "B": 75, "C": 80}, {"A": 250, "B": 120, "C": 140})
-    found = check_match(game(), hands, RULES)
+def test_match_running_total_a_wrong_total_right_again_after_is_one_finding() -> None:
+    """002_be7776aa8b349efa.txt (`match.running_total`: "everyone else is penalised for
+    what they are still holding. The match ends when somebody reaches 250. A low score is a
+    good score"): each hand's points add to the player's total (`results.score_after`),
+    from 0. B's total after hand 2 is recorded as 45 for 40; after hand 3, 120, right again:
+    one `match.total`. Judged from the last recorded total, the right 120 was flagged
+    against 45 + 80 (a blind tester). It cites the running total, not the target."""
+    found = check_match(game(), match(h2={"B": 45}), RULES)
     assert keys(found) == [("match.total", "M1-02", "B")]
     assert (found[0].expected, found[0].recorded) == ("40", "45")
+    assert found[0].message == (
+        "B's match total after hand 2 is recorded as 45, but by the rules it is 0 + 40 = 40."
+    )
     assert found[0].rule.startswith("match.running_total: ")
     assert "everyone else is penalised for what they are still holding" in found[0].rule
+
+
+def test_match_running_total_a_wrong_total_carried_forward_is_wrong_on_each_later_hand() -> None:
+    """002_be7776aa8b349efa.txt (`match.running_total`): the platform counts on from its
+    wrong 45, so B's 125 after hand 3 is wrong too (120 by the rules), and says where the
+    wrong total started; the standing the match ends on is B's 120 (a blind tester: a
+    carried total was flagged once, the wrong final standing never)."""
+    hands = match(h2={"B": 45}, h3={"B": 125})
+    found = check_match(game(), hands, RULES)
+    assert keys(found) == [("match.total", "M1-02", "B"), ("match.total", "M1-03", "B")]
+    assert (found[1].expected, found[1].recorded) == ("120", "125")
+    assert found[1].message == (
+        "B's match total after hand 3 is recorded as 125, but by the rules it is 40 + 80 = "
+        "120. It carries forward the wrong total recorded after hand 2 (45 recorded, 40 by "
+        "the rules)."
+    )
 
 
 def test_a_hand_without_a_players_results_row_does_not_blame_their_next_total() -> None:
