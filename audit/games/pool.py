@@ -234,7 +234,8 @@ class _PoolCheck:
                 "pool.split", "auto_split_above",
                 f"Hand {hand.hand_no} was dealt after the game was split after hand "
                 f"{self.split_after}; a split ends the game.",
-                hand_id=hand.hand_id,
+                hand_id=hand.hand_id, expected=f"no hand after hand {self.split_after}",
+                recorded=f"hand {hand.hand_no}",
             )  # fmt: skip
             self.split_after = None
         for player in hand.seats:
@@ -404,7 +405,7 @@ class _PoolCheck:
                     "pool.rebuy", "rebuy_below",
                     f"{player} is recorded as rebuying after hand {no} without being "
                     "eliminated in it.",
-                    **kw,
+                    expected="no rebuy", recorded="rebuy", **kw,
                 )  # fmt: skip
                 continue
             back.append(player)
@@ -419,7 +420,8 @@ class _PoolCheck:
                     f"{player} rebought after hand {no} when only {playing} "
                     f"player{'' if one else 's'} {who}; "
                     f"a rebuy needs at least {pool.rebuy_min_players}.",
-                    **kw,
+                    expected=f"at least {pool.rebuy_min_players} players",
+                    recorded=f"{playing} player{'' if one else 's'}", **kw,
                 )  # fmt: skip
             elif highest >= pool.rebuy_below:
                 self.add(
@@ -427,7 +429,8 @@ class _PoolCheck:
                     f"{player} rebought after hand {no} while the highest score still in "
                     f"was {highest} by the rules; a rebuy is allowed only below "
                     f"{pool.rebuy_below}.",
-                    **kw,
+                    expected=f"highest score still in below {pool.rebuy_below}",
+                    recorded=f"highest score still in {highest}", **kw,
                 )  # fmt: skip
             expected = highest + 1 + in_turn.index(player)
             allowed = playing >= pool.rebuy_min_players and highest < pool.rebuy_below
@@ -494,7 +497,8 @@ class _PoolCheck:
                 "pool.split", "auto_split_above",
                 f"The game was split automatically after hand {no}, but an auto split needs "
                 f"2 or more players left, all above {pool.auto_split_above}.",
-                **kw,
+                expected=f"2 or more players left, all above {pool.auto_split_above}",
+                recorded="auto split", **kw,
             )  # fmt: skip
         self.split_kind = kind
         self.amounts(hand, active, scores, kind)
@@ -532,6 +536,7 @@ class _PoolCheck:
                     f"A split was offered after hand {hand.hand_no}, but a manual split "
                     f"needs {need}.",
                     hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
+                    expected=f"no offer: a manual split needs {need}", recorded="split_offer",
                 )  # fmt: skip
 
     def manual(
@@ -554,7 +559,7 @@ class _PoolCheck:
             self.add(
                 "pool.split", key,
                 f"{lead}, but a manual split needs {need}.",
-                **kw,
+                expected=f"no manual split: it needs {need}", recorded="manual split", **kw,
             )  # fmt: skip
         # 000_: every player accepts; the one who offered the split accepted it by offering.
         accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
@@ -567,6 +572,7 @@ class _PoolCheck:
                     f"The game was split by agreement after hand {no}, but {event.player} "
                     "rejected the split.",
                     hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
+                    expected="split_accept", recorded="split_reject",
                 )  # fmt: skip
         for player in active:
             if player not in accepted and player not in rejected:  # a reject said it once
@@ -575,6 +581,7 @@ class _PoolCheck:
                     f"The game was split by agreement after hand {no}, but {player} never "
                     "accepted the split.",
                     hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
+                    expected="split_accept", recorded=None,
                 )  # fmt: skip
 
     def amounts(self, hand: Hand, active: list[str], scores: list[int], kind: str) -> None:
