@@ -169,6 +169,22 @@ def _null_inside(expr: str, dtype: pa.DataType, level: int) -> str | None:
     return None
 
 
+def _null_named(expr: str, dtype: pa.DataType) -> str:
+    """SQL VARCHAR: what is null inside ``expr`` for the message: ``item``, or for a struct
+    the fields, named (``field (server_seed, nonce)``: a blind tester read "shuffle holds a
+    null field" and could not tell which)."""
+    if not pa.types.is_struct(dtype):
+        return literal(_what_is_inside(dtype))
+    named = []
+    for field in dtype:
+        value = f"struct_extract({expr}, {literal(field.name)})"
+        inner = _null_inside(value, field.type, 1)
+        test = f"{value} IS NULL" + (f" OR {inner}" if inner else "")
+        named.append(f"CASE WHEN {test} THEN {literal(field.name)} END")
+    listed = f"array_to_string(list_filter([{', '.join(named)}], lambda n: n IS NOT NULL), ', ')"
+    return f"'field (' || {listed} || ')'"
+
+
 def _what_is_inside(dtype: pa.DataType) -> str:
     kinds = []
     while pa.types.is_list(dtype):
@@ -196,7 +212,7 @@ def _column_checks(table: str, column: Column) -> list[_Check]:
         checks.append(_Check(f"{name} IS NULL", column.name, "null", "NULL"))
     inside = _null_inside(name, dtype, 1)
     if inside:
-        checks.append(_Check(inside, column.name, "null_inside", literal(_what_is_inside(dtype))))
+        checks.append(_Check(inside, column.name, "null_inside", _null_named(name, dtype)))
     if column.values:
         allowed = ", ".join(literal(value) for value in column.values)
         checks.append(_Check(f"{name} NOT IN ({allowed})", column.name, "values", name))

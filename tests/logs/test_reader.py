@@ -523,6 +523,14 @@ def test_an_unknown_card_quarantines_its_hand_only(tmp_path: Path) -> None:
             {"seats": [{"seat": None, "player_id": "p1"}]},
             "seats holds a null item or field",
         ),
+        (
+            "hands",
+            {"shuffle": {
+                "algorithm": "sha256", "server_seed": None, "server_seed_hash": "ab",
+                "client_seed": "c", "nonce": None,
+            }},
+            "shuffle holds a null field (server_seed, nonce)",
+        ),
         ("hands", {"ended_at": None}, "ended_at is null"),
         ("hands", {"hand_no": 0}, "hand_no 0 is not a position: hands count from 1"),
         ("hands", {"hand_no": -2}, "hand_no -2 is not a position: hands count from 1"),
