@@ -224,7 +224,7 @@ class HandReplay:
                     f"The game records {shoe_words(*recorded)}, but "
                     f"{rules.id} plays {table} players with "
                     f"{shoe_words(spec.decks, spec.printed_jokers)}{since}"
-                    + (", and its shoe was dealt from them." if same else "."),
+                    + (", and its shoe was dealt from the game's." if same else "."),
                     expected=shoe_words(spec.decks, spec.printed_jokers),
                     recorded=shoe_words(*recorded),
                 )

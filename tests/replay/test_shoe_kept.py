@@ -59,7 +59,7 @@ def test_deal_shoes_a_pool_game_keeps_its_shoe_after_a_player_is_eliminated() ->
     alone = deck_findings(HandReplay(later, game(3, 6), RULES))
     assert alone == [
         "The game records 3 decks and 6 printed jokers, but first-life-13 plays 3 players "
-        "with 2 decks and 4 printed jokers, and its shoe was dealt from them."
+        "with 2 decks and 4 printed jokers, and its shoe was dealt from the game's."
     ]  # one fault, one finding: the shoe is the games row's
 
 
@@ -72,7 +72,7 @@ def test_deal_shoes_a_game_started_small_may_not_use_the_large_shoe() -> None:
     found = deck_findings(HandReplay(later, game(3, 6), RULES, 3))
     assert found[0].endswith(
         "plays 3 players with 2 decks and 4 printed jokers (the game started with 3 "
-        "players), and its shoe was dealt from them."
+        "players), and its shoe was dealt from the game's."
     )
 
 
@@ -83,7 +83,7 @@ def test_deal_shoes_a_table_grown_past_its_shoe_is_a_finding() -> None:
     found = deck_findings(HandReplay(later, game(2, 4), RULES, 2))
     assert found == [
         "The game records 2 decks and 4 printed jokers, but first-life-13 plays 4 players "
-        "with 3 decks and 6 printed jokers, and its shoe was dealt from them."
+        "with 3 decks and 6 printed jokers, and its shoe was dealt from the game's."
     ]
 
 
@@ -112,7 +112,7 @@ def test_deal_shoes_one_deck_and_one_joker_are_written_in_the_singular() -> None
         "1 deck and 1 printed joker",
         "2 decks and 4 printed jokers",
     )
-    assert found[0].message.endswith("and its shoe was dealt from them.")
+    assert found[0].message.endswith("and its shoe was dealt from the game's.")
     assert len(found) == 1
 
 
