@@ -276,6 +276,8 @@ def build_game_view(
         scores = _pool_table(unit, game, rules)
     elif game.format == "deals":
         scores = _deals_table(unit, game, rules)
+    elif game.format == "match":
+        scores = _match_table(unit, game, rules)
     result = _result(game, unit.findings, view.players)
     # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's
     # checks: what follows from them is said to be the record's, and where the rules' own
@@ -535,6 +537,38 @@ def _pool_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTabl
         rows=tuple(rows),
         rules=_rules(rules, keys),
         notes=_orphan_events(unit, game, rules, events),
+    )
+
+
+def _match_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTable:
+    """Each player's match total after each hand, as recorded (a ``match.total`` finding
+    gives what the rules make it: a blind tester found no totals for a match where a pool
+    game has its running scores)."""
+    players = _players(item.hand for item in unit.hands)
+    rows = []
+    for item in unit.hands:
+        hand = item.hand
+        results = {r.player: r for r in hand.results}
+        cells = []
+        for player in players:
+            r = results.get(player)
+            if r is None:
+                cells.append(Cell(""))
+                continue
+            wrong = _on(unit.findings, hand.hand_id, player, "match.total")
+            notes = [f"should be {f.expected}" for f in wrong if f.expected is not None]
+            text = "?" if r.score_after is None else str(r.score_after)
+            cells.append(Cell(text, "; ".join(notes), _worst(wrong)))
+        rows.append(ScoreRow(label=f"after hand {hand.hand_no}", hand_id=hand.hand_id,
+                             cells=tuple(cells), totals=(), events=()))  # fmt: skip
+    return ScoreTable(
+        title="Running match totals",
+        how="each player's total after each hand, as recorded; the match ends when a total "
+        "reaches the target, and the lowest total wins",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, ["match.running_total", "match.target", "match.winner"]),
+        notes=(),
     )
 
 

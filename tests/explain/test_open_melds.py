@@ -19,6 +19,7 @@ from audit.cli import app
 from audit.explain import (
     build_game_view,
     build_view,
+    render_game_html,
     render_game_text,
     render_html,
     render_text,
@@ -168,3 +169,25 @@ def test_a_match_won_by_another_than_the_rules_winner_is_marked_as_recorded_002(
     assert nobody.result == (
         "no winner recorded; by the rules P1 wins (match.winner, see the findings)"
     )
+
+
+def test_a_match_shows_each_players_running_total_and_what_the_rules_make_it_002() -> None:
+    """002_be7776aa8b349efa.txt (`match.running_total`): the game view of a match has its
+    totals after each hand, as a pool game has its scores (a blind tester found none), the
+    recorded total beside what the rules make it where a `match.total` finding says so,
+    and the rules behind them."""
+    view = build_game_view(om_unit(CLEAN, {"P2": 63}, winner="P1"), source="logs",
+                           version="VERSION")  # fmt: skip
+    assert view.scores is not None
+    assert view.scores.title == "Running match totals"
+    (row,) = view.scores.rows
+    totals = dict(zip(view.scores.players, row.cells, strict=True))
+    assert (totals["P2"].text, totals["P2"].note) == ("63", "should be 53")
+    assert (totals["P1"].text, totals["P1"].note) == ("0", "")
+    assert [r.key for r in view.scores.rules] == [
+        "match.running_total", "match.target", "match.winner",
+    ]  # fmt: skip
+    text = " ".join(render_game_text(view, width=200).replace("\u2502", " ").split())
+    assert "Running match totals" in text
+    assert "(should be 53)" in text
+    assert "should be 53" in render_game_html(view)
