@@ -44,8 +44,12 @@ HAND_TABLES = ("hands", "events", "results")
 # The JSON files, inside the installed package (a link to the top-level schemas/ in a checkout).
 SCHEMAS_DIR: Traversable = resources.files("audit") / "schemas"
 
-# Time zones that name UTC itself; any other zone, and no zone at all, is refused.
-UTC_ZONES = frozenset({"UTC", "Etc/UTC", "+00:00"})
+# Time zones that name UTC itself, in the spellings writers use (a blind tester's GMT and
+# lower-case utc were refused); any other zone, and no zone at all, is refused.
+UTC_ZONES = frozenset({
+    "UTC", "Etc/UTC", "+00:00", "utc", "GMT", "Etc/GMT", "UCT", "Etc/UCT", "Zulu", "Etc/Zulu",
+    "Universal", "Etc/Universal", "Z", "+0000", "Etc/GMT+0", "Etc/GMT-0", "Etc/GMT0", "GMT0",
+})  # fmt: skip
 
 _GRAMMAR = (
     "string, bool, int8|int16|int32|int64, decimal128(P,S), timestamp[unit, tz=Zone], "
@@ -413,6 +417,7 @@ _LIST_KINDS = (
     pa.types.is_large_list,
     pa.types.is_list_view,
     pa.types.is_large_list_view,
+    pa.types.is_fixed_size_list,  # pyarrow keeps it on reading back a shoe of one length
 )
 
 
@@ -427,7 +432,12 @@ def _is_list_like(dtype: pa.DataType) -> bool:
 
 
 def _type_problems(path: str, want: pa.DataType, got: pa.DataType) -> list[str]:
-    """Why a file's type `got` cannot stand for the contract's `want`, one line each."""
+    """Why a file's type `got` cannot stand for the contract's `want`, one line each. A
+    column of Arrow's `null` type (every value null: pyarrow infers it for a column of
+    None, as pandas writes a pool game's point_value) stands for any type: its nulls are
+    judged row by row, as any null is."""
+    if pa.types.is_null(got):
+        return []
     found = f"column `{path}` is {type_name(got)}, but the contract's type is {type_name(want)}"
     if pa.types.is_struct(want):
         if not pa.types.is_struct(got):
@@ -504,6 +514,8 @@ def check_schema(table: str, schema: pa.Schema, *, source: str) -> list[str]:
 
 def _convert(array: pa.Array, want: pa.DataType) -> pa.Array:
     """`array` cast to `want`, lists and structs rebuilt child by child."""
+    if pa.types.is_null(array.type):
+        return pa.nulls(len(array), want)
     if pa.types.is_struct(want):
         children = array.flatten()
         fields = list(want)

@@ -182,6 +182,9 @@ def test_a_duckdb_written_file_passes_and_conforms(table: str, tmp_path: Path) -
         ("games", "rake_pct", pa.decimal64(18, 2)),
         ("games", "started_at", pa.timestamp("ns", tz="Etc/UTC")),
         ("games", "started_at", pa.timestamp("s", tz="+00:00")),
+        ("games", "started_at", pa.timestamp("ms", tz="GMT")),  # UTC's other names
+        ("games", "ended_at", pa.timestamp("us", tz="utc")),
+        ("hands", "shoe", pa.list_(pa.string(), 1)),  # fixed_size_list, as pyarrow reads back
         ("hands", "shoe", pa.list_view(pa.string())),
         ("hands", "shoe", pa.large_list_view(pa.large_string())),
         ("events", "groups", pa.large_list(pa.list_view(pa.string_view()))),

@@ -328,6 +328,28 @@ def test_accepted_spellings_of_the_types_read_the_same(tmp_path: Path) -> None:
     assert spelled == exact
 
 
+def test_a_column_of_nulls_written_as_arrows_null_type_reads_as_nulls(tmp_path: Path) -> None:
+    """pyarrow gives a column of None Arrow's `null` type (pandas, `from_pylist`): a
+    nullable column written so (a points game's deals_count and entry_fee, a hand without
+    a shuffle commitment) reads as the same nulls, where the whole file was refused (a
+    blind tester: every games file refused, exit 2)."""
+    logs = small_log(tmp_path / "logs")
+    exact, _ = read(logs.write(), tmp_path / "work")
+    root = tmp_path / "nulls"
+    nulled = {"games": ("deals_count", "entry_fee"), "hands": ("shuffle",)}
+    for table, rows in logs.rows.items():
+        data = arrow_table(table, rows)
+        for name in nulled.get(table, ()):
+            assert data.column(name).null_count == data.num_rows
+            index = data.schema.get_field_index(name)
+            data = data.set_column(index, name, pa.nulls(data.num_rows))
+        write_table(root, table, data, "part-0.parquet")
+    assert open_log_root(root).bad_files == []
+    spelled, quarantine = read(root, tmp_path / "work")
+    assert quarantine == []
+    assert spelled == exact
+
+
 # ---------------------------------------------------------------- files
 
 
