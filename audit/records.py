@@ -400,6 +400,21 @@ _AT_SHOW = ("won", "lost")
 """The outcomes of the players still in at a show: the value cards are settled among them."""
 
 
+def dealt_in(hand: Hand) -> list[Result]:
+    """The hand's results rows of players dealt in: a row of a player not dealt in is the
+    hand's ``score.outcome`` finding (``results.player_id``) and settles no money, so it is
+    no second winner here, and what it records is nobody's to be paid (schemas/money.md).
+
+    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [], 0, 0, [], [
+    ...     Result("P1", "won", 0, None, None), Result("P2", "lost", 40, None, None),
+    ...     Result("P9", "won", 0, None, None)])
+    >>> [r.player for r in dealt_in(hand)]
+    ['P1', 'P2']
+    """
+    seated = hand.seats
+    return [r for r in hand.results if r.player in seated]
+
+
 def charged_points(result: Result, said: RulesPoints | None) -> int:
     """The points ``result``'s player is charged in the money and the running scores: the
     rules' points (``said``) when the rules agree with the recorded outcome, or when both

@@ -50,11 +50,11 @@ from audit.records import (
     Game,
     GameEvent,
     Hand,
-    Result,
     RulesPoints,
     RulesSay,
     called_off,
     charged_points,
+    dealt_in,
     game_end,
     money_unsettled,
 )
@@ -237,21 +237,6 @@ def settle_by_rules(
         if row.outcome != "won"
     }
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
-
-
-def dealt_in(hand: Hand) -> list[Result]:
-    """The hand's results rows of players dealt in: a row of a player not dealt in is the
-    hand's ``score.outcome`` finding (``results.player_id``) and settles no money, so it is
-    no second winner here, and what it records is nobody's to be paid (schemas/money.md).
-
-    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [], 0, 0, [], [
-    ...     Result("P1", "won", 0, None, None), Result("P2", "lost", 40, None, None),
-    ...     Result("P9", "won", 0, None, None)])
-    >>> [r.player for r in dealt_in(hand)]
-    ['P1', 'P2']
-    """
-    seated = hand.seats
-    return [r for r in hand.results if r.player in seated]
 
 
 def points_owed(

@@ -14,7 +14,7 @@ from typing import Final
 from audit.cards import CODE_TEXT, JOKER, RANK_OF
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
-from audit.records import Game, Hand, Result, charged_points, money_unsettled
+from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
 from audit.replay.hand import Declaration, HandReplay, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
@@ -650,7 +650,12 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
     points: dict[str, int] = {}
     values: dict[str, int] = {}
     winners: list[str] = []
-    for i, row in enumerate(hand.results):
+    # A row of a player not dealt in is its own score.outcome and settles no money
+    # (records.dealt_in): its loss is no one's to win (a blind tester: the winner's right
+    # amount was called short by what the intruder's row lost).
+    kept = dealt_in(hand)
+    rows = [(i, row) for i, row in enumerate(hand.results) if row in kept]
+    for i, row in rows:
         rules_say = expected.get(row.player)
         if rules_say is not None and rules_say.value is not None:
             values[str(i)] = rules_say.value.net
@@ -673,7 +678,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             values[f"-{player}"] = rules_say.value.net
     amounts, fee = points_settlement(points, winners, point_value, game.rake_pct, values)
     out: list[Finding] = []
-    losers = [i for i, row in enumerate(hand.results) if row.outcome != "won"]
+    losers = [i for i, row in rows if row.outcome != "won"]
     for i in losers + ([int(winners[0])] if judged else []):
         row = hand.results[i]
         want = amounts[str(i)]

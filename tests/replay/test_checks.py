@@ -116,6 +116,18 @@ def test_results_one_row_per_seated_player_standard_13() -> None:
     assert found[0].message == "No result is recorded for P2, who was dealt in."
 
 
+def test_results_a_row_of_a_player_not_dealt_in_settles_no_money_standard_13() -> None:
+    """The log contract (log-format.md, results: "one row per seated player"): a row for
+    P9, not dealt in, losing 40.00, is one `score.outcome`; its loss is no one's to win,
+    so the winner's right 36.00 is no `score.amount` (a blind tester: it was called short
+    of the 72.00 the intruder's loss would have paid)."""
+    (case,) = [c for c in CASES if c.name == "clean first-hand show"]
+    results = {**case.kwargs["results"], "P9": ("lost", 40, "-40.00")}
+    game, hand = scenario(**{**case.kwargs, "results": results})
+    found = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert [(f.check, f.player_id) for f in found] == [("score.outcome", "P9")]
+
+
 def test_a_joker_left_in_hand_counts_0_and_a_charge_of_its_face_value_cites_that_004() -> None:
     """004_4c9baa4cf67655ae.txt: 'Jokers: 0 points' (`points.joker_points`). P2 shows two
     sequences and is left with AS 3C 5D 7H 6C 8C TD, 8C a joker (the wild card is 8S):
