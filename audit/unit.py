@@ -418,12 +418,19 @@ def game_checks(
     gaps = incomplete(game, hands)
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
+        # Two hands holding one hand number is the platform's own record at fault, which
+        # no other finding reports: major, so that a night does not pass on it (a blind
+        # tester: a points game's money went unchecked with exit 0). A hand that could not
+        # be read or replayed has its own finding; the game's is then a note.
+        numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
+        shared = any(count > 1 for count in numbers.values())
         found.append(
             game_unchecked(
                 game,
                 f"The game-level checks of game {game.game_id} (scores, chips and money "
                 f"against its hands) were not run: {gaps[0]}{more}.",
                 "games.hands",
+                Severity.MAJOR if shared else None,
             )
         )
         if "ledger" in game.lost_rows:
@@ -594,10 +601,14 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = 
         odd and f" {odd}"), rule)  # fmt: skip
 
 
-def game_unchecked(game: Game, message: str, rule: str) -> Finding:
+def game_unchecked(
+    game: Game, message: str, rule: str, severity: Severity | None = None
+) -> Finding:
     """``game.unchecked``: checks of ``game`` that were not run, ``message`` saying which
-    and why, resting on the contract's rule ``rule`` (``findings.contract``)."""
-    return finding("game.unchecked", game_id=game.game_id, message=message, rule=contract(rule))
+    and why, resting on the contract's rule ``rule`` (``findings.contract``); ``info``
+    unless ``severity`` says otherwise."""
+    return finding("game.unchecked", game_id=game.game_id, message=message,
+                   rule=contract(rule), severity=severity)  # fmt: skip
 
 
 def money_unchecked(findings: Sequence[Finding]) -> Finding | None:
