@@ -14,7 +14,7 @@ from audit.logs.contract import TABLES
 from audit.records import QuarantineRow
 
 PARQUET_NAMES = (".parquet", ".parq", ".pq")
-"""Endings that make a file taken for table data (``not_read``)."""
+"""Endings that make a file taken for table data, in any case (``table_file``)."""
 
 WRITERS_OWN = (".", "_")
 """How a name under a table's folder marks a writer's own file or folder, not table data:
@@ -37,13 +37,23 @@ def writers_own(path: Path, folder: Path) -> bool:
     return any(part.startswith(WRITERS_OWN) for part in path.relative_to(folder).parts)
 
 
+def table_file(path: Path) -> bool:
+    """Whether a file of a table's folder is taken for the table's data: its name ends in a
+    Parquet ending (``PARQUET_NAMES``, in any case), or whatever its name, it starts with
+    Parquet's ``PAR1`` (Hive's ``000000_0``). The contract names no file names: a blind
+    tester's Impala ``.parq``, Hive ``000000_0`` and ``PART-1.PARQUET`` files were left out,
+    and half a night's hands quarantined for want of their events. A file with such an
+    ending that is not Parquet is refused as unreadable, never passed over."""
+    return path.suffix.lower() in PARQUET_NAMES or (path.is_file() and _starts_parquet(path))
+
+
 def not_read(root: Path) -> list[QuarantineRow]:
     """The files under ``root`` that look like table data but that no table reads, each an
     ``input.file`` row saying why, so none is left out silently. A file looks like table
     data by a Parquet ending among its endings (``.parquet``, ``.parq``, ``.pq``: also
     ``part-0.parquet.gz``) or by its first bytes (``PAR1``). Listed: such a file of a
-    table's folder not read as one (``events/part-0.parq``, ``events/PART-1.PARQUET``), and
-    one in a folder that is not a table's (``ledgers/...``). Not listed here: files at the
+    table's folder not read as one (``events/part-0.parquet.gz``: ``table_file``), and one
+    in a folder that is not a table's (``ledgers/...``). Not listed here: files at the
     root (tables are folders; the simulator keeps its planted truth there,
     ``labels.parquet``), names starting with ``.`` or ``_`` and whatever is under such a
     folder (a writer's own, ``writers_own``: its ``.parquet`` files are listed apart, as
@@ -52,7 +62,7 @@ def not_read(root: Path) -> list[QuarantineRow]:
     for path, why in sorted(walk(root, hidden=False)):
         rel = path.relative_to(root)
         top = rel.parts[0] if len(rel.parts) > 1 else ""
-        if not top or (top in TABLES and path.suffix == ".parquet"):
+        if not top or (top in TABLES and table_file(path)):
             continue  # at the root; or read by its table, wherever it is in the folder
         if any(part.startswith(WRITERS_OWN) for part in rel.parts) or why:
             continue  # a writer's own; or a table's folder that could not be listed, refused
@@ -61,7 +71,8 @@ def not_read(root: Path) -> list[QuarantineRow]:
             continue
         name = one_line(rel.as_posix())
         if top in TABLES:
-            why = f"{name} is in the {top}/ folder but is not named .parquet, so it was not read"
+            why = (f"{name} is in the {top}/ folder but is neither named .parquet nor a Parquet"
+                   " file, so it was not read")  # fmt: skip
         else:
             why = (f"{name} is Parquet in the {one_line(top)}/ folder, which is not a table of"
                    f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip

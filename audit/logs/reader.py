@@ -40,7 +40,7 @@ from audit.duck import file_literal, literal, quote
 from audit.errors import AuditError, LogFormatError, first_line, first_line_under, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contract
-from audit.logs.files import NOT_UTF8, not_read, shown, walk, writers_own
+from audit.logs.files import NOT_UTF8, not_read, shown, table_file, walk, writers_own
 from audit.logs.footer import InputFile, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import row_checks, source_sql, staged_columns
@@ -191,7 +191,7 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
             if writers_own(path, folder):
                 if path.suffix == ".parquet" and why in ("", NOT_UTF8):
                     log.skipped.append((table, shown(path.relative_to(root).as_posix())))
-            elif path.suffix == ".parquet" or (why and path.is_dir()):  # or a folder not listed
+            elif table_file(path) or (why and path.is_dir()):  # or a folder not listed
                 found.append((shown(path.relative_to(root).as_posix()), why))
         if folder.exists() and not folder.is_dir():  # a file where the table's folder goes
             found.append((table, f"is a file, not a folder: a table is a folder of {table} "

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
-from audit.logs.files import NOT_UTF8, shown, walk, writers_own
+from audit.logs.files import NOT_UTF8, shown, table_file, walk, writers_own
 from audit.logs.footer import refusal
 
 CHUNK = 1 << 20
@@ -122,7 +122,7 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
             (shown(path.relative_to(logs).as_posix()), why)
             for path, why in walk(logs / table)
             if not writers_own(path, logs / table)
-            and (path.suffix == ".parquet" or (why and (why != NOT_UTF8 or path.is_dir())))
+            and (table_file(path) or (why and (why != NOT_UTF8 or path.is_dir())))
         )  # a writer's own file is no table's data, as for replay (files.WRITERS_OWN)
         for rel, why in found:
             source = logs / rel

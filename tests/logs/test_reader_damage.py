@@ -390,11 +390,13 @@ def test_a_games_row_written_again_while_the_game_ran_is_one_game(tmp_path: Path
 
 
 def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path: Path) -> None:
-    """log-format.md's layout: a table is the .parquet files under its folder. A file of a
-    table's folder with another ending, and Parquet in a folder that is not a table's (a
-    misspelled one, by its name or its first bytes), are not read, and each gets an
-    input.file row saying so; a writer's own files (``_SUCCESS``, ``.crc``) and files at
-    the root (a README, the simulator's labels.parquet) are not table data."""
+    """log-format.md's layout: a table is the Parquet files under its folder. A file of a
+    table's folder with a Parquet ending that is not Parquet is refused as unreadable; one
+    with another ending that is not Parquet by its first bytes either (compressed), and
+    Parquet in a folder that is not a table's (a misspelled one, by its name or its first
+    bytes), are not read; each gets an input.file row saying so. A writer's own files
+    (``_SUCCESS``, ``.crc``) and files at the root (a README, the simulator's
+    labels.parquet) are not table data."""
     root = full_log(tmp_path / "logs").write()
     ledger = next((root / "ledger").rglob("*.parquet"))
     (root / "ledgers").mkdir()
@@ -415,9 +417,12 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
         ("ledgers", "ledgers/part-0.parquet", "input.file"),
         ("ledgers", "ledgers/stray.bin", "input.file"),
     }
-    assert listed["events", "events/part-9.parq", "input.file"] == (
-        "events/part-9.parq is in the events/ folder but is not named .parquet, so it was "
-        "not read"
+    assert listed["events", "events/part-9.parq", "input.file"].startswith(
+        "events/part-9.parq is not a readable Parquet file: "
+    )
+    assert listed["events", "events/part-8.parquet.gz", "input.file"] == (
+        "events/part-8.parquet.gz is in the events/ folder but is neither named .parquet nor "
+        "a Parquet file, so it was not read"
     )
     assert listed["ledgers", "ledgers/part-0.parquet", "input.file"].startswith(
         "ledgers/part-0.parquet is Parquet in the ledgers/ folder, which is not a table of "
@@ -425,6 +430,26 @@ def test_files_that_look_like_table_data_but_no_table_reads_are_listed(tmp_path:
     )
     assert [f.path for f in log.files["ledger"]] == [ledger.relative_to(root).as_posix()]
     assert log.damaged["events"] == ("events/part-8.parquet.gz", "events/part-9.parq")
+
+
+def test_parquet_files_of_any_name_are_read_as_their_tables(tmp_path: Path) -> None:
+    """log-format.md: "each folder holds any number of Parquet files, at any depth", with
+    no name given: Hive's ``000000_0``, Impala's ``.parq`` and an upper-case ``.PARQUET``
+    are read as their tables' data, as the same rows named ``.parquet`` are (a blind
+    tester: refused, they left half a night's hands without their events)."""
+    root = full_log(tmp_path / "logs").write()
+    named = {path.relative_to(root).as_posix() for path in root.rglob("*.parquet")}
+    exact = open_log_root(root)
+    renamed = {"events": "000000_0", "results": "part-0.parq", "hands": "PART-0.PARQUET"}
+    for table, name in renamed.items():
+        (path,) = (root / table).rglob("*.parquet")
+        path.rename(path.with_name(name))
+    log = open_log_root(root)
+    assert log.bad_files == exact.bad_files == []
+    assert sum(len(files) for files in log.files.values()) == len(named)
+    assert {t: [f.rows for f in fs] for t, fs in log.files.items()} == {
+        t: [f.rows for f in fs] for t, fs in exact.files.items()
+    }
 
 
 # ---------------------------------------------------------------- columns staging leaves behind
