@@ -10,7 +10,7 @@ say, each shown with its rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
@@ -44,7 +44,7 @@ from audit.explain.view import (
 )
 from audit.findings import Finding, worst
 from audit.money import money
-from audit.records import POOL_FORMATS, Game, GameEvent, Hand
+from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
 from audit.rules.ruleset import Ruleset
 from audit.unit import HandAudited, UnitAudit
 
@@ -540,27 +540,44 @@ def _pool_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTabl
     )
 
 
+def _cells(
+    unit: UnitAudit,
+    hand: Hand,
+    players: Sequence[str],
+    check: str,
+    cell: Callable[[Result, list[Finding]], Cell],
+) -> tuple[Cell, ...]:
+    """A hand's row of a match's or a deals game's table: each player's ``cell`` of their
+    results row and the game's ``check`` findings on it; empty where they have no row."""
+    results = {r.player: r for r in hand.results}
+    return tuple(
+        Cell("") if player not in results
+        else cell(results[player], _on(unit.findings, hand.hand_id, player, check))
+        for player in players
+    )
+
+
 def _match_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTable:
     """Each player's match total after each hand, as recorded (a ``match.total`` finding
     gives what the rules make it: a blind tester found no totals for a match where a pool
     game has its running scores)."""
     players = _players(item.hand for item in unit.hands)
-    rows = []
-    for item in unit.hands:
-        hand = item.hand
-        results = {r.player: r for r in hand.results}
-        cells = []
-        for player in players:
-            r = results.get(player)
-            if r is None:
-                cells.append(Cell(""))
-                continue
-            wrong = _on(unit.findings, hand.hand_id, player, "match.total")
-            notes = [f"should be {f.expected}" for f in wrong if f.expected is not None]
-            text = "?" if r.score_after is None else str(r.score_after)
-            cells.append(Cell(text, "; ".join(notes), _worst(wrong)))
-        rows.append(ScoreRow(label=f"after hand {hand.hand_no}", hand_id=hand.hand_id,
-                             cells=tuple(cells), totals=(), events=()))  # fmt: skip
+
+    def total(r: Result, wrong: list[Finding]) -> Cell:
+        notes = [f"should be {f.expected}" for f in wrong if f.expected is not None]
+        text = "?" if r.score_after is None else str(r.score_after)
+        return Cell(text, "; ".join(notes), _worst(wrong))
+
+    rows = [
+        ScoreRow(
+            label=f"after hand {item.hand.hand_no}",
+            hand_id=item.hand.hand_id,
+            cells=_cells(unit, item.hand, players, "match.total", total),
+            totals=(),
+            events=(),
+        )
+        for item in unit.hands
+    ]
     return ScoreTable(
         title="Running match totals",
         how="each player's total after each hand, as recorded; the match ends when a total "
@@ -579,22 +596,18 @@ def _deals_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTab
     events = events_after(game)
     totals: dict[str, Decimal] = {}
     rows = []
+
+    def chips(r: Result, wrong: list[Finding]) -> Cell:
+        want = next((f.expected for f in wrong if f.expected is not None), None)
+        counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
+        totals[r.player] = totals.get(r.player, ZERO) + counted
+        text = "?" if r.amount is None else signed(r.amount, whole=True)
+        note = f"should be {signed(counted, whole=True)}" if want is not None else ""
+        return Cell(text, note, _worst(wrong))
+
     for number, item in enumerate(unit.hands, start=1):
         hand = item.hand
-        results = {r.player: r for r in hand.results}
-        cells = []
-        for player in players:
-            r = results.get(player)
-            if r is None:
-                cells.append(Cell(""))
-                continue
-            wrong = _on(unit.findings, hand.hand_id, player, "deals.chips")
-            want = next((f.expected for f in wrong if f.expected is not None), None)
-            counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
-            totals[player] = totals.get(player, ZERO) + counted
-            text = "?" if r.amount is None else signed(r.amount, whole=True)
-            note = f"should be {signed(counted, whole=True)}" if want is not None else ""
-            cells.append(Cell(text, note, _worst(wrong)))
+        cells = _cells(unit, hand, players, "deals.chips", chips)
         rows.append(
             ScoreRow(
                 label=f"deal {number}",
