@@ -178,8 +178,8 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.TABLE_LIMIT, MN, "a player sat at more tables at once than the client allows"),
     (Code.TABLE_SEATS, MJ, "a hand seats more players than the table has (games.max_players)"),
     (Code.GAME_RUNNING, INF, "the game was still running when the batch was cut"),
-    (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing or a file "
-     "of it unreadable"),
+    (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing, holds "
+     "no row, or a file of it is unreadable"),
     (Code.GAME_UNCHECKED, INF, "a game's checks did not run: a hand of it is missing or "
      "quarantined, rows of it were in an unreadable file, or its games row leaves out a "
      "value they need (deals_count, entry_fee, point_value)"),
@@ -293,16 +293,21 @@ def contract(key: str) -> str:
     return f"{key}: {CONTRACT[key]}"
 
 
-def table_lacking(table: str, refused: Sequence[str] = ()) -> str:
+def table_lacking(table: str, refused: Sequence[str] = (), *, empty: bool = False) -> str:
     """Why the checks resting on the optional ``table`` ran without it, as a sentence's
-    start: the log root has none, or none of its files, ``refused``, could be read (the
-    night's ``check.skipped``, explain's words and the fair-play detectors' say the same).
+    start: the log root has none, or none of its files, ``refused``, could be read, or
+    (``empty``) its files hold no row (the night's ``check.skipped``, explain's words and
+    the fair-play detectors' say the same).
 
     >>> table_lacking("ledger")
     'The log root has no ledger table'
     >>> print(table_lacking("sessions", ["sessions/a.parquet"]))
     None of the log root's sessions files could be read (sessions/a.parquet)
+    >>> table_lacking("ledger", empty=True)
+    "The log root's ledger files hold no row"
     """
+    if empty:
+        return f"The log root's {table} files hold no row"
     if refused:
         return f"None of the log root's {table} files could be read ({', '.join(refused)})"
     return f"The log root has no {table} table"

@@ -28,10 +28,8 @@ import duckdb
 
 from audit import __version__, duck
 from audit.consistency import check_one_run
-from audit.duck import file_literal
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
-from audit.games.tables import table_limit_findings
 from audit.logs.reader import (
     EarlierRefused,
     LogRoot,
@@ -42,6 +40,7 @@ from audit.logs.reader import (
     read_bucket,
     staging,
 )
+from audit.nightwide import night_checks, scan
 from audit.output import (
     OUTPUT_VERSION,
     Parts,
@@ -58,7 +57,7 @@ from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules import memo
 from audit.rules.registry import PlatformRules, load_rules, using
-from audit.unit import audit_games, skipped_words
+from audit.unit import audit_games
 
 if TYPE_CHECKING:
     from audit.fairplay.night import FairPlay
@@ -283,59 +282,6 @@ class RunSummary:
         return f"{cause[0].upper()}{cause[1:]}. " if cause else ""
 
 
-def _night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
-    """Checks over the whole night's files: table limits (with the ``seats`` earlier
-    nightly nights judged); and one note per optional table that is missing, naming the
-    checks that could not run (skipped, never passed), and for an unreadable sessions file
-    (the games it touched cannot be known)."""
-    found = table_limit_findings(
-        [log.root / f.path for f in log.files.get("sessions", [])],
-        [log.root / f.path for f in log.files.get("games", [])],
-        log.root,
-        by_name=not (log.uniform("sessions") and log.uniform("games")),
-        earlier=seats,
-    )
-    night = _night_formats(log) if log.missing_optional else None
-    for table in sorted(log.missing_optional):
-        words = skipped_words(table, log.unread.get(table, ()), night=night)
-        if words is None:
-            continue  # no game of the night rests on it (a night of matches, no ledger)
-        found.append(
-            finding("check.skipped", game_id="", message=words, rule=contract("tables.optional"))
-        )
-    damaged = log.unread.get("sessions", ())
-    if damaged and "sessions" not in log.missing_optional:
-        found.append(
-            finding(
-                "check.skipped",
-                game_id="",
-                message=f"{', '.join(damaged)} could not be read, so table.limit and the "
-                "fair-play detectors saw only the other sessions files.",
-                rule=contract("tables.files"),
-            )
-        )
-    return found
-
-
-def _night_formats(log: LogRoot) -> set[str] | None:
-    """The formats of the night's games (from the games files), None when they cannot be
-    read here (then every check a missing table holds is said skipped)."""
-    try:
-        with duck.connect() as con:
-            rows = con.sql(f"SELECT DISTINCT CAST(format AS VARCHAR) FROM {_scan(log, 'games')}")
-            return {value for (value,) in rows.fetchall() if value is not None}
-    except duckdb.Error:
-        return None
-
-
-def _scan(log: LogRoot, table: str) -> str:
-    """DuckDB's read of every good file of ``table``, for a small query of the night's
-    own (the staging reads the tables for the audit)."""
-    paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files.get(table, []))
-    return (f"read_parquet([{paths}], union_by_name={str(not log.uniform(table)).lower()},"
-            " hive_partitioning=false)")  # fmt: skip
-
-
 def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
     return [
         finding(
@@ -445,7 +391,7 @@ def replay_logs(
                            {"ids": sorted(lost)})  # fmt: skip
         parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
         parts.add("quarantine", quarantine)
-        parts.add("findings", _input_findings(quarantine) + _night_checks(log, seats))
+        parts.add("findings", _input_findings(quarantine) + night_checks(log, seats))
         replayed = time.perf_counter()
 
         quarantined = parts.write("quarantine", out / "quarantine.parquet")
@@ -694,7 +640,7 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         with duck.connect() as con:
             rows = con.sql(
                 "SELECT min(CAST(started_at AS TIMESTAMPTZ)), max(CAST(ended_at AS TIMESTAMPTZ))"
-                f" FROM {_scan(log, 'hands')}"
+                f" FROM {scan(log, 'hands')}"
             ).fetchall()
         first, last = rows[0] if rows else (None, None)
     except duckdb.Error:

@@ -288,13 +288,15 @@ def skipped_words(
     refused: Sequence[str] = (),
     game_format: str | None = None,
     night: Collection[str] | None = None,
+    empty: bool = False,
 ) -> str | None:
     """The ``check.skipped`` sentence for an optional table the log root lacks (``refused``:
     its files, none of which could be read): what the night could not check (of the games
     of the formats ``night`` holds, when known), or (with ``game_format``) what it could
     not check of a game of that format; ``None`` when nothing of such a game rests on the
     table (a night of matches has no money to check). One sentence for the night's
-    finding and for ``explain``, so that both say the same.
+    finding and for ``explain``, so that both say the same. ``empty``: the table's files
+    were read and hold no row (``nightwide.EMPTY_IS_SILENT``).
 
     >>> print(skipped_words("ledger"))  # doctest: +NORMALIZE_WHITESPACE
     The log root has no ledger table, so ledger.balance and the split amounts of pool.split
@@ -314,7 +316,7 @@ def skipped_words(
                  if night is None or not formats or formats & set(night)]  # fmt: skip
     if not parts:
         return None
-    what = table_lacking(table, refused)
+    what = table_lacking(table, refused, empty=empty)
     *others, last = parts
     needed = f"{', '.join(others)}{',' * (len(others) > 1)} and {last}" if others else last
     return f"{what}, so {needed} could not be checked."

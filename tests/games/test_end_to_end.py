@@ -236,6 +236,23 @@ def test_an_optional_table_whose_files_are_all_refused_says_so_not_that_it_is_mi
     assert {f["severity"] for f in found if f["check"] == "game.unchecked"} <= {"info"}
 
 
+@pytest.mark.parametrize("table", ["ledger", "sessions"])
+def test_an_optional_table_whose_files_hold_no_row_says_its_checks_were_skipped(
+    table: str, logs: Path, tmp_path: Path
+) -> None:
+    """A ledger (or sessions) written as files of no row: a game with no ledger row is
+    flagged only where the ledger holds rows, so every money check passed in silence (a
+    blind tester). The night now says, once, that the checks resting on it were skipped,
+    and raises nothing else."""
+    files = sorted((logs / table).rglob("*.parquet"))
+    schema = pq.read_schema(files[0])
+    for path in files:
+        pq.write_table(schema.empty_table(), path)
+    found = findings(logs, tmp_path / "out")
+    assert [(f["check"], f["severity"]) for f in found] == [("check.skipped", "info")]
+    assert found[0]["message"].startswith(f"The log root's {table} files hold no row, so ")
+
+
 def drop_rows(root: Path, table: str, pick: Callable[[Row], bool]) -> None:
     """Remove the rows ``pick`` accepts from every file of ``table`` (files kept)."""
     for path in sorted((root / table).rglob("*.parquet")):

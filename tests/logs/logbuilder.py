@@ -68,6 +68,14 @@ def write_table(root: Path, table: str, rows: pa.Table | list[dict[str, Any]], n
     return path
 
 
+def hand_findings(out: Path) -> list[dict[str, Any]]:
+    """``findings.parquet`` of the run in ``out`` but for the night's notes on the optional
+    tables a builder writes with no row (``check.skipped``: its ledger and sessions hold
+    none unless a test adds them), which are not what a hand's test is about."""
+    rows = pq.read_table(out / "findings.parquet").to_pylist()
+    return [f for f in rows if f["check"] != "check.skipped"]
+
+
 def arrow_table(table: str, rows: list[dict[str, Any]]) -> pa.Table:
     """Rows in the contract schema of `table`, with its schema-version metadata; a column
     the contract marks non-nullable is marked nullable only if a row holds a null in it

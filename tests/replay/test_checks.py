@@ -11,6 +11,7 @@ import pytest
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
+from tests.logs.logbuilder import hand_findings
 from tests.replay.cases import CASES, Case, longer
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
@@ -35,7 +36,7 @@ def test_check_end_to_end(case: Case, tmp_path: Path) -> None:
     game, hand = scenario(**case.kwargs)
     logs = write_log(tmp_path / "logs", [(game, hand)], split_events_into=3, shuffle_files=True)
     summary = replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
-    findings = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    findings = hand_findings(tmp_path / "out")
     got = [(f["check"], f["hand_id"], f["player_id"], f["seq"]) for f in findings]
     hands = pq.read_table(tmp_path / "out" / "hands.parquet").to_pylist()
     assert [h["hand_id"] for h in hands] == ["H1"]

@@ -20,7 +20,7 @@ from audit.cards import CODE_TEXT, canonical_shoe, shoe_composition
 from audit.records import Shuffle
 from audit.run import replay_logs
 from audit.shuffle.commitment import ALGORITHM, reproduce
-from tests.logs.logbuilder import LogBuilder
+from tests.logs.logbuilder import LogBuilder, hand_findings
 
 SEED = "d5f1c0a9e3b2-server"
 
@@ -42,7 +42,7 @@ def fair_shoe(shuffle: dict[str, Any]) -> list[str]:
 def audit(tmp_path: Path, **hand: Any) -> list[dict[str, Any]]:
     logs = LogBuilder(tmp_path / "logs").game("G1").quick_hand("H1", **hand).write()
     replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
-    return pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    return hand_findings(tmp_path / "out")
 
 
 def test_deck_commitment_a_fair_shuffle_is_verified(tmp_path: Path) -> None:
@@ -208,7 +208,7 @@ def test_deck_commitment_a_game_recording_no_shoe_is_reported_and_the_night_goes
         )
         out = tmp_path / f"out{decks}{jokers}"
         summary = replay_logs(logs=logs, out=out, workers=1, progress=False)
-        found = pq.read_table(out / "findings.parquet").to_pylist()
+        found = hand_findings(out)
         assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
         assert f"records {decks} decks and {jokers} printed jokers" in found[0]["message"]
         assert summary.hands == {"verified": 1, "discrepancy": 1, "quarantined": 0}
@@ -230,7 +230,7 @@ def test_deck_commitment_the_shuffle_starts_from_the_rulesets_shoe_not_the_games
         .write()
     )
     replay_logs(logs=logs, out=tmp_path / "out", workers=1, progress=False)
-    found = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    found = hand_findings(tmp_path / "out")
     assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
     assert "records 1 deck" in found[0]["message"]
 
