@@ -28,8 +28,8 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     """Checks over the whole night's files: table limits (with the ``seats`` earlier
     nightly nights judged); and one note per optional table that is missing (or, of
     ``EMPTY_IS_SILENT``, holds no row), naming the checks that could not run (skipped,
-    never passed), and for an unreadable sessions file
-    (the games it touched cannot be known)."""
+    never passed), and for an unreadable sessions file (the games it touched cannot be
+    known). The night's formats are read once, and only when a note may need them."""
     found = table_limit_findings(
         [log.root / f.path for f in log.files.get("sessions", [])],
         [log.root / f.path for f in log.files.get("games", [])],
@@ -37,7 +37,9 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
         by_name=not (log.uniform("sessions") and log.uniform("games")),
         earlier=seats,
     )
-    night = night_formats(log) if log.missing_optional else None
+    empty = [table for table in EMPTY_IS_SILENT
+             if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip
+    night = night_formats(log) if log.missing_optional or empty else None
     for table in sorted(log.missing_optional):
         words = skipped_words(table, log.unread.get(table, ()), night=night)
         if words is None:
@@ -45,11 +47,8 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
         found.append(
             finding("check.skipped", game_id="", message=words, rule=contract("tables.optional"))
         )
-    empty = [table for table in EMPTY_IS_SILENT
-             if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip
-    played = night_formats(log) if empty else None
-    for table in empty if played != set() else ():  # a night of no game rests on no table
-        words = skipped_words(table, night=played, empty=True)
+    for table in empty if night != set() else ():  # a night of no game rests on no table
+        words = skipped_words(table, night=night, empty=True)
         if words is not None:
             found.append(finding("check.skipped", game_id="", message=words,
                                  rule=contract("tables.optional")))  # fmt: skip

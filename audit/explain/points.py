@@ -22,6 +22,7 @@ from audit.explain.cards import (
 from audit.records import Game
 from audit.replay.hand import Seat
 from audit.replay.outcome import (
+    REJECTED_ENDED,
     Expected,
     HandAudit,
     money_by_rules,
@@ -262,10 +263,9 @@ def exact_loser(
     ):
         return want
     full = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key, whole=True)
-    # The words around the audit's (who ended the hand, after a valid declaration the
-    # platform rejected: ``after_rejected``) stay.
-    audited = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key)
-    return replace(want, score=full.score, why=want.why.replace(audited.why, full.why))
+    lead, ended, _ = want.why.partition(REJECTED_ENDED)
+    # after a valid declaration the platform rejected, the words of who ended the hand stay
+    return replace(want, score=full.score, why=f"{lead}{ended}{full.why}" if ended else full.why)
 
 
 def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset) -> BestView | None:

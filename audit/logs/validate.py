@@ -160,13 +160,19 @@ def _null_inside(expr: str, dtype: pa.DataType, level: int) -> str | None:
         test = f"{item} IS NULL" + (f" OR {inner}" if inner else "")
         return f"len(list_filter({expr}, lambda {item}: {test})) > 0"
     if pa.types.is_struct(dtype):
-        tests = []
-        for field in dtype:
-            value = f"struct_extract({expr}, {literal(field.name)})"
-            inner = _null_inside(value, field.type, level)
-            tests.append(f"{value} IS NULL" + (f" OR {inner}" if inner else ""))
-        return f"({expr} IS NOT NULL AND ({' OR '.join(tests)}))"
+        tests = " OR ".join(test for _, test in _field_nulls(expr, dtype, level))
+        return f"({expr} IS NOT NULL AND ({tests}))"
     return None
+
+
+def _field_nulls(expr: str, dtype: pa.StructType, level: int) -> list[tuple[str, str]]:
+    """Each field of the struct ``expr`` and the SQL true when it is null or holds one."""
+    out = []
+    for field in dtype:
+        value = f"struct_extract({expr}, {literal(field.name)})"
+        inner = _null_inside(value, field.type, level)
+        out.append((field.name, f"{value} IS NULL" + (f" OR {inner}" if inner else "")))
+    return out
 
 
 def _null_named(expr: str, dtype: pa.DataType) -> str:
@@ -175,12 +181,8 @@ def _null_named(expr: str, dtype: pa.DataType) -> str:
     null field" and could not tell which)."""
     if not pa.types.is_struct(dtype):
         return literal(_what_is_inside(dtype))
-    named = []
-    for field in dtype:
-        value = f"struct_extract({expr}, {literal(field.name)})"
-        inner = _null_inside(value, field.type, 1)
-        test = f"{value} IS NULL" + (f" OR {inner}" if inner else "")
-        named.append(f"CASE WHEN {test} THEN {literal(field.name)} END")
+    named = [f"CASE WHEN {test} THEN {literal(name)} END"
+             for name, test in _field_nulls(expr, dtype, 1)]  # fmt: skip
     listed = f"array_to_string(list_filter([{', '.join(named)}], lambda n: n IS NOT NULL), ', ')"
     return f"'field (' || {listed} || ')'"
 

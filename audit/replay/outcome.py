@@ -264,11 +264,13 @@ def after_rejected(declaration: Declaration, player: str, replay: HandReplay) ->
     the first hand show cap if they had not yet had a turn)."""
     turns = declaration.turns_of_others.get(player, 1)
     want = _loser(seat_by_rules(replay, player), turns, replay)
-    why = (
-        f"was still in the hand when {declaration.player}'s valid declaration, which the "
-        f"platform rejected, ended it; {want.why}"
-    )
+    why = f"was still in the hand when {declaration.player}'s {REJECTED_ENDED}{want.why}"
     return replace(want, why=why)
+
+
+REJECTED_ENDED: Final = "valid declaration, which the platform rejected, ended it; "
+"""How ``after_rejected``'s words lead into a loser's own (``explain.points.exact_loser``
+puts the full search's words after them)."""
 
 
 def plays_on(want: Expected) -> bool:
