@@ -171,6 +171,7 @@ def half_as_often(volumes: tuple[int, ...] = (3, 5, 8, 12), seeds: int = 5) -> s
     from dataclasses import replace as with_
 
     from audit.fairplay import detectors as d
+    from audit.fairplay import flows
     from audit.fairplay.engine import Settings
     from audit.rules.ruleset import FORMATS
     from tests.fairplay.night import Night
@@ -181,7 +182,7 @@ def half_as_often(volumes: tuple[int, ...] = (3, 5, 8, 12), seeds: int = 5) -> s
             {("P0010", "P0011"): 0.6}), d.feeding),
         "soft_drop (half the hands)": ("soft", lambda n: n.soft.update(
             {("P0010", "P0011"): 0.5}), d.soft_drop),
-        "chip_dumping": ("dumps", lambda n: n.dumps.add(("P0010", "P0011")), d.chip_dumping),
+        "chip_dumping": ("dumps", lambda n: n.dumps.add(("P0010", "P0011")), flows.chip_dumping),
         "shared_device": ("device", lambda n: n.device.update(
             {"P0011": n.device["P0010"]}), d.shared_identity),
     }  # fmt: skip

@@ -148,13 +148,13 @@ BEYOND_ALPHA = 0.01
 WITHOUT_ALPHA = 0.05
 """The level at which a player beyond the night (``beyond_the_night``, at ``BEYOND_ALPHA``,
 or soft drop's in the pair's kinds of game) still is above it without the other player,
-there (``detectors._in_strata``). Not a discovery, which the first test made, but a guard:
+there (``pairs._in_strata``). Not a discovery, which the first test made, but a guard:
 the bulk's prior is kept for a partner whose excess is all with one player. Of a cautious
 player's opponents, the one who sat at most of their drops is the one with the fewest
 without them: at 0.01, a blind tester's honest P03 (28 strong drops in 119 real-money
 hands, 3.7 expected at the night's rate there; 5 in the 55 without P10, 1.7 expected,
 p = 0.027) kept the bulk's prior, worth 222 hands, and was suspected with P10 (23 of 70,
-2.8 expected). Feeding keeps ``BEYOND_ALPHA`` (``detectors._pair_rates``)."""
+2.8 expected). Feeding keeps ``BEYOND_ALPHA`` (``pairs.pair_rates``)."""
 
 
 def beyond_the_night(

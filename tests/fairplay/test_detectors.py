@@ -17,14 +17,13 @@ import pytest
 
 from audit.fairplay.detectors import (
     bots,
-    chip_dumping,
     co_seating,
     feeding,
-    loss_dumping,
     shared_identity,
     soft_drop,
 )
 from audit.fairplay.engine import Settings
+from audit.fairplay.flows import chip_dumping, loss_dumping
 from audit.fairplay.rings import rings
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import Severity, Thresholds
@@ -692,7 +691,7 @@ def test_pairs_tested_in_batches_and_parts_give_the_same_suspicions(
     whole += [chip_dumping(con, every_pair), loss_dumping(con, every_pair)]
     assert min(whole[-2].tests, whole[-1].tests) > 1000
     monkeypatch.setattr("audit.fairplay.engine.BATCH_ROWS", 37)
-    monkeypatch.setattr("audit.fairplay.detectors.MEETINGS_PER_PART", 500)
+    monkeypatch.setattr("audit.fairplay.pairs.MEETINGS_PER_PART", 500)
     monkeypatch.setattr("audit.fairplay.detectors.SEATS_PER_PART", 300)
     parts = [detector(con, SETTINGS) for detector in detectors]
     parts += [chip_dumping(con, every_pair), loss_dumping(con, every_pair)]

@@ -1,0 +1,250 @@
+"""The money detectors: points and money flowing one way between two accounts.
+
+- ``chip_dumping``: binomial, who wins between two players against their own results;
+- ``loss_dumping``: Bennett's bound, the points one concedes to the other against their
+  losses to others and the other's opponents' losses to them.
+
+Both say what a reported pair moved, per unit (``_Flows``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from audit.fairplay.engine import (
+    Hypotheses,
+    Settings,
+    Tested,
+    Words,
+    column,
+    create_table,
+    run_sql,
+    screened,
+    suspicions,
+)
+from audit.fairplay.pairs import Strata, pair, pairs_in_parts
+from audit.fairplay.stats import bennett_sf, binom_sf
+from audit.fairplay.suspicion import how_sure
+
+
+def _strength(
+    wins: np.ndarray, hands: np.ndarray, fair: np.ndarray, prior: float, table: np.ndarray
+) -> np.ndarray:
+    """A player's strength in Luce's choice model (chip_dumping.sql): their win odds at
+    their tables against an average player's, ``(n - 1) w / (1 - w)``, with ``w`` their
+    win rate shrunk toward an average player's ``1 / n`` by ``prior`` expected wins and
+    ``n`` their tables' size, ``hands / fair`` (``table`` where they have no hands). An
+    average player is 1; at a table of two it is the plain win odds (Bradley-Terry).
+
+    >>> one = np.array([1.0])
+    >>> _strength(one * 6, one * 7, one * 3.5, 0.0, one).round(6).tolist()  # 6 of 7, heads-up
+    [6.0]
+    >>> _strength(one * 10, one * 60, one * 10, 5.0, one).round(6).tolist()  # 1 in 6: average
+    [1.0]
+    """
+    n = np.where(fair > 0, hands / np.where(fair > 0, fair, 1.0), table)
+    rate = (wins + prior) / (hands + prior * n)
+    return (n - 1.0) * rate / (1.0 - rate)
+
+
+def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """B wins the hands between A and B far beyond their own results, and the points flow
+    the same way (fairplay.chip_dumping)."""
+    pairs_in_parts(con, settings, "chip_dumping", {"seats": "chip_seat", "players": "chip_player"},
+                    "SELECT sum(n - 1) FROM chip_seat", "chip_pairs")  # fmt: skip
+
+    def test(table: pa.Table) -> Hypotheses:
+        col = {name: column(table, name) for name in table.column_names
+               if name not in ("a", "b")}  # fmt: skip
+        c, mu = settings.win_prior, col["mu"]
+        size = col["hands"] / col["fair"]  # the pair's tables, for an account without others
+        skill_a = _strength(col["a_wins0"], col["a_hands0"], col["a_fair0"], c, size)
+        # B's record elsewhere counted in the hands B would have played on at A's table:
+        # only B's own folding less with A explains B's wins there, never A's (docs/fairplay.md)
+        k, folds = settings.fold_prior, col["folds"]
+        fold0 = (col["b_drops0"] + k * folds) / (col["b_hands0"] + k)
+        fold_ab = (col["b_drops"] + k * fold0) / (col["hands"] + k)
+        played = np.maximum((1.0 - fold_ab) / (1.0 - fold0), 1.0)
+        skill_b = _strength(col["b_wins0"], col["b_hands0"] / played, col["b_fair0"] / played,
+                            c, size)  # fmt: skip
+        mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
+        mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
+        decided = col["a_won"] + col["b_won"]  # the hands one of the two won
+        share = skill_b / (skill_a + skill_b)  # B's share of them, by their own results
+        # the effect: A's points to B over B's to A, against the ratio their results predict
+        # (each side given one average hand's concession, so a pair of few hands stays modest)
+        flow = (((col["a_gave"] + mu) / (col["b_gave"] + mu))
+                / ((skill_b * mu_a) / (skill_a * mu_b)))  # fmt: skip
+        return Hypotheses(
+            table, np.where(decided > 0, binom_sf(col["b_won"], decided, share), 1.0),
+            decided * share, col["b_won"], flow, min_p=np.power(share, decided),
+        )  # fmt: skip
+
+    found, flows = _moving(con, settings, "chip_pairs", test)
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b = r["a"], r["b"]
+        money = flows.said(a, b)
+        decided = int(r["a_won"]) + int(r["b_won"])
+        won = f"{r['b_won']} of the {decided} hands one of them won"
+        return (
+            f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
+            f"expected from their own results), and {a} conceded {r['a_gave']:.0f} points to "
+            f"{b} while {b} conceded {r['b_gave']:.0f} to {a}{money} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{b} wins {found.expected[i]:.1f} of the {decided} hands {a} or {b} wins",
+            f"{b} won {won}; {a} conceded {r['a_gave']:.0f} points to {b}, {b} "
+            f"{r['b_gave']:.0f} to {a}",
+        )
+
+    words = Words(
+        "fairplay.chip_dumping",
+        needs=f"pair of players with {settings.min_hands} or more hands won by either "
+        f"with both at the table, in {' or '.join(settings.flow_formats)} games",
+        statistic="binomial: B's share of the hands one of A and B won, against their "
+                  "strengths (win odds) without the other; the points must flow the same way",
+        pattern="points or money flowing one way between two accounts beyond what their "
+                "results predict",
+        benign="a weak player who loses to a strong one whose record elsewhere is too thin "
+               "to show it",
+        effect_name="flow ratio",
+    )  # fmt: skip
+    return suspicions(con, "chip_dumping", found, settings, words, players=pair, text=text,
+                      money=flows.money)  # fmt: skip
+
+
+def loss_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
+    """A concedes B far bigger losses in the hands B wins than A's losses to others in the
+    same kind of game and B's other opponents' losses to B predict, and the points run
+    from A to B (fairplay.loss_dumping, loss_dumping.sql)."""
+    for section in ("seats", "strata", "losers", "winners"):
+        run_sql(con, "loss_dumping", section, settings)
+    create_table(con, "loss_dumping", "pairs", settings, "loss_pairs")
+    for table in ("loss_seat", "loss_stratum", "loss_player", "loss_winner"):
+        con.execute(f"DROP TABLE {table}")
+
+    def test(table: pa.Table) -> Hypotheses:
+        c, unit = settings.win_prior, 1e6  # x is in millionths of its stratum's mean
+        cells = Strata(table, "n_s")
+        per_pair = cells.total
+        seats = np.maximum(cells["seats_s"], 1.0)
+        mu, m2 = cells["st_sx_s"] / seats / unit, cells["st_qx_s"] / seats / unit**2
+        top, n, losses0 = cells["top_s"] / unit, cells["n_s"], cells["a_losses0_s"]
+        # A's mean loss to others in the stratum, shrunk toward the stratum's, and its spread
+        mean_a = (cells["a_sx0_s"] / unit + c * mu) / (losses0 + c)
+        var_a = np.maximum((cells["a_qx0_s"] / unit**2 + c * m2) / (losses0 + c) - mean_a**2,
+                           1e-6)  # fmt: skip
+        # B's factor: what B's other opponents conceded over their own means, shrunk to 1
+        phi = ((column(table, "b_sx0") / unit + c)
+               / (np.maximum(column(table, "b_predicted0"), 0.0) / unit + c))  # fmt: skip
+        phi = phi[cells.row]
+        each = np.minimum(mean_a * phi, top)  # what A concedes B in a hand, by the null
+        # A's mean is an estimate from losses0 hands (and c of the stratum's): its error is
+        # carried into the sum's variance
+        variance = per_pair(n * var_a * phi**2 * (1.0 + n / (losses0 + c)))
+        bound = np.maximum(cells.most(top - each), 1e-9)
+        expected, observed = per_pair(n * each), per_pair(cells["sx_s"] / unit)
+        ratio = np.where(expected > 0, observed / np.maximum(expected, 1e-12), 0.0)
+        one_way = column(table, "pts") > column(table, "b_gave")  # the points run A to B
+        points = column(table, "pts")
+        return Hypotheses(
+            table,
+            np.where(one_way, bennett_sf(observed - expected, variance, bound), 1.0),
+            np.where(ratio > 0, points / np.maximum(ratio, 1e-12), 0.0), points, ratio,
+            min_p=bennett_sf(per_pair(n * (top - each)), variance, bound),
+        )  # fmt: skip
+
+    found, flows = _moving(con, settings, "loss_pairs", test)
+
+    def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
+        a, b, n = r["a"], r["b"], int(r["hands"])
+        money = flows.said(a, b)
+        others = int(r["a_losses0"])
+        elsewhere = (f"{r['a_pts0'] / others:.0f} a hand in their {others} other losses"
+                     if others else "no other losses of theirs")  # fmt: skip
+        got = f"{a} conceded {r['pts']} points to {b} in the {n} hands {b} won and {a} lost"
+        return (
+            f"{got} ({r['pts'] / n:.0f} a hand; {elsewhere}; every kind of game together), "
+            f"{found.effect[i]:.1f} times the {found.expected[i]:.0f} that {a}'s own losses "
+            f"to others in the same kinds of game and what {b}'s other opponents concede to "
+            f"{b} predict; {b} conceded {r['b_gave']} points to {a}{money} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{a} concedes {found.expected[i]:.0f} points in the {n} hands {b} won",
+            f"{got}; {b} conceded {r['b_gave']} to {a}",
+        )
+
+    words = Words(
+        "fairplay.loss_dumping",
+        needs=f"pair of players with {settings.min_hands} or more hands one of them won and "
+        f"the other lost, in {' or '.join(settings.flow_formats)} games",
+        statistic="Bennett's bound: the points A conceded in the hands B won, against A's "
+                  "losses to others in the same kinds of game and B's other opponents' "
+                  "losses to B; the points must run from A to B",
+        pattern="a player losing far bigger hands to one account than to anyone else",
+        benign="a player who plays on against one opponent (a friend) where they would "
+               "drop against others, who plays looser at the stakes or tables where they "
+               "meet, or bad luck against that opponent",
+        effect_name="loss ratio",
+    )  # fmt: skip
+    return suspicions(con, "loss_dumping", found, settings, words, players=pair, text=text,
+                      money=flows.money)  # fmt: skip
+
+
+def _moving(
+    con: duckdb.DuckDBPyConnection,
+    settings: Settings,
+    name: str,
+    test: Callable[[pa.Table], Hypotheses],
+) -> tuple[Hypotheses, _Flows]:
+    """A money detector's pairs in DuckDB's table ``name`` tested (the table dropped after),
+    and what the reported pairs moved."""
+    found = screened(con, name, settings, test).correct(settings)
+    con.execute(f"DROP TABLE {name}")
+    picked = [found.row(int(i)) for i in np.flatnonzero(found.report)]
+    return found, _Flows(con, settings, sorted({(r["a"], r["b"]) for r in picked}))
+
+
+class _Flows:
+    """What each flagged pair (A, B) moved, per unit in which something moved: (the unit's
+    words after an amount: "" for money, " deals chips", " practice chips" ...; what A paid
+    in the hands B won; what B paid in the hands A won). Never added up across units: a
+    deals chip is not a rupee. What a player paid in a hand is their whole amount, to the
+    winner and, in 21- and 27-card games, on value cards to others too: the words say "in
+    the hands B won", not "to B"."""
+
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, settings: Settings, pairs: list[tuple[str, str]]
+    ) -> None:
+        self.moved: dict[tuple[str, str], list[tuple[str, Decimal, Decimal]]] = defaultdict(list)
+        if not pairs:
+            return
+        table = run_sql(con, "chip_dumping", "money", settings, flagged=pairs)
+        names = ("a", "b", "unit", "paid", "back")
+        for a, b, unit, paid, back in zip(*(table.column(c).to_pylist() for c in names),
+                                          strict=True):  # fmt: skip
+            if Decimal(paid) or Decimal(back):
+                words = "" if unit == "money" else f" {unit}"
+                self.moved[a, b].append((words, Decimal(paid), Decimal(back)))
+
+    def said(self, a: str, b: str) -> str:
+        """The pair's money for a message, after a clause: "; A paid 880.00 in the hands B
+        won and B paid 225.00 in the hands A won", or nothing."""
+        moved = "; ".join(f"{a} paid {paid}{unit} in the hands {b} won and {b} paid "
+                          f"{back}{unit} in the hands {a} won"
+                          for unit, paid, back in self.moved.get((a, b), ()))  # fmt: skip
+        return f"; {moved}" if moved else ""
+
+    def money(self, row: Mapping[str, Any]) -> str | None:
+        """The suspicion's ``money``: "880.00 paid by A in the hands B won, 225.00 by B in
+        the hands A won", per unit."""
+        a, b = row["a"], row["b"]
+        return "; ".join(f"{paid}{unit} paid by {a} in the hands {b} won, {back}{unit} by "
+                         f"{b} in the hands {a} won"
+                         for unit, paid, back in self.moved.get((a, b), ())) or None  # fmt: skip
