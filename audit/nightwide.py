@@ -31,8 +31,8 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     never passed), and for an unreadable sessions file (the games it touched cannot be
     known). The night's formats are read once, and only when a note may need them."""
     found = table_limit_findings(
-        [log.root / f.path for f in log.files.get("sessions", [])],
-        [log.root / f.path for f in log.files.get("games", [])],
+        [Path(log.where(f)) for f in log.files.get("sessions", [])],
+        [Path(log.where(f)) for f in log.files.get("games", [])],
         log.root,
         by_name=not (log.uniform("sessions") and log.uniform("games")),
         earlier=seats,
@@ -80,6 +80,6 @@ def night_formats(log: LogRoot) -> set[str] | None:
 def scan(log: LogRoot, table: str) -> str:
     """DuckDB's read of every good file of ``table``, for a small query of the night's
     own (the staging reads the tables for the audit)."""
-    paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files.get(table, []))
+    paths = ", ".join(file_literal(log.where(f)) for f in log.files.get(table, []))
     return (f"read_parquet([{paths}], union_by_name={str(not log.uniform(table)).lower()},"
             " hive_partitioning=false)")  # fmt: skip

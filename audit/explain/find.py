@@ -164,7 +164,7 @@ def _query(log: LogRoot, table: str, sql: str, params: dict[str, Any]) -> list[t
         files = log.files.get(table, [])
         if not files:
             return []
-        paths = ", ".join(file_literal(str(log.root / f.path)) for f in files)
+        paths = ", ".join(file_literal(log.where(f)) for f in files)
         source = f"read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
         try:
             with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:

@@ -1,6 +1,11 @@
 """The checks ``open_log_root`` runs on each Parquet file of a log root before it reads
 any row: that it opens, its footer, schema version and schema (``inspect_file``); and the
-same in words for one file (``refusal``: why the replay refuses it)."""
+same in words for one file (``refusal``: why the replay refuses it).
+
+A contract column a file leaves out may be given by a Hive partition folder on its path
+(``hands/game_id=G1/part-0.parquet``, as pyarrow's and Spark's partitioned writers leave
+it): ``folder_keys`` reads it, ``inspect_file`` checks the file with it, and ``complete``
+writes the copy the replay reads (schemas/README.md, "Choices where the contract is silent")."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -36,6 +42,99 @@ class InputFile:
     layout: str = ""
     """The file's columns and their types, in order: files of one layout are read without
     matching their columns by name (``LogRoot.uniform``)."""
+    keys: tuple[tuple[str, str | None], ...] = ()
+    """The contract columns the file leaves out that its Hive partition folders give
+    (name, value as written in the folder's name; None for Hive's null): its rows are read
+    with them, from the copy ``complete`` writes (``source``)."""
+    source: str = ""
+    """Where the file's rows are read from, when not from the log root's ``path``: the
+    completed copy of a file with ``keys``."""
+
+
+HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+"""The folder value Hive, Spark and pyarrow write for a null partition key."""
+
+
+def folder_keys(table: str, rel: str) -> dict[str, str | None]:
+    """The contract columns of ``table`` that Hive partition folders on the path ``rel``
+    (relative to the log root, its table folder first) name, and their values, decoded as
+    the writers encode them (``%3A`` is ``:``); the folder nearest the file wins.
+
+    >>> folder_keys("hands", "hands/date=2026-11-29/game_id=G%2F1/part-0.parquet")
+    {'game_id': 'G/1'}
+    >>> folder_keys("ledger", "ledger/player_id=__HIVE_DEFAULT_PARTITION__/part-0.parquet")
+    {'player_id': None}
+    """
+    names = {c.name for c in load_contract()[table].columns}
+    keys: dict[str, str | None] = {}
+    for part in rel.split("/")[1:-1]:
+        name, equals, value = part.partition("=")
+        if equals and name in names:
+            keys[name] = None if value == HIVE_NULL else unquote(value)
+    return keys
+
+
+def key_array(value: str | None, dtype: pa.DataType, rows: int) -> pa.Array:
+    """``rows`` copies of a folder's value in the contract type ``dtype``; a timestamp
+    written without a zone is UTC, as the contract's timestamps are.
+
+    Raises ``pa.ArrowInvalid`` when the value is not one of the type."""
+    if value is None:
+        return pa.nulls(rows, dtype)
+    text = pa.array([value] * rows, pa.string())
+    if pa.types.is_timestamp(dtype) and dtype.tz is not None:
+        try:
+            return text.cast(dtype)
+        except pa.ArrowInvalid:
+            return text.cast(pa.timestamp(dtype.unit)).cast(dtype)
+    return text.cast(dtype)
+
+
+def _with_keys(
+    table: str, schema: pa.Schema, rel: str
+) -> tuple[pa.Schema, tuple[tuple[str, str | None], ...], list[str]]:
+    """``schema`` with the contract columns it lacks that ``rel``'s folders give, appended
+    in the contract's types; those keys; and why a folder's value is refused."""
+    contract = load_contract()[table]
+    keys, problems = [], []
+    for name, value in folder_keys(table, rel).items():
+        if name in schema.names:  # the file's own column is read; the folder organises only
+            continue
+        column = contract.column(name)
+        try:
+            key_array(value, column.arrow_type, 1)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            problems.append(f"{one_line(rel)}: its folder {one_line(f'{name}={value}')} gives "
+                            f"column `{name}` a value not of its type, {column.type}")  # fmt: skip
+            continue
+        keys.append((name, value))
+        schema = schema.append(pa.field(name, column.arrow_type))
+    return schema, tuple(keys), problems
+
+
+def complete(path: Path, item: InputFile, folder: Path) -> Path:
+    """Write ``path``'s rows with the columns of ``item.keys`` added, row group by row
+    group in the same order and with the same key-value metadata, to a file in ``folder``;
+    its path."""
+    contract = load_contract()[item.table]
+    target = folder / f"{hashlib.sha256(item.path.encode()).hexdigest()[:24]}.parquet"
+    source = pq.ParquetFile(path)
+    schema = source.schema_arrow
+    kept = {k: v for k, v in (schema.metadata or {}).items() if k != b"ARROW:schema"}
+    schema = schema.with_metadata(kept)
+    for name, _ in item.keys:
+        schema = schema.append(pa.field(name, contract.column(name).arrow_type))
+    with pq.ParquetWriter(target, schema) as writer:
+        for group in range(source.num_row_groups):
+            rows = source.read_row_group(group)
+            for name, value in item.keys:
+                rows = rows.append_column(
+                    name, key_array(value, contract.column(name).arrow_type, rows.num_rows)
+                )
+            writer.write_table(rows.replace_schema_metadata(schema.metadata))
+        if not source.num_row_groups:
+            writer.write_table(schema.empty_table())
+    return target
 
 
 def inspect_file(table: str, path: Path, rel: str, hash_files: bool) -> tuple[InputFile, str]:
@@ -60,14 +159,17 @@ def inspect_file(table: str, path: Path, rel: str, hash_files: bool) -> tuple[In
         except (pa.ArrowException, OSError) as error:
             item = InputFile(table, rel, size, sha, 0)
             return item, f"{one_line(rel)} is not a readable Parquet file: {first_line(error)}"
+    schema, keys, refused = _with_keys(table, schema, rel)
     lacks = frozenset(
         c.name for c in load_contract()[table].columns if c.optional and c.name not in schema.names
     )
     # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
     layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
-    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout)
+    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout, keys)
     source = one_line(rel)
     file_schema_version(meta.metadata, source)
+    if refused:
+        return item, "; ".join(refused)
     if (table, layout) in _CLEAN_LAYOUTS:
         return item, ""
     problems = check_schema(table, schema, source=source)

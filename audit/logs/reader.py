@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import shutil
 import tempfile
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -41,7 +42,7 @@ from audit.errors import AuditError, LogFormatError, first_line, first_line_unde
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contract
 from audit.logs.files import NOT_UTF8, not_read, shown, table_file, walk, writers_own
-from audit.logs.footer import InputFile, inspect_file
+from audit.logs.footer import InputFile, complete, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import row_checks, source_sql, staged_columns
 from audit.records import GameUnit, QuarantineRow, give_back_memory
@@ -109,6 +110,20 @@ class LogRoot:
     earlier: list[EarlierRefused] = field(default_factory=list)
     """Files an earlier nightly night refused that may hold rows of tonight's games: in
     ``damaged``, not in ``bad_files``."""
+    scratch: Path | None = None
+    """The folder of the completed copies of files whose partition folders give columns
+    (``footer.complete``); removed with this object, or at exit."""
+
+    def where(self, item: InputFile) -> str:
+        """The path the rows of ``item`` are read from: its completed copy, or its own."""
+        return item.source or str(self.root / item.path)
+
+    def _complete(self, path: Path, item: InputFile) -> InputFile:
+        """``item`` read from a copy with its folders' columns (``footer.complete``)."""
+        if self.scratch is None:
+            self.scratch = Path(tempfile.mkdtemp(prefix="rummy-audit-keys-"))
+            weakref.finalize(self, shutil.rmtree, self.scratch, True)
+        return replace(item, source=str(complete(path, item, self.scratch)))
 
     def absent(self, table: str) -> frozenset[str]:
         """The optional columns of `table` that none of its good files has: they read as
@@ -129,7 +144,7 @@ class LogRoot:
     def sql(self, table: str) -> str:
         """SQL for the contract columns of every row of the good files of `table`, with
         `_k` (a file's place in `files`, then the row's; ``validate.source_sql``)."""
-        paths = [str(self.root / f.path) for f in self.files.get(table, [])]
+        paths = [self.where(f) for f in self.files.get(table, [])]
         return source_sql(table, paths, first_file=0, row_bits=ROW_BITS,
                           absent=self.absent(table), uniform=self.uniform(table))  # fmt: skip
 
@@ -205,6 +220,11 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
                 ))  # fmt: skip
                 continue
             item, problem = inspect_file(table, root / rel, rel, hash_files)
+            if item.keys and not problem:
+                try:
+                    item = log._complete(root / rel, item)
+                except (pa.ArrowException, OSError) as error:
+                    problem = f"{one_line(rel)} could not be read: {first_line(error)}"
             if problem:
                 log.bad_files.append(
                     QuarantineRow(table, rel, None, None, None, "input.file", one_line(problem))
@@ -426,7 +446,7 @@ def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
     `hand_id` and `game_id` columns alone. A hands file that cannot be decoded is refused
     (``refuse_undecodable``) and the others read."""
     while True:
-        paths = ", ".join(file_literal(str(log.root / f.path)) for f in log.files["hands"])
+        paths = ", ".join(file_literal(log.where(f)) for f in log.files["hands"])
         try:
             with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
                 row = con.execute(
@@ -557,7 +577,7 @@ def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRo
     with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
         for table in tables:
             for item in log.files[table]:
-                source = source_sql(table, [str(root / item.path)], first_file=0,
+                source = source_sql(table, [log.where(item)], first_file=0,
                                     row_bits=ROW_BITS, absent=item.lacks, uniform=True)  # fmt: skip
                 try:
                     con.execute(f"SELECT max(hash(t)) FROM ({source}) t").fetchall()
@@ -588,7 +608,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         first: dict[str, int] = {}  # the global index of each table's first file
         offset = 0
         for table in TABLES:
-            paths = [str(log.root / f.path) for f in log.files[table]]
+            paths = [log.where(f) for f in log.files[table]]
             _create_views(
                 con, table, paths, offset, game, log.absent(table), log.uniform(table)
             )
@@ -687,7 +707,7 @@ def _pass_views(
         con.execute(f"CREATE OR REPLACE VIEW chk_pass AS SELECT * FROM chk_{table}")
         con.execute("CREATE OR REPLACE VIEW pass_map AS SELECT * FROM hand_map")
         return
-    paths = [str(log.root / f.path) for f in log.files[table][start:end]]
+    paths = [log.where(f) for f in log.files[table][start:end]]
     _create_views(
         con, table, paths, first_file + start, absent=log.absent(table),
         uniform=log.uniform(table), name="pass",

@@ -28,8 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from audit.errors import AuditError
+from audit.errors import AuditError, LogFormatError
 from audit.logs.contract import SCHEMA_VERSION, SCHEMA_VERSION_KEY, load_contract
+from audit.logs.footer import folder_keys, key_array
 from audit.nightly.inputs import TakenFile
 
 RUNNING = "running.parquet"
@@ -226,11 +227,11 @@ def _games(
         if item.table != "games":
             continue
         if item.refused:  # the replay does not read it: its rows say nothing of the games
-            data = read_rows(item.source, ["game_id"])
+            data = read_rows(item.source, ["game_id"], rel=item.path)
             ids = as_strings(data.column("game_id")) if data is not None else []
             named.update((g, item.path) for g in ids if g is not None and g not in named)
             continue
-        table = read_rows(item.source, ["game_id", "ended_at"])
+        table = read_rows(item.source, ["game_id", "ended_at"], rel=item.path)
         if table is None:
             continue
         ids = as_strings(table.column("game_id"))
@@ -268,7 +269,7 @@ def _bodies(candidates: list[Candidate], games: set[str]) -> dict[str, set[tuple
     for item in candidates:
         if item.table != "games" or not item.new or item.refused:
             continue
-        table = read_rows(item.source)
+        table = read_rows(item.source, rel=item.path)
         if table is None or "game_id" not in table.column_names:
             continue
         for game, body in zip(as_strings(table.column("game_id")), _body(table), strict=True):
@@ -284,7 +285,7 @@ def _running_hands(candidates: list[Candidate], running: set[str]) -> set[str]:
     for item in candidates:
         if item.table != "hands" or item.refused:
             continue
-        table = read_rows(item.source, ["hand_id", "game_id"])
+        table = read_rows(item.source, ["hand_id", "game_id"], rel=item.path)
         if table is None:
             continue
         ids, games = as_strings(table.column("hand_id")), as_strings(table.column("game_id"))
@@ -312,7 +313,8 @@ def _place(
     key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
     dropping = item.table == "games" and not item.new and bool(replacing)
     columns = None if dropping else [key]  # a games row is compared whole (``_body``)
-    keys = read_rows(item.source, columns) if key and (running or dropping) else None
+    wanted = key and (running or dropping)
+    keys = read_rows(item.source, columns, rel=item.path) if wanted else None
     try:
         ids = pc.cast(keys.column(key), pa.string()) if keys is not None else None
     except (pa.ArrowException, KeyError):
@@ -328,7 +330,7 @@ def _place(
         drop = _member(ids, set(), rows)
     carry = pc.and_(_member(ids, running if key == "game_id" else hands, rows), pc.invert(drop))
     n_carry, n_drop = pc.sum(carry).as_py() or 0, pc.sum(drop).as_py() or 0
-    table = read_rows(item.source, None) if n_carry or n_drop else None
+    table = read_rows(item.source, None, rel=item.path) if n_carry or n_drop else None
     if table is None:
         _whole(item, audit_root / item.path)
         return
@@ -358,15 +360,29 @@ def _whole(item: Candidate, target: Path) -> None:
         shutil.copyfile(item.source, target)
 
 
-def read_rows(path: Path, columns: list[str] | None = None) -> pa.Table | None:
+def read_rows(
+    path: Path, columns: list[str] | None = None, *, rel: str = ""
+) -> pa.Table | None:
     """The file's rows (or some columns); None when it cannot be read here: it goes to the
-    audit as it is, and the replay says why it is refused."""
+    audit as it is, and the replay says why it is refused. ``rel``, the file's path in the
+    log root, gives the columns its Hive partition folders name and it leaves out
+    (``footer.folder_keys``), in the contract's types, after its own."""
     try:
         file = pq.ParquetFile(path)
-        if columns is not None and not set(columns) <= set(file.schema_arrow.names):
+        names = file.schema_arrow.names
+        table_name = rel.split("/", 1)[0]
+        given = {k: v for k, v in folder_keys(table_name, rel).items()
+                 if k not in names} if rel else {}  # fmt: skip
+        wanted = list(given) if columns is None else [c for c in columns if c in given]
+        if columns is not None and not set(columns) <= set(names) | set(given):
             return None
-        return file.read(columns=columns)
-    except (pa.ArrowException, OSError, ValueError):
+        table = file.read(columns=None if columns is None else
+                          [c for c in columns if c not in given])  # fmt: skip
+        for name in wanted:
+            dtype = load_contract()[table_name].column(name).arrow_type
+            table = table.append_column(name, key_array(given[name], dtype, len(table)))
+        return table
+    except (pa.ArrowException, OSError, ValueError, LogFormatError):
         return None
 
 

@@ -139,7 +139,7 @@ def reaudit_rows(
             if games & games_of_night(row.night):
                 out.refused.append(Unread(table, path, row.sha256, row.night))
             continue
-        data = read_rows(logs / path)
+        data = read_rows(logs / path, rel=path)
         if data is None or not data.num_rows:
             continue
         if table == "games":
@@ -166,7 +166,7 @@ def _keys(files: list[TakenFile]) -> tuple[set[str], set[str]]:
     hands: set[str] = set()
     for item in files:
         key = "game_id" if item.table in BY_GAME else "hand_id" if item.table in BY_HAND else ""
-        data = read_rows(item.copy, [key]) if key else None
+        data = read_rows(item.copy, [key], rel=item.path) if key else None
         if data is None:
             continue
         try:

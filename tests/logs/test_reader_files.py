@@ -281,3 +281,67 @@ def test_a_writers_own_parquet_files_are_not_read_and_are_listed(tmp_path: Path)
     assert run["unreadable_files"] == []
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "10 files not read as a writer's own (a name starting with . or _)" in html
+
+
+# ---------------------------------------------------------------- partition keys
+
+
+def _partitioned(logs: Path, by: dict[str, str], target: Path) -> None:
+    """Copy the log root ``logs`` to ``target`` with each table of ``by`` rewritten by
+    pyarrow's Hive-partitioned writer by that column, which leaves the column out of the
+    files and writes it into the folders' names (``hands/game_id=G1/part-0.parquet``)."""
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    shutil.copytree(logs, target)
+    for table, column in by.items():
+        rows = pq.read_table(sorted((logs / table).rglob("*.parquet")), partitioning=None)
+        assert column in rows.column_names
+        shutil.rmtree(target / table)
+        ds.write_dataset(rows, target / table, format="parquet", partitioning=[column],
+                         partitioning_flavor="hive")  # fmt: skip
+        assert column not in pq.read_schema(next((target / table).rglob("*.parquet"))).names
+
+
+def test_a_column_a_file_leaves_out_is_read_from_its_partition_folder(tmp_path: Path) -> None:
+    """A contract column a file leaves out is read from the partition folder that names it
+    (schemas/README.md, "Choices where the contract is silent"); the night's findings and
+    hands are the same bytes as the unpartitioned night's."""
+    from audit.sim import simulate
+
+    simulate(games=40, out=tmp_path / "logs", seed=5, anomalies="tampering", workers=1)
+    by = {"games": "format", "hands": "game_id", "ledger": "kind", "sessions": "game_id",
+          "results": "player_id", "game_events": "action"}  # fmt: skip
+    _partitioned(tmp_path / "logs", by, tmp_path / "keyed")
+    runs = {}
+    for name in ("logs", "keyed"):
+        runs[name] = replay_logs(logs=tmp_path / name, out=tmp_path / f"out-{name}", workers=1,
+                                 progress=False, fairplay=False, rng=False)  # fmt: skip
+    assert runs["keyed"].hands == runs["logs"].hands
+    assert runs["keyed"].hands["verified"] > 0
+    assert runs["keyed"].findings
+    assert runs["keyed"].unreadable == runs["logs"].unreadable == ()
+    for output in ("findings.parquet", "hands.parquet"):
+        made = (tmp_path / "out-keyed" / output).read_bytes()
+        assert made == (tmp_path / "out-logs" / output).read_bytes(), output
+
+
+def test_a_partition_folder_whose_value_is_not_of_the_columns_type_refuses_its_file(
+    tmp_path: Path,
+) -> None:
+    import pyarrow.parquet as pq
+
+    root = full_log(tmp_path / "logs").write()
+    (good,) = sorted((root / "hands").rglob("*.parquet"))
+    rows = pq.read_table(good, partitioning=None)
+    good.unlink()
+    for i, hand_no in enumerate(("1", "one")):
+        folder = root / "hands" / f"hand_no={hand_no}"
+        folder.mkdir()
+        pq.write_table(rows.filter([j % 2 == i for j in range(rows.num_rows)])
+                       .drop_columns(["hand_no"]), folder / "part-0.parquet")  # fmt: skip
+    log = open_log_root(root)
+    assert [f.path for f in log.files["hands"]] == ["hands/hand_no=1/part-0.parquet"]
+    (row,) = [b for b in log.bad_files if b.table == "hands"]
+    assert row.reason == ("hands/hand_no=one/part-0.parquet: its folder hand_no=one gives "
+                          "column `hand_no` a value not of its type, int16")  # fmt: skip

@@ -506,3 +506,32 @@ def test_rows_of_a_game_an_earlier_night_judged_sent_again_are_duplicates_as_in_
         whole / "findings.parquet", found, g=game
     )
     assert second.hands["quarantined"] >= 1
+
+
+def test_files_partitioned_by_game_are_carried_by_their_folders_game_id(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """Files that leave ``game_id`` to their partition folder (pyarrow's partitioned
+    writer; schemas/README.md, "Choices where the contract is silent") are carried and
+    judged as one replay of the night judges them."""
+    import pyarrow.dataset as ds
+
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    for batch, date in ((cut.first, FIRST), (cut.second, SECOND)):
+        for table, data in batch.items():
+            if "game_id" not in data.column_names:
+                add_night(logs, {table: data}, date)
+                continue
+            ds.write_dataset(data, logs / table / f"date={date}", format="parquet",
+                             partitioning=["game_id"], partitioning_flavor="hive")  # fmt: skip
+        summary = night(logs, state)
+        assert summary.audited
+    second = state / "nights" / "0002"
+    assert sorted(nightly_json(second)["carry"]["ended"]) == cut.running
+    every = f"SELECT * FROM FILE WHERE {LEAVE_OUT} ORDER BY ALL"
+    both = rows(state / "nights" / "000[12]" / "findings.parquet", every)
+    assert both == rows(cut.replayed / "findings.parquet", every)
+    hands = "SELECT * FROM FILE ORDER BY ALL"
+    assert rows(state / "nights" / "000[12]" / "hands.parquet", hands) == rows(
+        cut.replayed / "hands.parquet", hands
+    )
