@@ -201,8 +201,13 @@ def _raised(
 ) -> tuple[Array, Array]:
     """The baseline raised by the other player's own effect on everyone else: how much more
     often than the night's rate other players take their discards (shrunk toward 1 by
-    ``weight`` trials, never below 1), keeping the baseline's spread (``alpha + beta``)."""
-    factor = np.maximum(1.0, (k + weight * rate) / (n + weight) / rate)
+    ``weight`` trials, never below 1), keeping the baseline's spread (``alpha + beta``).
+    Only for a giver significantly careless (binomial at ``BEYOND_ALPHA``): a blind
+    tester's planted partner, who took 41 of the 150 discards their feeder left against
+    their own 3 of 52, was missed when chance (others took 7 of the feeder's 39 discards,
+    p = 0.12 at the night's 0.104) raised their baseline by 1.5 times."""
+    careless = binom_sf(k, n, rate) <= BEYOND_ALPHA
+    factor = np.where(careless, np.maximum(1.0, (k + weight * rate) / (n + weight) / rate), 1.0)
     total = alpha + beta
     mean = np.minimum(alpha / total * factor, 0.999)
     return mean * total, (1 - mean) * total

@@ -194,7 +194,7 @@ def test_a_wrong_kind_of_drop_is_settled_at_the_rules_points_001() -> None:
     view = view_of(WRONG_DROP)
     p1, p2, p3 = view.players
     assert [(f.check, f.player) for f in view.findings] == [
-        ("score.outcome", "P1"), ("score.amount", "P1"), ("score.amount", "P3"),
+        ("drop.penalty", "P1"), ("score.amount", "P1"), ("score.amount", "P3"),
     ]  # fmt: skip
     assert (p1.outcome, p1.points, p1.amount) == ("middle drop", "40", "-40.00")
     assert p1.why == "dropped after drawing a card in this hand (a middle drop)"

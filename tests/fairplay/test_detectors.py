@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
+import numpy as np
 import pytest
 
 from audit.fairplay.detectors import (
@@ -24,6 +25,7 @@ from audit.fairplay.detectors import (
 )
 from audit.fairplay.engine import Settings
 from audit.fairplay.flows import chip_dumping, loss_dumping
+from audit.fairplay.pairs import _raised
 from audit.fairplay.rings import rings
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import Severity, Thresholds
@@ -127,6 +129,20 @@ def test_feeding_takes_account_of_a_giver_whose_discards_everyone_takes() -> Non
             row["taken"] = row["melded"] = min(row["offered"], round(row["offered"] * 0.7))
     tested = feeding(night.load(), SETTINGS)
     assert ("P0120", "P0121") not in found(tested.suspicions)
+
+
+def test_feeding_raises_the_baseline_only_for_a_giver_shown_careless() -> None:
+    """A careless giver (others take their discards more often than the night's rate)
+    raises the taker's baseline, but only when that is significant (binomial at
+    BEYOND_ALPHA): a blind tester's planted partner, who took 41 of the 150 discards their
+    feeder left against their own 3 of 52, was missed when others' 7 takes of the
+    feeder's 39 discards (p = 0.12 at the night's 0.104) raised the baseline 1.5 times."""
+    alpha, beta = np.array([2.0]), np.array([18.0])  # a baseline of 0.1
+    rate = np.array([0.104])
+    chance = _raised(alpha, beta, np.array([39.0]), np.array([7.0]), rate, 10.0)
+    assert [float(x[0]) for x in chance] == [2.0, 18.0]
+    shown = _raised(alpha, beta, np.array([390.0]), np.array([70.0]), rate, 10.0)
+    assert float(shown[0][0] / (shown[0][0] + shown[1][0])) > 0.16
 
 
 def test_feeding_judges_a_strong_taker_by_their_own_rate() -> None:

@@ -82,17 +82,22 @@ def test_score_outcome_of_a_swapped_winner_reads_as_a_sentence() -> None:
     )
 
 
-def test_score_outcome_says_the_points_each_outcome_charges_000() -> None:
+def test_drop_penalty_a_middle_drop_charged_as_a_first_drop_000() -> None:
     """000_1729c72ad4c1f885.txt: a middle drop is a drop after "drawing and discarding in
     an earlier turn", 40 points in points rummy. One recorded as a first drop at 20 was a
     score.outcome naming no points: the 20 points short were said nowhere (a blind
-    tester). The same points are not said twice."""
+    tester); it is a drop charged the wrong penalty, audit-output.md's drop.penalty (a
+    second blind tester filtered on it), and its words say each kind's points. The same
+    points are not said twice."""
     (case,) = [c for c in CASES if c.name == "draw.forbidden"]  # P1 drops after a turn
     early = {"P1": ("first_drop", 20, "-20.00"), "P2": ("won", 0, "18.00")}
     game, hand = scenario(**{**case.kwargs, "results": early})
-    found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
-             if f.check == "score.outcome"]  # fmt: skip
-    assert [f.player_id for f in found] == ["P1"]
+    every = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert not [f for f in every if f.check == "score.outcome"]
+    found = [f for f in every if f.check == "drop.penalty"]
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("P1", "middle_drop", "first_drop")
+    ]
     assert found[0].message.startswith(
         "P1 is recorded as first drop (20 points), but the hand gives middle drop (40 points): "
     )

@@ -212,7 +212,7 @@ def test_a_wrong_kind_of_drop_in_21_cards_leaves_the_money_judged() -> None:
     assert audit.expected["C"].outcome == "first_drop"
     assert not money_unsettled(hand.results, audit.expected, value_cards=True)
     checks = sorted(f.check for f in audit.findings)
-    assert "score.outcome" in checks
+    assert "drop.penalty" in checks
     assert "score.amount" in checks  # the amounts 0.00 are still wrong, and said so
     game, hand = hand_21(RIGHT, events=[*EVENTS[:7], EVENTS[7].replace("4D 5D 8H", "4D / 5D 8H")])
     audit = audit_hand(hand, game, R21)
