@@ -59,7 +59,11 @@ class Settings:
     early_turns: int = 2
     """A drop is early before the player completes this many turns."""
     win_prior: float = 5.0
-    """Chip dumping: expected wins an average player's record is worth in a player's own."""
+    """Chip dumping: expected wins an average player's record is worth in a player's own,
+    at least (``fit_win_prior``)."""
+    fit_win_prior: bool = True
+    """Chip dumping: the average player's record worth what the night's spread of
+    strengths gives (empirical Bayes), ``win_prior`` at least; False: ``win_prior``."""
     fold_prior: float = 10.0
     """Chip dumping: hands of B's fold rate elsewhere that B's fold rate with A is shrunk
     toward (and of the night's that B's own is shrunk toward)."""

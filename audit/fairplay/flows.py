@@ -54,6 +54,20 @@ def _strength(
     return (n - 1.0) * rate / (1.0 - rate)
 
 
+def _win_prior(spread: float, least: float) -> float:
+    """The expected wins an average player's record is worth in a player's strength: one
+    over the night's spread of strengths beyond chance (``spread``, chip_dumping.sql's
+    method of moments; empirical Bayes), never fewer than ``least`` (``win_prior``), and
+    at most 10,000 where the night shows no spread at all. A night of players much alike
+    shrinks a short lucky record far toward average; one of very unequal players keeps
+    each record nearly as it is.
+
+    >>> _win_prior(0.04, 5.0), _win_prior(0.5, 5.0), _win_prior(-0.01, 5.0)
+    (25.0, 5.0, 10000.0)
+    """
+    return min(max(1.0 / spread, least), 10_000.0) if spread > 0 else 10_000.0
+
+
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
@@ -64,8 +78,10 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         col = {name: column(table, name) for name in table.column_names
                if name not in ("a", "b")}  # fmt: skip
         c, mu = settings.win_prior, col["mu"]
+        prior = (_win_prior(float(col["spread"][0]) if table.num_rows else 0.0, c)
+                 if settings.fit_win_prior else c)  # fmt: skip
         size = col["hands"] / col["fair"]  # the pair's tables, for an account without others
-        skill_a = _strength(col["a_wins0"], col["a_hands0"], col["a_fair0"], c, size)
+        skill_a = _strength(col["a_wins0"], col["a_hands0"], col["a_fair0"], prior, size)
         # B's record elsewhere counted in the hands B would have played on at A's table:
         # only B's own folding less with A explains B's wins there, never A's (docs/fairplay.md)
         k, folds = settings.fold_prior, col["folds"]
@@ -73,7 +89,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         fold_ab = (col["b_drops"] + k * fold0) / (col["hands"] + k)
         played = np.maximum((1.0 - fold_ab) / (1.0 - fold0), 1.0)
         skill_b = _strength(col["b_wins0"], col["b_hands0"] / played, col["b_fair0"] / played,
-                            c, size)  # fmt: skip
+                            prior, size)  # fmt: skip
         mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
         mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
         decided = col["a_won"] + col["b_won"]  # the hands one of the two won

@@ -8,7 +8,8 @@
 -- players in it, so between two of them it is their strengths' share whoever else sits
 -- in). A player's strength comes from their own results in hands without the other: their
 -- win odds at their tables against an average player's, s = (n - 1) w / (1 - w), with w
--- their win rate shrunk toward an average player's 1 / n by $win_prior expected wins and
+-- their win rate shrunk toward an average player's 1 / n by the expected wins the night's
+-- spread of strengths gives (`night.spread`; $win_prior at least: flows._win_prior) and
 -- n their tables' size (the harmonic mean: hands over the fair share of wins). B's count
 -- is binomial. A raw win-rate ratio (w_B / w_A) understates a strong player: a win rate
 -- flattens toward 1 as strength grows, and an honest strong player was taken for a
@@ -66,8 +67,13 @@ WITH pair AS (
     WHERE hash(a.player_id) % $parts = $part
     GROUP BY ALL
 ), night AS (
+    -- spread: the variance of the players' strengths beyond chance (method of moments,
+    -- wins about Poisson given a strength: E (W - F)^2 = F + v F^2), summed exactly
     SELECT sum(conceded) / greatest(sum(losses), 1) AS mu,
-           sum(drops) / greatest(sum(wins + losses), 1) AS folds
+           sum(drops) / greatest(sum(wins + losses), 1) AS folds,
+           (CAST(sum(CAST((wins - fair) * (wins - fair) AS DECIMAL(38, 12))) AS DOUBLE)
+            - sum(wins)) / greatest(CAST(sum(CAST(fair * fair AS DECIMAL(38, 12))) AS DOUBLE), 1e-9)
+               AS spread
     FROM chip_player
 )
 SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
@@ -77,7 +83,7 @@ SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        pb.wins + pb.losses - p.hands AS b_hands0,
        pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
        pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
-       p.b_drops, pb.drops - p.b_drops AS b_drops0, night.mu, night.folds
+       p.b_drops, pb.drops - p.b_drops AS b_drops0, night.mu, night.folds, night.spread
 FROM pair p
 JOIN chip_player pa ON pa.player_id = p.a
 JOIN chip_player pb ON pb.player_id = p.b
