@@ -38,6 +38,7 @@ MODULES = (
     "audit/rules/ways.py",
     "audit/rules/solver.py",
     "audit/rules/scoring.py",
+    "audit/replay/seats.py",
     "audit/replay/hand.py",
     "audit/replay/outcome.py",
     "audit/replay/facts.py",

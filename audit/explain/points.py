@@ -20,7 +20,6 @@ from audit.explain.cards import (
     on_its_own,
 )
 from audit.records import Game
-from audit.replay.hand import Seat
 from audit.replay.outcome import (
     REJECTED_ENDED,
     Expected,
@@ -29,6 +28,7 @@ from audit.replay.outcome import (
     seat_by_rules,
     server_loser,
 )
+from audit.replay.seats import Seat
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind

@@ -42,7 +42,6 @@ from audit.explain.points import (
 )
 from audit.findings import Finding, worst
 from audit.records import Event, Format, Game, Hand, Result
-from audit.replay.hand import Declaration, Seat, Status
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     Expected,
@@ -52,6 +51,7 @@ from audit.replay.outcome import (
     rejected_valid,
     seat_by_rules,
 )
+from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.declaration import GroupCheck, check_groups, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset

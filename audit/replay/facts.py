@@ -18,8 +18,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from audit.replay.hand import HandReplay, Status
+from audit.replay.hand import HandReplay
 from audit.replay.outcome import Expected
+from audit.replay.seats import Status
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset

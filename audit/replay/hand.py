@@ -9,8 +9,6 @@ docs/replay.md states every rule checked here.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
@@ -26,17 +24,10 @@ from audit.cards import (
 )
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
-from audit.rules.declaration import DeclarationCheck, check_declaration
+from audit.replay.seats import Declaration, Seat, Status
+from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, ShoeSpec, cite
-
-
-class Status(StrEnum):
-    IN = "in"
-    DROPPED = "dropped"
-    LEFT = "left"
-    INVALID = "invalid"
-
 
 # The hot loop compares with these (compiled, a module constant is a load; ``Status.IN``
 # or ``Action.DISCARD`` is a lookup of the class, then of its member).
@@ -48,53 +39,6 @@ _DROP: Final = Action.DROP.value
 _DECLARE: Final = Action.DECLARE.value
 _SHOW: Final = Action.SHOW.value
 _RESHUFFLE: Final = Action.RESHUFFLE.value
-
-
-@dataclass(slots=True, init=False)
-class Seat:
-    """One player's state in the hand, as dealt: its ``__init__`` is written out, so that
-    it is compiled with the rest (a dataclass's own is run by the interpreter)."""
-
-    player: str
-    cards: list[int]
-    status: Status
-    has_drawn: bool
-    """Drew at least once this hand: a drop is then a middle drop."""
-    turns: int
-    """Turns completed (a discard or a declaration)."""
-    dropped_first: bool
-    drop_seq: int | None
-    drop_reason: str | None
-    shown: list[list[int]] | None
-    show_matches: bool
-
-    def __init__(self, player: str, cards: list[int]) -> None:
-        self.player = player
-        self.cards = cards
-        self.status = Status.IN
-        self.has_drawn = False
-        self.turns = 0
-        self.dropped_first = False
-        self.drop_seq = None
-        self.drop_reason = None
-        self.shown = None
-        self.show_matches = True
-
-
-@dataclass(slots=True)
-class Declaration:
-    player: str
-    seq: int
-    check: DeclarationCheck
-    """The rules' verdict."""
-    accepted: bool
-    """What the platform did, as the events after it show: the hand ended (accepted)."""
-    turns_of_others: dict[str, int] = field(default_factory=dict)
-    """Turns each other player had completed when the declaration came (first hand show)."""
-    held: dict[str, list[int]] | None = None
-    """A valid declaration the platform rejected: the cards of each other player still in
-    when it came. By the rules it ended the hand there, so they lose with these cards; with
-    three or more players the record plays on after it, and their cards change."""
 
 
 class HandReplay:
@@ -128,6 +72,9 @@ class HandReplay:
         """The stock is a reshuffle the log does not record (the pile less its top card,
         taken when a player drew from an empty stock): its order is unknown, so a stock
         draw is checked only for taking a card that is in it."""
+        self.under = 0
+        """Cards a reshuffle put under those still in the stock (``reshuffle``), until the
+        next stock draw: where that takes the first of them, they went on top instead."""
         self.pile: list[int] = []
         self.pile_from: list[str | None] = []
         """Who discarded each card of the pile (``None``: the open card)."""
@@ -138,7 +85,13 @@ class HandReplay:
         self.current = 0
         self.drawn_this_turn = False
         self.intruder: str | None = None
-        """A player not dealt in whose turn (one ``turn.order`` finding) is under way."""
+        """A player not dealt in, or out of the hand, whose turn (one ``turn.order``
+        finding) is under way; ``intruder_drew``: it has had its draw."""
+        self.intruder_drew = False
+        self.taken: str | None = None
+        """The player whose turn it was when an intruder played a whole turn (a draw and a
+        discard) between two turns: the turn stays theirs, but where the record goes on
+        with the next player in turn, the intruder's turn was theirs (``_check_turn``)."""
         self.declarations: list[Declaration] = []
         self.winner: str | None = None
         self.ended = False
@@ -288,15 +241,19 @@ class HandReplay:
     def _active(self) -> list[str]:
         return [p for p in self.order if self.seats[p].status is _IN]
 
-    def _advance(self, after: str) -> None:
-        """The turn passes to the next player still in, after ``after``."""
+    def _next(self, after: str) -> int:
+        """The place in ``order`` of the next player still in after ``after`` (or the
+        current one's, when none is)."""
         i = self.order.index(after)
         n = len(self.order)
         for step in range(1, n + 1):
-            p = self.order[(i + step) % n]
-            if self.seats[p].status is _IN:
-                self.current = (i + step) % n
-                break
+            if self.seats[self.order[(i + step) % n]].status is _IN:
+                return (i + step) % n
+        return self.current
+
+    def _advance(self, after: str) -> None:
+        """The turn passes to the next player still in, after ``after``."""
+        self.current = self._next(after)
         self.drawn_this_turn = False
 
     def _check_turn(self, e: Event, *, draw: bool, dropping: bool = False) -> Seat | None:
@@ -305,19 +262,18 @@ class HandReplay:
         ``draw``: the action opens a turn (a draw or a drop); else it closes one."""
         player = e.player
         seat = self.seats.get(player) if player is not None else None
-        if seat is None:
-            if player is None or player != self.intruder:  # one finding a turn of theirs
-                self._turn(f"{player} acted in this hand but was not dealt in.", e)
-            self._follow(e)
+        if seat is None or (seat.status is not _IN and not self.ended):
+            self._follow(e, seat)
             return None
         self.intruder = None
         if self.ended:
             self._turn(f"{player} played a card after the hand had ended.", e)
             return None
-        if seat.status is not _IN:
-            self._turn(f"{player} acted after leaving the hand ({seat.status.value}).", e)
-            return None
-        expected = self.order[self.current]
+        expected, taken = self.order[self.current], self.taken
+        self.taken = None
+        if taken == expected != player and draw and self.order[self._next(taken)] == player:
+            self._advance(taken)  # the intruder played the turn of ``taken``: no finding
+            expected = player
         if player != expected:
             self.out_of_turn(e)
             self.current = self.order.index(seat.player)
@@ -341,26 +297,37 @@ class HandReplay:
             recorded=e.player,
         )
 
-    def _follow(self, e: Event) -> None:
-        """The record followed for a player not dealt in (docs/replay.md, Turns): the card
-        drawn leaves the stock or pile; a discard goes on the pile, ending a drawn turn."""
-        action, card = e.action, e.card
-        self.intruder = None if action in (_DISCARD, _DECLARE) else e.player
+    def _follow(self, e: Event, seat: Seat | None) -> None:
+        """An action of a player not dealt in (``seat`` None) or out of the hand: one
+        ``turn.order`` a turn of theirs, and the record followed (docs/replay.md, Turns):
+        the card drawn leaves the stock or pile, a discard goes on the pile (an out
+        player's hand stays as it was when they went out), and the turn does not move
+        (``taken``)."""
+        player, action, card = e.player, e.action, e.card
+        if player is None or player != self.intruder:  # one finding a turn of theirs
+            self.intruder_drew = False
+            if seat is None:
+                self._turn(f"{player} acted in this hand but was not dealt in.", e)
+            else:
+                self._turn(f"{player} acted after leaving the hand ({seat.status.value}).", e)
+        self.intruder = None if action in (_DISCARD, _DECLARE) else player
         if self.ended or action not in (_DRAW_STOCK, _DRAW_DISCARD, _DISCARD):
             return
         if action == _DISCARD:
             self.pile.append(card)
-            self.pile_from.append(e.player)
-            if self.drawn_this_turn:
-                self._advance(self.order[self.current])
+            self.pile_from.append(player)
+            if self.intruder_drew and not self.drawn_this_turn:
+                self.taken = self.order[self.current]
             return
-        cards = self.stock if action == _DRAW_STOCK else self.pile
+        cards = self.pile
+        if action == _DRAW_STOCK:
+            cards, self.under = self.stock, 0
         if card in cards:
             i = len(cards) - 1 - cards[::-1].index(card)  # the copy nearest the top
             del cards[i]
             if action == _DRAW_DISCARD:
                 del self.pile_from[i]
-        self.drawn_this_turn = True
+        self.intruder_drew = True
 
     # ------------------------------------------------------------ moves
 
@@ -408,6 +375,9 @@ class HandReplay:
             self.stock.pop()
         elif self.stock_unordered and card in self.stock:
             self.stock.remove(card)
+        elif self.under and self.stock[self.under - 1] == card:
+            under = self.under  # the reshuffled cards went on top: no second finding
+            self.stock = [*self.stock[under:], *self.stock[: under - 1]]
         else:
             top = self.stock[-1]
             where = "from deeper in the stock"
@@ -425,6 +395,7 @@ class HandReplay:
                 expected=CODE_TEXT[top],
                 recorded=CODE_TEXT[card],
             )
+        self.under = 0
         seat.cards.append(card)
         seat.has_drawn = True
         self.drawn_this_turn = True
@@ -688,16 +659,22 @@ class HandReplay:
             )
 
     def reshuffle(self, e: Event) -> None:
+        """The new stock is the row's group; where cards were still in the stock (a
+        ``draw.reshuffle``), they stay on top of it, in their order, unless the next stock
+        draw takes the group's first card (``under``; docs/replay.md)."""
         new_stock = (e.groups or [[]])[0] if e.groups else []
-        if self.stock:
+        left = len(self.stock)
+        if left:
+            one = left == 1
             self._find(
                 "draw.reshuffle",
                 "turns.reshuffle",
-                f"The discard pile was reshuffled while {count_words(len(self.stock))} "
-                f"{'was' if len(self.stock) == 1 else 'were'} still in the stock.",
+                f"The discard pile was reshuffled while {count_words(left)} "
+                f"{'was' if one else 'were'} still in the stock; the pile is reshuffled only "
+                f"once the stock is empty, and the stock keeps {'it' if one else 'them'}.",
                 seq=e.seq,
                 expected="an empty stock",
-                recorded=f"{count_words(len(self.stock))} left",
+                recorded=f"{count_words(left)} left",
             )
         parts = difference_words(self.pile[:-1], new_stock, extra="adds")
         if parts:
@@ -710,8 +687,9 @@ class HandReplay:
                 expected=count_words(len(self.pile) - 1),
                 recorded="; ".join(parts),
             )
-        self.stock = list(reversed(new_stock))
-        self.stock_unordered = False
+        self.stock = [*reversed(new_stock), *self.stock]  # the top is the end of the list
+        self.stock_unordered = self.stock_unordered and left > 0
+        self.under = len(new_stock) if left else 0
         self.pile, self.pile_from = self.pile[-1:], self.pile_from[-1:]
 
     # ------------------------------------------------------------ the whole hand

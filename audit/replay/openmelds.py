@@ -28,7 +28,7 @@ from audit.cards import CODE_TEXT, JOKER, format_codes
 from audit.findings import Finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.facts import PileRow
-from audit.replay.hand import HandReplay, Seat, Status
+from audit.replay.hand import HandReplay
 from audit.replay.outcome import (
     Expected,
     HandAudit,
@@ -37,6 +37,7 @@ from audit.replay.outcome import (
     one_drop_finding,
     shoe_of,
 )
+from audit.replay.seats import Seat, Status
 from audit.rules.melds import MeldKind, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 from audit.shuffle.commitment import commitment_findings

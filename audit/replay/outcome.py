@@ -15,7 +15,8 @@ from audit.cards import CODE_TEXT, JOKER, RANK_OF
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
-from audit.replay.hand import Declaration, HandReplay, Seat, Status
+from audit.replay.hand import HandReplay
+from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
 from audit.rules.melds import Jokers

@@ -15,7 +15,7 @@ from audit.records import Event, Game, Hand, Result
 from audit.replay.outcome import audit_hand, money_by_rules, plays_on, server_loser
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
-from tests.replay.cases import DECLARE, P1, P2, base, longer
+from tests.replay.cases import DECLARE, P1, P2, P3, base, longer
 from tests.replay.scenario import parse_event, scenario
 
 STANDARD = load_preset("standard-13")
@@ -99,6 +99,35 @@ def test_a_reshuffle_before_the_stock_is_empty_counts_its_cards_in_words() -> No
     assert (finding.check, finding.seq) == ("draw.reshuffle", seq)
     assert "while 1 card was still in the stock" in finding.message
     assert finding.recorded == "1 card left"
+
+
+def test_turns_reshuffle_before_the_stock_is_empty_keeps_its_cards_on_top() -> None:
+    """`turns.reshuffle` (docs/replay.md, Turns): a reshuffle while two cards are still in
+    the stock is one `draw.reshuffle`. The two cards stay on top of the stock, in their
+    order, and the reshuffled cards follow them in the row's order, so the players' draws
+    of all of them are no finding (a blind tester: the stock was the reshuffled cards
+    alone, and every later draw of a card left in it was a critical `draw.stock_mismatch`,
+    "which was not in the stock at all"). A platform that put the reshuffled cards on
+    top instead, drawn first, has no second finding either."""
+    game, hand = scenario(**base(events=[], results={}))
+    played, pile = exhaust_stock(game, hand)
+    left = pile[-2:]  # the last two stock cards are not drawn before the reshuffle
+    played, pile = played[:-4], pile[:-2]
+    seq = len(played)
+    new_stock = list(reversed(pile[:-1]))
+    for drawn in ([*left, new_stock[0]], new_stock[:3]):
+        events = [*played, Event(seq, None, "reshuffle", -1, [new_stock], False, None)]
+        for i, card in enumerate(drawn):
+            player = hand.seats[i % 2]
+            events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+            events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+        p2_drops_and_p1_wins(hand, events)
+        (finding,) = audit_hand(hand, game, STANDARD).findings
+        assert (finding.check, finding.seq) == ("draw.reshuffle", seq)
+        assert finding.message == (
+            "The discard pile was reshuffled while 2 cards were still in the stock; the pile "
+            "is reshuffled only once the stock is empty, and the stock keeps them."
+        )
 
 
 def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
@@ -226,6 +255,60 @@ def test_turns_order_a_turn_by_a_player_not_dealt_in_is_one_finding_not_a_cascad
     # P9's discard, offered to and taken by P2, is no fair-play fact: P9 was not dealt in.
     replay = audit_hand(hand, game, STANDARD).replay
     assert (replay.offered, replay.takes) == ({("P2", "P1"): 1}, [])
+
+
+def test_turns_order_a_turn_after_dropping_is_one_finding_and_its_card_leaves_the_stock() -> None:
+    """`turns.order` (docs/replay.md, Turns: a player out of the hand who acts is followed
+    as one not dealt in): P2, who dropped, draws 7D from the stock and discards it between
+    P3's turn and P1's. That is one `turn.order`: 7D left the stock, so P1's draw of the
+    next card, JK, is in turn and from the top (a blind tester: a `turn.order` for the
+    draw and another for the discard, then a critical `draw.stock_mismatch` for every
+    later stock draw, the stock still holding 7D)."""
+    kw = base(
+        seats={"P1": P1, "P2": P2, "P3": P3},
+        stock="2S 6H 7D JK",
+        events=[
+            "P1 draw_stock 2S",
+            "P1 discard 2S",
+            "P2 drop",
+            "P3 draw_stock 6H",
+            "P3 discard 6H",
+            "P2 draw_stock 7D",
+            "P2 discard 7D",
+            "P1 draw_stock JK",
+            DECLARE,
+            f"P3 show: {P3}",
+        ],
+        results={
+            "P1": ("won", 0, "90.00"),
+            "P2": ("first_drop", 20, "-20.00"),
+            "P3": ("lost", 80, "-80.00"),
+        },
+    )
+    game, hand = scenario(**kw)
+    (found,) = audit_hand(hand, game, STANDARD).findings
+    assert (found.check, found.player_id, found.seq) == ("turn.order", "P2", 5)
+    assert found.message == "P2 acted after leaving the hand (dropped)."
+
+
+def test_turns_order_a_turn_by_a_player_not_dealt_in_leaves_the_turn_where_it_was() -> None:
+    """`turns.order` (docs/replay.md, Turns): P9, not dealt in, plays a whole turn between
+    P3's and P1's (or in the middle of P1's): one `turn.order`, and the turn is still P1's,
+    who plays on with no finding (a blind tester: P9's turn used up P1's, and P1's own
+    draw was a second `turn.order`, "P1 acted out of turn: it was P2's turn"). Where the
+    record goes on with P2 instead, P9 played P1's turn: still one finding
+    (`test_turns_order_a_turn_by_a_player_not_dealt_in_is_one_finding_not_a_cascade`)."""
+    first = ["P1 draw_stock 2S", "P1 discard 2S", "P2 draw_stock 6H", "P2 discard 6H",
+             "P3 draw_stock 7D", "P3 discard 7D"]  # fmt: skip
+    last = [DECLARE, f"P2 show: {P2}", f"P3 show: {P3}"]
+    results = {"P1": ("won", 0, "141.30"), "P2": ("lost", 77, "-77.00"),
+               "P3": ("lost", 80, "-80.00")}  # fmt: skip
+    between = [*first, "P9 draw_stock 8D", "P9 discard 8D", "P1 draw_stock JK", *last]
+    within = [*first, "P1 draw_stock JK", "P9 draw_stock 8D", "P9 discard 8D", *last]
+    for events, stock in ((between, "2S 6H 7D 8D JK"), (within, "2S 6H 7D JK 8D")):
+        kw = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock=stock, events=events,
+                  results=results)  # fmt: skip
+        assert audit(*scenario(**kw)) == [("turn.order", "P9", events.index("P9 draw_stock 8D"))]
 
 
 def _invalid_declaration(results: dict[str, tuple[str, int, str]]) -> dict[str, Any]:

@@ -1,0 +1,63 @@
+"""What the replay holds of the players of a hand: each seat's cards, status, turns, drop
+and show, and each declaration with the rules' verdict and the platform's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from audit.rules.declaration import DeclarationCheck
+
+
+class Status(StrEnum):
+    IN = "in"
+    DROPPED = "dropped"
+    LEFT = "left"
+    INVALID = "invalid"
+
+
+@dataclass(slots=True, init=False)
+class Seat:
+    """One player's state in the hand, as dealt: its ``__init__`` is written out, so that
+    it is compiled with the rest (a dataclass's own is run by the interpreter)."""
+
+    player: str
+    cards: list[int]
+    status: Status
+    has_drawn: bool
+    """Drew at least once this hand: a drop is then a middle drop."""
+    turns: int
+    """Turns completed (a discard or a declaration)."""
+    dropped_first: bool
+    drop_seq: int | None
+    drop_reason: str | None
+    shown: list[list[int]] | None
+    show_matches: bool
+
+    def __init__(self, player: str, cards: list[int]) -> None:
+        self.player = player
+        self.cards = cards
+        self.status = Status.IN
+        self.has_drawn = False
+        self.turns = 0
+        self.dropped_first = False
+        self.drop_seq = None
+        self.drop_reason = None
+        self.shown = None
+        self.show_matches = True
+
+
+@dataclass(slots=True)
+class Declaration:
+    player: str
+    seq: int
+    check: DeclarationCheck
+    """The rules' verdict."""
+    accepted: bool
+    """What the platform did, as the events after it show: the hand ended (accepted)."""
+    turns_of_others: dict[str, int] = field(default_factory=dict)
+    """Turns each other player had completed when the declaration came (first hand show)."""
+    held: dict[str, list[int]] | None = None
+    """A valid declaration the platform rejected: the cards of each other player still in
+    when it came. By the rules it ended the hand there, so they lose with these cards; with
+    three or more players the record plays on after it, and their cards change."""
