@@ -13,7 +13,8 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player.
 
-A quarantined hand has no trustworthy results: its chips are not checked, and the chip
+A quarantined hand has no trustworthy results, and a deal without a results row for a
+player dealt in settles what is not known: their chips are not checked, and the chip
 totals (so the winner and the deal count) are not judged for a game that has one.
 """
 
@@ -65,10 +66,11 @@ def check_deals(
 
 def _moved(hand: Hand, said: RulesSay) -> dict[str, int] | None:
     """The chips each player should move in this deal, from the points they are charged
-    (``charged_points``); None when the deal has not exactly one winner (the replay's
-    outcome checks say why)."""
+    (``charged_points``); None when the deal has not exactly one winner, or a player dealt
+    in has no results row, so what the winner takes is not known (the replay's outcome
+    checks say why: a blind tester's correct winner was told to take half their chips)."""
     winners = [r.player for r in hand.results if r.outcome == "won"]
-    if len(winners) != 1:
+    if len(winners) != 1 or hand.without_result():
         return None
     rules = said.get(hand.hand_id, {})
     moved = {

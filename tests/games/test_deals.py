@@ -73,6 +73,18 @@ def test_deal_chips_wrong_winner_amount() -> None:
     assert keys(check_deals(game(), hands, RULES)) == [("deals.chips", "G1", "G1-01", "A")]
 
 
+def test_deal_chips_not_judged_for_a_deal_missing_a_players_results_row() -> None:
+    """`deals.chips` (000_: chips follow the wins and losses): a deal that records no
+    result for C, dealt in, settles what is not known; the winner's correct 50 was told
+    it should be 30, the sum of the rows left (a blind tester). The missing row is the
+    hand's score.outcome alone, and the chip totals are not judged (no game_won finding
+    against the winner they would give)."""
+    first = deal(1, "A", {"B": 30, "C": 20})
+    first = replace(first, results=[r for r in first.results if r.player != "C"])
+    assert first.without_result() == ["C"]
+    assert check_deals(game(winner="B"), [first, two_deals()[1]], RULES) == []
+
+
 def test_deal_chips_shown_as_whole_chips() -> None:
     """`deals.chips` (000_1729c72ad4c1f885.txt: chips "deducted and credited ... with
     respect to the player's wins and losses"): results.amount is a money column, so 100
