@@ -43,6 +43,7 @@ REPORT_RUN: dict[str, Shape] = {
     "unreadable_files?": [{"table": str, "path": str, "reason": str}],
     "skipped_files?": [{"table": str, "path": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
+    "commitments?": {"hands": int, "replayed": int, "hash_only": int},
 }
 """What the report reads of run.json, of the shape it must be (``check_run``); the
 ``fairplay`` and ``rng`` entries when they say they ran are ``FAIRPLAY_RAN`` and

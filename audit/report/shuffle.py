@@ -17,6 +17,7 @@ from audit.duck import file_literal
 from audit.fairplay.suspicion import p_text
 from audit.output import nightly_night
 from audit.report.base import query
+from audit.shuffle.commitment import ALGORITHM
 
 RNG = "rng.parquet"
 
@@ -107,6 +108,31 @@ class ShuffleRun:
     groups: list[ShuffleGroup]
     failed: list[FailedTest]
     failed_total: int
+
+
+@dataclass(frozen=True)
+class Commitments:
+    """What ``deck.commitment`` checked, from run.json's ``commitments``: the hands the
+    replay kept that carried a provably-fair commitment, by what was checked of each."""
+
+    known: bool
+    """run.json counts them (an older run.json does not)."""
+    hands: int = 0
+    replayed: int = 0
+    """Replayed in full: the seed's hash, and the shoe the seeds shuffle to (``algorithm``)."""
+    hash_only: int = 0
+    """The revealed seed's hash alone: another algorithm."""
+    algorithm: str = ALGORITHM
+
+
+def commitments(run: dict[str, Any]) -> Commitments:
+    """run.json's ``commitments``, or that it has none (or none of the shape
+    ``check_report`` refuses: never a count it does not hold)."""
+    entry = run.get("commitments")
+    keys = ("hands", "replayed", "hash_only")
+    if not isinstance(entry, dict) or any(type(entry.get(key)) is not int for key in keys):
+        return Commitments(known=False)
+    return Commitments(True, entry["hands"], entry["replayed"], entry["hash_only"])
 
 
 def shuffle_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> ShuffleRun:

@@ -38,7 +38,7 @@ from audit.report.fairplay import (
     top_suspicions,
 )
 from audit.report.history import HistoryView, history_view
-from audit.report.shuffle import ShuffleRun, shuffle_run
+from audit.report.shuffle import Commitments, ShuffleRun, commitments, shuffle_run
 
 TOP_ROWS = 2_000
 """Findings embedded in the filterable table."""
@@ -163,6 +163,8 @@ class ReportView:
     shuffle: ShuffleRun
     commitment: int
     """deck.commitment findings: the provably-fair check of each hand's shuffle."""
+    commitments: Commitments
+    """The hands that carried a provably-fair commitment, and what of each was checked."""
     quarantine: list[tuple[str, str, str, str]]
     charts: list[Chart]
     history: HistoryView | None = None
@@ -237,6 +239,7 @@ def _view(
         rings=rings(db, suspicions),
         shuffle=shuffle_run(db, run, out),
         commitment=sum(row.count for row in by_check if row.check == "deck.commitment"),
+        commitments=commitments(run),
         quarantine=_quarantine(db, out),
         charts=[
             chart("chart-checks", "Findings per check", _check_bars(by_check), "No findings."),

@@ -7,13 +7,13 @@
   count is compared with it (Student's t over the independent shoes). A shuffle that
   leaves the cards' previous order in clumps (a sort with a random comparator, too few
   riffles) fails it.
-- ``rng.serial``: consecutive shoes of one table. Positions holding the same code in both
-  (a fair pair matches sum(m^2)/L times on average), and the correlation between each
-  code's mean place in the two (0 on average by the symmetry of a fair shuffle): a
-  generator reseeded with the same state, or a shoe reshuffled too little, fails it.
-- ``rng.repeat``: two shoes anywhere in the group with the same first cards. A fair shuffle
-  repeats them with a probability below ``repeat_bound`` per pair: a repeat means a reused
-  or small seed (a 32-bit seed repeats within about 100,000 shoes).
+- ``rng.serial``: consecutive shoes of one table, against any two shoes of the night.
+  Positions holding the same code in both, against how often two distinct shoes of the
+  night match there (a fair shuffle: sum(m^2)/L a pair); and the correlation between
+  each code's place in the two, each measured from the code's mean place over the night
+  (``night_positions``). Independent shoes that share one biased distribution pass it (the
+  position tests see that bias); a shoe reshuffled too little from the last, or cut from
+  it, fails it.
 - ``rng.runs``: at each position, the colour of its card (red or not) from one shoe to the
   next in the order the hands started; the Wald-Wolfowitz runs test (the "runs test" of
   11VAC20-20-510 C.2).
@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from audit.cards import N_CODES
+from audit.shuffle.deal import position_counts
 from audit.shuffle.result import (
     MIN_SHOES,
     Floats,
@@ -159,17 +160,51 @@ def _mean_places(codes: Ints, copies: Floats) -> Floats:
     n, length = codes.shape
     rows = np.arange(n, dtype=np.int64)[:, None] * N_CODES
     places = np.broadcast_to(np.arange(length, dtype=np.float64), codes.shape)
-    sums = np.bincount(
-        (rows + codes).ravel(), weights=places.ravel(), minlength=n * N_CODES
-    ).reshape(n, N_CODES)
+    sums = np.bincount((rows + codes).ravel(), weights=places.ravel(), minlength=n * N_CODES)
+    return _centred(np.asarray(sums, dtype=np.float64).reshape(n, N_CODES), copies)
+
+
+def _centred(sums: Floats, copies: Floats) -> Floats:
+    """Per row of each code's summed places, its mean place less the row's mean over the
+    codes held; 0 for a code not held."""
     held = copies > 0
     mean = np.where(held, sums / np.where(held, copies, 1.0), 0.0)
-    centre = mean[:, held].mean(axis=1, keepdims=True)
+    centre = mean[..., held].mean(axis=-1, keepdims=True)
     return np.where(held, mean - centre, 0.0)
 
 
+def night_positions(group: Group) -> tuple[Floats, Floats]:
+    """What the night's shoes do alike, which ``rng.serial`` measures from: per position,
+    the chance that two distinct shoes of the group hold the same code there (the share of
+    pairs of shoes that do, ``sum N(N-1) / n(n-1)`` over the codes, N the code's count
+    there: unbiased whatever the shoes' common distribution), and each code's mean place
+    over the shoes (``_mean_places`` of the night: the mean of the shoes'). A fair shuffle
+    gives ``sum(m^2) / L^2`` and 0 for every code.
+
+    Two shoes of one deck in order and one reversed: any two of them hold the same card at
+    a position one time in three, and a card's mean place is a third of the way from the
+    middle to its own.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> from audit.shuffle.shoes import group_of
+    >>> deck = np.arange(52, dtype=np.uint8)
+    >>> group = group_of(np.stack([deck, deck, deck[::-1]]), decks=1, printed_jokers=0,
+    ...                  players=np.full(3, 2), cards=13, rules=load_preset("standard-13"))
+    >>> match, places = night_positions(group)
+    >>> match[:3].round(4).tolist(), places[[0, 51]].round(4).tolist()
+    ([0.3333, 0.3333, 0.3333], [-8.5, 8.5])
+    """
+    counts = position_counts(group).astype(np.float64)
+    n = group.shoes
+    match = (counts * (counts - 1.0)).sum(axis=1) / (n * (n - 1.0))
+    sums = np.arange(group.length, dtype=np.float64) @ counts / n
+    return match, _centred(sums, group.copies.astype(np.float64))
+
+
 def serial_tests(group: Group) -> list[Result]:
-    """``rng.serial``: consecutive shoes of one table (rows are in table order)."""
+    """``rng.serial``: consecutive shoes of one table (rows are in table order), measured
+    from what the night's shoes do alike (``night_positions``): a bias every shoe shares is
+    the position tests', not a dependence between shoes."""
     follows = np.flatnonzero(group.tables[1:] == group.tables[:-1])
     pairs = follows.size
     tests = ("matching positions", "order kept")
@@ -181,10 +216,11 @@ def serial_tests(group: Group) -> list[Result]:
             for t in tests
         ]
     copies = group.copies.astype(np.float64)
-    match_rate = float((copies**2).sum()) / group.length**2
+    match_at, night = night_positions(group)
     matches = np.zeros(pairs, dtype=np.float64)
     by_place = np.zeros(group.length, dtype=np.float64)
-    corr = np.zeros(pairs, dtype=np.float64)
+    products = np.zeros(pairs, dtype=np.float64)
+    spread = 0.0
     for start in range(0, pairs, CHUNK):
         idx = follows[start : start + CHUNK]
         first = group.codes[idx].astype(np.int64)
@@ -192,11 +228,19 @@ def serial_tests(group: Group) -> list[Result]:
         same = first == second
         matches[start : start + idx.size] = same.sum(axis=1)
         by_place += same.sum(axis=0)
-        x, y = _mean_places(first, copies), _mean_places(second, copies)
-        norm = np.sqrt((x**2).sum(axis=1) * (y**2).sum(axis=1))
-        corr[start : start + idx.size] = (x * y).sum(axis=1) / np.where(norm > 0, norm, 1.0)
-    fair = match_rate * group.length
-    top = int(np.argmax(by_place))
+        x, y = _mean_places(first, copies) - night, _mean_places(second, copies) - night
+        products[start : start + idx.size] = (x * y).sum(axis=1)
+        spread += float((x**2).sum() + (y**2).sum())
+    # Each shoe measured from the night's mean, which holds it and its neighbour: under
+    # independent shoes of any common distribution, two of them give sum(x * y) of mean
+    # -tr(S) / n and each sum(x^2) of mean tr(S) (n - 1) / n (S the spread of one shoe's
+    # mean places), so the correlation's mean is -1 / (n - 1), not 0.
+    scale = spread / (2 * pairs)
+    corr = products / scale if scale > 0 else products
+    null = -1.0 / (group.shoes - 1) if scale > 0 else 0.0
+    fair = float(match_at.sum())
+    expected = pairs * match_at
+    top = int(np.argmax(by_place - expected))
     out = [
         t_result(
             "rng.serial",
@@ -205,12 +249,12 @@ def serial_tests(group: Group) -> list[Result]:
             matches,
             fair,
             effect=f"{matches.mean():.3f} positions a pair of consecutive shoes of a "
-            f"table share their card, {fair:.3f} expected, over {pairs:,} pairs; most "
-            f"at position {top + 1} ({int(by_place[top]):,} against "
-            f"{pairs * match_rate:,.1f})",
+            f"table share their card, {fair:.3f} expected from any two of these shoes, "
+            f"over {pairs:,} pairs; most above it at position {top + 1} "
+            f"({int(by_place[top]):,} against {expected[top]:,.1f})",
             labels=tuple(str(i + 1) for i in range(group.length)),
             observed=tuple(by_place.tolist()),
-            expected=tuple([pairs * match_rate] * group.length),
+            expected=tuple(expected.tolist()),
         )
     ]
     out.append(
@@ -219,90 +263,16 @@ def serial_tests(group: Group) -> list[Result]:
             "consecutive shoes: order kept",
             group,
             corr,
-            effect=f"mean correlation {corr.mean():+.4f} between where each card "
-            f"lay in a shoe and in the table's next one (0 expected), over "
-            f"{pairs:,} pairs",
+            null,
+            effect=f"mean correlation {corr.mean():+.4f} between where each card lay in a "
+            f"shoe and in the table's next one, each from its mean place in these shoes "
+            f"({null:+.2g} expected), over {pairs:,} pairs",
             labels=("mean correlation",),
             observed=(float(corr.mean()),),
-            expected=(0.0,),
+            expected=(null,),
         )
     )
     return out
-
-
-PREFIX = 24
-"""Cards compared by ``rng.repeat`` (the whole shoe when shorter)."""
-EVIDENCE = 20
-"""Repeated shoes' hands kept as evidence."""
-
-
-def repeat_bound(group: Group, prefix: int) -> float:
-    """An upper bound on the chance that two fair shoes share their first ``prefix`` cards:
-    the chance of the likeliest such sequence (sum of P(s)^2 <= max P(s))."""
-    left = group.copies.astype(np.float64).copy()
-    log_p = 0.0
-    for i in range(prefix):
-        c = int(np.argmax(left))
-        log_p += math.log(left[c] / (group.length - i))
-        left[c] -= 1
-    return math.exp(log_p)
-
-
-def repeat_test(group: Group) -> Result:
-    n = group.shoes
-    prefix = min(PREFIX, group.length)
-    test = f"shoes repeating another's first {prefix} cards"
-    if n < 2:
-        return too_few("rng.repeat", test, group, 2, method="repeats")
-    rows = np.ascontiguousarray(group.codes[:, :prefix])
-    keys = rows.view(np.dtype((np.void, prefix))).ravel()
-    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    repeated = np.flatnonzero(counts[inverse] > 1)
-    bound = repeat_bound(group, prefix)
-    pairs = n * (n - 1) / 2
-    extra = int(counts[counts > 1].sum() - (counts > 1).sum())
-    p = 1.0 if extra == 0 else min(1.0, pairs * bound)
-    sets = _repeat_sets(group, repeated, inverse)
-    hands = tuple(h for members in sets for h in members)
-    said = "; ".join(
-        f"{', '.join(later)} {'repeats' if len(later) == 1 else 'repeat'} {first}"
-        for first, *later in sets[:6]
-    )
-    effect = (
-        f"{extra:,} shoes repeat an earlier shoe's first {prefix} cards"
-        + (f" ({said}{'; ...' if len(sets) > 6 else ''})" if sets else "")
-        + f"; a fair shuffle repeats any of {pairs:,.0f} pairs with chance below "
-        f"{min(1.0, pairs * bound):.1e}"
-    )
-    return result(
-        "rng.repeat",
-        test,
-        group,
-        method="repeats",
-        statistic=float(extra),
-        df=None,
-        p_value=p,
-        effect=effect,
-        hands=hands[:EVIDENCE],
-        labels=("repeated shoes",),
-        observed=(float(extra),),
-        expected=(pairs * bound,),
-    )
-
-
-def _repeat_sets(group: Group, repeated: Ints, inverse: Ints) -> list[list[str]]:
-    """The hands of each set of shoes with the same first cards, each set in deal order
-    (start time, then hand id): the shoe repeated first, then the shoes repeating it; the
-    sets by their first shoe's deal."""
-    ids = group.hand_ids.take(repeated).to_pylist()  # the repeated shoes' alone
-    order = sorted(
-        (int(group.started[i]), hand, int(inverse[i]))
-        for i, hand in zip(repeated, ids, strict=True)
-    )
-    sets: dict[int, list[str]] = {}
-    for _, hand, key in order:
-        sets.setdefault(key, []).append(hand)
-    return list(sets.values())
 
 
 def runs_tests(group: Group) -> list[Result]:

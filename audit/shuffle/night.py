@@ -18,7 +18,8 @@ from audit.fairplay.suspicion import p_is, p_text
 from audit.findings import Finding, Thresholds, finding
 from audit.logs.reader import LogRoot
 from audit.shuffle.deal import deal_tests, uniformity_tests
-from audit.shuffle.dependence import adjacency_tests, repeat_test, runs_tests, serial_tests
+from audit.shuffle.dependence import adjacency_tests, runs_tests, serial_tests
+from audit.shuffle.repeats import repeat_test
 from audit.shuffle.result import BIASED, SUSPECT, TOO_FEW, Result, correct
 from audit.shuffle.seats import seat_tests
 from audit.shuffle.shoes import Group, Night, load_night

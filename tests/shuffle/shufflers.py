@@ -128,6 +128,19 @@ def cut_on(shoe: Codes, shoes: int, rng: np.random.Generator) -> Codes:
     return out
 
 
+def recycled_and_cut(
+    shoe: Codes, shoes: int, rng: np.random.Generator, *, share: float = 0.05
+) -> Codes:
+    """Fair shoes, except that ``share`` of the hands deal an earlier shoe of the night
+    again (any of them, at random), cut once at random and not shuffled: a platform
+    recycling its shoes (a blind tester's reuse_cut). No first cards repeat."""
+    out = sorted_keys(shoe, shoes, rng)
+    for s in np.flatnonzero(rng.random(shoes) < share):
+        if s > 0:
+            out[s] = np.roll(out[rng.integers(0, s)], -int(rng.integers(1, shoe.size)))
+    return out
+
+
 def _favour(
     out: Codes,
     rng: np.random.Generator,

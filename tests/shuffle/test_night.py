@@ -7,7 +7,6 @@ the simulator's biased shuffler) and replayed once for the module.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from collections import Counter
@@ -30,9 +29,8 @@ from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
 from audit.shuffle import shoes
-from audit.shuffle.dependence import PREFIX, repeat_bound, repeat_test
 from audit.shuffle.night import NULLS, audit_shuffles
-from audit.shuffle.shoes import Group, group_of, load_night
+from audit.shuffle.shoes import Group, load_night
 from audit.sim import simulate
 from tests.sim.walk import Logs, load
 
@@ -202,45 +200,19 @@ def test_no_rng_leaves_no_stale_rng_parquet_and_the_report_says_not_run(
     assert "rummy-audit rng" in html
 
 
-def test_repeat_bound_is_the_exact_chance_of_a_repeat_for_distinct_cards() -> None:
-    """Two fair shoes of one deck share their first 3 cards with chance 1/(52*51*50): every
-    sequence is equally likely, so the bound (the likeliest sequence's chance) is exact."""
-    codes = np.tile(np.arange(52, dtype=np.uint8), (2, 1))
-    group = group_of(codes, decks=1, printed_jokers=0, players=np.array([2, 2]), cards=13,
-                     rules=load_preset("standard-13"))  # fmt: skip
-    assert repeat_bound(group, 3) == pytest.approx(1 / (52 * 51 * 50))
-    assert repeat_bound(group, PREFIX) < 1e-30
-
-
-def test_a_repeated_shoe_is_a_repeat_naming_both_hands() -> None:
-    rng = np.random.default_rng(3)
-    base = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
-    codes = base[np.argsort(rng.random((60, base.size)), axis=1)]
-    codes[41] = codes[7]
-    group = group_of(codes, decks=2, printed_jokers=2, players=np.full(60, 3), cards=13,
-                     rules=load_preset("standard-13"))  # fmt: skip
-    result = repeat_test(group)
-    assert result.statistic == 1.0
-    assert result.p_value is not None
-    assert result.p_value < 1e-25
-    assert result.hands == tuple(group.hand_ids.take([7, 41]).to_pylist())
-
-
-def test_a_repeat_names_the_shoe_repeated_first_and_its_repeats_in_deal_order() -> None:
-    """docs/rng.md, rng.repeat: "the finding names the hands"; schemas/output.md: its
-    `hand_id` is the first repeated shoe's. With hand ids that do not sort in deal order
-    (a blind tester's zz-early, mm-mid, aa-late), the shoe dealt first comes first and the
-    effect says which shoes repeat it (it listed the three by id and named the last)."""
-    rng = np.random.default_rng(5)
-    base = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
-    codes = base[np.argsort(rng.random((60, base.size)), axis=1)]
-    codes[30, :PREFIX] = codes[4, :PREFIX]  # the first 24 cards again
-    codes[59] = codes[4]
-    group = group_of(codes, decks=2, printed_jokers=2, players=np.full(60, 3), cards=13,
-                     rules=load_preset("standard-13"))  # fmt: skip
-    ids = [f"id-{59 - i:02d}" for i in range(60)]  # the later a hand, the smaller its id
-    group = dataclasses.replace(group, hand_ids=pa.array(ids, pa.string()))
-    result = repeat_test(group)
-    assert result.statistic == 2.0
-    assert result.hands == ("id-55", "id-29", "id-00")
-    assert "(id-29, id-00 repeat id-55)" in result.effect
+def test_run_json_counts_the_commitments_deck_commitment_checked(
+    night: tuple[Path, Path], logs: Logs
+) -> None:
+    """The simulated night's provably-fair tables record hmac-sha256-fisher-yates seeds:
+    every kept hand of theirs was replayed in full, none checked by the hash only, and the
+    report says how many."""
+    hands = pq.read_table(night[1] / "hands.parquet", columns=["hand_id", "status"])
+    kept = {row["hand_id"] for row in hands.to_pylist() if row["status"] != "quarantined"}
+    carried = [h for rows in logs.hands.values() for h in rows
+               if h["shuffle"] is not None and h["hand_id"] in kept]  # fmt: skip
+    assert carried
+    run = json.loads((night[1] / "run.json").read_text())
+    assert run["commitments"] == {"hands": len(carried), "replayed": len(carried), "hash_only": 0}
+    assert build_view(night[1]).commitments.replayed == len(carried)
+    html = " ".join((night[1] / "report.html").read_text().split())
+    assert f"{len(carried):,} hands carried a provably-fair commitment" in html
