@@ -501,7 +501,7 @@ class _PoolCheck:
                 recorded="auto split", **kw,
             )  # fmt: skip
         self.split_kind = kind
-        self.amounts(hand, active, scores, kind)
+        self.amounts(hand, active, scores, kind, split.seq)
 
     def unmet(self, active: list[str], scores: list[int]) -> list[tuple[str, str]]:
         """What a manual split needs that the players left do not have: (rule key, need)."""
@@ -584,8 +584,11 @@ class _PoolCheck:
                     expected="split_accept", recorded=None,
                 )  # fmt: skip
 
-    def amounts(self, hand: Hand, active: list[str], scores: list[int], kind: str) -> None:
-        """Each split row of the ledger against what the split owes (see the module doc)."""
+    def amounts(
+        self, hand: Hand, active: list[str], scores: list[int], kind: str, seq: int
+    ) -> None:
+        """Each split row of the ledger against what the split owes (see the module doc); a
+        share's finding names the split's game event (``seq``), as schemas/output.md says."""
         game = self.game
         if not game.ledger or game.entry_fee is None or not active:
             return  # no ledger table: the amounts are not checked here
@@ -614,7 +617,8 @@ class _PoolCheck:
                     "auto_split_above" if kind != "manual" else "manual_split_shares",
                     f"{player} was paid {shown} in the {what} split after hand "
                     f"{hand.hand_no}, but their share is {want}.",
-                    hand_id=hand.hand_id, player_id=player, expected=want, recorded=got,
+                    hand_id=hand.hand_id, player_id=player, seq=seq, expected=want,
+                    recorded=got,
                 )  # fmt: skip
 
 

@@ -135,7 +135,19 @@ def cannot_meet(rules: Ruleset) -> str:
     no arrangement of their cards makes the 2 sequences, one of them pure, that a
     declaration needs
     """
-    return f"no arrangement of their cards makes the {_needed(rules)}, that a declaration needs"
+    return f"no arrangement of their cards makes {_what_is_needed(rules)}"
+
+
+def _what_is_needed(rules: Ruleset) -> str:
+    """``the 2 sequences, one of them pure, that a declaration needs``; no comma where the
+    need is one phrase (``the 3 pure sequences that ...``: a blind tester).
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> _what_is_needed(load_preset("standard-13"))
+    'the 2 sequences, one of them pure, that a declaration needs'
+    """
+    need = _needed(rules)
+    return f"the {need}{',' if ',' in need else ''} that a declaration needs"
 
 
 def _needed(rules: Ruleset) -> str:
@@ -170,7 +182,7 @@ def valid_words(check: DeclarationCheck, rules: Ruleset) -> str:
     melds = ", ".join(f"{g.text} ({g.verdict.kind.value})" for g in check.groups)
     if not (rules.min_runs or rules.min_pure_runs):
         return f"its groups are melds, {melds}"
-    return f"its groups are melds, {melds}, and hold the {_needed(rules)}, that a declaration needs"
+    return f"its groups are melds, {melds}, and hold {_what_is_needed(rules)}"
 
 
 def check_declaration(

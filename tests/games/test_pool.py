@@ -422,11 +422,16 @@ def test_auto_split_leftover_paise_go_first_in_seat_order() -> None:
 def test_auto_split_wrong_amounts() -> None:
     """000_: the auto split shares the prize equally, whatever the scores."""
     ledger = [("A", "split", "100.00"), ("B", "split", "80.00")]
-    found = run(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger))
+    game, hands = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger)
+    found = run(game, hands)
     assert keys(found) == [("pool.split", "g1", "h1", "A"), ("pool.split", "g1", "h1", "B")]
     assert found[0].message == (
         "A was paid 100.00 in the automatic split after hand 1, but their share is 90.00."
     )
+    # schemas/output.md: a pool.split finding names its game_events row (a blind tester's
+    # share findings had none)
+    (split,) = [e.seq for e in game.game_events if e.action == "split"]
+    assert [f.seq for f in found] == [split, split]
 
 
 def test_auto_split_missed() -> None:
