@@ -82,14 +82,17 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
             "preserve_insertion_order": False,  # every result the tests read is ordered
         }  # fmt: skip
         con = duck.connect(config=config)
+        step = "reading the night"  # named in the error: which step to look at
         try:
             open_night(con, log, out, Path(spill))
             settings = replace(settings, drop_formats=_drop_formats(con), unread=_unread(log))
-            tested = [detector(con, settings) for detector in PAIR_DETECTORS]
-            tested.append(bots(con, settings))
+            tested = []
+            for detector in (*PAIR_DETECTORS, bots):
+                step = detector.__name__
+                tested.append(detector(con, settings))
         except duckdb.Error as error:
             first = (str(error).splitlines() or [type(error).__name__])[0]
-            raise AuditError(f"the fair-play detectors could not run: {first}",
+            raise AuditError(f"the fair-play detectors could not run ({step}): {first}",
                              slug="fairplay") from None  # fmt: skip
         finally:
             con.close()

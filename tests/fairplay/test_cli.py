@@ -136,3 +136,29 @@ def test_seats_built_in_passes_are_the_same_seats_and_suspicions(
     assert len({r[0] for r in whole}) > 10 * 97  # every hand with its seats, in either
     assert run_detectors(log, out) == whole_found
     assert whole_found.suspicions
+
+
+def test_a_detector_that_runs_out_of_memory_is_named_in_one_line(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DuckDB error in a detector stops the fair-play pass with one line (exit 2) that
+    names the detector: "could not run: Out of Memory Error" alone left an investigator
+    to guess which of seven to look at."""
+    out = tmp_path / "out"
+    run("replay", str(logs), "--out", str(out), "--workers", "1", "--no-fairplay")
+
+    def out_of_memory(con: duckdb.DuckDBPyConnection, settings: object) -> None:
+        raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate data")
+
+    out_of_memory.__name__ = "soft_drop"
+    import audit.fairplay.night as night
+
+    detectors = tuple(out_of_memory if d.__name__ == "soft_drop" else d
+                      for d in night.PAIR_DETECTORS)  # fmt: skip
+    monkeypatch.setattr(night, "PAIR_DETECTORS", detectors)
+    code, output = run("fairplay", str(logs), "--out", str(out))
+    assert code == 2
+    assert output.strip().splitlines()[-1] == (
+        "rummy-audit: error: the fair-play detectors could not run (soft_drop): Out of "
+        "Memory Error: failed to allocate data"
+    )
