@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from audit.cards import format_codes
+from audit.cards import count_words, format_codes
 from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
@@ -372,7 +372,7 @@ def build_view(
         open=card_view(hand.open, jokers),
         jokers=jokers.describe("cut card" if open_melds else "wild card"),
         joker_cards=joker_views(jokers),
-        turns=turn_views(hand.events, jokers, findings, audit.table),
+        turns=turn_views(hand.events, jokers, findings, audit.table, audit.replay.kept),
         players=tuple(
             _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked)
             for i, p in enumerate(hand.seats, 1)
@@ -455,11 +455,13 @@ def turn_views(
     jokers: Jokers,
     findings: Sequence[Finding],
     table: Mapping[int, TableState] | None = None,
+    kept: Mapping[int, tuple[int, bool]] | None = None,
 ) -> tuple[TurnView, ...]:
     """The turns table: a draw and the discard or declaration after it by the same player
     make one row (in the open-melds game, with the melds laid, the lay-offs and the cut
     card's try between them, and the table's melds after the row when it changed them:
-    ``table``, by seq); every other event is a row of its own."""
+    ``table``, by seq); every other event is a row of its own. ``kept``: the replay's
+    reshuffles made while cards were still in the stock (``HandReplay.kept``)."""
     rows: list[list[Event]] = []
     in_turn = False
     for e in events:
@@ -470,7 +472,7 @@ def turn_views(
             rows.append([e])
         in_turn = not closes and (in_turn or e.action in _TURN_STARTS)
     melds = table or {}
-    return tuple(_turn(row, jokers, findings, melds) for row in rows)
+    return tuple(_turn(row, jokers, findings, melds, kept or {}) for row in rows)
 
 
 _TURN_STARTS = frozenset({"draw_stock", "draw_discard", "take_cut"})
@@ -484,6 +486,7 @@ def _turn(
     jokers: Jokers,
     findings: Sequence[Finding],
     table: Mapping[int, TableState],
+    kept: Mapping[int, tuple[int, bool]],
 ) -> TurnView:
     seqs = {e.seq for e in row}
     first, last = row[0], row[-1]
@@ -520,7 +523,13 @@ def _turn(
                 notes.append(_DROP_WORDS.get(e.reason or "player", f"dropped ({e.reason})"))
             case "reshuffle":
                 size = len(e.groups[0]) if e.groups else 0
-                notes.append(f"the discard pile was reshuffled into a new stock of {size} cards")
+                left, on_top = kept.get(e.seq, (0, False))  # the stock then: docs/replay.md
+                notes.append(
+                    f"{count_words(size)} of the discard pile reshuffled "
+                    f"{'on top of' if on_top else 'under'} the {left} still in the stock"
+                    if left
+                    else f"the discard pile was reshuffled into a new stock of {size} cards"
+                )
             case _:
                 notes.append(f"recorded {e.action!r}")
         server = f"by the server ({e.reason or 'no reason given'})"

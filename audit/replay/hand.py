@@ -75,6 +75,13 @@ class HandReplay:
         self.under = 0
         """Cards a reshuffle put under those still in the stock (``reshuffle``), until the
         next stock draw: where that takes the first of them, they went on top instead."""
+        self.passed = 0
+        """Cards above the one a stock draw took from deeper in the stock, until the next
+        stock draw: where that takes the card that lay under it, the platform's stock went
+        on from there, and they leave the stock (``_went_on``; docs/replay.md, Turns)."""
+        self.kept: dict[int, tuple[int, bool]] = {}
+        """By seq, a reshuffle made while cards were still in the stock: how many, and
+        whether the reshuffled cards went on top of them (``under``), for ``explain``."""
         self.pile: list[int] = []
         self.pile_from: list[str | None] = []
         """Who discarded each card of the pile (``None``: the open card)."""
@@ -320,14 +327,25 @@ class HandReplay:
                 self.taken = self.order[self.current]
             return
         cards = self.pile
-        if action == _DRAW_STOCK:
-            cards, self.under = self.stock, 0
+        if action == _DRAW_STOCK:  # the next stock draw, as a player's (``draw_stock``)
+            went_on = self._went_on(card)
+            cards, self.under, self.passed = [] if went_on else self.stock, 0, 0
         if card in cards:
             i = len(cards) - 1 - cards[::-1].index(card)  # the copy nearest the top
             del cards[i]
             if action == _DRAW_DISCARD:
                 del self.pile_from[i]
         self.intruder_drew = True
+
+    def _went_on(self, card: int) -> bool:
+        """Whether a stock draw of ``card`` takes the card that lay under the one the last
+        stock draw took from deeper in the stock (``passed``); if so, it and the cards
+        passed over leave the stock: the platform's stock went on from there."""
+        at = len(self.stock) - 1 - self.passed
+        if not self.passed or at < 0 or self.stock[at] != card:
+            return False
+        del self.stock[at:]
+        return True
 
     # ------------------------------------------------------------ moves
 
@@ -342,7 +360,7 @@ class HandReplay:
         if seat is None:
             return
         self._offer(seat.player)
-        card = e.card
+        card, passed = e.card, 0
         if not self.stock and len(self.pile) > 1:
             # One missing reshuffle is one finding: the pile less its top card becomes the
             # stock, in an order the log does not say (not one finding per later draw).
@@ -375,16 +393,23 @@ class HandReplay:
             self.stock.pop()
         elif self.stock_unordered and card in self.stock:
             self.stock.remove(card)
+        elif self._went_on(card):
+            pass  # the cards passed over by the last stock draw are gone: no second finding
         elif self.under and self.stock[self.under - 1] == card:
             under = self.under  # the reshuffled cards went on top: no second finding
             self.stock = [*self.stock[under:], *self.stock[: under - 1]]
+            last = next(reversed(self.kept))  # the reshuffle that set ``under``
+            self.kept[last] = (self.kept[last][0], True)
         else:
             top = self.stock[-1]
             where = "from deeper in the stock"
             if card in self.stock:
-                del self.stock[len(self.stock) - 1 - self.stock[::-1].index(card)]
+                i = len(self.stock) - 1 - self.stock[::-1].index(card)  # nearest the top
+                del self.stock[i]
+                passed = len(self.stock) - i
             else:
                 where = "which was not in the stock at all"
+                passed = 1  # where the next draw takes the card under the top, it was taken
             self._find(
                 "draw.stock_mismatch",
                 "turns.draw_top_card",
@@ -395,7 +420,7 @@ class HandReplay:
                 expected=CODE_TEXT[top],
                 recorded=CODE_TEXT[card],
             )
-        self.under = 0
+        self.under, self.passed = 0, passed
         seat.cards.append(card)
         seat.has_drawn = True
         self.drawn_this_turn = True
@@ -661,10 +686,12 @@ class HandReplay:
     def reshuffle(self, e: Event) -> None:
         """The new stock is the row's group; where cards were still in the stock (a
         ``draw.reshuffle``), they stay on top of it, in their order, unless the next stock
-        draw takes the group's first card (``under``; docs/replay.md)."""
+        draw takes the group's first card (``under``; docs/replay.md). Cards a stock draw
+        passed over (``passed``) are in it until the next stock draw says they are gone."""
         new_stock = (e.groups or [[]])[0] if e.groups else []
         left = len(self.stock)
         if left:
+            self.kept[e.seq] = (left, False)
             one = left == 1
             self._find(
                 "draw.reshuffle",

@@ -7,10 +7,15 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from audit.cards import CODE_TEXT
 from audit.cli import app
-from tests.replay.cases import CASES
+from audit.explain import build_view
+from audit.records import Event, GameUnit
+from audit.unit import audit_unit
+from tests.replay.cases import CASES, base
 from tests.replay.parquet import write_log
-from tests.replay.scenario import scenario
+from tests.replay.scenario import parse_event, scenario
+from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins
 
 runner = CliRunner()
 
@@ -49,3 +54,30 @@ def test_a_wrong_verdict_gives_no_amount_beside_the_rules_outcome(tmp_path: Path
     text = " ".join(result.output.replace("│", " ").split())
     assert "P1: invalid declaration, 80 points (" in text
     assert "P1: invalid declaration, 80 points, amount" not in text
+
+
+def test_turns_reshuffle_before_the_stock_is_empty_is_explained_as_the_replay_holds_it() -> None:
+    """`turns.reshuffle` (docs/replay.md, Turns): a reshuffle while two cards are still in
+    the stock keeps them on top, so explain says its cards went under them, not "a new
+    stock" (the words of a reshuffle of an empty stock: tests/explain/test_view.py);
+    where the next stock draw took the first reshuffled card, on top of them."""
+    game, hand = scenario(**base(events=[], results={}))
+    played, pile = exhaust_stock(game, hand)
+    seq = len(played) - 4  # the last two stock cards are not drawn before the reshuffle
+    left, played, pile = pile[-2:], played[:seq], pile[:-2]
+    new_stock = list(reversed(pile[:-1]))
+    words = "76 cards of the discard pile reshuffled"  # the pile less its top card
+    for drawn, note in (
+        ([*left, new_stock[0]], f"{words} under the 2 still in the stock"),
+        (new_stock[:3], f"{words} on top of the 2 still in the stock"),
+    ):
+        events = [*played, Event(seq, None, "reshuffle", -1, [new_stock], False, None)]
+        for i, card in enumerate(drawn):
+            player = hand.seats[i % 2]
+            events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+            events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+        p2_drops_and_p1_wins(hand, events)
+        view = build_view(audit_unit(GameUnit(game.game_id, game, [hand])), hand.hand_id,
+                          source="logs", version="VERSION")  # fmt: skip
+        (row,) = [t for t in view.turns if t.player == "server"]
+        assert row.note == note

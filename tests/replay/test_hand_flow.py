@@ -130,6 +130,120 @@ def test_turns_reshuffle_before_the_stock_is_empty_keeps_its_cards_on_top() -> N
         )
 
 
+def test_turns_stock_draw_after_cards_passed_over_is_one_finding() -> None:
+    """`turns.draw_top_card` (docs/replay.md, Turns): P1 draws 6H from under 2S, one
+    `draw.stock_mismatch`; the next stock draw, after a draw from the discard pile, takes
+    7D, the card that lay under 6H: the platform's stock went on from there, 2S left it,
+    and no later draw is a finding (where the stock kept 2S on top, every later stock
+    draw of the hand was a critical `draw.stock_mismatch`). The next stock
+    draw may be an intruder's: P9's turn (one `turn.order`) stood for P1's."""
+    middle = ["P1 draw_stock 7D", "P1 discard 7D"]
+    for who, also in (("P1", []), ("P9", [("turn.order", "P9", 4)])):
+        kw = longer(
+            stock="2S 6H 7D 4C JK",
+            events=[
+                "P1 draw_stock 6H",
+                "P1 discard 6H",
+                "P2 draw_discard 6H",
+                "P2 discard 6H",
+                *(line.replace("P1", who) for line in middle),
+                "P2 draw_stock 4C",
+                "P2 discard 4C",
+                "P1 draw_stock JK",
+                DECLARE,
+                f"P2 show: {P2}",
+            ],
+        )
+        game, hand = scenario(**kw)
+        assert audit(game, hand) == [("draw.stock_mismatch", "P1", 0), *also], who
+        found = audit_hand(hand, game, STANDARD).findings[0]
+        assert found.message == (
+            "P1 drew 6H (from deeper in the stock), but the card on top of the stock was 2S."
+        )
+
+
+def test_turns_stock_draw_of_a_card_not_in_it_took_the_top_when_the_next_goes_on() -> None:
+    """`turns.draw_top_card` (docs/replay.md, Turns): P1's draw is recorded as 9C, which is
+    not in the stock at all (one `draw.stock_mismatch`); the next stock draw takes 6H,
+    the card under the top 2S: the platform's draw took 2S, and no later draw is a
+    finding (a blind tester's hand had one critical finding more for each later draw)."""
+    p2 = P2.replace("QC", "9C")  # P1 holds the other 9C: none is in the stock
+    kw = longer(
+        seats={"P1": P1, "P2": p2},
+        stock="2S 6H 7D 4C JK",
+        results={"P1": ("won", 0, "68.40"), "P2": ("lost", 76, "-76.00")},
+        events=[
+            "P1 draw_stock 9C",
+            "P1 discard 9C",
+            "P2 draw_stock 6H",
+            "P2 discard 6H",
+            "P1 draw_stock 7D",
+            "P1 discard 7D",
+            "P2 draw_stock 4C",
+            "P2 discard 4C",
+            "P1 draw_stock JK",
+            DECLARE,
+            f"P2 show: {p2}",
+        ],
+    )
+    game, hand = scenario(**kw)
+    assert audit(game, hand) == [("draw.stock_mismatch", "P1", 0)]
+    assert audit_hand(hand, game, STANDARD).findings[0].message == (
+        "P1 drew 9C (which was not in the stock at all), but the card on top of the stock "
+        "was 2S."
+    )
+
+
+def test_turns_stock_draw_after_cards_passed_over_leaves_them_out_of_the_reshuffle() -> None:
+    """`turns.draw_top_card`, `turns.reshuffle` (docs/replay.md, Turns): the platform
+    burned two cards, 2S and 6H: P2's draw of 7D is one `draw.stock_mismatch`, P1's of
+    AS goes on from there, and the stock, without them, runs out when the platform's
+    does: the reshuffle of the pile (which never held them) is no finding (where the
+    stock kept them, 72 more critical `draw.stock_mismatch` of the later stock draws, and
+    a `draw.reshuffle` with two cards still in the stock)."""
+    game, hand = scenario(**base(events=[], results={}))
+    stock = hand.shoe[2 * 13 + 2 :]
+    assert [CODE_TEXT[c] for c in stock[:5]] == ["JK", "2S", "6H", "7D", "AS"]
+    del stock[1:3]
+    events: list[Event] = []
+    for i, card in enumerate(stock):
+        player = hand.seats[i % 2]
+        events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+        events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+    new_stock = list(reversed([hand.open, *stock[:-1]]))
+    events.append(Event(len(events), None, "reshuffle", -1, [new_stock], False, None))
+    events.append(parse_event(len(events), f"P1 draw_stock {CODE_TEXT[new_stock[0]]}"))
+    events.append(parse_event(len(events), f"P1 discard {CODE_TEXT[new_stock[0]]}"))
+    p2_drops_and_p1_wins(hand, events)
+    assert audit(game, hand) == [("draw.stock_mismatch", "P2", 2)]
+
+
+def test_turns_stock_draw_of_the_top_after_a_deeper_one_is_a_swap_and_one_finding() -> None:
+    """`turns.draw_top_card` (docs/replay.md, Turns): P1 draws 6H from under 2S, one
+    `draw.stock_mismatch`; the next stock draw takes 2S, the old top: the platform swapped
+    the two cards, 2S was never passed over, and play goes on from JK with no second
+    finding. A next draw of neither is a finding of its own, as before."""
+    kw = longer(
+        stock="2S 6H JK 7D",
+        events=[
+            "P1 draw_stock 6H",
+            "P1 discard 6H",
+            "P2 draw_stock 2S",
+            "P2 discard 2S",
+            "P1 draw_stock JK",
+            DECLARE,
+            f"P2 show: {P2}",
+        ],
+    )
+    assert audit(*scenario(**kw)) == [("draw.stock_mismatch", "P1", 0)]
+    neither = [*kw["events"][:2], "P2 draw_stock 7D", "P2 discard 7D", *kw["events"][4:]]
+    assert audit(*scenario(**dict(kw, events=neither))) == [
+        ("draw.stock_mismatch", "P1", 0),
+        ("draw.stock_mismatch", "P2", 2),
+        ("draw.stock_mismatch", "P1", 4),
+    ]
+
+
 def test_drawing_from_an_empty_stock_without_a_reshuffle() -> None:
     """`turns.reshuffle`: with the stock empty the pile must be reshuffled before a draw."""
     game, hand = scenario(**base(events=[], results={}))
