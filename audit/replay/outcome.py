@@ -703,6 +703,11 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         elif row.outcome == "won":
             paid = sum((money(c * point_value) for c in points.values()), Decimal(0))
             why = f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}"
+        elif row.outcome in _DROP_WORDS:
+            kind = row.outcome.replace("_", " ")
+            why = f"dropped (a {kind}) for {points[str(i)]} points at {point_value} a point"
+            if valued:  # why their value cards earned nothing (a blind tester asked)
+                why += ", and a player who drops neither pays nor receives for value cards"
         else:
             why = f"lost {points[str(i)]} points{value} at {point_value} a point"
         out.append(
@@ -717,7 +722,11 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 f"record shows {row.amount}.",
                 # With value cards the amount is points.value_cards' settlement (its text
                 # gives the money), not the plain points settlement's.
-                rule=rules.cite("points.value_cards" if share else "money.points_settlement"),
+                rule=rules.cite(
+                    "points.value_cards"
+                    if share or (valued and row.outcome in _DROP_WORDS)
+                    else "money.points_settlement"
+                ),
             )
         )
     return out

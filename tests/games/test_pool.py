@@ -234,6 +234,20 @@ def test_elimination_wrong_final_score() -> None:
     assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
 
 
+def test_elimination_score_copied_from_a_wrong_running_score_is_that_score_finding_alone() -> None:
+    """000_1729c72ad4c1f885.txt (pool_101.elimination_score): B is rightly out after hand 2
+    (110 by the rules), but hand 2's score_after says 130 and the eliminated row copies it.
+    That is the running score's one error: its pool.score, not a pool.elimination too (a
+    blind tester's one wrong drop gave three findings); an eliminated row whose score is
+    neither is still its own finding (``test_elimination_wrong_final_score``)."""
+    game, hands = pool_game(ELIM, [ev(2, "B", "eliminated", 0)])
+    right = hands[1].results[1].score_after
+    assert right is not None
+    hands[1].results[1] = hands[1].results[1]._replace(score_after=right + 20)
+    game.game_events[0] = game.game_events[0]._replace(score=right + 20)
+    assert keys(run(game, hands)) == [("pool.score", "g1", "h2", "B")]
+
+
 def test_elimination_seated_again_without_rebuy() -> None:
     """000_: an eliminated player plays on only by a Re-Buy."""
     points = [*ELIM[:2], {"A": 0, "B": 0, "C": 20}]

@@ -115,6 +115,15 @@ def test_a_player_who_dropped_is_out_of_the_value_settlement() -> None:
     amounts = {f.player_id: f.expected for f in audit.findings if f.check == "score.amount"}
     # B: 100 - 10 = +90 less 9 points; A: 9 + 30 from the points, -90 for value: -51, no rake.
     assert amounts == {"B": "81.00", "C": "-30.00", "A": "-51.00"}
+    # the finding says why C's 6H 6H earned nothing, and cites that rule (a blind tester's
+    # support agent could not tell the player: "C lost 30 points ..." said neither)
+    c = next(f for f in audit.findings if f.player_id == "C")
+    assert c.message == (
+        "C dropped (a first drop) for 30 points at 1.0000 a point, and a player who drops "
+        "neither pays nor receives for value cards, so the amount should be -30.00, but the "
+        "record shows 0."
+    )
+    assert c.rule.startswith("points.value_cards:")
     # explain says it on C's own panel, where C's dispute is read (money.md).
     from audit.explain.points import value_view
 
