@@ -55,12 +55,11 @@ class ValueShare:
 
     @property
     def words(self) -> str:
-        """``7H 8H 6H: 1 marriage (100): 100 from each of 2 others, less their 40``."""
+        """``7H 8H 6H: 1 marriage (100): 100 from each of 2 others, less their 40``; with
+        one other, ``100 from the other, less their 40`` (a blind tester read "each of 1")."""
         held = self.value.words or "no value cards"
-        return (
-            f"{held}: {self.value.points} from each of {self.others} "
-            f"{'other' if self.others == 1 else 'others'}, less their {self.paid}"
-        )
+        whom = "the other" if self.others == 1 else f"each of {self.others} others"
+        return f"{held}: {self.value.points} from {whom}, less their {self.paid}"
 
     @property
     def net_words(self) -> str:
@@ -695,7 +694,9 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         if row.outcome == "won" and share is not None:  # in points: cards and values
             cards = sum(points.values())
             total = cards + share.net
-            rake = f", less the {game.rake_pct}% rake of {fee}" if fee else ""
+            rake = (f", less the {game.rake_pct}% rake of {fee}" if fee
+                    else ", and no rake, since the total is not positive (points.value_cards)"
+                    if total <= 0 and game.rake_pct else "")  # fmt: skip
             why = (
                 f"won {cards} card points from the losers{value}: {total:+d} points at "
                 f"{point_value} a point{rake}"

@@ -124,6 +124,10 @@ def test_a_player_who_dropped_is_out_of_the_value_settlement() -> None:
         "record shows 0."
     )
     assert c.rule.startswith("points.value_cards:")
+    # A's total is -51: no rake on it, and the words say why (money.md; a blind tester)
+    a = next(f for f in audit.findings if f.player_id == "A")
+    assert "8H (10): 10 from the other, less their 100): -51 points" in a.message
+    assert "and no rake, since the total is not positive (points.value_cards)" in a.message
     # explain says it on C's own panel, where C's dispute is read (money.md).
     from audit.explain.points import value_view
 
