@@ -532,6 +532,12 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 message = f"{player} was charged {row.points} points; {_of(player, want.why)}"
                 if held and want.score is not None:  # open melds' words mark each already
                     message += f": {_jokers_words(held, rules.joker_points)}"
+                    if replay.hand.wild == JOKER and any(c != JOKER for c in held):
+                        # why an ace is a joker here (a blind tester's player would ask)
+                        rank = rules.printed_joker_wild_rank.value
+                        ranks = f"{_RANK_WORDS.get(rank, rank)}s"
+                        message += (f" (the wild card is a printed joker, so {ranks} are "
+                                    "jokers: jokers.printed_joker_wild_rank)")  # fmt: skip
                 message += "."
                 check = "score.points"
                 if held and _jokers_at_stake(held, want, row, replay):
@@ -561,6 +567,9 @@ def _jokers_held(want: Expected, seat: Seat, replay: HandReplay) -> list[int]:
     if want.rule_key in ("points.card_points", "points.cap"):
         return [c for c in seat.cards if jokers.is_joker(c)]
     return []
+
+
+_RANK_WORDS = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 
 
 def _jokers_words(held: list[int], worth: int) -> str:

@@ -157,3 +157,22 @@ def test_a_joker_left_in_hand_counts_0_and_a_charge_of_its_face_value_cites_that
             "TD, are worth 41, as shown: 8C is a joker, 0 points."
         )
         assert found[0].rule.startswith(f"{key}: ")
+
+
+def test_an_ace_charged_as_a_joker_says_the_printed_joker_made_aces_wild() -> None:
+    """`jokers.printed_joker_wild_rank` (log-format.md: a printed joker turned up as the
+    wild card makes a rank wild, "usually aces"): the score.points finding that counts AS
+    at 0 says why an ace is a joker there (it said only "AS is a joker": a blind tester's
+    support agent could not tell the player)."""
+    show = "P2 show: TC JC QC / 2D 4D 8H / AS 3C 5D 7H 6C 8C TD"
+    kwargs = longer(wild="JK")
+    kwargs["events"] = [*kwargs["events"][:-1], show]
+    results = {"P1": ("won", 0, "69.30"), "P2": ("lost", 99, "-77.00")}
+    game, hand = scenario(**{**kwargs, "results": results})
+    found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+             if f.check == "score.points"]  # fmt: skip
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("P2", "80", "99")]
+    assert found[0].message.endswith(
+        ": AS is a joker, 0 points (the wild card is a printed joker, so aces are jokers: "
+        "jokers.printed_joker_wild_rank)."
+    )
