@@ -121,8 +121,8 @@ class LedgerView:
             return "no ledger rows"
         paid = f"paid in {self.paid_in}, paid out {self.paid_out} (rake included)"
         net = Decimal(self.net)
-        if net == 0:
-            return f"{paid}: it balances"
+        if net == 0:  # the sum only: what each player was paid is judged row by row
+            return f"{paid}: the rows add up"
         if net > 0:
             return f"{paid}: it does not balance, {net} more was paid out than paid in"
         return f"{paid}: it does not balance, {-net} paid in was not paid out"

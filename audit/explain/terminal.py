@@ -316,7 +316,7 @@ def _findings(view: HandView) -> Panel:
     table.add_column()
     table.add_column()
     for f in view.findings:
-        where = ", ".join(w for w in (f.player, f"seq {f.seq}" if f.seq else "") if w)
+        where = ", ".join(w for w in (f.player, f.at) if w)
         head = Text.assemble(_severity(f.severity), f" {f.check}: {f.message}")
         if where:
             head.append(f" ({where})", style="dim")

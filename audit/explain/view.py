@@ -188,6 +188,19 @@ class FindingView:
     hand: str = ""
     """The hand it names, if any (a game's findings list them all)."""
 
+    @property
+    def at(self) -> str:
+        """``seq 4`` (the hand's event), or ``game event 3`` for the checks that name a
+        ``game_events`` row (schemas/output.md; a blind tester looked for a hand's seq 3
+        in a hand of seqs 0-2); empty without a seq."""
+        if not self.seq:
+            return ""
+        return f"game event {self.seq}" if self.check in GAME_EVENT_CHECKS else f"seq {self.seq}"
+
+
+GAME_EVENT_CHECKS = frozenset({"pool.elimination", "pool.rebuy", "pool.split"})
+"""The checks whose ``seq`` is a ``game_events.seq`` (schemas/output.md, findings)."""
+
 
 @dataclass(frozen=True)
 class SuspicionView:

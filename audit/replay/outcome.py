@@ -714,7 +714,9 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             paid = sum((money(c * point_value) for c in points.values()), Decimal(0))
             why = f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}"
         elif row.outcome in _DROP_WORDS:
-            kind = row.outcome.replace("_", " ")
+            said = expected.get(row.player)  # the rules' kind: the points charged are theirs
+            kind = (said.outcome if said is not None and said.outcome in _DROP_WORDS
+                    else row.outcome).replace("_", " ")  # fmt: skip
             why = f"dropped (a {kind}) for {points[str(i)]} points at {point_value} a point"
             if valued:  # why their value cards earned nothing (a blind tester asked)
                 why += ", and a player who drops neither pays nor receives for value cards"

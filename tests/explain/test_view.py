@@ -537,3 +537,16 @@ def test_a_winner_charged_points_is_named_in_the_finding_001() -> None:
     assert "score.points: P1 was charged 5 points; P1 made a valid declaration." in flat(
         render_text(view)
     )
+
+
+def test_a_game_event_finding_on_a_hand_is_placed_at_its_game_event_not_a_seq() -> None:
+    """schemas/output.md: pool.elimination, pool.rebuy and pool.split give the
+    game_events.seq; the hand view said "seq 3" of a hand whose events run 0-2 (a blind
+    tester looked for it in the turn table)."""
+    from audit.explain.view import FindingView
+
+    def at(check: str) -> str:
+        return FindingView("major", check, "C5", "3", "m", "r", "", "", "G1-05").at
+
+    assert at("pool.elimination") == at("pool.split") == "game event 3"
+    assert at("draw.stock_mismatch") == "seq 3"

@@ -98,6 +98,10 @@ def test_drop_penalty_a_middle_drop_charged_as_a_first_drop_000() -> None:
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [
         ("P1", "middle_drop", "first_drop")
     ]
+    # the money finding names the rules' kind of drop, whose points it charges (it said
+    # "a first drop" for 40 points: a blind tester)
+    (money,) = [f for f in every if f.check == "score.amount" and f.player_id == "P1"]
+    assert money.message.startswith("P1 dropped (a middle drop) for 40 points at ")
     assert found[0].message.startswith(
         "P1 is recorded as first drop (20 points), but the hand gives middle drop (40 points): "
     )
