@@ -23,6 +23,7 @@ from audit.explain.payouts import (
     events_after,
     ledger_view,
     signed,
+    still_in,
 )
 from audit.explain.points import RuleView
 from audit.explain.verdicts import (
@@ -43,6 +44,7 @@ from audit.explain.view import (
     table_view,
 )
 from audit.findings import Finding, worst
+from audit.games.pool import judge_pool
 from audit.money import money
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
 from audit.rules.ruleset import Ruleset
@@ -279,6 +281,14 @@ def build_game_view(
     elif game.format == "match":
         scores = _match_table(unit, game, rules)
     result = _result(game, unit.findings, view.players)
+    if game.format in POOL_FORMATS and rules is not None:
+        hands = [item.hand for item in unit.hands]
+        left = still_in(judge_pool(game, hands, rules, expected=unit.rules_say()), game, hands)
+        if left:  # the record's winner is not the rules' (a blind tester read "won by A5")
+            names = f"{', '.join(left[:-1])} and {left[-1]}"
+            result = (f"recorded as {result}; by the rules {names} are still in "
+                      "after the last hand, so the game has no winner yet (see the pool "
+                      "findings)")  # fmt: skip
     # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's
     # checks: what follows from them is said to be the record's, and where the rules' own
     # outcomes leave a pool game (the prize "by the rules" went to the record's winner of a

@@ -337,6 +337,17 @@ def _pool_payouts(
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
+    left = still_in(judged, game, hands)
+    if left and money.winner:
+        # the record's winner is not the rules': more than one player is still in by the
+        # rules (an elimination they refuse); the prize was said to agree (a blind tester)
+        out.append(
+            Payout("prize", money.winner, "0.00", str(paid[money.winner]),
+                   f"by the rules {_and(left)} are still in after hand {hands[-1].hand_no}, "
+                   f"so no one has won the prize yet; {money.winner} is recorded as the "
+                   "winner (see the pool findings)", (POOL_RULE,))
+        )  # fmt: skip
+        return tuple(out)
     winner = judged.winner or money.winner
     if winner is not None:
         who = "who won the game"
@@ -545,3 +556,21 @@ def decimal_words(value: str | None) -> str:
         return str(money(Decimal(value)))
     except ArithmeticError:
         return value
+
+
+def _and(names: Sequence[str]) -> str:
+    """``A5 and C5``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def still_in(judged: PoolJudgement, game: Game, hands: Sequence[Hand]) -> tuple[str, ...]:
+    """The players still in by the rules after the last hand of a finished pool game the
+    rules give no winner (an elimination they refuse), where the record ends it: its
+    recorded winner is then not the rules' (``()`` otherwise)."""
+    if judged.winner is not None or game.running or not hands or judged.split_kind:
+        return ()
+    if not any(e.action == "game_won" for e in game.game_events):
+        return ()
+    last = judged.standings.get(hands[-1].hand_no)
+    left = last.active if last is not None else ()
+    return tuple(left) if len(left) > 1 else ()

@@ -5,6 +5,7 @@ rebuys, deals chips, the money by the rules and every game-level finding."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from audit.explain import (
 )
 from audit.explain.game import GameView
 from audit.explain.payouts import signed
-from audit.records import GameEvent, GameUnit, Hand, LedgerRow
+from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.sim import simulate
 from audit.unit import audit_unit, skipped_words
 from tests.explain.fairplay import EVIDENCE, night
@@ -579,3 +580,29 @@ def test_money_not_checked_shows_no_sum_as_the_rules(tmp_path: Path) -> None:
         "1 hand with findings of its own (see the hands table); `rummy-audit explain HAND_ID "
         "LOGS` explains it, turn by turn."
     )
+
+
+def test_a_recorded_winner_the_rules_do_not_give_is_not_said_to_agree() -> None:
+    """schemas/money.md step 4: the prize goes to the last player left by the rules. Where
+    the rules refuse an elimination, two players are still in after the last hand and the
+    rules know no winner: the record's winner and prize were said to agree (a blind
+    tester's support agent would have confirmed a prize the audit disputes).
+    ``still_in`` names them; the game view's result and prize line use it."""
+    from audit.explain.payouts import still_in
+    from audit.games.pool import PoolJudgement, Standing
+
+    game_won = GameEvent(5, 7, "A5", "game_won", None, None)
+    hand = Hand("G7-05", "G7", 5, ["A5", "C5"], [], 0, 0, [], [])
+    both = {5: Standing(("A5", "C5"), {"A5": 60, "C5": 100}, 0)}
+    game = Game(
+        game_id="G7", table_id="T1", format="pool_101", deals_count=None, cards_per_hand=13,
+        ruleset="standard-13", decks=2, printed_jokers=2, max_players=6, chip_type="real",
+        entry_fee=Decimal("50.00"), point_value=None, rake_pct=Decimal("10.00"),
+        running=False, game_events=[game_won],
+    )  # fmt: skip
+    assert still_in(PoolJudgement((), both, None, None), game, [hand]) == ("A5", "C5")
+    assert still_in(PoolJudgement((), both, "A5", None), game, [hand]) == ()
+    one = {5: Standing(("A5",), {"A5": 60}, 0)}
+    assert still_in(PoolJudgement((), one, None, None), game, [hand]) == ()
+    assert still_in(PoolJudgement((), both, None, None), replace(game, game_events=[]),
+                    [hand]) == ()  # fmt: skip
