@@ -39,6 +39,7 @@ MODULES = (
     "audit/rules/solver.py",
     "audit/rules/scoring.py",
     "audit/replay/seats.py",
+    "audit/replay/deal.py",
     "audit/replay/hand.py",
     "audit/replay/outcome.py",
     "audit/replay/facts.py",

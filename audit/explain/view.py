@@ -42,6 +42,7 @@ from audit.explain.points import (
 )
 from audit.findings import Finding, worst
 from audit.records import Event, Format, Game, Hand, Result
+from audit.replay.deal import dealt_cards
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     Expected,
@@ -666,7 +667,8 @@ def _player(
         differs=tuple(word if d == "amount" else d for d in differs),
         severity=_worst(f for f in findings if f.player_id == player),
         dealt=card_views(
-            sorted(dealt_cards(replay.hand, game.cards_per_hand, seat_no - 1)), jokers
+            sorted(dealt_cards(replay.hand.shoe, replay.hand.seats, game.cards_per_hand)[player]),
+            jokers,
         ),
         declaration=_declaration_words(declaration),
         declaration_reasons=_declaration_reasons(declaration, rules),
@@ -786,17 +788,3 @@ def _differs(
     if score_differs:
         out.append("score")
     return tuple(out)
-
-
-def dealt_cards(hand: Hand, cards_per_hand: int, index: int) -> list[int]:
-    """The cards the deal procedure gives seat ``index`` (0-based, turn order): ``shoe[i]``
-    for ``i < n*k`` goes to seat ``i mod n`` (log-format.md, hands.seats); fewer when the
-    shoe is short.
-
-    >>> hand = Hand("H1", "G1", 1, ["P1", "P2"], [10, 20, 11, 21, 12, 22, 5], 5, 6, [], [])
-    >>> dealt_cards(hand, 3, 0), dealt_cards(hand, 3, 1)
-    ([10, 11, 12], [20, 21, 22])
-    """
-    n = len(hand.seats)
-    dealt = hand.shoe[: n * cards_per_hand]
-    return [card for i, card in enumerate(dealt) if i % n == index] if n else []

@@ -1,4 +1,5 @@
-"""The state machine of one hand: deal, turns, draws, discards, drops, declaration, shows.
+"""The state machine of one hand: the deal (``audit/replay/deal.py``), turns, draws,
+discards, drops, declaration, shows.
 
 ``HandReplay(hand, game, rules).run()`` applies each recorded event in seq order and raises
 findings, never exceptions, when the log breaks a rule. After a discrepancy it goes on with
@@ -12,18 +13,10 @@ from collections import Counter
 from functools import lru_cache
 from typing import Final
 
-from audit.cards import (
-    CODE_TEXT,
-    JOKER,
-    N_CODES,
-    count_words,
-    difference_words,
-    format_codes,
-    shoe_composition,
-    shoe_words,
-)
+from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
+from audit.replay.deal import deal_shoe, shoe_spec
 from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
@@ -85,6 +78,10 @@ class HandReplay:
         self.pile: list[int] = []
         self.pile_from: list[str | None] = []
         """Who discarded each card of the pile (``None``: the open card)."""
+        self.phantom = False
+        """The top of the pile is a card its discarder did not hold (``discard.not_in_hand``)
+        and nothing went on the pile since: a draw from the pile of a card they hold says
+        that card was their discard (``_resync_pile``; docs/replay.md, Turns)."""
         self.offered: dict[tuple[str, str], int] = {}
         """(giver, taker): draws the taker made with the giver's discard on top of the pile."""
         self.takes: list[tuple[str, str, int]] = []
@@ -143,105 +140,21 @@ class HandReplay:
 
     @property
     def shoe_spec(self) -> ShoeSpec | None:
-        """The ruleset's shoe for this hand's table (``deal.shoes``): for the players seated,
-        or for the game's first hand's when it seated more (``started_with``); None when the
-        ruleset has none for that many."""
-        return self.rules.shoe_for(max(len(self.hand.seats), self.started_with or 0))
+        """The ruleset's shoe for this hand's table (``deal.shoe_spec``)."""
+        return shoe_spec(self.hand, self.rules, self.started_with)
 
     def deal(self) -> bool:
-        """Check the shoe and deal it; ``False`` when the shoe cannot be dealt at all."""
-        hand, rules, game = self.hand, self.rules, self.game
-        n, k = len(hand.seats), game.cards_per_hand
-        if n > game.max_players:
-            self._find(
-                "table.seats",
-                "games.max_players",
-                f"The hand seats {n} players at a table of {game.max_players} seats.",
-                expected=f"at most {game.max_players} players",
-                recorded=f"{n} players",
-            )
-        table = max(n, self.started_with or 0)
-        spec = self.shoe_spec
-        since = f" (the game started with {table} players)" if table != n else ""
-        if spec is None:
-            self._find(
-                "deck.composition",
-                "deal.shoes",
-                f"The ruleset {rules.id} has no shoe for a table of {table} players{since}.",
-                expected=f"{rules.min_players}-{rules.max_players} players",
-                recorded=f"{table} players",
-            )
-        else:
-            recorded, same = (game.decks, game.printed_jokers), False
-            if recorded != (spec.decks, spec.printed_jokers):
-                # A shoe of the games row's cards is the same fault, said once: the game
-                # played the wrong shoe (a blind tester had two findings for it).
-                same = game.decks >= 1 and game.printed_jokers >= 0 and _is_shoe(
-                    hand.shoe, game.decks, game.printed_jokers)  # fmt: skip
-                self._find(
-                    "deck.composition",
-                    "deal.shoes",
-                    f"The game records {shoe_words(*recorded)}, but "
-                    f"{rules.id} plays {table} players with "
-                    f"{shoe_words(spec.decks, spec.printed_jokers)}{since}"
-                    + (", and its shoe was dealt from the game's." if same else "."),
-                    expected=shoe_words(spec.decks, spec.printed_jokers),
-                    recorded=shoe_words(*recorded),
-                )
-            if not same and not _is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
-                self._shoe_finding(spec.decks, spec.printed_jokers)
-        if len(hand.shoe) < n * k + 2:
-            self._find(
-                "deck.composition",
-                "deal.shoes",
-                f"The shoe holds {len(hand.shoe)} cards, too few to deal {k} cards to {n} "
-                "players and turn up the wild and open cards.",
-                expected=f"at least {n * k + 2} cards",
-                recorded=f"{len(hand.shoe)} cards",
-            )
+        """The deal's checks and cards (``deal.deal_shoe``); ``False`` when the shoe cannot
+        be dealt at all. The pile starts with the open card recorded."""
+        found, dealt = deal_shoe(self.hand, self.game, self.rules, self.started_with)
+        self.findings += found
+        if dealt is None:
             return False
-        if len(self.seats) == n:  # one card to each seat in turn, k times
-            for j, player in enumerate(hand.seats):
-                self.seats[player].cards.extend(hand.shoe[j : n * k : n])
-        else:  # a player seated twice (the reader quarantines such a hand)
-            for i in range(n * k):
-                self.seats[hand.seats[i % n]].cards.append(hand.shoe[i])
-        wild, open_card = hand.shoe[n * k], hand.shoe[n * k + 1]
-        if hand.wild != wild:
-            self._find(
-                "deal.mismatch",
-                "deal.procedure",
-                f"The wild card recorded is {CODE_TEXT[hand.wild]}, but the deal turns up "
-                f"{CODE_TEXT[wild]} after dealing {k} cards to each of {n} players.",
-                expected=CODE_TEXT[wild],
-                recorded=CODE_TEXT[hand.wild],
-            )
-        if hand.open != open_card:
-            self._find(
-                "deal.mismatch",
-                "deal.procedure",
-                f"The open card recorded is {CODE_TEXT[hand.open]}, but the deal puts "
-                f"{CODE_TEXT[open_card]} face up to start the discard pile.",
-                expected=CODE_TEXT[open_card],
-                recorded=CODE_TEXT[hand.open],
-            )
-        # Go on with what was recorded: the recorded wild card chose the jokers.
-        self.pile, self.pile_from = [hand.open], [None]
-        self.stock = hand.shoe[n * k + 2 :]
-        self.stock.reverse()  # the top of the stock is the end of the list: pop() draws
+        for player, cards in dealt.cards.items():
+            self.seats[player].cards = cards
+        self.pile, self.pile_from = [self.hand.open], [None]
+        self.stock = dealt.stock
         return True
-
-    def _shoe_finding(self, decks: int, printed_jokers: int) -> None:
-        expected = shoe_composition(decks, printed_jokers)
-        parts = difference_words(expected.elements(), self.hand.shoe)
-        self._find(
-            "deck.composition",
-            "deal.shoes",
-            f"The shoe of {len(self.hand.shoe)} cards is not "
-            f"{shoe_words(decks, printed_jokers)}: it {' and '.join(parts)}.",
-            expected=f"{sum(expected.values())} cards",
-            recorded="; ".join(parts),
-        )
 
     # ------------------------------------------------------------ turns
 
@@ -321,8 +234,7 @@ class HandReplay:
         if self.ended or action not in (_DRAW_STOCK, _DRAW_DISCARD, _DISCARD):
             return
         if action == _DISCARD:
-            self.pile.append(card)
-            self.pile_from.append(player)
+            self.lay_on_pile(card, player)
             if self.intruder_drew and not self.drawn_this_turn:
                 self.taken = self.order[self.current]
             return
@@ -330,11 +242,14 @@ class HandReplay:
         if action == _DRAW_STOCK:  # the next stock draw, as a player's (``draw_stock``)
             went_on = self._went_on(card)
             cards, self.under, self.passed = [] if went_on else self.stock, 0, 0
+        elif self.phantom:  # a draw from the pile, as a player's (``draw_discard``)
+            self._resync_pile(card)
         if card in cards:
             i = len(cards) - 1 - cards[::-1].index(card)  # the copy nearest the top
-            del cards[i]
             if action == _DRAW_DISCARD:
                 del self.pile_from[i]
+                self.phantom = self.phantom and i < len(cards) - 1
+            del cards[i]
         self.intruder_drew = True
 
     def _went_on(self, card: int) -> bool:
@@ -354,6 +269,25 @@ class HandReplay:
         giver = self.pile_from[-1] if self.pile_from else None
         if giver is not None and giver != taker and giver in self.seats:
             self.offered[giver, taker] = self.offered.get((giver, taker), 0) + 1
+
+    def lay_on_pile(self, card: int, player: str | None, *, held: bool = True) -> None:
+        """``card`` goes on the discard pile, discarded by ``player``; not ``held``: they did
+        not hold it (``phantom``)."""
+        self.pile.append(card)
+        self.pile_from.append(player)
+        self.phantom = not held
+
+    def _resync_pile(self, card: int) -> None:
+        """A draw from the pile of ``card`` while its top is a card its discarder did not
+        hold (``phantom``): where they hold ``card``, that was their discard (the platform
+        put it on the pile, and the card recorded is where it was), so it leaves their hand
+        and is the top the draw takes: one error, one finding (docs/replay.md, Turns)."""
+        giver = self.pile_from[-1]
+        seat = self.seats.get(giver) if giver is not None else None
+        if seat is not None and self.pile[-1] != card and card in seat.cards:
+            seat.cards.remove(card)
+            self.pile[-1] = card
+            self.phantom = False
 
     def draw_stock(self, e: Event) -> None:
         seat = self._check_turn(e, draw=True)
@@ -431,6 +365,8 @@ class HandReplay:
             return
         self._offer(seat.player)
         card = e.card
+        if self.phantom:
+            self._resync_pile(card)
         if not self.pile:
             self._find(
                 "draw.discard_mismatch",
@@ -459,6 +395,7 @@ class HandReplay:
         else:
             giver = self.pile_from.pop()
             self.pile.pop()
+            self.phantom = False
             if giver is not None and giver != seat.player and giver in self.seats:
                 self.takes.append((giver, seat.player, card))
             self._check_joker_pick(seat, e, card, giver is not None)
@@ -483,10 +420,11 @@ class HandReplay:
             recorded=CODE_TEXT[card],
         )
 
-    def _take_from_hand(self, seat: Seat, e: Event, card: int, what: str) -> None:
+    def _take_from_hand(self, seat: Seat, e: Event, card: int, what: str) -> bool:
+        """``card`` leaves ``seat``'s hand; False, and a finding, when they did not hold it."""
         try:
             seat.cards.remove(card)  # one pass over the hand, not two (``in``, then this)
-            return
+            return True
         except ValueError:
             pass
         self._find(
@@ -499,15 +437,15 @@ class HandReplay:
             expected=format_codes(sorted(seat.cards)),
             recorded=CODE_TEXT[card],
         )
+        return False
 
     def discard(self, e: Event) -> None:
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
         card = e.card
-        self._take_from_hand(seat, e, card, "discarded")
-        self.pile.append(card)
-        self.pile_from.append(seat.player)
+        held = self._take_from_hand(seat, e, card, "discarded")
+        self.lay_on_pile(card, seat.player, held=held)
         seat.turns += 1
         self._advance(seat.player)
 
@@ -757,18 +695,6 @@ class HandReplay:
                 recorded=f"{len(self._active())} players in",
             )
         return self
-
-
-def _is_shoe(shoe: list[int], decks: int, printed_jokers: int) -> bool:
-    """Whether ``shoe`` holds every card ``decks`` times and ``printed_jokers`` jokers,
-    nothing else (``canonical_shoe``'s cards). Counted, not sorted: sorting a 106-card shoe
-    was 4 % of a hand's audit."""
-    counts = [0] * N_CODES
-    for code in shoe:
-        if not 0 <= code < N_CODES:
-            return False
-        counts[code] += 1
-    return counts[JOKER] == printed_jokers and all(counts[c] == decks for c in range(JOKER))
 
 
 def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:

@@ -505,9 +505,8 @@ class OpenHandReplay:
             return
         card = e.card
         self._reclaim(seat, card)
-        self.base._take_from_hand(seat, e, card, "discarded")
-        self.base.pile.append(card)
-        self.base.pile_from.append(seat.player)
+        held = self.base._take_from_hand(seat, e, card, "discarded")
+        self.base.lay_on_pile(card, seat.player, held=held)
         seat.turns += 1
         going_out = not seat.cards
         if turn.cut_held is not None and not going_out:

@@ -305,6 +305,18 @@ def test_your_first_pick_from_the_pile_is_free_to_keep() -> None:
     assert audit.findings[0].rule.startswith("open.pile_pick: ")
 
 
+def test_a_discard_not_held_then_picked_from_the_pile_is_one_finding() -> None:
+    """The checks every game shares (docs/replay.md, Turns): P1's discard is recorded as
+    7D, which they do not hold (`discard.not_in_hand`); P2's pick from the pile takes KS,
+    which P1 holds: KS was P1's discard, P2 took the top of the pile, and P1 goes out as
+    in the clean hand, with no second finding."""
+    events = list(CLEAN)
+    events[2] = "P1 discard 7D"
+    game, hand = om_hand(events, CLEAN_RESULTS)
+    assert findings(game, hand) == [("discard.not_in_hand", "P1", 2)]
+    assert replayed(events).base.takes[0] == ("P1", "P2", parse_code("KS"))
+
+
 # ---------------------------------------------------------------- going out
 
 
