@@ -27,6 +27,7 @@ from audit.explain.payouts import (
 )
 from audit.explain.points import RuleView
 from audit.explain.verdicts import (
+    and_words,
     hands_words,
     money_note,
     pool_by_rules,
@@ -285,8 +286,7 @@ def build_game_view(
         hands = [item.hand for item in unit.hands]
         left = still_in(judge_pool(game, hands, rules, expected=unit.rules_say()), game, hands)
         if left:  # the record's winner is not the rules' (a blind tester read "won by A5")
-            names = f"{', '.join(left[:-1])} and {left[-1]}"
-            result = (f"recorded as {result}; by the rules {names} are still in "
+            result = (f"recorded as {result}; by the rules {and_words(left)} are still in "
                       "after the last hand, so the game has no winner yet (see the pool "
                       "findings)")  # fmt: skip
     # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's

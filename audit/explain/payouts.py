@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from audit.explain.verdicts import and_words
 from audit.findings import Finding, worst
 from audit.games.deals import check_deals, chips
 from audit.games.ledger import (
@@ -343,7 +344,7 @@ def _pool_payouts(
         # rules (an elimination they refuse); the prize was said to agree (a blind tester)
         out.append(
             Payout("prize", money.winner, "0.00", str(paid[money.winner]),
-                   f"by the rules {_and(left)} are still in after hand {hands[-1].hand_no}, "
+                   f"by the rules {and_words(left)} are still in after hand {hands[-1].hand_no}, "
                    f"so no one has won the prize yet; {money.winner} is recorded as the "
                    "winner (see the pool findings)", (POOL_RULE,))
         )  # fmt: skip
@@ -556,11 +557,6 @@ def decimal_words(value: str | None) -> str:
         return str(money(Decimal(value)))
     except ArithmeticError:
         return value
-
-
-def _and(names: Sequence[str]) -> str:
-    """``A5 and C5``, ``A, B and C``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def still_in(judged: PoolJudgement, game: Game, hands: Sequence[Hand]) -> tuple[str, ...]:
