@@ -86,7 +86,7 @@ def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         "fairplay.collusion",
         needs="pair of players where one drew with the other's discard on top of the pile",
         statistic="beta-binomial: B's takes of A's discards against B's own rate with other "
-                  "players' discards, raised for a careless A",
+                  "players' discards, at the hand sizes they met at, raised for a careless A",
         pattern="a player takes another's discards far more often than other players' "
                 "discards",
         benign="a strong player seated right after a weak one, whose discards are often "

@@ -73,6 +73,13 @@ class Night:
     plays_on: set[tuple[str, str]] = field(default_factory=set)
     """(player, friend): the player never folds with the friend at the table, however
     cautious elsewhere (honest: they like the game with a friend)."""
+    wide_games: int = 0
+    """Random games at 27 cards a hand, beside the 13-card ones."""
+    wide_together: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    """Groups seated together in this many extra 27-card games."""
+    wide_lift: float = 2.75
+    """At 27 cards nearly every discard connects: each taker's own rate is this many times
+    their 13-card one (at most 0.95; a blind tester's honest nights: 0.55 against 0.2)."""
     refuses: set[tuple[str, str]] = field(default_factory=set)
     """(dumper, partner): the dumper takes no discard from the pile in a hand the partner is
     dealt into (busy losing to them), and takes at their own rate elsewhere."""
@@ -108,15 +115,22 @@ class Night:
         for pair, extra in self.practice:
             for _ in range(extra):
                 number = self._game(number, list(pair), chip="practice")
+        for _ in range(self.wide_games):
+            size = int(self.rng.choice([2, 3, 4, 5, 6]))
+            seated = [str(p) for p in self.rng.choice(self.ids, size, replace=False)]
+            number = self._game(number, seated, cards=27)
+        for group, extra in self.wide_together:
+            for _ in range(extra):
+                number = self._game(number, list(group), cards=27)
         return self
 
-    def _game(self, number: int, seated: list[str], chip: str = "real") -> int:
+    def _game(self, number: int, seated: list[str], chip: str = "real", cards: int = 13) -> int:
         game = f"G{number:05d}"
         start = T0 + timedelta(minutes=int(self.rng.integers(0, 180)))
         self.g.append(
             {"game_id": game, "table_id": f"T{number % 50:03d}", "format": "points",
              "chip_type": chip, "entry_fee": None, "point_value": Decimal("1.0000"),
-             "cards_per_hand": 13, "ruleset": "standard-13", "started_at": start}
+             "cards_per_hand": cards, "ruleset": f"standard-{cards}", "started_at": start}
         )  # fmt: skip
         for player in seated:
             self.sess.append(
@@ -126,10 +140,12 @@ class Night:
             )  # fmt: skip
         for h in range(int(self.rng.integers(1, 4))):
             self._hand(game, f"{game}-{h + 1:02d}", seated, start + timedelta(minutes=8 * h),
-                       chip)  # fmt: skip
+                       chip, cards)  # fmt: skip
         return number + 1
 
-    def _hand(self, game: str, hand: str, seated: list[str], start: datetime, chip: str) -> None:
+    def _hand(
+        self, game: str, hand: str, seated: list[str], start: datetime, chip: str, cards: int
+    ) -> None:
         rng, n = self.rng, len(seated)
         dropped: dict[str, tuple[int, int]] = {}  # player -> (points, deadwood)
         for p in seated:
@@ -163,7 +179,7 @@ class Night:
             self.seat.append(
                 {"hand_id": hand, "game_id": game, "player_id": p, "pos": i,
                  "started_at": start, "format": "points", "chip_type": chip,
-                 "cards_per_hand": 13, "ruleset": "standard-13",
+                 "cards_per_hand": cards, "ruleset": f"standard-{cards}",
                  "point_value": Decimal("1.0000"), "outcome": outcome, "points": points,
                  "amount": Decimal(-points) if outcome != "won" else Decimal(0)}
             )  # fmt: skip
@@ -177,7 +193,8 @@ class Night:
             if n < 2 or giver in dropped or taker in dropped:
                 continue
             offered = int(rng.poisson(6)) + 1
-            rate = self.feeds.get((giver, taker), self.rate[taker])
+            own = self.rate[taker] if cards == 13 else min(0.95, self.rate[taker] * self.wide_lift)
+            rate = self.feeds.get((giver, taker), own)
             if any(p == taker and partner in seated for p, partner in self.refuses):
                 rate = 0.0
             melded = int(rng.binomial(offered, rate))

@@ -160,6 +160,24 @@ def test_feeding_judges_a_strong_taker_by_their_own_rate() -> None:
     assert tested.suspicions == []
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_feeding_judges_a_taker_at_the_hand_sizes_the_pair_met_at(seed: int) -> None:
+    """With 27 cards nearly every discard connects, and every taker's rate is 2.75 times
+    their 13-card one here (a blind tester's honest nights: 0.55 against 0.2). A strong
+    taker who met a weaker player at 27-card tables, judged by a rate from mostly 13-card
+    play, was suspected of being fed, `major`; on these nights, with a quarter of the games
+    at 27 cards, 21 to 41 suspicions a night, all false. A planted partner fed at 13 cards
+    is still found."""
+    night = Night(seed=seed, players=60, games=900, wide_games=300)
+    night.rate["P0001"] = 0.34
+    night.wide_together.append((("P0002", "P0001"), 15))
+    night.together.append((("P0020", "P0021"), 10))
+    night.feeds["P0020", "P0021"] = 0.6
+    tested = feeding(night.build().load(), SETTINGS)
+    assert tested.tests > 2000
+    assert found(tested.suspicions) == {("P0020", "P0021")}
+
+
 def test_feeding_leaves_out_the_hands_with_the_partner_a_dumper_plays_for() -> None:
     """A chip dumper busy losing to a partner takes no discard in the partner's hands.
     Counted in, those hands pulled the dumper's own rate down, and a friend the dumper sat

@@ -25,6 +25,13 @@
 -- because a fed B's own rate is raised by the feeder and every table without the feeder
 -- falls short of it: against B's own rate alone, 149 to 173 pairs a night on the
 -- simulator's planted nights; none with both.
+-- Hand sizes: with 21 or 27 cards nearly every discard connects and everyone takes more, so
+-- B's baseline is carried to the hand sizes the pair met at: times the night's rate over the
+-- pair's trials by hand size (e1), over what the baseline would be for a B exactly as good
+-- as the night in B's other trials (e0, the prior included: pairs._sized); a careless A is
+-- judged against the night's rates at the sizes A gave at (grate). (Until 2026-12-05 B's
+-- rate pooled every hand size: a blind tester's strong player who met a weaker one at
+-- 27-card tables, judged by their 10- and 13-card play, was suspected at minor.)
 -- Benign reading: a strong player seated after a weak one, whose throws are often useful.
 
 -- name: partners
@@ -61,27 +68,49 @@ FROM flagged f JOIN seat s ON s.player_id = f.a
 SEMI JOIN seat t ON t.hand_id = s.hand_id AND t.player_id = f.b
 
 -- name: pairs
-WITH trial AS (
-    SELECT * FROM pile ANTI JOIN feed_aside USING (hand_id, taker)
-), pair AS (
-    SELECT giver AS a, taker AS b, CAST(sum(offered) AS BIGINT) AS n1, CAST(sum(melded) AS BIGINT) AS k1,
-           CAST(sum(taken) AS BIGINT) AS t1
+-- One row per pair (giver a, taker b): the pair's trials and takes (n1, k1; melded), B's
+-- without A (n0, k0), A's given to everyone else (gn0, gk0), the night's rate, and what the
+-- night's rates by hand size expect of each (e1: the pair's trials, e0: B's others, grate:
+-- A's others; each the night's rate when the night has one hand size, so such a night's
+-- figures are the same bits as before hand sizes were counted).
+WITH size AS (  -- each game's hand size: the stratum of its trials
+    SELECT game_id, any_value(cards_per_hand) AS stratum FROM g GROUP BY game_id
+), trial AS (
+    SELECT t.giver, t.taker, t.offered, t.taken, t.melded, coalesce(z.stratum, 0) AS stratum
+    FROM pile t ANTI JOIN feed_aside x USING (hand_id, taker) LEFT JOIN size z USING (game_id)
+), cell AS (
+    SELECT giver AS a, taker AS b, stratum, CAST(sum(offered) AS BIGINT) AS n,
+           CAST(sum(taken) AS BIGINT) AS k, CAST(sum(melded) AS BIGINT) AS m
     FROM trial GROUP BY ALL
-), taker AS (
-    SELECT taker AS b, CAST(sum(offered) AS BIGINT) AS n, CAST(sum(melded) AS BIGINT) AS k,
-           CAST(sum(taken) AS BIGINT) AS t
-    FROM trial GROUP BY ALL
-), giver AS (
-    SELECT giver AS a, CAST(sum(offered) AS BIGINT) AS n, CAST(sum(taken) AS BIGINT) AS t
-    FROM trial GROUP BY ALL
+), stratum AS (
+    SELECT stratum, sum(k) / greatest(sum(n), 1) AS rate FROM cell GROUP BY stratum
 ), night AS (
-    SELECT sum(taken) / greatest(sum(offered), 1) AS rate FROM trial
+    SELECT sum(k) / greatest(sum(n), 1) AS rate, count(DISTINCT stratum) = 1 AS one
+    FROM cell
+), expect AS (  -- each cell's trials at the night's rate for its hand size
+    SELECT c.*, c.n * s.rate AS e FROM cell c JOIN stratum s USING (stratum)
+), pair AS (
+    SELECT a, b, CAST(sum(n) AS BIGINT) AS n1, CAST(sum(k) AS BIGINT) AS k1,
+           CAST(sum(m) AS BIGINT) AS melded, sum(e) AS e1
+    FROM expect GROUP BY a, b
+), taker AS (
+    SELECT b, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k, sum(e) AS e
+    FROM expect GROUP BY b
+), giver AS (
+    SELECT a, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k, sum(e) AS e
+    FROM expect GROUP BY a
 ), aside AS (
     SELECT taker AS b, string_agg(DISTINCT partner, ', ' ORDER BY partner) AS aside
     FROM feed_aside GROUP BY ALL
 )
-SELECT p.a, p.b, p.n1, p.t1 AS k1, p.k1 AS melded, t.n - p.n1 AS n0, t.t - p.t1 AS k0,
-       g.n - p.n1 AS gn0, g.t - p.t1 AS gk0, night.rate, x.aside
+SELECT p.a, p.b, p.n1, p.k1, p.melded, t.n - p.n1 AS n0, t.k - p.k1 AS k0,
+       g.n - p.n1 AS gn0, g.k - p.k1 AS gk0, night.rate,
+       CASE WHEN night.one THEN night.rate ELSE p.e1 / greatest(p.n1, 1) END AS e1,
+       CASE WHEN night.one OR t.n = p.n1 THEN night.rate
+            ELSE (t.e - p.e1) / (t.n - p.n1) END AS e0,
+       CASE WHEN night.one OR g.n = p.n1 THEN night.rate
+            ELSE (g.e - p.e1) / (g.n - p.n1) END AS grate,
+       x.aside
 FROM pair p JOIN taker t USING (b) JOIN giver g USING (a) CROSS JOIN night
 LEFT JOIN aside x USING (b)
 
