@@ -187,7 +187,8 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
             why = "made a valid declaration"
             if not declaration.accepted:
                 why += ", which the platform rejected"
-            out[player] = Expected("won", 0, "declaration.min_runs", why, seq=declaration.seq)
+            rule = declaration.check.broken_rule()
+            out[player] = Expected("won", 0, rule, why, seq=declaration.seq)
         elif player == replay.winner:
             out[player] = Expected(
                 "won", 0, "turns.last_player", "was the last player left in the hand"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from audit.cards import difference_words, format_codes
 from audit.rules.counts import alternative, short_of_dublees
-from audit.rules.melds import Jokers, Verdict, classify, group_rule
+from audit.rules.melds import Jokers, MeldKind, Verdict, classify, group_rule
 from audit.rules.ruleset import Ruleset
 
 
@@ -55,8 +55,12 @@ class DeclarationCheck:
 
     def broken_rule(self) -> str:
         """The key of the first rule the declaration breaks, the one a finding on it cites;
-        for a valid declaration, the requirement it meets (``declaration.min_pure_runs``)."""
-        return self.keys[0] if self.keys else "declaration.min_pure_runs"
+        for a valid declaration, the requirement it meets: ``declaration.alternatives``
+        where it is another way to declare, else ``declaration.min_runs`` (the replay's
+        findings and explain cite the same: a blind tester found them apart)."""
+        if self.keys:
+            return self.keys[0]
+        return "declaration.alternatives" if self.alternative else "declaration.min_runs"
 
     @property
     def valid(self) -> bool:
@@ -86,7 +90,7 @@ def _unmet(groups: Sequence[GroupCheck], rules: Ruleset) -> list[tuple[str, str]
     pure = [g for g in runs if g.verdict.is_pure_run]
     unmet = []
     if len(runs) < rules.min_runs:
-        need = f"a declaration needs at least {rules.min_runs}"
+        need = f"a declaration needs at least {_count(rules.min_runs, 'sequence')}"
         unmet.append((f"it has {_count(len(runs), 'sequence')}; {need}", "declaration.min_runs"))
     if len(pure) < rules.min_pure_runs:
         unmet.append((
@@ -207,7 +211,7 @@ def check_declaration(
     >>> for reason in check_declaration(hand, bad, Jokers.of_rank(7), rs).reasons:
     ...     print(reason)
     2H 3H 5H is not a sequence: its cards need 1 joker to fill the gaps and it has 0
-    it has 1 sequence; a declaration needs at least 2
+    it has 1 sequence; a declaration needs at least 2 sequences
     it has no pure sequence (a sequence without a joker)
 
     Under ``declaration.alternatives`` (21 and 27 cards) cards that hold, say, eight
@@ -216,8 +220,11 @@ def check_declaration(
     >>> r21 = load_preset("standard-21")
     >>> hand = parse_codes("2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD QC QC KH KH QS 3C 5D AH".split())
     >>> check = check_declaration(hand, [hand], Jokers.for_wild_card("7H", r21), r21)
-    >>> check.valid, check.alternative
-    (True, '8 dublees (declaration.alternatives: 8 dublees are a declaration)')
+    >>> check.valid
+    True
+    >>> print(check.alternative)  # doctest: +NORMALIZE_WHITESPACE
+    8 dublees, 2S 2S, TS TS, 9H 9H, KH KH, 4D 4D, JD JD, 6C 6C, QC QC
+    (declaration.alternatives: 8 dublees are a declaration)
     """
     checked = check_groups(groups, jokers, rules)
     reasons = _mismatch(hand, groups)
@@ -231,10 +238,17 @@ def check_declaration(
         reasons.append(short)
         keys.append("declaration.alternatives")
         return DeclarationCheck(checked, tuple(reasons), keys=tuple(keys))
+    # Groups too small for a meld are said together: a blind tester's declaration of
+    # thirteen single cards read as thirteen clauses "X has 1 card; a sequence or set ...".
+    small = [g for g in checked
+             if g.verdict.kind is MeldKind.INVALID and len(g.cards) < rules.min_meld_size]
+    together = {id(g) for g in small[1:]} if len(small) > 1 else set()
     for g in checked:
-        if not g.verdict.is_valid:
-            reasons.append(g.verdict.reason)
-            keys.append(group_rule(g.verdict.reason, "declaration.groups_exact"))
+        if g.verdict.is_valid or id(g) in together:
+            continue
+        reasons.append(_too_small(small, rules) if together and g is small[0]
+                       else g.verdict.reason)  # fmt: skip
+        keys.append(group_rule(g.verdict.reason, "declaration.groups_exact"))
     for reason, key in _unmet(checked, rules):
         reasons.append(reason)
         keys.append(key)
@@ -243,6 +257,24 @@ def check_declaration(
         reasons.append(grouping)
         keys.append("declaration.groupings")
     return DeclarationCheck(checked, tuple(reasons), keys=tuple(keys))
+
+
+def _too_small(groups: Sequence[GroupCheck], rules: Ruleset) -> str:
+    """Why several groups are no melds, said once: they have too few cards.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> rs = load_preset("standard-13")
+    >>> groups = [parse_codes(["9D"]), parse_codes(["KS", "KC"])]
+    >>> small = check_groups(groups, Jokers.of_rank(7), rs)
+    >>> _too_small(small, rs)
+    '2 groups have fewer than 3 cards, the fewest a sequence or set may have: 9D, KS KC'
+    """
+    texts = ", ".join(format_codes(g.cards) for g in groups)
+    return (
+        f"{len(groups)} groups have fewer than {rules.min_meld_size} cards, the fewest a "
+        f"sequence or set may have: {texts}"
+    )
 
 
 def grouping_reason(sizes: Sequence[int], rules: Ruleset) -> str:

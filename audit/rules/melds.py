@@ -336,6 +336,15 @@ def _best_run(
     return reason
 
 
+def _around(ranks: list[int], n: int, *, corner: bool = False) -> bool:
+    """Whether ``ranks`` (1 the ace) fit in ``n`` consecutive ranks, the king followed by
+    the ace and the ace by the 2; ``corner``: in such ranks from K through A to 2."""
+    windows = ({(start - 1 + i) % 13 + 1 for i in range(n)} for start in range(1, 14))
+    return n <= 13 and any(
+        set(ranks) <= w and (not corner or {13, 1, 2} <= w) for w in windows
+    )
+
+
 def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
     """``None`` when ``real`` cards and ``n - len(real)`` jokers make a run, else why not."""
     suits = {_SUIT_OF[c] for c in real}
@@ -345,11 +354,7 @@ def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
     if rules.run_wraps:
         if len(set(ranks)) != len(ranks) or n > 13:
             return "a rank appears twice"
-        for start in range(1, 14):
-            window = {(start - 1 + i) % 13 + 1 for i in range(n)}
-            if set(ranks) <= window:
-                return None
-        return "its ranks do not fit in one sequence"
+        return None if _around(ranks, n) else "its ranks do not fit in one sequence"
     lowest = 1 if rules.ace_low else 2
     highest = 14 if rules.ace_high else 13
     aces = ranks.count(1)
@@ -368,7 +373,8 @@ def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
             return None
         if fewest_missing is None or missing < fewest_missing:
             fewest_missing = missing
-    if aces and 13 in ranks and 2 in ranks:
+    if len(set(ranks)) == len(ranks) and _around(ranks, n, corner=True):
+        # KH AH 2H, and KH JK 2H, whose joker can only be the ace (a blind tester)
         return "a sequence may not turn the corner from K through A to 2 (melds.run_wraps)"
     if fewest_missing is None:
         return "its ranks do not fit in one sequence"

@@ -352,7 +352,10 @@ def test_declaration_alternatives_are_named_by_rules_check() -> None:
     text = check_groups_text(
         [*groups, "QS 3C 5D AH JK"], wild="7H", rules=load_preset("standard-21")
     )
-    assert "declaration: VALID, as 8 dublees (declaration.alternatives" in text
+    assert (
+        "declaration: VALID, as 8 dublees, 2S 2S, TS TS, 9H 9H, KH KH, 4D 4D, JD JD, 6C 6C,"
+        " QC QC (declaration.alternatives" in text
+    )
 
 
 @pytest.mark.parametrize(

@@ -59,12 +59,29 @@ def test_declaration_needs_two_sequences_000() -> None:
     """`declaration.min_runs` = 2. 000_: 'It is mandatory to form two groups which are
     sequences'; 004_: 'At least two sequences.'"""
     assert reasons("2H 3H 4H / 9C 9D 9S / KD KC KS / 7H 7S 7D 7C") == (
-        "it has 1 sequence; a declaration needs at least 2",
+        "it has 1 sequence; a declaration needs at least 2 sequences",
     )
     assert reasons("2C 2D 2H / 9C 9D 9S / KD KC KS / 7H 7S 7D 7C") == (
-        "it has no sequences; a declaration needs at least 2",
+        "it has no sequences; a declaration needs at least 2 sequences",
         "it has no pure sequence (a sequence without a joker)",
     )
+
+
+def test_melds_min_size_groups_too_small_are_one_reason_001() -> None:
+    """`melds.min_size` = 3. 001_: 'Players must form valid sets and sequences'; a set or
+    sequence holds 3 cards at least. Groups of one or two cards are no melds, said once for
+    them all (a blind tester's declaration of single cards read as thirteen clauses); one
+    such group keeps its own words, and the finding cites melds.min_size either way."""
+    text = "2H 3H 4H / 5S / 6S / 9C 9D / 9S KD KC / KS 7H 7D"
+    check = check_declaration(flat(text), groups(text), NO_WILD, STANDARD)
+    assert check.reasons[0] == (
+        "3 groups have fewer than 3 cards, the fewest a sequence or set may have: 5S, 6S, "
+        "9C 9D"
+    )
+    assert check.broken_rule() == "melds.min_size"
+    assert len([r for r in check.reasons if "fewer than 3 cards" in r]) == 1
+    one = reasons("2H 3H 4H / 5S 6S 7S / 9C 9D / 9S KD KC KS 7H")
+    assert one[0] == "9C 9D has 2 cards; a sequence or set needs at least 3"
 
 
 def test_declaration_needs_a_pure_sequence_001() -> None:
@@ -85,7 +102,7 @@ def test_requirement_counts_come_from_the_rules(tmp_path: Path) -> None:
     """`declaration.min_runs`, `declaration.min_pure_runs` set higher."""
     rules = variant(tmp_path, declaration__min_runs=3, declaration__min_pure_runs=2)
     assert reasons("2H 3H 4H / 5S 6S JK / 9C 9D 9S / KD KC KS KH", rules) == (
-        "it has 2 sequences; a declaration needs at least 3",
+        "it has 2 sequences; a declaration needs at least 3 sequences",
         "it has 1 pure sequence; it needs 2",
     )
     assert reasons("2H 3H 4H / 5S 6S 7S / 9C TC JK / KD KC KS KH", rules) == ()
@@ -108,7 +125,7 @@ def test_first_life_and_second_life_are_both_needed_003() -> None:
     003_: 'A valid declare must have minimum two runs and out of these runs one run must be
     pure (called First Life).'"""
     assert reasons("2H 3H 4H 5H / 9C 9D 9S / KD KC KS / 7H 7S 7D", FIRST_LIFE) == (
-        "it has 1 sequence; a declaration needs at least 2",
+        "it has 1 sequence; a declaration needs at least 2 sequences",
     )
     assert reasons("2H 3H JK 5H / 5S 6S JK / 9C 9D 9S / KD KC KS", FIRST_LIFE) == (
         "it has no pure sequence (a sequence without a joker)",
@@ -142,13 +159,13 @@ def test_declaration_groups_hold_exactly_the_players_cards() -> None:
         "the groups leave out 9H 9H JK from the player's cards",
         "5S 6S 5H is neither a sequence nor a set: its cards mix suits and ranks",
         "9C 9D 9S 9S is not a set: a set holds each suit once, and spades appears twice",
-        "it has 1 sequence; a declaration needs at least 2",
+        "it has 1 sequence; a declaration needs at least 2 sequences",
     )
 
 
 def test_unmet_requirements_of_no_groups() -> None:
     assert unmet_requirements((), STANDARD) == [
-        "it has no sequences; a declaration needs at least 2",
+        "it has no sequences; a declaration needs at least 2 sequences",
         "it has no pure sequence (a sequence without a joker)",
     ]
     assert unmet_requirements((), FIRST_LIFE) == unmet_requirements((), STANDARD)

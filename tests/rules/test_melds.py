@@ -217,6 +217,15 @@ def test_run_may_not_turn_the_corner_003(tmp_path: Path) -> None:
         )
         assert not verdict("QH KH AH 2H", rules=rules).is_valid
         assert not verdict("KH JK 2H", NO_WILD, rules).is_valid
+    # A joker that can only be the ace turning the corner is refused for the corner, not
+    # for "10 jokers to fill the gaps" (a blind tester; docs/rules-21-27.md quotes IRS:
+    # 'K-A-2 is not considered as a valid sequence (even if Ace is a joker)').
+    corner = "a sequence may not turn the corner from K through A to 2 (melds.run_wraps)"
+    assert reason("KH JK 2H", NO_WILD) == f"KH JK 2H is not a sequence: {corner}"
+    assert reason("QH KH JK JK 3H", NO_WILD) == f"QH KH JK JK 3H is not a sequence: {corner}"
+    assert reason("KH JK 4H", NO_WILD) == (
+        "KH JK 4H is not a sequence: its cards need 8 jokers to fill the gaps and it has 1"
+    )
     wraps = variant(tmp_path, melds__run_wraps=True)
     assert kind("KH AH 2H", rules=wraps) is MeldKind.PURE_RUN
     assert reason("2H 5H 9H", rules=wraps) == (

@@ -57,7 +57,8 @@ def test_cap_is_80_points_000() -> None:
     s = score(worst)
     assert (s.raw, s.points, s.cap) == (130, 80, 80)
     assert s.summary().startswith(
-        "every card counts because it has no sequences; a declaration needs at least 2; the cards"
+        "every card counts because it has no sequences; a declaration needs at least 2 sequences;"
+        " the cards"
     )
     assert s.summary().endswith(
         " KS KH KD QS QH QD JS JH JD TS TH TD AS, are worth 130, capped at 80"
@@ -95,12 +96,13 @@ def test_unmet_requirement_counts_every_card_003() -> None:
     minimum two runs (First Life and Second Life) else all the 13 cards are treated as
     unmatched and are counted.'"""
     s = score("2H 3H 4H / 9C 9D 9S / KD KC KS / 5C")
-    assert s.unmet == ("it has 1 sequence; a declaration needs at least 2",)
+    assert s.unmet == ("it has 1 sequence; a declaration needs at least 2 sequences",)
     assert not s.requirement_met
     assert s.raw == 2 + 3 + 4 + 27 + 30 + 5
     assert s.points == s.raw
     assert s.summary().startswith(
-        "every card counts because it has 1 sequence; a declaration needs at least 2; the cards"
+        "every card counts because it has 1 sequence; a declaration needs at least 2 sequences;"
+        " the cards"
     )
     assert s.summary().endswith(" 2H 3H 4H 9C 9D 9S KD KC KS 5C, are worth 71")
 
