@@ -45,6 +45,7 @@ from audit.records import (
     RulesSay,
     gc_paused,
 )
+from audit.replay.deal import games_row_only
 from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.openmelds import audit_open_hand
 from audit.replay.outcome import HandAudit, audit_hand
@@ -204,6 +205,17 @@ def _replayed(hand: Hand, game: Game, audit: HandAudit) -> HandRow:
     )
 
 
+def _once_a_game(audit: HandAudit, said: set[str]) -> HandAudit:
+    """``audit`` without the findings on the games row alone (``deal.games_row_only``) that
+    an earlier hand of the game raised, ``said`` (updated): a row's fault is one finding."""
+    again = [f for f in audit.findings if games_row_only(f) and f.message in said]
+    said.update(f.message for f in audit.findings if games_row_only(f))
+    if not again:
+        return audit
+    findings = [f for f in audit.findings if f not in again]
+    return replace(audit, findings=findings, status="discrepancy" if findings else "verified")
+
+
 def audit_unit(
     unit: GameUnit,
     *,
@@ -220,6 +232,7 @@ def audit_unit(
     out = UnitAudit(unit.game_id, game, rules, [], [])
     started_with = opening_players(unit.hands)
     lost_events = (damaged or {}).get("events", ())
+    said: set[str] = set()  # the games row's own findings, once a game (_once_a_game)
     for hand in unit.hands:
         reason = reasons[hand.hand_id]
         if reason is not None or game is None or rules is None:
@@ -229,6 +242,7 @@ def audit_unit(
             audit, replay = audit_open_hand(hand, game, rules, started_with)
         else:
             audit = audit_hand(hand, game, rules, started_with)
+        audit = _once_a_game(audit, said)
         if lost_events and not audit.replay.ended:
             # Its events stop before the hand ends: the rest may be in an unreadable file,
             # so its replay proves nothing (a turn.order alarm about data not read).

@@ -18,11 +18,32 @@ from audit.rules.ruleset import Ruleset, ShoeSpec, cite
 
 
 class Dealt(NamedTuple):
-    """What the deal gave: each player's cards, and the stock, its top at the end of the
-    list (``pop()`` draws). The discard pile starts with the open card recorded."""
+    """What the deal gave: each player's cards, the stock, its top at the end of the list
+    (``pop()`` draws), and the open card it turned up. The discard pile starts with the
+    open card recorded."""
 
     cards: dict[str, list[int]]
     stock: list[int]
+    open: int
+
+
+GAMES_ROW = "The game records "
+DEALT_FROM_GAMES = ", and its shoe was dealt from the game's."
+"""How ``deal_shoe``'s finding on the games row's shoe begins, and ends where the hand's
+shoe was dealt from that row's cards (the hand's own fault then)."""
+
+
+def games_row_only(f: Finding) -> bool:
+    """Whether ``f`` is ``deal_shoe``'s finding on the games row's ``decks`` or
+    ``printed_jokers`` alone, the hand's shoe being the ruleset's: one fault of the game's
+    row, said once a game (``unit.audit_unit``; schemas/README.md: "its own
+    deck.composition finding"), not at every hand (a blind tester's game of two hands had
+    two)."""
+    return (
+        f.check == "deck.composition"
+        and f.message.startswith(GAMES_ROW)
+        and not f.message.endswith(DEALT_FROM_GAMES)
+    )
 
 
 def shoe_spec(hand: Hand, rules: Ruleset, started_with: int | None = None) -> ShoeSpec | None:
@@ -83,10 +104,10 @@ def deal_shoe(
             find(
                 "deck.composition",
                 "deal.shoes",
-                f"The game records {shoe_words(*recorded)}, but "
+                f"{GAMES_ROW}{shoe_words(*recorded)}, but "
                 f"{rules.id} plays {table} players with "
                 f"{shoe_words(spec.decks, spec.printed_jokers)}{since}"
-                + (", and its shoe was dealt from the game's." if same else "."),
+                + (DEALT_FROM_GAMES if same else "."),
                 shoe_words(spec.decks, spec.printed_jokers),
                 shoe_words(*recorded),
             )
@@ -132,7 +153,7 @@ def deal_shoe(
         )
     stock = hand.shoe[n * k + 2 :]
     stock.reverse()  # the top of the stock is the end of the list: pop() draws
-    return found, Dealt(dealt_cards(hand.shoe, hand.seats, k), stock)
+    return found, Dealt(dealt_cards(hand.shoe, hand.seats, k), stock, open_card)
 
 
 def dealt_cards(shoe: list[int], seats: list[str], k: int) -> dict[str, list[int]]:

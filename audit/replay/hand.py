@@ -72,6 +72,18 @@ class HandReplay:
         """Cards above the one a stock draw took from deeper in the stock, until the next
         stock draw: where that takes the card that lay under it, the platform's stock went
         on from there, and they leave the stock (``_went_on``; docs/replay.md, Turns)."""
+        self.misread: int | None = None
+        """The card the last stock draw took from deeper in the stock (``passed`` cards lay
+        above it), until the next stock draw. Where that takes the card under the top, the
+        card recorded was not what the platform dealt, the top was (``_misread``)."""
+        self.dealt_open: int | None = None
+        """The open card the deal turned up, where the hand records another (a
+        ``deal.mismatch``): until a draw from the pile or a reshuffle takes the open card,
+        either may be the platform's (``_open_card``), one error, one finding."""
+        self.gone: dict[int, tuple[int, ...]] = {}
+        """By seq, a stock draw that took the card under the one the last stock draw took
+        from deeper in the stock: the cards that draw passed over, which left the stock
+        then (``_went_on``), for ``explain``."""
         self.kept: dict[int, tuple[int, bool]] = {}
         """By seq, a reshuffle made while cards were still in the stock: how many, and
         whether the reshuffled cards went on top of them (``under``), for ``explain``."""
@@ -154,7 +166,18 @@ class HandReplay:
             self.seats[player].cards = cards
         self.pile, self.pile_from = [self.hand.open], [None]
         self.stock = dealt.stock
+        if dealt.open != self.hand.open:
+            self.dealt_open = dealt.open
         return True
+
+    def _open_card(self, at: int, card: int) -> None:
+        """The pile's card ``at``, the open card recorded, is taken or reshuffled now, as
+        ``card``: where that is the one the deal turned up (``dealt_open``), the deal was
+        right and the hands row recorded another, and the pile holds the deal's (one
+        error, the ``deal.mismatch``: docs/replay.md, The deal). Either way it is decided."""
+        if self.pile[at] == self.hand.open and card == self.dealt_open:
+            self.pile[at] = card
+        self.dealt_open = None
 
     # ------------------------------------------------------------ turns
 
@@ -240,8 +263,10 @@ class HandReplay:
             return
         cards = self.pile
         if action == _DRAW_STOCK:  # the next stock draw, as a player's (``draw_stock``)
-            went_on = self._went_on(card)
-            cards, self.under, self.passed = [] if went_on else self.stock, 0, 0
+            went_on = self._went_on(card, e.seq) or self._misread(card)
+            cards, self.under, self.passed, self.misread = (
+                [] if went_on else self.stock, 0, 0, None
+            )
         elif self.phantom:  # a draw from the pile, as a player's (``draw_discard``)
             self._resync_pile(card)
         if card in cards:
@@ -252,13 +277,26 @@ class HandReplay:
             del cards[i]
         self.intruder_drew = True
 
-    def _went_on(self, card: int) -> bool:
-        """Whether a stock draw of ``card`` takes the card that lay under the one the last
-        stock draw took from deeper in the stock (``passed``); if so, it and the cards
-        passed over leave the stock: the platform's stock went on from there."""
+    def _misread(self, card: int) -> bool:
+        """Whether a stock draw of ``card`` takes the card under the top of the stock after
+        the last stock draw took a card from deeper in it (``misread``); if so, that draw
+        took the top and only its card was recorded wrong: the card recorded goes back to
+        its place, and the top and ``card`` leave the stock (docs/replay.md, Turns)."""
+        at = len(self.stock) - self.passed  # where the card recorded lay
+        if self.misread is None or at < 0 or len(self.stock) < 2 or self.stock[-2] != card:
+            return False
+        del self.stock[-2:]
+        self.stock.insert(at, self.misread)
+        return True
+
+    def _went_on(self, card: int, seq: int) -> bool:
+        """Whether a stock draw of ``card`` (at ``seq``) takes the card that lay under the
+        one the last stock draw took from deeper in the stock (``passed``); if so, it and
+        the cards passed over leave the stock: the platform's stock went on from there."""
         at = len(self.stock) - 1 - self.passed
         if not self.passed or at < 0 or self.stock[at] != card:
             return False
+        self.gone[seq] = tuple(reversed(self.stock[at + 1 :]))  # the top first
         del self.stock[at:]
         return True
 
@@ -295,6 +333,7 @@ class HandReplay:
             return
         self._offer(seat.player)
         card, passed = e.card, 0
+        misread: int | None = None
         if not self.stock and len(self.pile) > 1:
             # One missing reshuffle is one finding: the pile less its top card becomes the
             # stock, in an order the log does not say (not one finding per later draw).
@@ -327,8 +366,10 @@ class HandReplay:
             self.stock.pop()
         elif self.stock_unordered and card in self.stock:
             self.stock.remove(card)
-        elif self._went_on(card):
+        elif self._went_on(card, e.seq):
             pass  # the cards passed over by the last stock draw are gone: no second finding
+        elif self._misread(card):
+            pass  # the last stock draw took the top, recorded as another card: one finding
         elif self.under and self.stock[self.under - 1] == card:
             under = self.under  # the reshuffled cards went on top: no second finding
             self.stock = [*self.stock[under:], *self.stock[: under - 1]]
@@ -341,6 +382,7 @@ class HandReplay:
                 i = len(self.stock) - 1 - self.stock[::-1].index(card)  # nearest the top
                 del self.stock[i]
                 passed = len(self.stock) - i
+                misread = card
             else:
                 where = "which was not in the stock at all"
                 passed = 1  # where the next draw takes the card under the top, it was taken
@@ -354,7 +396,7 @@ class HandReplay:
                 expected=CODE_TEXT[top],
                 recorded=CODE_TEXT[card],
             )
-        self.under, self.passed = 0, passed
+        self.under, self.passed, self.misread = 0, passed, misread
         seat.cards.append(card)
         seat.has_drawn = True
         self.drawn_this_turn = True
@@ -367,6 +409,8 @@ class HandReplay:
         card = e.card
         if self.phantom:
             self._resync_pile(card)
+        if self.dealt_open is not None and self.pile and self.pile_from[-1] is None:
+            self._open_card(len(self.pile) - 1, card)  # the open card's draw
         if not self.pile:
             self._find(
                 "draw.discard_mismatch",
@@ -641,6 +685,14 @@ class HandReplay:
                 expected="an empty stock",
                 recorded=f"{count_words(left)} left",
             )
+        if self.dealt_open is not None and len(self.pile) > 1 and self.pile_from[0] is None:
+            # reshuffled as the deal's open card: the row holds one copy more of it, and
+            # one fewer of the one recorded, than the pile does
+            held, shuffled = self.pile[:-1], new_stock
+            dealt, recorded = self.dealt_open, self.hand.open
+            deal_was = (shuffled.count(dealt) > held.count(dealt)
+                        and shuffled.count(recorded) < held.count(recorded))  # fmt: skip
+            self._open_card(0, dealt if deal_was else -1)
         parts = difference_words(self.pile[:-1], new_stock, extra="adds")
         if parts:
             self._find(

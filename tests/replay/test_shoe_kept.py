@@ -11,16 +11,19 @@ with three decks is one, as is a table that grows past its shoe.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from decimal import Decimal
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.cards import canonical_shoe
-from audit.records import Game, Hand
+from audit.records import Game, GameUnit, Hand
 from audit.replay.hand import HandReplay
 from audit.rules.ruleset import load_preset
-from audit.unit import opening_players
+from audit.unit import audit_unit, opening_players
+from tests.replay.cases import base
+from tests.replay.scenario import scenario
 
 RULES = load_preset("first-life-13")
 
@@ -140,3 +143,21 @@ def test_deal_shoes_the_shoe_is_judged_by_its_cards_not_their_order(
     replay = HandReplay(hand(1, ["A", "B", "C"], cards), game(2, 4), RULES, 3)
     wrong = [m for m in deck_findings(replay) if m.startswith("The shoe of")]
     assert bool(wrong) == (sorted(cards) != canonical_shoe(2, 4))
+
+
+def test_deal_shoes_a_games_row_of_the_wrong_deck_count_is_one_finding_a_game() -> None:
+    """`deal.shoes` (003_: 2 or 3 players play two decks and 4 jokers; schemas/README.md: a
+    games row whose decks or printed_jokers differ from the ruleset's is its own
+    deck.composition finding): a games row of 3 decks over shoes of the rules' 2 is one
+    finding, at the game's first hand, not one a hand (a blind tester's game of two hands
+    had two); the later hand is verified. A shoe dealt from the row's wrong count is the
+    hand's own fault, a finding at every hand it is."""
+    hands = []
+    for no in (1, 2):
+        g, h = scenario(**base(hand_id=f"H{no}"))
+        hands.append(replace(h, hand_no=no))
+    wrong = replace(g, decks=3)
+    out = audit_unit(GameUnit("G1", wrong, hands))
+    found = [(f.hand_id, f.check) for h in out.hands for f in h.audit.findings]
+    assert found == [("H1", "deck.composition")]
+    assert [h.audit.status for h in out.hands] == ["discrepancy", "verified"]
