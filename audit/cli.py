@@ -253,7 +253,8 @@ def _summary_line(summary: run.RunSummary) -> None:
     suspicions; then the exit."""
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
-    shuffle = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
+    checks = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
+    shuffle = run.shuffle_words(summary.rng, summary.rng_tests, checks, summary.rng_weak)
     typer.echo(
         summary.opening
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
@@ -262,7 +263,7 @@ def _summary_line(summary: run.RunSummary) -> None:
         f"{sum(summary.findings.values())} findings"
         + (f", worst {summary.worst.value}" if summary.worst else "")
         + (f"; fair play {'not run' if not summary.fairplay else f'{suspicions} suspicions'}")
-        + f"; shuffle {run.shuffle_words(summary.rng, summary.rng_tests, shuffle)}"
+        + f"; shuffle {shuffle}"
         + f"; outputs in {summary.out}"
     )
     raise typer.Exit(code=summary.exit_status)

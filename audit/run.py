@@ -241,6 +241,8 @@ class RunSummary:
     """Hands that other tables name but whose hands row could not be read or is missing."""
     rng_tests: int = 0
     """Shuffle tests that had enough shoes to run (0: the tests ran, but none could)."""
+    rng_weak: int = 0
+    """The shuffle checks (``rng.*`` findings) at ``info``: weak evidence, not failed."""
 
     @property
     def cause(self) -> str:
@@ -592,13 +594,24 @@ def _idle(hands: Mapping[str, int]) -> bool:
     return int(hands.get("verified", 0)) + int(hands.get("discrepancy", 0)) == 0
 
 
-def shuffle_words(ran: bool, tests: int | None, failed: int) -> str:
+def shuffle_words(ran: bool, tests: int | None, checks: int, weak: int = 0) -> str:
     """What the one-line summaries (replay, fairplay, rng, nightly) say of the shuffle
     tests: not run, no test with enough shoes (``tests`` 0; None: not counted), or the
-    failed checks."""
+    failed checks: of the ``checks`` (``rng.*`` findings), those above ``info``, and the
+    ``weak`` ones at ``info`` apart, as the report says them (a blind tester read "1
+    failed checks" beside the report's "No test failed. 1 shows weak evidence").
+
+    >>> shuffle_words(True, 40, 3, 1)
+    '2 failed checks, 1 with weak evidence (info)'
+    >>> shuffle_words(True, 40, 0)
+    '0 failed checks'
+    """
     if not ran:
         return "not run"
-    return "no test had enough shoes to run" if tests == 0 else f"{failed} failed checks"
+    if tests == 0:
+        return "no test had enough shoes to run"
+    return f"{checks - weak} failed checks" + (f", {weak} with weak evidence (info)" if weak
+                                               else "")  # fmt: skip
 
 
 def _fairplay(log: LogRoot, out: Path) -> FairPlay:
@@ -699,6 +712,8 @@ class _Tally:
 
     by_check: Counter[str]
     by_severity: Counter[Severity]
+    rng_weak: int = 0
+    """``rng.*`` findings at ``info`` (``RunSummary.rng_weak``)."""
 
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> _Tally:
@@ -709,10 +724,12 @@ class _Tally:
         """From (check, severity, count) rows."""
         by_check: Counter[str] = Counter()
         by_severity: Counter[Severity] = Counter()
+        weak = 0
         for check, severity, n in rows:
             by_check[check] += n
             by_severity[Severity(severity)] += n
-        return cls(by_check, by_severity)
+            weak += n if check.startswith("rng.") and severity == Severity.INFO else 0
+        return cls(by_check, by_severity, weak)
 
     @property
     def worst(self) -> Severity | None:
@@ -738,7 +755,7 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     lost = int(run["counts"].get("lost_hands", 0))
     tests = int(run.get("rng", {}).get("tests", 0)) if tested else 0
     return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost,
-                      tests)  # fmt: skip
+                      tests, tally.rng_weak)  # fmt: skip
 
 
 class _progress:

@@ -101,6 +101,8 @@ class NightSummary:
     worst: str | None = None
     suspicions: int = 0
     shuffle_failed: int = 0
+    """The ``rng.*`` findings; ``shuffle_weak`` of them at ``info``."""
+    shuffle_weak: int = 0
     fairplay: bool = True
     """The fair-play detectors ran."""
     rng: bool = True
@@ -137,7 +139,8 @@ class NightSummary:
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
             f"findings" + (f", worst {self.worst}" if self.worst else "")
             + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
-            + f"; shuffle {shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed)}"
+            + "; shuffle "
+            + shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed, self.shuffle_weak)
             + f"; outputs in {self.folder}"
         )
 
@@ -389,6 +392,7 @@ def _night(
         worst=replay.worst.value if replay.worst else None,
         suspicions=suspicions,
         shuffle_failed=sum(n for c, n in replay.findings.items() if c.startswith("rng.")),
+        shuffle_weak=replay.rng_weak,
         fairplay=replay.fairplay,
         rng=replay.rng,
         shuffle_tests=replay.rng_tests,

@@ -124,6 +124,22 @@ def test_two_runs_give_byte_identical_findings_and_hands(tmp_path: Path) -> None
     assert len(rules) == sum(1 for c in CASES if c.expect)
 
 
+def test_summary_line_says_weak_shuffle_evidence_apart_as_the_report_does() -> None:
+    """docs/rng.md: `suspect` (info) is weak evidence, `biased` (minor or worse) a failed
+    test; the report says "No test failed. 1 shows weak evidence (info)", and the summary
+    line said "1 failed checks" of the same run (a blind tester)."""
+    from audit.run import _Tally, shuffle_words
+
+    tally = _Tally.of_rows([("rng.adjacent", "info", 1), ("rng.repeat", "major", 2),
+                            ("score.points", "info", 4)])  # fmt: skip
+    assert tally.rng_weak == 1
+    checks = sum(n for c, n in tally.by_check.items() if c.startswith("rng."))
+    assert shuffle_words(True, 9, checks, tally.rng_weak) == (
+        "2 failed checks, 1 with weak evidence (info)"
+    )
+    assert shuffle_words(True, 9, 1, 1) == "0 failed checks, 1 with weak evidence (info)"
+
+
 def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
     """Exit 0 with nothing at or above --fail-on, 1 with findings at or above it."""
     clean = write_log(tmp_path / "clean", clean_hands(2))
