@@ -383,3 +383,10 @@ def worst(findings: Iterable[Finding]) -> Severity | None:
         if best is None or f.severity.rank > best.rank:
             best = f.severity
     return best
+
+
+def worst_name(findings: Iterable[Finding]) -> str:
+    """The worst severity's name (``critical``), or empty for no finding: as the views
+    show it."""
+    severity = worst(findings)
+    return "" if severity is None else severity.value

@@ -44,7 +44,7 @@ from audit.explain.view import (
     finding_view,
     table_view,
 )
-from audit.findings import Finding, worst
+from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
 from audit.money import money
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
@@ -267,7 +267,7 @@ def build_game_view(
         ledger=None,
         findings=tuple(finding_view(f) for f in unit.findings),
         verdict=_verdict(unit),
-        worst=_worst([*every, *unit.findings]),
+        worst=worst_name([*every, *unit.findings]),
         source=source,
         version=version,
         skipped=tuple(unit.skipped.values()),
@@ -369,14 +369,9 @@ def _verdict(unit: UnitAudit) -> str:
         f"{len(rows)} hand{'s' if len(rows) != 1 else ''}: {count['verified']} verified, "
         f"{count['discrepancy']} with discrepancies, {quarantined} quarantined; "
         f"{n} game-level finding{'s' if n != 1 else ''}"
-        + (f", worst {_worst(unit.findings)}" if unit.findings else "")
+        + (f", worst {worst_name(unit.findings)}" if unit.findings else "")
         + ("; some checks were not run (see the game-level findings)" if unit.skipped else "")
     )
-
-
-def _worst(findings: Iterable[Finding]) -> str:
-    severity = worst(findings)
-    return "" if severity is None else severity.value
 
 
 def _hand(
@@ -396,7 +391,7 @@ def _hand(
     results = []
     for player in order:
         r = by_player.get(player)
-        flag = _worst(f for f in mine if f.player_id == player)
+        flag = worst_name(f for f in mine if f.player_id == player)
         if r is None:
             results.append(SeatResult(player, "", "", "", "", flag))
             continue
@@ -479,7 +474,7 @@ def _event_line(
         case _:
             text = f"{who}: {e.action.replace('_', ' ')}"
     flagged = [f for f in found if f.seq == e.seq]
-    return EventLine(text, _worst(flagged))
+    return EventLine(text, worst_name(flagged))
 
 
 def _orphan_events(
@@ -520,7 +515,7 @@ def _pool_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTabl
                 text += " out"
             if player in back:
                 notes.append(f"rebuys at {back[player]}")
-            cells.append(Cell(text, "; ".join(notes), _worst(wrong)))
+            cells.append(Cell(text, "; ".join(notes), worst_name(wrong)))
         gone |= {p for p in out if p is not None and p not in back}
         gone -= set(back)
         rows.append(
@@ -576,7 +571,7 @@ def _match_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTab
     def total(r: Result, wrong: list[Finding]) -> Cell:
         notes = [f"should be {f.expected}" for f in wrong if f.expected is not None]
         text = "?" if r.score_after is None else str(r.score_after)
-        return Cell(text, "; ".join(notes), _worst(wrong))
+        return Cell(text, "; ".join(notes), worst_name(wrong))
 
     rows = [
         ScoreRow(
@@ -613,7 +608,7 @@ def _deals_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTab
         totals[r.player] = totals.get(r.player, ZERO) + counted
         text = "?" if r.amount is None else signed(r.amount, whole=True)
         note = f"should be {signed(counted, whole=True)}" if want is not None else ""
-        return Cell(text, note, _worst(wrong))
+        return Cell(text, note, worst_name(wrong))
 
     for number, item in enumerate(unit.hands, start=1):
         hand = item.hand

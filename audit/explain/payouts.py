@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.explain.verdicts import and_words
-from audit.findings import Finding, worst
+from audit.findings import Finding, worst_name
 from audit.games.deals import check_deals, chips
 from audit.games.ledger import (
     BALANCE_RULE,
@@ -148,11 +148,6 @@ def events_after(game: Game) -> dict[int, list[GameEvent]]:
     return out
 
 
-def _worst(findings: Iterable[Finding]) -> str:
-    severity = worst(findings)
-    return "" if severity is None else severity.value
-
-
 def _sum(rows: Iterable[LedgerRow], *kinds: str) -> Decimal:
     return sum((r.amount for r in rows if r.kind in kinds), ZERO)
 
@@ -178,7 +173,7 @@ def ledger_view(
         net=str(paid_out - paid_in + ZERO),
         payouts=payouts,
         notes=notes,
-        worst=_worst(f for f in unit.findings if f.check in money_checks),
+        worst=worst_name(f for f in unit.findings if f.check in money_checks),
     )
 
 
@@ -447,7 +442,8 @@ class Settled:
     """Points rummy where a recorded outcome differs from the rules': each player's amount
     as the rules' outcomes settle the hand (``money_by_rules``), and the players whose
     recorded outcome is wrong. ``amounts`` is empty otherwise, or where the rules do not
-    settle every player (points not given, not one winner: ``why``). ``refused``: the
+    settle every player (points not given, not one winner: ``why``); where the rules play
+    on past the record, it holds only what the players already out owe. ``refused``: the
     recorded verdict is one the rules refuse (``records.money_unsettled``), so the hand's
     money is not judged and its recorded amounts are taken as they are."""
 
@@ -477,8 +473,14 @@ def settled_by_rules(audit: HandAudit, game: Game, rules: Ruleset) -> Settled:
     winners = sum(1 for e in expected.values() if e.outcome == "won")
     unpointed = [p for p, e in expected.items() if e.outcome != "won" and e.points is None]
     if any(plays_on(e) for e in expected.values()):
+        # Who is out with their points (an accepted invalid declarer) owes them whoever wins
+        # later: that much the rules settle (a blind tester: the declarer was told no
+        # amount of the rules' beside a recorded win).
         why = "by the rules no one has won the hand where the record ends it"
-        return Settled({}, wrong, refused, why)
+        out = {p: e for p, e in expected.items() if not plays_on(e) and e.outcome != "won"}
+        owed = all(e.points is not None for e in out.values())
+        amounts = money_by_rules(game, out)[0] if owed else {}
+        return Settled(amounts, wrong, refused, why)
     if winners != 1:
         many = "no one" if not winners else f"{winners} players"
         why = f"by the rules {many} won the hand: their outcomes settle no amount"

@@ -325,7 +325,13 @@ def _best_words(points: int, want: Expected) -> str:
     if want.outcome == "invalid_declare":
         if points == 0:
             return "0 points: these cards could have made a valid declaration"
-        return f"{points} points: no valid declaration was possible with these cards"
+        charged = ""
+        if want.points is not None:
+            charged = f" (not what is charged: an invalid declaration costs {want.points})"
+        return (
+            "no valid declaration was possible with these cards; the fewest points they"
+            f" could leave are {points}{charged}"
+        )
     if want.points == points:
         return f"{points} points, the same as charged"
     if want.points is not None and want.points > points:

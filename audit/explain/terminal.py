@@ -29,12 +29,8 @@ from audit.explain.cards import CardView, GroupView
 from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
 from audit.explain.payouts import LedgerView
 from audit.explain.points import PointsView, ValueView
-from audit.explain.view import (
-    FairPlayView,
-    HandView,
-    PlayerView,
-    TurnView,
-)
+from audit.explain.turns import TurnView
+from audit.explain.view import FairPlayView, HandView, PlayerView
 
 SEVERITY_STYLE = {
     "critical": "bold white on red",

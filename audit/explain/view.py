@@ -6,10 +6,9 @@ terminal and the HTML page say the same things.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from audit.cards import count_words, format_codes
 from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
@@ -40,14 +39,14 @@ from audit.explain.points import (
     rule_view,
     value_view,
 )
-from audit.findings import Finding, worst
-from audit.records import Event, Format, Game, Hand, Result
+from audit.explain.turns import TurnView, turn_views
+from audit.findings import Finding, worst_name
+from audit.records import Format, Game, Hand, Result
 from audit.replay.deal import dealt_cards
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     Expected,
     HandAudit,
-    TableState,
     plays_on,
     rejected_valid,
     seat_by_rules,
@@ -71,25 +70,6 @@ FORMAT_WORDS = {
     "pool_201": "201 pool rummy",
     "deals": "deals rummy",
 }
-
-
-@dataclass(frozen=True)
-class TurnView:
-    """One row of the turns table: a draw and the discard that closes it, or one other event.
-
-    ``severity`` is the worst finding raised on these events, or empty.
-    """
-
-    seqs: str
-    player: str
-    drew: CardView | None
-    source: str
-    discarded: CardView | None
-    finish: CardView | None
-    note: str
-    severity: str
-    table: tuple[str, ...] = ()
-    """Open melds: the melds on the table after this row, when it changed them."""
 
 
 @dataclass(frozen=True)
@@ -386,14 +366,16 @@ def build_view(
         open=card_view(hand.open, jokers),
         jokers=jokers.describe("cut card" if open_melds else "wild card"),
         joker_cards=joker_views(jokers),
-        turns=turn_views(hand.events, jokers, findings, audit.table, audit.replay.kept),
+        turns=turn_views(
+            hand.events, jokers, findings, audit.table, audit.replay.kept, audit.replay.gone
+        ),
         players=tuple(
             _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked)
             for i, p in enumerate(hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
         verdict=_verdict(findings, skipped),
-        worst=_worst(findings),
+        worst=worst_name(findings),
         table=table_view(game),
         times=span(clock),
         skipped=skipped,
@@ -434,13 +416,8 @@ def _verdict(findings: Sequence[Finding], skipped: Sequence[str] = ()) -> str:
         return f"no findings, but {not_run}" if skipped else (
             "the record agrees with the rules: no findings")  # fmt: skip
     many = "s" if len(findings) > 1 else ""
-    return f"{len(findings)} finding{many}, worst {_worst(findings)}" + (
+    return f"{len(findings)} finding{many}, worst {worst_name(findings)}" + (
         f"; {not_run}" if skipped else "")  # fmt: skip
-
-
-def _worst(findings: Iterable[Finding]) -> str:
-    severity = worst(findings)
-    return "" if severity is None else severity.value
 
 
 def _finding(f: Finding) -> FindingView:
@@ -459,120 +436,6 @@ def _finding(f: Finding) -> FindingView:
 
 finding_view = _finding
 """A finding as the views show it."""
-
-
-# ------------------------------------------------------------ turns
-
-
-def turn_views(
-    events: Sequence[Event],
-    jokers: Jokers,
-    findings: Sequence[Finding],
-    table: Mapping[int, TableState] | None = None,
-    kept: Mapping[int, tuple[int, bool]] | None = None,
-) -> tuple[TurnView, ...]:
-    """The turns table: a draw and the discard or declaration after it by the same player
-    make one row (in the open-melds game, with the melds laid, the lay-offs and the cut
-    card's try between them, and the table's melds after the row when it changed them:
-    ``table``, by seq); every other event is a row of its own. ``kept``: the replay's
-    reshuffles made while cards were still in the stock (``HandReplay.kept``)."""
-    rows: list[list[Event]] = []
-    in_turn = False
-    for e in events:
-        closes = e.action in ("discard", "declare")
-        if (closes or e.action in _TURN_MOVES) and in_turn and rows[-1][0].player == e.player:
-            rows[-1].append(e)
-        else:
-            rows.append([e])
-        in_turn = not closes and (in_turn or e.action in _TURN_STARTS)
-    melds = table or {}
-    return tuple(_turn(row, jokers, findings, melds, kept or {}) for row in rows)
-
-
-_TURN_STARTS = frozenset({"draw_stock", "draw_discard", "take_cut"})
-_TURN_MOVES = frozenset(
-    {"draw_stock", "draw_discard", "take_cut", "return_cut", "lay", "lay_off", "swap_joker"}
-)
-
-
-def _turn(
-    row: list[Event],
-    jokers: Jokers,
-    findings: Sequence[Finding],
-    table: Mapping[int, TableState],
-    kept: Mapping[int, tuple[int, bool]],
-) -> TurnView:
-    seqs = {e.seq for e in row}
-    first, last = row[0], row[-1]
-    drew = source = discarded = finish = None
-    notes: list[str] = []
-    after: TableState | None = None
-    for e in row:
-        card = card_view(e.card, jokers)
-        match e.action:
-            case "draw_stock":
-                drew, source = card, "stock"
-            case "draw_discard":
-                drew, source = card, "discard pile"
-            case "take_cut":
-                drew, source = card, "cut card"
-                notes.append(f"took the cut card {format_codes([e.card])}")
-            case "return_cut":
-                notes.append("put the cut card back")
-            case "lay":
-                laid = "; ".join(format_codes(g) for g in e.groups or ())
-                notes.append(f"laid {laid}")
-            case "lay_off":
-                notes.append(f"added {format_codes([e.card])} to meld {e.meld}")
-            case "swap_joker":
-                notes.append(f"put {format_codes([e.card])} in a joker's place in meld {e.meld}")
-            case "discard":
-                discarded = card
-            case "declare":
-                finish = card
-                notes.append("declared")
-            case "show":
-                notes.append("showed their cards")
-            case "drop":
-                notes.append(_DROP_WORDS.get(e.reason or "player", f"dropped ({e.reason})"))
-            case "reshuffle":
-                size = len(e.groups[0]) if e.groups else 0
-                left, on_top = kept.get(e.seq, (0, False))  # the stock then: docs/replay.md
-                notes.append(
-                    f"{count_words(size)} of the discard pile reshuffled "
-                    f"{'on top of' if on_top else 'under'} the {left} still in the stock"
-                    if left
-                    else f"the discard pile was reshuffled into a new stock of {size} cards"
-                )
-            case _:
-                notes.append(f"recorded {e.action!r}")
-        server = f"by the server ({e.reason or 'no reason given'})"
-        if e.auto and e.action != "drop" and server not in notes:  # once for a turn's rows
-            notes.append(server)
-        after = table.get(e.seq, after)
-    return TurnView(
-        seqs=str(first.seq) if first is last else f"{first.seq}-{last.seq}",
-        player=first.player or "server",
-        drew=drew,
-        source=source or "",
-        discarded=discarded,
-        finish=finish,
-        note="; ".join(notes),
-        severity=_worst(f for f in findings if f.seq in seqs),
-        table=tuple(
-            f"meld {number} ({owner}): {format_codes(cards)}" for number, owner, cards in after
-        )
-        if after is not None
-        else (),
-    )
-
-
-_DROP_WORDS = {
-    "player": "dropped",
-    "left": "left the table (a drop)",
-    "timeout": "dropped by the server (time-out)",
-    "disconnect": "dropped by the server (disconnected)",
-}
 
 
 # ------------------------------------------------------------ players
@@ -665,7 +528,7 @@ def _player(
         recorded=_recorded(row, word),
         agrees=compared and not differs,
         differs=tuple(word if d == "amount" else d for d in differs),
-        severity=_worst(f for f in findings if f.player_id == player),
+        severity=worst_name(f for f in findings if f.player_id == player),
         dealt=card_views(
             sorted(dealt_cards(replay.hand.shoe, replay.hand.seats, game.cards_per_hand)[player]),
             jokers,
@@ -699,7 +562,7 @@ def _breach(player: str, findings: Sequence[Finding]) -> str:
     if not broke:
         return ""
     return (
-        f"{player} went out against the rules (hand.going_out, {_worst(broke)}; see the "
+        f"{player} went out against the rules (hand.going_out, {worst_name(broke)}; see the "
         "findings), which ends the hand all the same"
     )
 

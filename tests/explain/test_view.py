@@ -9,7 +9,8 @@ from rich.console import Console
 from audit.cards import CODE_TEXT
 from audit.explain import build_view, print_view, render_html, render_text
 from audit.explain.points import points_view
-from audit.explain.view import HandView, turn_views
+from audit.explain.turns import turn_views
+from audit.explain.view import HandView
 from audit.records import GameUnit, Hand
 from audit.replay.outcome import Expected
 from audit.rules.melds import Jokers
@@ -21,6 +22,8 @@ from tests.explain.test_fairplay import flat
 from tests.explain.test_html import QUOTES, hostile_hand
 from tests.replay.cases import base
 from tests.replay.scenario import cards, parse_event, scenario
+from tests.replay.test_value_cards import B as VALUE_B
+from tests.replay.test_value_cards import C as VALUE_C
 
 
 def view_of(hand: dict[str, object]) -> HandView:
@@ -64,7 +67,10 @@ def test_a_printed_joker_as_wild_card_makes_aces_jokers_and_an_invalid_declarer_
     assert (p1.outcome, p1.points, p1.declaration) == ("invalid declaration", "80", "invalid")
     assert p1.declaration_reasons[0] == "9D 9C has 2 cards; a sequence or set needs at least 3"
     assert p1.best is not None
-    assert p1.best.summary == "38 points: no valid declaration was possible with these cards"
+    assert p1.best.summary == (
+        "no valid declaration was possible with these cards; the fewest points they could"
+        " leave are 38 (not what is charged: an invalid declaration costs 80)"
+    )
     assert view.players[2].groups_title == "held when they left"
 
 
@@ -310,6 +316,12 @@ def test_amounts_of_a_verdict_the_rules_refuse_are_said_taken_as_recorded() -> N
     ) in text
     assert "amount -10.00 (" not in text
     assert "agrees" not in text
+    # P1 is out with 80 points whoever wins later: that much the rules do settle, 80 x
+    # 0.5000 (a blind tester: the declarer was shown no amount of the rules' beside a
+    # recorded win of 27.00).
+    p1 = view.players[0]
+    assert (p1.score, p1.amount) == ("invalid declaration, 80 points", "-40.00")
+    assert p1.comparison == "differs (outcome, points, amount)"
 
 
 TWO_TURNS = [
@@ -550,3 +562,72 @@ def test_a_game_event_finding_on_a_hand_is_placed_at_its_game_event_not_a_seq() 
 
     assert at("pool.elimination") == at("pool.split") == "game event 3"
     assert at("draw.stock_mismatch") == "seq 3"
+
+
+DEEPER_DRAW: dict[str, object] = {
+    **ACCEPTED_INVALID_TWO,
+    "seats": TWO,
+    "stock": "JH AS TD QD",
+    "events": [
+        "A draw_stock AS", "A discard AS", "B draw_stock TD", "B discard TD",
+        "A draw_stock QD", "A discard QD", "B drop",
+    ],
+    "results": {"A": ("won", 0, "17.00"), "B": ("middle_drop", 40, "-20.00")},
+}
+"""A draws AS from under the stock's top card JH; B's next stock draw takes TD, the card
+under AS: the platform's stock went on from there, and JH left it."""
+
+
+def test_the_cards_a_draw_from_deeper_in_the_stock_passed_over_are_said_to_leave_it() -> None:
+    """`turns.draw_top_card` (000_1729c72ad4c1f885.txt: 'pick the top most card from the
+    face down deck'): one `draw.stock_mismatch`, at A's draw; the turn of the next stock
+    draw says that the card passed over left the stock (docs/replay.md, Turns), which the
+    finding alone never said (a blind tester)."""
+    view = view_of(DEEPER_DRAW)
+    assert [(f.check, f.seq) for f in view.findings] == [("draw.stock_mismatch", "0")]
+    assert view.turns[1].note == (
+        "took the card under the last stock draw's: JH, which that draw passed over, left "
+        "the stock"
+    )
+    assert [t.note for t in view.turns if "passed over" in t.note] == [view.turns[1].note]
+
+
+DUBLEES = "5C 5C 3D 3D 8C 8C 4S 4S QD QD 2H 2H JH JH 5H 5H KC 9S AC TD 6D"
+REJECTED_DUBLEES: dict[str, object] = {
+    "seats": {"A": DUBLEES, "B": VALUE_B, "C": VALUE_C},
+    "wild": "7H",
+    "open": "QS",
+    "stock": "3H 4C",
+    "events": [
+        "A draw_stock 3H",
+        "A declare 3H: 5C 5C / 3D 3D / 8C 8C / 4S 4S / QD QD / 2H 2H / JH JH / 5H 5H / KC 9S AC"
+        " TD 6D",
+    ],
+    "results": {
+        "A": ("invalid_declare", 120, "-120.00"),
+        "B": ("lost", 9, "-9.00"),
+        "C": ("lost", 120, "-120.00"),
+    },
+    "ruleset": "standard-21",
+    "decks": 3,
+    "printed_jokers": 3,
+}
+"""21 cards: A declares eight dublees, which the platform rejected."""
+
+
+def test_a_declaration_valid_as_eight_dublees_cites_declaration_alternatives_in_both() -> None:
+    """`declaration.alternatives` (docs/rules-21-27.md 4.3: eight dublees are a
+    declaration): the replay's `declare.verdict` and explain's box for A cite the rule
+    that makes the declaration valid, and the same one (a blind tester found the finding
+    citing `declaration.min_pure_runs` and explain `declaration.min_runs`), and name the
+    dublees."""
+    view = view_of(REJECTED_DUBLEES)
+    (verdict,) = [f for f in view.findings if f.check == "declare.verdict"]
+    assert verdict.rule.startswith("declaration.alternatives: ")
+    assert "it is 8 dublees, 4S 4S, 2H 2H, 5H 5H, JH JH, 3D 3D, QD QD, 5C 5C, 8C 8C" in (
+        verdict.message
+    )
+    a = view.players[0]
+    assert a.score == "won, 0 points"
+    assert a.rule is not None
+    assert a.rule.cite.startswith("declaration.alternatives: ")

@@ -43,17 +43,19 @@ def test_explain_an_unknown_hand_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert result.output.strip() == "rummy-audit: error: the log root has no hand or game 'NOPE'"
 
 
-def test_a_wrong_verdict_gives_no_amount_beside_the_rules_outcome(tmp_path: Path) -> None:
+def test_a_wrong_verdict_gives_the_rules_amount_not_the_recorded_one(tmp_path: Path) -> None:
     """schemas/money.md: the money follows the recorded outcome; beside the rules' outcome
-    of a wrong verdict (an invalid declaration recorded as won) no amount is said, where
-    the recorded winner's 36.00 read as owed to an invalid declarer."""
+    of a wrong verdict (an invalid declaration recorded as won) the recorded winner's
+    amount is not said, where it read as owed to an invalid declarer; what the rules do
+    settle is: the declarer, out with 80 points whoever wins later, owes 80 x 1.0000 (a
+    blind tester: the declarer was shown no amount of the rules')."""
     case = next(c for c in CASES if c.name == "declare.verdict")
     logs = write_log(tmp_path / "logs", [scenario(**case.kwargs)])
     result = runner.invoke(app, ["explain", "H1", str(logs)])
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.replace("│", " ").split())
-    assert "P1: invalid declaration, 80 points (" in text
-    assert "P1: invalid declaration, 80 points, amount" not in text
+    assert "P1: invalid declaration, 80 points, amount -80.00 (" in text
+    assert "recorded won, 0 points, amount 72.00: differs (outcome, points, amount)" in text
 
 
 def test_turns_reshuffle_before_the_stock_is_empty_is_explained_as_the_replay_holds_it() -> None:
