@@ -440,3 +440,18 @@ def test_a_valid_group_has_natural_cards_of_one_suit_or_one_rank(
     naturals = [c for c in group if not jokers.is_joker(c)]
     if classify(group, jokers, rules).is_valid:
         assert len({SUIT_OF[c] for c in naturals}) <= 1 or len({RANK_OF[c] for c in naturals}) <= 1
+
+
+def test_jokers_only_group_is_a_group_where_no_card_stands_as_itself_003() -> None:
+    """`melds.jokers_only_group` (003_: 'If you have unused jokers, select these jokers
+    and put on a separate plank') decides a group of jokers alone; with fives wild a 5
+    beside jokers stands in its own place (`melds.wild_natural_keeps_pure`), so JK 5S 5D
+    is an impure sequence, not a group of jokers (a blind tester read it as three jokers;
+    the preset's choice now says so), while JK JK JK is put aside."""
+    fives = Jokers.of_rank(5)
+    assert kind("JK 5S 5D", fives) is MeldKind.IMPURE_RUN
+    assert verdict("5S 5D 5H", fives).is_valid
+    assert kind("JK JK JK", fives) is MeldKind.JOKERS
+    assert "a wild-rank card beside jokers stands in its own place" in (
+        STANDARD.rule("melds.jokers_only_group").choice
+    )
