@@ -495,13 +495,21 @@ class _PoolCheck:
         elif kind == "manual":
             self.manual(hand, events, active, scores, kw)
         elif not auto_due:
+            # Offered (and accepted) first: a split by agreement recorded as automatic is one
+            # wrong kind, and owes the agreed shares (a blind tester's correct manual shares
+            # were two more findings, judged as equal ones).
+            agreed = any(e.action == "split_offer" for e in events)
             self.add(
                 "pool.split", "auto_split_above",
                 f"The game was split automatically after hand {no}, but an auto split needs "
-                f"2 or more players left, all above {pool.auto_split_above}.",
+                f"2 or more players left, all above {pool.auto_split_above}"
+                + ("; it was offered, a split by agreement." if agreed else "."),
                 expected=f"2 or more players left, all above {pool.auto_split_above}",
                 recorded="auto split", **kw,
             )  # fmt: skip
+            if agreed:
+                kind = "manual"
+                self.manual(hand, events, active, scores, kw)
         self.split_kind = kind
         self.amounts(hand, active, scores, kind, split.seq)
 

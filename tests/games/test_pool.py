@@ -480,6 +480,20 @@ def test_manual_split_clean() -> None:
     assert run(*pool_game(MANUAL, [*AGREED, ev(1, None, "manual")], ledger)) == []
 
 
+def test_auto_split_above_a_split_by_agreement_recorded_as_auto_owes_the_agreed_shares() -> None:
+    """`pool_101.auto_split_above` (000_: the system splits automatically once every player
+    left is above 80): a split offered and accepted at 65, 70, 85, recorded as automatic,
+    is one wrong kind; its shares are the agreed ones, 120, 120, 30, paid right, not
+    judged as equal shares (a blind tester had two more findings, one a player)."""
+    ledger = [("A", "split", "120.00"), ("B", "split", "120.00"), ("C", "split", "30.00")]
+    found = run(*pool_game(MANUAL, [*AGREED, ev(1, None, "auto")], ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].message.endswith("all above 80; it was offered, a split by agreement.")
+    # with no offer, an automatic split not due is still judged at the equal shares it paid
+    plain = run(*pool_game(MANUAL, [ev(1, None, "auto")], ledger))
+    assert ("pool.split", "g1", "h1", "A") in keys(plain)
+
+
 def test_manual_split_reject_continues_clean() -> None:
     """000_: one player rejects and the game continues in its normal course."""
     events = [ev(1, "A", "split_offer"), ev(1, "C", "split_reject")]
