@@ -152,6 +152,73 @@ def check_one_run(out: Path, run: dict[str, Any]) -> None:
         *_differ(counts["findings"], by_check, "findings of {}", findings),
         *_differ(counts["findings_by_severity"], by_severity, "{} findings", findings),
     ]  # fmt: skip
+    _one_run(out, run, differ)
+
+
+SECTIONS = {"fairplay": "suspicions.parquet", "rng": "rng.parquet"}
+"""run.json's entry of each pass the report has a section of, and the output it wrote."""
+
+
+def check_sections(out: Path, run: dict[str, Any], *, but: str = "") -> None:
+    """An ``AuditError`` (one line, exit 2) unless suspicions.parquet and rng.parquet, where
+    run.json says their pass ran and the file is there, hold what its ``fairplay`` and
+    ``rng`` entries count: the suspicions in all and by detector, the shuffle tests run,
+    biased, suspect and with too few shoes. Another run's file was shown as a clean section
+    (0 suspicions beside a run.json counting 10). ``but``: the pass about to be run again,
+    whose file is not checked (it is rewritten). A count run.json does not hold as an
+    integer is not compared (the report refuses it first: ``check_run``)."""
+    differ: list[str] = []
+    try:
+        with duck.connect() as db:
+            for key, name in SECTIONS.items():
+                entry, path = run.get(key), out / name
+                if key == but or not isinstance(entry, dict) or entry.get("status") != "run":
+                    continue
+                if path.is_file():
+                    differ += (_suspicions if key == "fairplay" else _shuffle)(db, entry, path)
+    except duckdb.Error as exc:  # a page damaged behind an intact footer: as the report says
+        raise AuditError(f"{out} holds an output that cannot be read: {first_line(exc)}",
+                         slug="out") from None  # fmt: skip
+    _one_run(out, run, differ)
+
+
+def _suspicions(db: duckdb.DuckDBPyConnection, entry: dict[str, Any], path: Path) -> list[str]:
+    """suspicions.parquet's rows, in all and by check, against run.json's ``fairplay``."""
+    held = _counted_by(db, f'SELECT "check", count(*) FROM {read_parquet(path)} GROUP BY 1')
+    detectors = entry.get("detectors")
+    by_detector = {str(d.get("check")): d["suspicions"]
+                   for d in (detectors if isinstance(detectors, list) else [])
+                   if isinstance(d, dict) and _count(d.get("suspicions"))}  # fmt: skip
+    total = {"": entry["suspicions"]} if _count(entry.get("suspicions")) else {}
+    return [
+        *_differ(total, {"": sum(held.values())} if total else {}, "suspicions in all", path),
+        *_differ(by_detector, {c: held.get(c, 0) for c in by_detector}, "{} suspicions", path),
+    ]
+
+
+def _shuffle(db: duckdb.DuckDBPyConnection, entry: dict[str, Any], path: Path) -> list[str]:
+    """rng.parquet's tests run and verdicts against run.json's ``rng``."""
+    row = db.execute(
+        "SELECT count(p_value), count(*) FILTER (verdict = 'biased'), "
+        "count(*) FILTER (verdict = 'suspect'), count(*) FILTER (verdict = 'too few shoes') "
+        f"FROM {read_parquet(path)}"
+    ).fetchone()
+    words = ("shuffle tests run", "biased shuffle tests", "suspect shuffle tests",
+             "shuffle tests with too few shoes")  # fmt: skip
+    keys = ("tests", "biased", "suspect", "too_few_shoes")
+    counted = {w: entry[k] for w, k in zip(words, keys, strict=True) if _count(entry.get(k))}
+    held = {w: n for w, n in zip(words, row or (0, 0, 0, 0), strict=True) if w in counted}
+    return _differ(counted, held, "{}", path)
+
+
+def _count(value: Any) -> bool:
+    """A count of run.json: an integer, not a boolean."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _one_run(out: Path, run: dict[str, Any], differ: list[str]) -> None:
+    """The ``AuditError`` of outputs that are not those of one run, naming the first count
+    that differs (``_differ``), unless none does."""
     if differ:
         raise AuditError(f"{out} holds outputs of more than one run ({differ[0]}); "
                          f"{_write_again(out, run)}", slug="out")  # fmt: skip

@@ -27,9 +27,11 @@ empty game_events table is judged, each game's missing winner its own finding)."
 def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     """Checks over the whole night's files: table limits (with the ``seats`` earlier
     nightly nights judged); and one note per optional table that is missing (or, of
-    ``EMPTY_IS_SILENT``, holds no row), naming the checks that could not run (skipped,
-    never passed), and for an unreadable sessions file (the games it touched cannot be
-    known). The night's formats are read once, and only when a note may need them."""
+    ``EMPTY_IS_SILENT``, holds no row: when its other files could not be read, it says
+    so as for a table none of whose files could be read), naming the checks that could not
+    run (skipped, never passed), and for an unreadable sessions file beside sessions rows
+    (the games it touched cannot be known). The night's formats are read once, and only
+    when a note may need them."""
     found = table_limit_findings(
         [Path(log.where(f)) for f in log.files.get("sessions", [])],
         [Path(log.where(f)) for f in log.files.get("games", [])],
@@ -40,6 +42,7 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     empty = [table for table in EMPTY_IS_SILENT
              if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip
     night = night_formats(log) if log.missing_optional or empty else None
+    said: set[str] = set()  # the tables named as none of whose files could be read
     for table in sorted(log.missing_optional):
         words = skipped_words(table, log.unread.get(table, ()), night=night)
         if words is None:
@@ -48,12 +51,17 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
             finding("check.skipped", game_id="", message=words, rule=contract("tables.optional"))
         )
     for table in empty if night != set() else ():  # a night of no game rests on no table
-        words = skipped_words(table, night=night, empty=True)
+        # Its files that read hold no row, and the others could not be read: none of its
+        # rows could, as a log root whose only files of it could not be read says (a
+        # nightly night's are those and the empty file it adds: docs/nightly.md).
+        refused = log.unread.get(table, ())
+        words = skipped_words(table, refused, night=night, empty=not refused)
         if words is not None:
             found.append(finding("check.skipped", game_id="", message=words,
                                  rule=contract("tables.optional")))  # fmt: skip
+            said.update([table] if refused else [])
     damaged = log.unread.get("sessions", ())
-    if damaged and "sessions" not in log.missing_optional:
+    if damaged and "sessions" not in log.missing_optional and "sessions" not in said:
         found.append(
             finding(
                 "check.skipped",

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import duckdb
 
 from audit import __version__, duck
-from audit.consistency import check_one_run
+from audit.consistency import check_one_run, check_sections
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.logs.reader import (
@@ -500,6 +500,7 @@ def _replayed(
     check_outputs(out, needs)  # there, but each readable: a damaged one is one line
     run = read_run(out)
     check_one_run(out, run)  # never rewrite a folder of two runs' outputs as one run's
+    check_sections(out, run, but=slug)  # the other pass's file: the report reads it
     log = open_log_root(logs)
     if run.get("inputs") != _inputs(log):
         raise AuditError(

@@ -23,10 +23,13 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal
-from audit.output import read_run
+from audit.output import OUTPUT_VERSION, read_run
 from audit.report.history import open_when_last_run
 
 HISTORY = "history"
+
+VERSIONED = {"rummy_audit.output_version": OUTPUT_VERSION}
+"""Every history file carries the output version, as every Parquet output does."""
 
 SCHEMAS: dict[str, pa.Schema] = {
     "nights": pa.schema(
@@ -51,7 +54,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("suspicions", pa.int64(), nullable=False),
             pa.field("suspicions_opened", pa.int64(), nullable=False),
             pa.field("suspicions_closed", pa.int64(), nullable=False),
-        ]
+        ],
+        metadata=VERSIONED,
     ),
     "checks": pa.schema(
         [
@@ -59,22 +63,25 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("check", pa.string(), nullable=False),
             pa.field("severity", pa.string(), nullable=False),
             pa.field("findings", pa.int64(), nullable=False),
-        ]
+        ],
+        metadata=VERSIONED,
     ),
     "hands": pa.schema(
         [
             pa.field("night", pa.int32(), nullable=False),
             pa.field("status", pa.string(), nullable=False),
             pa.field("hands", pa.int64(), nullable=False),
-        ]
+        ],
+        metadata=VERSIONED,
     ),
     "money": pa.schema(
         [
             pa.field("night", pa.int32(), nullable=False),
             pa.field("measure", pa.string(), nullable=False),
-            pa.field("games", pa.int64(), nullable=False),
-            pa.field("amount", pa.decimal128(38, 2), nullable=False),
-        ]
+            pa.field("games", pa.int64()),
+            pa.field("amount", pa.decimal128(38, 2)),
+        ],
+        metadata=VERSIONED,
     ),
     "suspicions": pa.schema(
         [
@@ -84,14 +91,17 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("players", pa.list_(pa.string()), nullable=False),
             pa.field("severity", pa.string(), nullable=False),
             pa.field("change", pa.string(), nullable=False),
-        ]
+        ],
+        metadata=VERSIONED,
     ),
 }
 """The history's tables (``history/<table>.parquet``, and in history.duckdb); every row
 has its ``night``. ``money.measure``: ``staked`` (real-money stakes of the games audited
 that night: pool and deals entries and rebuys, what the points losers paid) and
 ``at_stake`` (the same for the games with a finding of minor or above); a night without a
-ledger table has no money rows (not measured). ``nights.shuffle``: the shuffle tests ran
+ledger table has no money rows (not measured), and one a games or ledger file of which could
+not be read has both rows with ``games`` and ``amount`` null (not known: the sum of the
+files read is not the night's). ``nights.shuffle``: the shuffle tests ran
 (null on nights recorded before the column was added).
 ``suspicions.change``: ``opened``, ``kept`` (open the night before too) or ``closed`` (open
 the night before, not raised that night; ``severity`` is then the last one raised)."""
@@ -144,6 +154,9 @@ class NightFacts:
     games_carried_in: int
     games_ended: int
     games_running: int
+    unread: tuple[tuple[str, str], ...] = ()
+    """(table, path) of the files earlier nights refused that may hold rows of tonight's
+    games (the replay names them where rows are missing; run.json lists only tonight's)."""
 
 
 def suspicion_key(check: str, players: Iterable[str]) -> str:
@@ -176,7 +189,7 @@ def tonight(
             f"SELECT count(DISTINCT game_id) FROM read_parquet({hands_file}) "
             "WHERE game_id IS NOT NULL"
         ).fetchall()[0][0]
-        money = _money(db, run, logs, findings)
+        money = _money(db, run, logs, findings, facts.unread)
     # The detectors looked at something only when a hand was replayed: a night of empty
     # or quarantined files opens and closes nothing (it closed every open suspicion).
     replayed = sum(n for status, n in statuses if status != "quarantined")
@@ -222,18 +235,37 @@ def tonight(
     return rows
 
 
+MONEY_TABLES = ("games", "ledger")
+"""The tables the night's money is summed from: a file of one that could not be read
+makes it not known."""
+
+Money = dict[str, tuple[int | None, Decimal | None]]
+MONEY_NOT_KNOWN: Money = {"staked": (None, None), "at_stake": (None, None)}
+"""The money rows of a night whose games or ledger files could not all be read: the sum of
+those read is not the night's, so it is not known (null), never 0.00 or a part of it."""
+
+
 def _money(
-    db: duckdb.DuckDBPyConnection, run: dict[str, Any], logs: Path, findings: str
-) -> dict[str, tuple[int, Decimal]]:
+    db: duckdb.DuckDBPyConnection,
+    run: dict[str, Any],
+    logs: Path,
+    findings: str,
+    earlier: Iterable[tuple[str, str]] = (),
+) -> Money:
     """Real-money stakes of the night's games, and of those with a finding of minor or
-    above: exact decimals summed by DuckDB over the files the replay read."""
+    above: exact decimals summed by DuckDB over the files the replay read. Not known
+    (``MONEY_NOT_KNOWN``) when a games or ledger file of the night, or one an earlier night
+    refused that may hold rows of its games (``earlier``: table, path), could not be read."""
     files = {t: [file_literal(str(logs / i["path"])) for i in run["inputs"] if i["table"] == t]
-             for t in ("games", "ledger")}  # fmt: skip
-    zero = {"staked": (0, Decimal("0.00")), "at_stake": (0, Decimal("0.00"))}
-    if not files["ledger"]:
+             for t in MONEY_TABLES}  # fmt: skip
+    unread = {str(f.get("table")) for f in run.get("unreadable_files", [])}
+    unread |= {table for table, _ in earlier}
+    if not files["ledger"] and "ledger" not in unread:
         return {}  # no ledger table: the money is not known (the report says so), not 0
+    if unread & set(MONEY_TABLES):
+        return MONEY_NOT_KNOWN
     if not files["games"]:
-        return zero
+        return {"staked": (0, Decimal("0.00")), "at_stake": (0, Decimal("0.00"))}
     sql = f"""
     WITH g AS (
       SELECT DISTINCT CAST(game_id AS VARCHAR) AS game_id
@@ -261,7 +293,7 @@ def _money(
     try:
         rows = db.execute(sql).fetchall()
     except duckdb.Error:
-        return zero  # a file the replay read but this sum cannot: the night has no sum
+        return MONEY_NOT_KNOWN  # a file the replay read but this sum cannot: the night has no sum
     return {str(m): (int(n), Decimal(a).quantize(Decimal("0.01"))) for m, n, a in rows}
 
 

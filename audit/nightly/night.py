@@ -358,6 +358,7 @@ def _night(
         games_carried_in=len(split.carried_in),
         games_ended=len(split.ended),
         games_running=len(split.running),
+        unread=tuple((item.table, item.path) for item in earlier),
     )
     past = committed.history
     rows = tonight(facts, folder, night_root, past)

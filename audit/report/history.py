@@ -13,10 +13,14 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from audit.errors import AuditError
 from audit.output import NIGHTLY
 from audit.report.base import SEVERITIES, Chart, chart
 
 HISTORY = "history"
+HISTORY_TABLES = ("nights", "checks", "hands", "money", "suspicions")
+"""The files of ``history/``, every one of which the trend section reads (the nightly run
+writes them all: ``audit.nightly.history.SCHEMAS``)."""
 NIGHTS_SHOWN = 30
 """Nights in the table and the chart, the latest last."""
 CHECK_NIGHTS = 14
@@ -57,7 +61,8 @@ class NightRow:
     closed: int
     staked: str
     at_stake: str
-    at_stake_games: int
+    at_stake_games: int | None
+    """None when the money is not measured or not known."""
 
 
 @dataclass(frozen=True)
@@ -106,12 +111,23 @@ class HistoryView:
 
 
 def history_view(out: Path) -> HistoryView | None:
-    """The trend section of the outputs in ``out``; None when it holds no history."""
+    """The trend section of the outputs in ``out``; None when it holds no history. A
+    ``history/`` without one of its files is an ``AuditError`` (one line, exit 2): its
+    trends would be false (no findings on any night, every night without a ledger) or
+    silently gone."""
     folder = out / HISTORY
-    if not (folder / "nights.parquet").is_file():
+    if not folder.exists():
         return None
-    rows = {name: _rows(folder / f"{name}.parquet")
-            for name in ("nights", "checks", "hands", "money", "suspicions")}  # fmt: skip
+    missing = [f"{HISTORY}/{name}.parquet" for name in HISTORY_TABLES
+               if not (folder / f"{name}.parquet").is_file()]  # fmt: skip
+    if missing:
+        raise AuditError(
+            f"{out} holds a history without {', '.join(missing)}, so its trends over the "
+            "nights cannot be reported truly; restore the folder from a backup of the state "
+            "folder",
+            slug="out",
+        )
+    rows = {name: _rows(folder / f"{name}.parquet") for name in HISTORY_TABLES}
     nights = sorted(rows["nights"], key=lambda r: r["night"])
     if not nights:
         return None
@@ -120,7 +136,7 @@ def history_view(out: Path) -> HistoryView | None:
     hands: dict[tuple[int, str], int] = {
         (r["night"], r["status"]): r["hands"] for r in rows["hands"]
     }
-    money: dict[tuple[int, str], tuple[int, Decimal]] = {
+    money: dict[tuple[int, str], tuple[int | None, Decimal | None]] = {
         (r["night"], r["measure"]): (r["games"], r["amount"]) for r in rows["money"]
     }
     table = [_night_row(n, current, hands, money) for n in shown]
@@ -154,8 +170,8 @@ def history_view(out: Path) -> HistoryView | None:
             "chart-money",
             "Money at stake per night (games with a finding of minor or above)",
             [(f"night {r.night}: {r.at_stake}", _rupees(money, r.night), "sev-major")
-             for r in table],
-            "No real-money game yet.",
+             for r in table if money.get((r.night, "at_stake"), (0, None))[1] is not None],
+            "No night whose money is known yet.",
         ),
         held=_held(out),
     )
@@ -172,8 +188,6 @@ def _held(out: Path) -> list[tuple[str, str]]:
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:
-    if not path.is_file():
-        return []
     rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
     return rows
 
@@ -182,12 +196,11 @@ def _night_row(
     n: dict[str, Any],
     current: int,
     hands: dict[tuple[int, str], int],
-    money: dict[tuple[int, str], tuple[int, Decimal]],
+    money: dict[tuple[int, str], tuple[int | None, Decimal | None]],
 ) -> NightRow:
     night = int(n["night"])
-    measured = (night, "staked") in money  # a night without a ledger table has no rows
-    staked = money.get((night, "staked"), (0, Decimal("0.00")))
-    at_stake = money.get((night, "at_stake"), (0, Decimal("0.00")))
+    staked = _money_cell(money, night, "staked")
+    at_stake = _money_cell(money, night, "at_stake")
     return NightRow(
         night=night,
         current=night == current,
@@ -208,14 +221,36 @@ def _night_row(
         suspicions=int(n["suspicions"]),
         opened=int(n["suspicions_opened"]),
         closed=int(n["suspicions_closed"]),
-        staked=money_text(staked[1]) if measured else NOT_MEASURED,
-        at_stake=money_text(at_stake[1]) if measured else NOT_MEASURED,
-        at_stake_games=int(at_stake[0]),
+        staked=staked[1],
+        at_stake=at_stake[1],
+        at_stake_games=at_stake[0],
     )
 
 
 NOT_MEASURED = "no ledger"
 """The money cells of a night whose log root had no ledger table: not known, never 0.00."""
+NOT_KNOWN = "not known"
+"""The money cells of a night a games or ledger file of which could not be read (its money
+rows are null): the sum of the files read is not the night's, so never 0.00."""
+
+
+def _money_cell(
+    money: dict[tuple[int, str], tuple[int | None, Decimal | None]], night: int, measure: str
+) -> tuple[int | None, str]:
+    """A night's games and amount of ``measure``, for the table: ``NOT_MEASURED`` without
+    a ledger table (no row), ``NOT_KNOWN`` when a file could not be read (a null row).
+
+    >>> _money_cell({(1, "staked"): (3, Decimal("12.5"))}, 1, "staked")
+    (3, '12.50')
+    >>> _money_cell({(1, "staked"): (None, None)}, 1, "staked"), _money_cell({}, 1, "staked")
+    ((None, 'not known'), (None, 'no ledger'))
+    """
+    if (night, measure) not in money:
+        return None, NOT_MEASURED
+    games, amount = money[(night, measure)]
+    if games is None or amount is None:
+        return None, NOT_KNOWN
+    return int(games), money_text(amount)
 
 
 def money_text(amount: Decimal) -> str:
@@ -227,9 +262,11 @@ def money_text(amount: Decimal) -> str:
     return f"{amount.quantize(Decimal('0.01')):,}"
 
 
-def _rupees(money: dict[tuple[int, str], tuple[int, Decimal]], night: int) -> int:
+def _rupees(
+    money: dict[tuple[int, str], tuple[int | None, Decimal | None]], night: int
+) -> int:
     """The bar's length: whole units (the label carries the exact amount)."""
-    return int(money.get((night, "at_stake"), (0, Decimal(0)))[1])
+    return int(money.get((night, "at_stake"), (0, Decimal(0)))[1] or 0)
 
 
 def _span(first: str | None, last: str | None) -> str:

@@ -13,7 +13,7 @@ import duckdb
 import pyarrow as pa
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from audit.consistency import COUNTS, Shape, check_one_run, check_run
+from audit.consistency import COUNTS, Shape, check_one_run, check_run, check_sections
 from audit.errors import AuditError, first_line
 from audit.output import check_outputs, read_run, write_text
 from audit.report.views import build_view
@@ -44,25 +44,29 @@ REPORT_RUN: dict[str, Shape] = {
     "skipped_files?": [{"table": str, "path": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
     "commitments?": {"hands": int, "replayed": int, "hash_only": int},
+    "fairplay?": {"status": str, "why?": (str, None)},
+    "rng?": {"status": str, "why?": (str, None)},
 }
 """What the report reads of run.json, of the shape it must be (``check_run``); the
-``fairplay`` and ``rng`` entries when they say they ran are ``FAIRPLAY_RAN`` and
-``RNG_RAN``. Other keys are read as text, or said nothing of when they are not of theirs
+``fairplay`` and ``rng`` entries are objects with a status (a run.json without them is an
+older one's: the report says the pass did not run), and when they say they ran, also
+``FAIRPLAY_RAN`` and ``RNG_RAN``: what replay writes, every count the report shows (one
+missing was shown as 0). Other keys are read as text, or said nothing of when they are not of theirs
 (``hands_span``, ``run_at``)."""
 
 FAIRPLAY_RAN: dict[str, Shape] = {
-    "detectors?": [{"check": str, "status?": str, "tested?": int, "suspicions?": int,
-                    "needs?": (str, None), "why?": (str, None)}],
-    "suspicions?": int,
+    "detectors": [{"check": str, "status?": str, "tested?": int, "suspicions?": int,
+                   "needs?": (str, None), "why?": (str, None)}],
+    "suspicions": int,
 }  # fmt: skip
 RNG_RAN: dict[str, Shape] = {
-    "shoes?": int,
-    "tests?": int,
-    "biased?": int,
-    "suspect?": int,
-    "too_few_shoes?": int,
-    "left_out?": {str: int},
-    "groups?": [{"key": str, "group": str, "shoes": int}],
+    "shoes": int,
+    "tests": int,
+    "biased": int,
+    "suspect": int,
+    "too_few_shoes": int,
+    "left_out": {str: int},
+    "groups": [{"key": str, "group": str, "shoes": int}],
 }
 RAN_NEEDS = (("fairplay", FAIRPLAY_RAN, "suspicions.parquet"), ("rng", RNG_RAN, "rng.parquet"))
 """Each pass of a run the report has a section of: its run.json entry, the entry's shape
@@ -74,9 +78,9 @@ def check_report(out: Path) -> dict[str, Any]:
     """run.json of ``out``, once the outputs the report reads are checked: an
     ``AuditError`` (one line, exit 2) when one is missing or damaged (``check_outputs``),
     run.json is not one of this tool's or not of the shape the report reads
-    (``check_run``), or the outputs are not those of one run (``check_one_run``). A
-    damaged suspicions.parquet or rng.parquet is refused like the others, never shown as
-    a night with no suspicion, or a fair shuffle."""
+    (``check_run``), or the outputs are not those of one run (``check_one_run``,
+    ``check_sections``). A damaged suspicions.parquet or rng.parquet, or another run's, is
+    refused like the others, never shown as a night with no suspicion, or a fair shuffle."""
     check_outputs(out, REPORT_NEEDS)
     run = read_run(out)
     path = out / "run.json"
@@ -90,6 +94,7 @@ def check_report(out: Path) -> dict[str, Any]:
                 optional.append(name)
     check_outputs(out, optional)
     check_one_run(out, run)
+    check_sections(out, run)
     return run
 
 

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -17,6 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.nightly.history import read_history
+from audit.report.views import build_view
 from audit.run import replay_logs
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
 from tests.nightly.nights import add_night
@@ -188,3 +191,88 @@ def test_a_row_sent_again_is_named_where_it_is_in_the_log_root(
     assert named
     run: dict[str, Any] = json.loads((second / "run.json").read_text(encoding="utf-8"))
     assert not [i["path"] for i in run["inputs"] if "reaudit-" in i["path"]]
+
+
+def money(folder: Path) -> dict[tuple[int, str], tuple[Any, Any]]:
+    """A night's history of money: (night, measure) -> (games, amount)."""
+    return {(r["night"], r["measure"]): (r["games"], r["amount"])
+            for r in read_history(folder)["money"]}  # fmt: skip
+
+
+def trend_cells(folder: Path, night_no: int) -> tuple[str, str]:
+    """The money cells (staked, at stake) of a night in the report's trend section."""
+    view = build_view(folder).history
+    assert view is not None
+    row = next(n for n in view.nights if n.night == night_no)
+    return row.staked, row.at_stake
+
+
+@pytest.mark.parametrize("table", ["ledger", "games"])
+def test_a_night_whose_ledger_or_games_file_cannot_be_read_has_its_money_not_known(
+    cut: Cut, tmp_path: Path, table: str
+) -> None:
+    """docs/nightly.md: money is exact, never 0.00 where it is not known. Night 1's only
+    ledger (or games) file cut short: the sum of the files read is not the night's money,
+    so history/money.parquet holds it null and the trend section reads "not known" (it
+    recorded and showed 0.00 staked, 0.00 at stake: a blind tester)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    refuse(logs / table / f"date={FIRST}" / "part-0.parquet", "truncated")
+    night(logs, state)
+    first = state / "nights" / "0001"
+    assert money(first) == {(1, "staked"): (None, None), (1, "at_stake"): (None, None)}
+    assert trend_cells(first, 1) == ("not known", "not known")
+    cells = (first / "report.html").read_text(encoding="utf-8")
+    cells = cells.split('id="trends-nights"')[1].split("</table>")[0]
+    assert "not known" in cells
+    assert "0.00" not in cells
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        assert db.execute("SELECT count(*), count(amount) FROM money").fetchone() == (2, 0)
+
+
+def test_a_carried_games_ledger_rows_in_a_refused_file_leave_the_money_not_known(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """Night 1's ledger rows of a running game are in a file of their own that the replay
+    refuses. The night the game ends, judged whole, its money may be in that file: the
+    night's money is not known (the files that night reads summed to a number, as if they
+    held all of it), while night 1 says so for its own refused file."""
+    ledger = cut.first["ledger"]
+    ids = pa.array(cut.running, pa.string())
+    mine = pc.is_in(ledger.column("game_id"), value_set=ids)
+    assert pc.any(mine).as_py()  # a running game has ledger rows before the cut
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, {**cut.first, "ledger": ledger.filter(pc.invert(mine))}, FIRST)
+    apart = logs / "ledger" / f"date={FIRST}" / "part-b.parquet"
+    pq.write_table(ledger.filter(mine), apart)
+    refuse(apart, "truncated")
+    night(logs, state)
+    add_night(logs, cut.second, SECOND)
+    night(logs, state)
+    second = state / "nights" / "0002"
+    assert nightly_json(second)["carry"]["ended"]
+    assert money(second)[(2, "staked")] == (None, None)
+    assert trend_cells(second, 2) == ("not known", "not known")
+
+
+@pytest.mark.parametrize("table", ["ledger", "sessions"])
+def test_a_night_whose_ledger_or_sessions_files_cannot_be_read_says_so_as_replay_does(
+    cut: Cut, tmp_path: Path, table: str
+) -> None:
+    """docs/nightly.md: a night judges as one replay of all the nights' files does. Its
+    only ledger file cut short, night 1 said "The log root's ledger files hold no row"
+    (the night's empty stand-in file was all it read; of sessions, that and that the file
+    could not be read), where `replay` over the same files says once that none of them
+    could be read, naming the file."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    refuse(logs / table / f"date={FIRST}" / "part-0.parquet", "truncated")
+    night(logs, state)
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    sql = "SELECT message FROM FILE WHERE \"check\" = 'check.skipped' ORDER BY ALL"
+    said = rows(state / "nights" / "0001" / "findings.parquet", sql)
+    assert said == rows(whole / "findings.parquet", sql)
+    named = f"{table}/date={FIRST}/part-0.parquet"
+    assert len(said) == 1
+    assert said[0][0].startswith(f"None of the log root's {table} files could be read ({named}), ")

@@ -12,13 +12,16 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from audit.nightly.history import read_history, suspicion_changes, write_history
 from audit.nightly.night import nightly_logs
+from audit.report.history import HISTORY_TABLES
 from audit.report.render import write_report
 from audit.report.views import build_view
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
 from tests.nightly.nights import add_night
+from tests.report.test_damaged import refused
 
 
 def page(out: Path) -> str:
@@ -290,3 +293,29 @@ def test_all_nights_counts_every_night_of_the_history_and_every_check(
     note = " ".join(page(out).split('id="trends-checks-note">')[1].split("</p>")[0].split())
     assert note.startswith('"All nights" adds up the counts of all 16 nights of the history, '
                            "the 2 older than the columns too:")  # fmt: skip
+
+
+def test_every_history_file_carries_the_output_version(two_nights: tuple[Path, Path]) -> None:
+    """schemas/output.md: every Parquet file carries rummy_audit.output_version = "1" (the
+    history's files carried none)."""
+    _, state = two_nights
+    files = sorted((state / "nights" / "0002" / "history").glob("*.parquet"))
+    assert [f.stem for f in files] == sorted(HISTORY_TABLES)
+    for path in files:
+        metadata = pq.read_schema(path).metadata or {}
+        assert metadata.get(b"rummy_audit.output_version") == b"1", path
+
+
+@pytest.mark.parametrize("table", HISTORY_TABLES)
+def test_a_history_without_one_of_its_files_is_refused(
+    two_nights: tuple[Path, Path], tmp_path: Path, table: str
+) -> None:
+    """schemas/output.md: `report` refuses a folder it cannot report truly. A night's
+    folder whose history/ lacks one file rendered false trends, exit 0: without
+    checks.parquet "No findings on any night", without nights.parquet no trend section,
+    without money.parquet every night "no ledger". One line, exit 2, naming the file."""
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    (out / "history" / f"{table}.parquet").unlink()
+    refused(out, f"{out} holds a history without history/{table}.parquet, so its trends ")

@@ -10,15 +10,17 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
-from audit.output import write_findings
+from audit.output import write_findings, write_suspicions
 from audit.report.render import write_report
 from tests.logs.logbuilder import LogBuilder
-from tests.report.nights import big_night
+from tests.report.nights import big_night, suspicion
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +109,15 @@ GONE = object()
         ({"fairplay.detectors": {"check": "x"}}, "fairplay.detectors is an object, not a list"),
         ({"rng.groups": [{"key": "2/2/", "group": "g", "shoes": "many"}]},
          "rng.groups[0].shoes is a string, not an integer"),
+        # were rendered: a string as "not run ... an older rummy-audit wrote this folder",
+        # a count missing as 0 ("The shuffle tests ran over 0 shoes")
+        ({"fairplay": "run"}, "fairplay is a string, not an object"),
+        ({"rng": ["run"]}, "rng is a list, not an object"),
+        ({"fairplay.status": GONE}, "fairplay has no status"),
+        ({"fairplay.suspicions": GONE}, "fairplay has no suspicions"),
+        ({"fairplay.detectors": GONE}, "fairplay has no detectors"),
+        ({"rng": {"status": "run"}}, "rng has no shoes"),
+        ({"rng.tests": GONE}, "rng has no tests"),
     ],
 )  # fmt: skip
 def test_a_run_json_field_of_the_wrong_shape_is_one_line_naming_it(
@@ -127,6 +138,67 @@ def test_a_run_json_field_of_the_wrong_shape_is_one_line_naming_it(
             held[key] = value
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
     refused(out, f"{out / 'run.json'} is not a run.json of rummy-audit: {says}")
+
+
+def no_suspicions(out: Path) -> None:
+    """suspicions.parquet of another run that raised none."""
+    write_suspicions(out / "suspicions.parquet", [])
+
+
+def other_detectors(out: Path) -> None:
+    """suspicions.parquet of another run: as many suspicions, of another detector."""
+    rows = pq.read_table(out / "suspicions.parquet")
+    bots = pa.array(["fairplay.bot"] * rows.num_rows, pa.string())
+    pq.write_table(rows.set_column(rows.schema.get_field_index("check"), "check", bots),
+                   out / "suspicions.parquet")  # fmt: skip
+
+
+def fair_shuffle(out: Path) -> None:
+    """rng.parquet of another run: the same tests, none of them failed."""
+    rows = pq.read_table(out / "rng.parquet")
+    pq.write_table(rows.filter(pc.equal(rows.column("verdict"), "fair")), out / "rng.parquet")
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (no_suspicions, "suspicions in all: run.json counts 5, suspicions.parquet holds 0"),
+        (other_detectors,
+         "fairplay.collusion suspicions: run.json counts 5, suspicions.parquet holds 0"),
+        (fair_shuffle, "biased shuffle tests: run.json counts "),
+    ],
+)  # fmt: skip
+def test_a_suspicions_or_rng_file_of_another_run_is_refused(
+    both_ran: Path, tmp_path: Path, damage: Any, says: str
+) -> None:
+    """schemas/output.md: outputs that are not those of one run are refused. Another run's
+    suspicions.parquet or rng.parquet beside run.json was a clean section (the stat box
+    "0 fair-play suspicions" where run.json and findings.parquet count 10: a blind tester);
+    its rows are now counted against run.json's ``fairplay`` and ``rng``."""
+    out = copy(both_ran, tmp_path / "out")
+    damage(out)
+    refused(out, f"{out} holds outputs of more than one run (", says)
+
+
+def test_fairplay_and_rng_refuse_the_other_passs_file_of_another_run(
+    night: Path, tmp_path: Path
+) -> None:
+    """`rng` leaves suspicions.parquet as it is and writes the report over it: another
+    run's is refused before anything is rewritten. `fairplay` rewrites that file, so it
+    runs over it and the outputs are one run's again."""
+    out = copy(night, tmp_path / "out")
+    logs = str(night.parent / "logs")
+    write_suspicions(out / "suspicions.parquet", [
+        suspicion("fairplay.bot", ("P1",), 1e-6, ["G1-01"])
+    ])  # fmt: skip
+    findings = (out / "findings.parquet").read_bytes()
+    result = CliRunner().invoke(app, ["rng", logs, "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "suspicions in all: run.json counts 0, suspicions.parquet holds 1" in result.output
+    assert (out / "findings.parquet").read_bytes() == findings
+    result = CliRunner().invoke(app, ["fairplay", logs, "--out", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    assert CliRunner().invoke(app, ["report", str(out)]).exit_code == 0
 
 
 def quarantined_night(root: Path) -> Path:
