@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from audit.cards import JOKER, N_CODES, RANK_OF, Card
+from audit.rules.counts import tally
 from audit.rules.declaration import GroupCheck
 from audit.rules.melds import Jokers, MeldKind
 from audit.rules.ruleset import Ruleset
@@ -108,6 +109,65 @@ def group_views(groups: Sequence[GroupCheck], jokers: Jokers) -> tuple[GroupView
         )
         for g in groups
     )
+
+
+def alternative_views(
+    groups: Sequence[GroupCheck], jokers: Jokers, rules: Ruleset
+) -> tuple[GroupView, ...]:
+    """The groups of a declaration valid by another way to declare
+    (``declaration.alternatives``: three tunnelas, eight dublees, eight jokers), each as
+    what it is to that declaration: a group it counts (a dublee, a tunnela, the jokers) as
+    such, a meld as its verdict, and the other cards as needing no arrangement ("the other
+    cards then need no arrangement"), never as invalid groups (a blind tester read every
+    pair of a declaration valid as 8 dublees as "invalid group ... needs at least 3", in
+    red).
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> from audit.rules.declaration import check_groups
+    >>> r21 = load_preset("standard-21")
+    >>> hand = "2S 2S/4D 4D/6C 6C/9H 9H/TS TS/JD JD/QC QC/KH KH/QS 3C 5D AH JK"
+    >>> j = Jokers.for_wild_card("7H", r21)
+    >>> views = alternative_views(check_groups([parse_codes(g.split()) for g in
+    ...     hand.split("/")], j, r21), j, r21)
+    >>> [(v.kind, v.valid) for v in views[:1] + views[-1:]]
+    [('dublee', True), ('other cards', True)]
+    >>> views[-1].reason
+    'need no arrangement in a declaration by 8 dublees (declaration.alternatives)'
+    """
+    counted = tally([c for g in groups for c in g.cards], jokers, rules)
+    way = next((a for a in rules.alternatives if counted.of(a.kind) >= a.count), None)
+    if way is None:
+        return group_views(groups, jokers)
+    many, rule = f"{way.count} {way.kind}", "(declaration.alternatives)"
+    out = []
+    for g in groups:
+        kind = _counted_as(g.cards, way.kind, jokers, rules)
+        if kind:
+            out.append(GroupView(card_views(g.cards, jokers), kind, f"counted among the {many} "
+                                 f"that make the declaration valid {rule}", True))  # fmt: skip
+        elif g.verdict.is_valid:
+            out.extend(group_views([g], jokers))
+        else:
+            out.append(GroupView(card_views(g.cards, jokers), "other cards",
+                                 f"need no arrangement in a declaration by {many} {rule}",
+                                 True))  # fmt: skip
+    return tuple(out)
+
+
+def _counted_as(cards: Sequence[int], kind: str, jokers: Jokers, rules: Ruleset) -> str:
+    """What a group is to a declaration by ``kind`` (``dublees``, ``tunnelas``, ``jokers``)
+    that counts it: ``dublee``, ``tunnela`` or ``jokers``; empty where it counts none."""
+    if kind == "jokers":
+        return "jokers" if cards and all(jokers.is_joker(c) for c in cards) else ""
+    if len(set(cards)) != 1:
+        return ""
+    if len(cards) == 2 and kind == "dublees":
+        return "dublee"
+    tunnela = len(cards) == 3 and rules.tunnela
+    if tunnela and (cards[0] != JOKER or rules.printed_joker_tunnela):
+        return "tunnela"  # a tunnela holds a dublee too (counts.tally)
+    return ""
 
 
 def on_its_own(group: GroupCheck, rules: Ruleset) -> bool:

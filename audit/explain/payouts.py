@@ -18,12 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from audit.explain.verdicts import and_words
+from audit.explain.verdicts import RulesWinner, and_words
 from audit.findings import Finding, worst_name
 from audit.games.deals import check_deals, chips
 from audit.games.ledger import (
     BALANCE_RULE,
     POOL_RULE,
+    PrizePool,
     points_owed,
     prize_pool,
     refunds,
@@ -81,10 +82,33 @@ class Payout:
     recorded: str
     how: str
     rules: tuple[str, ...]
+    judged: str = ""
+    """Where the ledger check judges this sum against the record, not the rules (a prize
+    paid to a recorded winner the rules do not give: schemas/money.md step 4), what it
+    judges it against: the sum is then "not compared" with the rules', no money finding
+    standing on it, or it "differs" from what the check wants (its finding)."""
+    counted: str = ""
+    """What the sum counts as recorded though the rules refuse it (``Y's rebuy after hand
+    2``), as the ledger check does: its "agrees" is said with it."""
+
+    @property
+    def verdict(self) -> str:
+        """``agrees``, ``differs``, ``not compared`` (``judged``), or ``agrees, with Y's
+        rebuy after hand 2 counted as recorded`` (``counted``)."""
+        if self.judged:
+            return "not compared" if Decimal(self.judged) == Decimal(self.recorded) else "differs"
+        if Decimal(self.rules_give) != Decimal(self.recorded):
+            return "differs"
+        return f"agrees, with {self.counted} counted as recorded" if self.counted else "agrees"
 
     @property
     def agrees(self) -> bool:
-        return Decimal(self.rules_give) == Decimal(self.recorded)
+        """The record is the rules' sum, with nothing counted as recorded."""
+        return self.verdict == "agrees"
+
+    @property
+    def differs(self) -> bool:
+        return self.verdict == "differs"
 
 
 @dataclass(frozen=True)
@@ -100,8 +124,9 @@ class LedgerView:
     notes: tuple[str, ...]
     worst: str
     counted_as_recorded: str = ""
-    """The hands whose recorded outcomes the rules refuse, which the sums count as recorded
-    (``verdicts.refused_hands``: ``hand 1``); empty when there is none."""
+    """What the sums count as recorded though the rules refuse it: the hands whose recorded
+    outcomes the rules refuse (``verdicts.refused_hands``: ``hand 1``), the rebuys they do
+    not allow (``refused_rebuys``); empty when there is none."""
 
     @property
     def sums_title(self) -> str:
@@ -158,14 +183,18 @@ def ledger_view(
     rules: Ruleset | None,
     missing: frozenset[str],
     damaged: Mapping[str, Sequence[str]],
+    against: RulesWinner | None = None,
 ) -> LedgerView:
+    """The game's ledger; ``against``: the rules' word on a recorded winner they refuse
+    (``verdicts.rules_winner``), which the prize is said with."""
     rows = game.ledger
     lines = tuple(LedgerLine(KIND_WORDS.get(r.kind, r.kind), r.player or "", str(r.amount))
                   for r in rows)  # fmt: skip
     paid_in = -sum((r.amount for r in rows if r.amount < 0), ZERO)
     paid_out = sum((r.amount for r in rows if r.amount > 0), ZERO)
-    notes, payouts = _payouts(unit, game, rules, missing, damaged)
+    notes, payouts = _payouts(unit, game, rules, missing, damaged, against)
     money_checks = ("ledger.balance", "pool.split")
+    counted = and_words(refused_rebuys(game, unit.findings)) if payouts else ""
     return LedgerView(
         lines=lines,
         paid_in=str(paid_in + ZERO),
@@ -174,6 +203,7 @@ def ledger_view(
         payouts=payouts,
         notes=notes,
         worst=worst_name(f for f in unit.findings if f.check in money_checks),
+        counted_as_recorded=counted,
     )
 
 
@@ -183,6 +213,7 @@ def _payouts(
     rules: Ruleset | None,
     missing: frozenset[str],
     damaged: Mapping[str, Sequence[str]],
+    against: RulesWinner | None = None,
 ) -> tuple[tuple[str, ...], tuple[Payout, ...]]:
     """What the rules give, where the ledger checks judge it; else why not (the same
     readings as ``audit.unit.game_checks`` and ``audit.games.ledger.check_ledger``)."""
@@ -220,7 +251,8 @@ def _payouts(
         )
         return (balance, f"The game was called off (refund rows, and {end}): only its "
                 "balance is checked."), ()  # fmt: skip
-    notes, payouts = _format_payouts(unit, hands, game, rules, missing, damaged, balance)
+    notes, payouts = _format_payouts(unit, hands, game, rules, missing, damaged, balance,
+                                     against)  # fmt: skip
     # A game played to its end pays no refund: each refund row is its ledger.balance
     # finding, said here in its words (a refund of 0.00 would show as "agrees" as a sum).
     return notes + tuple(f.message for f, _ in refunds(game, hands, said)), payouts
@@ -234,6 +266,7 @@ def _format_payouts(
     missing: frozenset[str],
     damaged: Mapping[str, Sequence[str]],
     balance: str,
+    against: RulesWinner | None = None,
 ) -> tuple[tuple[str, ...], tuple[Payout, ...]]:
     """The payouts of a game the ledger checks judge in full, by its format."""
     if game.format == "points":
@@ -247,7 +280,7 @@ def _format_payouts(
                 "recorded) the entries and the prize were not checked."), ()  # fmt: skip
     if not hands:
         return (balance,), ()
-    return (balance,), _pool_payouts(unit, hands, game, rules, game.entry_fee)
+    return (balance,), _pool_payouts(unit, hands, game, rules, game.entry_fee, against)
 
 
 def _points_payouts(
@@ -306,7 +339,12 @@ def _points_payouts(
 
 
 def _pool_payouts(
-    unit: UnitAudit, hands: list[Hand], game: Game, rules: Ruleset, fee: Decimal
+    unit: UnitAudit,
+    hands: list[Hand],
+    game: Game,
+    rules: Ruleset,
+    fee: Decimal,
+    against: RulesWinner | None = None,
 ) -> tuple[Payout, ...]:
     """Entries, rake and the prize (``ledger.prize_pool``), or the split shares. The prize
     goes to the rules' winner where the pool check knows one (``check_ledger``'s reading)."""
@@ -321,9 +359,16 @@ def _pool_payouts(
         # none counted (ledger.counted_rebuys): said, not "3 players and 1 rebuy"
         what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
+    refused = refused_rebuys(game, unit.findings)
+    if refused:
+        # every rebuy row counts, one the rules refuse included (ledger.counted_rebuys):
+        # said so, not a bare "agrees" beside its pool.rebuy finding (a blind tester)
+        entries += (f"; the rules do not allow {and_words(refused)} (the pool.rebuy "
+                    "finding), but the entries count every rebuy recorded, as the game's "
+                    "checks do")  # fmt: skip
     out = [
         Payout("entry fees", "", str(money.gross), str(ZERO - _sum(game.ledger, "buy_in", "rebuy")),
-               entries, (POOL_RULE,)),
+               entries, (POOL_RULE,), counted=and_words(refused)),
         Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
                f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
     ]  # fmt: skip
@@ -333,17 +378,8 @@ def _pool_payouts(
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
-    left = still_in(judged, game, hands)
-    if left and money.winner:
-        # the record's winner is not the rules': more than one player is still in by the
-        # rules (an elimination they refuse); the prize was said to agree (a blind tester)
-        out.append(
-            Payout("prize", money.winner, "0.00", str(paid[money.winner]),
-                   f"by the rules {and_words(left)} are still in after hand {hands[-1].hand_no}, "
-                   f"so no one has won the prize yet; {money.winner} is recorded as the "
-                   "winner (see the pool findings)", (POOL_RULE,))
-        )  # fmt: skip
-        return tuple(out)
+    if against is not None and judged.winner is None and money.winner is not None:
+        return tuple(out) + _recorded_prize(money, paid, against)
     winner = judged.winner or money.winner
     if winner is not None:
         who = "who won the game"
@@ -360,6 +396,65 @@ def _pool_payouts(
             Payout("prize", player or "", str(ZERO), str(paid[player]),
                    f"{player or 'nobody'} did not win the game"
                    + ("" if winner else " (no single winner is recorded)"), (POOL_RULE,))
+        )  # fmt: skip
+    return tuple(out)
+
+
+def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
+    """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
+    ``pool.rebuy`` finding expects no rebuy, or what it lacked): the game's checks count it
+    as recorded (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed."""
+    if game.format not in POOL_FORMATS:
+        return ()
+    refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
+               and not (f.expected or "").lstrip("-").isdigit()}  # fmt: skip
+    return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
+                 if e.action == "rebuy" and e.seq in refused)  # fmt: skip
+
+
+def _recorded_prize(
+    money: PrizePool, paid: Mapping[str | None, Decimal], against: RulesWinner
+) -> tuple[Payout, ...]:
+    """The prize of a finished game whose recorded winner the rules refuse, where the pool
+    check knows no winner to judge the ledger against (a deals game; a pool game with
+    players still in by the rules): the ledger is judged against the recorded winner
+    (schemas/money.md step 4), so its prize is "not compared" with the rules', and only a
+    ledger finding makes it "differs" (a blind tester read "A's prize: 39.37 by the rules
+    ... agrees" beside a deals.chips finding that B wins, and "Z's prize: 0.00 by the rules,
+    270.00 recorded: differs" with no money finding)."""
+    named = money.winner or ""
+    fees = f"{money.gross} of entry fees less {money.rake} of rake"
+    wrong = against.see("the game-level findings")
+    if paid.get(named, ZERO) == money.prize:
+        ledger = (f"the ledger is checked against the recorded winner and pays {named} the prize "
+                  f"in full: what is wrong is the winner ({wrong}), not the money")  # fmt: skip
+    else:
+        ledger = (f"the ledger is checked against the recorded winner, who should be paid "
+                  f"{money.prize} (see the ledger.balance finding)")  # fmt: skip
+    due = "" if against.winner else " and no prize is due"
+    out = [
+        Payout("prize", named, str(ZERO), str(paid.get(named, ZERO)),
+               f"{named} is the recorded winner, but {against.words}{due}; {ledger}",
+               (POOL_RULE,), judged=str(money.prize))
+    ]  # fmt: skip
+    if against.winner in paid or " or " in against.winner or not against.winner:
+        rightful = ""
+    else:
+        rightful = against.winner
+        out.append(
+            Payout("prize", rightful, str(money.prize), str(ZERO),
+                   f"{fees}, to {rightful}, the winner by the rules; the ledger is checked "
+                   f"against the recorded winner, {named}, so that {rightful} was not paid is "
+                   f"the {against.check or 'winner'} finding, not a money finding", (POOL_RULE,),
+                   judged=str(ZERO))
+        )  # fmt: skip
+    for player in sorted((p for p in paid if p != named), key=str):
+        by_rules = money.prize if player == against.winner else ZERO
+        out.append(
+            Payout("prize", player or "", str(by_rules), str(paid[player]),
+                   f"{player or 'nobody'} is not the recorded winner, {named}, whom the ledger "
+                   "is checked against (see the ledger.balance finding)", (POOL_RULE,),
+                   judged=str(ZERO))
         )  # fmt: skip
     return tuple(out)
 

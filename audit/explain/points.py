@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from audit.cards import format_codes
+from audit.cards import JOKER, format_codes
 from audit.explain.cards import (
     CardView,
     GroupView,
@@ -99,6 +99,10 @@ class ValueView:
     settlement: str
     money: str
     rule: RuleView | None
+    cut: str = ""
+    """Why the value cards are counted around another card than the one turned up (a
+    printed joker: ``jokers.printed_joker_cut_card``), with ``cut_rule``; empty otherwise."""
+    cut_rule: RuleView | None = None
 
 
 def rule_view(rules: Ruleset, key: str) -> RuleView | None:
@@ -138,6 +142,7 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
         )
     if want is None or share is None:
         return None
+    cut, cut_rule = cut_card_words(replay.hand.wild, jokers, rules)
     many = "other" if share.others == 1 else "others"
     settlement = (
         f"receives {share.value.points} from each of the {share.others} {many} still in at "
@@ -151,7 +156,34 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
         settlement=settlement,
         money=_value_money(want, audit, game),
         rule=rule_view(rules, "points.value_cards"),
+        cut=cut,
+        cut_rule=cut_rule,
     )
+
+
+def cut_card_words(wild: int, jokers: Jokers, rules: Ruleset) -> tuple[str, RuleView | None]:
+    """Why the value cards and the up and down jokers are counted around a card that was
+    not turned up: the wild card is a printed joker, and ``jokers.printed_joker_cut_card``
+    names the card that stands as the cut card (a blind tester read "value cards AS (10)"
+    under the wild card JK with only "the value cards are the cut card itself" cited);
+    ``("", None)`` otherwise.
+
+    >>> from audit.cards import JOKER
+    >>> from audit.rules.ruleset import load_preset
+    >>> r27 = load_preset("standard-27")
+    >>> words, rule = cut_card_words(JOKER, Jokers.for_wild_card("JK", r27), r27)
+    >>> words
+    'the wild card turned up is a printed joker, so AS stands as the cut card'
+    >>> rule.key
+    'jokers.printed_joker_cut_card'
+    """
+    if wild != JOKER or not jokers.kinds:
+        return "", None
+    words = (
+        f"the wild card turned up is a printed joker, so {format_codes(jokers.kinds[:1])} "
+        "stands as the cut card"
+    )
+    return words, rule_view(rules, "jokers.printed_joker_cut_card")
 
 
 def _settles_values(audit: HandAudit, game: Game) -> bool:

@@ -26,9 +26,10 @@ from rich.text import Text
 
 from audit.errors import one_line
 from audit.explain.cards import CardView, GroupView
-from audit.explain.game import Cell, GameHandView, GameView, ScoreTable
+from audit.explain.game import GameHandView, GameView
 from audit.explain.payouts import LedgerView
 from audit.explain.points import PointsView, ValueView
+from audit.explain.tables import Cell, ScoreTable
 from audit.explain.turns import TurnView
 from audit.explain.view import FairPlayView, HandView, PlayerView
 
@@ -255,8 +256,12 @@ def _value(value: ValueView) -> list[RenderableType]:
     """The value cards held, their worth, the settlement and the rule."""
     parts: list[RenderableType] = [
         Text.assemble(("Value: ", "bold"), f"{value.words}, worth {value.points}"),
-        _indent(Text(value.settlement)),
     ]
+    if value.cut:
+        parts.append(_indent(Text(value.cut)))
+        if value.cut_rule is not None:
+            parts.append(_indent(Text(f"rule: {value.cut_rule.cite}", style="dim")))
+    parts.append(_indent(Text(value.settlement)))
     if value.rule is not None:
         parts.append(_indent(Text(f"rule: {value.rule.cite}", style="dim")))
     return parts
@@ -460,9 +465,8 @@ def _money(ledger: LedgerView) -> Panel:
         sums.add_column()
         sums.add_column()
         for p in ledger.payouts:
-            verdict = (
-                Text("agrees", style="green") if p.agrees else Text("differs", style="bold red")
-            )
+            style = "green" if p.agrees else "bold red" if p.differs else "yellow"
+            verdict = Text(p.verdict, style=style)
             who = f"{p.player}'s " if p.player else "the "
             head = Text.assemble(
                 f"{who}{p.what}: {p.rules_give} by the rules, {p.recorded} recorded: ", verdict

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from audit.findings import Finding
 from audit.games.pool import judge_pool
 from audit.records import POOL_FORMATS, Game, Hand, Result, money_unsettled
 from audit.replay.outcome import Expected, plays_on
@@ -22,26 +23,58 @@ from audit.unit import UnitAudit
 
 @dataclass(frozen=True)
 class Refused:
-    """A hand whose recorded outcomes the rules refuse, and what the rules say of it."""
+    """A hand whose recorded outcomes (or, in a match, points) the rules refuse, and what
+    the rules say of it."""
 
     hand_no: int
     words: str
     """``by the rules P2 won it``."""
+    what: str = "outcomes"
+    """What of the record the rules refuse: ``outcomes`` or ``points``."""
 
 
 def refused_hands(unit: UnitAudit) -> tuple[Refused, ...]:
     """The game's replayed hands whose recorded winner is not the rules' (or, with value
-    cards, whose players in at the show are not), in hand order."""
-    rules = unit.rules
+    cards, whose players in at the show are not), in hand order; in a match also those
+    whose recorded points are not the rules', which its totals add up as recorded
+    (``audit.games.match``: a blind tester read "the game's record agrees with the rules"
+    of totals holding points the rules refuse)."""
+    rules, game = unit.rules, unit.game
     if rules is None:
         return ()
     valued = rules.value_cards is not None
-    return tuple(
-        Refused(item.hand.hand_no, _rules_words(item.audit.expected))
-        for item in unit.hands
-        if item.audit is not None
-        and money_unsettled(item.hand.results, item.audit.expected, valued)
-    )
+    out = []
+    for item in unit.hands:
+        said = item.audit.expected if item.audit is not None else None
+        if said is None:
+            continue
+        if money_unsettled(item.hand.results, said, valued):
+            out.append(Refused(item.hand.hand_no, _rules_words(said)))
+        elif game is not None and game.format == "match":
+            points = _points_words(item.hand.results, said)
+            if points:
+                out.append(Refused(item.hand.hand_no, points, "points"))
+    return tuple(out)
+
+
+def _points_words(results: Sequence[Result], said: Mapping[str, Expected]) -> str:
+    """``by the rules P2 is charged 78 points, not the 80 recorded``; empty when the rules
+    charge every player of the recorded outcome the recorded points."""
+    wrong = []
+    for row in results:
+        rules = said.get(row.player)
+        if rules is None or rules.points is None or rules.outcome != row.outcome:
+            continue
+        if rules.points != row.points:
+            wrong.append(f"{row.player} is charged {rules.points} points, not the "
+                         f"{row.points} recorded")  # fmt: skip
+    return f"by the rules {and_words(wrong)}" if wrong else ""
+
+
+def refused_what(refused: Sequence[Refused]) -> str:
+    """``outcomes``, ``points``, or ``results`` for both."""
+    kinds = {r.what for r in refused}
+    return kinds.pop() if len(kinds) == 1 else "results"
 
 
 def _rules_words(said: Mapping[str, Expected]) -> str:
@@ -76,15 +109,16 @@ def refused_words(refused: Sequence[Refused]) -> str:
     hand's findings)``; empty when there is no such hand."""
     if not refused:
         return ""
+    what = refused_what(refused)
     if len(refused) == 1:
         (one,) = refused
         return (
-            f"Hand {one.hand_no}'s recorded outcomes are not the rules' ({one.words}: see "
+            f"Hand {one.hand_no}'s recorded {what} are not the rules' ({one.words}: see "
             "that hand's findings)"
         )
     said = "; ".join(f"hand {r.hand_no}: {r.words}" for r in refused)
     return (
-        f"The recorded outcomes of {hands_words(refused)} are not the rules' ({said}: see "
+        f"The recorded {what} of {hands_words(refused)} are not the rules' ({said}: see "
         "those hands' findings)"
     )
 
@@ -126,12 +160,14 @@ class PoolByRules:
         return "by the rules' own outcomes the game is not over"
 
 
-def scores_note(refused: Sequence[Refused], standing: PoolByRules | None) -> str:
-    """The note under a pool or deals game's table: the hands counted as recorded, and in
-    a pool game where the rules' own outcomes leave it."""
+def scores_note(
+    refused: Sequence[Refused], standing: PoolByRules | None, noun: str = "scores"
+) -> str:
+    """The note under a game's table (its ``noun``: a match's are ``totals``): the hands
+    counted as recorded, and in a pool game where the rules' own outcomes leave it."""
     them = "it" if len(refused) == 1 else "them"
     note = (
-        f"{refused_words(refused)}. These scores, and the game's checks, count {them} as "
+        f"{refused_words(refused)}. These {noun}, and the game's checks, count {them} as "
         "recorded"
     )
     return f"{note}; {standing.words}." if standing else f"{note}."
@@ -177,6 +213,67 @@ def pool_by_rules(unit: UnitAudit, game: Game, refused: Sequence[Refused]) -> Po
     scores = and_words([f"{p} {standing.scores.get(p, 0)}" for p in standing.active])
     alone = standing.active[0] if len(standing.active) == 1 else ""
     return PoolByRules(last, scores, len(standing.active), alone)
+
+
+@dataclass(frozen=True)
+class RulesWinner:
+    """Where the rules leave a finished game whose recorded winner a game-level finding
+    refuses: ``winner`` by the rules (a match's tie: ``P1 or P2``), or none yet (empty,
+    ``why`` saying why not), and the findings that say so (``check`` the first's)."""
+
+    winner: str
+    why: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def check(self) -> str:
+        return self.findings[0].check if self.findings else ""
+
+    def see(self, where: str = "the findings") -> str:
+        """``deals.chips, see the findings``: where the reader finds why."""
+        return f"{self.check}, see {where}" if self.check else f"see {where}"
+
+    @property
+    def words(self) -> str:
+        """``by the rules B wins``; ``by the rules the lead is tied ..., so the game has no
+        winner yet``."""
+        return f"by the rules {self.winner} wins" if self.winner else f"by the rules {self.why}"
+
+
+_WINNER_CHECKS = ("match.winner", "pool.winner", "deals.chips")
+"""The checks whose finding may name the rules' winner of a game (its ``expected``)."""
+
+
+def rules_winner(
+    game: Game, findings: Sequence[Finding], players: Sequence[str], left: Sequence[str] = ()
+) -> RulesWinner | None:
+    """What the rules make of the winner of a finished game where a game-level finding
+    refuses the recorded one; ``left``: the players still in by the rules after a pool
+    game's last hand that the record ends (``payouts.still_in``). A blind tester read "won
+    by A" over a deals.chips finding that B has the most chips, and "won by P1" over a
+    match.end finding that no total had reached 250; pool and match already said so."""
+    if game.running:
+        return None
+    if left:
+        said = tuple(f for f in findings if f.check in ("pool.winner", "pool.elimination"))
+        return RulesWinner("", f"{and_words(left)} are still in after the last hand, so the "
+                           "game has no winner yet", said)  # fmt: skip
+    for f in findings:
+        if f.check == "deals.chips" and not f.hand_id and f.expected == "one more deal":
+            return RulesWinner("", "the lead on chips is tied after the last deal, so one more "
+                               "deal is played: the game has no winner yet", (f,))  # fmt: skip
+        if f.check == "match.end" and (f.expected or "").startswith("a total of "):
+            target = (f.expected or "").removeprefix("a total of ")
+            highest = (f.recorded or "").removeprefix("highest total ")
+            return RulesWinner("", f"no total has reached {target} (the highest is {highest}), "
+                               "so the match has no winner yet", (f,))  # fmt: skip
+    for f in findings:
+        named = (f.expected or "").split(" or ")
+        if f.check not in _WINNER_CHECKS or (f.check == "deals.chips" and f.hand_id):
+            continue
+        if named[0] and all(p in players for p in named):
+            return RulesWinner(f.expected or "", "", (f,))
+    return None
 
 
 def _as_rules_say(row: Result, said: Expected | None) -> Result:

@@ -13,6 +13,7 @@ from audit.errors import AuditError
 from audit.explain.cards import (
     CardView,
     GroupView,
+    alternative_views,
     card_view,
     card_views,
     group_views,
@@ -517,6 +518,9 @@ def _player(
     taken = want is not None and want.points is None and row is not None
     kept = [g for g in groups if not on_its_own(g, rules)]
     loose = card_views([c for g in groups if on_its_own(g, rules) for c in g.cards], jokers)
+    shown = group_views(kept, jokers)
+    if declaration is not None and declaration.check.valid and declaration.check.alternative:
+        shown, loose = alternative_views(groups, jokers, rules), ()
     return PlayerView(
         player=player,
         seat=seat_no,
@@ -536,7 +540,7 @@ def _player(
         declaration=_declaration_words(declaration),
         declaration_reasons=_declaration_reasons(declaration, rules),
         groups_title=title,
-        groups=group_views(kept, jokers),
+        groups=shown,
         loose=loose,
         held=() if groups else card_views(sorted(seat.cards), jokers),
         points_detail=points_view(want, jokers, rules) if want else None,

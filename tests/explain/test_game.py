@@ -187,7 +187,9 @@ def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
 def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path) -> None:
     """000_: the new score is 1 + the highest score still in (P3's 73): 74, not 80. The
     pool check counts on from the rules' 74, so P2's 114 after hand 3 (74 + 40) is right
-    and not flagged again (it was, when the check went on from the recorded 80)."""
+    and not flagged again (it was, when the check went on from the recorded 80). The
+    rebuy's line and its cell say the 80 is the record's and the rules' 74 beside it (they
+    said "at a new score of 80" and "rebuys at 80" as facts: a blind tester)."""
     view = load_game_view(pool_game(tmp_path / "logs", rebuy_score=80), "GP")
     assert [(f.check, f.hand, f.player, f.seq) for f in view.findings] == [
         ("pool.rebuy", "GP-02", "P2", "1"),
@@ -196,8 +198,11 @@ def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path)
     assert view.scores is not None
     event = view.scores.rows[1].events[1]
     assert (event.text, event.severity) == (
-        "P2 buys back in for 100.00 (a rebuy) at a new score of 80", "major",
+        "P2 buys back in for 100.00 (a rebuy), recorded at a new score of 80; by the rules the "
+        "new score is 74", "major",
     )  # fmt: skip
+    rebought = view.scores.rows[1].cells[1]
+    assert (rebought.text, rebought.note) == ("117 out", "rebuys at 80, should be 74")
     assert view.hands[1].status_words == "1 finding, worst major (pool.rebuy)"
     cell = view.scores.rows[2].cells[1]
     assert (cell.text, cell.note, cell.severity) == ("114 out", "", "")

@@ -86,6 +86,28 @@ def om_unit(
     return audit_unit(GameUnit(game.game_id, game, [hand]))
 
 
+def om_match(
+    hands: int = 5, *, winner: str | None = None, charged: dict[int, int] | None = None
+) -> UnitAudit:
+    """A match of ``hands`` clean hands (P1 out every time, P2 losing 53): five reach
+    P2's 265, past the target of 250, and end the match with P1 the lowest; ``winner`` is
+    named by a ``game_won`` game event after the last hand; ``charged`` records P2 other
+    points in some hands (by hand number), the totals adding up the recorded points."""
+    pairs = [om_hand(CLEAN, hand_id=f"H{no}") for no in range(1, hands + 1)]
+    game = pairs[0][0]
+    played, total = [], 0
+    for no, (_, hand) in enumerate(pairs, start=1):
+        hand.hand_no = no
+        points = (charged or {}).get(no, 53)
+        total += points
+        hand.results = [r._replace(points=points, score_after=total) if r.player == "P2"
+                        else r._replace(score_after=0) for r in hand.results]  # fmt: skip
+        played.append(hand)
+    if winner is not None:
+        game = replace(game, game_events=[GameEvent(hands, 1, winner, "game_won", None, None)])
+    return audit_unit(GameUnit(game.game_id, game, played))
+
+
 def om_view(*args: Any, **kw: Any) -> HandView:
     unit = om_unit(*args, **kw)
     return build_view(unit, unit.hands[0].hand.hand_id, source="logs", version="VERSION")
@@ -148,7 +170,8 @@ def test_a_match_says_nothing_of_a_ledger_it_never_has_002() -> None:
     audit checks none" (002_ is a home game with no stakes): the game view of a match has
     no ledger section, where it said "The log root has no ledger table, so the game's money
     was not checked" (a blind tester)."""
-    view = build_game_view(om_unit(CLEAN, winner="P1"), source="logs", version="VERSION")
+    view = build_game_view(om_match(winner="P1"), source="logs", version="VERSION")
+    assert view.findings == ()
     assert view.ledger is None
     assert view.result == "won by P1"
     assert "ledger" not in render_game_text(view, width=200).lower()
@@ -156,19 +179,36 @@ def test_a_match_says_nothing_of_a_ledger_it_never_has_002() -> None:
 
 def test_a_match_won_by_another_than_the_rules_winner_is_marked_as_recorded_002() -> None:
     """002_be7776aa8b349efa.txt: "The lowest total wins." (`match.winner`): P2 is recorded
-    the winner with 53 against P1's 0. The game's result is marked as the record's and
+    the winner with 265 against P1's 0. The game's result is marked as the record's and
     names the rules' winner beside it (it said "won by P2": a blind tester); with no
     winner recorded, it says so and names the rules' winner too."""
-    wrong = build_game_view(om_unit(CLEAN, winner="P2"), source="logs", version="VERSION")
+    wrong = build_game_view(om_match(winner="P2"), source="logs", version="VERSION")
     assert wrong.result == (
         "recorded as won by P2; by the rules P1 wins (match.winner, see the findings)"
     )
     text = " ".join(render_game_text(wrong, width=200).replace("\u2502", " ").split())
     assert "Result: recorded as won by P2; by the rules P1 wins" in text
-    nobody = build_game_view(om_unit(CLEAN), source="logs", version="VERSION")
+    nobody = build_game_view(om_match(), source="logs", version="VERSION")
     assert nobody.result == (
         "no winner recorded; by the rules P1 wins (match.winner, see the findings)"
     )
+
+
+def test_a_match_ended_below_the_target_has_no_winner_by_the_rules_002() -> None:
+    """002_be7776aa8b349efa.txt: "The match ends when somebody reaches 250." (`match.target`):
+    the match is recorded as won by P1 after one hand, P2's 53 the highest total. The
+    result is marked as the record's, and by the rules the match has no winner yet, as a
+    pool game's players still in are said (it said "won by P1" beside the match.end
+    finding: a blind tester)."""
+    view = build_game_view(om_unit(CLEAN, winner="P1"), source="logs", version="VERSION")
+    assert [f.check for f in view.findings] == ["match.end"]
+    assert view.result == (
+        "recorded as won by P1; by the rules no total has reached 250 (the highest is 53), "
+        "so the match has no winner yet (match.end, see the findings)"
+    )
+    text = " ".join(render_game_text(view, width=200).replace("\u2502", " ").split())
+    assert "Result: recorded as won by P1; by the rules no total has reached 250" in text
+    assert "Result: won by P1" not in text
 
 
 def test_a_match_shows_each_players_running_total_and_what_the_rules_make_it_002() -> None:
@@ -191,3 +231,29 @@ def test_a_match_shows_each_players_running_total_and_what_the_rules_make_it_002
     assert "Running match totals" in text
     assert "(should be 53)" in text
     assert "should be 53" in render_game_html(view)
+
+
+def test_a_match_counting_points_the_rules_refuse_is_not_said_to_agree_002() -> None:
+    """002_be7776aa8b349efa.txt (`match.running_total`, "the running total of the points
+    they are charged in each hand"): P2 is recorded as charged 63 in hand 3 where the rules
+    charge 53, and the totals add up the recorded points, as the match check reads them
+    (a wrong points is the hand's own finding). The game view names hand 3 as counted as
+    recorded, never that "the game's record agrees with the rules" (a blind tester; README:
+    a hand the rules refuse is "never ... agreeing with the rules")."""
+    view = build_game_view(om_match(winner="P1", charged={3: 63}), source="logs",
+                           version="VERSION")  # fmt: skip
+    assert view.findings == ()
+    assert view.hands[2].status_words == "1 finding, worst major (score.points)"
+    assert view.refused == "hand 3"
+    assert view.none_found == (
+        "none found with hand 3 counted as recorded, but the rules refuse its recorded points "
+        "(see the hands table)."
+    )
+    assert view.scores is not None
+    assert view.scores.notes[-1].text == (
+        "Hand 3's recorded points are not the rules' (by the rules P2 is charged 53 points, "
+        "not the 63 recorded: see that hand's findings). These totals, and the game's "
+        "checks, count it as recorded."
+    )
+    text = " ".join(render_game_text(view, width=200).replace("\u2502", " ").split())
+    assert "agrees with the rules" not in text

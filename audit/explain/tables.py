@@ -1,0 +1,382 @@
+"""The tables of an explained game: the running pool scores with the eliminations,
+rebuys and splits between hands, a deals game's chips deal by deal, a match's running
+totals; each cell as recorded, with what the rules make it where a finding says the record
+is not it, and each game event in words, said as recorded where the rules refuse it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from audit.explain.payouts import ZERO, events_after, signed
+from audit.explain.points import RuleView
+from audit.explain.verdicts import RulesWinner
+from audit.findings import Finding, worst_name
+from audit.games.pool import PoolJudgement
+from audit.money import money
+from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
+from audit.rules.ruleset import Ruleset
+from audit.unit import UnitAudit
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's score or chips in a row of the table; ``note`` says what the rules
+    give instead, or what happened to the player; ``severity`` is its finding's."""
+
+    text: str
+    note: str = ""
+    severity: str = ""
+
+
+@dataclass(frozen=True)
+class EventLine:
+    """A game event in words, flagged with the worst finding on it."""
+
+    text: str
+    severity: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """The scores after a hand (pool), or a deal's chips and the running totals (deals),
+    and the game events that followed the hand."""
+
+    label: str
+    hand_id: str
+    cells: tuple[Cell, ...]
+    totals: tuple[Cell, ...]
+    events: tuple[EventLine, ...]
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """The running pool scores or deals chips, one column per player."""
+
+    title: str
+    how: str
+    players: tuple[str, ...]
+    rows: tuple[ScoreRow, ...]
+    rules: tuple[RuleView, ...]
+    notes: tuple[EventLine, ...]
+
+
+def _rule(rules: Ruleset | None, key: str) -> RuleView | None:
+    if rules is None or key not in rules.rules:
+        return None
+    rule = rules.rule(key)
+    return RuleView(rule.key, rule.text, rule.source)
+
+
+def _rules(rules: Ruleset | None, keys: Iterable[str]) -> tuple[RuleView, ...]:
+    return tuple(r for r in (_rule(rules, k) for k in keys) if r is not None)
+
+
+# ------------------------------------------------------------ pool and deals tables
+
+
+def _on(findings: Iterable[Finding], hand_id: str, player: str, *checks: str) -> list[Finding]:
+    return [
+        f for f in findings if f.hand_id == hand_id and f.player_id == player and f.check in checks
+    ]
+
+
+def players_of(hands: Iterable[Hand]) -> tuple[str, ...]:
+    """Every player, in the seat order of the first hand they played."""
+    return tuple(dict.fromkeys(p for hand in hands for p in hand.seats))
+
+
+@dataclass(frozen=True)
+class _Said:
+    """What a game's events are said against: its findings, the rules' pool table
+    (``judged``) and the rules' word on its winner (``against``)."""
+
+    game: Game
+    rules: Ruleset | None
+    findings: Sequence[Finding]
+    against: RulesWinner | None = None
+    judged: PoolJudgement | None = None
+
+
+REFUSING = ("pool.rebuy", "pool.elimination")
+"""The checks whose finding on a game event refuses it, or what it records."""
+
+
+def _event_line(e: GameEvent, said: _Said) -> EventLine:
+    game, rules = said.game, said.rules
+    who = e.player or "the platform"
+    pool = rules.pools.get(game.format) if rules is not None else None
+    flagged = [f for f in said.findings if f.seq == e.seq]
+    refused = next((f for f in flagged if f.check in REFUSING), None)
+    fee = f" for {game.entry_fee}" if game.entry_fee is not None else ""
+    match e.action:
+        case "eliminated" if refused is not None:
+            text = _elimination_refused(e, refused, said)
+        case "eliminated":
+            limit = ""
+            if pool is not None:
+                at = pool.elimination_score
+                limit = (
+                    f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
+                )
+            text = f"{who} is eliminated with a score of {e.score}{limit}"
+        case "rebuy" if game.format not in POOL_FORMATS:
+            # no fee: nothing is counted for it (audit.games.ledger.counted_rebuys)
+            text = (f"{who} is recorded as buying back in (a rebuy) at a new score of "
+                    f"{e.score}, which a {game.format} game does not have")  # fmt: skip
+        case "rebuy" if refused is not None and _number(refused.expected):
+            text = (f"{who} buys back in{fee} (a rebuy), recorded at a new score of {e.score}; "
+                    f"by the rules the new score is {refused.expected}")  # fmt: skip
+        case "rebuy" if refused is not None:
+            text = (f"{who} is recorded as buying back in{fee} (a rebuy) at a new score of "
+                    f"{e.score}; {_rebuy_refused(who, refused)}")  # fmt: skip
+        case "rebuy":
+            text = f"{who} buys back in{fee} (a rebuy) at a new score of {e.score}"
+        case "split_offer":
+            text = f"{who} offers to split the prize"
+        case "split_accept":
+            text = f"{who} accepts the split"
+        case "split_reject":
+            text = f"{who} rejects the split"
+        case "split":
+            how = "by agreement (a manual split)" if e.split_kind == "manual" else "automatically"
+            text = f"the prize is split {how}"
+        case "game_won" if said.against is not None:
+            # the rules' winner is another, or none yet: the row is the record's
+            text = f"{who} is recorded as winning the game; {said.against.words}"
+            return EventLine(text, worst_name([*flagged, *said.against.findings]))
+        case "game_won":
+            text = f"{who} wins the game"
+        case _:
+            text = f"{who}: {e.action.replace('_', ' ')}"
+    return EventLine(text, worst_name(flagged))
+
+
+def _number(value: str | None) -> bool:
+    return value is not None and value.lstrip("-").isdigit()
+
+
+def _rebuy_refused(who: str, f: Finding) -> str:
+    """What the rules say of ``who``'s rebuy they do not allow (its ``pool.rebuy``
+    finding's ``expected``): the record is followed, and the finding is what is wrong."""
+    if f.expected == "no rebuy":
+        return f"by the rules {who} was not eliminated, so there is no rebuy to make"
+    need, recorded = f.expected or "", f.recorded or ""
+    if recorded.startswith("highest score still in "):
+        need, was = f"the {need}", f"it was {recorded.removeprefix('highest score still in ')}"
+    else:
+        was = f"there were {recorded}" if recorded else "it was not met"
+    return f"by the rules a rebuy needs {need} ({was}): it is not allowed"
+
+
+def _elimination_refused(e: GameEvent, f: Finding, said: _Said) -> str:
+    """An elimination row the rules refuse (a score below the threshold, a player who did
+    not play the hand) or record otherwise (the score), said as the record's with the
+    rules' word beside it (a blind tester read "X is eliminated with a score of 100 (101
+    or more is out)")."""
+    who = e.player or "the platform"
+    if _number(f.expected):
+        return (f"{who} is eliminated, recorded with a score of {e.score}; by the rules the "
+                f"score is {f.expected}")  # fmt: skip
+    recorded = f"{who} is recorded as eliminated with a score of {e.score}"
+    pool = said.rules.pools.get(said.game.format) if said.rules is not None else None
+    standing = said.judged.standings.get(e.after_hand_no) if said.judged is not None else None
+    score = standing.scores.get(who) if standing is not None else None
+    if f.recorded == "eliminated" and pool is not None and score is not None:
+        at = pool.elimination_score
+        under = f"below the {at} that eliminates" if pool.exactly_eliminates else (
+            f"not above the {at} a player must pass to be out")  # fmt: skip
+        return f"{recorded}; by the rules {who}'s score is {score}, {under}: {who} is still in"
+    return f"{recorded}, which the rules refuse ({f.check}, see the findings)"
+
+
+def _orphan_events(
+    unit: UnitAudit, said: _Said, events: dict[int, list[GameEvent]]
+) -> tuple[EventLine, ...]:
+    """Game events after a hand number the game's hands do not hold."""
+    numbers = {item.hand.hand_no for item in unit.hands}
+    return tuple(
+        EventLine(f"after hand {no}, which is not in the hands table: {line.text}", line.severity)
+        for no in sorted(set(events) - numbers)
+        for line in (_event_line(e, said) for e in events[no])
+    )
+
+
+def _pool_cell(text: str, wrong: Sequence[Finding], back: GameEvent | None) -> Cell:
+    """A player's running score after a hand, as recorded: what the rules make the score,
+    an elimination they refuse (or one they make and the record does not), and a rebuy
+    with what the rules say of it (a blind tester read "(rebuys at 40)" beside a
+    pool.rebuy finding that it should be 46)."""
+    notes = [f"should be {f.expected}" for f in wrong if f.check == "pool.score"]
+    for f in wrong:
+        if f.check != "pool.elimination":
+            continue
+        if f.recorded == "eliminated":
+            notes.append("still in by the rules")
+        elif f.expected == "eliminated":
+            notes.append("out by the rules, no elimination recorded")
+    if back is not None:
+        said = next((f for f in wrong if f.check == "pool.rebuy" and f.seq == back.seq), None)
+        note = f"rebuys at {back.score}"
+        if said is not None and _number(said.expected):
+            note += f", should be {said.expected}"
+        elif said is not None:
+            note += ", not allowed by the rules"
+        notes.append(note)
+    return Cell(text, "; ".join(notes), worst_name(wrong))
+
+
+def pool_table(
+    unit: UnitAudit,
+    game: Game,
+    rules: Ruleset | None,
+    against: RulesWinner | None = None,
+    judged: PoolJudgement | None = None,
+) -> ScoreTable:
+    """Each player's running score after each hand, as recorded (a ``pool.score`` finding
+    gives what the rules make it), with the eliminations, rebuys and splits after it."""
+    said = _Said(game, rules, unit.findings, against, judged)
+    players = players_of(item.hand for item in unit.hands)
+    events = events_after(game)
+    gone: set[str] = set()
+    rows = []
+    for item in unit.hands:
+        hand = item.hand
+        after = events.get(hand.hand_no, [])
+        out = {e.player for e in after if e.action == "eliminated"}
+        back = {e.player: e for e in after if e.action == "rebuy"}
+        results = {r.player: r for r in hand.results}
+        cells = []
+        for player in players:
+            r = results.get(player)
+            if r is None:
+                cells.append(Cell("out" if player in gone else ""))
+                continue
+            wrong = _on(unit.findings, hand.hand_id, player, "pool.score", *REFUSING)
+            text = "?" if r.score_after is None else str(r.score_after)
+            if player in out:
+                text += " out"
+            cells.append(_pool_cell(text, wrong, back.get(player)))
+        gone |= {p for p in out if p is not None and p not in back}
+        gone -= set(back)
+        rows.append(
+            ScoreRow(
+                label=f"after hand {hand.hand_no}",
+                hand_id=hand.hand_id,
+                cells=tuple(cells),
+                totals=(),
+                events=tuple(_event_line(e, said) for e in after),
+            )
+        )
+    keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]
+    actions = {e.action for e in game.game_events}
+    if "rebuy" in actions:
+        keys += [f"{game.format}.rebuy_below", f"{game.format}.rebuy_min_players"]
+    if "split" in actions or "split_offer" in actions:
+        keys += [f"{game.format}.{key}" for key in ("auto_split_above", "manual_split_min_score",
+                 "split_drop_difference", "manual_split_shares")]  # fmt: skip
+    return ScoreTable(
+        title="Running pool scores",
+        how="each player's score after each hand, as recorded; then what happened between "
+        "hands (eliminations, rebuys, splits)",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, keys),
+        notes=_orphan_events(unit, said, events),
+    )
+
+
+def _cells(
+    unit: UnitAudit,
+    hand: Hand,
+    players: Sequence[str],
+    check: str,
+    cell: Callable[[Result, list[Finding]], Cell],
+) -> tuple[Cell, ...]:
+    """A hand's row of a match's or a deals game's table: each player's ``cell`` of their
+    results row and the game's ``check`` findings on it; empty where they have no row."""
+    results = {r.player: r for r in hand.results}
+    return tuple(
+        Cell("") if player not in results
+        else cell(results[player], _on(unit.findings, hand.hand_id, player, check))
+        for player in players
+    )
+
+
+def match_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTable:
+    """Each player's match total after each hand, as recorded (a ``match.total`` finding
+    gives what the rules make it: a blind tester found no totals for a match where a pool
+    game has its running scores)."""
+    players = players_of(item.hand for item in unit.hands)
+
+    def total(r: Result, wrong: list[Finding]) -> Cell:
+        notes = [f"should be {f.expected}" for f in wrong if f.expected is not None]
+        text = "?" if r.score_after is None else str(r.score_after)
+        return Cell(text, "; ".join(notes), worst_name(wrong))
+
+    rows = [
+        ScoreRow(
+            label=f"after hand {item.hand.hand_no}",
+            hand_id=item.hand.hand_id,
+            cells=_cells(unit, item.hand, players, "match.total", total),
+            totals=(),
+            events=(),
+        )
+        for item in unit.hands
+    ]
+    return ScoreTable(
+        title="Running match totals",
+        how="each player's total after each hand, as recorded; the match ends when a total "
+        "reaches the target, and the lowest total wins",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, ["match.running_total", "match.target", "match.winner"]),
+        notes=(),
+    )
+
+
+def deals_table(
+    unit: UnitAudit, game: Game, rules: Ruleset | None, against: RulesWinner | None = None
+) -> ScoreTable:
+    """The chips each deal moved, as recorded (a ``deals.chips`` finding gives what the
+    rules make them), and the running totals by the rules' chips; the game_won row as
+    recorded where ``against`` says the rules' winner is another, or none yet."""
+    said = _Said(game, rules, unit.findings, against)
+    players = players_of(item.hand for item in unit.hands)
+    events = events_after(game)
+    totals: dict[str, Decimal] = {}
+    rows = []
+
+    def chips(r: Result, wrong: list[Finding]) -> Cell:
+        want = next((f.expected for f in wrong if f.expected is not None), None)
+        counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
+        totals[r.player] = totals.get(r.player, ZERO) + counted
+        text = "?" if r.amount is None else signed(r.amount, whole=True)
+        note = f"should be {signed(counted, whole=True)}" if want is not None else ""
+        return Cell(text, note, worst_name(wrong))
+
+    for number, item in enumerate(unit.hands, start=1):
+        hand = item.hand
+        cells = _cells(unit, hand, players, "deals.chips", chips)
+        rows.append(
+            ScoreRow(
+                label=f"deal {number}",
+                hand_id=hand.hand_id,
+                cells=tuple(cells),
+                totals=tuple(
+                    Cell(signed(totals[p], whole=True) if p in totals else "") for p in players
+                ),
+                events=tuple(_event_line(e, said) for e in events.get(hand.hand_no, [])),
+            )
+        )
+    return ScoreTable(
+        title="Chips, deal by deal",
+        how="the chips each deal moved, as recorded, and each player's running total by the "
+        "rules' chips (the winner of a deal takes what the losers lose); the most chips wins",
+        players=players,
+        rows=tuple(rows),
+        rules=_rules(rules, ["deals.chips", "deals.tie"]),
+        notes=_orphan_events(unit, said, events),
+    )

@@ -1,0 +1,229 @@
+"""`rummy-audit explain GAME_ID` where the rules refuse what a game's record ends on: a
+deals winner without the most chips or with the lead tied, a pool game whose refused
+elimination leaves two players in, a rebuy the rules do not allow. README: "a recorded
+winner the rules do not give is marked as recorded, the rules' winner beside it"; the
+money is said as the ledger check judges it (schemas/money.md step 4), and a game event
+the rules refuse as the record's, with what the rules say."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+from audit.explain import build_game_view, render_game_html, render_game_text
+from audit.explain.game import GameView
+from audit.explain.payouts import Payout
+from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
+from audit.unit import audit_unit
+from tests.explain.test_game import flat
+from tests.replay.cases import DECLARE, P1, P2, base
+from tests.replay.scenario import scenario
+
+SWAPPED = base(
+    seats={"P2": P1, "P1": P2},
+    events=["P2 draw_stock JK", DECLARE.replace("P1", "P2"), "P1 show: " + P2],
+)
+"""The clean hand with the players' places swapped: P2 declares, P1 shows and loses 40."""
+
+
+def hands(kws: list[dict[str, object]], **over: object) -> tuple[Game, list[Hand]]:
+    """The scenario hands ``kws`` as hands 1, 2, ... of one game (``over``: the scenario's
+    game options)."""
+    played, game = [], None
+    for no, kw in enumerate(kws, start=1):
+        game, hand = scenario(**{**kw, **over, "hand_id": f"H{no}"})  # type: ignore[arg-type]
+        played.append(replace(hand, hand_no=no))
+    assert game is not None
+    return game, played
+
+
+def game_view(game: Game, played: list[Hand]) -> GameView:
+    return build_game_view(audit_unit(GameUnit(game.game_id, game, played)), source="logs",
+                           version="V")  # fmt: skip
+
+
+def prizes(view: GameView) -> dict[str, Payout]:
+    assert view.ledger is not None
+    return {p.player: p for p in view.ledger.payouts if p.what == "prize"}
+
+
+def won_by(player: str, hand_no: int = 2) -> GameEvent:
+    return GameEvent(hand_no, 9, player, "game_won", None, None)
+
+
+def fees_and_prize(winner: str, prize: str, rake: str, *rebuyers: str) -> list[LedgerRow]:
+    return [LedgerRow("P1", "buy_in", Decimal("-100.00")),
+            LedgerRow("P2", "buy_in", Decimal("-100.00")),
+            *(LedgerRow(p, "rebuy", Decimal("-100.00")) for p in rebuyers),
+            LedgerRow(winner, "prize", Decimal(prize)),
+            LedgerRow(None, "rake", Decimal(rake))]  # fmt: skip
+
+
+P1_WINS = {"P1": ("won", 0, "40.00"), "P2": ("lost", 40, "-40.00")}
+"""A deal P1 wins: P2 is charged 40 and gives up 40 chips."""
+
+
+def deals_game(second: dict[str, object], winner: str) -> GameView:
+    """A best of 2: P1 wins deal 1 (40 chips from P2), ``second`` is deal 2; the game_won
+    row names ``winner``, and the ledger pays ``winner`` the prize of 180.00."""
+    game, played = hands([base(results=P1_WINS), second], game_format="deals")
+    game = replace(game, game_events=[won_by(winner)], ledger=fees_and_prize(winner, "180.00",
+                                                                              "20.00"))
+    return game_view(game, played)
+
+
+# ------------------------------------------------------------ deals
+
+
+def test_a_deals_winner_without_the_most_chips_is_marked_as_recorded_and_paid_as_such() -> None:
+    """`deals.chips` ("after the game's deals the most chips wins"): P1 wins both deals,
+    80 chips to P2's -80, and the game_won row and the prize name P2. The header, the
+    game_won line and the prize say P2 is the record's winner and P1 the rules' (they said
+    "won by P2", "P2 wins the game" and "P2's prize: 180.00 by the rules ... agrees": a
+    blind tester). The ledger is checked against the recorded winner (schemas/money.md step
+    4), so the prize is not compared, not said to differ: no money finding stands on it."""
+    view = deals_game(base(results=P1_WINS), "P2")
+    assert [(f.check, f.hand, f.expected) for f in view.findings] == [("deals.chips", "", "P1")]
+    assert view.result == (
+        "recorded as won by P2; by the rules P1 wins (deals.chips, see the findings)"
+    )
+    assert view.scores is not None
+    line = view.scores.rows[-1].events[-1]
+    assert (line.text, line.severity) == (
+        "P2 is recorded as winning the game; by the rules P1 wins", "major",
+    )  # fmt: skip
+    paid = prizes(view)
+    assert (paid["P2"].rules_give, paid["P2"].recorded, paid["P2"].verdict) == (
+        "0.00", "180.00", "not compared",
+    )  # fmt: skip
+    assert paid["P2"].how == (
+        "P2 is the recorded winner, but by the rules P1 wins; the ledger is checked against "
+        "the recorded winner and pays P2 the prize in full: what is wrong is the winner "
+        "(deals.chips, see the game-level findings), not the money"
+    )
+    assert (paid["P1"].rules_give, paid["P1"].recorded, paid["P1"].verdict) == (
+        "180.00", "0.00", "not compared",
+    )  # fmt: skip
+    text = flat(render_game_text(view, width=200))
+    assert "Result: recorded as won by P2; by the rules P1 wins" in text
+    assert "P2's prize: 0.00 by the rules, 180.00 recorded: not compared" in text
+    assert "prize: 180.00 by the rules, 180.00 recorded: agrees" not in text
+    assert '<span class="not-run">not compared</span>' in render_game_html(view)
+
+
+def test_a_deals_game_ended_on_a_tied_lead_has_no_winner_by_the_rules() -> None:
+    """`deals.tie` ("When the lead is tied after the last deal, one more deal is played"):
+    P1 wins deal 1 and P2 deal 2, 40 chips each, 0 to 0, and the record ends the game won
+    by P1. By the rules no one has won: the header says so beside the record's winner, and
+    no prize is due, so P1's is not said to agree (a blind tester)."""
+    view = deals_game({**SWAPPED, "results": {"P2": ("won", 0, "40.00"),
+                                              "P1": ("lost", 40, "-40.00")}}, "P1")  # fmt: skip
+    assert [(f.check, f.expected) for f in view.findings] == [("deals.chips", "one more deal")]
+    assert view.result == (
+        "recorded as won by P1; by the rules the lead on chips is tied after the last deal, so "
+        "one more deal is played: the game has no winner yet (deals.chips, see the findings)"
+    )
+    paid = prizes(view)
+    assert list(paid) == ["P1"]
+    assert (paid["P1"].rules_give, paid["P1"].recorded, paid["P1"].verdict) == (
+        "0.00", "180.00", "not compared",
+    )  # fmt: skip
+    assert paid["P1"].how.startswith(
+        "P1 is the recorded winner, but by the rules the lead on chips is tied after the last "
+        "deal, so one more deal is played: the game has no winner yet and no prize is due;"
+    )
+
+
+# ------------------------------------------------------------ pool
+
+
+def pool_hands(
+    losses: int, *, restart: int | None = None, after: int = 0
+) -> tuple[Game, list[Hand]]:
+    """``losses`` hands of 101 pool in which P1 declares and P2 shows on the first turn,
+    charged 40 each (the first hand show cap), P2's recorded score counting on from 0, or
+    from ``restart`` after hand ``after``."""
+    kws: list[dict[str, object]] = []
+    score = 0
+    for no in range(1, losses + 1):
+        score = (restart if no == after + 1 and restart is not None else score) + 40
+        kws.append(base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)},
+                        score_after={"P1": 0, "P2": score}))  # fmt: skip
+    return hands(kws, game_format="pool_101")
+
+
+def test_an_elimination_the_rules_refuse_is_said_as_recorded_and_the_prize_not_compared() -> None:
+    """`pool_101.elimination_score` ("a player whose running score reaches 101 is
+    eliminated") and schemas/money.md step 4: P2 is recorded as eliminated at 40 after hand
+    1 and P1 as the winner, paid the prize. By the rules P2 is still in: the elimination is
+    said as the record's with the rules' word (it read "P2 is eliminated with a score of 40
+    (101 or more is out)"), and the prize, judged against the recorded winner with no money
+    finding, is not compared (it read "0.00 by the rules, 180.00 recorded: differs": a blind
+    tester)."""
+    game, played = pool_hands(1)
+    game = replace(game, game_events=[GameEvent(1, 1, "P2", "eliminated", 40, None),
+                                      won_by("P1", 1)],
+                   ledger=fees_and_prize("P1", "180.00", "20.00"))  # fmt: skip
+    view = game_view(game, played)
+    assert [(f.check, f.player) for f in view.findings] == [("pool.elimination", "P2")]
+    assert view.result == (
+        "recorded as won by P1; by the rules P1 and P2 are still in after the last hand, so "
+        "the game has no winner yet (pool.elimination, see the findings)"
+    )
+    assert view.scores is not None
+    (row,) = view.scores.rows
+    assert (row.cells[1].text, row.cells[1].note) == ("40 out", "still in by the rules")
+    assert [e.text for e in row.events] == [
+        "P2 is recorded as eliminated with a score of 40; by the rules P2's score is 40, below "
+        "the 101 that eliminates: P2 is still in",
+        "P1 is recorded as winning the game; by the rules P1 and P2 are still in after the "
+        "last hand, so the game has no winner yet",
+    ]
+    prize = prizes(view)["P1"]
+    assert (prize.rules_give, prize.recorded, prize.verdict) == ("0.00", "180.00", "not compared")
+    assert "what is wrong is the winner (pool.elimination, see the game-level findings)" in (
+        prize.how)  # fmt: skip
+    text = flat(render_game_text(view, width=200))
+    assert "P1's prize: 0.00 by the rules, 180.00 recorded: not compared" in text
+    assert "differs" not in text
+
+
+def test_a_rebuy_the_rules_do_not_allow_is_said_as_recorded_and_counted_so() -> None:
+    """`pool_101.rebuy_min_players` ("Re-joining is possible only when more than 2 players
+    are playing"): in a game of two, P2 reaches 120 after hand 3, is eliminated and rebuys
+    at 1; out again at 121 after hand 6, P1 wins. The rebuy is said as the record's and
+    why the rules do not allow it (it read "P2 buys back in for 100.00 (a rebuy) at a new
+    score of 1"), and the entries, which count every rebuy recorded as the ledger check
+    does, are said to agree with it counted as recorded, not a bare "agrees" (a blind
+    tester)."""
+    game, played = pool_hands(6, restart=1, after=3)
+    game = replace(game, game_events=[
+        GameEvent(3, 1, "P2", "eliminated", 120, None), GameEvent(3, 2, "P2", "rebuy", 1, None),
+        GameEvent(6, 3, "P2", "eliminated", 121, None), won_by("P1", 6),
+    ], ledger=fees_and_prize("P1", "270.00", "30.00", "P2"))  # fmt: skip
+    view = game_view(game, played)
+    assert [(f.check, f.expected) for f in view.findings] == [
+        ("pool.rebuy", "at least 3 players"),
+    ]  # fmt: skip
+    assert view.scores is not None
+    row = view.scores.rows[2]
+    assert row.cells[1].note == "rebuys at 1, not allowed by the rules"
+    assert [(e.text, e.severity) for e in row.events][1] == (
+        "P2 is recorded as buying back in for 100.00 (a rebuy) at a new score of 1; by the "
+        "rules a rebuy needs at least 3 players (there were 2 players): it is not allowed",
+        "major",
+    )
+    assert view.ledger is not None
+    assert view.ledger.sums_title == (
+        "By the rules, with P2's rebuy after hand 3 counted as recorded"
+    )
+    entries = view.ledger.payouts[0]
+    assert (entries.what, entries.rules_give, entries.recorded) == (
+        "entry fees", "300.00", "300.00",
+    )  # fmt: skip
+    assert entries.verdict == "agrees, with P2's rebuy after hand 3 counted as recorded"
+    assert entries.how == (
+        "2 players and 1 rebuy at 100.00; the rules do not allow P2's rebuy after hand 3 (the "
+        "pool.rebuy finding), but the entries count every rebuy recorded, as the game's checks "
+        "do"
+    )
