@@ -43,7 +43,7 @@ from audit.logs.reader import Staging, open_log_root, read_bucket, staging
 from audit.output import AMOUNT, Parts, write_json
 from audit.records import Game, GameUnit, Hand, QuarantineRow
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import expected_outcomes, money_by_rules
+from audit.replay.outcome import Expected, expected_outcomes, money_by_rules, plays_on
 from audit.rules.registry import PlatformRules, load_rules, lookup, using
 from audit.rules.ruleset import Ruleset
 from audit.unit import admit, opening_players
@@ -147,7 +147,7 @@ def _hand(
 ) -> None:
     before = HandReplay(hand, game, rules, opening).run()
     after = HandReplay(hand, game, other, opening, by_rules=True).run()
-    was, will = expected_outcomes(before), expected_outcomes(after)
+    was, will = _decided(expected_outcomes(before)), _decided(expected_outcomes(after))
     undecided = _undecided(before, after)
     note = undecided or _broken(before, after, other)
     paid_before, fee_before = money_by_rules(game, was)
@@ -168,6 +168,14 @@ def _hand(
         out.rake_before += fee_before
         out.rake_after += fee_after
     out.changes += rows
+
+
+def _decided(said: dict[str, Expected]) -> dict[str, Expected]:
+    """The outcomes the rules decide: not a player they have play on past the end of the
+    record (``plays_on``: an accepted invalid declaration's others), whom the replay under
+    its own rules names with the recorded outcome and the one under ``by_rules`` not at
+    all; counted as changed, the same ruleset changed a blind tester's 8 outcomes."""
+    return {player: want for player, want in said.items() if not plays_on(want)}
 
 
 def _undecided(before: HandReplay, after: HandReplay) -> str:
@@ -193,7 +201,11 @@ def _undecided(before: HandReplay, after: HandReplay) -> str:
 
 
 def _broken(before: HandReplay, after: HandReplay, other: Ruleset) -> str:
-    """The first rule of ``other`` the recorded play breaks that its own rules did not."""
+    """The first rule of ``other`` the recorded play breaks that its own rules did not;
+    none when ``other`` is its own rules (the replay by them alone, ``by_rules``, reads the
+    record past an accepted invalid declaration otherwise, but breaks no other rule)."""
+    if other.id == before.rules.id:
+        return ""
     had = {(f.check, f.player_id, f.seq) for f in before.findings}
     new = [f for f in after.findings if (f.check, f.player_id, f.seq) not in had
            and not f.check.startswith(("score.", "declare."))]  # fmt: skip

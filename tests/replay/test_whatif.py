@@ -18,6 +18,7 @@ from audit.records import GameUnit
 from audit.rules.ruleset import Ruleset, load_preset
 from audit.sim import simulate
 from audit.whatif import CHANGED, UNDECIDED, WhatIf, whatif_logs, whatif_unit
+from tests.explain.test_view import ACCEPTED_INVALID
 from tests.replay.cases import P1, P2, WON, base
 from tests.replay.scenario import scenario
 
@@ -231,4 +232,22 @@ def test_under_invalid_ends_hand_the_others_are_charged_nothing() -> None:
     assert rescored(kw, other) == [
         ("P1", "invalid_declare", 80, CHANGED), ("P2", "lost", 0, CHANGED),
         ("P3", "lost", 0, CHANGED),
+    ]  # fmt: skip
+
+
+def test_the_same_rules_change_nothing_after_an_accepted_invalid_declaration() -> None:
+    """docs/whatif.md: each hand is replayed under its own rules (their verdict, not the
+    record's) and under the other; re-scored under its own ruleset nothing changes. An
+    invalid declaration the platform accepted leaves the others playing on past the
+    record (`declaration.invalid_ends_hand`), so the rules give them no outcome either
+    way: a blind tester's three such hands counted 8 outcomes changed ("lost" before,
+    none after) under the game's own ruleset, with a note that the play broke its rules."""
+    game, hand = scenario(**ACCEPTED_INVALID)
+    out = WhatIf()
+    whatif_unit(GameUnit(game.game_id, game, [hand]), load_preset("standard-13"), out)
+    assert [(r.player_id, r.outcome_before, r.outcome_after, r.status, r.note)
+            for r in out.changes] == [
+        ("P1", "invalid_declare", "invalid_declare", "same", ""),
+        ("P2", None, None, "same", ""),
+        ("P3", None, None, "same", ""),
     ]  # fmt: skip
