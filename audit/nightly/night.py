@@ -65,6 +65,7 @@ from audit.nightly.state import (
 )
 from audit.output import NIGHTLY, write_json
 from audit.report.render import write_report
+from audit.rules.registry import load_rules
 from audit.run import replay_logs, shuffle_words
 
 SEEN = "seen.parquet"
@@ -169,6 +170,7 @@ def nightly_logs(
     """Audit what is new in ``logs`` since the last night committed in ``state``; with
     ``rules``, under the platform's rulesets of that folder as ``replay_logs`` does."""
     check_log_root(logs)
+    load_rules(rules)  # a broken --rules folder is refused on a night with nothing new too
     where, root = state.resolve(), logs.resolve()
     if where == root or root in where.parents or where in root.parents:
         raise AuditError(

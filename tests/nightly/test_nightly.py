@@ -12,9 +12,12 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.errors import AuditError
+from audit.nightly.night import nightly_logs
 from audit.nightly.state import STATE_VERSION
 from audit.run import replay_logs
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
@@ -117,6 +120,11 @@ def test_nothing_new_commits_nothing(two_nights: tuple[Path, Path]) -> None:
     assert again.exit_status == 0
     assert "Nothing new since night 2" in again.line()
     assert not (state / "nights" / "0003").exists()
+    # docs/rulesets.md: nightly refuses a broken --rules folder before it reads a log, on a
+    # night with nothing new too (a blind tester's cron job exited 0 on a missing folder)
+    missing = state.parent / "no-rules"
+    with pytest.raises(AuditError, match="no-rules"):
+        nightly_logs(logs=logs, state=state, workers=1, progress=False, rules=missing)
 
 
 def test_a_rewritten_file_is_audited_again_and_a_copied_one_is_not(
