@@ -63,7 +63,7 @@ from audit.nightly.state import (
     reading,
     sync_folder,
 )
-from audit.output import NIGHTLY, write_json
+from audit.output import NIGHTLY, read_run, write_json
 from audit.report.render import write_report
 from audit.rules.registry import load_rules
 from audit.run import replay_logs, shuffle_words
@@ -114,6 +114,9 @@ class NightSummary:
     opening: str = ""
     """The replay's files that could not be read and hands lost, as its line opens with
     them (``RunSummary.opening``)."""
+    rules_changed: tuple[str, ...] = ()
+    """The platform rulesets (``--rules``) whose text differs from the last night's
+    (``_rules_changed``)."""
 
     def line(self) -> str:
         """The one line the command prints."""
@@ -130,8 +133,13 @@ class NightSummary:
                 f"{'s' * (self.running != 1)} still running; nothing committed"
             )
         hands = self.hands
+        changed = ""
+        if self.rules_changed:
+            changed = (f"platform rules changed since the last night "
+                       f"({', '.join(self.rules_changed)}); games carried in are judged "
+                       "whole under tonight's; ")  # fmt: skip
         return (
-            f"Night {self.night}: {self.opening}{files}; {self.carried_in} running game"
+            f"Night {self.night}: {self.opening}{changed}{files}; {self.carried_in} running game"
             f"{'s' * (self.carried_in != 1)} carried in ({self.ended} ended tonight"
             + self._held()
             + "), "
@@ -344,10 +352,12 @@ def _night(
                       carried=sorted((folder / CARRY / LOGS / "sessions").rglob("*.parquet")),
                       root=night_root, into=folder / CARRY / SEATS)  # fmt: skip
     _rewrite_arguments(folder, logs, night)
+    changed = _rules_changed(last, folder)
     split_paths = {path for path, _, _ in split.split_files}
     renumber(folder / "quarantine.parquet",
              {p: rows for p, rows in again.rows.items() if p not in split_paths})  # fmt: skip
-    write_json(folder / NIGHTLY, _nightly_json(night, logs, intake, split, again.games, kept))
+    write_json(folder / NIGHTLY, {**_nightly_json(night, logs, intake, split, again.games, kept),
+                                  "rules_changed": list(changed)})  # fmt: skip
     write_seen(folder / CARRY / SEEN, [*seen, *(
         SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
     )])  # fmt: skip
@@ -401,6 +411,30 @@ def _night(
         shuffle_tests=replay.rng_tests,
         exit_status=replay.exit_status,
         opening=replay.opening,
+        rules_changed=changed,
+    )
+
+
+def _rules_changed(last: Path | None, folder: Path) -> tuple[str, ...]:
+    """The platform rulesets whose text tonight (run.json's ``rulesets``, by id and the
+    SHA-256 of the file) is not the last committed night's: ``acme-13 (its text)``, ``acme-
+    vip (new)``, ``acme-pool (not given)``. A game carried across the change is judged
+    whole under tonight's text, so its earlier hands too (a blind tester's carried game
+    had five findings from a cap changed between the nights, and the night said nothing
+    of it); nothing on the first night."""
+    if last is None:
+        return ()
+    try:
+        before, now = (
+            {str(r["id"]): str(r["sha256"]) for r in read_run(f).get("rulesets", [])}
+            for f in (last, folder)
+        )
+    except (AuditError, KeyError, TypeError):
+        return ()  # an older night's run.json, without rulesets: nothing to compare
+    return tuple(
+        f"{rid} ({'new' if rid not in before else 'not given' if rid not in now else 'its text'})"
+        for rid in sorted(before.keys() | now.keys())
+        if before.get(rid) != now.get(rid)
     )
 
 

@@ -543,3 +543,35 @@ def test_files_partitioned_by_game_are_carried_by_their_folders_game_id(
     assert rows(state / "nights" / "000[12]" / "hands.parquet", hands) == rows(
         cut.replayed / "hands.parquet", hands
     )
+
+
+def test_a_platform_ruleset_changed_between_nights_is_said(tmp_path: Path) -> None:
+    """docs/rulesets.md: give `nightly` the same --rules folder every night. A ruleset whose
+    text changed since the last night (run.json's `rulesets`, by the SHA-256 of its file),
+    one new or one no longer given, is named in the night's line and nightly.json: a game
+    carried across the change is judged whole under tonight's text (a blind tester's
+    carried game had five findings from a cap changed between the nights, said nowhere)."""
+    from audit.nightly.night import NightSummary, _rules_changed
+    from audit.output import RUN_KEYS
+
+    def run_json(folder: Path, rulesets: list[dict[str, str]]) -> Path:
+        folder.mkdir()
+        body = {**dict.fromkeys(RUN_KEYS), "rulesets": rulesets}
+        (folder / "run.json").write_text(json.dumps(body), encoding="utf-8")
+        return folder
+
+    last = run_json(tmp_path / "0001", [{"id": "acme-13", "sha256": "a1"},
+                                        {"id": "acme-pool", "sha256": "p1"}])  # fmt: skip
+    same = run_json(tmp_path / "same", [{"id": "acme-pool", "sha256": "p1"},
+                                        {"id": "acme-13", "sha256": "a1"}])  # fmt: skip
+    now = run_json(tmp_path / "0002", [{"id": "acme-13", "sha256": "a2"},
+                                       {"id": "acme-vip", "sha256": "v1"}])  # fmt: skip
+    assert _rules_changed(last, same) == ()
+    assert _rules_changed(None, now) == ()
+    changed = _rules_changed(last, now)
+    assert changed == ("acme-13 (its text)", "acme-pool (not given)", "acme-vip (new)")
+    line = NightSummary(2, True, now, rules_changed=changed).line()
+    assert line.startswith(
+        "Night 2: platform rules changed since the last night (acme-13 (its text), acme-pool "
+        "(not given), acme-vip (new)); games carried in are judged whole under tonight's; "
+    )
