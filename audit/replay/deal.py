@@ -87,12 +87,16 @@ def deal_shoe(
     spec = shoe_spec(hand, rules, started_with)
     since = f" (the game started with {table} players)" if table != n else ""
     if spec is None:
+        seats = f"{table} player{'s' if table != 1 else ''}"
+        outside = not rules.min_players <= table <= rules.max_players
         find(
             "deck.composition",
-            "deal.shoes",
-            f"The ruleset {rules.id} has no shoe for a table of {table} players{since}.",
+            "deal.players" if outside else "deal.shoes",  # a table the rules never seat
+            f"The ruleset {rules.id} is played by {rules.min_players} to {rules.max_players} "
+            f"players, and has no shoe for a table of {seats}{since}." if outside else
+            f"The ruleset {rules.id} has no shoe for a table of {seats}{since}.",
             f"{rules.min_players}-{rules.max_players} players",
-            f"{table} players",
+            seats,
         )
     else:
         recorded, same = (game.decks, game.printed_jokers), False

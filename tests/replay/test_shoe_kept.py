@@ -161,3 +161,17 @@ def test_deal_shoes_a_games_row_of_the_wrong_deck_count_is_one_finding_a_game() 
     found = [(f.hand_id, f.check) for h in out.hands for f in h.audit.findings]
     assert found == [("H1", "deck.composition")]
     assert [h.audit.status for h in out.hands] == ["discrepancy", "verified"]
+
+
+def test_deal_players_a_table_the_rules_never_seat_cites_deal_players_003() -> None:
+    """`deal.players` (003_: 'Rummy is played between 2 to 6 players'): a hand of one
+    player has no shoe because the rules never seat one; its finding says so and cites
+    that rule, not deal.shoes, and in the singular ("1 players": a blind tester)."""
+    found = [f for f in HandReplay(hand(1, ["A"], shoe(2, 4, 7)), game(2, 4), RULES).run().findings
+             if f.check == "deck.composition"]  # fmt: skip
+    assert found[0].message == (
+        "The ruleset first-life-13 is played by 2 to 6 players, and has no shoe for a table "
+        "of 1 player."
+    )
+    assert found[0].rule.startswith("deal.players: ")
+    assert found[0].recorded == "1 player"
