@@ -345,6 +345,50 @@ _GAME_ENDS: Final = (GameAction.GAME_WON.value, GameAction.SPLIT.value)
 """The game events that end a pool or deals game: it was won, or (pool) split."""
 
 
+def named_winners(game: Game) -> list[str | None]:
+    """The players ``game``'s ``game_won`` events name, each once, in seq order: a row
+    written again for the same player names no second winner (``won_again`` says it).
+
+    >>> won = GameEvent(2, 7, "B", "game_won", None, None)
+    >>> game = Game("G1", "T1", "deals", 2, 13, "standard-13", 2, 2, 6, "real",
+    ...     Decimal("10.00"), None, Decimal("10.00"), False,
+    ...     game_events=[won, won._replace(seq=8)])
+    >>> named_winners(game)
+    ['B']
+    >>> again = won_again(game)
+    >>> again.seq, again.rows, again.words
+    (8, 2, 'the record writes its game_won event for B 2 times (seq 7 and 8)')
+    """
+    won = GameAction.GAME_WON
+    return list(dict.fromkeys(e.player for e in game.game_events if e.action == won))
+
+
+class WonAgain(NamedTuple):
+    """One player named by several ``game_won`` rows: the ``seq`` of the first row that
+    repeats them, how many ``rows`` name them, and the record in ``words``."""
+
+    seq: int
+    rows: int
+    words: str
+
+
+def won_again(game: Game) -> WonAgain | None:
+    """Where ``game``'s ``game_won`` events name one player in several rows (different
+    seqs: one seq twice is a duplicated key, ``game.unchecked``), what the record did, for
+    the winner check's one finding on the repeat (the game is won once, and the prize paid
+    once; a blind tester had a critical prize "to a player who did not win" and "the
+    record names B4, B4" for the right winner written twice); else None."""
+    rows = [e for e in game.game_events if e.action == GameAction.GAME_WON]
+    if len(rows) < 2 or len({e.player for e in rows}) != 1:
+        return None
+    seqs = [str(e.seq) for e in rows]
+    listed = ", ".join(seqs[:-1]) + f" and {seqs[-1]}"
+    return WonAgain(rows[1].seq, len(rows), (
+        f"the record writes its game_won event for {rows[0].player or 'nobody'} "
+        f"{len(rows)} times (seq {listed})"
+    ))  # fmt: skip
+
+
 def hand_ended(hand: Hand, said: Mapping[str, RulesPoints] | None = None) -> bool:
     """Whether ``hand`` reached its end: it was read (not quarantined: a hand with no
     results is) and, where the replay's rules are given (``said``), they give every player

@@ -477,8 +477,9 @@ def game_checks(
         events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)
-    # A pool game's prize goes to the rules' winner (its last player left), so the pool
-    # check runs first; its findings follow the ledger's as before.
+    # A pool game's prize goes to the rules' winner (its last player left), and its entries
+    # leave out the rebuys of players still in, so the pool check runs first; its findings
+    # follow the ledger's as before.
     is_pool = Format(game.format).is_pool and events
     pool = judge_pool(game, hands, rules, expected=expected) if is_pool else None
     if "ledger" in game.lost_rows:
@@ -486,7 +487,8 @@ def game_checks(
     else:
         found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected,
-            winner=pool.winner if pool is not None else None))  # fmt: skip
+            winner=pool.winner if pool is not None else None,
+            void_rebuys=pool.void_rebuys if pool is not None else ()))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)
     elif pool is not None:

@@ -47,7 +47,7 @@ from audit.explain.view import (
 )
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
-from audit.records import POOL_FORMATS, Game
+from audit.records import POOL_FORMATS, Game, named_winners
 from audit.unit import HandAudited, UnitAudit
 
 
@@ -304,7 +304,7 @@ def _result(game: Game, against: RulesWinner | None = None) -> str:
     if split is not None:
         how = "by agreement" if split.split_kind == "manual" else "automatically"
         return f"the prize was split {how} after hand {split.after_hand_no}"
-    won = [e.player or "?" for e in game.game_events if e.action == "game_won"]
+    won = [p or "?" for p in named_winners(game)]  # a row written twice names one winner
     said = f"won by {', '.join(won)}" if won else ""
     if against is not None:
         recorded = f"recorded as {said}" if said else "no winner recorded"

@@ -348,8 +348,8 @@ def _pool_payouts(
 ) -> tuple[Payout, ...]:
     """Entries, rake and the prize (``ledger.prize_pool``), or the split shares. The prize
     goes to the rules' winner where the pool check knows one (``check_ledger``'s reading)."""
-    money = prize_pool(game, hands, fee)
     judged = judge_pool(game, hands, rules, expected=unit.rules_say())
+    money = prize_pool(game, hands, fee, judged.void_rebuys)
     entries = f"{money.players} player{'s' if money.players != 1 else ''}"
     if game.format in POOL_FORMATS:
         entries += f" and {money.rebuys} rebuy{'s' if money.rebuys != 1 else ''}"
@@ -359,13 +359,21 @@ def _pool_payouts(
         # none counted (ledger.counted_rebuys): said, not "3 players and 1 rebuy"
         what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
+    void = [f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
+            if e.action == "rebuy" and e.seq in judged.void_rebuys]  # fmt: skip
+    if void:
+        # a rebuy of a player still in is no rebuy (ledger.counted_rebuys): not counted
+        entries += (f"; {and_words(void)} {'is' if len(void) == 1 else 'are'} not counted: "
+                    "by the rules the player was not eliminated in that hand, so had no "
+                    "rebuy to make (the pool.rebuy finding)")  # fmt: skip
     refused = refused_rebuys(game, unit.findings)
     if refused:
-        # every rebuy row counts, one the rules refuse included (ledger.counted_rebuys):
-        # said so, not a bare "agrees" beside its pool.rebuy finding (a blind tester)
+        # every other rebuy row counts, one the rules refuse included
+        # (ledger.counted_rebuys): said so, not a bare "agrees" beside its pool.rebuy
+        # finding (a blind tester)
         entries += (f"; the rules do not allow {and_words(refused)} (the pool.rebuy "
-                    "finding), but the entries count every rebuy recorded, as the game's "
-                    "checks do")  # fmt: skip
+                    "finding), but the entries count every rebuy of a player who was out, as "
+                    "the game's checks do")  # fmt: skip
     out = [
         Payout("entry fees", "", str(money.gross), str(ZERO - _sum(game.ledger, "buy_in", "rebuy")),
                entries, (POOL_RULE,), counted=and_words(refused)),
@@ -402,11 +410,13 @@ def _pool_payouts(
 
 def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
     """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
-    ``pool.rebuy`` finding expects no rebuy, or what it lacked): the game's checks count it
-    as recorded (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed."""
+    ``pool.rebuy`` finding expects what it lacked): the game's checks count it as recorded
+    (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed, and one of a
+    player still in (expected ``no rebuy``) is counted nowhere."""
     if game.format not in POOL_FORMATS:
         return ()
     refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
+               and f.expected != "no rebuy"
                and not (f.expected or "").lstrip("-").isdigit()}  # fmt: skip
     return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
                  if e.action == "rebuy" and e.seq in refused)  # fmt: skip

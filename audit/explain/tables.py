@@ -143,6 +143,9 @@ def _event_line(e: GameEvent, said: _Said) -> EventLine:
         case "split":
             how = "by agreement (a manual split)" if e.split_kind == "manual" else "automatically"
             text = f"the prize is split {how}"
+        case "game_won" if any(f.expected == "one game_won event" for f in flagged):
+            # the winner's row written again (records.won_again): the finding's own row
+            text = f"{who} is recorded as winning the game again: a game is won once"
         case "game_won" if said.against is not None:
             # the rules' winner is another, or none yet: the row is the record's
             text = f"{who} is recorded as winning the game; {said.against.words}"

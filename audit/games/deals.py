@@ -11,7 +11,8 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   wrong too, and the winner is never judged from points the replay found wrong;
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
-- a finished game has exactly one ``game_won`` game event, naming that player.
+- a finished game has exactly one ``game_won`` game event, naming that player (the right
+  winner's row written again is one finding on the repeat, and the winner is still theirs).
 
 A quarantined hand has no trustworthy results, and a deal without a results row for a
 player dealt in settles what is not known: their chips are not checked, and the chip
@@ -23,7 +24,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.findings import Finding, finding
-from audit.records import Game, Hand, RulesSay, charged_points
+from audit.records import Game, Hand, RulesSay, charged_points, named_winners, won_again
 from audit.rules.ruleset import Ruleset
 
 
@@ -174,7 +175,7 @@ def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[
     """The finished game's ``game_won`` must name the one player with the most chips
     (``deals.chips``); a tie for the most is played on (``deals.tie``)."""
     leaders = _leaders(chips)
-    named = [e.player for e in game.game_events if e.action == "game_won"]
+    named = named_winners(game)  # a row written again names no second winner
     if not chips:
         return []
     if len(leaders) > 1:
@@ -192,7 +193,22 @@ def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[
         ]
     leader = leaders[0]
     if named == [leader]:
-        return []
+        again = won_again(game)
+        if again is None:
+            return []
+        return [
+            finding(
+                "deals.chips",
+                game_id=game.game_id,
+                player_id=leader,
+                seq=again.seq,
+                expected="one game_won event",
+                recorded=f"{again.rows} game_won events",
+                message=f"{leader} ended with the most chips ({chips[leader]}) and won the "
+                f"game, but {again.words}: a game is won once.",
+                rule=rules.cite("deals.chips"),
+            )
+        ]
     recorded = ", ".join(str(p) for p in named) if named else None
     return [
         finding(

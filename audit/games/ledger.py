@@ -38,7 +38,7 @@ finding is left out when the rows' findings account for all of the difference (`
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -57,6 +57,7 @@ from audit.records import (
     dealt_in,
     game_end,
     money_unsettled,
+    named_winners,
 )
 from audit.rules.ruleset import Ruleset
 
@@ -95,6 +96,7 @@ def check_ledger(
     complete: bool = True,
     expected: RulesSay | None = None,
     winner: str | None = None,
+    void_rebuys: Collection[int] = (),
 ) -> list[Finding]:
     """``ledger.balance`` findings for one game. ``expected`` is what the replay's rules
     give each player of each hand (their points and value cards; without it, a points
@@ -104,7 +106,9 @@ def check_ledger(
     game whose hands are not all here (``complete`` false) is checked on its ledger's own
     balance only. ``winner`` is the rules' winner of a pool game where the rules know one
     (``audit.games.pool.PoolJudgement.winner``): the prize is judged against that player,
-    else against the one ``game_won`` row."""
+    else against the one ``game_won`` row. ``void_rebuys`` are the seqs of a pool game's
+    rebuy events of a player still in (``PoolJudgement.void_rebuys``): counted in no entry
+    (``counted_rebuys``)."""
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
@@ -114,7 +118,7 @@ def check_ledger(
             if all(hand.quarantine is None for hand in hands):
                 rows += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
-            rows += _pool(game, hands, game.entry_fee, winner)
+            rows += _pool(game, hands, game.entry_fee, winner, void_rebuys)
         rows += refunds(game, hands, expected)
     net = sum((row.amount for row in game.ledger), ZERO)
     explained = sum((moved for _, moved in rows), ZERO)
@@ -329,7 +333,8 @@ class PrizePool:
     any of its hands) and ``rebuys`` entries (``counted_rebuys``: none in deals) at ``fee``
     make ``gross``; the ``rake`` is ``rake_pct`` of it, rounded half-up to the paisa; the
     ``prize`` is the rest; ``winner`` is the one player the game events name as
-    ``game_won`` (``None`` unless exactly one)."""
+    ``game_won`` (``None`` unless exactly one: a row written again for the same player is
+    the winner check's one finding, ``records.won_again``, and names no second winner)."""
 
     players: int
     rebuys: int
@@ -340,9 +345,12 @@ class PrizePool:
     winner: str | None
 
 
-def prize_pool(game: Game, hands: list[Hand], fee: Decimal) -> PrizePool:
+def prize_pool(
+    game: Game, hands: list[Hand], fee: Decimal, void: Collection[int] = ()
+) -> PrizePool:
     """What the entries, the rake and the prize of a pool or deals game should be (the
-    arithmetic of the ``ledger.balance`` check of pool and deals, ``POOL_RULE``).
+    arithmetic of the ``ledger.balance`` check of pool and deals, ``POOL_RULE``); ``void``:
+    the seqs of rebuy events the pool check finds no rebuy (``counted_rebuys``).
 
     >>> from audit.records import GameEvent
     >>> game = Game("G1", "T1", "pool_101", None, 13, "standard-13", 2, 2, 6, "real",
@@ -355,21 +363,23 @@ def prize_pool(game: Game, hands: list[Hand], fee: Decimal) -> PrizePool:
     (Decimal('400.00'), Decimal('51.00'), Decimal('349.00'), 'P1')
     """
     players = len({player for hand in hands for player in hand.seats})
-    rebuys = len(counted_rebuys(game))
+    rebuys = len(counted_rebuys(game, void))
     gross = fee * (players + rebuys)
     rake = rake_of(gross, game.rake_pct)
-    named = [e.player for e in game.game_events if e.action == "game_won"]
+    named = named_winners(game)  # the right winner's row written twice is the winner's
     winner = named[0] if len(named) == 1 else None
     return PrizePool(players, rebuys, fee, gross, rake, gross - rake, winner)
 
 
-def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> list[Row]:
+def _pool(
+    game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None, void: Collection[int]
+) -> list[Row]:
     """Entry fees, rake and the winner's prize of a pool or deals game: the prize goes to
     the rules' winner ``by_rules`` where the rules know one (a pool game's last player
     left: a ``game_won`` row naming another is the game's own ``pool.winner`` finding, and
     a ledger that paid the rightful winner is right; a blind tester had two critical
     findings on it), else to the player the one ``game_won`` row names."""
-    money = prize_pool(game, hands, fee)
+    money = prize_pool(game, hands, fee, void)
     players, rebuys, gross = money.players, money.rebuys, money.gross
     rake, prize = money.rake, money.prize
     winner = by_rules or money.winner
@@ -392,7 +402,7 @@ def _pool(game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None) -> 
     entries = -_total(game, *_entry_kinds(game))
     before = len(out)
     if hands:
-        _entries_by_player(game, hands, fee, add)
+        _entries_by_player(game, hands, fee, add, void)
     if hands and entries != gross and len(out) == before:
         add(None, gross, entries, f"{players} players and {rebuys} rebuys at {fee} should "
             f"pay {gross} in entry fees, but the ledger took {entries}.",
@@ -432,38 +442,45 @@ def _entry_kinds(game: Game) -> tuple[str, ...]:
     return ("buy_in", "rebuy") if game.format in POOL_FORMATS else ("buy_in",)
 
 
-def counted_rebuys(game: Game) -> list[GameEvent]:
+def counted_rebuys(game: Game, void: Collection[int] = ()) -> list[GameEvent]:
     """The rebuy game events a game's entries count (money.md: a ``rebuy`` row of
     ``-entry_fee`` per rebuy in pool; in deals, none). A deals game has no rebuys (000_:
     "not available for Best of 2/3 Deal games"; a ruleset cannot give it any,
     ``audit.rules.contradictions``): a rebuy event recorded in one is its ``pool.rebuy``
     finding and moves no money, so a ledger that took none is right (one error, one
-    finding: a blind tester had three critical ``ledger.balance`` beside it). In a pool
-    game every rebuy event counts, one the rules refuse included: the player played on,
-    and its own ``pool.rebuy`` finding says what was wrong with it.
+    finding: a blind tester had three critical ``ledger.balance`` beside it). So is, in a
+    pool game, the rebuy of a player still in (``void``, the seqs of
+    ``PoolJudgement.void_rebuys``): never out, they had nothing to buy back (a blind
+    tester: three critical findings again). Every other rebuy event of a pool game counts,
+    one the rules do not allow included (too few players, too high a score): the player
+    was out, bought back in and played on, and its own ``pool.rebuy`` finding says what
+    was wrong with it.
 
     >>> from dataclasses import replace
     >>> game = Game("G1", "T1", "deals", 2, 13, "standard-13", 2, 2, 6, "real",
     ...     Decimal("10.00"), None, Decimal("10.00"), False,
     ...     game_events=[GameEvent(1, 1, "P3", "rebuy", 40, None)])
-    >>> counted_rebuys(game), len(counted_rebuys(replace(game, format="pool_101")))
-    ([], 1)
+    >>> pool = replace(game, format="pool_101")
+    >>> counted_rebuys(game), len(counted_rebuys(pool)), counted_rebuys(pool, {1})
+    ([], 1, [])
     """
     if game.format not in POOL_FORMATS:
         return []
-    return [e for e in game.game_events if e.action == "rebuy"]
+    return [e for e in game.game_events if e.action == "rebuy" and e.seq not in void]
 
 
 Add = Callable[[str | None, Decimal, Decimal, str, Decimal], None]
 
 
-def _entries_by_player(game: Game, hands: list[Hand], fee: Decimal, add: Add) -> None:
+def _entries_by_player(
+    game: Game, hands: list[Hand], fee: Decimal, add: Add, void: Collection[int]
+) -> None:
     """Each player's own entries (money.md: a ``buy_in`` of ``-entry_fee`` per player, a
     ``rebuy`` of ``-entry_fee`` per rebuy game event): one player charged too much and
     another too little is two wrong rows, though the total is right."""
     seated = {player for hand in hands for player in hand.seats}
     rebuys: dict[str, int] = defaultdict(int)
-    for e in counted_rebuys(game):
+    for e in counted_rebuys(game, void):
         if e.player is not None:
             rebuys[e.player] += 1
     owing: dict[str, Mapping[str, int]] = {"buy_in": dict.fromkeys(seated, 1), "rebuy": rebuys}

@@ -22,7 +22,8 @@ wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-w
   hand dealt after it is ``match.end`` (once); a finished game (``ended_at`` set) where no
   total reached the target is ``match.end`` too.
 - A finished match has one ``game_won`` game event naming a player with the lowest total
-  by the rules (a tie: any of the lowest), else ``match.winner``. A running match is
+  by the rules (a tie: any of the lowest), else ``match.winner`` (the right winner's row
+  written again: one ``match.winner`` on the repeat). A running match is
   judged on its hands so far: its winner waits for the batch where it ends.
 
 No money moves in a match (no ``point_value``, no entry fee, practice chips): the points
@@ -34,7 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.records import Game, GameAction, Hand
+from audit.records import Game, Hand, named_winners, won_again
 from audit.rules.ruleset import Ruleset
 
 
@@ -138,8 +139,17 @@ class _MatchCheck:
             return
         lowest = min(self.totals.values())
         leaders = sorted(p for p, total in self.totals.items() if total == lowest)
-        named = [e.player for e in self.game.game_events if e.action == GameAction.GAME_WON]
+        named = named_winners(self.game)  # a row written again names no second winner
         if len(named) == 1 and named[0] in leaders:
+            again = won_again(self.game)
+            if again is not None:
+                self.add(
+                    "match.winner", "match.winner",
+                    f"{named[0]} ended match {self.game.game_id} with the lowest total "
+                    f"({lowest}) and won it, but {again.words}: a match is won once.",
+                    hand_id=last.hand_id, player_id=named[0], seq=again.seq,
+                    expected="one game_won event", recorded=f"{again.rows} game_won events",
+                )  # fmt: skip
             return
         shown = ", ".join(p or "?" for p in named) or "nobody"
         standings = ", ".join(f"{p} {t}" for p, t in sorted(self.totals.items(), key=_order))

@@ -20,7 +20,8 @@ recorded as eliminated below the threshold is still in, one the rules put out wi
 ``eliminated`` row is out (and the last player left is the winner the ledger's prize is
 judged against), each difference being its one finding. A rebuy brings a player back; a
 rebuy the rules do not allow is one finding, and the player's score goes on from the
-recorded new score.
+recorded new score. A rebuy of a player still in is no rebuy at all: its one finding, and
+its entry is counted nowhere (``PoolJudgement.void_rebuys``).
 
 Readings chosen where 000_ allows two:
 
@@ -65,6 +66,8 @@ from audit.records import (
     RulesSay,
     called_off,
     charged_points,
+    named_winners,
+    won_again,
 )
 from audit.rules.ruleset import PoolRules, Ruleset, cite
 
@@ -148,8 +151,10 @@ class _PoolCheck:
         self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
         self.missed: set[str] = set()  # out by the rules with no eliminated row (reported)
         self.winner_left: str | None = None  # the one player left by the rules at the end
+        self.dealt_after_won = False  # a hand dealt after the game_won event (reported)
         self.seat_order: list[str] = list(hands[0].seats) if hands else []
         self.rebuys = 0
+        self.void: set[int] = set()  # seqs of rebuys of players still in: no rebuy at all
         self.split_after: int | None = None
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
@@ -182,7 +187,7 @@ class _PoolCheck:
     def winner(self, active: list[str]) -> None:
         """A pool game that was not split ends when one player is left by the rules: the
         winner (``winner_left``, what the ledger's prize is judged against)."""
-        named = [e.player for e in self.game.game_events if e.action == "game_won"]
+        named = named_winners(self.game)  # a row written again names no second winner
         last = self.hands[-1]
         if len(active) == 1:
             self.winner_left = active[0]
@@ -195,6 +200,9 @@ class _PoolCheck:
                     hand_id=last.hand_id, player_id=active[0],
                     expected=active[0], recorded=", ".join(p or "?" for p in named) or None,
                 )  # fmt: skip
+            else:
+                self.repeated_win(f"{active[0]} is the last player left in game "
+                                  f"{self.game.game_id} and won it")  # fmt: skip
             return
         # Still in only because their elimination after the last hand was refused: that
         # elimination's finding says it (one error, one finding).
@@ -202,6 +210,7 @@ class _PoolCheck:
                    if e.action == "eliminated"}  # fmt: skip
         others = [p for p in active if p not in named]
         if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
+            self.repeated_win(f"Game {self.game.game_id} is recorded as won by {named[0]}")
             return
         if named:  # several players still in, yet a winner is recorded
             self.add(
@@ -226,6 +235,19 @@ class _PoolCheck:
                 recorded=len(active),
             )  # fmt: skip
 
+    def repeated_win(self, lead: str) -> None:
+        """The winner's ``game_won`` row written again (``records.won_again``): one finding
+        on the repeat; the winner and the prize stay theirs."""
+        again = won_again(self.game)
+        if again is not None:
+            self.add(
+                "pool.winner", "elimination_score",
+                f"{lead}, but {again.words}: a game is won once.",
+                hand_id=self.hands[-1].hand_id, player_id=named_winners(self.game)[0],
+                seq=again.seq, expected="one game_won event",
+                recorded=f"{again.rows} game_won events",
+            )  # fmt: skip
+
     # ---------------------------------------------------------------- per hand
 
     def seated(self, hand: Hand) -> None:
@@ -238,10 +260,22 @@ class _PoolCheck:
                 recorded=f"hand {hand.hand_no}",
             )  # fmt: skip
             self.split_after = None
+        won = next((e for e in self.game.game_events if e.action == "game_won"), None)
+        if won is not None and won.after_hand_no < hand.hand_no and not self.dealt_after_won:
+            # As after a split: the one finding, not also an eliminated player seated in it.
+            self.dealt_after_won = True
+            self.add(
+                "pool.winner", "elimination_score",
+                f"Hand {hand.hand_no} was dealt after game {self.game.game_id} was won (its "
+                f"game_won event after hand {won.after_hand_no} names "
+                f"{won.player or 'nobody'}); a won game ends.",
+                hand_id=hand.hand_id, expected=f"no hand after hand {won.after_hand_no}",
+                recorded=f"hand {hand.hand_no}",
+            )  # fmt: skip
         for player in hand.seats:
             if player in self.gone and player not in self.ghosts:
                 self.ghosts.add(player)
-                if player in self.missed:
+                if player in self.missed or self.dealt_after_won:
                     continue  # the missing eliminated row was the finding: one error, one
                 self.add(
                     "pool.elimination", "elimination_score",
@@ -374,12 +408,17 @@ class _PoolCheck:
         # right; if they play on, that is not said again). A player recorded as out below
         # the threshold is still in: the highest score still in, the split and the winner
         # count them (a blind tester: D recorded as out at 65 was left out of C's rebuy,
-        # which then looked wrong at 66, and C's later scores with it).
-        out = [p for p in hand.seats if (p in eliminated and p not in refused) or p in unrecorded]
+        # which then looked wrong at 66, and C's later scores with it). One out with no
+        # rebuy stays out, though seated again (``seated``'s one finding: a blind tester had
+        # them "still in" beside the winner too).
+        out = [p for p in hand.seats
+               if (p in eliminated and p not in refused) or p in unrecorded or p in self.gone]
         still_in = [p for p in hand.seats if p not in out]
         back = self.rebuy(hand, events, out, still_in)
         for player in out:
-            if player not in back:
+            if player in back:
+                self.gone.pop(player, None)
+            elif player not in self.gone:
                 self.gone[player] = no
                 if player in unrecorded:
                     self.missed.add(player)
@@ -403,6 +442,7 @@ class _PoolCheck:
             assert player is not None
             kw: dict[str, Any] = {"hand_id": hand.hand_id, "player_id": player, "seq": event.seq}
             if player not in out:
+                self.void.add(event.seq)
                 self.add(
                     "pool.rebuy", "rebuy_below",
                     f"{player} is recorded as rebuying after hand {no} without being "
@@ -513,41 +553,49 @@ class _PoolCheck:
         self.split_kind = kind
         self.amounts(hand, active, scores, kind, split.seq)
 
-    def unmet(self, active: list[str], scores: list[int]) -> list[tuple[str, str]]:
-        """What a manual split needs that the players left do not have: (rule key, need)."""
+    def unmet(self, active: list[str], scores: list[int]) -> tuple[str, str] | None:
+        """What a manual split needs that the players left do not have: the first unmet
+        need's rule key and all of them, joined (one finding: a blind tester had one a need);
+        with fewer than 2 players left only that (their drops apart make no sense)."""
         pool = self.pool
+        if len(active) < 2:
+            was = f"only {active[0]} was" if active else "none was"
+            need = f"at least 2 players left, and {was}: the game was over"
+            return "manual_split_min_score", need
         drops = [pool.first_drops_left(s) for s in scores]
         low, high = pool.split_drop_difference
         problems = []
-        if len(active) < 2:
-            problems.append(("manual_split_min_score", "at least 2 players left"))
         if any(s < pool.manual_split_min_score for s in scores):
-            lowest = min(scores)
             problems.append(
                 ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or "
-                 f"more (the lowest is {lowest})")
+                 f"more (the lowest is {min(scores)})")
             )  # fmt: skip
-        if drops and not low <= max(drops) - min(drops) <= high:
+        if not low <= max(drops) - min(drops) <= high:
             left = "/".join(map(str, drops))
             problems.append(
                 ("split_drop_difference", f"first drops left differing by {low} to {high} "
                  f"(they have {left}: {max(drops) - min(drops)} apart)")
             )  # fmt: skip
-        return problems
+        if not problems:
+            return None
+        return problems[0][0], " and ".join(need for _, need in problems)
 
     def offers(
         self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]
     ) -> None:
         """000_: a manual split is offered only when its criteria are met."""
+        unmet = self.unmet(active, scores)
+        if unmet is None:
+            return
+        key, need = unmet
         for offer in (e for e in events if e.action == "split_offer"):
-            for key, need in self.unmet(active, scores):
-                self.add(
-                    "pool.split", key,
-                    f"A split was offered after hand {hand.hand_no}, but a manual split "
-                    f"needs {need}.",
-                    hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
-                    expected=f"no offer: a manual split needs {need}", recorded="split_offer",
-                )  # fmt: skip
+            self.add(
+                "pool.split", key,
+                f"A split was offered after hand {hand.hand_no}, but a manual split needs "
+                f"{need}.",
+                hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
+                expected=f"no offer: a manual split needs {need}", recorded="split_offer",
+            )  # fmt: skip
 
     def manual(
         self,
@@ -565,7 +613,9 @@ class _PoolCheck:
         if offered:
             lead = f"{' and '.join(offered)} offered a split after hand {no} and the game was "
             lead += "split by agreement"
-        for key, need in self.unmet(active, scores):
+        unmet = self.unmet(active, scores)
+        if unmet is not None:
+            key, need = unmet
             self.add(
                 "pool.split", key,
                 f"{lead}, but a manual split needs {need}.",
@@ -712,12 +762,15 @@ class PoolJudgement:
     """What the pool check makes of one game: its ``findings``, the table after each hand
     by the rules (``standings``, by hand_no), the ``winner`` by the rules (the one player
     left after the last hand of a finished game that was not split; ``None`` when the rules
-    know none) and the ``split_kind`` by the rules (``None``: not split)."""
+    know none), the ``split_kind`` by the rules (``None``: not split) and the seqs of the
+    rebuy events of a player still in (``void_rebuys``): no rebuy by the rules, so counted
+    in no entry (``audit.games.ledger.counted_rebuys``)."""
 
     findings: tuple[Finding, ...]
     standings: Mapping[int, Standing]
     winner: str | None
     split_kind: str | None
+    void_rebuys: frozenset[int] = frozenset()
 
 
 def judge_pool(
@@ -730,7 +783,8 @@ def judge_pool(
         return PoolJudgement((), {}, None, None)
     check = _PoolCheck(game, hands, rules, expected)
     found = check.run()
-    return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind)
+    return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind,
+                         frozenset(check.void))  # fmt: skip
 
 
 def check_pool(

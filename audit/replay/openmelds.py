@@ -70,6 +70,10 @@ class _Turn:
     cut_tries: int = 0
     cut_held: int | None = None
     """The cut card taken this turn and not put back."""
+    drew_before_cut: bool = False
+    """The player had drawn this turn when they took the cut card: putting it back leaves
+    that draw standing (a blind tester's draw, take_cut, return_cut, discard was "a
+    discard without drawing" besides "drew twice")."""
     cut_returned: bool = False
     offered: bool = False
     """The turn's pile offer is counted (``HandReplay.offered``, the fair-play facts)."""
@@ -256,12 +260,14 @@ class OpenHandReplay:
             turn.offered = True
         seat.cards.append(card)
         seat.has_drawn = True
+        turn.drew_before_cut = self.base.drawn_this_turn
         self.base.drawn_this_turn = True
         self.cut = None
         turn.cut_held = card
 
     def return_cut(self, e: Event) -> None:
-        """The cut card taken this turn goes back on show and the turn goes on with a draw.
+        """The cut card taken this turn goes back on show and the turn goes on with a draw
+        (or with the draw made before the take, which drew twice: one ``turn.order``).
         One with no ``take_cut`` before it in the turn is ``draw.cut_card`` and nothing
         else: it comes before the turn's draw (not a ``turn.order`` for the draw it lacks)
         and, nothing having been taken, moves no card (the hand and the card on show stay
@@ -298,9 +304,11 @@ class OpenHandReplay:
         self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "put back as the cut card")
         self.cut = card
-        turn.cut_held = None  # the turn goes on with a draw as usual
+        turn.cut_held = None
         turn.cut_returned = True
-        self.base.drawn_this_turn = False
+        # The turn goes on with a draw as usual, or with the draw made before the take
+        # (that take drew twice: its turn.order).
+        self.base.drawn_this_turn = turn.drew_before_cut
 
     # ------------------------------------------------------------ the table
 

@@ -193,9 +193,9 @@ def test_a_rebuy_the_rules_do_not_allow_is_said_as_recorded_and_counted_so() -> 
     are playing"): in a game of two, P2 reaches 120 after hand 3, is eliminated and rebuys
     at 1; out again at 121 after hand 6, P1 wins. The rebuy is said as the record's and
     why the rules do not allow it (it read "P2 buys back in for 100.00 (a rebuy) at a new
-    score of 1"), and the entries, which count every rebuy recorded as the ledger check
-    does, are said to agree with it counted as recorded, not a bare "agrees" (a blind
-    tester)."""
+    score of 1"), and the entries, which count every rebuy of a player who was out as the
+    ledger check does, are said to agree with it counted as recorded, not a bare "agrees"
+    (a blind tester)."""
     game, played = pool_hands(6, restart=1, after=3)
     game = replace(game, game_events=[
         GameEvent(3, 1, "P2", "eliminated", 120, None), GameEvent(3, 2, "P2", "rebuy", 1, None),
@@ -224,6 +224,32 @@ def test_a_rebuy_the_rules_do_not_allow_is_said_as_recorded_and_counted_so() -> 
     assert entries.verdict == "agrees, with P2's rebuy after hand 3 counted as recorded"
     assert entries.how == (
         "2 players and 1 rebuy at 100.00; the rules do not allow P2's rebuy after hand 3 (the "
-        "pool.rebuy finding), but the entries count every rebuy recorded, as the game's checks "
-        "do"
+        "pool.rebuy finding), but the entries count every rebuy of a player who was out, as "
+        "the game's checks do"
+    )
+
+
+def test_a_rebuy_of_a_player_still_in_is_counted_in_no_entry() -> None:
+    """`pool_101.rebuy_below` (000_: "the player who has lost the game ... has an
+    opportunity to Re-Buy") and schemas/money.md step 4: P2, at 40 after hand 1 and still
+    in, is recorded as rebuying; the ledger took no rebuy. By the rules there was none, so
+    the entries are the two buy-ins and agree, said with why the rebuy is not counted, and
+    the game's one finding is the rebuy's (a blind tester: three critical ledger findings
+    beside it, the rebuy's fee, the rake and the prize on it)."""
+    game, played = pool_hands(3)
+    game = replace(game, game_events=[
+        GameEvent(1, 1, "P2", "rebuy", 40, None), GameEvent(3, 2, "P2", "eliminated", 120, None),
+        won_by("P1", 3),
+    ], ledger=fees_and_prize("P1", "180.00", "20.00"))  # fmt: skip
+    view = game_view(game, played)
+    assert [(f.check, f.expected) for f in view.findings] == [("pool.rebuy", "no rebuy")]
+    assert view.ledger is not None
+    assert view.ledger.sums_title == "By the rules"
+    entries = view.ledger.payouts[0]
+    assert (entries.rules_give, entries.recorded, entries.verdict) == ("200.00", "200.00",
+                                                                      "agrees")  # fmt: skip
+    assert entries.how == (
+        "2 players and 0 rebuys at 100.00; P2's rebuy after hand 1 is not counted: by the "
+        "rules the player was not eliminated in that hand, so had no rebuy to make (the "
+        "pool.rebuy finding)"
     )

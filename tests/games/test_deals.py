@@ -119,6 +119,24 @@ def test_game_won_missing() -> None:
     ]
 
 
+def test_deals_chips_the_winners_game_won_row_written_twice_is_one_finding() -> None:
+    """`deals.chips` (000_: after the deals the most chips wins; a finished game has one
+    `game_won` event naming that player). A, with the most chips (50 - 30 = 20), is named
+    by two game_won rows (seq 1 and 2): the repeat is one finding, on its row, and A is
+    still the winner (a blind tester: "should win the game, but the record names B4, B4",
+    said of the rightful winner)."""
+    won = GameEvent(2, 1, "A", "game_won", None, None)
+    found = check_deals(replace(game(), game_events=[won, won._replace(seq=2)]), two_deals(),
+                        RULES)  # fmt: skip
+    assert keys(found) == [("deals.chips", "G1", None, "A")]
+    assert (found[0].seq, found[0].expected, found[0].recorded) == (
+        2, "one game_won event", "2 game_won events")  # fmt: skip
+    assert found[0].message == (
+        "A ended with the most chips (20) and won the game, but the record writes its "
+        "game_won event for A 2 times (seq 1 and 2): a game is won once."
+    )
+
+
 def tied() -> list[Hand]:
     """A +30 then -30, B -30 then +30: A and B tie on 0 after two deals."""
     return [deal(1, "A", {"B": 30}), deal(2, "B", {"A": 30})]

@@ -285,6 +285,19 @@ def test_a_deals_game_counts_no_rebuy_event_in_its_entries() -> None:
     ]
 
 
+def test_ledger_prize_to_the_deals_winner_whose_game_won_row_is_written_twice() -> None:
+    """schemas/money.md step 4 (`ledger.prize`): a deals game's prize goes to the player its
+    `game_won` event names, and "a prize paid to that player is not called a prize to
+    someone who 'did not win'". A's row written twice (seq 9 and 10) names no second
+    winner: the ledger that paid A is right, and the repeat is the winner check's one
+    finding (a blind tester: a critical "A did not win the game but the ledger paid them a
+    prize")."""
+    deals = [LedgerRow(p, "buy_in", D("-50.00")) for p in "ABC"]
+    deals += [LedgerRow("A", "prize", D("131.25")), LedgerRow(None, "rake", D("18.75"))]
+    twice = [WON, WON._replace(seq=10)]
+    assert check_ledger(game("deals", deals, game_events=twice), POOL_HANDS, RULES) == []
+
+
 def test_pool_buy_ins_are_the_entry_fees() -> None:
     """money.md: a `rebuy` of `-entry_fee` per rebuy game event; the short one is named."""
     ledger = pool_ledger()

@@ -146,6 +146,24 @@ def test_the_lowest_total_wins() -> None:
     assert check_match(game(winner="B"), tied, RULES) == []
 
 
+def test_match_winner_the_winners_game_won_row_written_twice_is_one_finding() -> None:
+    """002_: "The lowest total wins." (`match.winner`: a finished match has one `game_won`
+    event). B, with the lowest total, is named by two game_won rows (seq 1 and 2): the
+    repeat is one finding, on its row, that B won (a blind tester: "should win it, but the
+    record names X2, X2", said of the rightful winner)."""
+    won = GameEvent(3, 1, "B", "game_won", None, None)
+    twice = game()
+    twice.game_events = [won, won._replace(seq=2)]
+    (found,) = check_match(twice, match(), RULES)
+    assert keys([found]) == [("match.winner", "M1-03", "B")]
+    assert (found.seq, found.expected, found.recorded) == (2, "one game_won event",
+                                                           "2 game_won events")  # fmt: skip
+    assert found.message == (
+        "B ended match M1 with the lowest total (120) and won it, but the record writes its "
+        "game_won event for B 2 times (seq 1 and 2): a match is won once."
+    )
+
+
 def test_a_match_moves_no_money_so_no_money_check_fires() -> None:
     """A match has no point value, no entry fee and no ledger rows: the game checks (the
     one door, audit/unit.py) run the match checks and no ledger or points-money check."""

@@ -279,6 +279,19 @@ def test_one_try_per_turn_at_the_cut_card() -> None:
 
 
 
+def test_the_cut_card_taken_after_the_draw_and_put_back_is_one_finding_002() -> None:
+    """002_be7776aa8b349efa.txt: "You may take it instead of your normal draw". P1 draws
+    4S from the stock, then takes the cut card too: that take draws twice, one
+    `turn.order`. Put back, it leaves the stock draw standing, so the discard that follows
+    is not also "a discard without drawing" (a blind tester)."""
+    events = [*CLEAN[:7], "P1 take_cut 8S", "P1 return_cut 8S", *CLEAN[7:]]
+    game, hand = om_hand(events)
+    assert findings(game, hand) == [("turn.order", "P1", 7)]
+    replay = OpenHandReplay(hand, game, RULES).run()
+    assert replay.cut == parse_code("8S")
+    assert replay.winner == "P1"
+
+
 def test_put_the_cut_card_back_only_after_taking_it_002() -> None:
     """002_be7776aa8b349efa.txt: "You may take it instead of your normal draw ... If you
     cannot, put it back". A `return_cut` with no `take_cut` before it is one

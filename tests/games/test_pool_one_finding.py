@@ -1,0 +1,133 @@
+"""Pool game checks (audit/games/pool.py) where one wrong game event or seat is one finding
+(docs/replay.md: "each such row is one pool.elimination, and what follows from it is not
+flagged again"), against 000_1729c72ad4c1f885.txt's pool rules as standard-13 fixes them.
+Built with the helpers of tests/games/test_pool.py."""
+
+from __future__ import annotations
+
+from audit.games.pool import judge_pool
+from audit.unit import game_checks
+from tests.games.test_pool import RULES, ev, keys, pool_game, run
+
+LEDGER = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"),
+          ("A", "prize", "180.00"), (None, "rake", "20.00")]  # fmt: skip
+"""A and B at 100.00, 10% rake: A, the winner, is paid 180.00."""
+
+
+def test_pool_winner_the_winners_game_won_row_written_twice_is_one_finding_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool): B is out at 101 and A, the last
+    player left, wins. A's game_won row written twice (seq 1 and 2) is one finding on the
+    repeat, and the ledger that paid A is right (a blind tester: "the game is recorded as
+    won by B, B", said of the rightful winner)."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won"), ev(2, "A", "game_won")]
+    game, hands = pool_game(points, events, LEDGER, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.winner", "g1", "h2", "A")]
+    assert (found.seq, found.expected, found.recorded) == (2, "one game_won event",
+                                                           "2 game_won events")  # fmt: skip
+    assert found.message == (
+        "A is the last player left in game g1 and won it, but the record writes its "
+        "game_won event for A 2 times (seq 1 and 2): a game is won once."
+    )
+    assert judge_pool(game, hands, RULES).winner == "A"
+
+
+# ---------------------------------------------------------------- pool.elimination
+
+
+def test_pool_elimination_a_player_seated_again_without_a_rebuy_stays_out_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool; docs/replay.md: "each such row is one
+    pool.elimination, and what follows from it is not flagged again"). B is out at 110
+    after hand 2 and dealt into hand 3 with no rebuy: that seat is the one finding. B stays
+    out by the rules, so after C is out in hand 3, A is the last player left and rightly
+    won, paid the prize (a blind tester: "after hand 4 2 players were still in" besides)."""
+    points = [{"A": 0, "B": 80, "C": 10}, {"A": 0, "B": 30, "C": 20}, {"A": 0, "B": 5, "C": 80}]
+    events = [ev(2, "B", "eliminated", 110), ev(3, "C", "eliminated", 110), ev(3, "A", "game_won")]
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.elimination", "g1", "h3", "B")]
+    assert found.message == "B was eliminated after hand 2 but is seated in hand 3 without a rebuy."
+    judged = judge_pool(game, hands, RULES)
+    assert (judged.winner, judged.standings[3].active) == ("A", ("A",))
+
+
+def test_pool_winner_a_hand_dealt_after_the_game_was_won_is_one_finding_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool: the game ends when one player is
+    left). A won after hand 2, when B was out at 101; a third hand dealt to A and B is the
+    one finding, not also B "seated without a rebuy" and "2 players still in" after it (a
+    blind tester's copy of the last hand after the game_won)."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}, {"A": 0, "B": 5}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    (found,) = run(*pool_game(points, events, ended=True))
+    assert keys([found]) == [("pool.winner", "g1", "h3", None)]
+    assert (found.expected, found.recorded) == ("no hand after hand 2", "hand 3")
+    assert found.message == (
+        "Hand 3 was dealt after game g1 was won (its game_won event after hand 2 names A); "
+        "a won game ends."
+    )
+
+
+# ---------------------------------------------------------------- pool.split
+
+
+def test_pool_split_an_offer_after_the_game_was_won_is_one_finding_000() -> None:
+    """`pool_101.manual_split_min_score` (000_: a manual split among the players left, "only
+    when the Total Score ... greater than or equal to 61"). A split offered by A after A
+    won (B out at 101) is one finding, that one player was left: not also A's score below
+    61 and the first drops of one player "0 apart" (a blind tester: three findings)."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won"), ev(2, "A", "split_offer")]
+    (found,) = run(*pool_game(points, events, ended=True))
+    assert keys([found]) == [("pool.split", "g1", "h2", "A")]
+    assert found.seq == 2
+    assert found.message == (
+        "A split was offered after hand 2, but a manual split needs at least 2 players left, "
+        "and only A was: the game was over."
+    )
+
+
+def test_pool_split_an_offer_against_two_criteria_is_one_finding_000() -> None:
+    """`pool_101.manual_split_min_score`, `pool_101.split_drop_difference` (000_: every
+    score 61 or more; first drops differing by ONE or TWO). At 50 and 55 (2 first drops
+    each) the offer lacks both: one finding naming both, citing the first; so does a
+    manual split made there, as the offer's finding is the split's."""
+    need = ("every score at 61 or more (the lowest is 50) and first drops left differing by "
+            "1 to 2 (they have 2/2: 0 apart)")
+    events = [ev(1, "A", "split_offer"), ev(1, "B", "split_reject")]
+    (found,) = run(*pool_game([{"A": 50, "B": 55}, {"A": 0, "B": 5}], events))
+    assert keys([found]) == [("pool.split", "g1", "h1", "A")]
+    assert found.message == f"A split was offered after hand 1, but a manual split needs {need}."
+    assert found.rule.startswith("pool_101.manual_split_min_score")
+    made = [ev(1, "A", "split_offer"), ev(1, "B", "split_accept"), ev(1, None, "manual")]
+    (split,) = run(*pool_game([{"A": 50, "B": 55}], made))
+    assert (split.seq, split.expected) == (2, f"no manual split: it needs {need}")
+
+
+# ---------------------------------------------------------------- pool.rebuy
+
+
+def test_pool_rebuy_of_a_player_still_in_is_one_finding_and_no_entry_000() -> None:
+    """`pool_101.rebuy_below` (000_: "the player who has lost the game ... has an
+    opportunity to Re-Buy") and schemas/money.md step 4. B, at 40 after hand 1 and still
+    in, is recorded as rebuying: by the rules there is no rebuy, so its entry is counted
+    nowhere, and the ledger that took none (3 buy-ins, 30.00 of rake, 270.00 to A) is
+    right; the rebuy is the one finding (a blind tester: three critical ledger findings
+    beside it). A ledger that sold it took 100.00 B did not owe: that row's one finding,
+    which is all the ledger is out."""
+    points = [{"A": 0, "B": 40, "C": 101}, {"A": 0, "B": 70}]
+    events = [ev(1, "C", "eliminated", 101), ev(1, "B", "rebuy", 40),
+              ev(2, "B", "eliminated", 110), ev(2, "A", "game_won")]  # fmt: skip
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.rebuy", "g1", "h1", "B")]
+    assert found.message == "B is recorded as rebuying after hand 1 without being eliminated in it."
+    assert judge_pool(game, hands, RULES).void_rebuys == {1}
+    sold = pool_game(points, events, [*ledger, ("B", "rebuy", "-100.00")], ended=True)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in game_checks(*sold, RULES)] == [
+        ("ledger.balance", "B", "0.00", "-100.00"), ("pool.rebuy", "B", "no rebuy", "rebuy"),
+    ]
