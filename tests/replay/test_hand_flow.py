@@ -162,6 +162,17 @@ def test_turns_stock_draw_after_cards_passed_over_is_one_finding() -> None:
         )
 
 
+def after_a_misdraw(first: str, shown: str) -> list[str]:
+    """P1's stock draw recorded as ``first`` over the stock 2S 6H 7D 4C JK, then the draws
+    of 6H (the card under the top), 7D, 4C and JK as the platform dealt them, P1's
+    declaration and P2's show of ``shown``."""
+    return [
+        f"P1 draw_stock {first}", f"P1 discard {first}", "P2 draw_stock 6H", "P2 discard 6H",
+        "P1 draw_stock 7D", "P1 discard 7D", "P2 draw_stock 4C", "P2 discard 4C",
+        "P1 draw_stock JK", DECLARE, f"P2 show: {shown}",
+    ]  # fmt: skip
+
+
 def test_turns_stock_draw_of_a_card_not_in_it_took_the_top_when_the_next_goes_on() -> None:
     """`turns.draw_top_card` (docs/replay.md, Turns): P1's draw is recorded as 9C, which is
     not in the stock at all (one `draw.stock_mismatch`); the next stock draw takes 6H,
@@ -172,19 +183,7 @@ def test_turns_stock_draw_of_a_card_not_in_it_took_the_top_when_the_next_goes_on
         seats={"P1": P1, "P2": p2},
         stock="2S 6H 7D 4C JK",
         results={"P1": ("won", 0, "68.40"), "P2": ("lost", 76, "-76.00")},
-        events=[
-            "P1 draw_stock 9C",
-            "P1 discard 9C",
-            "P2 draw_stock 6H",
-            "P2 discard 6H",
-            "P1 draw_stock 7D",
-            "P1 discard 7D",
-            "P2 draw_stock 4C",
-            "P2 discard 4C",
-            "P1 draw_stock JK",
-            DECLARE,
-            f"P2 show: {p2}",
-        ],
+        events=after_a_misdraw("9C", p2),
     )
     game, hand = scenario(**kw)
     assert audit(game, hand) == [("draw.stock_mismatch", "P1", 0)]
@@ -205,19 +204,7 @@ def test_turns_stock_draw_recorded_as_a_deeper_card_took_the_top_when_the_next_g
     and each later draw of the card the replay had taken out)."""
     kw = longer(
         stock="2S 6H 7D 4C JK",
-        events=[
-            "P1 draw_stock 7D",
-            "P1 discard 7D",
-            "P2 draw_stock 6H",
-            "P2 discard 6H",
-            "P1 draw_stock 7D",
-            "P1 discard 7D",
-            "P2 draw_stock 4C",
-            "P2 discard 4C",
-            "P1 draw_stock JK",
-            DECLARE,
-            f"P2 show: {P2}",
-        ],
+        events=after_a_misdraw("7D", P2),
     )
     game, hand = scenario(**kw)
     assert audit(game, hand) == [("draw.stock_mismatch", "P1", 0)]
