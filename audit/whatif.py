@@ -39,6 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
+from audit.findings import Finding
 from audit.logs.reader import Staging, open_log_root, read_bucket, staging
 from audit.output import AMOUNT, Parts, write_json
 from audit.records import Game, GameUnit, Hand, QuarantineRow
@@ -201,14 +202,21 @@ def _undecided(before: HandReplay, after: HandReplay) -> str:
 
 
 def _broken(before: HandReplay, after: HandReplay, other: Ruleset) -> str:
-    """The first rule of ``other`` the recorded play breaks that its own rules did not;
-    none when ``other`` is its own rules (the replay by them alone, ``by_rules``, reads the
-    record past an accepted invalid declaration otherwise, but breaks no other rule)."""
-    if other.id == before.rules.id:
-        return ""
-    had = {(f.check, f.player_id, f.seq) for f in before.findings}
-    new = [f for f in after.findings if (f.check, f.player_id, f.seq) not in had
-           and not f.check.startswith(("score.", "declare."))]  # fmt: skip
+    """The first rule of ``other`` the recorded play breaks that its own rules did not.
+    Read by its own rules alone (``by_rules``, as ``after`` is) where that could differ: that
+    reading goes on past an accepted invalid declaration where the record's stops, so a
+    show after it was said to break even the game's own ruleset (a blind tester)."""
+
+    def beyond(had: HandReplay) -> list[Finding]:
+        seen = {(f.check, f.player_id, f.seq) for f in had.findings}
+        return [f for f in after.findings if (f.check, f.player_id, f.seq) not in seen
+                and not f.check.startswith(("score.", "declare."))]  # fmt: skip
+
+    new = beyond(before)
+    if new:  # rare: the second replay only then
+        own = HandReplay(before.hand, before.game, before.rules, before.started_with,
+                         by_rules=True).run()  # fmt: skip
+        new = beyond(own)
     if not new:
         return ""
     return f"the recorded play breaks a rule of {other.id}: {new[0].message}"

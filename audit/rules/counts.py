@@ -90,9 +90,9 @@ def _named(cards: Sequence[int], kind: str, jokers: Jokers, rules: Ruleset) -> s
     >>> [_named(hand, kind, sevens, r21) for kind in ("tunnelas", "dublees", "jokers")]
     ['5C 5C 5C, JK JK JK', '2S 2S, 5C 5C, JK JK', '7S 8H JK JK JK']
     """
-    copies = Counter(cards)
     if kind == "jokers":
         return format_codes(c for c in sorted(cards) if c == JOKER or c in jokers.codes)
+    copies = Counter(cards)
     size = 3 if kind == "tunnelas" else 2
     groups = []
     for code in sorted(copies, key=lambda c: (c == JOKER, c)):

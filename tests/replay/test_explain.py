@@ -7,15 +7,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from audit.cards import CODE_TEXT
 from audit.cli import app
 from audit.explain import build_view
-from audit.records import Event, GameUnit
+from audit.records import GameUnit
 from audit.unit import audit_unit
 from tests.replay.cases import CASES, base
 from tests.replay.parquet import write_log
-from tests.replay.scenario import parse_event, scenario
-from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins
+from tests.replay.scenario import scenario
+from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins, reshuffled_then_drawn
 
 runner = CliRunner()
 
@@ -73,11 +72,7 @@ def test_turns_reshuffle_before_the_stock_is_empty_is_explained_as_the_replay_ho
         ([*left, new_stock[0]], f"{words} under the 2 still in the stock"),
         (new_stock[:3], f"{words} on top of the 2 still in the stock"),
     ):
-        events = [*played, Event(seq, None, "reshuffle", -1, [new_stock], False, None)]
-        for i, card in enumerate(drawn):
-            player = hand.seats[i % 2]
-            events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
-            events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+        events = reshuffled_then_drawn(hand, played, new_stock, drawn)
         p2_drops_and_p1_wins(hand, events)
         view = build_view(audit_unit(GameUnit(game.game_id, game, [hand])), hand.hand_id,
                           source="logs", version="VERSION")  # fmt: skip

@@ -38,6 +38,19 @@ def exhaust_stock(game: Game, hand: Hand) -> tuple[list[Event], list[int]]:
     return events, pile
 
 
+def reshuffled_then_drawn(
+    hand: Hand, played: list[Event], new_stock: list[int], drawn: list[int]
+) -> list[Event]:
+    """``played``, a reshuffle into ``new_stock``, then the players drawing ``drawn`` from
+    the stock in turn, each discarding the card drawn."""
+    events = [*played, Event(len(played), None, "reshuffle", -1, [new_stock], False, None)]
+    for i, card in enumerate(drawn):
+        player = hand.seats[i % len(hand.seats)]
+        events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
+        events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+    return events
+
+
 def p2_drops_and_p1_wins(hand: Hand, events: list[Event]) -> None:
     """End the hand on ``events``: P2 drops in the middle, P1 wins (`drops.points`)."""
     events.append(parse_event(len(events), "P2 drop"))
@@ -116,11 +129,7 @@ def test_turns_reshuffle_before_the_stock_is_empty_keeps_its_cards_on_top() -> N
     seq = len(played)
     new_stock = list(reversed(pile[:-1]))
     for drawn in ([*left, new_stock[0]], new_stock[:3]):
-        events = [*played, Event(seq, None, "reshuffle", -1, [new_stock], False, None)]
-        for i, card in enumerate(drawn):
-            player = hand.seats[i % 2]
-            events.append(parse_event(len(events), f"{player} draw_stock {CODE_TEXT[card]}"))
-            events.append(parse_event(len(events), f"{player} discard {CODE_TEXT[card]}"))
+        events = reshuffled_then_drawn(hand, played, new_stock, drawn)
         p2_drops_and_p1_wins(hand, events)
         (finding,) = audit_hand(hand, game, STANDARD).findings
         assert (finding.check, finding.seq) == ("draw.reshuffle", seq)
