@@ -98,7 +98,9 @@ def load_folder(
         raise RulesetError(f"--rules {folder}: not a folder of ruleset files", slug="rules-dir")
     files = []
     for path in sorted(folder.glob("*.toml")):
-        if not path.is_file() or (skip is not None and path.resolve() == skip.resolve()):
+        # A folder named *.toml is not a ruleset; a broken link is a file that cannot be
+        # read, and says so (``_text``), rather than being left out unsaid.
+        if path.is_dir() or (skip is not None and path.resolve() == skip.resolve()):
             continue
         files.append((path.name, _text(path, path.name)))
     if heirs_of is not None:

@@ -61,6 +61,16 @@ def test_a_file_extends_a_preset_and_changes_a_value(tmp_path: Path) -> None:
     assert rules.rule("declaration.min_runs") == STANDARD.rule("declaration.min_runs")
 
 
+def test_a_broken_link_named_toml_is_refused_not_left_out(tmp_path: Path) -> None:
+    """A ``*.toml`` entry that cannot be read is an error naming it; a folder named so is
+    not a ruleset file and is passed over."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
+    (tmp_path / "old.toml").mkdir()
+    assert sorted(load_folder(tmp_path).rulesets()) == ["acme-13"]
+    (tmp_path / "x.toml").symlink_to(tmp_path / "gone.toml")
+    assert refusal(tmp_path) == "x.toml: cannot read the ruleset (No such file or directory)"
+
+
 def test_a_file_extends_another_file_of_the_folder(tmp_path: Path) -> None:
     """Resolved in dependency order whatever the file names' order: the child sorts
     first here."""
