@@ -217,6 +217,16 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.INPUT_HAND, MJ, "a hand cannot be replayed from what the log holds"),
 )
 
+NOT_RUN_WITHOUT: dict[str, tuple[str, ...]] = {
+    "sessions": (Code.TABLE_LIMIT, Code.FAIRPLAY_SHARED_DEVICE),
+    "ledger": (Code.LEDGER_BALANCE,),
+    "game_events": (Code.POOL_SCORE, Code.POOL_ELIMINATION, Code.POOL_REBUY, Code.POOL_WINNER,
+                    Code.POOL_SPLIT),
+}  # fmt: skip
+"""The checks that do not run at all on a night whose optional table is missing or holds no
+row it could read (``check.skipped``; audit.unit.NEEDED_BY says the same in words): a
+count of 0 for them that night would read as passed (the nightly trends say "not run")."""
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:

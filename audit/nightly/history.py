@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal
+from audit.nightwide import EMPTY_IS_SILENT
 from audit.output import OUTPUT_VERSION, read_run
 from audit.report.history import open_when_last_run
 
@@ -51,6 +52,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("exit_status", pa.int8(), nullable=False),
             pa.field("fairplay", pa.bool_(), nullable=False),
             pa.field("shuffle", pa.bool_()),
+            pa.field("skipped_tables", pa.list_(pa.string())),
             pa.field("suspicions", pa.int64(), nullable=False),
             pa.field("suspicions_opened", pa.int64(), nullable=False),
             pa.field("suspicions_closed", pa.int64(), nullable=False),
@@ -102,7 +104,10 @@ that night: pool and deals entries and rebuys, what the points losers paid) and
 ledger table has no money rows (not measured), and one a games or ledger file of which could
 not be read has both rows with ``games`` and ``amount`` null (not known: the sum of the
 files read is not the night's). ``nights.shuffle``: the shuffle tests ran
-(null on nights recorded before the column was added).
+(null on nights recorded before the column was added). ``nights.skipped_tables``: the
+optional tables the night had no row of to read (missing, refused, or holding no row where
+that skips checks: ``skipped_tables``), whose checks (``findings.NOT_RUN_WITHOUT``) did not
+run that night (null on nights recorded before the column was added: not known).
 ``suspicions.change``: ``opened``, ``kept`` (open the night before too) or ``closed`` (open
 the night before, not raised that night; ``severity`` is then the last one raised)."""
 
@@ -126,7 +131,7 @@ CREATE TABLE IF NOT EXISTS nights (     -- a row per night: what it took and fou
   games_audited BIGINT, games_carried_in BIGINT, games_ended BIGINT, games_running BIGINT,
   hands BIGINT, findings BIGINT, worst_severity VARCHAR, exit_status TINYINT,
   fairplay BOOLEAN, suspicions BIGINT, suspicions_opened BIGINT, suspicions_closed BIGINT,
-  shuffle BOOLEAN);
+  shuffle BOOLEAN, skipped_tables VARCHAR[]);
 CREATE TABLE IF NOT EXISTS checks (     -- a row per night per check (and severity) found
   night INTEGER, "check" VARCHAR, severity VARCHAR, findings BIGINT);
 CREATE TABLE IF NOT EXISTS hands (      -- a row per night per hand status
@@ -227,12 +232,33 @@ def tonight(
             "exit_status": int(run.get("exit_status", 0)),
             "fairplay": fair,
             "shuffle": run.get("rng", {}).get("status") == "run" and replayed > 0,
+            "skipped_tables": skipped_tables(run),
             "suspicions": sum(1 for s in suspicions if s["change"] != "closed"),
             "suspicions_opened": sum(1 for s in suspicions if s["change"] == "opened"),
             "suspicions_closed": sum(1 for s in suspicions if s["change"] == "closed"),
         }
     ]
     return rows
+
+
+def skipped_tables(run: dict[str, Any]) -> list[str]:
+    """The optional tables of a night's ``run.json`` whose checks did not run: those the log
+    root lacks or could read no file of (``missing_optional_tables``), and those of
+    ``nightwide.EMPTY_IS_SILENT`` whose files that read hold no row, as the night's
+    ``check.skipped`` says.
+
+    >>> skipped_tables({"missing_optional_tables": ["sessions"], "inputs": [
+    ...     {"table": "ledger", "path": "ledger/a.parquet", "rows": 0},
+    ...     {"table": "game_events", "path": "game_events/a.parquet", "rows": 0}]})
+    ['ledger', 'sessions']
+    """
+    refused = {f.get("path") for f in run.get("unreadable_files", [])}
+    rows: dict[str, int] = {}
+    for f in run.get("inputs", []):
+        if f.get("path") not in refused:
+            rows[f["table"]] = rows.get(f["table"], 0) + int(f.get("rows") or 0)
+    empty = {table for table in EMPTY_IS_SILENT if rows.get(table, 1) == 0}
+    return sorted(set(run.get("missing_optional_tables", [])) | empty)
 
 
 MONEY_TABLES = ("games", "ledger")
@@ -372,6 +398,7 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
         # Added since the tables were first made (an older database has not got it; its
         # nights' rows read null: not known).
         db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS shuffle BOOLEAN")
+        db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS skipped_tables VARCHAR[]")
         row = db.execute("SELECT history_version, night FROM meta").fetchone()
         if row is not None and int(row[0]) > HISTORY_VERSION:
             from audit.errors import AuditError

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
+from audit.findings import NOT_RUN_WITHOUT
 from audit.output import NIGHTLY
 from audit.report.base import SEVERITIES, Chart, chart
 
@@ -284,13 +285,19 @@ def _span(first: str | None, last: str | None) -> str:
 
 
 def _not_run(nights: list[dict[str, Any]]) -> dict[str, set[int]]:
-    """The nights each family of checks did not run (``fairplay.``: the detectors,
-    ``rng.``: the shuffle tests; a night recorded before ``shuffle`` was kept is not known,
-    so not listed)."""
-    return {
+    """The nights each family of checks (a prefix of their codes) did not run:
+    ``fairplay.``, the detectors; ``rng.``, the shuffle tests; and each check that needs an
+    optional table the night had no row of (``findings.NOT_RUN_WITHOUT``). A night recorded
+    before ``shuffle`` or ``skipped_tables`` was kept is not known, so not listed."""
+    gone = {
         "fairplay.": {int(n["night"]) for n in nights if not n["fairplay"]},
         "rng.": {int(n["night"]) for n in nights if n.get("shuffle") is False},
     }
+    for n in nights:
+        for table in n.get("skipped_tables") or ():
+            for check in NOT_RUN_WITHOUT.get(table, ()):
+                gone.setdefault(str(check), set()).add(int(n["night"]))
+    return gone
 
 
 def _checks(

@@ -234,6 +234,7 @@ def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Pat
     rows = {n["night"]: n for n in history["nights"]}
     assert (rows[1]["fairplay"], rows[1]["shuffle"]) == (True, True)
     assert (rows[2]["fairplay"], rows[2]["shuffle"]) == (False, False)
+    assert rows[1]["skipped_tables"] == rows[2]["skipped_tables"] == ["ledger"]
     assert history["money"] == []
     html = page(state / "nights" / "0002")
     checks = html.split('id="trends-checks"')[1].split("</table>")[0]
@@ -245,6 +246,41 @@ def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Pat
     # the last column adds the nights up, and says a game audited again counts twice
     assert ">all nights</th>" in checks
     assert "counts on each night that audited it" in html.split('id="trends-checks-note"')[1]
+
+
+def test_a_check_whose_table_a_night_lacked_reads_not_run_that_night(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """schemas/README.md: a check that could not run is never silently passed. A night
+    without a ledger (or sessions, or game_events) table runs no ledger.balance (no
+    table.limit, no pool checks): its cell says "not run", not 0 (it read 0, an all-clear,
+    beside the night's check.skipped note). A night recorded before the column was kept
+    is not known and reads as counted."""
+    _, state = two_nights
+    out = tmp_path / "out"
+    shutil.copytree(state / "nights" / "0002", out)
+    rows = read_history(out)
+    second = next(n for n in rows["nights"] if n["night"] == 2)
+    skipped = {1: [], 2: ["ledger"], 3: ["sessions", "game_events"], 4: None}
+    rows["nights"] = [{**second, "night": n, "skipped_tables": t} for n, t in skipped.items()]
+    rows["checks"] = [
+        {"night": 1, "check": check, "severity": "major", "findings": 2}
+        for check in ("ledger.balance", "table.limit", "pool.rebuy", "score.points")
+    ]
+    write_history(out, rows)
+    write_report(out)
+    view = build_view(out).history
+    assert view is not None
+    trends = {t.check: t.counts for t in view.checks}
+    assert trends == {
+        "ledger.balance": [2, None, 0, 0],
+        "table.limit": [2, 0, None, 0],
+        "pool.rebuy": [2, 0, None, 0],
+        "score.points": [2, 0, 0, 0],
+    }
+    checks = page(out).split('id="trends-checks"')[1].split("</table>")[0]
+    ledger = next(r for r in checks.split("<tr>") if "<code>ledger.balance</code>" in r)
+    assert ledger.count("not run") == 1
 
 
 def test_a_nights_folder_is_not_offered_to_fairplay_or_rng(two_nights: tuple[Path, Path]) -> None:
