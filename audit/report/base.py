@@ -25,6 +25,8 @@ class Bar:
     width: int
     """Of 100: the bar's length against the chart's longest."""
     css: str = ""
+    text: str = ""
+    """What the bar says, when not its value (an amount of money, exact)."""
 
 
 @dataclass(frozen=True)
@@ -47,14 +49,24 @@ def query_one(db: duckdb.DuckDBPyConnection, sql: str) -> int:
     return int(row[0]) if row and row[0] is not None else 0
 
 
-def chart(id: str, title: str, bars: list[tuple[str, int, str]], empty: str) -> Chart:
+def chart(
+    id: str,
+    title: str,
+    bars: list[tuple[str, int, str]],
+    empty: str,
+    texts: list[str] | None = None,
+) -> Chart:
+    """Bars as long as their values against the longest; ``texts``, one per bar, say what
+    each shows instead of its value (the value then only its length: money in minor units).
+    """
     longest = max((value for _, value, _ in bars), default=0)
+    shown = texts if texts is not None else [""] * len(bars)
     return Chart(
         id=id,
         title=title,
         bars=[
-            Bar(label, value, max(1, round(100 * value / longest)) if value else 0, css)
-            for label, value, css in bars
+            Bar(label, value, max(1, round(100 * value / longest)) if value else 0, css, text)
+            for (label, value, css), text in zip(bars, shown, strict=True)
         ],
         empty=empty,
     )

@@ -144,6 +144,7 @@ def history_view(out: Path) -> HistoryView | None:
     columns = [n["night"] for n in nights[-CHECK_NIGHTS:]]
     changes = [r for r in rows["suspicions"] if r["night"] == current]
     last_ran, open_before = open_when_last_run(current, rows["suspicions"], nights)
+    known = [r for r in table if money.get((r.night, "at_stake"), (0, None))[1] is not None]
     order = {"opened": 0, "closed": 1}
     return HistoryView(
         night=current,
@@ -170,9 +171,9 @@ def history_view(out: Path) -> HistoryView | None:
         money_chart=chart(
             "chart-money",
             "Money at stake per night (games with a finding of minor or above)",
-            [(f"night {r.night}: {r.at_stake}", _rupees(money, r.night), "sev-major")
-             for r in table if money.get((r.night, "at_stake"), (0, None))[1] is not None],
+            [(f"night {r.night}", _paise(money, r.night), "sev-major") for r in known],
             "No night whose money is known yet.",
+            [r.at_stake for r in known],
         ),
         held=_held(out),
     )
@@ -263,11 +264,16 @@ def money_text(amount: Decimal) -> str:
     return f"{amount.quantize(Decimal('0.01')):,}"
 
 
-def _rupees(
+def _paise(
     money: dict[tuple[int, str], tuple[int | None, Decimal | None]], night: int
 ) -> int:
-    """The bar's length: whole units (the label carries the exact amount)."""
-    return int(money.get((night, "at_stake"), (0, Decimal(0)))[1] or 0)
+    """The bar's length: the amount in minor units (the bar says it exactly; it said the
+    whole units, 0 for 0.74: a blind tester).
+
+    >>> _paise({(1, "at_stake"): (1, Decimal("0.74"))}, 1)
+    74
+    """
+    return int((money.get((night, "at_stake"), (0, Decimal(0)))[1] or 0) * 100)
 
 
 def _span(first: str | None, last: str | None) -> str:

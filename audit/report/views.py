@@ -199,8 +199,11 @@ def _view(
     span = run.get("hands_span")
     if not isinstance(span, dict):
         span = {}  # an older run.json: the report says nothing of the span
+    history = history_view(out)
     return ReportView(
-        title="rummy-audit nightly report",
+        # `nightly`'s own name only where it wrote the outputs (a blind tester: a `replay`
+        # run's page was titled a nightly report).
+        title="rummy-audit nightly report" if history is not None else "rummy-audit report",
         version=str(run["version"]),
         run_at=_instant(run.get("run_at")),
         hands_from=_instant(span.get("first_started_at")),
@@ -252,7 +255,7 @@ def _view(
             ),
             suspicion_chart(db, fairplay),
         ],
-        history=history_view(out),
+        history=history,
         rulesets=[
             (str(r["id"]), str(r["file"]), str(r["sha256"])[:12], str(r.get("extends") or ""))
             for r in run.get("rulesets", [])

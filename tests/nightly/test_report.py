@@ -16,7 +16,7 @@ import pytest
 
 from audit.nightly.history import read_history, suspicion_changes, write_history
 from audit.nightly.night import nightly_logs
-from audit.report.history import HISTORY_TABLES
+from audit.report.history import HISTORY_TABLES, money_text
 from audit.report.render import write_report
 from audit.report.views import build_view
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
@@ -72,6 +72,18 @@ def test_money_at_stake_is_exact(two_nights: tuple[Path, Path]) -> None:
     for n in (1, 2):
         assert 0 < at_stake[n]["amount"] <= staked[n]["amount"]  # tampered money games
         assert 0 < at_stake[n]["games"] <= staked[n]["games"]
+    # each bar says its night's amount exactly, to the paisa (it said the whole units: a
+    # blind tester's 0.74 read 0), and is as long as it in paise
+    view = build_view(state / "nights" / "0002").history
+    assert view is not None
+    bars = view.money_chart.bars
+    assert [(b.label, b.text, b.value) for b in bars] == [
+        (f"night {n}", money_text(at_stake[n]["amount"]), int(at_stake[n]["amount"] * 100))
+        for n in (1, 2)
+    ]
+    chart = page(state / "nights" / "0002").split('id="chart-money"')[1].split("</svg>")[0]
+    assert f"<title>night 2: {money_text(at_stake[2]['amount'])}</title>" in chart
+    assert "<title>rummy-audit nightly report</title>" in page(state / "nights" / "0002")
 
 
 def test_a_plain_replay_has_no_trend_section(cut: Cut) -> None:
@@ -79,6 +91,7 @@ def test_a_plain_replay_has_no_trend_section(cut: Cut) -> None:
     html = page(cut.replayed)
     assert 'id="trends"' not in html
     assert "#trends" not in html
+    assert "<title>rummy-audit report</title>" in html  # not a nightly report
 
 
 def suspicions(out: Path, *rows: tuple[str, list[str], str]) -> None:

@@ -74,7 +74,7 @@ def test_report_opens_without_errors_and_the_filter_narrows_the_table(
     browser: Any, night: Path
 ) -> None:
     page = Page(browser, night / "report.html")
-    assert page.page.title() == "rummy-audit nightly report"
+    assert page.page.title() == "rummy-audit report"
     total = page.visible_rows()
     # G2 is one hand of a pool game still running (game.running, info); the night's ledger
     # and sessions files hold no row (two check.skipped, info)
