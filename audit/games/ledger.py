@@ -295,18 +295,23 @@ def _points(
         if row.kind == "points_settlement" and row.player is not None:
             settled[row.player] += row.amount
     said = f" ({caveat[2:]})." if caveat else "."
+    seated = {player for hand in hands for player in hand.seats}
     out: list[Row] = []
     for player in sorted(set(won) | set(settled)):
         if won[player] == settled[player]:
             continue
+        # An account dealt into no hand has no hands to settle (a blind tester: a stranger's
+        # settlement row read as if its hands settled 0.00).
+        whose = (f"{player}'s hands settle {won[player]} with them" if player in seated
+                 else f"{player} was dealt into no hand of the game, so nothing settles "
+                 "with them")  # fmt: skip
         found = finding(
             "ledger.balance",
             game_id=game.game_id,
             player_id=player,
             expected=won[player],
             recorded=settled[player],
-            message=f"By the rules, {player}'s hands settle {won[player]} with them, but the "
-            f"ledger settled {settled[player]}" + said,
+            message=f"By the rules, {whose}, but the ledger settled {settled[player]}" + said,
             rule=BALANCE_RULE,
         )
         out.append((found, settled[player] - won[player]))

@@ -89,6 +89,21 @@ def test_points_settlement_differs_from_results() -> None:
     assert found[0].message.startswith("By the rules, B's hands settle -13.00 with them, but")
 
 
+def test_a_settlement_of_an_account_dealt_into_no_hand_says_so() -> None:
+    """money.md, ``ledger.balance``: a points_settlement row for Z, seated in none of the
+    game's hands, is one finding, and its words say Z was dealt into no hand (they read
+    "Z's hands settle 0.00 with them": a blind tester)."""
+    ledger = [*points_ledger(), LedgerRow("Z", "points_settlement", D("-5.00"))]
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("ledger.balance", "Z", "0.00", "-5.00")
+    ]
+    assert found[0].message.startswith(
+        "By the rules, Z was dealt into no hand of the game, so nothing settles with them, "
+        "but the ledger settled -5.00"
+    )
+
+
 def test_the_balance_finding_stays_when_the_row_findings_do_not_account_for_it() -> None:
     """B's settlement is off by 0.50 and a settlement row with no player moves 2.00 more: B's
     finding accounts for 0.50 of the 2.50 the game is out, so the balance's finding stays
