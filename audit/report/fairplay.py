@@ -111,6 +111,23 @@ class FairPlayRun:
     command: str
     """The command that runs them over this replay."""
 
+    @property
+    def skipped(self) -> list[Detector]:
+        """The detectors that did not run (their table missing), though the others did."""
+        return [d for d in self.detectors if d.skipped]
+
+    def skipped_words(self) -> str:
+        """The headline's sentence on them (empty when every detector ran): "no suspicion"
+        is not an all-clear for what a skipped one tests (a blind tester: the headline said
+        the detectors ran while shared_device had not)."""
+        gone = self.skipped
+        if not gone:
+            return ""
+        named = "; ".join(f"{d.check}: {d.skipped}" for d in gone)
+        ran = len(self.detectors) - len(gone)
+        return (f"{len(gone)} of the {len(self.detectors)} detectors did not run ({named}), "
+                f"so the night was looked at by the other {ran} only.")  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Node:
@@ -368,8 +385,9 @@ def suspicion_chart(db: duckdb.DuckDBPyConnection, fairplay: FairPlayRun) -> Cha
         return chart("chart-suspicions", title, [], f"{SUSPICIONS} is missing from this folder.")
     rows = dict(query(db, "SELECT severity, count(*) FROM s GROUP BY severity"))
     bars = [(s, int(rows[s]), f"sev-{s}") for s in SEVERITIES if rows.get(s)]
+    ran = len(fairplay.detectors) - len(fairplay.skipped)
     empty = (
         f"No fair-play suspicion was raised ({fairplay.tested:,} hypotheses tested by "
-        f"{len(fairplay.detectors)} detectors)."
+        f"{ran} detectors{'' if ran == len(fairplay.detectors) else ', the others not run'})."
     )
     return chart("chart-suspicions", title, bars, empty)

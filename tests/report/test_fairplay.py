@@ -383,3 +383,9 @@ def test_a_detector_whose_table_is_missing_is_skipped_not_tested_zero(
     assert ">0<" not in row
     others = [d for d in run["fairplay"]["detectors"] if d["check"] != "fairplay.shared_device"]
     assert {d["status"] for d in others} == {"run"}
+    # the headline says so too, not only the table (it said the detectors ran: a blind tester)
+    status = " ".join(section(fair_section(page(out)), 'id="fairplay-status"', "</p>").split())
+    total = len(run["fairplay"]["detectors"])
+    assert (f"1 of the {total} detectors did not run (fairplay.shared_device: the log root has "
+            f"no sessions table), so the night was looked at by the other {total - 1} only."
+            ) in status  # fmt: skip
