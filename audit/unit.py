@@ -569,7 +569,7 @@ def _ledger_checks(
             game,
             f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records no "
             f"result for {player}{also} (see its score.outcome finding), so what its hands "
-            f"settle is not known and {_RESTS['ledger']} not checked. {_odd(game, found)}",
+            f"settle is not known and {_RESTS['ledger']} not checked; {_odd(game, found)}.",
             "games.hands",
         )
     ]
@@ -577,9 +577,10 @@ def _ledger_checks(
 
 def _odd(game: Game, found: Sequence[Finding]) -> str:
     """What the ledger check found that is not judged: the first of its findings' words,
-    and how many more it found. The balance leads when the game is out, though the check
-    leaves its finding out when the rows' findings account for it (``ledger.Row``): how
-    much the game is out, then the rows.
+    and how many more it found, as a clause to end a ``game.unchecked`` sentence (one
+    sentence a message: findings.py; it was a second sentence). The balance leads when the
+    game is out, though the check leaves its finding out when the rows' findings account
+    for it (``ledger.Row``): how much the game is out, then the rows.
 
     >>> one = finding("ledger.balance", game_id="G1", message="G1 paid out 5.00 too much.",
     ...               rule=contract("games.hands"))
@@ -587,7 +588,7 @@ def _odd(game: Game, found: Sequence[Finding]) -> str:
     >>> game = Game("G1", "T1", "points", None, 13, "standard-13", 2, 2, 6, "real", None,
     ...             None, Decimal("10"), False)
     >>> print(_odd(game, [one, one, one]))
-    What does not add up: G1 paid out 5.00 too much; the ledger check found 2 more differences.
+    what does not add up: G1 paid out 5.00 too much, and the ledger check found 2 more differences
     """
     lead = balance(game)  # at its own severity, so told apart by its words
     said = {f.message for f in lead}
@@ -595,10 +596,10 @@ def _odd(game: Game, found: Sequence[Finding]) -> str:
     first = found[0].message.rstrip(".")
     others = len(found) - 1
     if not others:
-        return f"What does not add up: {first}."
+        return f"what does not add up: {first}"
     return (
-        f"What does not add up: {first}; the ledger check found {others} more "
-        f"difference{'s' if others > 1 else ''}."
+        f"what does not add up: {first}, and the ledger check found {others} more "
+        f"difference{'s' if others > 1 else ''}"
     )
 
 
@@ -615,8 +616,8 @@ def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = 
     else:
         why = f"A {table} row of game {game.game_id} could not be read (see its input.row finding)"
         rule = "log.contract"
-    return game_unchecked(game, f"{why}, so {_rests(game, table)} not checked." + (
-        odd and f" {odd}"), rule)  # fmt: skip
+    return game_unchecked(game, f"{why}, so {_rests(game, table)} not checked"
+                          + (odd and f"; {odd}") + ".", rule)  # fmt: skip
 
 
 def game_unchecked(

@@ -3,13 +3,21 @@ same code whether a hand can be replayed, and see the same findings."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from audit.explain import load_view, render_text
+from audit.records import LedgerRow
+from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
+from audit.unit import game_checks
 from tests.logs.logbuilder import LogBuilder
+from tests.replay.cases import base
+from tests.replay.scenario import scenario
+
+STANDARD = load_preset("standard-13")
 
 
 def test_explain_refuses_the_hand_the_night_quarantines(tmp_path: Path) -> None:
@@ -61,3 +69,34 @@ def test_two_hands_of_a_game_with_one_hand_no_leave_its_game_unchecked(tmp_path:
     hands = pq.read_table(out / "hands.parquet").to_pylist()
     assert {h["hand_id"]: h["status"] for h in hands} == dict.fromkeys(("h1", "h2", "h3"),
                                                                       "verified")  # fmt: skip
+
+
+def test_game_unchecked_money_is_one_sentence_saying_what_does_not_add_up() -> None:
+    """The output contract's message: one plain sentence (audit/findings.py, `finding`;
+    STYLE.md 12). A points game whose ledger does not add up while a ledger file could not
+    be read, or while a hand records no result for a player, is one `game.unchecked` whose
+    message ends with what does not add up (before: a second sentence, "... not checked.
+    What does not add up: ...")."""
+    game, hand = scenario(**base())  # P1 won 36.00, P2 lost -40.00: 4.00 of rake
+    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("46.00")),
+                   LedgerRow("P2", "points_settlement", Decimal("-40.00")),
+                   LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    damaged = {"ledger": ["ledger/part-1.parquet"]}
+    (lost,) = [f for f in game_checks(game, [hand], STANDARD, damaged=damaged)
+               if f.check == "game.unchecked"]  # fmt: skip
+    assert lost.message == (
+        "Game G1's ledger rows do not add up, and ledger/part-1.parquet could not be read and "
+        "may hold the rest of them, so its money was not checked; what does not add up: "
+        "Game G1 took in 40.00 but paid out 50.00 (rake included), 10.00 too much, and the "
+        "ledger check found 1 more difference."
+    )
+    hand.results = [r for r in hand.results if r.player != "P2"]
+    (unsettled,) = [f for f in game_checks(game, [hand], STANDARD) if f.check == "game.unchecked"]
+    assert unsettled.message.startswith(
+        "Game G1's ledger rows do not add up, but hand H1 records no result for P2 (see its "
+        "score.outcome finding), so what its hands settle is not known and its money was not "
+        "checked; what does not add up: Game G1 took in 40.00 but paid out 50.00"
+    )
+    for message in (lost.message, unsettled.message):
+        assert message.endswith("."), message
+        assert ". " not in message, message

@@ -4,7 +4,7 @@ how it is made and the rule behind it; and of one explained hand: each player's 
 the rules, or why there is none (``hand_amount``, ``settled_by_rules``).
 
 The sums come from the game checks' own arithmetic (``audit.games.ledger.prize_pool`` and
-``points_owed``, ``audit.games.pool.split_shares``, ``audit.money.rake``); where the checks
+``points_owed``, ``audit.games.split.split_shares``, ``audit.money.rake``); where the checks
 do not judge the money (a running game, a game not all of whose hands could be read, a
 called-off game: ``records.called_off`` ...) the view says so instead, with the same
 readings as ``audit.unit.game_checks``; the refund rows of a game played to its end are
@@ -30,7 +30,8 @@ from audit.games.ledger import (
     refunds,
     settle_by_rules,
 )
-from audit.games.pool import PoolJudgement, judge_pool, split_shares
+from audit.games.pool import PoolJudgement, judge_pool
+from audit.games.split import split_shares
 from audit.money import money
 from audit.money import rake as rake_of
 from audit.records import (
@@ -477,7 +478,7 @@ def _split_payouts(
     rules: Ruleset,
     fee: Decimal,
 ) -> tuple[Payout, ...]:
-    """The shares of a pool split (``pool.split_shares``) of the split's kind by the rules
+    """The shares of a pool split (``split.split_shares``) of the split's kind by the rules
     (``judged``): the players still in after the split's hand, with their scores then, in
     the seat order of hand 1. A ``pool.split`` finding's expected share is the pool check's
     own word and is shown where it names a player."""

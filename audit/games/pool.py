@@ -55,8 +55,7 @@ from decimal import Decimal
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.money import PAISA
-from audit.money import rake as rake_of
+from audit.games.split import ACCEPT_RULE, owed, split_paid, unmet_needs
 from audit.records import (
     Game,
     GameAction,
@@ -70,57 +69,6 @@ from audit.records import (
     won_again,
 )
 from audit.rules.ruleset import PoolRules, Ruleset, cite
-
-ACCEPT_RULE = (
-    "pool.split: A manual split is made only when every player left accepts it; if "
-    "one rejects it, the game goes on. The player who offers the split accepts it by "
-    "offering, so their own split_accept row is not needed, though it may be written "
-    "(000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept to "
-    "have a Manual Split; even if one player rejects the Manual Split, the game will "
-    "continue in its normal course')"
-)
-"""The rule a ``pool.split`` finding on who accepted a manual split cites: the presets
-have no key for it (it is not a value to choose), so it is quoted here from 000_."""
-
-
-def equal_shares(total: Decimal, n: int) -> list[Decimal]:
-    """``total`` in ``n`` shares to the paisa, the leftover paise one each to the first.
-
-    >>> equal_shares(Decimal("100.00"), 3)
-    [Decimal('33.34'), Decimal('33.33'), Decimal('33.33')]
-    """
-    base, extra = divmod(int(total / PAISA), n)
-    return [(base + (1 if i < extra else 0)) * PAISA for i in range(n)]
-
-
-def split_shares(
-    *,
-    kind: str,
-    scores: list[int],
-    pool: PoolRules,
-    entry_fee: Decimal,
-    entries: int,
-    rake_pct: Decimal,
-) -> list[Decimal]:
-    """What each player (``scores`` in seat order) is owed by an auto or manual split.
-
-    >>> rules = PoolRules(elimination_score=101, exactly_eliminates=True,
-    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
-    ...     drop_base=100,
-    ...     drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
-    >>> split_shares(kind="auto", scores=[85, 88], pool=rules, entry_fee=Decimal("100.00"),
-    ...     entries=2, rake_pct=Decimal("10.00"))
-    [Decimal('90.00'), Decimal('90.00')]
-    """
-    pot = entry_fee * entries
-    prize = pot - rake_of(pot, rake_pct)
-    if kind != "manual":
-        return equal_shares(prize, len(scores))
-    drops = [pool.first_drops_left(s) for s in scores]
-    per_drop = entry_fee - rake_of(entry_fee, rake_pct)
-    extra = [(d - min(drops)) * per_drop for d in drops]
-    rest = equal_shares(prize - sum(extra, Decimal(0)), len(scores))
-    return [e + r for e, r in zip(extra, rest, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -161,6 +109,9 @@ class _PoolCheck:
         self.events: dict[int, list[GameEvent]] = defaultdict(list)
         for event in game.game_events:
             self.events[event.after_hand_no].append(event)
+        self.by_no = {hand.hand_no: hand for hand in hands}
+        self.placed: dict[str, int] = {}  # out after that hand by an eliminated row misplaced
+        self.moved: set[int] = set()  # seqs of eliminated rows written a hand late (reported)
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
         """A finding citing the preset's ``<format>.<key>`` rule, a whole rule key when
@@ -351,13 +302,17 @@ class _PoolCheck:
         """Check the eliminations and rebuys after ``hand``; the players still in after it."""
         events = self.events.get(hand.hand_no, [])
         no = hand.hand_no
-        eliminated = {e.player: e for e in events if e.action == "eliminated"}
+        eliminated = self.once(hand, events, "eliminated")
         unrecorded: list[str] = []  # out by the rules, no row says they were out
         refused: set[str] = set()  # recorded as out, in by the rules
         for player in hand.seats:
             score = self.scores.get(player, 0)
             event = eliminated.get(player)
             if event is None:
+                if self.placed.get(player) == no or (
+                    self.pool.is_eliminated(score) and self.late(hand, player, score)
+                ):
+                    continue  # out by a row written a hand early or late: its one finding
                 if (
                     self.pool.is_eliminated(score)
                     and player not in self.ghosts
@@ -373,6 +328,8 @@ class _PoolCheck:
                     unrecorded.append(player)
             elif not self.pool.is_eliminated(score):
                 refused.add(player)
+                if self.early(hand, player, event, score):
+                    continue
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player} was eliminated after hand {no} with {score} by the rules, "
@@ -393,7 +350,7 @@ class _PoolCheck:
                     expected=score, recorded=event.score,
                 )  # fmt: skip
         for who, event in eliminated.items():
-            if who not in hand.seats:
+            if who not in hand.seats and event.seq not in self.moved:
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{who} is recorded as eliminated after hand {no}, a hand they did "
@@ -411,8 +368,8 @@ class _PoolCheck:
         # which then looked wrong at 66, and C's later scores with it). One out with no
         # rebuy stays out, though seated again (``seated``'s one finding: a blind tester had
         # them "still in" beside the winner too).
-        out = [p for p in hand.seats
-               if (p in eliminated and p not in refused) or p in unrecorded or p in self.gone]
+        out = [p for p in hand.seats if (p in eliminated and p not in refused)
+               or p in unrecorded or p in self.gone or self.placed.get(p) == no]
         still_in = [p for p in hand.seats if p not in out]
         back = self.rebuy(hand, events, out, still_in)
         for player in out:
@@ -424,10 +381,90 @@ class _PoolCheck:
                     self.missed.add(player)
         return [p for p in hand.seats if p in still_in or p in back]
 
+    def once(self, hand: Hand, events: list[GameEvent], action: str) -> dict[str, GameEvent]:
+        """The first ``action`` row (``eliminated``, ``rebuy``) of each player after
+        ``hand``. A player's row written again (another seq; one seq twice is a duplicated
+        key, ``game.unchecked``) is one finding on the repeat, and no second elimination or
+        rebuy: its entry is counted nowhere (a blind tester: an ``eliminated`` row written
+        twice gave no finding at all)."""
+        rows: dict[str, list[GameEvent]] = defaultdict(list)
+        for event in events:
+            if event.action == action and event.player is not None:
+                rows[event.player].append(event)
+        check, what = ("pool.rebuy", "rebuys") if action == "rebuy" else (
+            "pool.elimination", "is eliminated")
+        for player, written in rows.items():
+            if len(written) < 2:
+                continue
+            self.void.update(e.seq for e in written[1:] if action == "rebuy")
+            seqs = [str(e.seq) for e in written]
+            self.add(
+                check, "rebuy_below" if action == "rebuy" else "elimination_score",
+                f"The record writes {player}'s {action} event after hand {hand.hand_no} "
+                f"{len(written)} times (seq {', '.join(seqs[:-1])} and {seqs[-1]}), but a "
+                f"player {what} once after a hand.",
+                hand_id=hand.hand_id, player_id=player, seq=written[1].seq,
+                expected=f"one {action} event", recorded=f"{len(written)} {action} events",
+            )  # fmt: skip
+        return {player: written[0] for player, written in rows.items()}
+
+    def late(self, hand: Hand, player: str, score: int) -> bool:
+        """``player``, out by the rules after ``hand`` with no row saying so, has their
+        ``eliminated`` row after the next hand, which they did not play: the row was written
+        a hand late, its one finding (a blind tester: two, the missing row and a row after
+        a hand not played)."""
+        after = self.by_no.get(hand.hand_no + 1)
+        if after is None or player in after.seats:
+            return False
+        row = next((e for e in self.events.get(after.hand_no, [])
+                    if e.action == "eliminated" and e.player == player), None)  # fmt: skip
+        if row is None:
+            return False
+        self.moved.add(row.seq)
+        self.placed[player] = hand.hand_no
+        also = "" if row.score == score else (
+            f" (and with a score of {row.score}, where by the rules it was {score})")
+        self.add(
+            "pool.elimination", "elimination_score",
+            f"{player} reached {score} after hand {hand.hand_no}, {_over(self.pool)}, but "
+            f"their elimination is recorded after hand {after.hand_no}, a hand they did not "
+            f"play{also}: it belongs after hand {hand.hand_no}.",
+            hand_id=after.hand_id, player_id=player, seq=row.seq,
+            expected=f"after hand {hand.hand_no}", recorded=f"after hand {after.hand_no}",
+        )  # fmt: skip
+        return True
+
+    def early(self, hand: Hand, player: str, row: GameEvent, score: int) -> bool:
+        """``player``'s ``eliminated`` row after ``hand``, below the threshold by the rules,
+        was written a hand early: they played the next hand, reached the threshold in it and
+        have no row after it. One finding naming that hand (a blind tester: two, the row
+        refused and the elimination missing); they are out after it."""
+        after = self.by_no.get(hand.hand_no + 1)
+        result = next((r for r in after.results if r.player == player), None) if after else None
+        if after is None or result is None or after.quarantine is not None or any(
+            e.action == "eliminated" and e.player == player
+            for e in self.events.get(after.hand_no, [])
+        ):
+            return False
+        reached = score + self.points(after, result)
+        if not self.pool.is_eliminated(reached):
+            return False
+        self.placed[player] = after.hand_no
+        self.add(
+            "pool.elimination", "elimination_score",
+            f"{player}'s elimination is recorded after hand {hand.hand_no}, when they had "
+            f"{score} by the rules, {_under(self.pool)}, but they played hand "
+            f"{after.hand_no} and reached {reached} after it: the row belongs after hand "
+            f"{after.hand_no}.",
+            hand_id=hand.hand_id, player_id=player, seq=row.seq,
+            expected=f"after hand {after.hand_no}", recorded=f"after hand {hand.hand_no}",
+        )  # fmt: skip
+        return True
+
     def rebuy(
         self, hand: Hand, events: list[GameEvent], out: list[str], still_in: list[str]
     ) -> list[str]:
-        rebuys = [e for e in events if e.action == "rebuy" and e.player is not None]
+        rebuys = list(self.once(hand, events, "rebuy").values())
         if not rebuys:
             return []
         no, pool = hand.hand_no, self.pool
@@ -553,38 +590,11 @@ class _PoolCheck:
         self.split_kind = kind
         self.amounts(hand, active, scores, kind, split.seq)
 
-    def unmet(self, active: list[str], scores: list[int]) -> tuple[str, str] | None:
-        """What a manual split needs that the players left do not have: the first unmet
-        need's rule key and all of them, joined (one finding: a blind tester had one a need);
-        with fewer than 2 players left only that (their drops apart make no sense)."""
-        pool = self.pool
-        if len(active) < 2:
-            was = f"only {active[0]} was" if active else "none was"
-            need = f"at least 2 players left, and {was}: the game was over"
-            return "manual_split_min_score", need
-        drops = [pool.first_drops_left(s) for s in scores]
-        low, high = pool.split_drop_difference
-        problems = []
-        if any(s < pool.manual_split_min_score for s in scores):
-            problems.append(
-                ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or "
-                 f"more (the lowest is {min(scores)})")
-            )  # fmt: skip
-        if not low <= max(drops) - min(drops) <= high:
-            left = "/".join(map(str, drops))
-            problems.append(
-                ("split_drop_difference", f"first drops left differing by {low} to {high} "
-                 f"(they have {left}: {max(drops) - min(drops)} apart)")
-            )  # fmt: skip
-        if not problems:
-            return None
-        return problems[0][0], " and ".join(need for _, need in problems)
-
     def offers(
         self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]
     ) -> None:
         """000_: a manual split is offered only when its criteria are met."""
-        unmet = self.unmet(active, scores)
+        unmet = unmet_needs(self.pool, active, scores)
         if unmet is None:
             return
         key, need = unmet
@@ -613,7 +623,7 @@ class _PoolCheck:
         if offered:
             lead = f"{' and '.join(offered)} offered a split after hand {no} and the game was "
             lead += "split by agreement"
-        unmet = self.unmet(active, scores)
+        unmet = unmet_needs(self.pool, active, scores)
         if unmet is not None:
             key, need = unmet
             self.add(
@@ -652,21 +662,10 @@ class _PoolCheck:
         game = self.game
         if not game.ledger or game.entry_fee is None or not active:
             return  # no ledger table: the amounts are not checked here
-        order = {p: i for i, p in enumerate(self.seat_order)}
-        seated = sorted(range(len(active)), key=lambda i: order.get(active[i], len(order)))
-        owed = split_shares(
-            kind=kind,
-            scores=[scores[i] for i in seated],
-            pool=self.pool,
-            entry_fee=game.entry_fee,
-            entries=len(self.seat_order) + self.rebuys,
-            rake_pct=game.rake_pct,
-        )
-        expected = {active[i]: share for i, share in zip(seated, owed, strict=True)}
-        paid: dict[str, Decimal] = defaultdict(Decimal)
-        for row in game.ledger:
-            if row.kind == "split" and row.player is not None:
-                paid[row.player] += row.amount
+        expected = owed(kind=kind, active=active, scores=scores, seat_order=self.seat_order,
+                        pool=self.pool, entry_fee=game.entry_fee,
+                        entries=len(self.seat_order) + self.rebuys, rake_pct=game.rake_pct)
+        paid = split_paid(game)
         what = "automatic" if kind != "manual" else "agreed"
         for player in [*active, *sorted(set(paid) - set(active))]:
             want, got = expected.get(player, Decimal("0.00")), paid.get(player)

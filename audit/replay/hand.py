@@ -104,6 +104,8 @@ class HandReplay:
         """A player not dealt in, or out of the hand, whose turn (one ``turn.order``
         finding) is under way; ``intruder_drew``: it has had its draw."""
         self.intruder_drew = False
+        self.late: str | None = None
+        """The player whose turn after the hand ended (one ``turn.order``) is under way."""
         self.taken: str | None = None
         """The player whose turn it was when an intruder played a whole turn (a draw and a
         discard) between two turns: the turn stays theirs, but where the record goes on
@@ -209,8 +211,10 @@ class HandReplay:
             self._follow(e, seat)
             return None
         self.intruder = None
-        if self.ended:
-            self._turn(f"{player} played a card after the hand had ended.", e)
+        if self.ended:  # one finding a turn of theirs: a draw and its discard are one
+            if player != self.late:
+                self._turn(f"{player} played a card after the hand had ended.", e)
+            self.late = None if e.action in (_DISCARD, _DECLARE, _DROP) else player
             return None
         expected, taken = self.order[self.current], self.taken
         self.taken = None

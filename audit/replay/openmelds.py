@@ -381,25 +381,38 @@ class OpenHandReplay:
         seat, turn = self._mid_turn(e)
         if seat is None:
             return
-        meld = self._target(e)
         card = e.card
         if not self.rules.joker_swap:
-            where = f" in meld {meld.number}" if meld is not None else ""
+            # A swap where jokers stay is the one finding, whatever meld it names: not also
+            # the meld's number missing or its holding no joker (a blind tester: two).
+            n, meld = e.meld, None
+            if n is not None and 0 <= n < len(self.melds):
+                meld = self.melds[n]
+            where = f" in meld {n} on the table" if meld is not None else " on the table"
+            if meld is None and n is not None:
+                where += f" (meld {n}, which the table does not hold)"
+            elif meld is not None and not any(self.jokers.is_joker(c) for c in meld.cards):
+                where += f" ({format_codes(meld.cards)}, a meld with no joker)"
             self._find(
                 "meld.joker_swap",
                 "open.joker_swap",
-                f"{seat.player} swapped {CODE_TEXT[card]} for a joker{where} on the table; "
-                "a joker laid on the table stays there.",
+                f"{seat.player} swapped {CODE_TEXT[card]} for a joker{where}; a joker laid on "
+                "the table stays there.",
                 e,
                 expected="the joker stays on the table",
                 recorded=f"swap_joker {CODE_TEXT[card]}",
             )
+        else:
+            meld = self._target(e)
         self._reclaim(seat, card)
         self.base._take_from_hand(seat, e, card, "swapped onto the table")
         turn.laid[card] += 1
         if meld is None:
             return
         jokers = [c for c in meld.cards if self.jokers.is_joker(c)]
+        if not jokers and not self.rules.joker_swap:
+            meld.cards.append(card)  # said in the swap's finding
+            return
         if not jokers:
             self._find(
                 "meld.invalid",

@@ -568,9 +568,9 @@ def test_money_not_checked_shows_no_sum_as_the_rules(tmp_path: Path) -> None:
     unit = audit_unit(GameUnit(game.game_id, game, [hand]))
     (unchecked,) = [f for f in unit.findings if f.check == "game.unchecked"]
     assert unchecked.message.endswith(
-        "so what its hands settle is not known and its money was not checked. What does not "
-        "add up: Game G1 took in 105.00 but paid out 90.00 (rake included), 15.00 too little; "
-        "the ledger check found 4 more differences."
+        "so what its hands settle is not known and its money was not checked; what does not "
+        "add up: Game G1 took in 105.00 but paid out 90.00 (rake included), 15.00 too little, "
+        "and the ledger check found 4 more differences."
     ), unchecked.message
     view = build_game_view(unit, source="logs", version="V")
     assert view.ledger is not None

@@ -16,7 +16,7 @@ import pytest
 
 from audit.games.deals import check_deals
 from audit.games.ledger import check_ledger
-from audit.games.pool import equal_shares, split_shares
+from audit.games.split import equal_shares, split_shares
 from audit.money import money, rake
 from audit.records import Game, GameEvent, Hand, LedgerRow, Result
 from audit.replay.hand import HandReplay

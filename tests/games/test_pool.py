@@ -9,7 +9,8 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.findings import Finding
-from audit.games.pool import check_pool, judge_pool, out_of_format, split_shares
+from audit.games.pool import check_pool, judge_pool, out_of_format
+from audit.games.split import split_shares
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
 from audit.replay.outcome import Expected

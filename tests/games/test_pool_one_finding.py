@@ -131,3 +131,100 @@ def test_pool_rebuy_of_a_player_still_in_is_one_finding_and_no_entry_000() -> No
     assert [(f.check, f.player_id, f.expected, f.recorded) for f in game_checks(*sold, RULES)] == [
         ("ledger.balance", "B", "0.00", "-100.00"), ("pool.rebuy", "B", "no rebuy", "rebuy"),
     ]
+
+
+# ---------------------------------------------------------------- game events written again
+
+
+def test_pool_elimination_an_eliminated_row_written_twice_is_one_finding_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool; log-format.md `game_events`). B is
+    rightly out at 110 after hand 2, and the platform writes B's `eliminated` row twice
+    (seq 0 and 1): one finding on the repeat, and B is out once (before, the second row
+    silently replaced the first: no finding at all)."""
+    points = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 30, "C": 40}, {"A": 0, "C": 20}]
+    events = [ev(2, "B", "eliminated", 110), ev(2, "B", "eliminated", 110)]
+    game, hands = pool_game(points, events)
+    (found,) = [f for f in game_checks(game, hands, RULES) if f.check != "game.running"]
+    assert keys([found]) == [("pool.elimination", "g1", "h2", "B")]
+    assert (found.seq, found.expected, found.recorded) == (1, "one eliminated event",
+                                                           "2 eliminated events")  # fmt: skip
+    assert found.rule.startswith("pool_101.elimination_score")
+    assert found.message == (
+        "The record writes B's eliminated event after hand 2 2 times (seq 0 and 1), but a "
+        "player is eliminated once after a hand."
+    )
+    assert judge_pool(game, hands, RULES).standings[2].active == ("A", "C")
+
+
+def test_pool_rebuy_a_rebuy_row_written_twice_is_one_finding_and_one_entry_000() -> None:
+    """`pool_101.rebuy_below` (000_'s worked example: C out at 110 re-buys at 1 + 57 = 58)
+    and schemas/money.md step 4. C's `rebuy` row written twice (seq 1 and 2) is one
+    finding on the repeat, and one rebuy: the ledger that sold C one rebuy and paid A a
+    prize of five entries less the rake is right (before: no finding, two rebuys counted)."""
+    points = [{"A": 35, "B": 22, "C": 110, "D": 57}, {"A": 0, "B": 90, "C": 50, "D": 50}]
+    events = [ev(1, "C", "eliminated", 110), ev(1, "C", "rebuy", 58), ev(1, "C", "rebuy", 58),
+              *(ev(2, p, "eliminated", s) for p, s in (("B", 112), ("C", 108), ("D", 107))),
+              ev(2, "A", "game_won")]  # fmt: skip
+    ledger = [*((p, "buy_in", "-100.00") for p in "ABCD"), ("C", "rebuy", "-100.00"),
+              ("A", "prize", "450.00"), (None, "rake", "50.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.rebuy", "g1", "h1", "C")]
+    assert (found.seq, found.expected, found.recorded) == (2, "one rebuy event",
+                                                           "2 rebuy events")  # fmt: skip
+    assert found.message == (
+        "The record writes C's rebuy event after hand 1 2 times (seq 1 and 2), but a player "
+        "rebuys once after a hand."
+    )
+    judged = judge_pool(game, hands, RULES)
+    assert (judged.void_rebuys, judged.standings[1].rebuys) == ({2}, 1)
+
+
+# ---------------------------------------------------------------- an eliminated row misplaced
+
+MISPLACED = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 30, "C": 40}, {"A": 0, "C": 20}]
+"""B reaches 110 after hand 2 (out at 101) and sits out hand 3."""
+
+
+def test_pool_elimination_a_row_written_after_the_next_hand_is_one_finding_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool; schemas/output.md: a pool finding's
+    `hand_id` is the hand its row follows). B's `eliminated` row written after hand 3, a
+    hand B did not play, instead of hand 2: one finding naming hand 2 (before: two, the
+    row missing after hand 2 and a row after a hand not played). B is out after hand 2."""
+    game, hands = pool_game(MISPLACED, [ev(3, "B", "eliminated", 110)])
+    (found,) = [f for f in game_checks(game, hands, RULES) if f.check != "game.running"]
+    assert keys([found]) == [("pool.elimination", "g1", "h3", "B")]
+    assert (found.seq, found.expected, found.recorded) == (0, "after hand 2", "after hand 3")
+    assert found.message == (
+        "B reached 110 after hand 2, which eliminates at 101, but their elimination is "
+        "recorded after hand 3, a hand they did not play: it belongs after hand 2."
+    )
+    assert judge_pool(game, hands, RULES).standings[2].active == ("A", "C")
+
+
+def test_pool_elimination_a_row_written_after_the_hand_before_is_one_finding_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool). B's `eliminated` row written after
+    hand 1 (B at 80, still in, and played hand 2) instead of hand 2, where B reached 110:
+    one finding naming hand 2 (before: two, the row refused below 101 and the row missing
+    after hand 2). B is in after hand 1 and out after hand 2."""
+    game, hands = pool_game(MISPLACED, [ev(1, "B", "eliminated", 110)])
+    (found,) = [f for f in game_checks(game, hands, RULES) if f.check != "game.running"]
+    assert keys([found]) == [("pool.elimination", "g1", "h1", "B")]
+    assert (found.seq, found.expected, found.recorded) == (0, "after hand 2", "after hand 1")
+    assert found.message == (
+        "B's elimination is recorded after hand 1, when they had 80 by the rules, below the "
+        "101 that eliminates, but they played hand 2 and reached 110 after it: the row "
+        "belongs after hand 2."
+    )
+    standings = judge_pool(game, hands, RULES).standings
+    assert (standings[1].active, standings[2].active) == (("A", "B", "C"), ("A", "C"))
+
+
+def test_pool_elimination_a_row_early_for_a_player_still_in_after_is_refused_000() -> None:
+    """`pool_101.elimination_score`: a row after hand 1 for B, who is still below 101
+    after hand 2, is no misplaced row but an elimination the rules refuse (the finding it
+    always was)."""
+    points = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 5, "C": 40}]
+    found = run(*pool_game(points, [ev(1, "B", "eliminated", 80)]))
+    assert [(f.hand_id, f.recorded) for f in found] == [("h1", "eliminated")]
+    assert found[0].message.startswith("B was eliminated after hand 1 with 80 by the rules")

@@ -209,7 +209,7 @@ def test_a_game_whose_ledger_rows_are_split_over_an_unreadable_file_is_unchecked
     (unchecked,) = [f for f in found if f["check"] == "game.unchecked" and f["game_id"] == split]
     assert unchecked["message"].startswith(
         f"Game {split}'s ledger rows do not add up, and {lost} could not be read and may hold"
-        " the rest of them, so its money was not checked. What does not add up: "
+        " the rest of them, so its money was not checked; what does not add up: "
     )
     assert unchecked["severity"] == "info"
 

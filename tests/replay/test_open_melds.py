@@ -172,6 +172,31 @@ def test_a_joker_on_the_table_stays_there() -> None:
     assert replay.winner == "P1"
 
 
+def test_a_joker_on_the_table_stays_there_a_swap_onto_a_meld_without_one_is_one_finding() -> None:
+    """002_: "A joker on the table stays there" (`open.joker_swap = false`). P2 swaps 4H
+    into P1's set 4S 4D 4C, which holds no joker: one `meld.joker_swap` that says so
+    (before: a `meld.invalid` "holds no joker" beside it); so is a swap onto a meld the
+    table does not hold. Where swaps are allowed the same swap is its one `meld.invalid`."""
+    events = [*CLEAN[:9], "P2 swap_joker 4H @2", *CLEAN[9:]]
+    game, hand = om_hand(events, {"P1": ("won", 0), "P2": ("lost", 49)})
+    assert findings(game, hand) == [("meld.joker_swap", "P2", 9)]
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert audit.findings[0].message == (
+        "P2 swapped 4H for a joker in meld 2 on the table (4S 4D 4C, a meld with no joker); "
+        "a joker laid on the table stays there."
+    )
+    events[9] = "P2 swap_joker 4H @7"
+    game, hand = om_hand(events, {"P1": ("won", 0), "P2": ("lost", 49)})
+    audit, _ = audit_open_hand(hand, game, RULES)
+    assert [(f.check, f.seq, f.message) for f in audit.findings] == [(
+        "meld.joker_swap", 9, "P2 swapped 4H for a joker on the table (meld 7, which the table "
+        "does not hold); a joker laid on the table stays there.",
+    )]  # fmt: skip
+    events[9] = "P2 swap_joker 4H @2"
+    game, hand = om_hand(events, {"P1": ("won", 0), "P2": ("lost", 49)})
+    replay = OpenHandReplay(hand, game, replace(RULES, joker_swap=True)).run()
+    assert [(f.check, f.seq) for f in replay.findings] == [("meld.invalid", 9)]
+
 def test_at_most_2_wild_cards_in_one_meld() -> None:
     """002_: "At most 2 wild cards in one meld." P1 lays 4S with two eights (wild) and
     the joker: three wild cards (read as a run 4S-7S, the reading with the fewest),

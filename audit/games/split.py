@@ -1,0 +1,123 @@
+"""A pool split (000_'s Manual Split and Auto Split, as the preset's ``pool_101.*`` /
+``pool_201.*`` rules fix them): what a manual split needs of the players left, who must
+accept it, and what a split owes each player (the readings are audit/games/pool.py's module
+doc, "Money": the prize pool less its rake, in equal shares or, for a manual split, each
+player's extra first drops first). The pool check (audit/games/pool.py) judges the record
+with them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+
+from audit.money import PAISA
+from audit.money import rake as rake_of
+from audit.records import Game
+from audit.rules.ruleset import PoolRules
+
+ACCEPT_RULE = (
+    "pool.split: A manual split is made only when every player left accepts it; if "
+    "one rejects it, the game goes on. The player who offers the split accepts it by "
+    "offering, so their own split_accept row is not needed, though it may be written "
+    "(000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept to "
+    "have a Manual Split; even if one player rejects the Manual Split, the game will "
+    "continue in its normal course')"
+)
+"""The rule a ``pool.split`` finding on who accepted a manual split cites: the presets
+have no key for it (it is not a value to choose), so it is quoted here from 000_."""
+
+
+def equal_shares(total: Decimal, n: int) -> list[Decimal]:
+    """``total`` in ``n`` shares to the paisa, the leftover paise one each to the first.
+
+    >>> equal_shares(Decimal("100.00"), 3)
+    [Decimal('33.34'), Decimal('33.33'), Decimal('33.33')]
+    """
+    base, extra = divmod(int(total / PAISA), n)
+    return [(base + (1 if i < extra else 0)) * PAISA for i in range(n)]
+
+
+def split_shares(
+    *,
+    kind: str,
+    scores: list[int],
+    pool: PoolRules,
+    entry_fee: Decimal,
+    entries: int,
+    rake_pct: Decimal,
+) -> list[Decimal]:
+    """What each player (``scores`` in seat order) is owed by an auto or manual split.
+
+    >>> rules = PoolRules(elimination_score=101, exactly_eliminates=True,
+    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
+    ...     drop_base=100,
+    ...     drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
+    >>> split_shares(kind="auto", scores=[85, 88], pool=rules, entry_fee=Decimal("100.00"),
+    ...     entries=2, rake_pct=Decimal("10.00"))
+    [Decimal('90.00'), Decimal('90.00')]
+    """
+    pot = entry_fee * entries
+    prize = pot - rake_of(pot, rake_pct)
+    if kind != "manual":
+        return equal_shares(prize, len(scores))
+    drops = [pool.first_drops_left(s) for s in scores]
+    per_drop = entry_fee - rake_of(entry_fee, rake_pct)
+    extra = [(d - min(drops)) * per_drop for d in drops]
+    rest = equal_shares(prize - sum(extra, Decimal(0)), len(scores))
+    return [e + r for e, r in zip(extra, rest, strict=True)]
+
+
+def unmet_needs(pool: PoolRules, active: list[str], scores: list[int]) -> tuple[str, str] | None:
+    """What a manual split needs that the players left do not have: the first unmet
+    need's rule key and all of them, joined (one finding: a blind tester had one a need);
+    with fewer than 2 players left only that (their drops apart make no sense)."""
+    if len(active) < 2:
+        was = f"only {active[0]} was" if active else "none was"
+        need = f"at least 2 players left, and {was}: the game was over"
+        return "manual_split_min_score", need
+    drops = [pool.first_drops_left(s) for s in scores]
+    low, high = pool.split_drop_difference
+    problems = []
+    if any(s < pool.manual_split_min_score for s in scores):
+        problems.append(
+            ("manual_split_min_score", f"every score at {pool.manual_split_min_score} or "
+             f"more (the lowest is {min(scores)})")
+        )  # fmt: skip
+    if not low <= max(drops) - min(drops) <= high:
+        left = "/".join(map(str, drops))
+        problems.append(
+            ("split_drop_difference", f"first drops left differing by {low} to {high} "
+             f"(they have {left}: {max(drops) - min(drops)} apart)")
+        )  # fmt: skip
+    if not problems:
+        return None
+    return problems[0][0], " and ".join(need for _, need in problems)
+
+
+def owed(
+    *,
+    kind: str,
+    active: list[str],
+    scores: list[int],
+    seat_order: list[str],
+    pool: PoolRules,
+    entry_fee: Decimal,
+    entries: int,
+    rake_pct: Decimal,
+) -> dict[str, Decimal]:
+    """Each player left's share (``split_shares``), the players taken in seat order
+    (``seat_order``, hand 1's turn order; one not in it after the others)."""
+    order = {p: i for i, p in enumerate(seat_order)}
+    seated = sorted(range(len(active)), key=lambda i: order.get(active[i], len(order)))
+    shares = split_shares(kind=kind, scores=[scores[i] for i in seated], pool=pool,
+                          entry_fee=entry_fee, entries=entries, rake_pct=rake_pct)  # fmt: skip
+    return {active[i]: share for i, share in zip(seated, shares, strict=True)}
+
+
+def split_paid(game: Game) -> dict[str, Decimal]:
+    """What the ledger's ``split`` rows pay each player."""
+    paid: dict[str, Decimal] = defaultdict(Decimal)
+    for row in game.ledger:
+        if row.kind == "split" and row.player is not None:
+            paid[row.player] += row.amount
+    return paid
