@@ -29,9 +29,10 @@ from audit.findings import (
     worst,
 )
 from audit.games.deals import check_deals
+from audit.games.formats import out_of_format
 from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
-from audit.games.pool import judge_pool, out_of_format
+from audit.games.pool import judge_pool
 from audit.records import (
     MAX_SEATS,
     NO_CARD,
@@ -383,7 +384,7 @@ def incomplete(game: Game, hands: list[Hand]) -> list[str]:
             for n, count in sorted(held.items()) if count > 1]  # fmt: skip
     numbers = set(held)
     last = max(numbers, default=0)
-    why += [f"hand no. {n} is not in the hands table" for n in range(1, last + 1)
+    why += [f"no hand no. {n} of it was read from the hands table" for n in range(1, last + 1)
             if n not in numbers]  # fmt: skip
     after = max((e.after_hand_no for e in game.game_events), default=0)
     if after > last:

@@ -103,13 +103,18 @@ class GameFacts:
     """Table -> its files that could not be read (``LogRoot.damaged``)."""
 
 
+_SPAN = "epoch_ms(started_at::TIMESTAMPTZ), epoch_ms(ended_at::TIMESTAMPTZ)"
+"""When a row ran, in milliseconds: a timestamp of any unit is cast first (DuckDB's
+``epoch_ms`` has no nanosecond form: a blind tester's ns log root was refused)."""
+
+
 def hand_clock(logs: Path, hand_id: str) -> Clock:
     """When hand ``hand_id`` was dealt and ended, from its first hands row."""
     log = open_log_root(logs, hash_files=False)
     rows = _query(
         log,
         "hands",
-        "SELECT epoch_ms(started_at), epoch_ms(ended_at) FROM {source} WHERE hand_id = $hand"
+        f"SELECT {_SPAN} FROM {{source}} WHERE hand_id = $hand"
         " ORDER BY file_index, file_row_number LIMIT 1",
         {"hand": hand_id},
     )
@@ -123,14 +128,14 @@ def game_facts(logs: Path, game_id: str, hand_ids: Sequence[str] = ()) -> GameFa
     game = _query(
         log,
         "games",
-        "SELECT epoch_ms(started_at), epoch_ms(ended_at) FROM {source} WHERE game_id = $game"
+        f"SELECT {_SPAN} FROM {{source}} WHERE game_id = $game"
         " ORDER BY ended_at IS NULL, file_index, file_row_number LIMIT 1",  # the ended row
         {"game": game_id},
     )
     hands = _query(
         log,
         "hands",
-        "SELECT hand_id, epoch_ms(started_at), epoch_ms(ended_at) FROM {source}"
+        f"SELECT hand_id, {_SPAN} FROM {{source}}"
         " WHERE list_contains($hands, hand_id)"
         " QUALIFY row_number() OVER (PARTITION BY hand_id ORDER BY file_index,"
         " file_row_number) = 1",

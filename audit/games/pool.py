@@ -37,13 +37,10 @@ Readings chosen where 000_ allows two:
   recorded as manual was an automatic split (one finding on its kind; it owes the equal
   shares). A manual split against its criteria is one finding on the split, naming who
   offered it; an offer is judged on its own only when no manual split follows it.
-- Money: prize pool = entry_fee x (players of hand 1 + rebuys) less the rake,
-  rake = round(pool x rake_pct / 100) half-up to the paisa. Auto split: the prize in
-  equal shares; manual split: each player's extra first drops (theirs - the fewest) paid
-  at the entry fee less its own rake, the rest in equal shares. Equal shares are cut to
-  the paisa and the paise left over go one each to the first players in seat order. The
-  records carry no seat numbers, so seat order is read as the turn order of hand 1 (the
-  first hand's first player sits in the first seat), as the simulator writes it.
+- Money: the prize pool and a split's shares, as audit/games/split.py reads them.
+- A player still in by the rules after a hand who is not dealt into the next one, with no
+  elimination recorded, is one finding (``pool.rebuy`` when they had just rebought: their
+  entry was taken for a seat not given), and out from then on.
 """
 
 from __future__ import annotations
@@ -58,7 +55,6 @@ from audit.findings import Finding, finding
 from audit.games.split import ACCEPT_RULE, owed, split_paid, unmet_needs
 from audit.records import (
     Game,
-    GameAction,
     GameEvent,
     Hand,
     Result,
@@ -103,6 +99,8 @@ class _PoolCheck:
         self.seat_order: list[str] = list(hands[0].seats) if hands else []
         self.rebuys = 0
         self.void: set[int] = set()  # seqs of rebuys of players still in: no rebuy at all
+        self.bought: dict[str, int] = {}  # player -> the hand after which they last rebought
+        self.written_out: set[str] = set()  # eliminated by a row the rules refused
         self.split_after: int | None = None
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
@@ -127,6 +125,7 @@ class _PoolCheck:
         for index, hand in enumerate(self.hands):
             last = index == len(self.hands) - 1
             self.seated(hand)
+            self.absent(hand, active)
             self.score(hand)
             active = self.after(hand, last)
             self.splits(hand, active, last)
@@ -235,6 +234,28 @@ class _PoolCheck:
                     hand_id=hand.hand_id, player_id=player,
                 )  # fmt: skip
 
+    def absent(self, hand: Hand, before: list[str]) -> None:
+        """The players still in by the rules after the hand before ``hand`` who are not
+        dealt into it, with no elimination recorded: one finding each, and out from then on
+        (a blind tester: a rebuy charged to a player never seated again passed in silence,
+        the prize paid on it). Not after a split or a win, which end the game, nor for a
+        player the record eliminated below the threshold (that row's one finding)."""
+        if self.was_split or self.dealt_after_won:
+            return
+        for player in (p for p in before if p not in hand.seats and p not in self.written_out):
+            no, score = hand.hand_no - 1, self.scores.get(player, 0)
+            if self.bought.get(player) == no:
+                check, key = "pool.rebuy", "rebuy_below"
+                what = f"rebought after hand {no} (a new score of {score}) but is"
+                why = "a rebuy buys a seat in the next hand, and their entry was taken for none"
+            else:
+                check, key = "pool.elimination", "elimination_score"
+                what = f"was still in after hand {no} with {score}, {_under(self.pool)}, but is"
+                why = "no elimination is recorded"
+            self.add(check, key, f"{player} {what} not dealt into hand {hand.hand_no}: {why}.",
+                     hand_id=hand.hand_id, player_id=player, expected="dealt in",
+                     recorded="not dealt in")  # fmt: skip
+
     def points(self, hand: Hand, result: Result) -> int:
         """The rules' points of ``result``'s player in ``hand``: the recorded points where
         the replay's are not given, the rules cannot say, or the rules give the player
@@ -328,6 +349,7 @@ class _PoolCheck:
                     unrecorded.append(player)
             elif not self.pool.is_eliminated(score):
                 refused.add(player)
+                self.written_out.add(player)
                 if self.early(hand, player, event, score):
                     continue
                 self.add(
@@ -488,6 +510,7 @@ class _PoolCheck:
                 )  # fmt: skip
                 continue
             back.append(player)
+            self.bought[player] = no
             self.rebuys += 1
             playing = len(hand.seats) if pool.rebuy_counts == "hand" else len(still_in)
             if playing < pool.rebuy_min_players:
@@ -723,37 +746,6 @@ def _under(pool: PoolRules) -> str:
     at = pool.elimination_score
     return f"below the {at} that eliminates" if pool.exactly_eliminates else (
         f"not above the {at} a player must pass to be out")
-
-
-REBUY = GameAction.REBUY
-SPLIT = (GameAction.SPLIT_OFFER, GameAction.SPLIT_ACCEPT, GameAction.SPLIT_REJECT, GameAction.SPLIT)
-
-
-def out_of_format(game: Game, rules: Ruleset) -> list[Finding]:
-    """A rebuy or a split recorded in a game whose format has none (000_: 'not available
-    for Best of 2/3 Deal games and Point Rummy Games')."""
-    out = []
-    for event in game.game_events:
-        if event.action == REBUY and game.format not in rules.rebuy_formats:
-            check, key, what = "pool.rebuy", "games.rebuy_formats", "a rebuy"
-        elif event.action in SPLIT and game.format not in rules.split_formats:
-            check, key, what = "pool.split", "games.split_formats", f"a {event.action}"
-        else:
-            continue
-        out.append(
-            finding(
-                check,
-                game_id=game.game_id,
-                player_id=event.player,
-                seq=event.seq,
-                expected="none",
-                recorded=event.action,
-                message=f"Game {game.game_id} records {what.replace('_', ' ')} after hand "
-                f"{event.after_hand_no}, but a {game.format.replace('_', ' ')} game has none.",
-                rule=rules.cite(key),
-            )
-        )
-    return out
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,15 @@
 """A pool split (000_'s Manual Split and Auto Split, as the preset's ``pool_101.*`` /
 ``pool_201.*`` rules fix them): what a manual split needs of the players left, who must
-accept it, and what a split owes each player (the readings are audit/games/pool.py's module
-doc, "Money": the prize pool less its rake, in equal shares or, for a manual split, each
-player's extra first drops first). The pool check (audit/games/pool.py) judges the record
-with them."""
+accept it, and what a split owes each player. The pool check (audit/games/pool.py) judges
+the record with them.
+
+Money, as read where 000_ allows two readings: prize pool = entry_fee x (players of hand 1
++ rebuys) less the rake, rake = round(pool x rake_pct / 100) half-up to the paisa. Auto
+split: the prize in equal shares; manual split: each player's extra first drops (theirs -
+the fewest) paid at the entry fee less its own rake, the rest in equal shares. Equal shares
+are cut to the paisa and the paise left over go one each to the first players in seat
+order. The records carry no seat numbers, so seat order is read as the turn order of hand 1
+(the first hand's first player sits in the first seat), as the simulator writes it."""
 
 from __future__ import annotations
 

@@ -213,7 +213,7 @@ class HandReplay:
         self.intruder = None
         if self.ended:  # one finding a turn of theirs: a draw and its discard are one
             if player != self.late:
-                self._turn(f"{player} played a card after the hand had ended.", e)
+                self._turn(f"{player} took a turn after the hand had ended.", e)
             self.late = None if e.action in (_DISCARD, _DECLARE, _DROP) else player
             return None
         expected, taken = self.order[self.current], self.taken

@@ -648,6 +648,23 @@ def test_a_bots_length_of_play_is_not_measured_without_its_sessions() -> None:
         assert " 0.0 h" not in s.message
 
 
+def test_a_bots_stretch_of_play_counts_each_game_once() -> None:
+    """docs/fairplay.md, ``fairplay.bot``: the longest play without a break counts the games
+    in it; a sessions row written twice (schemas/README.md: "changes neither") or a
+    reconnection in one game counts that game once (it counted rows: 29 games read 58 when
+    a blind tester wrote the sessions table twice)."""
+    night = Night(seed=11)
+    night.think["P0250"] = (1.2, 0.03)
+    night.build()
+    (once,) = bots(night.load(), SETTINGS).suspicions
+    night.sess = night.sess + [dict(row) for row in night.sess if row["player_id"] == "P0250"]
+    (twice,) = bots(night.load(), SETTINGS).suspicions
+    games = re.search(r"break [0-9.]+ h \(([0-9]+) games\)", once.message)
+    assert games is not None
+    assert int(games.group(1)) > 1
+    assert twice.message == once.message
+
+
 def test_a_bot_that_jitters_widely_is_beyond_the_dispersion_test() -> None:
     """What the detector cannot see (docs/fairplay.md): a program drawing each decision
     time from 1-6 s spreads its times like a person."""

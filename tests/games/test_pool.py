@@ -9,7 +9,8 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.findings import Finding
-from audit.games.pool import check_pool, judge_pool, out_of_format
+from audit.games.formats import out_of_format
+from audit.games.pool import check_pool, judge_pool
 from audit.games.split import split_shares
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import NO_CARD, Game, GameEvent, Hand, LedgerRow, Result
@@ -309,7 +310,8 @@ def test_rebuy_below_wrong_new_score_then_right_scores_is_one_finding() -> None:
 
 def test_rebuy_several_in_turn_order() -> None:
     """000_: several re-buyers take 58, 59, ... in their turn order; E out of turn is wrong."""
-    points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57}, {"A": 0, "C": 2, "B": 2, "E": 2}]
+    points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57},
+              {"A": 0, "C": 2, "B": 2, "E": 2, "D": 2}]  # fmt: skip
     out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
     assert run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 59)])) == []
     found = run(*pool_game(points, [*out, ev(1, "C", "rebuy", 58), ev(1, "E", "rebuy", 60)]))

@@ -228,3 +228,62 @@ def test_pool_elimination_a_row_early_for_a_player_still_in_after_is_refused_000
     found = run(*pool_game(points, [ev(1, "B", "eliminated", 80)]))
     assert [(f.hand_id, f.recorded) for f in found] == [("h1", "eliminated")]
     assert found[0].message.startswith("B was eliminated after hand 1 with 80 by the rules")
+
+
+# ---------------------------------------------------------------- a player still in, not dealt in
+
+
+def test_pool_rebuy_a_rebuyer_never_dealt_in_again_is_one_finding_000() -> None:
+    """`pool_101.rebuy_below` (000_: a Re-Buy is "for the next round of the same game, on
+    the same table"). C, out at 105 after hand 2, rebuys at 51 and is dealt into no hand
+    after it: one `pool.rebuy` on hand 3, and the ledger that took C's rebuy and paid A the
+    prize on four entries is judged as recorded, not again (a blind tester: no finding at
+    all, the prize "agrees")."""
+    points = [{"A": 0, "B": 20, "C": 80}, {"A": 0, "B": 30, "C": 25}, {"A": 0, "B": 60}]
+    events = [ev(2, "C", "eliminated", 105), ev(2, "C", "rebuy", 51),
+              ev(3, "B", "eliminated", 110), ev(3, "A", "game_won")]  # fmt: skip
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("C", "rebuy", "-100.00"),
+              ("A", "prize", "360.00"), (None, "rake", "40.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.rebuy", "g1", "h3", "C")]
+    assert found.message == (
+        "C rebought after hand 2 (a new score of 51) but is not dealt into hand 3: a rebuy "
+        "buys a seat in the next hand, and their entry was taken for none."
+    )
+    assert judge_pool(game, hands, RULES).winner == "A"
+
+
+def test_pool_elimination_a_player_still_in_not_dealt_into_the_next_hand_is_one_finding_000(
+) -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool: a player is out only at 101). C, at 30
+    after hand 1, is not dealt into hand 2, with no elimination recorded: one finding, and
+    C is out from then on, so A, the last player left after B's 110, rightly won (it passed
+    in silence)."""
+    points = [{"A": 0, "B": 20, "C": 30}, {"A": 0, "B": 90}]
+    events = [ev(2, "B", "eliminated", 110), ev(2, "A", "game_won")]
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.elimination", "g1", "h2", "C")]
+    assert found.message == (
+        "C was still in after hand 1 with 30, below the 101 that eliminates, but is not "
+        "dealt into hand 2: no elimination is recorded."
+    )
+    assert judge_pool(game, hands, RULES).winner == "A"
+
+
+def test_pool_elimination_a_player_written_out_below_the_threshold_is_one_finding_000() -> None:
+    """`pool_101.elimination_score`: C, recorded as eliminated at 101 after hand 2 with 99
+    by the rules, is not dealt into hand 3: the refused row is the one finding, not also C
+    "not dealt into hand 3" (the demo night's planted pool score)."""
+    points = [{"A": 0, "B": 20, "C": 30}, {"A": 0, "B": 30, "C": 69}, {"A": 0, "B": 60}]
+    events = [ev(2, "C", "eliminated", 101), ev(3, "B", "eliminated", 110),
+              ev(3, "A", "game_won")]  # fmt: skip
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.elimination", "g1", "h2", "C")]
+    assert "below the 101 that eliminates" in found.message

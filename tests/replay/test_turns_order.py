@@ -79,7 +79,7 @@ def test_turns_order_a_turn_after_the_hand_ended_is_one_finding() -> None:
     game, hand = scenario(**base(events=[*ended, "P2 draw_stock 2S", "P2 discard 2S"]))
     (found,) = audit_hand(hand, game, STANDARD).findings
     assert (found.check, found.player_id, found.seq) == ("turn.order", "P2", 3)
-    assert found.message == "P2 played a card after the hand had ended."
+    assert found.message == "P2 took a turn after the hand had ended."
     twice = [*ended, "P2 draw_stock 2S", "P2 discard 2S", "P1 draw_stock 6H", "P1 discard 6H"]
     game, hand = scenario(**base(events=twice))
     assert audit(game, hand) == [("turn.order", "P2", 3), ("turn.order", "P1", 5)]

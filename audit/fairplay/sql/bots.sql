@@ -52,7 +52,7 @@ GROUP BY d.player_id
 -- Per flagged account: its longest stretch of play without a break, from its sessions rows
 -- (null without them: not measured, never 0), and the clock hours of its own events.
 WITH s AS (
-    SELECT player_id, joined_at, left_at,
+    SELECT player_id, game_id, joined_at, left_at,
            max(left_at) OVER (PARTITION BY player_id ORDER BY joined_at, left_at
                               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
     FROM sess WHERE player_id IN (SELECT a FROM flagged)
@@ -64,7 +64,8 @@ WITH s AS (
     FROM s
 ), spans AS (
     SELECT player_id, run, (epoch_ms(max(left_at)) - epoch_ms(min(joined_at))) / 3600000.0 AS hours,
-           count(*) AS games
+           count(DISTINCT game_id) AS games  -- a game once, however many rows (a row written
+                                              -- twice, a reconnection): it counted rows
     FROM runs GROUP BY ALL
 ), longest AS (
     SELECT player_id, max(hours) AS longest_hours, arg_max(games, hours) AS games_in_it
