@@ -344,8 +344,10 @@ def deals_table(
     unit: UnitAudit, game: Game, rules: Ruleset | None, against: RulesWinner | None = None
 ) -> ScoreTable:
     """The chips each deal moved, as recorded (a ``deals.chips`` finding gives what the
-    rules make them), and the running totals by the rules' chips; the game_won row as
-    recorded where ``against`` says the rules' winner is another, or none yet."""
+    rules make them), and the running totals by the rules' chips (chips that follow a
+    deal's wrong recorded points, its own finding, as recorded: ``games.deals``); the
+    game_won row as recorded where ``against`` says the rules' winner is another, or none
+    yet."""
     said = _Said(game, rules, unit.findings, against)
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
@@ -377,7 +379,9 @@ def deals_table(
     return ScoreTable(
         title="Chips, deal by deal",
         how="the chips each deal moved, as recorded, and each player's running total by the "
-        "rules' chips (the winner of a deal takes what the losers lose); the most chips wins",
+        "rules' chips (the winner of a deal takes what the losers lose; chips that follow a "
+        "deal's recorded points, wrong as its own finding says, as recorded); the most chips "
+        "wins",
         players=players,
         rows=tuple(rows),
         rules=_rules(rules, ["deals.chips", "deals.tie"]),

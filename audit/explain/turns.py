@@ -78,23 +78,28 @@ def _turn(
     seqs = {e.seq for e in row}
     first, last = row[0], row[-1]
     drew = source = discarded = finish = None
+    drawn = False  # a draw_stock or draw_discard in the row: a second one is a note
     notes: list[str] = []
     after: TableState | None = None
     for e in row:
         card = card_view(e.card, jokers)
         match e.action:
-            case "draw_stock":
-                drew, source = card, "stock"
+            case "draw_stock" | "draw_discard":
+                where = "stock" if e.action == "draw_stock" else "discard pile"
+                if drawn:  # a second draw: both cards shown (a blind tester saw only one)
+                    notes.append(f"then drew {format_codes([e.card])} from the {where} too: "
+                                 "two draws in one turn")  # fmt: skip
+                else:
+                    drew, source, drawn = card, where, True
                 if e.seq in gone:  # docs/replay.md, Turns: the platform's stock went on
                     passed = format_codes(gone[e.seq])
                     notes.append(
                         f"took the card under the last stock draw's: {passed}, which that "
                         "draw passed over, left the stock"
                     )
-            case "draw_discard":
-                drew, source = card, "discard pile"
             case "take_cut":
-                drew, source = card, "cut card"
+                if not drawn:  # else the note names it, the draw before it stays shown
+                    drew, source = card, "cut card"
                 notes.append(f"took the cut card {format_codes([e.card])}")
             case "return_cut":
                 notes.append("put the cut card back")

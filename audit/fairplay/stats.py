@@ -72,6 +72,15 @@ def binom_sf(k: Array, n: Array, p: Array) -> Array:
     return np.asarray(stats.binom.sf(k - 1, n, p), dtype=np.float64)
 
 
+def chi2_sf(x: Array, df: Array) -> Array:
+    """P(X >= x) for X ~ chi-square with ``df`` degrees of freedom.
+
+    >>> round(float(chi2_sf(np.array([3.841459]), np.array([1.0]))[0]), 4)
+    0.05
+    """
+    return np.asarray(stats.chi2.sf(x, df), dtype=np.float64)
+
+
 def binom_sf_real(k: Array, n: Array, p: Array) -> Array:
     """``binom_sf`` continued to real ``k`` and ``n`` (the regularized incomplete beta
     function, P(X >= k) = I_p(k, n - k + 1), which it equals at whole numbers): the tail of

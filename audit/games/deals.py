@@ -7,8 +7,12 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
 - in each deal every loser's ``results.amount`` is ``-points`` and the winner's is ``+``
   the sum the losers lost; the points are the rules' where the rules agree with the
   recorded outcome or both are drops (``records.charged_points``, as the pool scores and
-  the ledger take them), else the recorded ones: chips that followed wrong points are
-  wrong too, and the winner is never judged from points the replay found wrong;
+  the ledger take them), else the recorded ones. Chips are the points themselves, so
+  chips that follow right from the deal's recorded points, where the replay found those
+  points wrong (its ``score.points`` or ``drop.penalty``), are that finding, not a second
+  one (``_by_record``), and the game goes on from the chips so recorded: the chip totals,
+  the deal count and the winner are judged from them, so a winner the record names only
+  because of that deal's wrong points is no second finding either (docs/replay.md);
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player (the right
@@ -44,6 +48,7 @@ def check_deals(
     said = expected or {}
     out: list[Finding] = []
     chips: dict[str, int] = {}
+    followed: list[dict[str, int]] = []  # the chips each deal moved, as the game went on
     complete = True
     for hand in hands:
         if hand.quarantine is not None:
@@ -53,13 +58,13 @@ def check_deals(
         if moved is None:
             complete = False
             continue
-        out.extend(_amount_findings(hand, moved, rules.cite("deals.chips")))
-        for player, count in moved.items():
+        found, went = _amount_findings(hand, moved, rules.cite("deals.chips"))
+        out.extend(found)
+        followed.append(went)
+        for player, count in went.items():
             chips[player] = chips.get(player, 0) + count
     if complete and game.deals_count is not None:
-        out.extend(
-            _deal_count_findings(game, hands, game.deals_count, rules, said)
-        )
+        out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
         if not game.running and winner:
             out.extend(_winner_findings(game, chips, rules))
     return out
@@ -95,11 +100,30 @@ def chips(amount: Decimal | None) -> str | None:
     return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
 
 
-def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Finding]:
+def _by_record(hand: Hand) -> dict[str, int]:
+    """The chips each player moves by the deal's recorded points (a deal with one winner:
+    ``_moved``): each loser ``-points``, the winner the sum."""
+    moved = {r.player: -r.points for r in hand.results if r.outcome != "won"}
+    winner = next(r.player for r in hand.results if r.outcome == "won")
+    moved[winner] = -sum(moved.values())
+    return moved
+
+
+def _amount_findings(
+    hand: Hand, moved: dict[str, int], rule: str
+) -> tuple[list[Finding], dict[str, int]]:
+    """The deal's ``deals.chips`` findings, and the chips each player moved as the game
+    goes on from it: the rules' (``moved``), or the recorded chips where they follow right
+    from the recorded points the replay found wrong (the deal's own finding, not again)."""
     out = []
+    recorded = _by_record(hand)
+    went = dict(moved)
     for row in hand.results:
         want = Decimal(moved[row.player])
         if row.amount is not None and row.amount == want:
+            continue
+        if recorded != moved and row.amount == recorded[row.player]:
+            went[row.player] = recorded[row.player]
             continue
         shown = "no amount" if row.amount is None else chips(row.amount)
         if row.outcome == "won":
@@ -123,7 +147,7 @@ def _amount_findings(hand: Hand, moved: dict[str, int], rule: str) -> list[Findi
                 rule=rule,
             )
         )
-    return out
+    return out, went
 
 
 def _leaders(chips: dict[str, int]) -> list[str]:
@@ -132,11 +156,16 @@ def _leaders(chips: dict[str, int]) -> list[str]:
 
 
 def _deal_count_findings(
-    game: Game, hands: list[Hand], deals_count: int, rules: Ruleset, said: RulesSay
+    game: Game,
+    hands: list[Hand],
+    deals_count: int,
+    rules: Ruleset,
+    followed: list[dict[str, int]],
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led: ``deals.tie``, the one reason to play on), or a finished game with
-    fewer deals than it should have had (``deals.chips``: a best of N plays N)."""
+    fewer deals than it should have had (``deals.chips``: a best of N plays N); the chips
+    are those each deal moved as the game went on (``_amount_findings``)."""
     out = []
     chips: dict[str, int] = {}
     for number, hand in enumerate(hands, start=1):
@@ -154,7 +183,7 @@ def _deal_count_findings(
                 )
             )
             break
-        for player, count in (_moved(hand, said) or {}).items():
+        for player, count in followed[number - 1].items():
             chips[player] = chips.get(player, 0) + count
     if not game.running and len(hands) < deals_count:
         out.append(

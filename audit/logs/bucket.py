@@ -54,6 +54,10 @@ ROW_BITS = 40
 """`_k`, a row's place in the input, is `file index << 40 | row index`."""
 _T = TypeVar("_T", bound=tuple[Any, ...])
 _STAGED = ("games", "hands", "events", "results", "game_events", "ledger")
+_LEDGER_ORDER = {kind: rank for rank, kind in enumerate(
+    ("buy_in", "rebuy", "points_settlement", "split", "prize", "refund", "rake"))}  # fmt: skip
+"""A game's ledger rows of one instant in the order money moves: in, between players, out,
+then the platform's rake."""
 
 
 @dataclass
@@ -191,9 +195,11 @@ class Bucket:
         # Rows of one instant by what they hold, not where the file put them, so that the
         # same rows in any files give the same bytes (a blind tester: explain's ledger came
         # out in another order when the rows were written in other chunks).
+        kind = pl.col("kind").replace_strict(_LEDGER_ORDER, default=len(_LEDGER_ORDER),
+                                             return_dtype=pl.Int8)  # fmt: skip
         self.ledger = _by_game(
             frame["ledger"].filter(pl.col("_ok"))
-            .sort("game_id", "_t", "kind", "player_id", "amount", "_k", nulls_last=True),
+            .sort(["game_id", "_t", kind, "player_id", "amount", "_k"], nulls_last=True),
             LedgerRow,
             ("player_id", "kind", "amount"),
         )

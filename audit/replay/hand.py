@@ -17,7 +17,7 @@ from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.deal import deal_shoe, shoe_spec
-from audit.replay.seats import Declaration, Seat, Status
+from audit.replay.seats import Declaration, Seat, Status, platform_accepted
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, ShoeSpec, cite
@@ -32,6 +32,8 @@ _DROP: Final = Action.DROP.value
 _DECLARE: Final = Action.DECLARE.value
 _SHOW: Final = Action.SHOW.value
 _RESHUFFLE: Final = Action.RESHUFFLE.value
+_FROM: Final = {_DRAW_STOCK: "from the stock", _DRAW_DISCARD: "from the discard pile"}
+"""Where a draw takes its card, in a ``turn.order`` finding on a second draw in a turn."""
 
 
 class HandReplay:
@@ -100,6 +102,7 @@ class HandReplay:
         """(giver, taker, card): a discard taken from the top of the pile."""
         self.current = 0
         self.drawn_this_turn = False
+        self.drew: Event | None = None  # this turn's draw, that a second draw names
         self.intruder: str | None = None
         """A player not dealt in, or out of the hand, whose turn (one ``turn.order``
         finding) is under way; ``intruder_drew``: it has had its draw."""
@@ -199,7 +202,7 @@ class HandReplay:
     def _advance(self, after: str) -> None:
         """The turn passes to the next player still in, after ``after``."""
         self.current = self._next(after)
-        self.drawn_this_turn = False
+        self.drawn_this_turn, self.drew = False, None
 
     def _check_turn(self, e: Event, *, draw: bool, dropping: bool = False) -> Seat | None:
         """Turn checks for an action by ``e.player``; returns the seat to apply it to.
@@ -224,9 +227,13 @@ class HandReplay:
         if player != expected:
             self.out_of_turn(e)
             self.current = self.order.index(seat.player)
-            self.drawn_this_turn = not draw  # resynchronise on the recorded fact
+            self.drawn_this_turn, self.drew = not draw, None  # resynchronise on the record
         elif draw and self.drawn_this_turn and not dropping:
-            self._turn(f"{player} drew twice in one turn.", e)
+            first, message = self.drew, f"{player} drew twice in one turn."
+            if first is not None and {first.action, e.action} <= _FROM.keys():
+                message = (f"{player} drew {CODE_TEXT[first.card]} {_FROM[first.action]}, then "
+                           f"{CODE_TEXT[e.card]} {_FROM[e.action]}: two draws in one turn.")
+            self._turn(message, e)
         elif not draw and not self.drawn_this_turn:
             self._turn(f"{player} tried to {e.action} without drawing a card first.", e)
         return seat
@@ -403,7 +410,7 @@ class HandReplay:
         self.under, self.passed, self.misread = 0, passed, misread
         seat.cards.append(card)
         seat.has_drawn = True
-        self.drawn_this_turn = True
+        self.drawn_this_turn, self.drew = True, e
 
     def draw_discard(self, e: Event) -> None:
         seat = self._check_turn(e, draw=True)
@@ -449,7 +456,7 @@ class HandReplay:
             self._check_joker_pick(seat, e, card, giver is not None)
         seat.cards.append(card)
         seat.has_drawn = True
-        self.drawn_this_turn = True
+        self.drawn_this_turn, self.drew = True, e
 
     def _check_joker_pick(self, seat: Seat, e: Event, card: int, from_player: bool) -> None:
         rule = self.rules.joker_from_discard
@@ -570,11 +577,11 @@ class HandReplay:
             self.ended = True
             self.winner = active[0]
 
-    def declare(self, e: Event, after: Event | None) -> None:
+    def declare(self, e: Event, after: list[Event]) -> None:
         """A declaration. The rules judge it (``check``); the record says what the platform
-        did with it: the declarer's result (won or invalid_declare) or, failing that, the
-        events after it (shows: accepted; more play: rejected). The replay follows the
-        platform, so a wrong verdict is one ``declare.verdict`` finding, not a cascade."""
+        did with it: the declarer's result and the events ``after`` it, weighed by
+        ``platform_accepted``. The replay follows the platform, so a wrong verdict is one
+        ``declare.verdict`` finding, not a cascade."""
         seat = self._check_turn(e, draw=False)
         if seat is None:
             return
@@ -597,12 +604,8 @@ class HandReplay:
             )
         others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
         recorded = self.recorded_outcomes.get(seat.player)
-        if self.by_rules:
-            accepted = check.valid
-        elif recorded in ("won", "invalid_declare"):
-            accepted = recorded == "won"
-        else:
-            accepted = check.valid if after is None else after.action == "show"
+        accepted = check.valid if self.by_rules else platform_accepted(
+            check.valid, recorded, [a.action for a in after])  # fmt: skip
         then = None
         if check.valid and not accepted:  # the rules end the hand here (``Declaration.held``)
             then = {p: list(s.cards) for p, s in self.seats.items()
@@ -719,7 +722,6 @@ class HandReplay:
         if not self.deal():
             return self
         events = self.hand.events
-        last = len(events) - 1
         for i, e in enumerate(events):
             action = e.action  # the most frequent first; not ``match``, whose value
             # patterns (``case Action.DISCARD``) look the member up on every event
@@ -734,7 +736,7 @@ class HandReplay:
             elif action == _DROP:
                 self.drop(e)
             elif action == _DECLARE:
-                self.declare(e, events[i + 1] if i < last else None)
+                self.declare(e, events[i + 1 :])
             elif action == _SHOW:
                 self.show(e)
             elif action == _RESHUFFLE:

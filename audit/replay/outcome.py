@@ -461,25 +461,24 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         row = found
         if want is None:
             continue
-        if row.outcome != want.outcome:
-            declaration = declarers.get(player)
+        declaration = declarers.get(player)
+        if declaration is not None and _ended_on_invalid(declaration, row.outcome):
+            add(
+                "declare.verdict",
+                declaration.check.broken_rule(),
+                _verdict_words(player, declaration, row, rules),
+                player_id=player,
+                seq=declaration.seq,
+                expected="play goes on",
+                recorded="the hand ended on the others' shows",
+            )  # the penalty recorded is the rules': its points are checked below
+        elif row.outcome != want.outcome:
             verdicts = {row.outcome, want.outcome}
             if declaration is not None and verdicts <= {"won", "invalid_declare"}:
-                if declaration.check.valid:
-                    message = (
-                        f"{player}'s declaration was judged invalid, but it is valid: "
-                        f"{valid_words(declaration.check, rules)}."
-                    )
-                else:
-                    message = (
-                        f"{player}'s declaration was accepted, but it is invalid: "
-                        + "; ".join(declaration.check.reasons)
-                        + "."
-                    )
                 add(
                     "declare.verdict",
                     declaration.check.broken_rule(),
-                    message,
+                    _verdict_words(player, declaration, row, rules),
                     player_id=player,
                     seq=declaration.seq,
                     expected=want.outcome,
@@ -553,6 +552,32 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 recorded=row.points,
             )
     return out
+
+
+def _ended_on_invalid(declaration: Declaration, outcome: str) -> bool:
+    """Whether the platform ended the hand on an invalid declaration it wrote down right:
+    recorded ``invalid_declare``, but the others' shows end the hand (``platform_accepted``),
+    as only after a valid one; by the rules play goes on (one ``declare.verdict``)."""
+    return declaration.accepted and not declaration.check.valid and outcome == "invalid_declare"
+
+
+def _verdict_words(player: str, declaration: Declaration, row: Result, rules: Ruleset) -> str:
+    """A ``declare.verdict``'s words: the rules' verdict, and where the declarer's row and
+    the events after it disagree (``platform_accepted``), what the row says."""
+    if declaration.check.valid:
+        words = (f"{player}'s declaration was judged invalid, but it is valid: "
+                 f"{valid_words(declaration.check, rules)}")  # fmt: skip
+        if declaration.accepted and row.outcome == "invalid_declare":
+            words += (f"; the record writes {player} as an invalid declaration with "
+                      f"{row.points} points, though the others' shows after it end the hand "
+                      "as on a valid one")  # fmt: skip
+        return words + "."
+    words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
+        declaration.check.reasons)  # fmt: skip
+    if _ended_on_invalid(declaration, row.outcome):
+        words += (f"; the record charges {player} the penalty ({row.points} points), but the "
+                  "others' shows after it end the hand there, where play goes on")  # fmt: skip
+    return words + "."
 
 
 def _jokers_held(want: Expected, seat: Seat, replay: HandReplay) -> list[int]:

@@ -54,10 +54,27 @@ class Declaration:
     check: DeclarationCheck
     """The rules' verdict."""
     accepted: bool
-    """What the platform did, as the events after it show: the hand ended (accepted)."""
+    """What the platform did (``platform_accepted``): the hand ended on it (accepted)."""
     turns_of_others: dict[str, int] = field(default_factory=dict)
     """Turns each other player had completed when the declaration came (first hand show)."""
     held: dict[str, list[int]] | None = None
     """A valid declaration the platform rejected: the cards of each other player still in
     when it came. By the rules it ended the hand there, so they lose with these cards; with
     three or more players the record plays on after it, and their cards change."""
+
+
+def platform_accepted(valid: bool, recorded: str | None, after: list[str]) -> bool:
+    """Whether the platform accepted a declaration (docs/replay.md, "Declaring"), from the
+    rules' verdict (``valid``), the declarer's recorded outcome and the actions after it.
+    The recorded result says it (``won``: accepted, ``invalid_declare``: rejected), but
+    where it says rejected and the hand ends on the others' shows (every action after it a
+    show), the events say accepted, and they are followed: shows follow only an accepted
+    declaration, so the one fault is the declarer's row, and following it would make each
+    show a fault. Without either result, the next action says it (a show: accepted; more
+    play: rejected); with no action after it, the rules' verdict stands."""
+    shows_end = bool(after) and all(action == "show" for action in after)
+    if recorded == "won" or (recorded == "invalid_declare" and shows_end):
+        return True
+    if recorded == "invalid_declare":
+        return False
+    return valid if not after else after[0] == "show"

@@ -631,3 +631,15 @@ def test_a_declaration_valid_as_eight_dublees_cites_declaration_alternatives_in_
     assert a.score == "won, 0 points"
     assert a.rule is not None
     assert a.rule.cite.startswith("declaration.alternatives: ")
+
+
+def test_turns_table_a_second_draw_in_one_turn_shows_both_cards() -> None:
+    """docs/replay.md, Turns (one draw a turn): P1 draws 2S, then 5D, from the stock and
+    discards 6H. The row showed "5D stock 6H", so 2S was nowhere in the table (a blind
+    tester): it shows the first draw, and the second in its note."""
+    lines = ["P1 draw_stock 2S", "P1 draw_stock 5D", "P1 discard 6H"]
+    (turn,) = turn_views(
+        [parse_event(i, line) for i, line in enumerate(lines)], Jokers.of_rank(5), []
+    )
+    assert (turn.seqs, turn.drew and turn.drew.code, turn.source) == ("0-2", "2S", "stock")
+    assert turn.note == "then drew 5D from the stock too: two draws in one turn"

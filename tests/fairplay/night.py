@@ -80,6 +80,9 @@ class Night:
     wide_lift: float = 2.75
     """At 27 cards nearly every discard connects: each taker's own rate is this many times
     their 13-card one (at most 0.95; a blind tester's honest nights: 0.55 against 0.2)."""
+    wide_skill: dict[str, float] = field(default_factory=dict)
+    """player -> their strength at 27 cards, where it is not their 13-card ``skill`` (an
+    honest player strong at one hand size only)."""
     refuses: set[tuple[str, str]] = field(default_factory=set)
     """(dumper, partner): the dumper takes no discard from the pile in a hand the partner is
     dealt into (busy losing to them), and takes at their own rate elsewhere."""
@@ -162,7 +165,8 @@ class Night:
                 dropped[p] = (min(deadwood, CAP) if met else CAP, deadwood)
         playing = [p for p in seated if p not in dropped] or seated[:1]
         dumpers = {a: b for a, b in self.dumps if a in seated and b in playing}
-        weights = np.array([self.skill[p] for p in playing])
+        skill = self.wide_skill if cards == 27 else {}
+        weights = np.array([skill.get(p, self.skill[p]) for p in playing])
         winner = str(rng.choice(playing, p=weights / weights.sum()))
         if dumpers and rng.random() < 0.8:
             winner = next(iter(dumpers.values()))

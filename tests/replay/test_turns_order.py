@@ -102,3 +102,16 @@ def test_turns_order_a_turn_by_a_player_not_dealt_in_leaves_the_turn_where_it_wa
         kw = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock=stock, events=events,
                   results=results)  # fmt: skip
         assert audit(*scenario(**kw)) == [("turn.order", "P9", events.index("P9 draw_stock 8D"))]
+
+
+def test_turns_order_a_second_draw_in_one_turn_names_both_draws() -> None:
+    """`turns.order` (standard-13: a turn is one draw, then a discard or a declaration): P1
+    draws JK from the stock, then AC from the discard pile. The finding said only "P1 drew
+    twice in one turn.", so the first card was named nowhere (a blind tester)."""
+    kw = base(events=["P1 draw_stock JK", "P1 draw_discard AC", DECLARE, "P2 show: " + P2])
+    game, hand = scenario(**kw)
+    (twice,) = [f for f in audit_hand(hand, game, STANDARD).findings if f.seq == 1]
+    assert (twice.check, twice.player_id) == ("turn.order", "P1")
+    assert twice.message == (
+        "P1 drew JK from the stock, then AC from the discard pile: two draws in one turn."
+    )

@@ -1,0 +1,89 @@
+"""What the platform did with a declaration, where the declarer's result row and the events
+after it disagree (docs/replay.md, "Declaring"; ``audit.replay.seats.platform_accepted``):
+a hand that ends on the others' shows was ended on an accepted declaration, whatever the
+row says, so a wrong row is one ``declare.verdict``, not a cascade."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.replay.outcome import audit_hand
+from audit.replay.seats import platform_accepted
+from audit.rules.ruleset import load_preset
+from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base
+from tests.replay.scenario import scenario
+
+STANDARD = load_preset("standard-13")
+INVALID = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 7D"
+"""P1's declaration after drawing 7D: KD KC KS 7D is no meld, so it is invalid."""
+
+
+def _three(declare: str, drawn: str, p1: tuple[str, int, str]) -> dict[str, Any]:
+    """Three players: P1 draws ``drawn`` and declares; P2 and P3 show; the hand ends."""
+    return base(
+        seats={"P1": P1, "P2": P2, "P3": P3},
+        stock=f"{drawn} 6H 2S",
+        events=[f"P1 draw_stock {drawn}", declare, SHOW, f"P3 show: {P3}"],
+        results={"P1": p1, "P2": ("lost", 40, "-40.00"), "P3": ("lost", 40, "-40.00")},
+    )
+
+
+def _found(kw: dict[str, Any]) -> list[tuple[str, str | None, int | None]]:
+    game, hand = scenario(**kw)
+    result = audit_hand(hand, game, STANDARD)
+    return [(f.check, f.player_id, f.seq) for f in result.findings]
+
+
+def test_declare_verdict_a_valid_declaration_recorded_invalid_and_ended_on_shows_is_one() -> None:
+    """docs/replay.md ("Declaring": "the replay follows what the platform did ... so a wrong
+    verdict is one finding, not a cascade"): P1's valid declaration recorded invalid_declare
+    80 while P2 and P3 show and the hand ends gave 7 findings (each show "before any valid
+    declaration", the hand "ends with players still in", the shown losers charged as
+    unshown: a blind tester); the shows say the platform accepted it: one verdict."""
+    clean = _three(DECLARE, "JK", ("won", 0, "72.00"))
+    assert _found(clean) == []
+    wrong = _three(DECLARE, "JK", ("invalid_declare", 80, "72.00"))
+    game, hand = scenario(**wrong)
+    result = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in result.findings] == [
+        ("declare.verdict", "P1", 1)
+    ]
+    assert result.findings[0].message.endswith(
+        "; the record writes P1 as an invalid declaration with 80 points, though the "
+        "others' shows after it end the hand as on a valid one."
+    )
+    assert [(result.expected[p].outcome, result.expected[p].points) for p in ("P2", "P3")] == [
+        ("lost", 40), ("lost", 40)
+    ]  # fmt: skip
+
+
+def test_declare_verdict_an_invalid_declaration_recorded_invalid_but_ended_on_shows_is_one() -> (
+    None
+):
+    """The same rule the other way (docs/replay.md, "Declaring"): P1's invalid declaration is
+    charged its penalty, but the others' shows end the hand on it, as only an accepted one
+    does: one ``declare.verdict`` (followed by the row alone, each show was a turn.order)."""
+    kw = _three(INVALID, "7D", ("invalid_declare", 80, "-80.00"))
+    found = _found(kw)
+    assert found == [("declare.verdict", "P1", 1)]
+    game, hand = scenario(**kw)
+    (verdict,) = audit_hand(hand, game, STANDARD).findings
+    assert verdict.message.startswith("P1's declaration was accepted, but it is invalid: ")
+    assert verdict.message.endswith(
+        "; the record charges P1 the penalty (80 points), but the others' shows after it end "
+        "the hand there, where play goes on."
+    )
+
+
+def test_platform_accepted_follows_the_row_unless_the_hand_ends_on_shows() -> None:
+    """The rule itself (docs/replay.md, "Declaring"): the declarer's row, except a rejection
+    the others' shows contradict; without a row, the next action; with none, the rules."""
+    show, play = ["show", "show"], ["draw_stock", "discard", "show"]
+    assert platform_accepted(False, "won", play)  # a turn after it: one turn.order
+    assert platform_accepted(True, "invalid_declare", show)
+    assert not platform_accepted(True, "invalid_declare", play)
+    assert not platform_accepted(True, "invalid_declare", [])
+    assert platform_accepted(False, None, show)
+    assert not platform_accepted(True, None, play)
+    assert platform_accepted(True, None, [])
+    assert not platform_accepted(False, None, [])
