@@ -354,8 +354,8 @@ class _PoolCheck:
                     continue
                 self.add(
                     "pool.elimination", "elimination_score",
-                    f"{player} was eliminated after hand {no} with {score} by the rules, "
-                    f"{_under(self.pool)}."
+                    f"{player} is recorded as eliminated after hand {no}, but has {score} "
+                    f"by the rules, {_under(self.pool)}: {player} is still in."
                     + self.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     recorded="eliminated",

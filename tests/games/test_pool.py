@@ -174,7 +174,8 @@ def test_drops_pool_101_a_first_drop_recorded_as_a_middle_drop_counts_20() -> No
         "(the rules charge 20 points for this hand, the record 40)."
     )
     assert found[0].rule == RULES.cite("drops.pool_101")
-    assert found[1].message.startswith("B was eliminated after hand 2 with 81 by the rules")
+    assert found[1].message.startswith(
+        "B is recorded as eliminated after hand 2, but has 81 by the rules")
     # a loss the rules count (80, full count) where the record has a drop stays the record's:
     # that is a verdict, the hand's own finding
     lost = {"h2": {"B": Expected("lost", 80, "points.cap", "the cards left unmatched")}}
@@ -221,12 +222,13 @@ def test_elimination_words_follow_exactly_eliminates() -> None:
     assert [(f.player_id, f.message) for f in found if f.hand_id == "h2"] == [
         ("B", "B reached 125 after hand 2, above the 121 a player must pass to be out, but no "
               "elimination was recorded."),
-        ("C", "C was eliminated after hand 2 with 121 by the rules, not above the 121 a "
-              "player must pass to be out."),
+        ("C", "C is recorded as eliminated after hand 2, but has 121 by the rules, not above "
+              "the 121 a player must pass to be out: C is still in."),
     ]  # fmt: skip
     found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 110), ev(2, "C", "eliminated", 80)]))
     assert found[0].message == (
-        "C was eliminated after hand 2 with 80 by the rules, below the 101 that eliminates."
+        "C is recorded as eliminated after hand 2, but has 80 by the rules, below the 101 that "
+        "eliminates: C is still in."
     )
 
 
@@ -671,7 +673,8 @@ def test_rebuy_below_counts_a_player_whose_elimination_the_rules_refuse() -> Non
     found = run(*pool_game(SEED, events))
     assert keys(found) == [("pool.elimination", "g1", "h1", "D")]
     assert found[0].message == (
-        "D was eliminated after hand 1 with 57 by the rules, below the 101 that eliminates."
+        "D is recorded as eliminated after hand 1, but has 57 by the rules, below the 101 that "
+        "eliminates: D is still in."
     )
 
 

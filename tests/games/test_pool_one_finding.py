@@ -227,7 +227,8 @@ def test_pool_elimination_a_row_early_for_a_player_still_in_after_is_refused_000
     points = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 5, "C": 40}]
     found = run(*pool_game(points, [ev(1, "B", "eliminated", 80)]))
     assert [(f.hand_id, f.recorded) for f in found] == [("h1", "eliminated")]
-    assert found[0].message.startswith("B was eliminated after hand 1 with 80 by the rules")
+    assert found[0].message.startswith(
+        "B is recorded as eliminated after hand 1, but has 80 by the rules")
 
 
 # ---------------------------------------------------------------- a player still in, not dealt in
