@@ -140,7 +140,10 @@ def find_orphans(
     lost = list(staged.damaged.get("hands", ()))
     if lost:
         files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
-        why = f"its hands row could not be read: {files} could not be read"
+        # "may": the file could not be read, so whether it held the row is not known (a
+        # blind tester's 11 junk bytes were said to have held it)
+        why = f"its hands row is not among the hands read: it may be in {files}, which could "
+        why += "not be read"
     else:
         why = "events or results name it, but hands does not hold it"
     rows = con.sql(
