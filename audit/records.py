@@ -162,6 +162,11 @@ class QuarantineRow:
     game_id: str | None
     check: str
     reason: str
+    seq: int | None = None
+    """The bad row's ``seq`` (events, game_events) where it reads: its finding's ``seq``;
+    not a column of quarantine.parquet, which names the row by file and place."""
+    player_id: str | None = None
+    """The bad row's player where it reads: its finding's ``player_id`` (likewise)."""
 
 
 @dataclass(slots=True)

@@ -291,6 +291,8 @@ def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
             row.check,
             game_id=row.game_id or "",
             hand_id=row.hand_id,
+            player_id=row.player_id,
+            seq=row.seq,
             message=row.reason,
             rule=contract("log.contract"),
             recorded=row.file or row.table,  # a file is named from the log root

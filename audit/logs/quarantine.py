@@ -30,6 +30,14 @@ def _ids(table: str) -> str:
     return f"{hand} AS h, {game} AS g"
 
 
+def _who(table: str) -> str:
+    """SQL for the seq and the player of a row of `table`, NULL when it has none or they
+    do not read (a finding about one event names it: schemas/output.md, ``seq``)."""
+    seq = "seq" if table in ("events", "game_events") else "NULL"
+    player = "player_id" if table not in ("games", "hands") else "NULL"
+    return f"CAST({seq} AS BIGINT) AS s, CAST({player} AS VARCHAR) AS pl"
+
+
 def collect_quarantine(
     con: duckdb.DuckDBPyConnection, staged: Staged, memory_limit: str
 ) -> None:
@@ -54,11 +62,13 @@ def collect_quarantine(
     out = staged.quarantine
     for table in TABLES:
         join = " LEFT JOIN hand_map ON hand_id = _hid" if table in ("events", "results") else ""
-        query = f"SELECT _k, {_ids(table)}, _p FROM {{src}}{join} WHERE NOT _ok ORDER BY _k"
-        for key, hand, game, problems in rows(table, query):
+        query = (f"SELECT _k, {_ids(table)}, _p, {_who(table)} FROM {{src}}{join}"
+                 " WHERE NOT _ok ORDER BY _k")  # fmt: skip
+        for key, hand, game, problems, seq, player in rows(table, query):
             file, row = staged.where(key)
             reason = f"{table} row {row} of {one_line(file)}: {describe(table, problems)}"
-            out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason))
+            out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason,
+                                     seq, player))  # fmt: skip
             if hand is not None and table in HAND_TABLES:
                 staged.hand_reasons.setdefault(hand, reason)
             elif game is not None and table == "games":

@@ -510,7 +510,8 @@ def test_an_unknown_card_quarantines_its_hand_only(tmp_path: Path) -> None:
     reason = "events row 6 of events/date=2026-11-29/part-0.parquet: card 'ZZ' is not a card code"
     assert quarantine == [
         QuarantineRow(
-            "events", "events/date=2026-11-29/part-0.parquet", 6, "h2", "g1", "input.row", reason
+            "events", "events/date=2026-11-29/part-0.parquet", 6, "h2", "g1", "input.row", reason,
+            seq=1, player_id="p1",  # the event's, for its finding (schemas/output.md, seq)
         )
     ]
     assert quarantined(units) == {"h2": reason}

@@ -95,6 +95,12 @@ def test_bad_input_is_quarantined_and_every_good_hand_is_still_verified(tmp_path
     # the builder's ledger and sessions hold no row (check.skipped, info)
     assert {f["check"] for f in findings} == {"input.file", "input.row", "input.hand",
                                               "game.unchecked", "check.skipped"}  # fmt: skip
+    # the bad event's finding names its seq and player (schemas/output.md: seq is "the
+    # events.seq of the finding's hand where the finding is about a hand's event"; both were
+    # null: a blind tester)
+    (card,) = [f for f in findings if f["check"] == "input.row" and f["hand_id"] == "H2"]
+    h2 = next(e for e in rows["events"] if e["hand_id"] == "H2" and e["seq"] == 0)
+    assert (card["seq"], card["player_id"]) == (0, h2["player_id"])
     assert summary.exit_status == 1  # input.* findings are major: the night did not fully verify
 
 
