@@ -79,7 +79,7 @@ def rings(
                 message=f"{accounts} form a ring of {len(members)} accounts joined by "
                         f"{len(edges)} suspicious pairs: {links} (its weakest link has "
                         f"{p_is('q', weakest)}).",
-                expected_text="no group of three or more accounts linked by suspicious pairs",
+                expected_text=f"{accounts}: 0 suspicious pairs among them, so no ring",
                 recorded_text=f"{accounts}: {links}",
                 pattern="connected groups of three or more accounts joined by suspicious pairs",
             )

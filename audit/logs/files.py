@@ -1,12 +1,14 @@
 """A log root's files as found on disk: every entry under a table's folder, through the
 symbolic links it holds (``walk``), and the files that look like table data but that no
-table reads (``not_read``). ``reader.open_log_root`` and the nightly intake walk the same
-way, so both take the same files."""
+table reads (``not_read``). ``reader.open_log_root`` and the nightly intake sort them by
+the same rule (``table_entries``, ``not_read``), so both read, refuse and skip the same
+files."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from audit.errors import first_line, one_line
@@ -77,6 +79,40 @@ def not_read(root: Path) -> list[QuarantineRow]:
             why = (f"{name} is Parquet in the {one_line(top)}/ folder, which is not a table of"
                    f" the contract ({', '.join(TABLES)}), so it was not read")  # fmt: skip
         out.append(QuarantineRow(top, rel.as_posix(), None, None, None, "input.file", why))
+    return out
+
+
+@dataclass
+class TableEntries:
+    """What a table's folder holds, sorted into what ``replay`` does with it
+    (``table_entries``): the one rule of which files are read, refused or skipped, for
+    ``reader.open_log_root`` and the nightly intake alike."""
+
+    read: list[tuple[Path, str]] = field(default_factory=list)
+    """(path, why) of the table's files (``table_file``), read ("") or refused (why), and
+    of its folders that could not be listed (refused)."""
+    skipped: list[Path] = field(default_factory=list)
+    """The ``.parquet`` files that are a writer's own (``writers_own``): not read, listed
+    in run.json's ``skipped_files``."""
+    odd: list[tuple[Path, str]] = field(default_factory=list)
+    """(path, why) of the other entries that cannot be examined (a link to nothing, a
+    pipe) and are no table file by their name: ``replay`` passes them over; the nightly
+    audit, which commits what it takes, stops on them."""
+
+
+def table_entries(root: Path, table: str) -> TableEntries:
+    """The entries of ``root``'s folder of ``table`` (``walk``), sorted by what is done
+    with them (``TableEntries``)."""
+    folder = root / table
+    out = TableEntries()
+    for path, why in walk(folder) if folder.is_dir() else ():
+        if writers_own(path, folder):
+            if path.suffix == ".parquet" and why in ("", NOT_UTF8):
+                out.skipped.append(path)
+        elif table_file(path) or (why and path.is_dir()):  # or a folder not listed
+            out.read.append((path, why))
+        elif why and why != NOT_UTF8:
+            out.odd.append((path, why))
     return out
 
 

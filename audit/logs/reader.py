@@ -41,7 +41,7 @@ from audit.duck import file_literal, literal, quote
 from audit.errors import AuditError, LogFormatError, first_line, first_line_under, one_line
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contract
-from audit.logs.files import NOT_UTF8, not_read, shown, table_file, walk, writers_own
+from audit.logs.files import not_read, shown, table_entries
 from audit.logs.footer import InputFile, complete, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.validate import row_checks, source_sql, staged_columns
@@ -201,13 +201,9 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
     log = LogRoot(root=root, files={})
     for table in TABLES:
         folder = root / table
-        found = []
-        for path, why in walk(folder) if folder.is_dir() else ():
-            if writers_own(path, folder):
-                if path.suffix == ".parquet" and why in ("", NOT_UTF8):
-                    log.skipped.append((table, shown(path.relative_to(root).as_posix())))
-            elif table_file(path) or (why and path.is_dir()):  # or a folder not listed
-                found.append((shown(path.relative_to(root).as_posix()), why))
+        entries = table_entries(root, table)
+        log.skipped += [(table, shown(p.relative_to(root).as_posix())) for p in entries.skipped]
+        found = [(shown(path.relative_to(root).as_posix()), why) for path, why in entries.read]
         if folder.exists() and not folder.is_dir():  # a file where the table's folder goes
             found.append((table, f"is a file, not a folder: a table is a folder of {table} "
                                  "Parquet files, so it was not read"))  # fmt: skip

@@ -4,6 +4,12 @@ A file is its SHA-256: one whose hash a past night committed is not audited agai
 under another path; one whose path a past night saw with other content is *rewritten* and
 audited again; two files of the night with the same content are audited once (the first
 path in order), the other listed as a duplicate.
+
+The files ``replay`` lists without reading them, whatever they hold (``files.not_read``: a
+file no table reads, refused; ``TableEntries.skipped``: a writer's own, skipped), are not
+taken: whether they are read depends on where they are, not on their content (a writer's
+attempt holds the bytes of the file it commits later). They are *listed* (``ListedFile``),
+each (path, content) once, on the night that first finds it (docs/nightly.md).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import pyarrow.parquet as pq
 
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
-from audit.logs.files import NOT_UTF8, shown, table_file, walk, writers_own
+from audit.logs.files import not_read, os_why, shown, table_entries
 from audit.logs.footer import refusal
 
 CHUNK = 1 << 20
@@ -36,6 +42,20 @@ SEEN_SCHEMA = pa.schema(
 )
 """``carry/seen.parquet`` (and the history's ``files``): every file a night took, once."""
 
+LISTED_SCHEMA = pa.schema(
+    [
+        pa.field("sha256", pa.string(), nullable=False),
+        pa.field("table", pa.string(), nullable=False),
+        pa.field("path", pa.string(), nullable=False),
+        pa.field("size", pa.int64(), nullable=False),
+        pa.field("night", pa.int32(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+    ],
+    metadata={"rummy_audit.nightly": "listed files"},
+)
+"""``carry/listed.parquet``: every file a night listed without reading it (``ListedFile``),
+each (path, content) once."""
+
 
 @dataclass(frozen=True)
 class SeenFile:
@@ -46,6 +66,28 @@ class SeenFile:
     night: int
     status: str
     """``new`` or ``rewritten`` (its path was seen before with other content)."""
+
+
+@dataclass(frozen=True)
+class ListedFile:
+    """A file of the log root that ``replay`` lists without reading it: ``refused`` (one
+    no table reads, ``files.not_read``: an ``input.file`` row and finding) or ``skipped``
+    (a writer's own, run.json's ``skipped_files``). It is not taken (not audited, not seen
+    by its content): the night that first finds it at its path with this content lists it,
+    as ``replay`` does; a later night lists it again only when its path holds other
+    content."""
+
+    table: str
+    path: str
+    sha256: str
+    """Of its content; "" when it could not be read (a writer's file gone meanwhile)."""
+    size: int
+    night: int
+    kind: str
+    """``refused`` or ``skipped``."""
+    copy: Path | None = None
+    """A refused file's copy under the run's work folder (the replay reads its name and
+    first bytes); None for a skipped one (the replay reads only its name)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +120,19 @@ class Intake:
     refused: dict[str, str] = field(default_factory=dict)
     """Each taken file the replay refuses (``footer.refusal``) -> why: its rows never
     drive the carry (docs/nightly.md)."""
+    listed: list[ListedFile] = field(default_factory=list)
+    """The files the replay lists without reading them that no earlier night listed at
+    their path with their content: the night lists them (``ListedFile``)."""
+    listed_before: int = 0
+    """Such files an earlier night listed (not listed again)."""
+
+    @property
+    def refused_listed(self) -> list[ListedFile]:
+        return [f for f in self.listed if f.kind == "refused"]
+
+    @property
+    def skipped_listed(self) -> list[ListedFile]:
+        return [f for f in self.listed if f.kind == "skipped"]
 
     @property
     def rewritten(self) -> list[str]:
@@ -110,20 +165,54 @@ def write_seen(path: Path, rows: list[SeenFile]) -> None:
     pq.write_table(table, path)
 
 
-def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
+def read_listed(path: Path) -> list[ListedFile]:
+    """A night's ``carry/listed.parquet``; none when it has none (a state folder of an
+    older rummy-audit: its files are listed again once, never missed)."""
+    if not path.is_file():
+        return []
+    return [ListedFile(**row) for row in pq.read_table(path).to_pylist()]
+
+
+def write_listed(path: Path, rows: list[ListedFile]) -> None:
+    rows = sorted(rows, key=lambda r: (r.night, r.table, r.path, r.sha256))
+    data = [{k: v for k, v in r.__dict__.items() if k != "copy"} for r in rows]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(data, schema=LISTED_SCHEMA), path)
+
+
+def take(
+    logs: Path,
+    seen: list[SeenFile],
+    into: Path,
+    listed: list[ListedFile] | None = None,
+    night: int = 0,
+) -> Intake:
     """Hash every file of the log root's tables; copy the ones no past night took into
-    ``into`` (same relative paths), hashing the copy itself."""
+    ``into`` (same relative paths), hashing the copy itself. The files the replay lists
+    without reading them (``ListedFile``) that ``listed`` (the earlier nights') does not
+    hold at their path with their content are listed tonight (``night``), a refused one
+    copied too."""
     known = {row.sha256 for row in seen}
     last_hash: Mapping[str, str] = {row.path: row.sha256 for row in seen}  # night order
     intake = Intake(tables=[t for t in TABLES if (logs / t).is_dir()])
     tonight: dict[str, str] = {}
+    before = {(row.path, row.sha256) for row in listed or []}
     for table in intake.tables:
+        entries = table_entries(logs, table)
         found = sorted(
             (shown(path.relative_to(logs).as_posix()), why)
-            for path, why in walk(logs / table)
-            if not writers_own(path, logs / table)
-            and (table_file(path) or (why and (why != NOT_UTF8 or path.is_dir())))
+            for path, why in [*entries.read, *entries.odd]
         )  # a writer's own file is no table's data, as for replay (files.WRITERS_OWN)
+        for path in entries.skipped:
+            rel = shown(path.relative_to(logs).as_posix())
+            try:
+                digest, size = hash_file(path), path.stat().st_size
+            except OSError:  # a writer's file gone or changing: listed by its name
+                digest, size = "", 0
+            if (rel, digest) in before:
+                intake.listed_before += 1
+            else:
+                intake.listed.append(ListedFile(table, rel, digest, size, night, "skipped"))
         for rel, why in found:
             source = logs / rel
             if why:
@@ -160,6 +249,32 @@ def take(logs: Path, seen: list[SeenFile], into: Path) -> Intake:
             why = refusal(table, copy, rel)
             if why:
                 intake.refused[rel] = why
+    for row in not_read(logs):
+        rel = row.file or ""
+        try:
+            digest = hash_file(logs / rel)
+            if (rel, digest) in before:
+                intake.listed_before += 1
+                continue
+            copy = into / rel
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copied = copy_file(logs / rel, copy)
+        except OSError as error:
+            raise AuditError(
+                f"{rel} could not be read ({os_why(error)}); the nightly audit lists every "
+                "file of the log root, so mend it (or move it out) and run the night again",
+                slug="log-root",
+            ) from error
+        if copied != digest:
+            raise AuditError(
+                f"{logs / rel} changed while it was being read; run the nightly audit again "
+                "once the platform has finished writing it",
+                slug="log-root",
+            )
+        intake.listed.append(
+            ListedFile(row.table, rel, digest, copy.stat().st_size, night, "refused", copy)
+        )
+    intake.listed.sort(key=lambda f: (f.table, f.path))
     return intake
 
 

@@ -42,11 +42,15 @@ from audit.nightly.history import (
 )
 from audit.nightly.inputs import (
     Intake,
+    ListedFile,
     SeenFile,
+    TakenFile,
     check_log_root,
     copy_file,
+    read_listed,
     read_seen,
     take,
+    write_listed,
     write_seen,
 )
 from audit.nightly.reaudit import reaudit_rows, renumber
@@ -69,6 +73,7 @@ from audit.rules.registry import load_rules
 from audit.run import replay_logs, shuffle_words
 
 SEEN = "seen.parquet"
+LISTED = "listed.parquet"
 REBUILD = (
     f"move {HISTORY_DB} out of the state folder and run again: it is rebuilt from the last "
     "night's history/ and carry/seen.parquet"
@@ -117,6 +122,8 @@ class NightSummary:
     rules_changed: tuple[str, ...] = ()
     """The platform rulesets (``--rules``) whose text differs from the last night's
     (``_rules_changed``)."""
+    skipped: tuple[str, ...] = ()
+    """When nothing was new: the writer's own files found that no night listed yet."""
 
     def line(self) -> str:
         """The one line the command prints."""
@@ -128,8 +135,13 @@ class NightSummary:
         )
         if not self.audited:
             last = f"night {self.night}" if self.night else "the first night"
+            own = ""
+            if self.skipped:
+                n = len(self.skipped)
+                own = (f", {n} writer's own file{'s' * (n != 1)} not read"
+                       f" ({', '.join(self.skipped[:3])}{' and more' * (n > 3)})")  # fmt: skip
             return (
-                f"Nothing new since {last}: {files}; {self.running} game"
+                f"Nothing new since {last}: {files}{own}; {self.running} game"
                 f"{'s' * (self.running != 1)} still running; nothing committed"
             )
         hands = self.hands
@@ -228,6 +240,9 @@ class Committed:
     seats: Path | None = None
     """The seats it kept for ``table.limit`` (its ``carry/seats.parquet``); None when its
     ``nightly.json`` counts none (a night of an older rummy-audit kept none)."""
+    listed: list[ListedFile] = field(default_factory=list)
+    """Every file listed so far without being read (its ``carry/listed.parquet``; none
+    when a night of an older rummy-audit kept none)."""
 
 
 def load_committed(st: State) -> Committed:
@@ -284,7 +299,9 @@ def load_committed(st: State) -> Committed:
     unread = [Unread(str(u["table"]), str(u["path"]), str(u["sha256"]), int(u["night"]))
               for u in listed]  # fmt: skip
     seats = _kept_seats(st, carry_data.get("seats") if isinstance(carry_data, dict) else None)
-    return Committed(seen, running, logs, history, unread, seats)
+    with reading(st.folder, carry / LISTED):
+        listed = read_listed(carry / LISTED)
+    return Committed(seen, running, logs, history, unread, seats, listed)
 
 
 def _kept_seats(st: State, counted: object) -> Path | None:
@@ -318,18 +335,25 @@ def _night(
     seen = committed.seen
     night = st.night + 1
     st.work.mkdir()
-    intake = take(logs, seen, st.work / "incoming")
+    intake = take(logs, seen, st.work / "incoming", committed.listed, night)
     checkpoint("taken")
-    if not intake.taken:
+    if not intake.taken and not intake.refused_listed:
+        # A writer's own file alone makes no night (a job still writing): the line names
+        # it, and the next night audited lists it.
         return NightSummary(st.night, False, last, 0, 0, len(intake.seen_before),
-                            len(intake.duplicates), running=len(committed.running))  # fmt: skip
+                            len(intake.duplicates), running=len(committed.running),
+                            skipped=tuple(f.path for f in intake.skipped_listed))  # fmt: skip
     folder = st.work / night_name(night)
     night_root = st.work / "logs"
     # A rewritten file's games are audited again whole: their rows in earlier files too.
     again = reaudit_rows(logs, intake, seen, set(committed.running), st.work / "reaudit",
                          partial(_games_of_night, st), partial(_judged_before, st))  # fmt: skip
+    # The files no table reads go to the replay as they are, which refuses them (or, a
+    # writer's own, an empty file of its name: the replay reads only the name and lists it).
+    refused_listed = [TakenFile(f.table, f.path, f.sha256, f.size, "listed", f.copy)
+                      for f in intake.refused_listed if f.copy is not None]  # fmt: skip
     split = split_night(
-        taken=[*intake.taken, *again.files],
+        taken=[*intake.taken, *again.files, *refused_listed],
         carried=committed.carried,
         since=committed.running,
         rewritten=set(intake.rewritten),
@@ -337,9 +361,12 @@ def _night(
         night=night,
         audit_root=night_root,
         carry_root=folder / CARRY,
-        refused=intake.refused,
+        refused={**intake.refused, **{f.path: "no table reads it" for f in refused_listed}},
         unread=committed.unread,
     )
+    for item in intake.skipped_listed:
+        (night_root / item.path).parent.mkdir(parents=True, exist_ok=True)
+        (night_root / item.path).touch()
     checkpoint("split")
     earlier = _earlier(logs, intake, [*committed.unread, *again.refused], st.work / "earlier")
     seats = tonight_seats(committed.seats, again.games, st.work / SEATS)
@@ -361,6 +388,7 @@ def _night(
     write_seen(folder / CARRY / SEEN, [*seen, *(
         SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
     )])  # fmt: skip
+    write_listed(folder / CARRY / LISTED, [*committed.listed, *intake.listed])
     facts = NightFacts(
         night=night,
         files_new=sum(1 for f in intake.taken if f.status == "new"),
@@ -533,6 +561,12 @@ def _nightly_json(
             ],
             "seen_before": len(intake.seen_before),
             "duplicates": [{"path": p, "same_as": q} for p, q in intake.duplicates],
+            "listed": [
+                {"table": f.table, "path": f.path, "sha256": f.sha256, "size": f.size,
+                 "kind": f.kind}
+                for f in intake.listed
+            ],
+            "listed_before": intake.listed_before,
         },
         "reaudited_games": reaudited,
         "carry": {
