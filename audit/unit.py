@@ -369,11 +369,15 @@ def opening_players(hands: Sequence[Hand]) -> int | None:
     return next((len(hand.seats) for hand in hands if hand.seats), None)
 
 
-def incomplete(game: Game, hands: list[Hand]) -> list[str]:
+def incomplete(game: Game, hands: list[Hand], lost: Sequence[str] = ()) -> list[str]:
     """Why the game's hands are not all here to be judged: a hand that could not be
     replayed, a hand number two hands hold, a hand number missing from hands, game events
     after a hand hands does not hold, no hand at all. A running game's last hand may still
-    be in play: it is left out of the game's checks rather than counted missing."""
+    be in play: it is left out of the game's checks rather than counted missing. ``lost``:
+    the hands files that could not be read, named where a hands row is missing (the game
+    view said "the hands table holds none of its hands" and not where they may be: a
+    blind tester)."""
+    where = may_be_in(lost)
     if game.running and hands and hands[-1].quarantine is not None:
         hands = hands[:-1]
     why = [f"hand {h.hand_id} could not be replayed ({h.quarantine})" for h in hands
@@ -384,13 +388,14 @@ def incomplete(game: Game, hands: list[Hand]) -> list[str]:
             for n, count in sorted(held.items()) if count > 1]  # fmt: skip
     numbers = set(held)
     last = max(numbers, default=0)
-    why += [f"no hand no. {n} of it was read from the hands table" for n in range(1, last + 1)
-            if n not in numbers]  # fmt: skip
+    why += [f"no hand no. {n} of it was read from the hands table{where}"
+            for n in range(1, last + 1) if n not in numbers]  # fmt: skip
     after = max((e.after_hand_no for e in game.game_events), default=0)
     if after > last:
-        why.append(f"its game events follow hand no. {after}, which the hands table does not hold")
+        why.append(f"its game events follow hand no. {after}, which the hands table does not "
+                   f"hold{where}")  # fmt: skip
     if not hands and not game.running:
-        why.append("the hands table holds none of its hands")
+        why.append(f"the hands table holds none of its hands{where}")
     return why
 
 
@@ -432,7 +437,7 @@ def game_checks(
                 rule=contract("games.ended_at"),
             )
         )
-    gaps = incomplete(game, hands)
+    gaps = incomplete(game, hands, damaged.get("hands", ()))
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
         # Two hands holding one hand number is the platform's own record at fault, which

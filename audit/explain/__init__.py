@@ -22,7 +22,14 @@ from pathlib import Path
 
 from audit import __version__
 from audit.explain.fairplay import lookup, lookup_game
-from audit.explain.find import find_game, find_hand, game_facts, hand_clock, resolve
+from audit.explain.find import (
+    find_game,
+    find_hand,
+    game_facts,
+    hand_clock,
+    hand_record,
+    resolve,
+)
 from audit.explain.game import GameView, build_game_view
 from audit.explain.html import render_game_html, render_html, write_game_html, write_html
 from audit.explain.terminal import print_game, print_view, render_game_text, render_text
@@ -67,6 +74,8 @@ def load_view(
         view = build_view(
             unit, hand_id, source=str(logs), version=__version__, clock=hand_clock(logs, hand_id)
         )
+        if view.unreplayable:
+            view = replace(view, record=hand_record(logs, hand_id))
     return replace(view, fairplay=fairplay)
 
 

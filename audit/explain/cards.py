@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from audit.cards import JOKER, N_CODES, RANK_OF, Card
 from audit.rules.counts import tally
@@ -103,9 +103,18 @@ class GroupView:
 
 
 def group_views(groups: Sequence[GroupCheck], jokers: Jokers) -> tuple[GroupView, ...]:
+    """Each group as shown; a wild-rank card in a pure sequence stands for itself
+    (``melds.wild_natural_keeps_pure``), so it is not drawn as a joker there (the page
+    marked 5H "a joker (wild rank)" beside "5H stands for itself": a blind tester)."""
     return tuple(
         GroupView(
-            card_views(g.cards, jokers), g.verdict.kind.value, g.verdict.reason, g.verdict.is_valid
+            tuple(
+                replace(c, joker="") if g.verdict.is_pure_run else c
+                for c in card_views(g.cards, jokers)
+            ),
+            g.verdict.kind.value,
+            g.verdict.reason,
+            g.verdict.is_valid,
         )
         for g in groups
     )

@@ -25,11 +25,12 @@ from audit.logs.reader import (
     LogRoot,
     game_of_hand,
     open_log_root,
+    orphans,
     read_bucket,
     refuse_undecodable,
     staging,
 )
-from audit.records import GameUnit, QuarantineRow
+from audit.records import NO_CARD, GameUnit, Hand, QuarantineRow
 from audit.unit import UnitAudit, audit_unit
 
 Kind = Literal["hand", "game"]
@@ -45,7 +46,7 @@ def find_hand(logs: Path, hand_id: str) -> UnitAudit:
     log = open_log_root(logs, hash_files=False)
     found, game = game_of_hand(log, hand_id)
     if not found:
-        raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
+        return _lost_hand(logs, log, hand_id)
     for unit in _units(logs, game):
         if any(hand.hand_id == hand_id for hand in unit.hands):
             return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged,
@@ -71,13 +72,92 @@ def find_game(logs: Path, game_id: str) -> UnitAudit:
     raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
 
 
+def _lost_hand(logs: Path, log: LogRoot, hand_id: str) -> UnitAudit:
+    """The audit of a hand that events or results name but whose hands row was not read
+    (its file could not be, or it was never written): quarantined, as the nightly run
+    keeps it (schemas/README.md), in the game its players' sessions place it in, else on
+    its own. The whole log is staged (the hand names no game); ``AuditError`` when no
+    table names the hand."""
+    if not _named_elsewhere(log, hand_id):
+        raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
+    units, lost = _staged(logs, None)
+    missing = frozenset(log.missing_optional)
+    for unit in units:
+        if any(hand.hand_id == hand_id for hand in unit.hands):
+            return audit_unit(unit, missing=missing, damaged=log.damaged,
+                              ledger_rows=log.ledger_rows)  # fmt: skip
+    game, why = lost.get(hand_id, (None, "events or results name it, but hands does not hold it"))
+    hand = Hand(hand_id, game or "", 0, [], [], NO_CARD, NO_CARD, [], [], quarantine=why)
+    return audit_unit(GameUnit(game or "", None, [hand]), missing=missing, damaged=log.damaged)
+
+
+def _named_elsewhere(log: LogRoot, hand_id: str) -> bool:
+    """Whether an events or results row names ``hand_id``."""
+    sql = "SELECT count(*) FROM {source} WHERE hand_id = $hand"
+    return any(
+        int(rows[0][0]) if rows else 0
+        for rows in (_query(log, table, sql, {"hand": hand_id}) for table in ("events", "results"))
+    )
+
+
+def hand_record(logs: Path, hand_id: str) -> tuple[str, ...]:
+    """What the tables record of a hand that could not be replayed, in words: its hands
+    rows when there are several (each file and row, 0-based as quarantine.parquet's, and
+    whether they differ), how many events rows name it, and its results rows."""
+    log = open_log_root(logs, hash_files=False)
+    lines = []
+    hands = _query(
+        log,
+        "hands",
+        "SELECT file_index, file_row_number, * FROM {source} WHERE hand_id = $hand"
+        " ORDER BY file_index, file_row_number",
+        {"hand": hand_id},
+    )
+    if len(hands) > 1:
+        files = log.files["hands"]
+        where = [f"{files[row[0]].path} row {row[1]}" for row in hands]
+        columns = _columns(log, "hands")
+        differ = [name for i, name in enumerate(columns)
+                  if len({repr(row[2 + i]) for row in hands}) > 1]  # fmt: skip
+        same = (f"they differ in {', '.join(differ)}" if differ
+                else "they are the same in every column")  # fmt: skip
+        lines.append(f"Its {len(hands)} hands rows: {', '.join(where)}; {same}.")
+    events = _query(log, "events", "SELECT count(*) FROM {source} WHERE hand_id = $hand",
+                    {"hand": hand_id})  # fmt: skip
+    count = int(events[0][0]) if events else 0
+    lines.append(f"Events recorded: {count} row{'' if count == 1 else 's'}.")
+    results = _query(
+        log,
+        "results",
+        "SELECT player_id, outcome, points, amount FROM {source} WHERE hand_id = $hand"
+        " ORDER BY file_index, file_row_number",
+        {"hand": hand_id},
+    )
+    said = [
+        f"{player} {str(outcome).replace('_', ' ')}, {points} points"
+        + ("" if amount is None else f", amount {amount}")
+        for player, outcome, points, amount in results
+    ]
+    lines.append(f"Results recorded: {'; '.join(said) if said else 'none'}.")
+    return tuple(lines)
+
+
+def _columns(log: LogRoot, table: str) -> list[str]:
+    """The columns ``SELECT *`` gives over the readable files of ``table``."""
+    rows = _query(log, table, "DESCRIBE SELECT * FROM {source}", {})
+    return [str(row[0]) for row in rows]
+
+
 def resolve(logs: Path, ident: str) -> tuple[Kind, str]:
     """Whether ``ident`` names a hand or a game of the log root (a hand first), with a
     note when it names both (which was taken, and that the other was not); an
-    ``AuditError`` when it names neither."""
+    ``AuditError`` when it names neither. A hand whose hands row was not read but that
+    events or results name is a hand (``find_hand`` quarantines it, as the night does)."""
     log = open_log_root(logs, hash_files=False)
     hand, _ = game_of_hand(log, ident)
     game = _game_rows(log, ident) > 0
+    if not hand and not game:
+        hand = _named_elsewhere(log, ident)
     if hand and game:
         return "hand", (
             f"{ident!r} is both a hand id and a game id in this log root: the hand is "
@@ -184,6 +264,14 @@ def _query(log: LogRoot, table: str, sql: str, params: dict[str, Any]) -> list[t
 
 def _units(logs: Path, game: str | None) -> list[GameUnit]:
     """The units of complete games staged from ``logs`` (only ``game``'s when given)."""
+    return _staged(logs, game)[0]
+
+
+def _staged(
+    logs: Path, game: str | None
+) -> tuple[list[GameUnit], dict[str, tuple[str | None, str]]]:
+    """``_units``, and the hands other tables name whose hands row was not read, each
+    with the game its sessions place it in (or None) and why (``reader.orphans``)."""
     log = open_log_root(logs, hash_files=False)
     quarantine: list[QuarantineRow] = []
     units: list[GameUnit] = []
@@ -194,4 +282,5 @@ def _units(logs: Path, game: str | None) -> list[GameUnit]:
         for bucket in range(stage.buckets):
             for batch in read_bucket(stage, bucket, quarantine):
                 units += batch
-    return units
+        lost = orphans(stage)
+    return units, lost

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.errors import AuditError
+from audit.errors import AuditError, one_line
 from audit.explain.game import GameView
 from audit.explain.view import HandView
 from audit.output import write_text
@@ -19,11 +19,7 @@ def render_html(view: HandView) -> str:
 
 def write_html(view: HandView, path: Path) -> None:
     """Write the page to ``path`` atomically; an ``AuditError`` when it cannot be written."""
-    html = render_html(view)
-    try:
-        write_text(path, html)
-    except OSError as exc:
-        raise AuditError(f"cannot write {path}: {exc.strerror or exc}", slug="write") from None
+    _write(render_html(view), path)
 
 
 def render_game_html(view: GameView) -> str:
@@ -35,8 +31,17 @@ def render_game_html(view: GameView) -> str:
 def write_game_html(view: GameView, path: Path) -> None:
     """Write the page of a game to ``path`` atomically; an ``AuditError`` when it cannot be
     written."""
-    html = render_game_html(view)
+    _write(render_game_html(view), path)
+
+
+def _write(html: str, path: Path) -> None:
+    """Write ``html`` to ``path``; an ``AuditError`` of one line naming the path when it
+    cannot be (``cannot write html: Is a directory`` did not say ``html`` was the path
+    given: a blind tester)."""
+    if path.is_dir():
+        raise AuditError(f"cannot write the page to {path}: it is a folder", slug="write")
     try:
         write_text(path, html)
     except OSError as exc:
-        raise AuditError(f"cannot write {path}: {exc.strerror or exc}", slug="write") from None
+        why = one_line(str(exc.strerror or exc))
+        raise AuditError(f"cannot write the page to {path}: {why}", slug="write") from None

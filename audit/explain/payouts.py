@@ -238,7 +238,7 @@ def _payouts(
         # Its sums would rest on what is not all here: none is the rules'.
         return (balance, "The game's money was not checked (its game.unchecked finding says "
                 "why), so no sum is shown as the rules'."), ()  # fmt: skip
-    gaps = incomplete(game, hands)
+    gaps = incomplete(game, hands, damaged.get("hands", ()))
     if gaps:
         return (balance, f"Only the ledger's own balance is checked: not all the game's "
                 f"hands could be judged ({gaps[0]}).",), ()  # fmt: skip

@@ -31,7 +31,7 @@ from audit.replay.outcome import (
 from audit.replay.seats import Seat
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
-from audit.rules.melds import Jokers, MeldKind
+from audit.rules.melds import Jokers, MeldKind, group_rule
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import score_arrangement
 from audit.rules.solver import best_arrangement
@@ -45,10 +45,14 @@ class RuleView:
     key: str
     text: str
     source: str
+    choice: str = ""
+    """Why the ruleset reads it so where the seeds differ, when the citation gives it
+    (``rule_view``'s ``choice``)."""
 
     @property
     def cite(self) -> str:
-        return f"{self.key}: {self.text} ({self.source})"
+        choice = f" Choice: {self.choice}" if self.choice else ""
+        return f"{self.key}: {self.text} ({self.source}){choice}"
 
 
 @dataclass(frozen=True)
@@ -105,12 +109,13 @@ class ValueView:
     cut_rule: RuleView | None = None
 
 
-def rule_view(rules: Ruleset, key: str) -> RuleView | None:
-    """A rule of ``rules`` as shown, or ``None`` where the ruleset has no such key."""
+def rule_view(rules: Ruleset, key: str, *, choice: bool = False) -> RuleView | None:
+    """A rule of ``rules`` as shown, with its choice text when ``choice`` (where the seeds
+    read it both ways), or ``None`` where the ruleset has no such key."""
     if key not in rules.rules:
         return None
     rule = rules.rule(key)
-    return RuleView(rule.key, rule.text, rule.source)
+    return RuleView(rule.key, rule.text, rule.source, rule.choice if choice else "")
 
 
 # ------------------------------------------------------------ value cards
@@ -236,9 +241,17 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
     )
     total = sum(line.points for line in lines)
     keys = [line.rule for line in lines]
+    # A group offered as a meld that is none: the rule it breaks, where its reason names one
+    # (7H 7H 7D "is not a set: ... hearts appears twice" cited only the cards' points;
+    # 001_: 'Two cards from the same suit in a set make it invalid').
+    keys += [rule for g in score.groups
+             if not g.verdict.is_valid and len(g.cards) >= rules.min_meld_size
+             and (rule := group_rule(g.verdict.reason, ""))]  # fmt: skip
     steps: list[str] = []
     if not lines:
-        steps.append("every card is in a valid sequence or set: 0 points")
+        steps.append(f"every card is in a valid sequence or set{score.spare_words()}: 0 points")
+        if score.spare_jokers():  # their 0 is what leaves nothing to count
+            keys.append("points.joker_points")
     elif score.requirement_met:
         steps.append(f"the cards left unmatched add up to {total}")
     else:

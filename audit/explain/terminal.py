@@ -167,6 +167,7 @@ def _header(view: HandView) -> _Titled:
     lines.append(Text(f"Dealt and ended: {view.times}"))
     if view.unreplayable:
         lines.append(Text(view.unreplayable + "."))
+        lines += [Text(line) for line in view.record]
     else:
         lines += [
             Text(f"Rules: {view.ruleset_title}"),
@@ -232,6 +233,7 @@ def _player(p: PlayerView) -> _Titled:
     if p.declaration:
         parts.append(Text(f"{p.player}'s declaration is {p.declaration}:", style="bold"))
         parts += [_indent(Text(f"- {reason}")) for reason in p.declaration_reasons]
+        parts += [Text(f"rule: {rule.cite}", style="dim") for rule in p.declaration_rules]
     if p.groups or p.loose:
         parts.append(Text(f"Groups, {p.groups_title}:", style="bold"))
         parts += _groups(p.groups, p.loose, p.loose_note)

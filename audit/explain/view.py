@@ -120,6 +120,11 @@ class PlayerView:
     points_recorded: bool = False
     """The rules give no points (the player's show does not hold their cards,
     docs/replay.md): ``points`` are the recorded ones, taken as recorded."""
+    declaration_rules: tuple[RuleView, ...] = ()
+    """The rules the declaration's verdict rests on, but for ``rule``: those it breaks
+    (``declaration.min_pure_runs`` for no pure sequence), or the requirement it meets
+    beside ``declaration.min_runs`` and ``melds.wild_natural_keeps_pure`` where a
+    wild-rank card stands for itself in a pure sequence (``declaration_rules``)."""
     breach: str = ""
     """A finding on how the player ended the hand that leaves the rules' outcome as
     recorded (an open-melds player who went out illegally ends the hand all the same):
@@ -305,6 +310,9 @@ class HandView:
     wild_name: str = "Wild card"
     """What the header calls ``wild``: the open-melds game's cut card, which its turns
     take (``Cut card (wild)``), else the wild card."""
+    record: tuple[str, ...] = ()
+    """What the tables record of a hand that could not be replayed (``find.hand_record``):
+    its hands rows when there are several, its events and results rows."""
 
     @property
     def title(self) -> str:
@@ -322,7 +330,8 @@ class HandView:
     def headline(self) -> str:
         """``Hand H1, hand 1 of game G1 (points rummy, rules standard-13)``."""
         if self.unreplayable:
-            return f"Hand {self.hand_id} of game {self.game_id}"
+            game = f"game {self.game_id}" if self.game_id else "a game not known"
+            return f"Hand {self.hand_id} of {game}"
         return (
             f"Hand {self.hand_id}, hand {self.hand_no} of game {self.game_id} "
             f"({self.game}, rules {self.ruleset})"
@@ -395,7 +404,9 @@ def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> Hand
         ruleset_title="",
         source=source,
         version=version,
-        unreplayable=f"This hand could not be replayed: {reason}",
+        # The reader's own words open with what the sentence says already.
+        unreplayable="This hand could not be replayed: "
+        + reason.removeprefix(f"hand {hand.hand_id} cannot be replayed: "),
         seats=(),
         wild=unknown,
         open=unknown,
@@ -539,6 +550,9 @@ def _player(
         ),
         declaration=_declaration_words(declaration),
         declaration_reasons=_declaration_reasons(declaration, rules),
+        declaration_rules=declaration_rules(
+            declaration, jokers, rules, want.rule_key if want else ""
+        ),
         groups_title=title,
         groups=shown,
         loose=loose,
@@ -596,6 +610,38 @@ def _declaration_reasons(declaration: Declaration | None, rules: Ruleset) -> tup
     if declaration.check.valid and not declaration.accepted:
         return (valid_words(declaration.check, rules),)
     return declaration.check.reasons
+
+
+def declaration_rules(
+    declaration: Declaration | None, jokers: Jokers, rules: Ruleset, cited: str = ""
+) -> tuple[RuleView, ...]:
+    """The rules a declaration's verdict rests on, each once, but for ``cited`` (the
+    outcome's rule, shown already): an invalid one's broken rules (``DeclarationCheck.keys``,
+    the first the replay's ``declare.verdict`` cites: "it has no pure sequence" cited only
+    the 80 points' rule, 001_: 'Invalid declarations receive an 80-point penalty', never
+    001_'s 'Every valid declaration must have at least one pure sequence'); a valid one's
+    requirement (the sequences and the pure ones) and ``melds.wild_natural_keeps_pure``,
+    with its choice (000_ reads it the other way), where a wild-rank card stands for itself
+    in a pure sequence (a blind tester)."""
+    if declaration is None:
+        return ()
+    check = declaration.check
+    if not check.valid:
+        keys = list(check.keys)
+    elif check.alternative:
+        keys = ["declaration.alternatives"]
+    else:
+        keys = [key for key, needed in (
+            ("declaration.min_runs", rules.min_runs),
+            ("declaration.min_pure_runs", rules.min_pure_runs),
+            ("declaration.long_run_length", rules.long_run_length),
+        ) if needed]  # fmt: skip
+        if any(g.verdict.is_pure_run and any(jokers.is_joker(c) for c in g.cards)
+               for g in check.groups):  # fmt: skip
+            keys.append("melds.wild_natural_keeps_pure")
+    shown = [rule_view(rules, key, choice=key == "melds.wild_natural_keeps_pure")
+             for key in dict.fromkeys(keys) if key != cited]  # fmt: skip
+    return tuple(view for view in shown if view is not None)
 
 
 def _arrangement(

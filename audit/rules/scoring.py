@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from audit.cards import format_codes
 from audit.rules.counts import ready_reason
 from audit.rules.declaration import GroupCheck, check_groups, unmet_requirements
-from audit.rules.melds import Jokers
+from audit.rules.melds import Jokers, MeldKind
 from audit.rules.ruleset import Ruleset
 
 
@@ -68,6 +68,22 @@ class Score:
     def requirement_met(self) -> bool:
         return not self.unmet
 
+    def spare_jokers(self) -> tuple[int, ...]:
+        """The jokers in no sequence or set (a group of jokers alone, or one alone): they
+        count 0 however the rest is charged."""
+        return tuple(c for g in self.groups if g.verdict.kind is MeldKind.JOKERS for c in g.cards)
+
+    def spare_words(self) -> str:
+        """`` but for the joker 5H, which counts 0`` after "every card is in a valid
+        sequence or set", where jokers are in none (a loser with a joker left over was told
+        every card is in one: a blind tester); empty where there is none."""
+        spare = self.spare_jokers()
+        if not spare:
+            return ""
+        if len(spare) == 1:
+            return f" but for the joker {format_codes(spare)}, which counts 0"
+        return f" but for the jokers {format_codes(spare)}, which count 0 each"
+
     def summary(self) -> str:
         """One sentence: what counts and what it comes to."""
         if self.ready:
@@ -76,7 +92,7 @@ class Score:
                 f"the hand was ready ({self.ready}): {self.raw} points{capped} (points.ready_hand)"
             )
         if not self.counted:
-            return "every card is in a valid sequence or set: 0 points"
+            return f"every card is in a valid sequence or set{self.spare_words()}: 0 points"
         if self.requirement_met:
             why = "the cards left unmatched"
         elif len(self.exempt_groups) > 1:

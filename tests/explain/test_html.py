@@ -63,8 +63,21 @@ def test_an_html_file_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Pa
     target = tmp_path / "file" / "hand.html"
     result = CliRunner().invoke(app, ["explain", "H1", str(logs), "--html", str(target)])
     assert result.exit_code == 2
-    assert result.output.startswith(f"rummy-audit: error: cannot write {target}: ")
+    assert result.output.startswith(f"rummy-audit: error: cannot write the page to {target}: ")
     assert result.output.count("\n") == 1
+
+
+def test_an_html_path_that_is_a_folder_is_one_line_naming_it(tmp_path: Path) -> None:
+    """``--html html`` with ``html`` a folder said "cannot write html: Is a directory",
+    which does not read as naming the path given (README, "explain")."""
+    logs = write_log(tmp_path / "logs", [scenario(**base())])
+    (tmp_path / "html").mkdir()
+    target = tmp_path / "html"
+    result = CliRunner().invoke(app, ["explain", "H1", str(logs), "--html", str(target)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"rummy-audit: error: cannot write the page to {target}: it is a folder\n"
+    )
 
 
 def test_an_unreadable_log_root_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -1,0 +1,109 @@
+"""The rule behind each verdict explain gives: a declaration's broken or met requirement, a
+joker left over, a set holding a suit twice, a wild-rank card standing for itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.explain import render_html, render_text
+from tests.explain.test_view import view_of
+from tests.replay.cases import DECLARE, P1, base
+
+NO_PURE = "7S QS 7H QH 5D 7D 9D TD 6C 7C 8C QC JK"
+P2_PLAIN = "2S 3S 4S AH 8H 9H TH AD 3D KD KD 2C 3C"
+
+
+def _declares(seats: dict[str, str], stock: str, declare: str, wild: str = "5S") -> dict[str, Any]:
+    """P1 draws the stock's first card and declares invalidly; P2, the last one in, wins."""
+    return base(
+        seats=seats,
+        wild=wild,
+        stock=stock,
+        events=[f"P1 draw_stock {stock.split()[0]}", declare],
+        results={"P1": ("invalid_declare", 80, "-80.00"), "P2": ("won", 0, "72.00")},
+    )
+
+
+def test_an_invalid_declaration_cites_the_rule_it_breaks() -> None:
+    """A declaration without a pure sequence cited only declaration.invalid_penalty (the 80
+    points), never the rule that makes it invalid (001_: 'Every valid declaration must
+    have at least one pure sequence')."""
+    hand = _declares({"P1": NO_PURE, "P2": P2_PLAIN}, "9C 2D 6H",
+                     "P1 declare 9C: 6C JK 8C / 9D TD 5D / QS QH QC / 7S 7H 7D 7C")  # fmt: skip
+    view = view_of(hand)
+    p1 = view.players[0]
+    assert p1.declaration_reasons == ("it has no pure sequence (a sequence without a joker)",)
+    assert p1.rule is not None
+    assert p1.rule.key == "declaration.invalid_penalty"
+    assert [r.key for r in p1.declaration_rules] == ["declaration.min_pure_runs"]
+    assert "001_42b102d6f12eaa06.txt: 'at least 1 pure sequence'" in p1.declaration_rules[0].source
+    assert "rule: declaration.min_pure_runs: At least one of the sequences must be pure" in (
+        " ".join(render_text(view, width=200).split())
+    )
+    assert "Rule declaration.min_pure_runs: At least one" in render_html(view)
+
+
+def test_a_valid_declaration_cites_the_pure_sequence_it_needed_too() -> None:
+    """A valid declaration's block cited only declaration.min_runs, not the pure sequence
+    it needed as well (001_: 'minimum 2 sequences, with at least 1 pure sequence')."""
+    p1 = view_of(base()).players[0]
+    assert p1.rule is not None
+    assert p1.rule.key == "declaration.min_runs"
+    assert [r.key for r in p1.declaration_rules] == ["declaration.min_pure_runs"]
+
+
+def test_a_wild_rank_card_standing_for_itself_cites_its_rule_and_is_no_joker_there() -> None:
+    """2H 3H 4H with threes wild is pure by melds.wild_natural_keeps_pure, which was not
+    cited (its choice: 000_ reads the other way), and the page drew 3H as a joker
+    (title "3H: a joker (wild rank)") beside "3H stands for itself"."""
+    view = view_of(base(wild="3C"))
+    p1 = view.players[0]
+    assert [r.key for r in p1.declaration_rules] == [
+        "declaration.min_pure_runs", "melds.wild_natural_keeps_pure",
+    ]  # fmt: skip
+    keeps = p1.declaration_rules[1]
+    assert keeps.choice.startswith("Majority online practice")
+    assert "Choice: " in keeps.cite
+    run = next(g for g in p1.groups if g.text == "2H 3H 4H")
+    assert "3H stands for itself" in run.reason
+    assert [c.joker for c in run.cards] == ["", "", ""]
+    page = render_html(view)
+    assert "Choice: Majority online practice" in page
+    assert 'title="3H"' in page
+
+
+def test_a_loser_with_a_joker_left_over_is_not_told_every_card_is_in_a_meld() -> None:
+    """5H alone with fives wild was "every card is in a valid sequence or set: 0 points",
+    which is false: it is in no group, and counts 0 as a joker (points.joker_points,
+    004_: 'Jokers: 0 points'), which was not cited."""
+    p2_cards = "7S 8S 9S JC QC KC 2D 3D 4D 8H 8D 8C 5H"
+    show = "P2 show: 7S 8S 9S / JC QC KC / 2D 3D 4D / 8H 8D 8C / 5H"
+    view = view_of(base(seats={"P1": P1, "P2": p2_cards}, wild="5C",
+                        events=["P1 draw_stock JK", DECLARE, show]))  # fmt: skip
+    p2 = view.players[1]
+    said = "every card is in a valid sequence or set but for the joker 5H, which counts 0"
+    assert p2.why.startswith(said)
+    assert p2.points_detail is not None
+    assert p2.points_detail.steps[0] == f"{said}: 0 points"
+    assert [r.key for r in p2.points_detail.rules] == ["points.joker_points"]
+
+
+def test_a_set_holding_a_suit_twice_cites_the_rule_about_suits() -> None:
+    """7H 7H 7D "is not a set: ... hearts appears twice" cited only points.card_points for
+    a loser, and for a declarer melds.max_set_size with a source about size alone; 001_:
+    'Two cards from the same suit in a set make it invalid'."""
+    suits = "Two cards from the same suit in a set make it invalid"
+    p2_cards = "9S TS JS 2H 3H 4H 7H 7H 7D 6C 7C 8C KC"
+    show = "P2 show: 2H 3H 4H / 6C 7C 8C / 7H 7H 7D / 9S TS JS / KC"
+    loser = view_of(base(seats={"P1": P1, "P2": p2_cards},
+                         events=["P1 draw_stock JK", DECLARE, show]))  # fmt: skip
+    detail = loser.players[1].points_detail
+    assert detail is not None
+    rules = {r.key: r for r in detail.rules}
+    assert suits in rules["melds.max_set_size"].source
+    declarer = view_of(_declares(
+        {"P1": "AS 7S JS QS KS 7H 7H 9D TD JD 2C 3C 4C", "P2": P2_PLAIN}, "KD 2D 6H",
+        "P1 declare KD: 7H 7H 7S / 2C 3C 4C / 9D TD JD / JS QS KS AS",
+    ))  # fmt: skip
+    cited = {r.key: r for r in declarer.players[0].declaration_rules}
+    assert suits in cited["melds.max_set_size"].source
