@@ -8,8 +8,9 @@ so a hand is re-scored only where the other rules would have ended it at the sam
 
 - a declaration whose verdict the other rules turn round cannot be followed (a valid show
   turned invalid would have let the others play on past the record; an invalid one turned
-  valid would have ended the hand earlier): the hand is ``undecided`` and kept out of the
-  totals, with the reason;
+  valid would have ended the hand earlier; an invalid one ends the hand under one ruleset
+  and not the other, ``declaration.invalid_ends_hand``): the hand is ``undecided`` and kept
+  out of the totals, with the reason;
 - where the recorded play breaks one of the other rules (a joker taken from the pile, a
   drop in a format without drops...), the hand is still re-scored and the note says so.
 
@@ -186,6 +187,20 @@ def _undecided(before: HandReplay, after: HandReplay) -> str:
     hand on an invalid declaration; one they turn valid ends it there, which the record
     agrees with when no move follows it (only shows)."""
     for b, a in zip(before.declarations, after.declarations, strict=False):
+        if not b.check.valid and not a.check.valid:  # invalid both ways: where does it end?
+            ends, ended = after.rules.invalid_ends_hand, before.rules.invalid_ends_hand
+            if ends and not ended and not _only_shows_after(before, a.seq):
+                # (a blind tester: re-scored with no winner, the declarer's penalty paid to
+                # no one, and no note)
+                return (f"under {after.rules.id} an invalid declaration ends the hand "
+                        f"(declaration.invalid_ends_hand), so the declaration of {a.player} "
+                        f"at event {a.seq} would have ended it there; the record plays on"
+                        )  # fmt: skip
+            if ended and not ends and not after.ended:
+                return (f"under {after.rules.id} the others play on after an invalid "
+                        f"declaration, so after {a.player}'s at event {a.seq} they would have "
+                        "played on past the end of the record")  # fmt: skip
+            continue
         if b.check.valid == a.check.valid:
             continue
         if b.check.valid:
@@ -194,11 +209,16 @@ def _undecided(before: HandReplay, after: HandReplay) -> str:
             return (f"under {after.rules.id} the declaration of {a.player} at event {a.seq} "
                     f"is invalid ({'; '.join(a.check.reasons)}), so the others would have "
                     "played on past the end of the record")  # fmt: skip
-        if all(e.action == "show" for e in before.hand.events if e.seq > a.seq):
+        if _only_shows_after(before, a.seq):
             continue  # the record ends there too
         return (f"under {after.rules.id} the declaration of {a.player} at event {a.seq} is "
                 "valid and would have ended the hand there; the record plays on")  # fmt: skip
     return ""
+
+
+def _only_shows_after(replay: HandReplay, seq: int) -> bool:
+    """No move follows event ``seq`` in the record, only shows: the hand ended there."""
+    return all(e.action == "show" for e in replay.hand.events if e.seq > seq)
 
 
 def _broken(before: HandReplay, after: HandReplay, other: Ruleset) -> str:
@@ -364,8 +384,10 @@ def describe(summary: dict[str, Any]) -> list[str]:
         f"{cash['losers_paid_after']}; rake {cash['rake_before']} -> {cash['rake_after']}",
     ]
     if hands["undecided"]:
-        lines.append(f"{hands['undecided']} hands undecided: the other rules would have ended "
-                     "them elsewhere than the record (whatif.parquet says why)")  # fmt: skip
+        one = hands["undecided"] == 1
+        lines.append(f"{hands['undecided']} hand{'' if one else 's'} undecided: the other "
+                     f"rules would have ended {'it' if one else 'them'} elsewhere than the "
+                     "record (whatif.parquet says why)")  # fmt: skip
     for why, n in hands["not_rescored"].items():
-        lines.append(f"{n} hands not re-scored: {why}")
+        lines.append(f"{n} hand{'' if n == 1 else 's'} not re-scored: {why}")
     return lines

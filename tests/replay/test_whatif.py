@@ -251,3 +251,38 @@ def test_the_same_rules_change_nothing_after_an_accepted_invalid_declaration() -
         ("P2", None, None, "same", ""),
         ("P3", None, None, "same", ""),
     ]  # fmt: skip
+
+
+def test_a_ruleset_whose_invalid_declaration_ends_the_hand_leaves_a_played_on_hand_undecided(
+) -> None:
+    """docs/whatif.md: a hand the other rules would have ended elsewhere than the record is
+    undecided, with the reason. P1's declaration at event 7 is invalid under both rulesets;
+    the record plays on (P2 declares at 9, P3 shows), but under a ruleset with
+    `declaration.invalid_ends_hand` = true the hand ends at event 7 (a blind tester: it was
+    re-scored with no winner, P1's penalty paid to no one, and no note). The reverse, a
+    record that ended there under rules the other does not share, is undecided too."""
+    from types import SimpleNamespace as N
+
+    from audit.whatif import _undecided
+
+    invalid = N(valid=False, reasons=["no pure sequence"])
+    events = [N(seq=s, action=a) for s, a in ((7, "declare"), (8, "discard"), (9, "declare"),
+                                              (10, "show"))]  # fmt: skip
+    declared = [N(check=invalid, seq=7, player="P1"), N(check=N(valid=True), seq=9, player="P2")]
+
+    def replay(ends: bool, ended: bool, rules_id: str) -> N:
+        return N(declarations=declared, hand=N(events=events), ended=ended,
+                 rules=N(invalid_ends_hand=ends, id=rules_id))  # fmt: skip
+
+    said = _undecided(replay(False, True, "standard-13"), replay(True, True, "ends-13"))
+    assert said == ("under ends-13 an invalid declaration ends the hand "
+                    "(declaration.invalid_ends_hand), so the declaration of P1 at event 7 "
+                    "would have ended it there; the record plays on")  # fmt: skip
+    assert _undecided(replay(False, True, "standard-13"), replay(False, True, "x-13")) == ""
+    ended_there = [N(check=invalid, seq=7, player="P1")]
+    own = N(declarations=ended_there, hand=N(events=events[:1]), ended=True,
+            rules=N(invalid_ends_hand=True, id="ends-13"))
+    other = N(declarations=ended_there, hand=N(events=events[:1]), ended=False,
+              rules=N(invalid_ends_hand=False, id="standard-13"))
+    assert _undecided(own, other).startswith("under standard-13 the others play on after an "
+                                             "invalid declaration")  # fmt: skip
