@@ -462,48 +462,44 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         if want is None:
             continue
         declaration = declarers.get(player)
-        if declaration is not None and _ended_on_invalid(declaration, row.outcome):
+        # the declarer's verdict: the record ended the hand on an invalid declaration, or
+        # turned a valid one round (or an invalid one)
+        ended = declaration is not None and _ended_on_invalid(declaration, row.outcome)
+        turned = row.outcome != want.outcome and {row.outcome, want.outcome} <= {
+            "won", "invalid_declare"}  # fmt: skip
+        if declaration is not None and (ended or turned):
             add(
                 "declare.verdict",
                 declaration.check.broken_rule(),
                 _verdict_words(player, declaration, row, rules),
                 player_id=player,
                 seq=declaration.seq,
-                expected="play goes on",
-                recorded="the hand ended on the others' shows",
-            )  # the penalty recorded is the rules': its points are checked below
+                expected="play goes on" if ended else want.outcome,
+                recorded="the hand ended on the others' shows" if ended else row.outcome,
+            )
+            if not ended:
+                continue
+            # ended: the penalty recorded is the rules', its points are checked below
         elif row.outcome != want.outcome:
-            verdicts = {row.outcome, want.outcome}
-            if declaration is not None and verdicts <= {"won", "invalid_declare"}:
-                add(
-                    "declare.verdict",
-                    declaration.check.broken_rule(),
-                    _verdict_words(player, declaration, row, rules),
-                    player_id=player,
-                    seq=declaration.seq,
-                    expected=want.outcome,
-                    recorded=row.outcome,
-                )
-            else:
-                # the points of each, where they differ: the outcome sets them (a middle
-                # drop recorded as a first drop is 20 points short: a blind tester)
-                both = want.points is not None and row.points != want.points
-                # a drop charged as the other kind of drop is a drop charged the wrong
-                # penalty (audit-output.md's drop.penalty; a blind tester filtered on it)
-                drops = both and row.outcome in _DROP_WORDS and want.outcome in _DROP_WORDS
-                add(
-                    "drop.penalty" if drops else "score.outcome",
-                    want.rule_key,
-                    f"{player} is recorded as {row.outcome.replace('_', ' ')}"
-                    + (f" ({row.points} points)" if both else "")
-                    + f", but the hand gives {want.outcome.replace('_', ' ')}"
-                    + (f" ({want.points} points)" if both else "")
-                    + f": {_of(player, want.why)}.",
-                    player_id=player,
-                    seq=want.seq,
-                    expected=want.outcome,
-                    recorded=row.outcome,
-                )
+            # the points of each, where they differ: the outcome sets them (a middle
+            # drop recorded as a first drop is 20 points short: a blind tester)
+            both = want.points is not None and row.points != want.points
+            # a drop charged as the other kind of drop is a drop charged the wrong
+            # penalty (audit-output.md's drop.penalty; a blind tester filtered on it)
+            drops = both and row.outcome in _DROP_WORDS and want.outcome in _DROP_WORDS
+            add(
+                "drop.penalty" if drops else "score.outcome",
+                want.rule_key,
+                f"{player} is recorded as {row.outcome.replace('_', ' ')}"
+                + (f" ({row.points} points)" if both else "")
+                + f", but the hand gives {want.outcome.replace('_', ' ')}"
+                + (f" ({want.points} points)" if both else "")
+                + f": {_of(player, want.why)}.",
+                player_id=player,
+                seq=want.seq,
+                expected=want.outcome,
+                recorded=row.outcome,
+            )
             continue
         if want.points is not None and row.points != want.points:
             key = want.rule_key
