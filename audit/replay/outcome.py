@@ -16,6 +16,7 @@ from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
 from audit.replay.hand import HandReplay
+from audit.replay.redeal import CARD_CHECKS, dealt_otherwise, redeal
 from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
@@ -122,13 +123,31 @@ def audit_hand(
     """The hand replayed and its outcomes compared with the record; ``started_with``, the
     players of the game's first hand, chooses the shoe (``HandReplay``)."""
     replay = HandReplay(hand, game, rules, started_with).run()
+    committed = commitment_findings(hand, game, shoe_of(replay))
+    expected, findings = _judged(replay, game, committed)
+    first = next((f for f in replay.findings if f.check in CARD_CHECKS), None)
+    if first is not None:  # cards played at another seat than the shoe's: dealt otherwise?
+        redealt = redeal(hand, game.cards_per_hand)
+        if redealt is not None:
+            again = HandReplay(redealt.hand, game, rules, started_with).run()
+            if not any(f.check in CARD_CHECKS for f in again.findings):
+                then, found = _judged(again, game, committed)
+                if len(found) + 1 < len(findings):
+                    replay, expected = again, then
+                    findings = [dealt_otherwise(first, redealt, rules), *found]
+    return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def _judged(
+    replay: HandReplay, game: Game, committed: list[Finding]
+) -> tuple[dict[str, Expected], list[Finding]]:
+    """The rules' outcomes of a replayed hand and its findings: the replay's, the shuffle
+    commitment's (``committed``, of the shoe recorded), the results' and the money's."""
     expected = expected_outcomes(replay)
-    findings = list(replay.findings)
-    findings += commitment_findings(hand, game, shoe_of(replay))
-    findings = one_drop_finding(findings, compare_results(replay, expected))
+    findings = one_drop_finding(replay.findings + committed, compare_results(replay, expected))
     if game.format == "points":
         findings += compare_money(replay, game, expected)
-    return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+    return expected, findings
 
 
 def shoe_of(replay: HandReplay) -> tuple[int, int] | None:

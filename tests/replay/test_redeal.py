@@ -1,0 +1,94 @@
+"""A hand played with dealt cards at other seats than its recorded shoe gives them
+(docs/replay.md, "The deal"): one finding naming the cards, not a cascade that turns a
+valid declaration invalid and the loser into the winner."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from audit.cards import parse_code
+from audit.replay.outcome import audit_hand
+from audit.replay.redeal import Move, redeal
+from audit.rules.ruleset import load_preset
+from tests.replay.cases import DECLARE, P1, P2, SHOW, base, longer
+from tests.replay.scenario import scenario
+
+STANDARD = load_preset("standard-13")
+
+
+def swapped(cards_1: str, cards_2: str, a: str, b: str) -> tuple[str, str]:
+    """The two seats' cards with ``a`` (the first's) and ``b`` (the second's) traded."""
+    return cards_1.replace(a, b), cards_2.replace(b, a)
+
+
+def test_deal_procedure_two_dealt_cards_at_each_others_seats_are_one_finding() -> None:
+    """`deal.procedure` (log-format.md: `shoe[i]` goes to `seats[i mod n]`): the shoe
+    records KD at P2's seat and AS at P1's, but P1 declares with KD and P2 shows AS. Read
+    from the shoe, both groups miss a card and the valid declaration would be judged
+    invalid, P2 made the winner; dealt as played, the hand is right. One finding, at the
+    first card out of place, naming both."""
+    game, hand = scenario(**base())
+    assert audit_hand(hand, game, STANDARD).findings == []
+    p1, p2 = swapped(P1, P2, "KD", "AS")
+    game, wrong = scenario(**base(seats={"P1": p1, "P2": p2}))
+    audit = audit_hand(wrong, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [
+        ("declare.groups_mismatch", "P1", 1)
+    ]
+    (f,) = audit.findings
+    assert "KD (shoe position 1) was played by P1, not P2" in f.message
+    assert "AS (shoe position 18) was played by P2, not P1" in f.message
+    assert f.rule.startswith("deal.procedure")
+    assert audit.replay.winner == "P1"
+
+
+def test_deal_procedure_a_discard_of_a_card_dealt_to_another_seat_is_one_finding() -> None:
+    """`deal.procedure`: P2 discards 3C, which the shoe deals to P1, and P1 declares with
+    9C, which it deals to P2. One `discard.not_in_hand` at P2's discard that names both
+    cards; the declaration stands and P2's show is scored as shown (76 points)."""
+    events = [
+        "P1 draw_stock 2S",
+        "P1 discard 2S",
+        "P2 draw_discard 2S",
+        "P2 discard 3C",
+        "P1 draw_stock JK",
+        DECLARE,
+        "P2 show: AS 2S 5D 7H 8H TC JC 2D 4D 6C 8C TD QC",
+    ]
+    results = {"P1": ("won", 0, "68.40"), "P2": ("lost", 76, "-76.00")}
+    game, hand = scenario(**longer(events=events, results=results))
+    assert audit_hand(hand, game, STANDARD).findings == []
+    p1, p2 = swapped(P1, P2, "9C", "3C")
+    game, wrong = scenario(**longer(seats={"P1": p1, "P2": p2}, events=events, results=results))
+    findings = audit_hand(wrong, game, STANDARD).findings
+    assert [(f.check, f.player_id, f.seq) for f in findings] == [
+        ("discard.not_in_hand", "P2", 3)
+    ]
+    assert "3C (shoe position 12) was played by P2, not P1" in findings[0].message
+    assert "9C (shoe position 3) was played by P1, not P2" in findings[0].message
+
+
+def test_deal_procedure_redeal_trades_only_cards_the_record_shows_out_of_place() -> None:
+    """The shoe reordered so the procedure deals as played: the two cards trade places,
+    every other card stays where it was."""
+    p1, p2 = swapped(P1, P2, "KD", "AS")
+    _, wrong = scenario(**base(seats={"P1": p1, "P2": p2}))
+    found = redeal(wrong, 13)
+    assert found is not None
+    kd, ace = parse_code("KD"), parse_code("AS")
+    assert found.moves == [Move(kd, "P1", "P2", 1), Move(ace, "P2", "P1", 18)]
+    assert found.unseen == 0
+    pairs = enumerate(zip(wrong.shoe, found.hand.shoe, strict=True))
+    changed = [i for i, (a, b) in pairs if a != b]
+    assert changed == [1, 18]
+
+
+def test_deal_procedure_a_card_no_seat_was_dealt_is_no_redeal() -> None:
+    """A card played that the shoe deals to no seat (it lies in the stock) is not a deal
+    dealt otherwise: no redeal, the replay's own findings stand."""
+    kw = base(events=["P1 draw_stock JK", "P1 declare 7D: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / "
+                      "KD KC KS JK", SHOW])  # fmt: skip
+    _, hand = scenario(**kw)
+    assert redeal(hand, 13) is None
+    _, clean = scenario(**base())
+    assert redeal(replace(clean), 13) is None
