@@ -145,6 +145,21 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
             money="",
             rule=rule_view(rules, "points.value_cards"),
         )
+    if share is None and want is not None and held and _values_unsettled(audit, game):
+        # schemas/money.md: a hand not ended by a valid declaration has no value
+        # settlement; said where the cards are, so "where is my marriage's 100?" has its
+        # answer on the player's panel (a blind tester found no word of it).
+        worth = value_of(cards, jokers, replay.rules)
+        return ValueView(
+            cards=card_views(held, jokers),
+            words=worth.words or "no value cards",
+            points=worth.points,
+            net=0,
+            settlement="the hand did not end on a valid declaration, so no value cards are "
+            "settled in it: net 0",
+            money="",
+            rule=rule_view(rules, "points.value_cards"),
+        )
     if want is None or share is None:
         return None
     cut, cut_rule = cut_card_words(replay.hand.wild, jokers, rules)
@@ -197,6 +212,15 @@ def _settles_values(audit: HandAudit, game: Game) -> bool:
     if game.format != "points" or audit.replay.rules.value_cards is None:
         return False
     return any(e.value is not None for e in audit.expected.values())
+
+
+def _values_unsettled(audit: HandAudit, game: Game) -> bool:
+    """Whether the hand is a points hand of a ruleset with value cards that settled none:
+    it did not end on a valid declaration (the last player left in, or an invalid
+    declaration that ended it)."""
+    if game.format != "points" or audit.replay.rules.value_cards is None:
+        return False
+    return all(e.value is None for e in audit.expected.values())
 
 
 def _value_money(want: Expected, audit: HandAudit, game: Game) -> str:

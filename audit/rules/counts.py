@@ -172,8 +172,8 @@ def value_of(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> Value:
     >>> j = Jokers.for_wild_card("7H", r21)
     >>> value_of(parse_codes("7H 8H 6H 2C".split()), j, r21).words
     '7H 8H 6H: 1 marriage (100)'
-    >>> value_of(parse_codes("8H 8H 6H 6H 7H 7H".split()), j, r21).points
-    300
+    >>> value_of(parse_codes("8H 8H 6H 6H 7H 7H".split()), j, r21).words
+    '7H 8H 6H, 7H 8H 6H: 2 marriages (300)'
     >>> value_of(parse_codes("8H 8H 6H 2C".split()), j, r21).words
     'value cards 8H 8H (30), 6H (10)'
     """
@@ -186,9 +186,9 @@ def value_of(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> Value:
     points = values.marriage[min(marriages, len(values.marriage)) - 1] if marriages else 0
     parts = []
     if marriages:
-        kinds = " ".join(CODE_TEXT[c] for c in jokers.kinds)
+        kinds = ", ".join([" ".join(CODE_TEXT[c] for c in jokers.kinds)] * marriages)
         many = "marriage" if marriages == 1 else "marriages"
-        parts.append(f"{kinds}: {marriages} {many} ({points})")
+        parts.append(f"{kinds}: {marriages} {many} ({points})")  # every card of them named
     loose = []
     for code, n in zip(jokers.kinds, held, strict=True):
         left = n - marriages

@@ -84,3 +84,25 @@ def test_a_winner_who_pays_on_value_cards_is_told_no_rake_is_taken() -> None:
         "card points +39, value cards -90: -51 points at 1.0000 a point, no rake (it is taken "
         "on what the winner takes)"
     )
+
+
+def test_points_value_cards_a_hand_not_ended_by_a_valid_declaration_settles_none() -> None:
+    """schemas/money.md: "A hand not ended by a valid declaration (the last player left in
+    after the others dropped ...) has no value settlement". The player holding a marriage
+    is told so on their panel ("where is my 100?" had no answer: a blind tester)."""
+    events = ["A drop", "B draw_stock 3H", "B discard 3H", "C drop"]
+    results = {"A": ("first_drop", 30, "-30.00"), "B": ("won", 0, "54.00"),
+               "C": ("first_drop", 30, "-30.00")}  # fmt: skip
+    game, hand = hand_21(results, events=events)
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    view = build_view(unit, hand.hand_id, source="logs", version="VERSION")
+    assert view.verdict == "the record agrees with the rules: no findings"
+    b = next(p for p in view.players if p.player == "B")
+    assert b.value is not None
+    assert (b.value.words, b.value.points, b.value.net) == ("7H 8H 6H: 1 marriage (100)", 100, 0)
+    assert b.value.settlement == (
+        "the hand did not end on a valid declaration, so no value cards are settled in it: "
+        "net 0"
+    )
+    text = " ".join(render_text(view, width=200).split())
+    assert "no value cards are settled in it" in text

@@ -58,6 +58,17 @@ def test_declaration_min_pure_runs_two_pure_sequences_are_invalid_and_cost_120()
     assert R21.invalid_penalty == 120
 
 
+def test_declaration_min_pure_runs_two_pure_sequences_and_no_other_are_said_once() -> None:
+    """docs/rules-21-27.md 1.1 (`declaration.min_pure_runs` 3, every sequence needed pure):
+    two pure sequences and no other sequence fail for want of a third pure one, said once;
+    "it has 2 sequences; a declaration needs at least 3 sequences" read as if an impure
+    third would do (a blind tester)."""
+    text = "2S 3S 4S 5S / 9D TD JD QD / AC AH AS / 4D 5D 8H / KC KD KS KH / 9C 9H JK"
+    valid, reasons = _declare(text)
+    assert not valid
+    assert reasons == ("it has 2 pure sequences; it needs 3",)
+
+
 # ---------------------------------------------------------------- 4.2
 
 
