@@ -15,7 +15,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from audit.explain.clock import UNKNOWN, Clock, brief, span
-from audit.explain.payouts import LedgerView, amount_words, ledger_view, still_in
+from audit.explain.payouts import (
+    LedgerView,
+    amount_words,
+    ledger_view,
+    owed_split,
+    still_in,
+)
 from audit.explain.tables import (
     EventLine,
     ScoreTable,
@@ -236,14 +242,19 @@ def build_game_view(
         return view
     left: tuple[str, ...] = ()
     judged = None
+    due = None
     if game.format in POOL_FORMATS and rules is not None:
         hands = [item.hand for item in unit.hands]
         judged = judge_pool(game, hands, rules, expected=unit.rules_say())
         left = still_in(judged, game, hands)  # the record's winner is not the rules'
+        due = owed_split(judged, game, hands, unit.findings, rules)
     # The rules' winner where a finding refuses the recorded one: the header, the game_won
     # line and the prize say so (a blind tester read "won by A" and "A's prize ... agrees"
-    # over a deals.chips finding that B has the most chips).
-    against = rules_winner(game, unit.findings, view.players, left)
+    # over a deals.chips finding that B has the most chips). Where the rules owed an
+    # automatic split, the game ended there with no single winner (a blind tester read "the
+    # game has no winner yet" beside the pool.split finding).
+    against = due.against if due is not None else rules_winner(game, unit.findings,
+                                                               view.players, left)  # fmt: skip
     scores = None
     if game.format in POOL_FORMATS:
         scores = pool_table(unit, game, rules, against, judged)

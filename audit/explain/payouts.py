@@ -14,7 +14,7 @@ said in the words of their ``ledger.balance`` findings (``ledger.refunds``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -30,8 +30,8 @@ from audit.games.ledger import (
     refunds,
     settle_by_rules,
 )
-from audit.games.pool import PoolJudgement, judge_pool
-from audit.games.split import split_shares
+from audit.games.pool import PoolJudgement, Standing, judge_pool
+from audit.games.split import split_shares, unmet_needs
 from audit.money import money
 from audit.money import rake as rake_of
 from audit.records import (
@@ -41,13 +41,15 @@ from audit.records import (
     Hand,
     LedgerRow,
     Result,
+    RulesPoints,
     RulesSay,
     called_off,
+    charged_points,
     hand_ended,
     money_unsettled,
 )
 from audit.replay.outcome import HandAudit, money_by_rules, plays_on
-from audit.rules.ruleset import Ruleset
+from audit.rules.ruleset import PoolRules, Ruleset
 from audit.unit import UnitAudit, incomplete, money_unchecked
 
 ZERO = Decimal("0.00")
@@ -387,6 +389,10 @@ def _pool_payouts(
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
+    due = owed_split(judged, game, hands, unit.findings, rules)
+    if due is not None:
+        return tuple(out) + _owed_split_payouts(due, judged, money, paid, hands, game, rules,
+                                                fee)  # fmt: skip
     if against is not None and judged.winner is None and money.winner is not None:
         return tuple(out) + _recorded_prize(money, paid, against)
     winner = judged.winner or money.winner
@@ -405,6 +411,114 @@ def _pool_payouts(
             Payout("prize", player or "", str(ZERO), str(paid[player]),
                    f"{player or 'nobody'} did not win the game"
                    + ("" if winner else " (no single winner is recorded)"), (POOL_RULE,))
+        )  # fmt: skip
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class OwedSplit:
+    """An automatic split the rules owed where the record has none: after hand ``after``
+    every player left (``players``, in seat order, with ``scores`` by the rules) stood
+    above ``above``, so the game ended there in equal shares (its ``pool.split``
+    ``finding``: "the prize should have been split automatically")."""
+
+    after: int
+    players: tuple[str, ...]
+    scores: Mapping[str, int]
+    rebuys: int
+    above: int
+    finding: Finding
+
+    @property
+    def why(self) -> str:
+        """``every player left after hand 4 (P1 98 and P2 100) stood above 80, so the
+        prize is split automatically between them: the game has no single winner``."""
+        left = and_words([f"{p} {self.scores.get(p, 0)}" for p in self.players])
+        return (f"every player left after hand {self.after} ({left}) stood above {self.above}, "
+                "so the prize is split automatically between them: the game has no single "
+                "winner")  # fmt: skip
+
+    @property
+    def against(self) -> RulesWinner:
+        """The rules' word on the recorded winner: none, the prize being split."""
+        return RulesWinner("", self.why, (self.finding,))
+
+
+def owed_split(
+    judged: PoolJudgement,
+    game: Game,
+    hands: Sequence[Hand],
+    findings: Sequence[Finding],
+    rules: Ruleset,
+) -> OwedSplit | None:
+    """The automatic split the rules owed a pool game that records none (the first
+    ``pool.split`` finding that expects one), with the players left then and their scores
+    by the rules (``judged``'s table); ``None`` when there is none, or the record splits
+    the game (its split is judged as recorded)."""
+    pool = rules.pools.get(game.format)
+    if pool is None or game.running or not hands:
+        return None
+    if any(e.action == "split" for e in game.game_events):
+        return None
+    number = {h.hand_id: h.hand_no for h in hands}
+    for f in findings:
+        if f.check != "pool.split" or f.expected != "auto split" or f.hand_id not in number:
+            continue
+        standing = judged.standings.get(number[f.hand_id or ""])
+        if standing is None or len(standing.active) < 2:
+            return None
+        return OwedSplit(number[f.hand_id or ""], tuple(_in_seat_order(hands, standing.active)),
+                         standing.scores, standing.rebuys, pool.auto_split_above, f)  # fmt: skip
+    return None
+
+
+def _owed_split_payouts(
+    due: OwedSplit,
+    judged: PoolJudgement,
+    money: PrizePool,
+    paid: Mapping[str | None, Decimal],
+    hands: list[Hand],
+    game: Game,
+    rules: Ruleset,
+    fee: Decimal,
+) -> tuple[Payout, ...]:
+    """Each player's share of the automatic split the rules owed (``owed_split``) against
+    the prize paid: the ledger check judges the prize against the winner (the rules' last
+    player left, else the recorded one: schemas/money.md step 4), so each sum is "not
+    compared", the difference being the ``pool.split`` finding's, unless a ledger finding
+    stands on it ("differs"). A blind tester read "P0029's prize: 0.00 by the rules ... the
+    game has no winner yet and no prize is due" beside a pool.split finding that the prize
+    should have been split, and nothing of what the other player was owed."""
+    pool = rules.pools[game.format]
+    entries = len(hands[0].seats) + due.rebuys
+    shares, how, cite = _shares("auto", due.players, due.scores, pool, game, rules, fee, entries,
+                                 due.after)
+    winner = judged.winner or money.winner
+    if winner is None:
+        check = "no winner is recorded, so the ledger check judges no prize"
+    else:
+        check = (f"the ledger is checked against {winner} as the game's winner, who should be "
+                 f"paid the prize of {money.prize}")  # fmt: skip
+    out = []
+    for player in [*due.players, *sorted((p for p in paid if p not in shares), key=str)]:
+        wants = money.prize if player == winner else ZERO
+        got = paid.get(player, ZERO)
+        if player in shares:
+            words = (f"score {due.scores.get(player, 0)}: {how}, the game ending there by the "
+                     f"rules (the pool.split finding)")  # fmt: skip
+        else:
+            words = f"{player or 'nobody'} was not in the game at the split the rules owed"
+        if player in shares and got:
+            words += f"; the {got} recorded is a prize"
+        if winner is not None and got != wants:
+            words += f"; {check} (see the ledger.balance finding)"
+        else:
+            words += f"; {check}: the difference is the pool.split finding's, not a money finding"
+        out.append(
+            Payout("split share" if player in shares else "prize", player or "",
+                   str(shares.get(player or "", ZERO)), str(got), words,
+                   cite if player in shares else (POOL_RULE,),
+                   judged=str(wants if winner is not None else got))
         )  # fmt: skip
     return tuple(out)
 
@@ -481,28 +595,101 @@ def _split_payouts(
     """The shares of a pool split (``split.split_shares``) of the split's kind by the rules
     (``judged``): the players still in after the split's hand, with their scores then, in
     the seat order of hand 1. A ``pool.split`` finding's expected share is the pool check's
-    own word and is shown where it names a player."""
+    own word and is shown where it names a player. Where the rules keep in a player the
+    record put out (``left_out``), the check's shares are the record's players': the
+    shares are then said as the rules give them with that player, or that the rules make
+    no split, and "not compared" (a blind tester read "B's split share ... agrees" with a
+    player still in by the rules left out of it)."""
     split = next((e for e in game.game_events if e.action == "split"), None)
     pool = rules.pools.get(game.format)
     if split is None or pool is None or not hands:
         return ()
-    standing = judged.standings.get(split.after_hand_no)
+    no = split.after_hand_no
+    standing = judged.standings.get(no)
     if standing is None or not standing.active:
         return ()
-    active, scores, rebuys = list(standing.active), standing.scores, standing.rebuys
-    order = {p: i for i, p in enumerate(hands[0].seats)}
-    seated = sorted(active, key=lambda p: order.get(p, len(order)))
+    scores, rebuys = standing.scores, standing.rebuys
     kind = judged.split_kind or split.split_kind or "auto"
     entries = len(hands[0].seats) + rebuys
+    seated = _in_seat_order(hands, standing.active)
+    owed, how, cite = _shares(kind, seated, scores, pool, game, rules, fee, entries)
+    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.kind == "split" and row.player is not None:
+            paid[row.player] += row.amount
+    said = {f.player_id: f.expected for f in unit.findings
+            if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
+    missed = left_out(unit.findings, hands, no, standing, pool.is_eliminated)
+    players = _in_seat_order(hands, (*standing.active, *missed))
+    not_split = _not_split(kind, players, scores, pool, no, game) if missed else ""
+    with_them, how_with = _shares(kind, players, scores, pool, game, rules, fee, entries)[:2]
+    out = []
+    for player in [*players, *sorted(set(paid) - set(players))]:
+        want = said.get(player) or str(owed.get(player, ZERO))
+        score = f"score {scores[player]}" if player in scores and player in players else ""
+        if score and kind == "manual":
+            drops = pool.first_drops_left(scores[player])
+            score += f", {drops} first drop{'s' if drops != 1 else ''} left"
+        score += ": " if score else ""
+        if not missed:
+            out.append(Payout("split share", player, want, str(paid.get(player, ZERO)),
+                              score + how if player in owed else f"{player} was not in the "
+                              "game at the split", cite))  # fmt: skip
+            continue
+        record = and_words(seated)
+        whose = and_words(missed)
+        elimination = f"the pool.elimination finding on {whose}"
+        still = (f"by the rules {whose} {'is' if len(missed) == 1 else 'are'} still in "
+                 f"after hand {no} ({elimination}), so the players left are "
+                 f"{and_words(players)}")  # fmt: skip
+        if not not_split:
+            rules_give = str(with_them.get(player, ZERO))
+            words = f"{score}{how_with}; {still}" if player in with_them else (
+                f"{player} was not in the game at the split; {still}")  # fmt: skip
+        else:
+            rules_give = "none"
+            words = f"{still}: {not_split}, so by the rules the game is not split and no " \
+                "share is due"
+            if kind == "manual":
+                words += " (had every player left accepted it, the shares would be " + \
+                    and_words([f"{p} {with_them[p]}" for p in players]) + ")"
+        mine = f"give {player} {want}" if player in owed else f"give {player} nothing"
+        words += (f". The split's checks count the players the record has in, {record}, and "
+                  f"{mine}: what differs from the rules is who is in ({elimination}), not a "
+                  "money finding of the split")  # fmt: skip
+        out.append(Payout("split share", player, rules_give, str(paid.get(player, ZERO)),
+                          words, cite, judged=want if player in owed else str(ZERO)))  # fmt: skip
+    return tuple(out)
+
+
+def _in_seat_order(hands: Sequence[Hand], players: Iterable[str]) -> list[str]:
+    """``players`` in the seat order of hand 1 (its turn order: ``split.owed``)."""
+    order = {p: i for i, p in enumerate(hands[0].seats)}
+    return sorted(players, key=lambda p: order.get(p, len(order)))
+
+
+def _shares(
+    kind: str,
+    seated: Sequence[str],
+    scores: Mapping[str, int],
+    pool: PoolRules,
+    game: Game,
+    rules: Ruleset,
+    fee: Decimal,
+    entries: int,
+    after: int = 0,
+) -> tuple[dict[str, Decimal], str, tuple[str, ...]]:
+    """Each player's share of a split of ``kind`` among ``seated`` (in seat order), how it
+    is made (``after``: the hand it follows, said of an automatic split the rules owed),
+    and the rule behind it."""
     shares = split_shares(
         kind=kind,
-        scores=[scores[p] for p in seated],
+        scores=[scores.get(p, 0) for p in seated],
         pool=pool,
         entry_fee=fee,
         entries=entries,
         rake_pct=game.rake_pct,
     )
-    owed = dict(zip(seated, shares, strict=True))
     pot = fee * entries
     prize = pot - rake_of(pot, game.rake_pct)
     key = (
@@ -519,24 +706,66 @@ def _split_payouts(
         )
     else:
         how = f"an automatic split of the prize of {prize} in {len(seated)} equal shares"
+    if after:
+        how += f" after hand {after}"
     how += f" ({entries} entries at {fee} less the rake; odd paise to the first in seat order)"
-    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for row in game.ledger:
-        if row.kind == "split" and row.player is not None:
-            paid[row.player] += row.amount
-    said = {f.player_id: f.expected for f in unit.findings
-            if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
+    return dict(zip(seated, shares, strict=True)), how, cite
+
+
+def _not_split(
+    kind: str,
+    players: Sequence[str],
+    scores: Mapping[str, int],
+    pool: PoolRules,
+    after: int,
+    game: Game,
+) -> str:
+    """Why the rules make no split of ``kind`` after hand ``after`` among ``players`` (the
+    players left by the rules); empty when they do. An auto split needs every player left
+    above ``auto_split_above``; a manual split its criteria (``split.unmet_needs``) and
+    every player's acceptance, the offer counting as the offerer's (docs/replay.md)."""
+    if kind != "manual":
+        low = [p for p in players if scores.get(p, 0) <= pool.auto_split_above]
+        if not low:
+            return ""
+        return (f"an automatic split needs every player left above {pool.auto_split_above}, "
+                f"and {and_words([f'{p} has {scores.get(p, 0)}' for p in low])}")  # fmt: skip
+    unmet = unmet_needs(pool, list(players), [scores.get(p, 0) for p in players])
+    if unmet is not None:
+        return f"a split by agreement needs {unmet[1]}"
+    events = [e for e in game.game_events if e.after_hand_no == after]
+    accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
+    rejected = {e.player for e in events if e.action == "split_reject"}
+    short = [p for p in players if p not in accepted or p in rejected]
+    if short:
+        return (f"a split by agreement needs every player left to accept it, and "
+                f"{and_words(short)} did not")  # fmt: skip
+    return ""
+
+
+def left_out(
+    findings: Sequence[Finding],
+    hands: Sequence[Hand],
+    after: int,
+    standing: Standing,
+    eliminated: Callable[[int], bool],
+) -> tuple[str, ...]:
+    """The players still in by the rules after hand ``after`` whom the record put out: each
+    recorded as eliminated below the threshold (their ``pool.elimination`` finding, recorded
+    ``eliminated``) and not dealt a hand since, so not among the players of ``standing``
+    (the pool check's table, which the split's checks count: docs/replay.md)."""
+    number = {h.hand_id: h.hand_no for h in hands}
     out = []
-    for player in [*seated, *sorted(set(paid) - set(seated))]:
-        want = said.get(player) or str(owed.get(player, ZERO))
-        score = f"score {scores[player]}" if player in scores and player in owed else ""
-        if score and kind == "manual":
-            drops = pool.first_drops_left(scores[player])
-            score += f", {drops} first drop{'s' if drops != 1 else ''} left"
-        score += ": " if score else ""
-        out.append(Payout("split share", player, want, str(paid.get(player, ZERO)),
-                          score + how if player in owed else f"{player} was not in the game "
-                          "at the split", cite))  # fmt: skip
+    for f in findings:
+        if f.check != "pool.elimination" or f.recorded != "eliminated" or not f.player_id:
+            continue
+        player, at = f.player_id, number.get(f.hand_id or "")
+        if at is None or at > after or player in standing.active or player in out:
+            continue
+        if any(at < h.hand_no <= after and player in h.seats for h in hands):
+            continue  # dealt in again: the pool check's table has them
+        if not eliminated(standing.scores.get(player, 0)):
+            out.append(player)
     return tuple(out)
 
 
@@ -638,6 +867,51 @@ def hand_amount(hand: Hand, game: Game, row: Result | None, found: Finding | Non
     else:
         checked = game.format == "deals" and winners == 1
     return amount_words(row.amount, deals=deals) if checked else ""
+
+
+@dataclass(frozen=True)
+class DealChips:
+    """A deal's chips by the rules (``chips``: each loser ``-points`` of the points they are
+    charged, ``records.charged_points``, the winner the sum, as ``audit.games.deals``
+    counts them), where they differ from the record's only because the record's chips
+    follow its own points, which the replay found wrong (``wrong``: those players): no
+    ``deals.chips`` finding stands on them (one fault, one finding: deals.py's
+    ``_by_record``), the points' finding does. Empty ``chips`` otherwise."""
+
+    chips: Mapping[str, Decimal]
+    wrong: tuple[str, ...] = ()
+
+    def note(self, player: str, recorded: Decimal, checks: Sequence[str]) -> str:
+        """``the recorded 87 chips follow the recorded points of J: the difference is the
+        drop.penalty finding's (on J), not a second fault``."""
+        found = f"{and_words(list(checks))} finding's" if checks else "finding's"
+        whose = "their own recorded points" if self.wrong == (player,) else (
+            f"the recorded points of {and_words(list(self.wrong))}")  # fmt: skip
+        return (f"the recorded {chips(recorded)} chips follow {whose}: the difference is the "
+                f"{found} (on {and_words(list(self.wrong))}), not a second fault")  # fmt: skip
+
+
+def deal_chips(hand: Hand, game: Game, expected: Mapping[str, RulesPoints]) -> DealChips:
+    """A deals hand's chips by the rules where the record's follow its wrong points
+    (``DealChips``); empty for another format, a deal without one recorded winner, or a
+    player dealt in with no results row (as ``audit.games.deals`` reads them)."""
+    winners = [r.player for r in hand.results if r.outcome == "won"]
+    if game.format != "deals" or len(winners) != 1 or hand.without_result():
+        return DealChips({})
+    charged = {r.player: charged_points(r, expected.get(r.player)) for r in hand.results}
+    wrong = tuple(r.player for r in hand.results if r.outcome != "won"
+                  and charged[r.player] != r.points)  # fmt: skip
+    if not wrong:
+        return DealChips({})
+    moved = {r.player: Decimal(-charged[r.player]) for r in hand.results if r.outcome != "won"}
+    moved[winners[0]] = -sum(moved.values(), ZERO)
+    recorded = {r.player: Decimal(-r.points) for r in hand.results if r.outcome != "won"}
+    recorded[winners[0]] = -sum(recorded.values(), ZERO)
+    # A player whose recorded chips do not follow the recorded points either has their
+    # own deals.chips finding (``money_findings``): their chips are said as it says.
+    return DealChips({p: c for p, c in moved.items() if c != recorded[p]
+                      and any(r.player == p and r.amount == recorded[p] for r in hand.results)},
+                     wrong)  # fmt: skip
 
 
 def amount_words(amount: Decimal | None, *, deals: bool = False) -> str:

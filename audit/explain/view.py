@@ -23,8 +23,11 @@ from audit.explain.cards import (
 )
 from audit.explain.clock import UNKNOWN, Clock, span
 from audit.explain.payouts import (
+    MONEY_CHECKS,
+    ZERO,
     Settled,
     amount_words,
+    deal_chips,
     hand_amount,
     money_findings,
     settled_by_rules,
@@ -490,6 +493,7 @@ def _player(
     notes = [f"by the rules the score after the hand is {f.expected} ({f.check})"
              for f in rescored if f.expected is not None]  # fmt: skip
     by_rules = settled.amounts.get(player)
+    dealt = deal_chips(replay.hand, game, audit.expected)
     if by_rules is not None:
         # A recorded outcome is wrong: the money findings settle the recorded outcomes
         # (one finding per error; a wrong kind of drop at the rules' points,
@@ -502,6 +506,15 @@ def _player(
                     f"the rules' outcomes pay {by_rules}; the recorded {row.amount} follows "
                     f"the recorded outcome of {settled.whose}"
                 )
+    elif player in dealt.chips and player not in money and row is not None and amount:
+        # Deals: the record's chips follow its own wrong points, the points' finding and no
+        # deals.chips (one fault, one finding): the rules' chips are said, and why the
+        # record's differ (a blind tester read "chips -40" as the rules' beside 80 points).
+        amount = amount_words(dealt.chips[player], deals=True)
+        differs = differs if "amount" in differs else (*differs, "amount")
+        checks = [f.check for f in findings if f.player_id in dealt.wrong
+                  and f.check not in MONEY_CHECKS and f.hand_id == replay.hand.hand_id]
+        notes.append(dealt.note(player, row.amount or ZERO, list(dict.fromkeys(checks))))
     elif settled.refused and row is not None and row.amount is not None:
         # The hand's money follows a verdict the rules refuse and is not judged (no
         # score.amount): the recorded amount is taken as it is, not said as the rules'.

@@ -1,0 +1,89 @@
+"""`rummy-audit explain` on the money of a pool game whose split the rules see otherwise
+than the record: `pool_101.auto_split_above` ("When every player left stands above 80, the
+prize is split equally at once"), where the record names a winner instead, and a deals
+hand whose chips follow its wrong points (`deals.chips`: chips are -points of the rules'
+points). Every sum "by the rules" is the rules', and none "agrees" that does not."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from audit.explain import build_view, render_game_text
+from audit.records import GameUnit
+from audit.unit import audit_unit
+from tests.explain.test_game import flat
+from tests.explain.test_winner import fees_and_prize, game_view, hands, won_by
+from tests.replay.cases import base
+
+P2_LOSES = base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)})
+P2_DROPS = base(events=["P1 draw_stock JK", "P1 discard JK", "P2 drop"],
+                results={"P1": ("won", 0, None), "P2": ("first_drop", 20, None)})  # fmt: skip
+P1_DROPS = base(events=["P1 drop"], results={"P1": ("first_drop", 20, None),
+                                             "P2": ("won", 0, None)})  # fmt: skip
+
+
+def scored(kws: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The hands ``kws`` with each player's running score recorded right."""
+    total = {"P1": 0, "P2": 0}
+    out = []
+    for kw in kws:
+        results = kw["results"]
+        assert isinstance(results, dict)
+        for p, (_, points, _) in results.items():
+            total[p] += points
+        out.append({**kw, "score_after": dict(total)})
+    return out
+
+
+def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_paid() -> None:
+    """After hand 7 P1 has 80 and P2 100; after hand 8 P1 has 100 too: both above 80, so by
+    the rules the prize of 180.00 is split automatically, 90.00 each. The record plays on
+    to name P1 the winner and pays them the whole prize. The result and the money say the
+    split and each share (they said "the game has no winner yet", "P1's prize: 0.00 by the
+    rules ... not compared" and nothing of P2's share: a blind tester); the ledger is
+    judged against the recorded winner, so the shares are not compared, the difference
+    being the pool.split finding's."""
+    kws = scored([P1_DROPS] * 4 + [P2_LOSES, P2_LOSES, P2_DROPS, P1_DROPS])
+    game, played = hands(kws, game_format="pool_101")
+    game = replace(game, game_events=[won_by("P1", 8)], ledger=fees_and_prize("P1", "180.00",
+                                                                              "20.00"))
+    view = game_view(game, played)
+    assert ("pool.split", "auto split") in [(f.check, f.expected) for f in view.findings]
+    assert view.result.startswith(
+        "recorded as won by P1; by the rules every player left after hand 8 (P1 100 and P2 100) "
+        "stood above 80, so the prize is split automatically between them: the game has no "
+        "single winner (pool.split, see the findings)"
+    )
+    assert view.ledger is not None
+    shares = {p.player: p for p in view.ledger.payouts if p.what == "split share"}
+    assert [(p, s.rules_give, s.recorded, s.verdict) for p, s in shares.items()] == [
+        ("P1", "90.00", "180.00", "not compared"), ("P2", "90.00", "0.00", "not compared"),
+    ]  # fmt: skip
+    assert "the difference is the pool.split finding's, not a money finding" in shares["P2"].how
+    text = flat(render_game_text(view, width=200))
+    assert "P2's split share: 90.00 by the rules, 0.00 recorded: not compared" in text
+    assert "no winner yet" not in text
+    assert "P1's prize" not in text
+
+
+def test_deals_chips_that_follow_wrong_points_are_said_as_the_rules_give_them() -> None:
+    """`drops.deals` and `deals.chips`: P2 drops in a deals game, where no drop is allowed,
+    and is charged 20 points and 20 chips; by the rules 80 points, so 80 chips, and P1 wins
+    80. The replay's one finding is the drop's; the chips follow the recorded points, no
+    second finding. The hand says the rules' chips (it said "chips -20" as the rules', and
+    P1's recorded 20 chips "agrees": a blind tester) and why the record's differ."""
+    game, played = hands([{**P2_DROPS, "results": {"P1": ("won", 0, "20.00"),
+                                                   "P2": ("first_drop", 20, "-20.00")}}],
+                         game_format="deals")  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, played))
+    view = build_view(unit, played[0].hand_id, source="logs", version="V")
+    assert [f.check for f in view.findings] == ["drop.penalty"]
+    seats = {p.player: p for p in view.players}
+    assert (seats["P2"].amount, seats["P2"].agrees, seats["P2"].differs) == (
+        "-80", False, ("points", "chips"))  # fmt: skip
+    assert (seats["P1"].amount, seats["P1"].agrees, seats["P1"].differs) == (
+        "80", False, ("chips",))  # fmt: skip
+    assert seats["P1"].note == (
+        "the recorded 20 chips follow the recorded points of P2: the difference is the "
+        "drop.penalty finding's (on P2), not a second fault"
+    )
