@@ -678,22 +678,30 @@ def _commitments(log: LogRoot, out: Path) -> dict[str, dict[str, int]]:
     row carries a provably-fair commitment (``hands.shuffle``, every field recorded: a null
     one makes the row invalid), by what ``deck.commitment`` checked of them: the seed's
     hash and the shoe its seeds shuffle to (``replayed``: the one algorithm it can replay),
-    or the hash alone (``hash_only``: another algorithm). Nothing when they cannot be
-    counted (the report then says it does not know)."""
+    or the hash alone (``hash_only``: another algorithm); and the quarantined hands whose
+    hands row carries one (``quarantined``: never replayed, so none of them is checked).
+    Nothing when they cannot be counted (the report then says it does not know)."""
     kept = duck.file_literal(str(out / "hands.parquet"))
+    hands = f"SELECT hand_id, status FROM read_parquet({kept})"
     sql = (
         "SELECT struct_extract(shuffle, 'algorithm') = $known, count(*)"
         f" FROM ({log.sql('hands')}) WHERE shuffle IS NOT NULL AND hand_id IN (SELECT hand_id"
-        f" FROM read_parquet({kept}) WHERE status <> 'quarantined') GROUP BY ALL"
+        f" FROM ({hands}) WHERE status <> 'quarantined') GROUP BY ALL"
+    )
+    unchecked = (
+        f"SELECT count(DISTINCT hand_id) FROM ({log.sql('hands')}) WHERE shuffle IS NOT NULL"
+        f" AND hand_id IN (SELECT hand_id FROM ({hands}) WHERE status = 'quarantined')"
     )
     try:
         with duck.connect() as con:
             rows = dict(con.execute(sql, {"known": ALGORITHM}).fetchall())
+            found = con.execute(unchecked).fetchall()
     except duckdb.Error:
         return {}
     replayed, hash_only = int(rows.get(True, 0)), int(rows.get(False, 0) + rows.get(None, 0))
+    quarantined = int(found[0][0]) if found else 0
     return {"commitments": {"hands": replayed + hash_only, "replayed": replayed,
-                            "hash_only": hash_only}}  # fmt: skip
+                            "hash_only": hash_only, "quarantined": quarantined}}  # fmt: skip
 
 
 def _rulesets_json(platform: PlatformRules | None) -> list[dict[str, str | None]]:

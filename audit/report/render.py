@@ -43,7 +43,7 @@ REPORT_RUN: dict[str, Shape] = {
     "unreadable_files?": [{"table": str, "path": str, "reason": str}],
     "skipped_files?": [{"table": str, "path": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
-    "commitments?": {"hands": int, "replayed": int, "hash_only": int},
+    "commitments?": {"hands": int, "replayed": int, "hash_only": int, "quarantined?": int},
     "fairplay?": {"status": str, "why?": (str, None)},
     "rng?": {"status": str, "why?": (str, None)},
 }

@@ -123,6 +123,9 @@ class Commitments:
     hash_only: int = 0
     """The revealed seed's hash alone: another algorithm."""
     algorithm: str = ALGORITHM
+    quarantined: int | None = None
+    """Quarantined hands whose hands row carries one: never replayed, so never checked;
+    None when run.json does not count them (an older one)."""
 
 
 def commitments(run: dict[str, Any]) -> Commitments:
@@ -132,7 +135,9 @@ def commitments(run: dict[str, Any]) -> Commitments:
     keys = ("hands", "replayed", "hash_only")
     if not isinstance(entry, dict) or any(type(entry.get(key)) is not int for key in keys):
         return Commitments(known=False)
-    return Commitments(True, entry["hands"], entry["replayed"], entry["hash_only"])
+    quarantined = entry.get("quarantined")
+    return Commitments(True, entry["hands"], entry["replayed"], entry["hash_only"],
+                       quarantined=quarantined if type(quarantined) is int else None)
 
 
 def shuffle_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> ShuffleRun:

@@ -93,6 +93,9 @@ class GamePanel:
     findings: list[FindingRow]
     suspicions: list[SuspicionRef]
     """The listed fair-play suspicions the game is evidence for."""
+    info: int = 0
+    """Its info findings: counted in findings.parquet, not listed in the panel (a panel
+    said "3 findings" of a game with 6, a blind tester)."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,8 @@ class ReportView:
     """deck.commitment findings: the provably-fair check of each hand's shuffle."""
     commitments: Commitments
     """The hands that carried a provably-fair commitment, and what of each was checked."""
-    quarantine: list[tuple[str, str, str, str]]
+    quarantine: list[tuple[str, str, str, str, str]]
+    """The quarantine rows listed: table, file, hand, check, why; the causes first."""
     charts: list[Chart]
     history: HistoryView | None = None
     """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
@@ -173,6 +177,16 @@ class ReportView:
     rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
     """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
     of the file's sha256, the id it extends (``""``: none)."""
+
+    @property
+    def replayed(self) -> int:
+        """The hands replayed: every hand but the quarantined, the only hands the fair-play
+        detectors, the shuffle tests and ``deck.commitment`` read (docs/rng.md)."""
+        return int(self.hands.get("verified", 0)) + int(self.hands.get("discrepancy", 0))
+
+    @property
+    def quarantined(self) -> int:
+        return int(self.hands.get("quarantined", 0))
 
 
 def build_view(out: Path) -> ReportView:
@@ -329,20 +343,35 @@ def _finding(row: Sequence[Any]) -> FindingRow:
 # ------------------------------------------------------------ game panels
 
 
+FALLOUT_SQL = "(\"check\" LIKE 'input.%' OR \"check\" IN ('game.unchecked', 'check.skipped'))"
+"""A finding that is input fallout, not a rule break: a file, row or hand that could not be
+used (``input.*``), a game or check left unchecked for it (``game.unchecked``,
+``check.skipped``)."""
+
+
 def _games(
     db: duckdb.DuckDBPyConnection, suspicions: Sequence[SuspicionRow]
 ) -> tuple[list[GamePanel], int]:
     """The ``TOP_GAMES`` games with the worst findings first, each with its first
     ``PER_GAME`` findings; then every other game a listed suspicion links to as evidence,
     in the order the suspicions are listed, each with fewer findings (``EVIDENCE_ROWS``
-    shared out). Returns the panels and how many of them are the worst games."""
+    shared out). Returns the panels and how many of them are the worst games.
+
+    The worst are ranked by their rule findings (every check but the input fallout of
+    ``FALLOUT_SQL``): the worst severity of those, then how many, and only then by the
+    fallout; so a game with a rule break always outranks one whose findings are only
+    quarantined hands (a blind tester: 80 of the 100 panels were games of ``input.hand``
+    findings alone, and a game with a planted drop.penalty had none)."""
     top = query(
         db,
         f"""
         SELECT game_id, min({RANK_SQL}) AS worst, count(*) AS n,
-               count(DISTINCT hand_id) AS hands
+               count(DISTINCT hand_id) AS hands,
+               min({RANK_SQL}) FILTER (WHERE NOT {FALLOUT_SQL}) AS rule_worst,
+               count(*) FILTER (WHERE NOT {FALLOUT_SQL}) AS rule_n
         FROM f WHERE game_id <> '' AND severity <> 'info'
-        GROUP BY game_id ORDER BY worst, n DESC, game_id LIMIT {TOP_GAMES}
+        GROUP BY game_id
+        ORDER BY rule_worst NULLS LAST, rule_n DESC, worst, n DESC, game_id LIMIT {TOP_GAMES}
         """,
     )
     refs = evidence_refs(suspicions)
@@ -350,7 +379,7 @@ def _games(
     listed = set(top_ids)
     extra = [game for game in refs if game not in listed]
     facts: dict[str, tuple[int | None, int, int]] = {
-        game: (worst, n, hands) for game, worst, n, hands in top
+        game: (worst, n, hands) for game, worst, n, hands, _, _ in top
     }
     facts.update(dict.fromkeys(extra, (None, 0, 0)))
     if extra:
@@ -376,6 +405,14 @@ def _games(
             {"ids": ids},
         )
     }
+    info = dict(
+        query(
+            db,
+            "SELECT game_id, count(*) FROM f WHERE game_id IN (SELECT unnest($ids))"
+            " AND severity = 'info' GROUP BY game_id",
+            {"ids": ids},
+        )
+    )
     findings = _game_findings(db, top_ids, PER_GAME)
     if extra:
         share = max(1, min(PER_GAME, EVIDENCE_ROWS // len(extra)))
@@ -393,6 +430,7 @@ def _games(
                 hands=hands,
                 findings=findings.get(game, []),
                 suspicions=refs.get(game, []),
+                info=int(info.get(game, 0)),
             )
         )
     return panels, len(top_ids)
@@ -401,7 +439,9 @@ def _games(
 def _game_findings(
     db: duckdb.DuckDBPyConnection, ids: list[str], per_game: int
 ) -> dict[str, list[FindingRow]]:
-    """The first ``per_game`` findings other than info of each game, in hand order."""
+    """The first ``per_game`` findings other than info of each game: its rule findings in
+    hand order, then its input fallout (``FALLOUT_SQL``) in hand order, so the fallout of
+    many quarantined hands does not push a rule break out of the panel."""
     listed: dict[str, list[FindingRow]] = {game: [] for game in ids}
     if not ids:
         return listed
@@ -409,8 +449,9 @@ def _game_findings(
         db,
         f"""
         SELECT {_COLUMNS} FROM (
-          SELECT *, row_number() OVER (PARTITION BY game_id ORDER BY hand_id NULLS FIRST,
-                 seq NULLS FIRST, {RANK_SQL}, "check", player_id NULLS FIRST, message) AS k
+          SELECT *, row_number() OVER (PARTITION BY game_id ORDER BY {FALLOUT_SQL},
+                 hand_id NULLS FIRST, seq NULLS FIRST, {RANK_SQL}, "check",
+                 player_id NULLS FIRST, message) AS k
           FROM f WHERE game_id IN (SELECT unnest($ids)) AND severity <> 'info')
         WHERE k <= {per_game}
         ORDER BY game_id, k
@@ -427,18 +468,30 @@ def _game_findings(
 # ------------------------------------------------------------ other sections
 
 
-def _quarantine(db: duckdb.DuckDBPyConnection, out: Path) -> list[tuple[str, str, str, str]]:
+QUARANTINE_ROWS = 500
+"""Quarantine rows listed (quarantine.parquet holds them all)."""
+
+
+def _quarantine(
+    db: duckdb.DuckDBPyConnection, out: Path
+) -> list[tuple[str, str, str, str, str]]:
+    """The first ``QUARANTINE_ROWS`` rows of quarantine.parquet, the causes first: the
+    files and rows that broke the contract (``input.file``, ``input.row``), then the hands
+    quarantined (``input.hand``), for one of those or for a reason of their own; each part
+    in the file's own order. A blind tester: 685 hands quarantined for a bad file and row
+    were listed before the row itself, which the first 500 then left out."""
     path = out / "quarantine.parquet"
     if not path.exists():
         return []
     rows = query(
         db,
-        f"SELECT \"table\", coalesce(file, ''), coalesce(hand_id, ''), reason "
+        f"SELECT \"table\", coalesce(file, ''), coalesce(hand_id, ''), \"check\", reason "
         f"FROM read_parquet({file_literal(str(path))}) "
-        'ORDER BY "table", file NULLS FIRST, "row" NULLS FIRST, hand_id NULLS FIRST, reason '
-        "LIMIT 500",
+        "ORDER BY \"check\" = 'input.hand', "
+        '"table", file NULLS FIRST, "row" NULLS FIRST, hand_id NULLS FIRST, reason '
+        f"LIMIT {QUARANTINE_ROWS}",
     )
-    return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+    return [(str(a), str(b), str(c), str(d), str(e)) for a, b, c, d, e in rows]
 
 
 def _input_tables(inputs: list[dict[str, Any]]) -> list[tuple[str, int, int]]:

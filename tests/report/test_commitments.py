@@ -50,7 +50,7 @@ def test_a_night_whose_hands_carry_no_commitment_says_none_was_checked(tmp_path:
     root, out = logs.write(), tmp_path / "out"
     run = replay(root, out)
     assert run["rng"]["status"] == "run"
-    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0}
+    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "quarantined": 0}
     words = shuffle_words(out)
     assert ("No hand carried a provably-fair commitment (<code>hands.shuffle</code>), so "
             "<code>deck.commitment</code> checked none.") in words  # fmt: skip
@@ -65,7 +65,8 @@ def test_the_hands_with_a_commitment_are_counted_by_what_was_checked(tmp_path: P
     """One hand of the known algorithm (replayed in full), two of another (the seed's hash
     only), one without a commitment; a hand of a game whose ruleset is unknown is
     quarantined and not counted, though it carries one, nor is a row whose commitment
-    lacks its nonce (the contract's fields are all required: an invalid row)."""
+    lacks its nonce (the contract's fields are all required: an invalid row): they are
+    counted apart, as quarantined hands whose commitment went unchecked."""
     fair = commitment("seed-one")
     shoe = [CODE_TEXT[c] for c in reproduce(Shuffle(**fair), 2, 2)]
     logs = (
@@ -82,14 +83,15 @@ def test_the_hands_with_a_commitment_are_counted_by_what_was_checked(tmp_path: P
     root, out = logs.write(), tmp_path / "out"
     run = replay(root, out, "--no-rng")
     assert run["counts"]["hands"]["quarantined"] == 2
-    assert run["commitments"] == {"hands": 3, "replayed": 1, "hash_only": 2}
+    assert run["commitments"] == {"hands": 3, "replayed": 1, "hash_only": 2, "quarantined": 2}
     words = shuffle_words(out)
     found = run["counts"]["findings"].get("deck.commitment", 0)
-    assert (f"3 hands carried a provably-fair commitment, checked hand by hand by "
-            f"<code>deck.commitment</code> ({found} finding{'s' * (found != 1)}): 1 replayed in "
+    assert (f"3 of the 4 hands replayed carried a provably-fair commitment, checked hand by hand "
+            f"by <code>deck.commitment</code> ({found} finding{'s' * (found != 1)}): 1 replayed in "
             f"full (the seed's hash, and the shoe its seeds shuffle to by <code>{ALGORITHM}"
             "</code>), 2 by the seed's hash only (another algorithm, which the audit cannot "
-            "replay).") in words  # fmt: skip
+            "replay). 2 of the 2 quarantined hands carried one too and went unchecked: a "
+            "quarantined hand is not replayed.") in words  # fmt: skip
 
 
 def test_an_older_run_json_without_the_count_says_it_does_not_know(tmp_path: Path) -> None:

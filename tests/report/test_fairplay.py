@@ -254,6 +254,9 @@ def test_a_folder_whose_run_json_does_not_say_they_ran_says_not_run(
     assert view.rings == []
     assert "Fair-play detectors: not run</b>" in fair_section(html)
     assert "No fair-play suspicion" not in html
+    # nor does the games heading speak of fair-play evidence (a blind tester)
+    assert '<h2 id="games">Games with discrepancies</h2>' in html
+    assert "evidence of fair-play" not in html
     if status == "absent":
         assert "run.json has no &#34;fairplay&#34; entry" in html
 

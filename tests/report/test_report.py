@@ -239,6 +239,12 @@ def test_a_night_with_no_hand_replayed_says_fair_play_and_shuffle_did_not_run(
     shuffle = " ".join(html.split('id="shuffle-status"')[1].split("</p>")[0].split())
     assert "no hand was replayed, so no provably-fair commitment was checked either" in shuffle
     assert "were checked" not in shuffle
+    # nor advises running them over the replay: that would test nothing again
+    assert "Run the tests over this replay" not in html
+    assert "Run them over this replay" not in html
+    assert "Running the tests over this replay would test nothing." in shuffle
+    assert ("Running them over this replay would test nothing: no hand of it was replayed."
+            in " ".join(html.split()))  # fmt: skip
 
 
 def test_shuffle_tests_that_all_lacked_shoes_are_not_reported_as_passed(tmp_path: Path) -> None:

@@ -210,9 +210,16 @@ def test_run_json_counts_the_commitments_deck_commitment_checked(
     kept = {row["hand_id"] for row in hands.to_pylist() if row["status"] != "quarantined"}
     carried = [h for rows in logs.hands.values() for h in rows
                if h["shuffle"] is not None and h["hand_id"] in kept]  # fmt: skip
+    unchecked = {h["hand_id"] for rows in logs.hands.values() for h in rows
+                 if h["shuffle"] is not None and h["hand_id"] not in kept}  # fmt: skip
     assert carried
     run = json.loads((night[1] / "run.json").read_text())
-    assert run["commitments"] == {"hands": len(carried), "replayed": len(carried), "hash_only": 0}
+    assert run["commitments"] == {"hands": len(carried), "replayed": len(carried), "hash_only": 0,
+                                  "quarantined": len(unchecked)}  # fmt: skip
     assert build_view(night[1]).commitments.replayed == len(carried)
     html = " ".join((night[1] / "report.html").read_text().split())
-    assert f"{len(carried):,} hands carried a provably-fair commitment" in html
+    if len(kept) == hands.num_rows:
+        assert f"{len(carried):,} hands carried a provably-fair commitment" in html
+    else:
+        assert (f"{len(carried):,} of the {len(kept):,} hands replayed carried a provably-fair "
+                "commitment") in html
