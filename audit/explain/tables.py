@@ -207,12 +207,17 @@ def _orphan_events(
     )
 
 
-def _pool_cell(text: str, wrong: Sequence[Finding], back: GameEvent | None) -> Cell:
-    """A player's running score after a hand, as recorded: what the rules make the score,
-    an elimination they refuse (or one they make and the record does not), and a rebuy
-    with what the rules say of it (a blind tester read "(rebuys at 40)" beside a
-    pool.rebuy finding that it should be 46)."""
+def _pool_cell(
+    text: str, wrong: Sequence[Finding], back: GameEvent | None, off: str = ""
+) -> Cell:
+    """A player's running score after a hand, as recorded: what the rules make the score
+    (``off``: a score off the rules' that is no finding of its own, with why, as
+    ``Standing.off`` says it), an elimination they refuse (or one they make and the record
+    does not), and a rebuy with what the rules say of it (a blind tester read "(rebuys at
+    40)" beside a pool.rebuy finding that it should be 46)."""
     notes = [f"should be {f.expected}" for f in wrong if f.check == "pool.score"]
+    if off and not notes:
+        notes.append(off)
     for f in wrong:
         if f.check != "pool.elimination":
             continue
@@ -239,7 +244,9 @@ def pool_table(
     judged: PoolJudgement | None = None,
 ) -> ScoreTable:
     """Each player's running score after each hand, as recorded (a ``pool.score`` finding
-    gives what the rules make it), with the eliminations, rebuys and splits after it."""
+    gives what the rules make it; a score off the rules' by an error found elsewhere says
+    the rules' score and why, ``Standing.off``), with the eliminations, rebuys and splits
+    after it."""
     said = _Said(game, rules, unit.findings, against, judged)
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
@@ -248,6 +255,8 @@ def pool_table(
     for item in unit.hands:
         hand = item.hand
         after = events.get(hand.hand_no, [])
+        standing = judged.standings.get(hand.hand_no) if judged is not None else None
+        off = standing.off if standing is not None else {}
         out = {e.player for e in after if e.action == "eliminated"}
         back = {e.player: e for e in after if e.action == "rebuy"}
         results = {r.player: r for r in hand.results}
@@ -261,7 +270,7 @@ def pool_table(
             text = "?" if r.score_after is None else str(r.score_after)
             if player in out:
                 text += " out"
-            cells.append(_pool_cell(text, wrong, back.get(player)))
+            cells.append(_pool_cell(text, wrong, back.get(player), off.get(player, "")))
         gone |= {p for p in out if p is not None and p not in back}
         gone -= set(back)
         rows.append(

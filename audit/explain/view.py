@@ -6,7 +6,7 @@ terminal and the HTML page say the same things.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from audit.errors import AuditError
@@ -45,6 +45,7 @@ from audit.explain.points import (
 )
 from audit.explain.turns import TurnView, turn_views
 from audit.findings import Finding, worst_name
+from audit.games.pool import judge_pool
 from audit.records import Format, Game, Hand, Result
 from audit.replay.deal import dealt_cards
 from audit.replay.outcome import (
@@ -361,6 +362,7 @@ def build_view(
     settled = settled_by_rules(audit, game, rules)
     skipped = tuple(unit.skipped.values())
     scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped
+    carried = _carried(unit, hand, game, rules) if not scores_unchecked else {}
     # 002_: "One card is turned up at the deal and stays on show": the cut card, which
     # sets the wild rank and which the turns take (``take_cut``).
     open_melds = rules.kind == "open-melds"
@@ -383,7 +385,8 @@ def build_view(
             hand.events, jokers, findings, audit.table, audit.replay.kept, audit.replay.gone
         ),
         players=tuple(
-            _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked)
+            _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked,
+                    carried.get(p, ""))
             for i, p in enumerate(hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
@@ -394,6 +397,19 @@ def build_view(
         skipped=skipped,
         wild_name="Cut card (wild)" if open_melds else "Wild card",
     )
+
+
+def _carried(unit: UnitAudit, hand: Hand, game: Game, rules: Ruleset) -> Mapping[str, str]:
+    """Of a pool hand, the players whose recorded score after it is off the rules' with no
+    ``pool.score`` on it (it follows from the hand's wrong points, or carries forward a
+    wrong score from before: that error's one finding), the rules' score and why
+    (``Standing.off``); empty for any other hand."""
+    if not Format(game.format).is_pool:
+        return {}
+    judged = judge_pool(game, [item.hand for item in unit.hands], rules,
+                        expected=unit.rules_say())  # fmt: skip
+    standing = judged.standings.get(hand.hand_no)
+    return standing.off if standing is not None else {}
 
 
 def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> HandView:
@@ -466,9 +482,11 @@ def _player(
     money: dict[str, Finding],
     settled: Settled,
     scores_unchecked: bool = False,
+    carried: str = "",
 ) -> PlayerView:
     """One seat; ``scores_unchecked``: the pool checks that judge the score after the hand
-    were not run (``UnitAudit.skipped``)."""
+    were not run (``UnitAudit.skipped``); ``carried``: the recorded score after the hand is
+    off the rules' with no finding on it, and why (``_carried``)."""
     replay = audit.replay
     jokers = replay.jokers
     # A valid declaration the platform rejected ended the hand by the rules: the others'
@@ -492,6 +510,11 @@ def _player(
     # not it (the box said "agrees" beside a match.total finding: a blind tester).
     notes = [f"by the rules the score after the hand is {f.expected} ({f.check})"
              for f in rescored if f.expected is not None]  # fmt: skip
+    if carried and not rescored and row is not None and row.score_after is not None:
+        # Off the rules' by an error found elsewhere (a blind tester: each such hand was a
+        # pool.score of its own): it differs, and says why it is no finding here.
+        differs = (*differs, "score")
+        notes.append(f"the score after the hand is {carried}")
     by_rules = settled.amounts.get(player)
     dealt = deal_chips(replay.hand, game, audit.expected)
     if by_rules is not None:

@@ -6,14 +6,13 @@ The running score checked is the rules' running score: the sum of the rules' poi
 each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
 say, or they give the player another outcome than the recorded one, other than another
 kind of drop, the recorded ``points``), restarted at a rebuy at the rules' new score (1 +
-the highest score still in). Every ``score_after`` is
-compared with it, never with the last recorded score plus the hand's points: a platform
-that recorded a wrong score (or a hand's wrong points, and counted on from them) and then
-carried it forward is wrong on each later hand, and each of those findings says where the
-wrong score started; a platform whose later scores are right again is not flagged again,
-nor one whose running score is right while a hand's ``points`` field is not (that is the
-hand's own ``score.points``; a ``pool.score`` cites ``<format>.running_score``, or the
-rule of the hand's points when the record counted on right from that hand's wrong points).
+the highest score still in). A ``pool.score`` (citing ``<format>.running_score``) is a
+``score_after`` that is neither that nor the record's own count (``_PoolCheck.score``):
+one error, one finding (docs/replay.md), so a score that follows from a hand's wrong
+points is that hand's finding, one counted on from a rebuy's wrong new score is the
+rebuy's, and a wrong score carried forward right is found once, where it was recorded, not
+on each later hand (a blind tester: one wrong drop was five findings). A running score
+that is right while a hand's ``points`` field is not is the hand's ``score.points`` alone.
 Eliminations, the rebuy threshold and new scores, the split criteria and the split shares
 all use the same rules' running score, and the players still in by the rules: a player
 recorded as eliminated below the threshold is still in, one the rules put out with no
@@ -47,7 +46,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -70,12 +69,16 @@ from audit.rules.ruleset import PoolRules, Ruleset, cite
 @dataclass(frozen=True)
 class Standing:
     """The table after one hand and its game events: the players still in (in the hand's
-    turn order, a rebuyer included), each player's running score by the rules, and the
-    rebuys taken so far."""
+    turn order, a rebuyer included), each player's running score by the rules, the rebuys
+    taken so far, and (``off``) for each player whose recorded score after the hand is off
+    the rules' with no ``pool.score`` on it, the rules' score and why, in words ("65 by the
+    rules: the record carries forward its score after hand 2"): a score that follows from
+    the record's own points and scores is the finding where it went wrong, not again."""
 
     active: tuple[str, ...]
     scores: Mapping[str, int]
     rebuys: int
+    off: Mapping[str, str] = field(default_factory=dict)
 
 
 class _PoolCheck:
@@ -89,7 +92,9 @@ class _PoolCheck:
         self.out: list[Finding] = []
         self.scores: dict[str, int] = {}  # the rules' running score
         self.kept: dict[str, int] = {}  # the platform's, as recorded
+        self.tally: dict[str, int] = {}  # the recorded points added up (from a rebuy's score)
         self.wrong_since: dict[str, str] = {}  # where the recorded score left the rules'
+        self.off_at: dict[str, tuple[int, str, str]] = {}  # ... by hand_no, where and why
         self.standings: dict[int, Standing] = {}
         self.gone: dict[str, int] = {}  # eliminated (not rebought) -> after which hand
         self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
@@ -104,6 +109,7 @@ class _PoolCheck:
         self.split_after: int | None = None
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
+        self.split_missed = False  # an auto split due after the last hand, not made (reported)
         self.events: dict[int, list[GameEvent]] = defaultdict(list)
         for event in game.game_events:
             self.events[event.after_hand_no].append(event)
@@ -127,9 +133,11 @@ class _PoolCheck:
             self.seated(hand)
             self.absent(hand, active)
             self.score(hand)
+            off = self.off(hand)
             active = self.after(hand, last)
             self.splits(hand, active, last)
-            self.standings[hand.hand_no] = Standing(tuple(active), dict(self.scores), self.rebuys)
+            self.standings[hand.hand_no] = Standing(tuple(active), dict(self.scores), self.rebuys,
+                                                    off)  # fmt: skip
         if self.hands and not self.game.running and not self.was_split:
             self.winner(active)
         return self.out
@@ -153,6 +161,10 @@ class _PoolCheck:
             else:
                 self.repeated_win(f"{active[0]} is the last player left in game "
                                   f"{self.game.game_id} and won it")  # fmt: skip
+            return
+        if self.split_missed:  # an auto split was due: its one finding says how the game ended
+            if named:
+                self.repeated_win(f"Game {self.game.game_id} is recorded as won by {named[0]}")
             return
         # Still in only because their elimination after the last hand was refused: that
         # elimination's finding says it (one error, one finding).
@@ -264,13 +276,38 @@ class _PoolCheck:
         are the record's)."""
         return charged_points(result, self.expected.get(hand.hand_id, {}).get(result.player))
 
-    def keep(self, player: str, rules_score: int, recorded: int, where: str) -> None:
-        """Note both running scores of ``player``, and where the record left the rules'."""
+    def keep(
+        self, player: str, rules_score: int, recorded: int, where: str, why: str = "", no: int = 0
+    ) -> None:
+        """Note both running scores of ``player``, and where (after hand ``no``; 0: at a
+        rebuy) and ``why`` (a hand's wrong points) the record left the rules'."""
         self.scores[player], self.kept[player] = rules_score, recorded
         if recorded == rules_score:
             self.wrong_since.pop(player, None)
+            self.off_at.pop(player, None)
         elif player not in self.wrong_since:
-            self.wrong_since[player] = f"{where} ({recorded} recorded, {rules_score} by the rules)"
+            self.wrong_since[player] = (
+                f"{where} ({recorded} recorded, {rules_score} by the rules"
+                + (f": {why})" if why else ")"))
+            self.off_at[player] = (no, where, why)
+
+    def off(self, hand: Hand) -> dict[str, str]:
+        """``Standing.off`` after ``hand``'s scores: each player of it whose recorded score
+        is off the rules' with no ``pool.score`` on it, the rules' score and why."""
+        flagged = {f.player_id for f in self.out
+                   if f.check == "pool.score" and f.hand_id == hand.hand_id}  # fmt: skip
+        words = {}
+        for player in hand.seats:
+            if player not in self.off_at or player in flagged:
+                continue
+            no, where, why = self.off_at[player]
+            note = f"{self.scores[player]} by the rules"
+            if no == hand.hand_no:
+                words[player] = f"{note}: {why}" if why else note
+            else:
+                words[player] = f"{note}: the record carries forward its score {where}" + (
+                    f", where it counts {why.removeprefix('the record counts ')}" if why else "")
+        return words
 
     def carried(self, player: str, lead: str) -> str:
         """`` It carries forward the wrong score recorded after hand 3 (62 recorded, 61 by
@@ -280,6 +317,15 @@ class _PoolCheck:
         return f" {lead} the wrong score recorded {since}." if since else ""
 
     def score(self, hand: Hand) -> None:
+        """Each ``score_after`` of ``hand``: a ``pool.score`` where it is neither the rules'
+        running score nor the record's own count: its score before the hand plus the hand's
+        recorded points, or the recorded points added up (from 0, or a rebuy's recorded new
+        score: the record back on its own count after one wrong score). A score that follows
+        from the hand's wrong points is that hand's finding (``score.points``,
+        ``drop.penalty``), one carried forward right from a wrong score before it is the
+        finding where that score went wrong, and one from a rebuy's wrong new score is that
+        rebuy's: one error, one finding (a blind tester: one drop charged 20 for 25 was five
+        findings, the hand's and a ``pool.score`` on it and on each hand after)."""
         results = {r.player: r for r in hand.results}
         for player in hand.seats:
             result = results.get(player)
@@ -287,37 +333,48 @@ class _PoolCheck:
                 continue  # a hand-level problem
             before, kept = self.scores.get(player, 0), self.kept.get(player, 0)
             points = self.points(hand, result)
-            expected = before + points
+            expected, counted = before + points, kept + result.points
+            tallied = self.tally.get(player, 0) + result.points
             recorded = result.score_after
+            self.tally[player] = tallied
+            where = f"after hand {hand.hand_no}"
             if hand.quarantine is not None:  # nothing here can be judged: follow the record
+                self.tally[player] = recorded if recorded is not None else tallied
                 self.keep(player, recorded if recorded is not None else expected,
-                          recorded if recorded is not None else kept + result.points,
-                          f"after hand {hand.hand_no}")  # fmt: skip
+                          recorded if recorded is not None else counted, where)  # fmt: skip
                 continue
-            if recorded != expected:
-                shown = "missing" if recorded is None else f"recorded as {recorded}"
-                why = ""
-                # The rule behind the difference: the hand's points rule (its drop, cap or
-                # penalty) when the record counted on right from this hand's wrong points,
-                # else the running score's own rule.
-                key = "running_score"
-                if points != result.points:
-                    why = (f" (the rules charge {points} points for this hand, the record "
-                           f"{result.points})")  # fmt: skip
-                    said = self.expected.get(hand.hand_id, {}).get(player)
-                    if said is not None and kept == before and recorded == kept + result.points:
-                        key = said.rule_key
-                why += "."
-                if recorded is not None and kept != before and recorded == kept + result.points:
-                    why += self.carried(player, "It carries forward")
+            why = ""
+            if points != result.points and kept == before and recorded == counted:
+                why = f"the record counts {result.points} points for that hand, the rules {points}"
+            if recorded not in (expected, counted, tallied):
                 self.add(
-                    "pool.score", key,
-                    f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the "
-                    f"rules it is {before} + {points} = {expected}{why}",
+                    "pool.score", "running_score",
+                    self.score_words(hand, player, result, before, points),
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
                 )  # fmt: skip
-            self.keep(player, expected, kept + result.points if recorded is None else recorded,
-                      f"after hand {hand.hand_no}")  # fmt: skip
+            self.keep(player, expected, counted if recorded is None else recorded, where, why,
+                      hand.hand_no)  # fmt: skip
+
+    def score_words(
+        self, hand: Hand, player: str, result: Result, before: int, points: int
+    ) -> str:
+        """A ``pool.score``'s words: the rules' running score and, where it differs, the
+        record's own count, which the recorded score does not follow either."""
+        recorded, kept = result.score_after, self.kept.get(player, 0)
+        shown = "missing" if recorded is None else f"recorded as {recorded}"
+        words = (f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the rules "
+                 f"it is {before} + {points} = {before + points}")  # fmt: skip
+        if points != result.points:
+            words += (f" (the rules charge {points} points for this hand, the record "
+                      f"{result.points})")  # fmt: skip
+        words += "."
+        if kept + result.points != before + points:
+            count = f"{kept} + {result.points} = {kept + result.points}"
+            words += (f" Nor is it the record's own count, {count}" if recorded is not None
+                      else f" The record's own count is {count}")  # fmt: skip
+            since = self.wrong_since.get(player)
+            words += f", which carries forward the wrong score recorded {since}." if since else "."
+        return words
 
     def after(self, hand: Hand, last: bool) -> list[str]:
         """Check the eliminations and rebuys after ``hand``; the players still in after it."""
@@ -555,6 +612,7 @@ class _PoolCheck:
             # score is followed (the rebuy itself is the finding).
             self.keep(player, expected if allowed else recorded, recorded,
                       f"when {player} rebought after hand {no}")  # fmt: skip
+            self.tally[player] = recorded
         return back
 
     # ---------------------------------------------------------------- splits
@@ -569,10 +627,12 @@ class _PoolCheck:
             self.offers(hand, events, active, scores)  # a manual split's own finding says it
         if split is None:
             if auto_due and not self.was_split and not (last and self.game.running):
+                self.split_missed = last  # its one finding: the game ended, not split
                 self.add(
                     "pool.split", "auto_split_above",
-                    f"After hand {no} every player left stood above {pool.auto_split_above}, "
-                    "so the prize should have been split automatically, but play went on.",
+                    f"After hand {no} every player left ({', '.join(active)}) stood above "
+                    f"{pool.auto_split_above} by the rules, so the prize should have been split "
+                    f"automatically, but {self.instead(hand, last)}.",
                     hand_id=hand.hand_id, expected="auto split",
                 )  # fmt: skip
             return
@@ -612,6 +672,17 @@ class _PoolCheck:
                 self.manual(hand, events, active, scores, kw)
         self.split_kind = kind
         self.amounts(hand, active, scores, kind, split.seq)
+
+    def instead(self, hand: Hand, last: bool) -> str:
+        """What the record did instead of an auto split due after ``hand``: dealt the next
+        hand, named a winner, or ended the game with neither (a blind tester read "play went
+        on" of a game that ended after that hand with its whole prize paid to one player)."""
+        if not last:
+            return f"play went on to hand {hand.hand_no + 1}"
+        won = [p or "?" for p in named_winners(self.game)]
+        if won:
+            return f"the record ends the game there, won by {' and '.join(won)}, with no split"
+        return "the record ends the game there with no split"
 
     def offers(
         self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]

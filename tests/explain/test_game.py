@@ -556,6 +556,30 @@ def test_a_pool_game_without_game_events_is_not_said_to_agree(tmp_path: Path) ->
     assert found.differs == ("score",)  # with the table, its pool.score finding differs
 
 
+def test_running_score_off_by_a_hands_wrong_points_says_why_it_is_no_finding() -> None:
+    """`pool_101.running_score` (docs/replay.md, "one error, one finding"): P3's drop is
+    recorded at 25 points (20 by the rules) and the score after the hand follows it, 25.
+    That is the drop's one finding, no pool.score; the running pool scores and the hand
+    still say the score is off the rules', and why, never "agrees" beside it."""
+    results = {**INVALID["results"], "P3": ("first_drop", 25, None)}
+    game, hand = scenario(**{**INVALID, "score_after": {"P1": 80, "P2": 0, "P3": 25},
+                             "results": results})  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    audit = unit.hands[0].audit
+    assert audit is not None
+    found = [*audit.findings, *unit.findings]
+    assert [f.check for f in found if f.player_id == "P3"] == ["drop.penalty"]
+    assert "pool.score" not in [f.check for f in found]
+    why = "20 by the rules: the record counts 25 points for that hand, the rules 20"
+    scores = build_game_view(unit, source="logs", version="V").scores
+    assert scores is not None
+    p3 = scores.rows[0].cells[scores.players.index("P3")]
+    assert (p3.text, p3.note) == ("25", why)
+    player = build_view(unit, hand.hand_id, source="logs", version="V").players[2]
+    assert player.differs == ("points", "score")
+    assert player.comparison.endswith(f"the score after the hand is {why}")
+
+
 def test_money_not_checked_shows_no_sum_as_the_rules(tmp_path: Path) -> None:
     """`games.hands`: P3 has no results row, and the ledger does not add up: the ledger's
     findings become one game.unchecked ("its money was not checked"), which says what does
