@@ -44,7 +44,8 @@ class Move(NamedTuple):
     to: str
     """The seat that played it."""
     dealt_to: str
-    """The seat the recorded shoe deals it to."""
+    """The seat the recorded shoe deals it to, or ``the wild card``, ``the open card``,
+    ``the stock``."""
     at: int
     """Its position in the shoe."""
 
@@ -90,48 +91,100 @@ def redeal(hand: Hand, k: int) -> Redeal | None:
     n = len(hand.seats)
     if n < 2 or len(hand.shoe) < n * k:
         return None
-    seat_at = {p: i for i, p in enumerate(hand.seats)}
-    dealt = {p: Counter(hand.shoe[i : n * k : n]) for i, p in enumerate(hand.seats)}
+    places = {p: range(i, n * k, n) for i, p in enumerate(hand.seats)}
+    dealt = {p: Counter(hand.shoe[i] for i in places[p]) for p in hand.seats}
     need = needed(hand)
     missing = {p: need[p] - dealt[p] for p in hand.seats}
     if not any(missing.values()):
         return None
-    spare = {p: dealt[p] - need[p] for p in hand.seats}
-    given: dict[str, list[int]] = {p: [] for p in hand.seats}  # cards leaving a seat
-    taken: dict[str, list[int]] = {p: [] for p in hand.seats}  # cards coming to it
-    moves: list[Move] = []
-    unseen = 0
+    spare = {p: dealt[p] - need[p] for p in hand.seats}  # held now, never played
+    shoe = list(hand.shoe)
+    undealt = _undealt(hand, n * k)
     for p in hand.seats:
         for card in sorted(missing[p].elements()):
             q = next((q for q in hand.seats if q != p and spare[q][card]), None)
-            back = _give_back(spare[p], missing[q]) if q is not None else None
-            if q is None or back is None:
+            if q is None:  # not another seat's: the wild card's, the open card's, the stock's
+                at = next((i for i in range(n * k, len(shoe)) if shoe[i] == card), None)
+                back = None if at is None else _put_back(spare[p], undealt.get(at))
+            else:
+                at = next((i for i in places[q] if shoe[i] == card), None)
+                back = _give_back(spare[p], missing[q])
+            at_back = next((i for i in places[p] if shoe[i] == back), None)
+            if at is None or back is None or at_back is None:
                 return None
-            spare[q][card] -= 1
+            shoe[at], shoe[at_back] = back, card
             spare[p][back] -= 1
-            given[q].append(card)
-            taken[p].append(card)
-            given[p].append(back)
-            taken[q].append(back)
+            if q is None:
+                continue
+            spare[q][card] -= 1
             if missing[q][back]:
                 missing[q][back] -= 1
-                moves.append(Move(back, q, p, _position(hand.shoe, seat_at[p], n, k, back)))
             else:
                 spare[q][back] += 1  # the seat did not need it: it may give it on
-                unseen += 1
-            moves.append(Move(card, p, q, _position(hand.shoe, seat_at[q], n, k, card)))
-    shoe = list(hand.shoe)
-    for p, i in seat_at.items():
-        places = list(range(i, n * k, n))
-        out = Counter(given[p])
-        freed = []
-        for at in places:
-            if out[shoe[at]]:
-                out[shoe[at]] -= 1
-                freed.append(at)
-        for at, card in zip(freed, taken[p], strict=True):
-            shoe[at] = card
-    return Redeal(replace(hand, shoe=shoe), sorted(moves, key=lambda m: m.at), unseen)
+    moves, unseen = _moves(hand, shoe, n * k, need)
+    return Redeal(replace(hand, shoe=shoe), moves, unseen)
+
+
+def _undealt(hand: Hand, dealt: int) -> dict[int, int]:
+    """Past the dealt cards, the card the record says lay at a place of the shoe: the wild
+    card and the open card recorded, and each card the stock draws took in turn (up to the
+    first reshuffle: after it the stock is the pile's)."""
+    out = {dealt: hand.wild, dealt + 1: hand.open}
+    at = dealt + 2
+    for e in hand.events:
+        if e.action == Action.RESHUFFLE.value:
+            break
+        if e.action == Action.DRAW_STOCK.value and e.card is not None:
+            out[at] = e.card
+            at += 1
+    return out
+
+
+def _put_back(spare: Counter[int], recorded: int | None) -> int | None:
+    """The card a seat gives back to a place past the deal for one it lacks: the one the
+    record says lay there (``_undealt``), where the seat was dealt it and never plays it;
+    else the lowest it was dealt and does not need (the replay of the hand so dealt then
+    says whether that holds)."""
+    if recorded is not None and spare[recorded]:
+        return recorded
+    return next((card for card in sorted(spare) if spare[card]), None)
+
+
+def _moves(
+    hand: Hand, shoe: list[int], dealt: int, need: dict[str, Counter[int]]
+) -> tuple[list[Move], int]:
+    """The dealt cards at another place in ``shoe`` than in the hand's recorded shoe: those
+    the record shows played by the seat it deals them to now (in shoe order), and how many
+    it never shows."""
+    n = len(hand.seats)
+    played = {p: Counter(need[p]) for p in hand.seats}
+    used: set[int] = set()
+    moves: list[Move] = []
+    unseen = 0
+    for i in range(dealt):
+        card = shoe[i]
+        if card == hand.shoe[i]:
+            continue
+        to = hand.seats[i % n]
+        at = next((j for j in range(len(shoe)) if j not in used
+                   and hand.shoe[j] == card and shoe[j] != card), None)  # fmt: skip
+        if at is None:
+            continue
+        used.add(at)
+        if not played[to][card]:
+            unseen += 1
+            continue
+        played[to][card] -= 1
+        moves.append(Move(card, to, _place(hand, at, dealt), at))
+    return sorted(moves, key=lambda m: m.at), unseen
+
+
+def _place(hand: Hand, at: int, dealt: int) -> str:
+    """Who or what the recorded shoe deals its card ``at`` to: a seat, or ``the wild
+    card``, ``the open card``, ``the stock``."""
+    if at < dealt:
+        return hand.seats[at % len(hand.seats)]
+    return {dealt: "the wild card", dealt + 1: "the open card"}.get(at, "the stock")
 
 
 def _give_back(spare: Counter[int], wanted: Counter[int]) -> int | None:
@@ -143,18 +196,32 @@ def _give_back(spare: Counter[int], wanted: Counter[int]) -> int | None:
     return next((card for card in sorted(spare) if spare[card]), None)
 
 
-def _position(shoe: list[int], seat: int, n: int, k: int, card: int) -> int:
-    return next(at for at in range(seat, n * k, n) if shoe[at] == card)
+def _move_words(m: Move) -> str:
+    """``KD (shoe position 1) was played by P1, not P2``; a card the shoe deals to no
+    seat (of its copies, the one taken is the audit's choice): ``P1 played QH, which the
+    shoe deals to no player (it has one in the stock, at position 40)``."""
+    card = CODE_TEXT[m.card]
+    if not m.dealt_to.startswith("the "):
+        return f"{card} (shoe position {m.at}) was played by {m.to}, not {m.dealt_to}"
+    where = "in the stock" if m.dealt_to == "the stock" else f"as {m.dealt_to}"
+    return (f"{m.to} played {card}, which the shoe deals to no player (it has one {where}, "
+            f"at position {m.at})")  # fmt: skip
+
+
+NAMED = 4
+"""Cards a deal finding names one by one; past that it names the first and counts them (a
+blind tester's seats recorded in the wrong order gave a sentence of 24 cards)."""
 
 
 def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
     """The one finding of a hand dealt otherwise than its shoe: the first finding of a card
     out of place (its check, player and event), in words that name every card that traded
     seats, the rule the deal procedure."""
-    moves = "; ".join(
-        f"{CODE_TEXT[m.card]} (shoe position {m.at}) was played by {m.to}, not {m.dealt_to}"
-        for m in redealt.moves
-    )
+    said = [_move_words(m) for m in redealt.moves]
+    moves = "; ".join(said)
+    if len(said) > NAMED:
+        moves = (f"{len(said)} cards were played at other seats than it deals them, among "
+                 f"them {'; '.join(said[: NAMED - 1])}")  # fmt: skip
     back = redealt.unseen
     also = (
         f", and {back} card{'s' if back != 1 else ''} the record never shows played went "

@@ -83,12 +83,31 @@ def test_deal_procedure_redeal_trades_only_cards_the_record_shows_out_of_place()
     assert changed == [1, 18]
 
 
-def test_deal_procedure_a_card_no_seat_was_dealt_is_no_redeal() -> None:
-    """A card played that the shoe deals to no seat (it lies in the stock) is not a deal
-    dealt otherwise: no redeal, the replay's own findings stand."""
+def test_deal_procedure_a_redeal_that_explains_no_more_is_not_taken() -> None:
+    """A finish card from the stock (7D) where the groups hold every other card: the
+    finish-slot resync already makes it one finding, so dealing 7D to P1 from the stock
+    would explain no more: the replay's own `discard.not_in_hand` stands, in its words."""
     kw = base(events=["P1 draw_stock JK", "P1 declare 7D: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / "
                       "KD KC KS JK", SHOW])  # fmt: skip
-    _, hand = scenario(**kw)
-    assert redeal(hand, 13) is None
+    game, hand = scenario(**kw)
+    (f,) = audit_hand(hand, game, STANDARD).findings
+    assert (f.check, f.player_id, f.seq) == ("discard.not_in_hand", "P1", 1)
+    assert f.message.startswith("P1 put on the finish slot 7D, a card they did not hold")
     _, clean = scenario(**base())
     assert redeal(replace(clean), 13) is None
+
+
+def test_deal_procedure_a_dealt_card_swapped_into_the_stock_is_one_finding() -> None:
+    """`deal.procedure`: the shoe records KD, which P1 declares with and never drew, deep
+    in the stock, and at its place at P1's seat 7D, which P1 never plays. Read from the
+    shoe, P1's valid declaration would be judged invalid and P2 made the winner; dealt
+    as played (7D put back in the stock), the hand is right: one finding."""
+    p1 = P1.replace("KD", "7D")
+    game, wrong = scenario(**base(seats={"P1": p1, "P2": P2}, stock="JK 2S 6H KD"))
+    audit = audit_hand(wrong, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [
+        ("declare.groups_mismatch", "P1", 1)
+    ]
+    assert "P1 played KD, which the shoe deals to no player (it has one in the stock, at " \
+        "position 31)" in audit.findings[0].message
+    assert audit.replay.winner == "P1"
