@@ -15,13 +15,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from audit.explain.clock import UNKNOWN, Clock, brief, span
-from audit.explain.payouts import (
-    LedgerView,
-    amount_words,
-    ledger_view,
-    owed_split,
-    still_in,
-)
+from audit.explain.handmoney import amount_words
+from audit.explain.payouts import LedgerView, ledger_view, owed_split, still_in
 from audit.explain.tables import (
     EventLine,
     ScoreTable,

@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from audit.explain.handmoney import ZERO
 from audit.explain.verdicts import RulesWinner, and_words
 from audit.findings import Finding, worst_name
-from audit.games.deals import check_deals, chips
+from audit.games.deals import chips
 from audit.games.ledger import (
     BALANCE_RULE,
     POOL_RULE,
@@ -32,7 +33,6 @@ from audit.games.ledger import (
 )
 from audit.games.pool import PoolJudgement, Standing, judge_pool
 from audit.games.split import split_shares, unmet_needs
-from audit.money import money
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
@@ -40,19 +40,13 @@ from audit.records import (
     GameEvent,
     Hand,
     LedgerRow,
-    Result,
-    RulesPoints,
     RulesSay,
     called_off,
-    charged_points,
     hand_ended,
-    money_unsettled,
 )
-from audit.replay.outcome import HandAudit, money_by_rules, plays_on
 from audit.rules.ruleset import PoolRules, Ruleset
 from audit.unit import UnitAudit, incomplete, money_unchecked
 
-ZERO = Decimal("0.00")
 KIND_WORDS = {
     "buy_in": "buy-in",
     "rebuy": "rebuy",
@@ -767,178 +761,6 @@ def left_out(
         if not eliminated(standing.scores.get(player, 0)):
             out.append(player)
     return tuple(out)
-
-
-# ------------------------------------------------------------ a hand's money
-
-
-@dataclass(frozen=True)
-class Settled:
-    """Points rummy where a recorded outcome differs from the rules': each player's amount
-    as the rules' outcomes settle the hand (``money_by_rules``), and the players whose
-    recorded outcome is wrong. ``amounts`` is empty otherwise, or where the rules do not
-    settle every player (points not given, not one winner: ``why``); where the rules play
-    on past the record, it holds only what the players already out owe. ``refused``: the
-    recorded verdict is one the rules refuse (``records.money_unsettled``), so the hand's
-    money is not judged and its recorded amounts are taken as they are."""
-
-    amounts: Mapping[str, Decimal]
-    wrong: tuple[str, ...]
-    refused: bool = False
-    why: str = ""
-
-    @property
-    def whose(self) -> str:
-        """``P1 (the finding on P1)``: the players whose recorded outcome is wrong."""
-        them = "them" if len(self.wrong) > 1 else self.wrong[0]
-        return f"{', '.join(self.wrong)} (the finding on {them})"
-
-
-def settled_by_rules(audit: HandAudit, game: Game, rules: Ruleset) -> Settled:
-    expected = audit.expected
-    rows = {r.player: r for r in audit.replay.hand.results}
-    wrong = tuple(p for p, e in expected.items() if p in rows and rows[p].outcome != e.outcome)
-    if not wrong:
-        return Settled({}, ())
-    refused = (
-        game.format == "points"
-        and game.point_value is not None
-        and money_unsettled(audit.replay.hand.results, expected, rules.value_cards is not None)
-    )
-    winners = sum(1 for e in expected.values() if e.outcome == "won")
-    unpointed = [p for p, e in expected.items() if e.outcome != "won" and e.points is None]
-    if any(plays_on(e) for e in expected.values()):
-        # Who is out with their points (an accepted invalid declarer) owes them whoever wins
-        # later: that much the rules settle (a blind tester: the declarer was told no
-        # amount of the rules' beside a recorded win).
-        why = "by the rules no one has won the hand where the record ends it"
-        out = {p: e for p, e in expected.items() if not plays_on(e) and e.outcome != "won"}
-        owed = all(e.points is not None for e in out.values())
-        amounts = money_by_rules(game, out)[0] if owed else {}
-        return Settled(amounts, wrong, refused, why)
-    if winners != 1:
-        many = "no one" if not winners else f"{winners} players"
-        why = f"by the rules {many} won the hand: their outcomes settle no amount"
-        return Settled({}, wrong, refused, why)
-    if unpointed:
-        why = f"the rules give {', '.join(unpointed)} no points: they settle no amount"
-        return Settled({}, wrong, refused, why)
-    amounts, _ = money_by_rules(game, expected)
-    return Settled(amounts, wrong, refused)
-
-
-MONEY_CHECKS = ("score.amount", "deals.chips")
-"""The checks of a hand's money: points rummy's amounts, deals rummy's chips."""
-
-
-def money_findings(
-    hand: Hand, game: Game, rules: Ruleset, findings: Sequence[Finding], said: RulesSay
-) -> dict[str, Finding]:
-    """Each player's finding on the hand's money: the hand's ``score.amount``, the game's
-    ``deals.chips`` naming the hand; for a deals game whose game-level checks did not
-    reach this hand's chips, the deals check run on this hand alone (the same rule)."""
-    money = [f for f in findings if f.check in MONEY_CHECKS]
-    if game.format == "deals" and not money:
-        money = [
-            f
-            for f in check_deals(game, [hand], rules, winner=False, expected=said)
-            if f.hand_id == hand.hand_id
-        ]
-    out: dict[str, Finding] = {}
-    for f in money:
-        if f.player_id is not None:
-            out.setdefault(f.player_id, f)
-    return out
-
-
-def hand_amount(hand: Hand, game: Game, row: Result | None, found: Finding | None) -> str:
-    """The amount the rules give: the money finding's, else the recorded one where the
-    money was checked and agrees; empty where the rules give none to compare."""
-    deals = game.format == "deals"
-    if found is not None:
-        if deals and found.expected is not None:
-            return amount_words(Decimal(found.expected), deals=True)
-        return decimal_words(found.expected)
-    if row is None or row.amount is None:
-        return ""
-    winners = sum(1 for r in hand.results if r.outcome == "won")
-    if game.format == "points" and game.point_value is not None:
-        checked = row.outcome != "won" or winners == 1
-    else:
-        checked = game.format == "deals" and winners == 1
-    return amount_words(row.amount, deals=deals) if checked else ""
-
-
-@dataclass(frozen=True)
-class DealChips:
-    """A deal's chips by the rules (``chips``: each loser ``-points`` of the points they are
-    charged, ``records.charged_points``, the winner the sum, as ``audit.games.deals``
-    counts them), where they differ from the record's only because the record's chips
-    follow its own points, which the replay found wrong (``wrong``: those players): no
-    ``deals.chips`` finding stands on them (one fault, one finding: deals.py's
-    ``_by_record``), the points' finding does. Empty ``chips`` otherwise."""
-
-    chips: Mapping[str, Decimal]
-    wrong: tuple[str, ...] = ()
-
-    def note(self, player: str, recorded: Decimal, checks: Sequence[str]) -> str:
-        """``the recorded 87 chips follow the recorded points of J: the difference is the
-        drop.penalty finding's (on J), not a second fault``."""
-        found = f"{and_words(list(checks))} finding's" if checks else "finding's"
-        whose = "their own recorded points" if self.wrong == (player,) else (
-            f"the recorded points of {and_words(list(self.wrong))}")  # fmt: skip
-        return (f"the recorded {chips(recorded)} chips follow {whose}: the difference is the "
-                f"{found} (on {and_words(list(self.wrong))}), not a second fault")  # fmt: skip
-
-
-def deal_chips(hand: Hand, game: Game, expected: Mapping[str, RulesPoints]) -> DealChips:
-    """A deals hand's chips by the rules where the record's follow its wrong points
-    (``DealChips``); empty for another format, a deal without one recorded winner, or a
-    player dealt in with no results row (as ``audit.games.deals`` reads them)."""
-    winners = [r.player for r in hand.results if r.outcome == "won"]
-    if game.format != "deals" or len(winners) != 1 or hand.without_result():
-        return DealChips({})
-    charged = {r.player: charged_points(r, expected.get(r.player)) for r in hand.results}
-    wrong = tuple(r.player for r in hand.results if r.outcome != "won"
-                  and charged[r.player] != r.points)  # fmt: skip
-    if not wrong:
-        return DealChips({})
-    moved = {r.player: Decimal(-charged[r.player]) for r in hand.results if r.outcome != "won"}
-    moved[winners[0]] = -sum(moved.values(), ZERO)
-    recorded = {r.player: Decimal(-r.points) for r in hand.results if r.outcome != "won"}
-    recorded[winners[0]] = -sum(recorded.values(), ZERO)
-    # A player whose recorded chips do not follow the recorded points either has their
-    # own deals.chips finding (``money_findings``): their chips are said as it says.
-    return DealChips({p: c for p, c in moved.items() if c != recorded[p]
-                      and any(r.player == p and r.amount == recorded[p] for r in hand.results)},
-                     wrong)  # fmt: skip
-
-
-def amount_words(amount: Decimal | None, *, deals: bool = False) -> str:
-    """A results amount as the views show it: money to the paisa; in deals rummy, chips,
-    whole (``audit.games.deals.chips``: the deals.chips findings count them so); empty for
-    none.
-
-    >>> amount_words(Decimal("97.00")), amount_words(Decimal("97.00"), deals=True)
-    ('97.00', '97')
-    """
-    if amount is None:
-        return ""
-    return (chips(amount) or "") if deals else str(amount)
-
-
-def decimal_words(value: str | None) -> str:
-    """An amount as the results table writes it, to the paisa (``-78`` chips: ``-78.00``).
-
-    >>> decimal_words("-78"), decimal_words(None), decimal_words("n/a")
-    ('-78.00', '', 'n/a')
-    """
-    if value is None:
-        return ""
-    try:
-        return str(money(Decimal(value)))
-    except ArithmeticError:
-        return value
 
 
 def still_in(judged: PoolJudgement, game: Game, hands: Sequence[Hand]) -> tuple[str, ...]:

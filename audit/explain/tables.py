@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from audit.explain.payouts import ZERO, events_after, signed
+from audit.explain.handmoney import ZERO
+from audit.explain.payouts import events_after, signed
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name

@@ -22,7 +22,7 @@ from audit.explain.cards import (
     on_its_own,
 )
 from audit.explain.clock import UNKNOWN, Clock, span
-from audit.explain.payouts import (
+from audit.explain.handmoney import (
     MONEY_CHECKS,
     ZERO,
     Settled,

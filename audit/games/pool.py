@@ -47,11 +47,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.games.split import ACCEPT_RULE, owed, split_paid, unmet_needs
+from audit.games.split import (
+    ACCEPT_RULE,
+    manual_findings,
+    offer_findings,
+    share_findings,
+)
 from audit.records import (
     Game,
     GameEvent,
@@ -687,19 +691,7 @@ class _PoolCheck:
     def offers(
         self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]
     ) -> None:
-        """000_: a manual split is offered only when its criteria are met."""
-        unmet = unmet_needs(self.pool, active, scores)
-        if unmet is None:
-            return
-        key, need = unmet
-        for offer in (e for e in events if e.action == "split_offer"):
-            self.add(
-                "pool.split", key,
-                f"A split was offered after hand {hand.hand_no}, but a manual split needs "
-                f"{need}.",
-                hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
-                expected=f"no offer: a manual split needs {need}", recorded="split_offer",
-            )  # fmt: skip
+        offer_findings(self.add, self.pool, hand, events, active, scores)
 
     def manual(
         self,
@@ -709,70 +701,13 @@ class _PoolCheck:
         scores: list[int],
         kw: dict[str, Any],
     ) -> None:
-        no = hand.hand_no
-        # The offer and the split it led to are one error when the criteria are unmet: the
-        # split's finding names who offered it (a blind tester: the same need said twice).
-        offered = list(dict.fromkeys(e.player or "?" for e in events if e.action == "split_offer"))
-        lead = f"The game was split by agreement after hand {no}"
-        if offered:
-            lead = f"{' and '.join(offered)} offered a split after hand {no} and the game was "
-            lead += "split by agreement"
-        unmet = unmet_needs(self.pool, active, scores)
-        if unmet is not None:
-            key, need = unmet
-            self.add(
-                "pool.split", key,
-                f"{lead}, but a manual split needs {need}.",
-                expected=f"no manual split: it needs {need}", recorded="manual split", **kw,
-            )  # fmt: skip
-        # 000_: every player accepts; the one who offered the split accepted it by offering.
-        accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
-        rejected = set()
-        for event in events:
-            if event.action == "split_reject":
-                rejected.add(event.player)
-                self.add(
-                    "pool.split", "split_accept",
-                    f"The game was split by agreement after hand {no}, but {event.player} "
-                    "rejected the split.",
-                    hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
-                    expected="split_accept", recorded="split_reject",
-                )  # fmt: skip
-        for player in active:
-            if player not in accepted and player not in rejected:  # a reject said it once
-                self.add(
-                    "pool.split", "split_accept",
-                    f"The game was split by agreement after hand {no}, but {player} never "
-                    "accepted the split.",
-                    hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
-                    expected="split_accept", recorded=None,
-                )  # fmt: skip
+        manual_findings(self.add, self.pool, hand, events, active, scores, kw)
 
     def amounts(
         self, hand: Hand, active: list[str], scores: list[int], kind: str, seq: int
     ) -> None:
-        """Each split row of the ledger against what the split owes (see the module doc); a
-        share's finding names the split's game event (``seq``), as schemas/output.md says."""
-        game = self.game
-        if not game.ledger or game.entry_fee is None or not active:
-            return  # no ledger table: the amounts are not checked here
-        expected = owed(kind=kind, active=active, scores=scores, seat_order=self.seat_order,
-                        pool=self.pool, entry_fee=game.entry_fee,
-                        entries=len(self.seat_order) + self.rebuys, rake_pct=game.rake_pct)
-        paid = split_paid(game)
-        what = "automatic" if kind != "manual" else "agreed"
-        for player in [*active, *sorted(set(paid) - set(active))]:
-            want, got = expected.get(player, Decimal("0.00")), paid.get(player)
-            if got != want:
-                shown = "nothing" if got is None else f"{got}"
-                self.add(
-                    "pool.split",
-                    "auto_split_above" if kind != "manual" else "manual_split_shares",
-                    f"{player} was paid {shown} in the {what} split after hand "
-                    f"{hand.hand_no}, but their share is {want}.",
-                    hand_id=hand.hand_id, player_id=player, seq=seq, expected=want,
-                    recorded=got,
-                )  # fmt: skip
+        share_findings(self.add, self.game, self.pool, hand, active, scores, kind, seq,
+                       self.seat_order, self.rebuys)  # fmt: skip
 
 
 def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:

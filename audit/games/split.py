@@ -1,7 +1,8 @@
 """A pool split (000_'s Manual Split and Auto Split, as the preset's ``pool_101.*`` /
 ``pool_201.*`` rules fix them): what a manual split needs of the players left, who must
-accept it, and what a split owes each player. The pool check (audit/games/pool.py) judges
-the record with them.
+accept it, and what a split owes each player; and the ``pool.split`` findings of a split
+recorded (``offer_findings``, ``manual_findings``, ``share_findings``), which the pool check
+(audit/games/pool.py) raises through its ``add``.
 
 Money, as read where 000_ allows two readings: prize pool = entry_fee x (players of hand 1
 + rebuys) less the rake, rake = round(pool x rake_pct / 100) half-up to the paisa. Auto
@@ -14,12 +15,18 @@ order. The records carry no seat numbers, so seat order is read as the turn orde
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.records import Game
+from audit.records import Game, GameEvent, Hand
 from audit.rules.ruleset import PoolRules
+
+Add = Callable[..., None]
+"""The pool check's ``add(check, key, message, **columns)``: a ``pool.split`` finding
+citing the game format's ``key`` rule (``audit/games/pool.py``)."""
 
 ACCEPT_RULE = (
     "pool.split: A manual split is made only when every player left accepts it; if "
@@ -127,3 +134,115 @@ def split_paid(game: Game) -> dict[str, Decimal]:
         if row.kind == "split" and row.player is not None:
             paid[row.player] += row.amount
     return paid
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def offer_findings(
+    add: Add,
+    pool: PoolRules,
+    hand: Hand,
+    events: list[GameEvent],
+    active: list[str],
+    scores: list[int],
+) -> None:
+    """000_: a manual split is offered only when its criteria are met."""
+    unmet = unmet_needs(pool, active, scores)
+    if unmet is None:
+        return
+    key, need = unmet
+    for offer in (e for e in events if e.action == "split_offer"):
+        add(
+            "pool.split", key,
+            f"A split was offered after hand {hand.hand_no}, but a manual split needs "
+            f"{need}.",
+            hand_id=hand.hand_id, player_id=offer.player, seq=offer.seq,
+            expected=f"no offer: a manual split needs {need}", recorded="split_offer",
+        )  # fmt: skip
+
+
+def manual_findings(
+    add: Add,
+    pool: PoolRules,
+    hand: Hand,
+    events: list[GameEvent],
+    active: list[str],
+    scores: list[int],
+    kw: dict[str, Any],
+) -> None:
+    """000_: a split by agreement needs its criteria met and every player left to accept
+    it (the one who offered it accepted by offering); ``kw`` names the split's event."""
+    no = hand.hand_no
+    # The offer and the split it led to are one error when the criteria are unmet: the
+    # split's finding names who offered it (a blind tester: the same need said twice).
+    offered = list(dict.fromkeys(e.player or "?" for e in events if e.action == "split_offer"))
+    lead = f"The game was split by agreement after hand {no}"
+    if offered:
+        lead = f"{' and '.join(offered)} offered a split after hand {no} and the game was "
+        lead += "split by agreement"
+    unmet = unmet_needs(pool, active, scores)
+    if unmet is not None:
+        key, need = unmet
+        add(
+            "pool.split", key,
+            f"{lead}, but a manual split needs {need}.",
+            expected=f"no manual split: it needs {need}", recorded="manual split", **kw,
+        )  # fmt: skip
+    # 000_: every player accepts; the one who offered the split accepted it by offering.
+    accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}
+    rejected = set()
+    for event in events:
+        if event.action == "split_reject":
+            rejected.add(event.player)
+            add(
+                "pool.split", "split_accept",
+                f"The game was split by agreement after hand {no}, but {event.player} "
+                "rejected the split.",
+                hand_id=hand.hand_id, player_id=event.player, seq=event.seq,
+                expected="split_accept", recorded="split_reject",
+            )  # fmt: skip
+    for player in active:
+        if player not in accepted and player not in rejected:  # a reject said it once
+            add(
+                "pool.split", "split_accept",
+                f"The game was split by agreement after hand {no}, but {player} never "
+                "accepted the split.",
+                hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
+                expected="split_accept", recorded=None,
+            )  # fmt: skip
+
+
+def share_findings(
+    add: Add,
+    game: Game,
+    pool: PoolRules,
+    hand: Hand,
+    active: list[str],
+    scores: list[int],
+    kind: str,
+    seq: int,
+    seat_order: list[str],
+    rebuys: int,
+) -> None:
+    """Each split row of the ledger against what the split owes (see the module doc); a
+    share's finding names the split's game event (``seq``), as schemas/output.md says."""
+    if not game.ledger or game.entry_fee is None or not active:
+        return  # no ledger table: the amounts are not checked here
+    expected = owed(kind=kind, active=active, scores=scores, seat_order=seat_order,
+                    pool=pool, entry_fee=game.entry_fee,
+                    entries=len(seat_order) + rebuys, rake_pct=game.rake_pct)
+    paid = split_paid(game)
+    what = "automatic" if kind != "manual" else "agreed"
+    for player in [*active, *sorted(set(paid) - set(active))]:
+        want, got = expected.get(player, Decimal("0.00")), paid.get(player)
+        if got != want:
+            shown = "nothing" if got is None else f"{got}"
+            add(
+                "pool.split",
+                "auto_split_above" if kind != "manual" else "manual_split_shares",
+                f"{player} was paid {shown} in the {what} split after hand "
+                f"{hand.hand_no}, but their share is {want}.",
+                hand_id=hand.hand_id, player_id=player, seq=seq, expected=want,
+                recorded=got,
+            )  # fmt: skip
