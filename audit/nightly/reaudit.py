@@ -10,10 +10,13 @@ root (no file of tonight's has it: its content is an earlier night's), so that t
 orders them and names them as one replay of every night's files does; a quarantine row
 about one of them names its row in that file (``Again.rows``). A game still carried
 (running) is left out: its rows are in the carried rows already. Of a game's ``games``
-rows, only one comes back, from the latest night that took one, and none when tonight's
-files hold one (it replaces them, as it replaces a carried row). An earlier file the
-replay refuses gives no rows (it never did): it is named where the game's rows are
-missing (``Again.refused``).
+rows, only one comes back, from the latest night that took one, and none when a file
+rewritten tonight holds one of that night or a later one: a rewritten file's rows are its
+own night's (the night that first took its path), not tonight's, so night 1's games file
+written again does not bring back as running a game night 2's row ended (that row comes
+back beside it, and the replay reads the ended one, as one replay of every night's files
+does), and night 2's rewritten replaces it. An earlier file the replay refuses gives no
+rows (it never did): it is named where the game's rows are missing (``Again.refused``).
 
 Rows of a game an earlier night judged (its ``hands.parquet``) that tonight's new files
 hold again bring it back too: audited whole, its copies are duplicates and its late rows
@@ -126,10 +129,17 @@ def reaudit_rows(
 
     _no_gone_rows(seen, intake, found, games, games_of_night, cause)
     hands = {h for h, g in hand_games.items() if g in games}
-    # a rewritten games file replaces its earlier rows; a new one's row is a second copy
-    tonight_games = {g for f in rewritten if f.table == "games"
-                     for g in _column(f.copy, "game_id")}  # fmt: skip
-    latest = _latest_games_rows(logs, old, games - tonight_games)
+    # A rewritten games file's rows are its own night's (the night that first took its
+    # path), not tonight's: a later night's row of a game still comes back beside them (a
+    # game that ended does not run again because its first night's file was written
+    # again). A new file's row is a second copy: it replaces none.
+    first = {row.path: row.night for row in reversed(seen)}  # seen is in night order
+    rewritten_rows: dict[str, tuple[int, str]] = {}  # game -> its latest rewritten row's
+    for item in rewritten:
+        for game in _column(item.copy, "game_id") if item.table == "games" else []:
+            mine = (first[item.path], item.path)
+            rewritten_rows[game] = max(rewritten_rows.get(game, mine), mine)
+    latest = _latest_games_rows(logs, old, games, rewritten_rows)
     out = Again(games=sorted(games))
     for path, row in sorted(old):
         table = row.table
@@ -210,10 +220,17 @@ def _no_gone_rows(
 
 
 def _latest_games_rows(
-    logs: Path, old: list[tuple[str, SeenFile]], games: set[str]
+    logs: Path,
+    old: list[tuple[str, SeenFile]],
+    games: set[str],
+    rewritten: dict[str, tuple[int, str]],
 ) -> dict[str, str]:
     """Game -> the path of the earlier file whose games row of it comes back: the latest
-    night's (then the last path)."""
+    night's (then the last path), none when a file rewritten tonight holds a row of it of
+    that night or a later one (``rewritten``: game -> the own night and path of the
+    rewritten file holding its row; a rewritten file is its own night's, not tonight's).
+    So a game begun on night 1 and ended on night 2 keeps night 2's ended row when night
+    1's file is rewritten, and a rewrite of night 2's file replaces it."""
     best: dict[str, tuple[int, str]] = {}
     for path, row in old:
         if row.table != "games":
@@ -221,7 +238,8 @@ def _latest_games_rows(
         for game in _column(logs / path, "game_id"):
             if game in games and (row.night, path) > best.get(game, (-1, "")):
                 best[game] = (row.night, path)
-    return {game: path for game, (_, path) in best.items()}
+    return {game: path for game, (night, path) in best.items()
+            if (night, path) > rewritten.get(game, (-1, ""))}  # fmt: skip
 
 
 def _hand_games(paths: list[Path]) -> dict[str, str]:

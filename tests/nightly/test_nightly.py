@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -472,6 +473,44 @@ def test_a_running_games_rewritten_games_file_keeps_it_counted_carried_in_and_en
             "SELECT games_carried_in, games_ended FROM nights WHERE night = 2"
         ).fetchall()
     assert counted == [(len(cut.running), len(cut.running))]
+
+
+def test_a_rewritten_files_rows_are_its_own_nights_so_a_game_a_later_night_ended_stays_ended(
+    cut: Cut, two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """docs/nightly.md: a rewritten file's rows are its own night's, not tonight's. Night
+    3 rewrites night 1's games file with the same rows (new bytes): the games it began
+    that night 2 ended (their row of night 1 with ``ended_at`` null, night 2's set) are
+    audited again whole and judged ended, with the verdicts one replay of all the nights'
+    files gives; none runs again (night 1's null row took the place of night 2's row, and
+    every one of them was carried "since night 3" for good, its findings never raised
+    again: a blind tester)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    shutil.copytree(two_nights[0], logs)
+    shutil.copytree(two_nights[1], state)
+    games = logs / "games" / f"date={FIRST}" / "part-0.parquet"
+    pq.write_table(pq.read_table(games), games, compression="zstd")  # the same rows
+    third = night(logs, state)
+    assert (third.night, third.rewritten, third.running, third.hands["quarantined"]) == (
+        3, 1, 0, 0
+    )  # fmt: skip
+    data = nightly_json(state / "nights" / "0003")
+    assert data["carry"]["running"] == {}
+    assert set(cut.running) <= set(data["reaudited_games"])
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    hands = "SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) ORDER BY ALL"
+    found = f"SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) AND {LEAVE_OUT} ORDER BY ALL"
+    for name, sql in (("hands", hands), ("findings", found)):
+        again = rows(state / "nights" / "0003" / f"{name}.parquet", sql, g=cut.running)
+        assert again == rows(whole / f"{name}.parquet", sql, g=cut.running)
+        assert again  # the games' hands, and the tampered game's finding on night 1's hand
+        assert name == "hands" or cut.spanning in {row[2] for row in again}
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        counted = db.execute(
+            "SELECT games_carried_in, games_ended, games_running FROM nights WHERE night = 3"
+        ).fetchall()
+    assert counted == [(0, 0, 0)]
 
 
 def test_rows_of_a_game_an_earlier_night_judged_sent_again_are_duplicates_as_in_one_replay(
