@@ -28,7 +28,7 @@ from audit.findings import (
     table_lacking,
     worst,
 )
-from audit.games.deals import check_deals
+from audit.games.deals import check_deals, deals_winner
 from audit.games.formats import out_of_format
 from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
@@ -491,9 +491,10 @@ def game_checks(
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
+        winner = pool.winner if pool is not None else (
+            deals_winner(game, hands, rules, expected=expected) if events else None)
         found += _ledger_checks(game, hands, damaged, check_ledger(
-            game, hands, rules, game_events=events, expected=expected,
-            winner=pool.winner if pool is not None else None,
+            game, hands, rules, game_events=events, expected=expected, winner=winner,
             void_rebuys=pool.void_rebuys if pool is not None else ()))  # fmt: skip
     if game.format == Format.DEALS:
         found += check_deals(game, hands, rules, winner=events, expected=expected)

@@ -21,7 +21,7 @@ from decimal import Decimal
 from audit.explain.handmoney import ZERO
 from audit.explain.verdicts import RulesWinner, and_words
 from audit.findings import Finding, worst_name
-from audit.games.deals import chips
+from audit.games.deals import chips, deals_winner
 from audit.games.ledger import (
     BALANCE_RULE,
     POOL_RULE,
@@ -387,14 +387,20 @@ def _pool_payouts(
     if due is not None:
         return tuple(out) + _owed_split_payouts(due, judged, money, paid, hands, game, rules,
                                                 fee)  # fmt: skip
-    if against is not None and judged.winner is None and money.winner is not None:
+    # The rules' winner, whom the ledger check pays the prize (``unit.game_checks``): the
+    # last player left of a pool game, the one with the most chips of a deals game.
+    by_rules = judged.winner if game.format in POOL_FORMATS else deals_winner(
+        game, hands, rules, expected=unit.rules_say())  # fmt: skip
+    if against is not None and by_rules is None and money.winner is not None:
         return tuple(out) + _recorded_prize(money, paid, against)
-    winner = judged.winner or money.winner
+    winner = by_rules or money.winner
     if winner is not None:
         who = "who won the game"
-        if judged.winner is not None and judged.winner != money.winner:
+        if by_rules is not None and by_rules != money.winner:
             named = money.winner or "nobody"
-            who = f"the last player left by the rules (the game is recorded as won by {named})"
+            rules_say = ("the last player left by the rules" if game.format in POOL_FORMATS
+                         else "the player with the most chips by the rules")  # fmt: skip
+            who = f"{rules_say} (the game is recorded as won by {named})"
         out.append(
             Payout("prize", winner, str(money.prize), str(paid[winner]),
                    f"{money.gross} of entry fees less {money.rake} of rake, to {winner}, "

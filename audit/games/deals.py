@@ -45,7 +45,36 @@ def check_deals(
     ``expected`` holds what the rules give each player of each replayed hand."""
     if game.format != "deals":
         return []
-    said = expected or {}
+    out, followed, chips, complete = _tally(hands, rules, expected or {})
+    if complete and game.deals_count is not None:
+        out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
+        if not game.running and winner:
+            out.extend(_winner_findings(game, chips, rules))
+    return out
+
+
+def deals_winner(
+    game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
+) -> str | None:
+    """The winner of a finished deals game by the rules: the one player with the most
+    chips after deals every one of which is known (``None`` otherwise, or on a tie). The
+    ledger's prize is judged against them, whatever ``game_won`` names: a ``game_won`` that
+    names another is the game's ``deals.chips`` finding, and a ledger that paid the rules'
+    winner is right (one error, one finding; a blind tester had two critical
+    ``ledger.balance`` findings on a right ledger beside it, as pool's winner was not)."""
+    if game.format != "deals" or game.running or game.deals_count is None:
+        return None
+    _, _, chips, complete = _tally(hands, rules, expected or {})
+    leaders = _leaders(chips)
+    return leaders[0] if complete and chips and len(leaders) == 1 else None
+
+
+def _tally(
+    hands: list[Hand], rules: Ruleset, said: RulesSay
+) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool]:
+    """Each deal's chip findings, the chips each deal moved as the game went on, the
+    chips in all, and whether every deal is known (none quarantined, each with one
+    winner and a results row for every player dealt in)."""
     out: list[Finding] = []
     chips: dict[str, int] = {}
     followed: list[dict[str, int]] = []  # the chips each deal moved, as the game went on
@@ -63,11 +92,7 @@ def check_deals(
         followed.append(went)
         for player, count in went.items():
             chips[player] = chips.get(player, 0) + count
-    if complete and game.deals_count is not None:
-        out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
-        if not game.running and winner:
-            out.extend(_winner_findings(game, chips, rules))
-    return out
+    return out, followed, chips, complete
 
 
 def _moved(hand: Hand, said: RulesSay) -> dict[str, int] | None:

@@ -156,7 +156,7 @@ def commitment_findings(
                     expected=format_codes(wanted[first : first + 5]),
                     recorded=format_codes(hand.shoe[first : first + 5]),
                     message=f"The seeds of hand {hand.hand_id} shuffle to another shoe than "
-                    f"the one dealt: they differ from card {first + 1} on"
+                    f"the one recorded: they differ from shoe position {first} on"
                     + (f" ({moved})" if moved else " (the same cards in another order)")
                     + ".",
                     rule=RULE_SHOE,

@@ -69,7 +69,7 @@ def test_deck_commitment_a_shoe_rearranged_after_the_commitment(tmp_path: Path) 
     shoe[3], shoe[40] = shoe[40], shoe[3]  # same cards, another deal
     (found,) = audit(tmp_path, shoe=shoe, shuffle=shuffle)
     assert found["check"] == "deck.commitment"
-    assert "from card 4 on (the same cards in another order)" in found["message"]
+    assert "from shoe position 3 on (the same cards in another order)" in found["message"]
     assert found["recorded"].split()[0] == shoe[3]
 
 
