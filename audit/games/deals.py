@@ -104,6 +104,17 @@ def _moved(hand: Hand, said: RulesSay) -> dict[str, int] | None:
     if len(winners) != 1 or hand.without_result():
         return None
     rules = said.get(hand.hand_id, {})
+    won = [p for p, e in rules.items() if e.outcome == "won"]
+    points = {r.player: rules[r.player].points for r in hand.results if r.player in rules}
+    if won and won != winners and len(won) == 1 and None not in points.values() \
+            and len(points) == len(hand.results):
+        # The record's deal winner is not the rules' (the replay's score.outcome findings):
+        # the chips follow the rules' outcomes, so chips that do are right, and the game's
+        # totals and winner are the rules' (a blind tester's winner and loser written the
+        # other way round had the right chips flagged, and the game won moved).
+        moved = {p: -(n or 0) for p, n in points.items() if p != won[0]}
+        moved[won[0]] = -sum(moved.values())
+        return moved
     moved = {
         r.player: -charged_points(r, rules.get(r.player))
         for r in hand.results

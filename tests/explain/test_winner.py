@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 
-from audit.explain import build_game_view, render_game_html, render_game_text
+from audit.explain import build_game_view, render_game_text
 from audit.explain.game import GameView
 from audit.explain.payouts import Payout
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow

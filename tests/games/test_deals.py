@@ -243,3 +243,26 @@ def test_deals_chips_of_a_drop_charged_a_drop_penalty_are_the_drop_penalty_alone
     said = {"G1-01": {"A": Said("first_drop", 80), "B": Said("lost", 30)}}
     # by the record A ends on -20 + 70 = 50, B on -70, C on 50 - 30 = 20: A wins
     assert check_deals(game(winner="A"), hands, RULES, expected=said) == []
+
+
+def test_deals_chips_of_a_deal_whose_winner_and_loser_are_written_swapped_are_the_rules() -> None:
+    """`deals.chips` (000_: chips follow the wins and losses): deal 2 is B's by the rules
+    (A lost 30, C 10), but the record writes A as its winner and B as a loser with 0
+    points, while its chips are the rules' (B +40). The outcome rows are the replay's
+    `score.outcome` findings; the chips, which follow the rules' outcomes, are right, and
+    the game's totals and winner are the rules' (a blind tester: the right chips were
+    flagged and the game's win moved to another player)."""
+    from types import SimpleNamespace as Said
+
+    hands = two_deals()
+    second = hands[1]
+    swapped = [r._replace(outcome="lost", points=0) if r.player == "B" else
+               r._replace(outcome="won", points=0) if r.player == "A" else r
+               for r in second.results]  # fmt: skip
+    hands[1] = replace(second, results=swapped)
+    said = {"G1-02": {"A": Said(outcome="lost", points=30), "B": Said(outcome="won", points=0),
+                      "C": Said(outcome="lost", points=10)}}  # fmt: skip
+    assert check_deals(game(), hands, RULES, expected=said) == []  # type: ignore[arg-type]
+    assert keys(check_deals(game(winner="B"), hands, RULES, expected=said)) == [  # type: ignore[arg-type]
+        ("deals.chips", "G1", None, "B")
+    ]
