@@ -50,6 +50,7 @@ from audit.records import Format, Game, Hand, Result
 from audit.replay.deal import dealt_cards
 from audit.replay.outcome import (
     SERVER_ARRANGED,
+    UNHELD,
     Expected,
     HandAudit,
     plays_on,
@@ -555,6 +556,9 @@ def _player(
         uncounted = (
             "the record ends the hand where the rules play on"
             if plays_on(want)
+            else "which cards they held at the end is not known, so the rules cannot count "
+            "them"
+            if want.why == UNHELD
             else "the cards shown are not the cards held, so the rules cannot count them"
         )
         notes.insert(0, uncounted)

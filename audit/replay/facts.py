@@ -5,7 +5,7 @@ Two small tables per replayed hand, written next to the findings (schemas/output
 - ``pile.parquet``: for each (giver, taker) pair of a hand, how many times the taker drew with
   the giver's discard on top of the pile, how many of those discards the taker took, and how
   many of the cards taken ended in a valid meld of the taker's final hand (declared, shown, or
-  arranged at best by the server);
+  arranged at best by the rules);
 - ``drops.parquet``: every drop, with how strong the hand held at that moment was, so a
   detector can tell a weak hand folded from a strong one given up: ``points``, what the
   rules would charge for it (requirement and cap included), and ``deadwood``, the points of

@@ -335,6 +335,7 @@ class HandReplay:
         seat = self.seats.get(giver) if giver is not None else None
         if seat is not None and self.pile[-1] != card and card in seat.cards:
             seat.cards.remove(card)
+            seat.unheld = max(0, seat.unheld - 1)
             self.pile[-1] = card
             self.phantom = False
 
@@ -500,6 +501,8 @@ class HandReplay:
             return
         card = e.card
         held = self._take_from_hand(seat, e, card, "discarded")
+        if not held:
+            seat.unheld += 1
         self.lay_on_pile(card, seat.player, held=held)
         seat.turns += 1
         self._advance(seat.player)
@@ -589,7 +592,9 @@ class HandReplay:
         self._take_from_hand(seat, e, e.card, "put on the finish slot")
         groups = e.groups or []
         if not held:
-            _resync_finish(seat, groups)
+            _resync(seat, groups, 1)
+        if _resync(seat, groups, seat.unheld):
+            seat.unheld = 0
         check = check_declaration(seat.cards, groups, self.jokers, self.rules)
         if _mismatched(seat.cards, groups):
             self._find(
@@ -657,6 +662,8 @@ class HandReplay:
                 recorded="show",
             )
         groups = e.groups or []
+        if _resync(seat, groups, seat.unheld):
+            seat.unheld = 0
         seat.shown = [list(g) for g in groups]
         seat.show_matches = not _mismatched(seat.cards, groups)
         if not seat.show_matches:
@@ -767,12 +774,17 @@ def _jokers(wild: int, rules: Ruleset) -> Jokers:
     return Jokers.for_wild_card(wild, rules)
 
 
-def _resync_finish(seat: Seat, groups: list[list[int]]) -> None:
-    """After a finish card the declarer did not hold (``discard.not_in_hand``): where the
-    groups hold all of their cards but one, that one is taken as the card they put on the
-    finish slot, so that the groups match and the one error stays one finding."""
+def _resync(seat: Seat, groups: list[list[int]], extra: int) -> bool:
+    """After ``extra`` cards the player put on the finish slot or discarded without holding
+    them (``discard.not_in_hand``; ``Seat.unheld``): where the groups of their declaration
+    or show hold their cards but exactly that many, and no other card, those left out were
+    the cards they really let go (the record named others), so they leave the hand and the
+    groups match: the one error stays one finding (a blind tester: a valid declaration
+    was judged invalid for a card kept, and the win moved). Whether they left."""
     declared = Counter(c for g in groups for c in g)
-    held = Counter(seat.cards)
-    left = held - declared
-    if sum(left.values()) == 1 and not declared - held:
-        seat.cards.remove(next(iter(left)))
+    left = Counter(seat.cards) - declared
+    if not extra or sum(left.values()) != extra or declared - Counter(seat.cards):
+        return False
+    for card in left.elements():
+        seat.cards.remove(card)
+    return True

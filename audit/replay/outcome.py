@@ -339,7 +339,12 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
     return Expected(outcome, points, key, _DROP_WORDS[outcome], seq=seat.drop_seq)
 
 
-SERVER_ARRANGED = "arranged at best by the server (no show recorded)"
+UNHELD = (
+    "discarded a card they did not hold and showed no cards, so which cards they held at "
+    "the end is not known"
+)
+"""Why a loser's points are taken as recorded after a discard not held (``_loser``)."""
+SERVER_ARRANGED = "arranged at best by the rules (no show recorded)"
 """How a loser without a show is charged: the best arrangement of their cards."""
 _FIRST_HAND = " (first hand show: they had not yet had a turn)"
 
@@ -352,6 +357,11 @@ def _loser(seat: Seat, turns_before: int, replay: HandReplay) -> Expected:
         cap, key = rules.first_hand_show_cap, "points.first_hand_show_cap"
     if seat.shown is not None and not seat.show_matches:
         return Expected("lost", None, "declaration.groups_exact", "showed other cards than held")
+    if seat.shown is None and seat.unheld:
+        # discarded a card not held and never showed which they really let go: they hold
+        # more cards than a hand, and which is not known (a blind tester: a loser charged
+        # for 14 cards), so the recorded points are taken, as for a show not matching
+        return Expected("lost", None, "turns.discard_from_hand", UNHELD)
     if seat.shown is not None:
         score = score_arrangement(seat.shown, replay.jokers, rules, cap=cap)
         return _charged(score, key, score.summary(), "as shown")

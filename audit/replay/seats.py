@@ -33,6 +33,10 @@ class Seat:
     drop_reason: str | None
     shown: list[list[int]] | None
     show_matches: bool
+    unheld: int
+    """Cards the player discarded without holding them (``discard.not_in_hand``) that no
+    later draw from the pile named: they keep that many cards more than the platform's
+    hand, until their declaration or show says which (``hand._resync``)."""
 
     def __init__(self, player: str, cards: list[int]) -> None:
         self.player = player
@@ -45,6 +49,7 @@ class Seat:
         self.drop_reason = None
         self.shown = None
         self.show_matches = True
+        self.unheld = 0
 
 
 @dataclass(slots=True)

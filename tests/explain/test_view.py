@@ -481,7 +481,7 @@ def test_a_valid_declaration_the_platform_rejected_is_won_by_its_declarer_004() 
     lost = (
         "was still in the hand when A's valid declaration, which the platform rejected, "
         "ended it; the cards left unmatched, QS QH 9S 9H 7S 3S 2S, are worth 50, arranged at "
-        "best by the server (no show recorded)"
+        "best by the rules (no show recorded)"
     )
     assert (b.outcome, b.points, b.amount, b.why) == ("lost", "50", "-25.00", lost)
     assert (b.agrees, b.differs) == (False, ("outcome", "points", "amount"))
@@ -533,8 +533,8 @@ def test_after_a_rejected_valid_declaration_the_others_lose_what_they_held_then_
     charged = [card.code for g in b.groups for card in g.cards] + [x.code for x in b.loose]
     assert sorted(charged) == sorted(CODE_TEXT[c] for c in cards(B_DEALT))
     assert c.why.endswith("the cards left unmatched, AS 6D 4C 3C, are worth 23, arranged at "
-                          "best by the server (no show recorded)")  # fmt: skip
-    assert (c.groups_title, c.held) == ("arranged at best by the server (no show recorded)", ())
+                          "best by the rules (no show recorded)")  # fmt: skip
+    assert (c.groups_title, c.held) == ("arranged at best by the rules (no show recorded)", ())
 
 
 def test_a_winner_charged_points_is_named_in_the_finding_001() -> None:

@@ -748,3 +748,42 @@ def test_deal_procedure_an_open_card_recorded_wrong_and_drawn_is_one_finding() -
     p2_drops_and_p1_wins(hand, events)
     assert audit(game, hand) == []
     assert audit(game, replace(hand, open=parse_code("KS"))) == [("deal.mismatch", None, None)]
+
+
+def _discarded_unheld(show: bool) -> dict[str, Any]:
+    """``longer()`` with P2's discard recorded as KH, a card P2 never held (they really
+    let go of the 2S they drew); P2 shows their 13 cards or is arranged by the server."""
+    events = [
+        "P1 draw_stock 2S",
+        "P1 discard 2S",
+        "P2 draw_discard 2S",
+        "P2 discard KH",
+        "P1 draw_stock JK",
+        DECLARE,
+    ]
+    if show:
+        events.append("P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC")
+    return longer(events=events)
+
+
+def test_turns_discard_from_hand_a_show_without_the_card_really_discarded_is_one_finding() -> (
+    None
+):
+    """`turns.discard_from_hand` (docs/replay.md: "one error is one finding"): P2's discard
+    is recorded as KH, which they did not hold; their show holds every card of theirs but
+    the 2S they drew, so the 2S was the card they let go. The discard is the one finding:
+    the show matches and is scored as shown (77), not a `declare.groups_mismatch` (a blind
+    tester: the card kept made a valid declaration invalid and moved the win)."""
+    assert audit(*scenario(**_discarded_unheld(show=True))) == [("discard.not_in_hand", "P2", 3)]
+
+
+def test_turns_discard_from_hand_a_loser_arranged_by_the_server_is_taken_as_recorded() -> None:
+    """`turns.discard_from_hand`: as above, but P2 shows no cards, so which card they let
+    go is not known and they hold 14 by the replay: their points are taken as recorded
+    (a blind tester: a loser was charged for 14 cards, and the right record flagged)."""
+    game, hand = scenario(**_discarded_unheld(show=False))
+    audited = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in audited.findings] == [
+        ("discard.not_in_hand", "P2", 3)
+    ]
+    assert audited.expected["P2"].points is None
