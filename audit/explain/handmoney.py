@@ -198,3 +198,25 @@ def decimal_words(value: str | None) -> str:
         return value
 
 
+def money_words(player: str, audit: HandAudit, game: Game) -> str:
+    """How the rules' amount of a points hand is made, said beside it (a blind tester:
+    "my money is wrong" had no sum to read out but in a finding): ``40 points at 0.2500 a
+    point``; the winner's, ``the others pay 11.25: B 40 and C 5 points at 0.2500 a point,
+    less the 10.00% rake of 1.13``. Empty for another format, a hand with value cards
+    (``points.ValueView.money`` says those), or where a player's points are not the rules'.
+    """
+    want = audit.expected.get(player)
+    if (game.format != "points" or game.point_value is None or want is None
+            or want.points is None or audit.replay.rules.value_cards is not None):  # fmt: skip
+        return ""
+    value = game.point_value
+    if want.outcome != "won":
+        return f"{want.points} points at {value} a point"
+    losers = [(p, e.points) for p, e in audit.expected.items() if e.outcome != "won"]
+    if any(points is None for _, points in losers):
+        return ""
+    amounts, fee = money_by_rules(game, audit.expected)
+    paid = -sum((a for p, a in amounts.items() if p != player), ZERO)
+    them = and_words([f"{p} {points}" for p, points in losers])
+    return (f"the others pay {paid}: {them} points at {value} a point, less the "
+            f"{game.rake_pct}% rake of {fee}")  # fmt: skip

@@ -250,7 +250,8 @@ def _player(p: PlayerView) -> _Titled:
 def _amount_part(p: PlayerView) -> str:
     if not p.amount:
         return ""
-    split = f" ({p.value.money})" if p.value is not None and p.value.money else ""
+    how = p.value.money if p.value is not None and p.value.money else p.money
+    split = f" ({how})" if how else ""
     return f", {p.amount_word} {p.amount}{split}"
 
 

@@ -30,6 +30,7 @@ from audit.explain.handmoney import (
     deal_chips,
     hand_amount,
     money_findings,
+    money_words,
     settled_by_rules,
 )
 from audit.explain.points import (
@@ -117,6 +118,9 @@ class PlayerView:
     """The value cards and their settlement (21 and 27 cards, points rummy), else ``None``."""
     amount_word: str = "amount"
     """What ``amount`` is: ``amount`` (money, points rummy) or ``chips`` (deals)."""
+    money: str = ""
+    """How the rules' ``amount`` of a points hand is made (``handmoney.money_words``), where
+    it is the rules' own; the value cards' ``value.money`` says it with value cards."""
     note: str = ""
     """Why the record differs without a finding of this player's, or why it is not
     compared, or what of it was not checked: said after ``comparison``'s words."""
@@ -601,6 +605,7 @@ def _player(
         best=best_view(seat, want, jokers, rules),
         value=value_view(player, audit, game, rules),
         amount_word=word,
+        money=money_words(player, audit, game) if amount and by_rules is None else "",
         note="; ".join(notes),
         loose_note=joker_note(loose, rules),
         points_recorded=taken,
