@@ -131,32 +131,28 @@ def value_view(player: str, audit: HandAudit, game: Game, rules: Ruleset) -> Val
     cards = seat_by_rules(replay, player).cards
     held = sorted(c for c in cards if c in kinds)
     out = ("first_drop", "middle_drop", "invalid_declare")
+    settlement = ""
     if share is None and want is not None and want.outcome in out and _settles_values(audit, game):
         # points.value_cards: "a player who dropped or declared wrongly neither pays nor
         # receives": said on their own panel too, where their dispute is read.
-        worth = value_of(cards, jokers, replay.rules)
-        return ValueView(
-            cards=card_views(held, jokers),
-            words=worth.words or "no value cards",
-            points=worth.points,
-            net=0,
-            settlement="a player who dropped or declared wrongly neither pays nor receives "
-            "for value cards: net 0",
-            money="",
-            rule=rule_view(rules, "points.value_cards"),
+        settlement = (
+            "a player who dropped or declared wrongly neither pays nor receives for value cards"
         )
-    if share is None and want is not None and held and _values_unsettled(audit, game):
+    elif share is None and want is not None and held and _values_unsettled(audit, game):
         # schemas/money.md: a hand not ended by a valid declaration has no value
         # settlement; said where the cards are, so "where is my marriage's 100?" has its
         # answer on the player's panel (a blind tester found no word of it).
+        settlement = (
+            "the hand did not end on a valid declaration, so no value cards are settled in it"
+        )
+    if settlement:
         worth = value_of(cards, jokers, replay.rules)
         return ValueView(
             cards=card_views(held, jokers),
             words=worth.words or "no value cards",
             points=worth.points,
             net=0,
-            settlement="the hand did not end on a valid declaration, so no value cards are "
-            "settled in it: net 0",
+            settlement=f"{settlement}: net 0",
             money="",
             rule=rule_view(rules, "points.value_cards"),
         )

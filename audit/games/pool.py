@@ -628,7 +628,8 @@ class _PoolCheck:
         auto_due = len(active) >= 2 and all(s > pool.auto_split_above for s in scores)
         split = next((e for e in events if e.action == "split"), None)
         if split is None or split.split_kind != "manual":
-            self.offers(hand, events, active, scores)  # a manual split's own finding says it
+            # a manual split's own finding says it
+            offer_findings(self.add, pool, hand, events, active, scores)
         if split is None:
             if auto_due and not self.was_split and not (last and self.game.running):
                 self.split_missed = last  # its one finding: the game ended, not split
@@ -657,7 +658,7 @@ class _PoolCheck:
             )  # fmt: skip
             kind = "auto"
         elif kind == "manual":
-            self.manual(hand, events, active, scores, kw)
+            manual_findings(self.add, pool, hand, events, active, scores, kw)
         elif not auto_due:
             # Offered (and accepted) first: a split by agreement recorded as automatic is one
             # wrong kind, and owes the agreed shares (a blind tester's correct manual shares
@@ -673,9 +674,10 @@ class _PoolCheck:
             )  # fmt: skip
             if agreed:
                 kind = "manual"
-                self.manual(hand, events, active, scores, kw)
+                manual_findings(self.add, pool, hand, events, active, scores, kw)
         self.split_kind = kind
-        self.amounts(hand, active, scores, kind, split.seq)
+        share_findings(self.add, self.game, pool, hand, active, scores, kind, split.seq,
+                       self.seat_order, self.rebuys)  # fmt: skip
 
     def instead(self, hand: Hand, last: bool) -> str:
         """What the record did instead of an auto split due after ``hand``: dealt the next
@@ -687,27 +689,6 @@ class _PoolCheck:
         if won:
             return f"the record ends the game there, won by {' and '.join(won)}, with no split"
         return "the record ends the game there with no split"
-
-    def offers(
-        self, hand: Hand, events: list[GameEvent], active: list[str], scores: list[int]
-    ) -> None:
-        offer_findings(self.add, self.pool, hand, events, active, scores)
-
-    def manual(
-        self,
-        hand: Hand,
-        events: list[GameEvent],
-        active: list[str],
-        scores: list[int],
-        kw: dict[str, Any],
-    ) -> None:
-        manual_findings(self.add, self.pool, hand, events, active, scores, kw)
-
-    def amounts(
-        self, hand: Hand, active: list[str], scores: list[int], kind: str, seq: int
-    ) -> None:
-        share_findings(self.add, self.game, self.pool, hand, active, scores, kind, seq,
-                       self.seat_order, self.rebuys)  # fmt: skip
 
 
 def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:
