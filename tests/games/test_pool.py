@@ -174,6 +174,21 @@ def test_running_score_from_a_hands_wrong_points_is_that_hands_finding_not_again
     )
 
 
+def test_running_score_after_a_missing_results_row_is_taken_as_it_stands() -> None:
+    """`pool_101.running_score`: B's results row of hand 2 is missing (the hand's own
+    score.outcome). The rules still charge B that hand's points (25), and B's next score
+    holds what no row records, so it is taken as it stands: no pool.score (a blind tester:
+    "recorded as 75, but by the rules it is 20 + 30", and a false split finding after
+    it)."""
+    points = [{"A": 0, "B": 20, "C": 60}, {"A": 30, "B": 25, "C": 0}, {"A": 10, "B": 30, "C": 0}]
+    game, hands = pool_game(points)
+    hands[1].results[:] = [r for r in hands[1].results if r.player != "B"]
+    said = {"h2": {"B": Expected("lost", 25, "points.card_points", "cards")}}
+    judged = judge_pool(game, hands, RULES, expected=said)
+    assert judged.findings == ()
+    assert judged.standings[3].scores["B"] == 75
+
+
 def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
     """000_1729c72ad4c1f885.txt (pool_101.elimination_score): the running score adds the
     rules' points of each hand (from the replay), not the recorded points; a player the
