@@ -28,7 +28,7 @@ from audit.findings import (
     table_lacking,
     worst,
 )
-from audit.games.deals import check_deals, deals_winner
+from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
 from audit.games.ledger import balance, check_ledger
 from audit.games.match import check_match
@@ -483,21 +483,24 @@ def game_checks(
         events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)
-    # A pool game's prize goes to the rules' winner (its last player left), and its entries
-    # leave out the rebuys of players still in, so the pool check runs first; its findings
-    # follow the ledger's as before.
+    # A pool or deals game's prize goes to the rules' winner (a pool game's last player
+    # left, a deals game's player with the most chips), and a pool game's entries leave out
+    # the rebuys of players still in, so those checks run first; their findings follow the
+    # ledger's as before.
     is_pool = Format(game.format).is_pool and events
     pool = judge_pool(game, hands, rules, expected=expected) if is_pool else None
+    deals = judge_deals(game, hands, rules, winner=events, expected=expected) if (
+        game.format == Format.DEALS) else None
     if "ledger" in game.lost_rows:
         found.append(_unchecked(game, "ledger"))
     else:
         winner = pool.winner if pool is not None else (
-            deals_winner(game, hands, rules, expected=expected) if events else None)
+            deals.winner if deals is not None and events else None)
         found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected, winner=winner,
             void_rebuys=pool.void_rebuys if pool is not None else ()))  # fmt: skip
-    if game.format == Format.DEALS:
-        found += check_deals(game, hands, rules, winner=events, expected=expected)
+    if deals is not None:
+        found += deals.findings
     elif pool is not None:
         found.extend(pool.findings)
     elif game.format == Format.MATCH:

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from audit.explain.verdicts import and_words
 from audit.findings import Finding
-from audit.games.deals import check_deals, chips
+from audit.games.deals import check_deals, chips, moved_chips, recorded_chips
 from audit.money import money
 from audit.records import (
     Game,
@@ -133,7 +133,7 @@ class DealChips:
     counts them), where they differ from the record's only because the record's chips
     follow its own points, which the replay found wrong (``wrong``: those players): no
     ``deals.chips`` finding stands on them (one fault, one finding: deals.py's
-    ``_by_record``), the points' finding does. Empty ``chips`` otherwise."""
+    ``deals.recorded_chips``), the points' finding does. Empty ``chips`` otherwise."""
 
     chips: Mapping[str, Decimal]
     wrong: tuple[str, ...] = ()
@@ -152,21 +152,17 @@ def deal_chips(hand: Hand, game: Game, expected: Mapping[str, RulesPoints]) -> D
     """A deals hand's chips by the rules where the record's follow its wrong points
     (``DealChips``); empty for another format, a deal without one recorded winner, or a
     player dealt in with no results row (as ``audit.games.deals`` reads them)."""
-    winners = [r.player for r in hand.results if r.outcome == "won"]
-    if game.format != "deals" or len(winners) != 1 or hand.without_result():
+    moved = moved_chips(hand, {hand.hand_id: expected}) if game.format == "deals" else None
+    if moved is None:
         return DealChips({})
-    charged = {r.player: charged_points(r, expected.get(r.player)) for r in hand.results}
     wrong = tuple(r.player for r in hand.results if r.outcome != "won"
-                  and charged[r.player] != r.points)  # fmt: skip
+                  and charged_points(r, expected.get(r.player)) != r.points)  # fmt: skip
     if not wrong:
         return DealChips({})
-    moved = {r.player: Decimal(-charged[r.player]) for r in hand.results if r.outcome != "won"}
-    moved[winners[0]] = -sum(moved.values(), ZERO)
-    recorded = {r.player: Decimal(-r.points) for r in hand.results if r.outcome != "won"}
-    recorded[winners[0]] = -sum(recorded.values(), ZERO)
+    recorded = recorded_chips(hand)
     # A player whose recorded chips do not follow the recorded points either has their
     # own deals.chips finding (``money_findings``): their chips are said as it says.
-    return DealChips({p: c for p, c in moved.items() if c != recorded[p]
+    return DealChips({p: Decimal(c) for p, c in moved.items() if c != recorded[p]
                       and any(r.player == p and r.amount == recorded[p] for r in hand.results)},
                      wrong)  # fmt: skip
 

@@ -10,7 +10,7 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   the ledger take them), else the recorded ones. Chips are the points themselves, so
   chips that follow right from the deal's recorded points, where the replay found those
   points wrong (its ``score.points`` or ``drop.penalty``), are that finding, not a second
-  one (``_by_record``), and the game goes on from the chips so recorded: the chip totals,
+  one (``recorded_chips``), and the game goes on from the chips so recorded: the chip totals,
   the deal count and the winner are judged from them, so a winner the record names only
   because of that deal's wrong points is no second finding either (docs/replay.md);
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
@@ -26,10 +26,49 @@ totals (so the winner and the deal count) are not judged for a game that has one
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import NamedTuple
 
 from audit.findings import Finding, finding
 from audit.records import Game, Hand, RulesSay, charged_points, named_winners, won_again
 from audit.rules.ruleset import Ruleset
+
+
+class DealsJudgement(NamedTuple):
+    """What the deals check makes of one game: its ``deals.chips`` ``findings``, and its
+    ``winner`` by the rules, the one player with the most chips after a finished game every
+    deal of which is known (``None`` otherwise, or on a tie). The ledger's prize is judged
+    against that winner, whatever ``game_won`` names: a ``game_won`` that names another is
+    the game's ``deals.chips`` finding, and a ledger that paid the rules' winner is right
+    (one error, one finding; a blind tester had two critical ``ledger.balance`` findings
+    on a right ledger beside it, as pool's winner was not)."""
+
+    findings: list[Finding]
+    winner: str | None
+
+
+def judge_deals(
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    *,
+    winner: bool = True,
+    expected: RulesSay | None = None,
+) -> DealsJudgement:
+    """The deals check of one deals game (nothing for another format); the recorded winner
+    is checked only when ``winner`` (the game_events table, where it is named, exists).
+    ``expected`` holds what the rules give each player of each replayed hand."""
+    if game.format != "deals":
+        return DealsJudgement([], None)
+    out, followed, chips, complete = _tally(hands, rules, expected or {})
+    leaders = _leaders(chips)
+    if not complete or game.deals_count is None:
+        return DealsJudgement(out, None)
+    out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
+    if game.running:
+        return DealsJudgement(out, None)
+    if winner:
+        out.extend(_winner_findings(game, chips, rules))
+    return DealsJudgement(out, leaders[0] if chips and len(leaders) == 1 else None)
 
 
 def check_deals(
@@ -40,33 +79,15 @@ def check_deals(
     winner: bool = True,
     expected: RulesSay | None = None,
 ) -> list[Finding]:
-    """``deals.chips`` findings for one deals game (none for another format); the winner
-    is checked only when ``winner`` (the game_events table, where it is named, exists).
-    ``expected`` holds what the rules give each player of each replayed hand."""
-    if game.format != "deals":
-        return []
-    out, followed, chips, complete = _tally(hands, rules, expected or {})
-    if complete and game.deals_count is not None:
-        out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
-        if not game.running and winner:
-            out.extend(_winner_findings(game, chips, rules))
-    return out
+    """``deals.chips`` findings for one deals game (``judge_deals``)."""
+    return judge_deals(game, hands, rules, winner=winner, expected=expected).findings
 
 
 def deals_winner(
     game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
 ) -> str | None:
-    """The winner of a finished deals game by the rules: the one player with the most
-    chips after deals every one of which is known (``None`` otherwise, or on a tie). The
-    ledger's prize is judged against them, whatever ``game_won`` names: a ``game_won`` that
-    names another is the game's ``deals.chips`` finding, and a ledger that paid the rules'
-    winner is right (one error, one finding; a blind tester had two critical
-    ``ledger.balance`` findings on a right ledger beside it, as pool's winner was not)."""
-    if game.format != "deals" or game.running or game.deals_count is None:
-        return None
-    _, _, chips, complete = _tally(hands, rules, expected or {})
-    leaders = _leaders(chips)
-    return leaders[0] if complete and chips and len(leaders) == 1 else None
+    """The winner of a deals game by the rules (``DealsJudgement.winner``)."""
+    return judge_deals(game, hands, rules, winner=False, expected=expected).winner
 
 
 def _tally(
@@ -83,7 +104,7 @@ def _tally(
         if hand.quarantine is not None:
             complete = False
             continue
-        moved = _moved(hand, said)
+        moved = moved_chips(hand, said)
         if moved is None:
             complete = False
             continue
@@ -95,7 +116,7 @@ def _tally(
     return out, followed, chips, complete
 
 
-def _moved(hand: Hand, said: RulesSay) -> dict[str, int] | None:
+def moved_chips(hand: Hand, said: RulesSay) -> dict[str, int] | None:
     """The chips each player should move in this deal, from the points they are charged
     (``charged_points``); None when the deal has not exactly one winner, or a player dealt
     in has no results row, so what the winner takes is not known (the replay's outcome
@@ -136,9 +157,9 @@ def chips(amount: Decimal | None) -> str | None:
     return str(int(amount)) if amount == amount.to_integral_value() else str(amount)
 
 
-def _by_record(hand: Hand) -> dict[str, int]:
+def recorded_chips(hand: Hand) -> dict[str, int]:
     """The chips each player moves by the deal's recorded points (a deal with one winner:
-    ``_moved``): each loser ``-points``, the winner the sum."""
+    ``moved_chips``): each loser ``-points``, the winner the sum."""
     moved = {r.player: -r.points for r in hand.results if r.outcome != "won"}
     winner = next(r.player for r in hand.results if r.outcome == "won")
     moved[winner] = -sum(moved.values())
@@ -152,7 +173,7 @@ def _amount_findings(
     goes on from it: the rules' (``moved``), or the recorded chips where they follow right
     from the recorded points the replay found wrong (the deal's own finding, not again)."""
     out = []
-    recorded = _by_record(hand)
+    recorded = recorded_chips(hand)
     went = dict(moved)
     for row in hand.results:
         want = Decimal(moved[row.player])

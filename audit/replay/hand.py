@@ -781,9 +781,12 @@ def _resync(seat: Seat, groups: list[list[int]], extra: int) -> bool:
     the cards they really let go (the record named others), so they leave the hand and the
     groups match: the one error stays one finding (a blind tester: a valid declaration
     was judged invalid for a card kept, and the win moved). Whether they left."""
+    if not extra:  # every declaration and show passes here: nothing to count
+        return False
     declared = Counter(c for g in groups for c in g)
-    left = Counter(seat.cards) - declared
-    if not extra or sum(left.values()) != extra or declared - Counter(seat.cards):
+    held = Counter(seat.cards)
+    left = held - declared
+    if sum(left.values()) != extra or declared - held:
         return False
     for card in left.elements():
         seat.cards.remove(card)

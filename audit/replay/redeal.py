@@ -12,7 +12,8 @@ six findings, two of them wrong about the outcome).
 
 ``redeal`` finds, from the record alone, the cards each seat must have been dealt (what it
 played, less what it drew) and moves each one it lacks from the seat the shoe deals it to,
-where that seat never plays it, giving back a card the receiver was dealt and does not need.
+where that seat never plays it, or from its place past the deal (the wild card's, the open
+card's, the stock's), giving back a card the receiver was dealt and does not need.
 The caller (``outcome.audit_hand``) replays the hand so dealt and keeps that replay only where
 it leaves no card out of place and fewer findings in all: the first finding of the first
 replay then stands alone, with words that name the cards dealt otherwise.
@@ -54,7 +55,7 @@ class Redeal(NamedTuple):
     hand: Hand
     """The hand with its shoe reordered so that the procedure deals as the record played."""
     moves: list[Move]
-    """The cards played at another seat than the shoe's, in seat order."""
+    """The cards played at another seat than the shoe's, in shoe order."""
     unseen: int
     """Cards given back in exchange that the record never shows played (where they went is
     the audit's choice, so the words do not name them)."""
@@ -105,7 +106,8 @@ def redeal(hand: Hand, k: int) -> Redeal | None:
             q = next((q for q in hand.seats if q != p and spare[q][card]), None)
             if q is None:  # not another seat's: the wild card's, the open card's, the stock's
                 at = next((i for i in range(n * k, len(shoe)) if shoe[i] == card), None)
-                back = None if at is None else _put_back(spare[p], undealt.get(at))
+                lay = undealt.get(at) if at is not None else None  # what the record says lay there
+                back = _give_back(spare[p], Counter([] if lay is None else [lay]))
             else:
                 at = next((i for i in places[q] if shoe[i] == card), None)
                 back = _give_back(spare[p], missing[q])
@@ -138,16 +140,6 @@ def _undealt(hand: Hand, dealt: int) -> dict[int, int]:
             out[at] = e.card
             at += 1
     return out
-
-
-def _put_back(spare: Counter[int], recorded: int | None) -> int | None:
-    """The card a seat gives back to a place past the deal for one it lacks: the one the
-    record says lay there (``_undealt``), where the seat was dealt it and never plays it;
-    else the lowest it was dealt and does not need (the replay of the hand so dealt then
-    says whether that holds)."""
-    if recorded is not None and spare[recorded]:
-        return recorded
-    return next((card for card in sorted(spare) if spare[card]), None)
 
 
 def _moves(
@@ -188,8 +180,10 @@ def _place(hand: Hand, at: int, dealt: int) -> str:
 
 
 def _give_back(spare: Counter[int], wanted: Counter[int]) -> int | None:
-    """The card a seat gives back for one it lacks: one the other seat lacks, where it was
-    dealt one; else the lowest it was dealt and does not need."""
+    """The card a seat gives back for one it lacks, of those it was dealt and never plays
+    (``spare``): one ``wanted`` where it goes (the other seat lacks it, or the record says
+    it lay at that place past the deal: ``_undealt``); else the lowest (the replay of the
+    hand so dealt then says whether that holds)."""
     for card in sorted(spare):
         if spare[card] and wanted[card]:
             return card

@@ -88,16 +88,21 @@ WITH size AS (  -- each game's hand size: the stratum of its trials
     SELECT sum(k) / greatest(sum(n), 1) AS rate, count(DISTINCT stratum) = 1 AS one
     FROM cell
 ), expect AS (  -- each cell's trials at the night's rate for its hand size
-    SELECT c.*, c.n * s.rate AS e FROM cell c JOIN stratum s USING (stratum)
+    -- as an exact decimal: summed in whatever order the threads take, the same bits (a
+    -- double's sum differed in its last bits from one run to the next)
+    SELECT c.*, CAST(c.n * s.rate AS DECIMAL(38, 12)) AS e
+    FROM cell c JOIN stratum s USING (stratum)
 ), pair AS (
     SELECT a, b, CAST(sum(n) AS BIGINT) AS n1, CAST(sum(k) AS BIGINT) AS k1,
-           CAST(sum(m) AS BIGINT) AS melded, sum(e) AS e1
+           CAST(sum(m) AS BIGINT) AS melded, CAST(sum(e) AS DOUBLE) AS e1
     FROM expect GROUP BY a, b
 ), taker AS (
-    SELECT b, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k, sum(e) AS e
+    SELECT b, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k,
+           CAST(sum(e) AS DOUBLE) AS e
     FROM expect GROUP BY b
 ), giver AS (
-    SELECT a, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k, sum(e) AS e
+    SELECT a, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k,
+           CAST(sum(e) AS DOUBLE) AS e
     FROM expect GROUP BY a
 ), aside AS (
     SELECT taker AS b, string_agg(DISTINCT partner, ', ' ORDER BY partner) AS aside
