@@ -171,7 +171,9 @@ def _header(view: HandView) -> _Titled:
     else:
         lines += [
             Text(f"Rules: {view.ruleset_title}"),
-            Text("Seats in turn order: " + ", ".join(view.seats)),
+            Text("Seats in turn order: " + ", ".join(view.seats) + (
+                f" (as played; the hand records {', '.join(view.seats_recorded)})"
+                if view.seats_recorded else "")),
             Text.assemble(
                 f"{view.wild_name} ", card_text(view.wild), f": {view.jokers} are jokers."
             ),

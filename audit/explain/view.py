@@ -319,6 +319,9 @@ class HandView:
     wild_name: str = "Wild card"
     """What the header calls ``wild``: the open-melds game's cut card, which its turns
     take (``Cut card (wild)``), else the wild card."""
+    seats_recorded: tuple[str, ...] = ()
+    """The hand's seats as recorded, where the players were dealt and took their turns in
+    another order (``seats``, the order played: docs/replay.md, "The deal")."""
     record: tuple[str, ...] = ()
     """What the tables record of a hand that could not be replayed (``find.hand_record``):
     its hands rows when there are several, its events and results rows."""
@@ -381,7 +384,8 @@ def build_view(
         source=source,
         version=version,
         unreplayable="",
-        seats=tuple(hand.seats),
+        seats=tuple(audit.replay.hand.seats),
+        seats_recorded=() if audit.replay.hand.seats == hand.seats else tuple(hand.seats),
         wild=card_view(hand.wild, jokers),
         open=card_view(hand.open, jokers),
         jokers=jokers.describe("cut card" if open_melds else "wild card"),
@@ -392,7 +396,7 @@ def build_view(
         players=tuple(
             _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked,
                     carried.get(p, ""))
-            for i, p in enumerate(hand.seats, 1)
+            for i, p in enumerate(audit.replay.hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
         verdict=_verdict(findings, skipped),

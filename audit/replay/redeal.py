@@ -17,12 +17,20 @@ card's, the stock's), giving back a card the receiver was dealt and does not nee
 The caller (``outcome.audit_hand``) replays the hand so dealt and keeps that replay only where
 it leaves no card out of place and fewer findings in all: the first finding of the first
 replay then stands alone, with words that name the cards dealt otherwise.
+
+A hand whose seats are recorded in another order than the players took their turns
+(``reseat``) is the same kind of fault one step earlier: the platform dealt and played in
+its own seat order, and read in the recorded one every turn is out of turn and every card
+at another seat (a blind tester's two seats swapped at 3-6 player tables: 2 to 58 findings
+a hand). ``otherwise`` offers the caller the hand in the order of play first, then redealt.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import permutations
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
@@ -36,6 +44,11 @@ CARD_CHECKS = frozenset({"discard.not_in_hand", "declare.groups_mismatch"})
 _DRAWS = frozenset({Action.DRAW_STOCK.value, Action.DRAW_DISCARD.value})
 _PLAYS = frozenset({Action.DISCARD.value, Action.DECLARE.value})
 _GROUPS = frozenset({Action.DECLARE.value, Action.SHOW.value})
+_TURNS = frozenset({*_DRAWS, Action.DROP.value})
+"""The actions that open a turn: who took them first, in order, is the order of play."""
+ORDERS = 6
+"""Seat orders tried at most for the players who never took a turn (where they sat shows
+only in their shown cards): every order of three of them."""
 
 
 class Move(NamedTuple):
@@ -236,4 +249,60 @@ def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
             f"{moves}{also}. The rest of the hand is checked as dealt so."
         ),
         rule=cite(rules, "deal.procedure"),
+    )
+
+
+def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> Iterator[
+    tuple[Hand, Finding]
+]:
+    """The hand as the record may have been dealt and played instead of as it reads, each
+    with the one finding that says so, for the caller to replay and keep where it explains
+    the record better: in the order of play where a turn is out of order (``reseat``), then
+    redealt where a card is out of place (``redeal``)."""
+    turn = next((f for f in findings if f.check == "turn.order"), None)
+    if turn is not None:
+        for seats in reseat(hand):
+            yield replace(hand, seats=seats), seated_otherwise(turn, hand.seats, seats, rules)
+    first = next((f for f in findings if f.check in CARD_CHECKS), None)
+    if first is not None:
+        redealt = redeal(hand, k)
+        if redealt is not None:
+            yield redealt.hand, dealt_otherwise(first, redealt, rules)
+
+
+def reseat(hand: Hand) -> list[list[str]]:
+    """The seat orders the record's turns give, where they are not the recorded one: the
+    players in the order they first opened a turn (a player who left may go out of turn,
+    so a drop on leaving says nothing), then those who never did, in each order up to
+    ``ORDERS``."""
+    played: list[str] = []
+    for e in hand.events:
+        if (e.action in _TURNS and e.player in hand.seats and e.player not in played
+                and not (e.action == Action.DROP.value and e.reason == "left")):  # fmt: skip
+            played.append(e.player)
+    rest = [p for p in hand.seats if p not in played]
+    orders = [played + list(o) for o in permutations(rest)][:ORDERS]
+    return [o for o in orders if o != hand.seats]
+
+
+def seated_otherwise(
+    first: Finding, recorded: list[str], played: list[str], rules: Ruleset
+) -> Finding:
+    """The one finding of a hand played in another seat order than its recorded seats: the
+    first turn out of order (its player and event), in words that give both orders."""
+    order, seats = ", ".join(played), ", ".join(recorded)
+    return finding(
+        "turn.order",
+        game_id=first.game_id,
+        hand_id=first.hand_id,
+        player_id=first.player_id,
+        seq=first.seq,
+        expected=order,
+        recorded=seats,
+        message=(
+            f"The players were dealt and took their turns in the order {order}, not in the "
+            f"seat order the hand records ({seats}). The rest of the hand is checked in the "
+            "order played."
+        ),
+        rule=cite(rules, "turns.order"),
     )

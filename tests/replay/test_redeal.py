@@ -10,7 +10,7 @@ from audit.cards import parse_code
 from audit.replay.outcome import audit_hand
 from audit.replay.redeal import Move, redeal
 from audit.rules.ruleset import load_preset
-from tests.replay.cases import DECLARE, P1, P2, SHOW, base, longer
+from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base, longer
 from tests.replay.scenario import scenario
 
 STANDARD = load_preset("standard-13")
@@ -111,3 +111,60 @@ def test_deal_procedure_a_dealt_card_swapped_into_the_stock_is_one_finding() -> 
     assert "P1 played KD, which the shoe deals to no player (it has one in the stock, at " \
         "position 31)" in audit.findings[0].message
     assert audit.replay.winner == "P1"
+
+
+THREE = {"P1": P1, "P2": P2, "P3": P3}
+THREE_EVENTS = [
+    "P1 draw_stock 2S",
+    "P1 discard 2S",
+    "P2 draw_discard 2S",
+    "P2 discard 2S",
+    "P3 drop",
+    "P1 draw_stock JK",
+    DECLARE,
+    SHOW,
+]
+# P2 had a turn: 77 points; P3's first drop 20; P1 is paid both less the 10 % rake.
+THREE_RESULTS = {
+    "P1": ("won", 0, "87.30"),
+    "P2": ("lost", 77, "-77.00"),
+    "P3": ("first_drop", 20, "-20.00"),
+}
+
+
+def test_turns_order_seats_recorded_in_another_order_than_played_are_one_finding() -> None:
+    """`turns.order` (000_1729c72ad4c1f885.txt: players take turns in seat order) and
+    `deal.procedure` (log-format.md: `seats[0]` acts first, `shoe[i]` goes to
+    `seats[i mod n]`): a hand dealt and played in the order P1, P2, P3 whose seats are
+    recorded as P2, P1, P3 (or rotated to P2, P3, P1). Read in the recorded order every
+    turn is out of turn and every card at another seat; played in the order of the turns,
+    the hand is right. One finding, at the first turn, giving both orders; the declaration
+    stands and the explain's seats are the order played."""
+    game, hand = scenario(**base(seats=THREE, stock="2S JK 6H 7D", events=THREE_EVENTS,
+                                 results=THREE_RESULTS))  # fmt: skip
+    assert audit_hand(hand, game, STANDARD).findings == []
+    for recorded in (["P2", "P1", "P3"], ["P2", "P3", "P1"]):
+        audit = audit_hand(replace(hand, seats=recorded), game, STANDARD)
+        assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [
+            ("turn.order", "P1", 0)
+        ]
+        (f,) = audit.findings
+        assert (f.expected, f.recorded) == ("P1, P2, P3", ", ".join(recorded))
+        assert "dealt and took their turns in the order P1, P2, P3" in f.message
+        assert f.rule.startswith("turns.order")
+        assert audit.replay.winner == "P1"
+        assert audit.replay.hand.seats == ["P1", "P2", "P3"]
+
+
+def test_turns_order_a_turn_out_of_order_the_cards_do_not_explain_is_not_reseated() -> None:
+    """`turns.order`: P2 takes the first turn of a hand dealt in the recorded order P1, P2,
+    P3. Seated P2, P1, P3 the deal would give P2 P1's cards, and P2's and P1's plays would
+    not be theirs: the record is read as recorded, P2's turn out of turn."""
+    events = ["P2 draw_stock 2S", "P2 discard 2S", *THREE_EVENTS[4:]]
+    game, hand = scenario(**base(seats=THREE, stock="2S JK 6H 7D", events=events,
+                                 results=THREE_RESULTS))  # fmt: skip
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.message) for f in audit.findings] == [
+        ("turn.order", "P2", 0, "P2 acted out of turn: it was P1's turn.")
+    ]
+    assert audit.replay.hand.seats == ["P1", "P2", "P3"]
