@@ -22,7 +22,9 @@ A hand whose seats are recorded in another order than the players took their tur
 (``reseat``) is the same kind of fault one step earlier: the platform dealt and played in
 its own seat order, and read in the recorded one every turn is out of turn and every card
 at another seat (a blind tester's two seats swapped at 3-6 player tables: 2 to 58 findings
-a hand). ``otherwise`` offers the caller the hand in the order of play first, then redealt.
+a hand). A wild card recorded otherwise than the deal turns up is one more
+(``dealt_wild``). ``otherwise`` offers the caller the hand with the deal's wild card, in
+the order of play, then redealt.
 """
 
 from __future__ import annotations
@@ -257,8 +259,12 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
 ]:
     """The hand as the record may have been dealt and played instead of as it reads, each
     with the one finding that says so, for the caller to replay and keep where it explains
-    the record better: in the order of play where a turn is out of order (``reseat``), then
+    the record better: with the deal's wild card where the recorded one is another
+    (``dealt_wild``), in the order of play where a turn is out of order (``reseat``), then
     redealt where a card is out of place (``redeal``)."""
+    wild = dealt_wild(hand, findings, k)
+    if wild is not None:
+        yield wild
     turn = next((f for f in findings if f.check == "turn.order"), None)
     if turn is not None:
         for seats in reseat(hand):
@@ -268,6 +274,27 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
         redealt = redeal(hand, k)
         if redealt is not None:
             yield redealt.hand, dealt_otherwise(first, redealt, rules)
+
+
+def dealt_wild(hand: Hand, findings: list[Finding], k: int) -> tuple[Hand, Finding] | None:
+    """The hand with the wild card the deal turns up, where the hands row records another
+    (its ``deal.mismatch``), and that finding in words that say the hand is checked with
+    it. The replay plays on with the wild card recorded, the one the players were shown
+    (docs/replay.md, "The deal"); a row written wrong after a hand played and judged with
+    the deal's made every joker of the deal's rank a natural card and the other rank's
+    jokers: a valid declaration judged invalid, the winner taken from the player who won,
+    the losers' points counted again (a simulated night: 954 findings in 316 hands)."""
+    at = len(hand.seats) * k
+    if len(hand.shoe) <= at or hand.shoe[at] == hand.wild:
+        return None
+    said = next((f for f in findings if f.check == "deal.mismatch"
+                 and f.recorded == CODE_TEXT[hand.wild]), None)  # fmt: skip
+    if said is None:
+        return None
+    dealt = CODE_TEXT[hand.shoe[at]]
+    words = (f"{said.message} The play and the platform's outcomes follow {dealt}: the "
+             "hand is checked with it.")  # fmt: skip
+    return replace(hand, wild=hand.shoe[at]), replace(said, message=words)
 
 
 def reseat(hand: Hand) -> list[list[str]]:

@@ -168,3 +168,35 @@ def test_turns_order_a_turn_out_of_order_the_cards_do_not_explain_is_not_reseate
         ("turn.order", "P2", 0, "P2 acted out of turn: it was P1's turn.")
     ]
     assert audit.replay.hand.seats == ["P1", "P2", "P3"]
+
+
+def test_deal_procedure_a_wild_card_recorded_otherwise_than_played_is_one_finding() -> None:
+    """`deal.procedure` (log-format.md: `shoe[n*k]` is the wild card): the deal turns up
+    8S and the hand was played and scored with it (P2's 8H and 8C jokers, 77 points), but
+    the hands row records 5C. Judged by 5C, P2's count would be 88 and the money wrong
+    with it; the hand is checked with the deal's wild card: one `deal.mismatch`, whose
+    words say so."""
+    game, hand = scenario(**longer(recorded_wild="5C"))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.expected, f.recorded) for f in audit.findings] == [
+        ("deal.mismatch", "8S", "5C")
+    ]
+    assert audit.findings[0].message.endswith(
+        "The play and the platform's outcomes follow 8S: the hand is checked with it."
+    )
+    assert audit.expected["P2"].points == 77
+
+
+def test_deal_procedure_a_hand_scored_with_the_wild_card_recorded_is_judged_by_it() -> None:
+    """`deal.procedure`: the same hand scored with the wild card recorded, 5C, the one the
+    players were shown (P2's 5D a joker, 8H and 8C counted: 88 points, capped at 80). The
+    replay plays on with the recorded wild card (docs/replay.md, "The deal"): one
+    `deal.mismatch`, in its own words, and P2's 80 points agree."""
+    results = {"P1": ("won", 0, "72.00"), "P2": ("lost", 80, "-80.00")}
+    game, hand = scenario(**longer(recorded_wild="5C", results=results))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.message) for f in audit.findings] == [
+        ("deal.mismatch", "The wild card recorded is 5C, but the deal turns up 8S after "
+         "dealing 13 cards to each of 2 players.")
+    ]  # fmt: skip
+    assert audit.expected["P2"].points == 80
