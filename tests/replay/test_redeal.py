@@ -200,3 +200,31 @@ def test_deal_procedure_a_hand_scored_with_the_wild_card_recorded_is_judged_by_i
          "dealing 13 cards to each of 2 players.")
     ]  # fmt: skip
     assert audit.expected["P2"].points == 80
+
+
+def test_turns_draw_top_card_two_stock_cards_drawn_in_each_others_places_are_one_finding(
+) -> None:
+    """`turns.draw_top_card` (001_42b102d6f12eaa06.txt: pick the top card of the stock):
+    the shoe records 5C on top of the stock and 6H three cards under it, and the draws take
+    6H first and 5C at 6H's place. Each draw, read as recorded, is not the top: one finding
+    at the first, naming both draws, the card the shoe holds there and where it has the
+    card drawn; the
+    hand is checked with the stock in the order drawn (the declaration stands)."""
+    events = ["P1 draw_stock 6H", "P1 discard 6H", "P2 draw_stock 2S", "P2 discard 2S",
+              "P1 draw_stock 7D", "P1 discard 7D", "P2 draw_stock 5C", "P2 discard 5C",
+              "P1 draw_stock JK", DECLARE, SHOW]  # fmt: skip
+    results = {"P1": ("won", 0, "69.30"), "P2": ("lost", 77, "-77.00")}
+    game, hand = scenario(**base(stock="6H 2S 7D 5C JK", events=events, results=results))
+    assert audit_hand(hand, game, STANDARD).findings == []
+    game, hand = scenario(**base(stock="5C 2S 7D 6H JK", events=events, results=results))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in audit.findings] == [
+        ("draw.stock_mismatch", "P1", 0, "5C at 28; 6H at 31", "6H at 28; 5C at 31")
+    ]
+    assert audit.findings[0].message == (
+        "The stock was drawn in another order than the shoe records: 6H was drawn as shoe "
+        "position 28, which holds 5C (the shoe has 6H at 31); 5C was drawn as shoe position "
+        "31, which holds 6H (the shoe has 5C at 28). The rest of the hand is checked with "
+        "the stock in the order drawn."
+    )
+    assert audit.replay.winner == "P1"
