@@ -226,6 +226,8 @@ class HandReplay:
             expected = player
         if player != expected:
             self.out_of_turn(e)
+            if dropping:  # the drop takes the dropper out, not the turn (docs/replay.md)
+                return seat
             self.current = self.order.index(seat.player)
             self.drawn_this_turn, self.drew = not draw, None  # resynchronise on the record
         elif draw and self.drawn_this_turn and not dropping:

@@ -793,3 +793,23 @@ def test_turns_discard_from_hand_a_loser_arranged_by_the_server_is_taken_as_reco
         ("discard.not_in_hand", "P2", 3)
     ]
     assert audited.expected["P2"].points is None
+
+
+def test_turns_order_a_drop_out_of_turn_leaves_the_turn_where_it_was() -> None:
+    """`turns.order` (000_1729c72ad4c1f885.txt: players play in turn): P3 drops while it
+    is P2's turn. One `turn.order` for P3; P3 is out of the hand, and P2, whose turn it
+    was, plays it with no finding (a blind tester's second `turn.order` fell on P2, the
+    turn handed to the player after the dropper)."""
+    kw = base(
+        seats={"P1": P1, "P2": P2, "P3": "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"},
+        stock="2S JK 6H 7D",
+        events=["P1 draw_stock 2S", "P1 discard 2S", "P3 drop", "P2 draw_discard 2S",
+                "P2 discard 2S", "P1 draw_stock JK", DECLARE, f"P2 show: {P2}"],
+        results={"P1": ("won", 0, "87.30"), "P2": ("lost", 77, "-77.00"),
+                 "P3": ("first_drop", 20, "-20.00")},
+    )  # fmt: skip
+    game, hand = scenario(**kw)
+    (f,) = audit_hand(hand, game, STANDARD).findings
+    assert (f.check, f.player_id, f.seq, f.message) == (
+        "turn.order", "P3", 2, "P3 acted out of turn: it was P2's turn."
+    )
