@@ -16,7 +16,7 @@ from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
 from audit.replay.hand import HandReplay
-from audit.replay.redeal import CARD_CHECKS, otherwise
+from audit.replay.readings import otherwise
 from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
@@ -125,13 +125,12 @@ def audit_hand(
     replay = HandReplay(hand, game, rules, started_with).run()
     committed = commitment_findings(hand, game, shoe_of(replay))
     expected, findings = _judged(replay, game, committed)
-    for other, said in otherwise(hand, replay.findings, game.cards_per_hand, rules):
-        again = HandReplay(other, game, rules, started_with).run()  # seated or dealt so?
-        if not any(f.check in CARD_CHECKS for f in again.findings):
+    for other, said, leaves in otherwise(hand, replay.findings, game.cards_per_hand, rules):
+        again = HandReplay(other, game, rules, started_with).run()  # the fewest findings
+        if not any(f.check.startswith(leaves) for f in again.findings):
             then, found = _judged(again, game, committed)
             if len(found) + 1 < len(findings):
                 replay, expected, findings = again, then, [said, *found]
-                break
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
 
 

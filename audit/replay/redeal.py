@@ -14,30 +14,29 @@ six findings, two of them wrong about the outcome).
 played, less what it drew) and moves each one it lacks from the seat the shoe deals it to,
 where that seat never plays it, or from its place past the deal (the wild card's, the open
 card's, the stock's), giving back a card the receiver was dealt and does not need.
-The caller (``outcome.audit_hand``) replays the hand so dealt and keeps that replay only where
-it leaves no card out of place and fewer findings in all: the first finding of the first
-replay then stands alone, with words that name the cards dealt otherwise.
+The caller (``readings.otherwise``, for ``outcome.audit_hand``) replays the hand so dealt
+and keeps that replay only where it leaves no card out of place and fewer findings in all:
+the first finding of the first replay then stands alone, with words that name the cards
+dealt otherwise.
 
 A hand whose seats are recorded in another order than the players took their turns
 (``reseat``) is the same kind of fault one step earlier: the platform dealt and played in
 its own seat order, and read in the recorded one every turn is out of turn and every card
 at another seat (a blind tester's two seats swapped at 3-6 player tables: 2 to 58 findings
 a hand). A wild card recorded otherwise than the deal turns up is one more
-(``dealt_wild``). ``otherwise`` offers the caller the hand with the deal's wild card, in
-the order of play, then redealt.
+(``dealt_wild``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 from itertools import permutations
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
 from audit.findings import Finding, finding
-from audit.records import NO_CARD, Action, Hand
+from audit.records import Action, Hand
 from audit.rules.ruleset import Ruleset, cite
 
 CARD_CHECKS = frozenset({"discard.not_in_hand", "declare.groups_mismatch"})
@@ -254,34 +253,6 @@ def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
     )
 
 
-def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> Iterator[
-    tuple[Hand, Finding]
-]:
-    """The hand as the record may have been dealt and played instead of as it reads, each
-    with the one finding that says so, for the caller to replay and keep where it explains
-    the record better: with the deal's wild card where the recorded one is another
-    (``dealt_wild``), in the order of play where a turn is out of order (``reseat``), with
-    the stock in the order drawn where a stock draw is not its top (``restock``), then
-    redealt where a card is out of place (``redeal``)."""
-    wild = dealt_wild(hand, findings, k)
-    if wild is not None:
-        yield wild
-    turn = next((f for f in findings if f.check == "turn.order"), None)
-    if turn is not None:
-        for seats in reseat(hand):
-            yield replace(hand, seats=seats), seated_otherwise(turn, hand.seats, seats, rules)
-    drew = next((f for f in findings if f.check == "draw.stock_mismatch"), None)
-    if drew is not None:
-        stocked = restock(hand, k)
-        if stocked is not None:
-            yield stocked[0], stocked_otherwise(drew, stocked[1], rules)
-    first = next((f for f in findings if f.check in CARD_CHECKS), None)
-    if first is not None:
-        redealt = redeal(hand, k)
-        if redealt is not None:
-            yield redealt.hand, dealt_otherwise(first, redealt, rules)
-
-
 def dealt_wild(hand: Hand, findings: list[Finding], k: int) -> tuple[Hand, Finding] | None:
     """The hand with the wild card the deal turns up, where the hands row records another
     (its ``deal.mismatch``), and that finding in words that say the hand is checked with
@@ -338,78 +309,4 @@ def seated_otherwise(
             "order played."
         ),
         rule=cite(rules, "turns.order"),
-    )
-
-
-class Drawn(NamedTuple):
-    """A stock draw that took another card than the shoe records at its place."""
-
-    card: int
-    at: int
-    """The shoe position it was drawn from, as the draws go."""
-    there: int
-    """The card the recorded shoe holds at ``at``."""
-    shoe: int
-    """Where the recorded shoe holds ``card`` (of its copies, the first not drawn before)."""
-
-
-def restock(hand: Hand, k: int) -> tuple[Hand, list[Drawn]] | None:
-    """The hand with its stock in the order its stock draws took it (up to the first
-    reshuffle, the rest in the recorded order), and the draws that took another card than
-    the shoe records at their place; ``None`` where a draw took a card the stock does not
-    hold (not an order: the replay's own findings say what) or every draw took the top.
-    Two stock cards swapped far apart, read as recorded, are a finding at each and, where
-    the shoe holds a copy of either, the replay's stock out of step for every draw after (a
-    blind tester's "not in the stock at all", ten findings in a hand)."""
-    start = len(hand.seats) * k + 2
-    stock = hand.shoe[start:]
-    drawn: list[int] = []
-    for e in hand.events:
-        if e.action == Action.RESHUFFLE.value:
-            break
-        if e.action == Action.DRAW_STOCK.value and e.card != NO_CARD:
-            drawn.append(e.card)
-    if Counter(drawn) - Counter(stock) or drawn == stock[: len(drawn)]:
-        return None
-    left = Counter(drawn)
-    rest = []
-    for card in stock:
-        if left[card]:
-            left[card] -= 1
-        else:
-            rest.append(card)
-    at: dict[int, list[int]] = {}
-    for i, card in enumerate(stock):
-        at.setdefault(card, []).append(start + i)
-    where = [at[card].pop(0) for card in drawn]  # the copy nearest the top, of those left
-    moved = [Drawn(card, start + j, stock[j], where[j])
-             for j, card in enumerate(drawn) if card != stock[j]]  # fmt: skip
-    return replace(hand, shoe=[*hand.shoe[:start], *drawn, *rest]), moved
-
-
-def stocked_otherwise(first: Finding, moved: list[Drawn], rules: Ruleset) -> Finding:
-    """The one finding of a hand whose stock was drawn in another order than its shoe: the
-    first stock draw not of the top (its player and event), in words that name each draw
-    of another card than the shoe holds at its place, and where the shoe has the card."""
-    said = [f"{CODE_TEXT[d.card]} was drawn as shoe position {d.at}, which holds "
-            f"{CODE_TEXT[d.there]} (the shoe has {CODE_TEXT[d.card]} at {d.shoe})"
-            for d in moved]  # fmt: skip
-    cards = "; ".join(said)
-    if len(said) > NAMED:
-        cards = (f"{len(said)} draws took other cards than the shoe holds at their place, "
-                 "among them "
-                 f"{'; '.join(said[: NAMED - 1])}")  # fmt: skip
-    return finding(
-        "draw.stock_mismatch",
-        game_id=first.game_id,
-        hand_id=first.hand_id,
-        player_id=first.player_id,
-        seq=first.seq,
-        expected="; ".join(f"{CODE_TEXT[d.there]} at {d.at}" for d in moved),
-        recorded="; ".join(f"{CODE_TEXT[d.card]} at {d.at}" for d in moved),
-        message=(
-            f"The stock was drawn in another order than the shoe records: {cards}. The rest "
-            "of the hand is checked with the stock in the order drawn."
-        ),
-        rule=cite(rules, "turns.draw_top_card"),
     )

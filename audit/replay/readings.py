@@ -1,0 +1,81 @@
+"""The record read otherwise: the ways a platform's log can be one mistake away from the
+game it played, each replayed, and the one that explains the record best kept, with one
+finding for the mistake (docs/replay.md, "The deal" and Turns).
+
+Replayed as it reads, one mistake in a log is rarely one finding: every later step read
+through it is off too, and the worst of them judge an innocent player (a valid declaration
+judged invalid, the win moved). Each reading below is the hand as it must have been dealt
+or played if one fact of the record is wrong: the wild card (``redeal.dealt_wild``), the
+seats' order (``redeal.reseat``), the stock's order (``stock.restock``), a row's player or
+place (``rows``), the deal (``redeal.redeal``). ``outcome.audit_hand`` replays each and
+keeps the one with the fewest findings in all, fewer than the record as it reads, that
+leaves none of the findings it must explain (``Reading.leaves``); its one finding then
+stands for the mistake. A tie keeps the record as it reads. Only a hand with a finding of
+the kind a reading explains is read again, so an honest night pays nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import NamedTuple
+
+from audit.findings import Finding
+from audit.records import Hand
+from audit.replay.redeal import (
+    CARD_CHECKS,
+    dealt_otherwise,
+    dealt_wild,
+    redeal,
+    reseat,
+    seated_otherwise,
+)
+from audit.replay.rows import ROWS, reassigned, swapped
+from audit.replay.stock import restock, stocked_otherwise
+from audit.rules.ruleset import Ruleset
+
+
+class Reading(NamedTuple):
+    """The hand as the record may have been dealt or played instead of as it reads."""
+
+    hand: Hand
+    said: Finding
+    """The one finding that says so."""
+    leaves: tuple[str, ...]
+    """The checks (by prefix) none of which its replay may leave: what it must explain."""
+
+
+_CARDS = tuple(sorted(CARD_CHECKS))
+"""A reading of the deal, the seats or the stock must leave no card out of place."""
+
+
+def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> Iterator[Reading]:
+    """The readings of the hand for the caller to replay and keep where one explains the
+    record better (no card out of place, or for a row read otherwise no row's finding left,
+    and fewer findings in all): with the deal's wild card where the recorded one is another
+    (``dealt_wild``), in the order of play where a turn is out of order (``reseat``), with
+    the stock in the order drawn where a stock draw is not its top (``restock``), with a
+    row in the name of the player whose turn it was or two rows exchanged (``rows``), and
+    redealt where a card is out of place (``redeal``)."""
+    wild = dealt_wild(hand, findings, k)
+    if wild is not None:
+        yield Reading(*wild, _CARDS)
+    turn = next((f for f in findings if f.check == "turn.order"), None)
+    if turn is not None:
+        for seats in reseat(hand):
+            said = seated_otherwise(turn, hand.seats, seats, rules)
+            yield Reading(replace(hand, seats=seats), said, _CARDS)
+    drew = next((f for f in findings if f.check == "draw.stock_mismatch"), None)
+    if drew is not None:
+        stocked = restock(hand, k)
+        if stocked is not None:
+            yield Reading(stocked[0], stocked_otherwise(drew, stocked[1], rules), _CARDS)
+    for other, said in [*reassigned(hand, findings, rules), *swapped(hand, findings)]:
+        yield Reading(other, said, ROWS)
+    first = next((f for f in findings if f.check in CARD_CHECKS), None)
+    if first is not None:
+        redealt = redeal(hand, k)
+        if redealt is not None:
+            yield Reading(redealt.hand, dealt_otherwise(first, redealt, rules), _CARDS)
+
+
