@@ -48,6 +48,7 @@ from audit.explain.turns import TurnView, turn_views
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
 from audit.records import Format, Game, Hand, Result
+from audit.replay.charged import charged_words
 from audit.replay.deal import dealt_cards
 from audit.replay.outcome import (
     SERVER_ARRANGED,
@@ -573,6 +574,12 @@ def _player(
     if scores_unchecked and row is not None and row.score_after is not None:
         notes.append("the score after the hand was not checked (see the findings)")
     word = "chips" if deals else "amount"
+    if want and row and want.outcome == row.outcome == "lost" and want.points is not None \
+            and row.points != want.points:  # fmt: skip
+        # the words and rule of the player's score.points finding: why their aces count 0
+        # where a printed joker turned up (a blind tester's agent could not say)
+        words, key = charged_words(want, row, seat, replay)
+        want = replace(want, why=want.why + words, rule_key=key)
     why = want.why if want else "the hand gives no outcome: it did not finish"
     taken = want is not None and want.points is None and row is not None
     kept = [g for g in groups if not on_its_own(g, rules)]

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Final
 
-from audit.cards import CODE_TEXT, JOKER, RANK_OF
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
+from audit.replay.charged import charged_words
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise
 from audit.replay.seats import Declaration, Seat, Status
@@ -512,14 +512,22 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             # a drop charged as the other kind of drop is a drop charged the wrong
             # penalty (audit-output.md's drop.penalty; a blind tester filtered on it)
             drops = both and row.outcome in _DROP_WORDS and want.outcome in _DROP_WORDS
+            key, why = want.rule_key, _of(player, want.why)
+            if row.outcome == "won" and want.outcome == "lost":
+                # a loser recorded as a winner: another's win makes them a loser (game.kind),
+                # not what their cards are worth, which it cited
+                key = "game.kind"
+                winners = [p for p, e in expected.items() if e.outcome == "won"]
+                if winners and not want.why.startswith("was still in"):  # after_rejected's
+                    why = f"{' and '.join(winners)} won the hand, and {why}"
             add(
                 "drop.penalty" if drops else "score.outcome",
-                want.rule_key,
+                key,
                 f"{player} is recorded as {row.outcome.replace('_', ' ')}"
                 + (f" ({row.points} points)" if both else "")
                 + f", but the hand gives {want.outcome.replace('_', ' ')}"
                 + (f" ({want.points} points)" if both else "")
-                + f": {_of(player, want.why)}.",
+                + f": {why}.",
                 player_id=player,
                 seq=want.seq,
                 expected=want.outcome,
@@ -549,20 +557,11 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 )
                 check = "score.points"
             else:
-                held = _jokers_held(want, seat_by_rules(replay, player), replay)
-                message = f"{player} was charged {row.points} points; {_of(player, want.why)}"
-                if held and want.score is not None:  # open melds' words mark each already
-                    message += f": {_jokers_words(held, rules.joker_points)}"
-                    if replay.hand.wild == JOKER and any(c != JOKER for c in held):
-                        # why an ace is a joker here (a blind tester's player would ask)
-                        rank = rules.printed_joker_wild_rank.value
-                        ranks = f"{_RANK_WORDS.get(rank, rank)}s"
-                        message += (f" (the wild card is a printed joker, so {ranks} are "
-                                    "jokers: jokers.printed_joker_wild_rank)")  # fmt: skip
-                message += "."
+                # the jokers counted, why a card is one, and the rule that decided it
+                words, key = charged_words(want, row, seat_by_rules(replay, player), replay)
+                message = (f"{player} was charged {row.points} points; "
+                           f"{_of(player, want.why)}{words}.")  # fmt: skip
                 check = "score.points"
-                if held and _jokers_at_stake(held, want, row, replay):
-                    key = "points.joker_points"
             add(
                 check,
                 key,
@@ -599,54 +598,6 @@ def _verdict_words(player: str, declaration: Declaration, row: Result, rules: Ru
         words += (f"; the record charges {player} the penalty ({row.points} points), but the "
                   "others' shows after it end the hand there, where play goes on")  # fmt: skip
     return words + "."
-
-
-def _jokers_held(want: Expected, seat: Seat, replay: HandReplay) -> list[int]:
-    """The jokers among the cards a loser is charged for, each counted at
-    ``points.joker_points``: the counted cards of their score, or, in the open-melds game
-    (no score), every card held where the cards are what is charged."""
-    jokers = replay.jokers
-    score = want.score
-    if score is not None:
-        if score.full_count or score.ready:
-            return []
-        return [c for c in score.counted if jokers.is_joker(c)]
-    if want.rule_key in ("points.card_points", "points.cap"):
-        return [c for c in seat.cards if jokers.is_joker(c)]
-    return []
-
-
-_RANK_WORDS = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
-
-
-def _jokers_words(held: list[int], worth: int) -> str:
-    """``5H and JK are jokers, 0 points each``.
-
-    >>> _jokers_words([4], 0), _jokers_words([4, 52], 0)
-    ('5S is a joker, 0 points', '5S and JK are jokers, 0 points each')
-    """
-    points = f"{worth} point{'s' if worth != 1 else ''}"
-    if len(held) == 1:
-        return f"{CODE_TEXT[held[0]]} is a joker, {points}"
-    names = ", ".join(CODE_TEXT[c] for c in held[:-1]) + f" and {CODE_TEXT[held[-1]]}"
-    return f"{names} are jokers, {points} each"
-
-
-def _jokers_at_stake(held: list[int], want: Expected, row: Result, replay: HandReplay) -> bool:
-    """Whether the record charged the jokers held their face value: the points recorded are
-    the rules' with each wild joker counted as its card (capped), so ``points.joker_points``
-    is the rule at stake (a joker charged 5 cited only the card points: a blind tester)."""
-    rules = replay.rules
-    face = sum(rules.card_points[RANK_OF[c]] for c in held if c != JOKER)
-    if face == 0 or want.points is None:
-        return False
-    score = want.score
-    if score is not None:
-        raw, cap = score.raw, score.cap
-    else:
-        table = rules.points_table(replay.jokers.codes)
-        raw, cap = sum(table[c] for c in replay.seats[row.player].cards), rules.cap
-    return row.points == min(cap, raw + face)
 
 
 _DEEDS: Final = (

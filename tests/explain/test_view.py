@@ -20,7 +20,7 @@ from audit.unit import audit_unit
 from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_fairplay import flat
 from tests.explain.test_html import QUOTES, hostile_hand
-from tests.replay.cases import base
+from tests.replay.cases import base, longer
 from tests.replay.scenario import cards, parse_event, scenario
 from tests.replay.test_value_cards import B as VALUE_B
 from tests.replay.test_value_cards import C as VALUE_C
@@ -549,6 +549,31 @@ def test_a_winner_charged_points_is_named_in_the_finding_001() -> None:
     assert "score.points: P1 was charged 5 points; P1 made a valid declaration." in flat(
         render_text(view)
     )
+
+
+def test_jokers_printed_joker_wild_rank_explain_tells_the_loser_why_an_ace_is_a_joker() -> None:
+    """`jokers.printed_joker_wild_rank` (log-format.md: 'If the wild card is a printed
+    joker, the ruleset says which rank is wild (usually aces)'): with JK turned up, P2's AS
+    stands for 3D in 2D AS 4D; the record charged 80, the aces counted as plain cards.
+    Explain's words for P2 say so and cite that rule, as the finding does (they said only
+    "are worth 47", under `points.card_points`: a blind tester); the card points are still
+    cited under the points card by card."""
+    show = "P2 show: TC JC QC / 2D AS 4D / 3C 5D 7H 8H 6C 8C TD"
+    hand = longer(wild="JK", results={"P1": ("won", 0, "69.30"), "P2": ("lost", 80, "-80.00")})
+    hand["events"] = [*hand["events"][:-1], show]
+    view = view_of(hand)
+    p2 = view.players[1]
+    assert p2.why == (
+        "the cards left unmatched, 3C 5D 7H 8H 6C 8C TD, are worth 47, as shown: the wild card "
+        "is a printed joker, so aces are jokers (jokers.printed_joker_wild_rank): AS makes 2D "
+        "AS 4D an impure sequence; the 80 charged counts aces as plain cards"
+    )
+    assert p2.rule is not None
+    assert p2.rule.key == "jokers.printed_joker_wild_rank"
+    assert p2.points_detail is not None
+    assert [r.key for r in p2.points_detail.rules] == ["points.card_points"]
+    (found,) = [f for f in view.findings if f.check == "score.points"]
+    assert found.message == f"P2 was charged 80 points; {p2.why}."
 
 
 def test_a_game_event_finding_on_a_hand_is_placed_at_its_game_event_not_a_seq() -> None:

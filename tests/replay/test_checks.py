@@ -12,7 +12,7 @@ from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
 from tests.logs.logbuilder import hand_findings
-from tests.replay.cases import CASES, Case, longer
+from tests.replay.cases import CASES, Case, base, longer
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
 
@@ -77,8 +77,8 @@ def test_score_outcome_of_a_swapped_winner_reads_as_a_sentence() -> None:
         "P1 is recorded as lost, but the hand gives won: P1 made a valid declaration."
     )
     assert found["P2"].message.startswith(
-        "P2 is recorded as won (0 points), but the hand gives lost (40 points): every card "
-        "counts because it has no sequences; "
+        "P2 is recorded as won (0 points), but the hand gives lost (40 points): P1 won the "
+        "hand, and every card counts because it has no sequences; "
     )
 
 
@@ -177,6 +177,59 @@ def test_an_ace_charged_as_a_joker_says_the_printed_joker_made_aces_wild() -> No
              if f.check == "score.points"]  # fmt: skip
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [("P2", "80", "99")]
     assert found[0].message.endswith(
-        ": AS is a joker, 0 points (the wild card is a printed joker, so aces are jokers: "
-        "jokers.printed_joker_wild_rank)."
+        ": the wild card is a printed joker, so aces are jokers "
+        "(jokers.printed_joker_wild_rank): AS is a joker, 0 points."
     )
+
+
+def test_jokers_printed_joker_wild_rank_an_ace_making_a_sequence_is_the_rule_of_its_charge() -> (
+    None
+):
+    """`jokers.printed_joker_wild_rank` (log-format.md: 'If the wild card is a printed
+    joker, the ruleset says which rank is wild (usually aces)'): with JK turned up, P2 shows
+    TC JC QC and 2D AS 4D, the ace standing for 3D, so the two sequences are there and the
+    seven cards left count 47. The record charged 80, what the cards come to with aces as
+    plain cards (no second sequence, every card counts, capped). The `score.points` finding
+    says the aces are jokers and why, and cites that rule: it said only "are worth 47",
+    citing `points.card_points` (a blind tester's support agent could not say why 80 was
+    wrong). Charged 50, no ace's doing, it cites the card points and says nothing of aces."""
+    show = "P2 show: TC JC QC / 2D AS 4D / 3C 5D 7H 8H 6C 8C TD"
+    kwargs = longer(wild="JK")
+    kwargs["events"] = [*kwargs["events"][:-1], show]
+    said = (
+        "P2 was charged {}; the cards left unmatched, 3C 5D 7H 8H 6C 8C TD, are worth 47, as "
+        "shown"
+    )
+    for charged, key, words in (
+        (80, "jokers.printed_joker_wild_rank", ": the wild card is a printed joker, so aces "
+         "are jokers (jokers.printed_joker_wild_rank): AS makes 2D AS 4D an impure sequence; "
+         "the 80 charged counts aces as plain cards."),
+        (50, "points.card_points", "."),
+    ):  # fmt: skip
+        results = {"P1": ("won", 0, "69.30"), "P2": ("lost", charged, f"-{charged}.00")}
+        game, hand = scenario(**{**kwargs, "results": results})
+        found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+                 if f.check == "score.points"]  # fmt: skip
+        assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+            ("P2", "47", str(charged))
+        ]
+        assert found[0].message == said.format(f"{charged} points") + words
+        assert found[0].rule.startswith(f"{key}: ")
+
+
+def test_game_kind_a_loser_recorded_as_the_winner_cites_the_win_not_the_card_points_000() -> None:
+    """`game.kind` (000_1729c72ad4c1f885.txt: 'When a player declares a Show, the player
+    needs to validate all the Sequences and Sets he has made'; the first valid declaration
+    ends the hand): P1 declares validly and P2, who showed, is recorded as won too. P2's
+    `score.outcome` names P1 as the winner and cites the rule that makes P2 a loser; it
+    cited `points.first_hand_show_cap`, the rule of P2's 40 points, not of the outcome."""
+    results = {"P1": ("won", 0, "36.00"), "P2": ("won", 0, "-20.00")}
+    game, hand = scenario(**base(results=results))
+    found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+             if f.check == "score.outcome"]  # fmt: skip
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("P2", "lost", "won")]
+    assert found[0].message.startswith(
+        "P2 is recorded as won (0 points), but the hand gives lost (40 points): P1 won the "
+        "hand, and every card counts because it has no sequences;"
+    )
+    assert found[0].rule.startswith("game.kind: ")
