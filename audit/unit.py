@@ -440,12 +440,17 @@ def game_checks(
     gaps = incomplete(game, hands, damaged.get("hands", ()))
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
-        # Two hands holding one hand number is the platform's own record at fault, which
-        # no other finding reports: major, so that a night does not pass on it (a blind
-        # tester: a points game's money went unchecked with exit 0). A hand that could not
-        # be read or replayed has its own finding; the game's is then a note.
+        # Two hands holding one hand number, or a hand number the hands table lacks between
+        # two it holds with no unreadable hands file to hold it, is the platform's own
+        # record at fault, which no other finding reports: major, so that a night does not
+        # pass on it (blind testers: a points game's money went unchecked with exit 0, for
+        # a number held twice and for a gap). Hands missing before the first held may be
+        # an earlier batch's (a game that ran on from it); a hand that could not be read or
+        # replayed has its own finding; the game's is then a note.
         numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
-        shared = any(count > 1 for count in numbers.values())
+        first, last = min(numbers, default=0), max(numbers, default=0)
+        gap = not damaged.get("hands") and len(numbers) < last - first + 1
+        shared = gap or any(count > 1 for count in numbers.values())
         found.append(
             game_unchecked(
                 game,

@@ -100,3 +100,28 @@ def test_game_unchecked_money_is_one_sentence_saying_what_does_not_add_up() -> N
     for message in (lost.message, unsettled.message):
         assert message.endswith("."), message
         assert ". " not in message, message
+
+
+def test_a_hand_number_missing_from_a_game_leaves_it_unchecked_at_major(tmp_path: Path) -> None:
+    """log-format.md: `hands.hand_no` is the 1-based position of the hand in its game: a
+    game whose hands are numbered 1, 2 and 4 lacks a hand, and with no unreadable hands
+    file to hold it, the record is at fault and no other finding says so. Its
+    `game.unchecked` is `major`, and the run exits 1 (a blind tester: at `info` the game's
+    money went unchecked and the night exited 0). Hands numbered 5 to 7 only may follow
+    an earlier batch's: a note, `info`."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1").quick_hand("h2").quick_hand("h3")
+    logs.rows["hands"][2]["hand_no"] = 4
+    out = tmp_path / "out"
+    summary = replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (unchecked,) = [f for f in findings if f["check"] == "game.unchecked"]
+    assert (unchecked["game_id"], unchecked["severity"]) == ("g1", "major")
+    assert "no hand no. 3 of it was read from the hands table" in unchecked["message"]
+    assert summary.exit_status == 1
+    logs.rows["hands"][0]["hand_no"], logs.rows["hands"][1]["hand_no"] = 5, 6
+    logs.rows["hands"][2]["hand_no"] = 7
+    summary = replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (unchecked,) = [f for f in findings if f["check"] == "game.unchecked"]
+    assert unchecked["severity"] == "info"
