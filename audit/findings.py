@@ -109,6 +109,7 @@ class Code(StrEnum):
     LEDGER_BALANCE = "ledger.balance"
     TABLE_LIMIT = "table.limit"
     TABLE_SEATS = "table.seats"
+    HAND_TIME = "hand.time"
     GAME_RUNNING = "game.running"
     CHECK_SKIPPED = "check.skipped"
     GAME_UNCHECKED = "game.unchecked"
@@ -177,6 +178,8 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.LEDGER_BALANCE, C, "a game's money does not balance, or a payout differs from the rules"),
     (Code.TABLE_LIMIT, MN, "a player sat at more tables at once than the client allows"),
     (Code.TABLE_SEATS, MJ, "a hand seats more players than the table has (games.max_players)"),
+    (Code.HAND_TIME, MJ, "a hand started before its game started or after it ended: it may be "
+     "another game's"),
     (Code.GAME_RUNNING, INF, "the game was still running when the batch was cut"),
     (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing, holds "
      "no row, or a file of it is unreadable"),
@@ -271,6 +274,8 @@ CONTRACT: dict[str, str] = {
     "ruleset loaded with --rules (docs/rulesets.md)",
     "games.ended_at": "null while the game is still running (log-format.md)",
     "games.max_players": "the table's size (log-format.md)",
+    "hands.game_id": "the game a hand was dealt in: one table session, from its started_at "
+    "to its ended_at (log-format.md)",
     "games.hands": "a game is judged on all its hands: every hand of a game is in hands, "
     "events and results (log-format.md)",
     "tables.optional": "game_events, ledger and sessions are optional; a check that needs a "

@@ -1,5 +1,6 @@
 """The checks over a whole night's files, beside the units' (``run.replay_logs`` adds their
-findings): the table limits over every sessions file, and one ``check.skipped`` note for
+findings): the table limits over every sessions file, the hands played outside their game's
+time (``hand_time_findings``), and one ``check.skipped`` note for
 each optional table the night lacks, could not read, or whose files hold no row, naming
 the checks that could not run (skipped, never passed)."""
 
@@ -39,6 +40,7 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
         by_name=not (log.uniform("sessions") and log.uniform("games")),
         earlier=seats,
     )
+    found += hand_time_findings(log)
     empty = [table for table in EMPTY_IS_SILENT
              if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip
     night = night_formats(log) if log.missing_optional or empty else None
@@ -69,6 +71,67 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
                 message=f"{', '.join(damaged)} could not be read, so table.limit and the "
                 "fair-play detectors saw only the other sessions files.",
                 rule=contract("tables.files"),
+            )
+        )
+    return found
+
+
+_OUTSIDE = """
+WITH g AS (SELECT DISTINCT game_id, table_id, started_at, ended_at FROM {games}
+           WHERE game_id IS NOT NULL AND started_at IS NOT NULL),
+h AS (SELECT DISTINCT hand_id, game_id, hand_no, started_at FROM {hands}
+      WHERE hand_id IS NOT NULL AND started_at IS NOT NULL)
+SELECT h.hand_id, h.game_id, h.hand_no, strftime(CAST(h.started_at AS TIMESTAMP), '{at}'),
+       strftime(CAST(g.started_at AS TIMESTAMP), '{at}'),
+       strftime(CAST(g.ended_at AS TIMESTAMP), '{at}'),
+       (SELECT string_agg(o.game_id, ', ' ORDER BY o.game_id) FROM g o
+        WHERE o.table_id = g.table_id AND o.game_id <> g.game_id
+          AND o.started_at <= h.started_at AND (o.ended_at IS NULL OR h.started_at <= o.ended_at))
+FROM h JOIN g USING (game_id)
+WHERE h.started_at < g.started_at OR h.started_at > g.ended_at
+ORDER BY h.game_id, h.hand_no, h.hand_id
+"""
+
+
+def hand_time_findings(log: LogRoot) -> list[Finding]:
+    """``hand.time``: a hand that started before its game started or after it ended (its
+    ``started_at`` against the games row's), naming the games of the same table that ran
+    then. A hands row filed under another game of its table plays through the replay
+    (its deal and turns stand alone) and shows only in the money of both games (a blind
+    tester: 55 of 60 such hands verified, the ledger of both games blamed, critical, and
+    no finding naming the hand). Only the start is compared: a platform may end a game
+    at the declaration and its hand at the last show. One finding a hand (its game's
+    rows repeated are the reader's to refuse)."""
+    if not log.files.get("games") or not log.files.get("hands"):
+        return []
+    try:
+        with duck.connect() as con:
+            con.execute("SET TimeZone = 'UTC'")  # the times in words, as the contract's
+            rows = con.sql(_OUTSIDE.format(games=scan(log, "games"), hands=scan(log, "hands"),
+                                           at="%Y-%m-%d %H:%M:%S")).fetchall()  # fmt: skip
+    except duckdb.Error as error:
+        return [finding("check.skipped", game_id="", rule=contract("hands.game_id"),
+                        message="hand.time (hands played outside their game's time) could not "
+                        f"run: {str(error).splitlines()[0]}")]  # fmt: skip
+    found: list[Finding] = []
+    seen: set[str] = set()
+    for hand_id, game_id, hand_no, began, start, end, fits in rows:
+        if hand_id in seen:
+            continue
+        seen.add(hand_id)
+        span = f"{start} to {end} UTC" if end is not None else f"from {start} UTC, still running"
+        then = (f"; game {fits} of the same table was running then" if fits and ", " not in fits
+                else f"; games {fits} of the same table were running then" if fits else "")
+        found.append(
+            finding(
+                "hand.time",
+                game_id=game_id,
+                message=f"Hand {hand_id} (hand no. {hand_no} of game {game_id}) started at "
+                f"{began} UTC, outside its game's time ({span}): it may be another game's"
+                f"{then}.",
+                expected=span,
+                recorded=f"{began} UTC",
+                rule=contract("hands.game_id"),
             )
         )
     return found

@@ -3,6 +3,7 @@ same code whether a hand can be replayed, and see the same findings."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from audit.records import LedgerRow
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
 from audit.unit import game_checks
-from tests.logs.logbuilder import LogBuilder
+from tests.logs.logbuilder import T0, LogBuilder
 from tests.replay.cases import base
 from tests.replay.scenario import scenario
 
@@ -125,3 +126,33 @@ def test_a_hand_number_missing_from_a_game_leaves_it_unchecked_at_major(tmp_path
     findings = pq.read_table(out / "findings.parquet").to_pylist()
     (unchecked,) = [f for f in findings if f["check"] == "game.unchecked"]
     assert unchecked["severity"] == "info"
+
+
+def test_hands_game_id_a_hand_that_started_outside_its_games_time_is_one_finding(
+    tmp_path: Path,
+) -> None:
+    """log-format.md: a game is one table session, `started_at` to `ended_at`, and a hand
+    is dealt in its game. A hand filed under the game before it at the same table started
+    after that game ended: one `hand.time` that names the hand and the game of the table
+    running then (a blind tester: such hands were verified, and only the ledgers of both
+    games blamed). Hands within their game's time give none."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1").quick_hand("h2")
+    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
+    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
+                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert not [f for f in findings if f["check"] == "hand.time"]
+    (h3,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h3"]
+    h3["game_id"] = "g1"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (moved,) = [f for f in findings if f["check"] == "hand.time"]
+    assert (moved["game_id"], moved["severity"]) == ("g1", "major")
+    assert moved["message"] == (
+        "Hand h3 (hand no. 1 of game g1) started at 2026-11-29 20:10:00 UTC, outside its "
+        "game's time (2026-11-29 18:00:00 to 2026-11-29 19:00:00 UTC): it may be another "
+        "game's; game g2 of the same table was running then."
+    )
