@@ -73,13 +73,19 @@ def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         a, b, n1, k1, melded = r["a"], r["b"], r["n1"], r["k1"], r["melded"]
         expected = float(found.expected[i])
         aside = f", the hands with {r['aside']} left out" if r["aside"] else ""
+        hands = f"in {r['hands']} hand{'' if r['hands'] == 1 else 's'} together"
+        capped = r["drawn"] != n1
+        counted = "" if not capped else (
+            f"; counted as {k1} of {n1}, no hand for more than {settings.hand_draws} draws"
+        )  # fmt: skip
+        drawn = f" counted ({r['took']} of {r['drawn']} drawn)" if capped else ""
         return (
-            f"{b} took {k1} of the {n1} discards {a} left on the pile ({melded} of them ended "
-            f"in {b}'s melds), against {expected:.1f} expected from {b}'s play with other "
-            f"players' discards{aside} "
+            f"{b} took {r['took']} of the {r['drawn']} discards {a} left on the pile {hands} "
+            f"({melded} of them ended in {b}'s melds{counted}), against {expected:.1f} "
+            f"expected from {b}'s play with other players' discards{aside} "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{b} takes about {_pct(expected / n1)} of discards: {expected:.1f} of {a}'s {n1}",
-            f"{b} took {k1} of the {n1} discards {a} left, melded {melded}",
+            f"{b} took {k1} of the {n1} discards {a} left{drawn} {hands}, melded {melded}",
         )
 
     words = Words(

@@ -49,6 +49,12 @@ class Settings:
     thresholds: Thresholds = field(default_factory=Thresholds)
     min_effect: float = 1.5
     """A suspicion's effect (observed over expected) must be at least this."""
+    hand_draws: int = 12
+    """Feeding: the most draws one hand counts for, its takes in proportion; the draws of a
+    hand are not independent trials (the same cards pass back and forth heads-up)."""
+    pair_hands: int = 3
+    """Feeding: a pair whose draws come from fewer hands is not tested (a screen on the
+    amount of data, as Tarone's): one or two hands cannot tell a partner from a hand."""
     prior_weight: float | None = None
     """How many trials the night's rate is worth in a player's baseline (the Beta prior);
     ``None``: estimated from the night's spread of players' rates (``stats.prior_weight``)."""

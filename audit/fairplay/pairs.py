@@ -97,11 +97,14 @@ def pair_rates(
             alpha, beta = _raised(alpha, beta, column(table, "gn0"), column(table, "gk0"),
                                   np.clip(given, 1e-6, 1 - 1e-6), bulk)  # fmt: skip
         expected = n1 * alpha / (alpha + beta)
+        least = betabinom_min_p(n1, alpha, beta)
+        if "hands" in table.column_names:  # too few hands is too little data (feeding.sql)
+            least = np.where(column(table, "hands") >= settings.pair_hands, least, 1.0)
         return Hypotheses(
             table.append_column("alpha", pa.array(alpha)).append_column("beta", pa.array(beta)),
             betabinom_sf(k1, n1, alpha, beta), expected, k1,
             np.where(expected > 0, k1 / np.maximum(expected, 1e-12), 0.0),
-            min_p=betabinom_min_p(n1, alpha, beta),
+            min_p=least,
         )  # fmt: skip
 
     found = screened(con, name, settings, test).correct(settings)

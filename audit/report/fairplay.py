@@ -34,6 +34,20 @@ RING_NODES = 60
 SUSPICIONS = "suspicions.parquet"
 
 
+FEW_TESTED = 10
+"""A detector that tested fewer hypotheses than this had too little data to find anything:
+each detector tests only the pairs (or accounts) with enough data for its test ever to
+report one, and fewer than 10 is fewer pairs than one table of five deals together, or
+accounts than two full tables seat, whatever the night's size (docs/fairplay.md, "Too
+little data"). Its silence is never counted as an all-clear."""
+
+
+EVERY_CASE = frozenset({"fairplay.shared_device", "fairplay.ring"})
+"""Detectors that test every case the night holds, whatever its amount of data (every pair
+of accounts that share a device or an address, every group the pair suspicions join): few
+tested is few there are, not too little data."""
+
+
 @dataclass(frozen=True)
 class SuspicionRef:
     """A listed suspicion a game is evidence for, as its panel names it."""
@@ -93,6 +107,42 @@ class Detector:
     """Why it did not run ("the log root has no sessions table"): a detector whose table
     is missing is skipped, not run, and shows no count of hypotheses tested."""
 
+    @property
+    def few(self) -> bool:
+        """It ran, but tested too few hypotheses to find anything (``FEW_TESTED``)."""
+        return not self.skipped and self.check not in EVERY_CASE and self.tested < FEW_TESTED
+
+    @property
+    def few_note(self) -> str:
+        """Said beside its count when it tested too few (``few``), else empty."""
+        if not self.few:
+            return ""
+        each = f"each {self.needs}, " if self.needs else ""
+        if not self.tested:
+            return (f"nothing to test, too little data to find anything: it tests {each}with "
+                    f"enough data for its test ever to report one, and the night has none")
+        return (f"too few to find anything: it tests {each}with enough data for its test ever "
+                f"to report one, and the night has only {self.unit}; its silence says "
+                f"nothing of the rest")  # fmt: skip
+
+    @property
+    def unit(self) -> str:
+        """What it tested, counted: "1 pair", "4 accounts", "none".
+
+        >>> Detector("fairplay.loss_dumping", 1, 0, "pair of players with 10 or more").unit
+        '1 pair'
+        >>> Detector("fairplay.bot", 4, 0, "account with 50 or more timed decisions").unit
+        '4 accounts'
+        >>> Detector("fairplay.collusion", 3, 0).unit, Detector("fairplay.bot", 0, 0).unit
+        ('3 hypotheses', 'none')
+        """
+        if not self.tested:
+            return "none"
+        word = self.needs.split(" ", 1)[0]
+        if word not in ("pair", "account"):
+            return f"{self.tested:,} hypothes{'is' if self.tested == 1 else 'es'}"
+        return f"{self.tested:,} {word}{'' if self.tested == 1 else 's'}"
+
 
 @dataclass(frozen=True)
 class FairPlayRun:
@@ -127,6 +177,53 @@ class FairPlayRun:
         ran = len(self.detectors) - len(gone)
         return (f"{len(gone)} of the {len(self.detectors)} detectors did not run ({named}), "
                 f"so the night was looked at by the other {ran} only.")  # fmt: skip
+
+    @property
+    def few(self) -> list[Detector]:
+        """The detectors that ran but tested too few hypotheses to find anything."""
+        return [d for d in self.detectors if d.few]
+
+    @property
+    def enough(self) -> list[Detector]:
+        """The detectors that ran and tested enough to find something (not one of
+        ``EVERY_CASE`` that had nothing to test)."""
+        return [d for d in self.detectors if not d.skipped and not d.few and d.tested]
+
+    def few_words(self) -> str:
+        """The headline's sentence on the detectors that tested too few hypotheses to find
+        anything (empty when none did): a blind tester's honest night read "No fair-play
+        suspicion was raised: the detectors ran and tested 8,714 hypotheses" beside a loss
+        dumping detector that had tested 1 pair."""
+        few = self.few
+        if not few:
+            return ""
+        why = (f"a detector tests only the pairs or accounts with enough data for its test "
+               f"ever to report one, and fewer than {FEW_TESTED} is too few to find anything")
+        if len(few) == 1:
+            d = few[0]
+            return (f"{d.check} tested {'only ' if d.tested else ''}{d.unit} ({why}): its "
+                    f"silence says nothing of the rest of the night.")  # fmt: skip
+        named = ", ".join(f"{d.check} {d.unit}" for d in few)
+        return (f"{len(few)} detectors tested too few to find anything ({named}; {why}): "
+                f"their silence says nothing of the rest of the night.")  # fmt: skip
+
+    def quiet_words(self) -> str:
+        """The headline of a run that raised no suspicion: an all-clear only from the
+        detectors that had enough data to find something."""
+        correction = "without finding one that stands out after correction for many tests."
+        if not self.few:
+            return (f"No fair-play suspicion was raised: the detectors ran and tested "
+                    f"{self.tested:,} hypotheses {correction}")  # fmt: skip
+        enough = self.enough
+        if not enough:
+            return ("No fair-play suspicion was raised, but no detector had enough data to "
+                    "find anything: this report says nothing of collusion, chip dumping or "
+                    "bots on this night.")  # fmt: skip
+        tested = sum(d.tested for d in enough)
+        return (f"No fair-play suspicion was raised by the {len(enough)} detector"
+                f"{'s' if len(enough) != 1 else ''} that had enough data to find something: "
+                f"{'they' if len(enough) != 1 else 'it'} tested {tested:,} hypotheses "
+                f"{correction}")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -390,4 +487,14 @@ def suspicion_chart(db: duckdb.DuckDBPyConnection, fairplay: FairPlayRun) -> Cha
         f"No fair-play suspicion was raised ({fairplay.tested:,} hypotheses tested by "
         f"{ran} detectors{'' if ran == len(fairplay.detectors) else ', the others not run'})."
     )
+    if fairplay.few:
+        enough = fairplay.enough
+        few = f"too few to find anything: {', '.join(d.check for d in fairplay.few)}"
+        empty = (
+            f"No fair-play suspicion was raised by the {len(enough)} detector"
+            f"{'s' if len(enough) != 1 else ''} with enough data "
+            f"({sum(d.tested for d in enough):,} hypotheses tested); {few}."
+            if enough
+            else f"No fair-play suspicion was raised, but no detector had enough data ({few})."
+        )
     return chart("chart-suspicions", title, bars, empty)

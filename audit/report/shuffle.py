@@ -72,6 +72,44 @@ class ShuffleCheck:
     too_few: int
     chart: ShuffleChart | None
 
+    @property
+    def mostly_not_run(self) -> bool:
+        """None of its tests failed, but more of them lacked shoes than ran: not an
+        all-clear (docs/rng.md: a test not run is never reported as passed)."""
+        return not self.failed and self.too_few > self.tested
+
+    @property
+    def words(self) -> tuple[str, str]:
+        """The verdict as the report says it, and what it adds under it: a verdict covers
+        only the tests that ran (a blind tester's 400-shoe night read "fair" beside "18 not
+        run: too few shoes" of 20).
+
+        >>> def words(verdict, tested, failed, too_few):
+        ...     return ShuffleCheck("rng.first_card", "", verdict, "", "", "", "", "",
+        ...                         tested, failed, too_few, None).words
+        >>> words("fair", 20, 0, 0), words("biased", 106, 3, 0)
+        (('fair', ''), ('biased (3 of 106)', ''))
+        >>> words("fair", 9, 0, 11)
+        ('too few shoes for 11 of its 20 tests', 'the 9 that ran are fair, too few to call it fair')
+        >>> words("fair", 18, 0, 2)
+        ('fair in the 18 tests that ran', '2 not run: too few shoes')
+        >>> words("biased", 9, 1, 11)
+        ('biased (1 of the 9 tests that ran)', '11 not run: too few shoes')
+        >>> words("too few shoes", 0, 0, 20)
+        ('too few shoes', '')
+        """
+        if not self.tested or not self.too_few:
+            count = f" ({self.failed} of {self.tested})" if self.failed > 1 else ""
+            return f"{self.verdict}{count}", ""
+        not_run = f"{self.too_few} not run: too few shoes"
+        if self.failed:
+            return f"{self.verdict} ({self.failed} of the {self.tested} tests that ran)", not_run
+        if self.mostly_not_run:
+            return (f"too few shoes for {self.too_few} of its {self.tested + self.too_few} tests",
+                    f"the {self.tested} that ran are {self.verdict}, too few to call it "
+                    f"{self.verdict}")  # fmt: skip
+        return f"{self.verdict} in the {self.tested} tests that ran", not_run
+
 
 @dataclass(frozen=True)
 class ShuffleGroup:
@@ -108,6 +146,16 @@ class ShuffleRun:
     groups: list[ShuffleGroup]
     failed: list[FailedTest]
     failed_total: int
+
+    @property
+    def mostly_not_run(self) -> list[str]:
+        """The checks (with their group, when there are several) none of whose tests
+        failed but most or all of which lacked shoes: the headline does not let them read
+        as passed."""
+        several = len(self.groups) > 1
+        return [f"{c.check} ({g.label})" if several else c.check
+                for g in self.groups for c in g.checks
+                if c.too_few and (c.mostly_not_run or not c.tested)]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,7 @@ def test_feeding_judges_a_taker_at_the_hand_sizes_the_pair_met_at(seed: int) -> 
     night.together.append((("P0020", "P0021"), 10))
     night.feeds["P0020", "P0021"] = 0.6
     tested = feeding(night.build().load(), SETTINGS)
-    assert tested.tests > 2000
+    assert tested.tests > 1000  # pairs of three hands or more
     assert found(tested.suspicions) == {("P0020", "P0021")}
 
 

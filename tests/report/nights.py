@@ -189,16 +189,20 @@ def finding_counts(findings: Iterable[tuple[str, str]]) -> dict[str, dict[str, i
     }
 
 
-def write_shuffle(out: Path, shoes: int = 2_000) -> dict[str, Any]:
-    """rng.parquet of one group of ``shoes`` 106-card shoes, a third of which a biased
-    shuffler dealt with a printed joker first; returns run.json's ``"rng"`` entry."""
+def write_shuffle(
+    out: Path, shoes: int = 2_000, *, players: Sequence[int] = (), biased: bool = True
+) -> dict[str, Any]:
+    """rng.parquet of one group of ``shoes`` 106-card shoes (``players`` seated at each,
+    else 2 to 6 at random), a third of which a biased shuffler dealt with a printed joker
+    first (all fair without ``biased``); returns run.json's ``"rng"`` entry."""
     rng = np.random.default_rng(7)
     base = np.array(sorted(shoe_composition(2, 2).elements()), dtype=np.uint8)
     codes = base[np.argsort(rng.random((shoes, base.size)), axis=1)]
-    for row in range(0, shoes, 3):
+    for row in range(0, shoes, 3) if biased else ():
         at = int(np.flatnonzero(codes[row] == JOKER)[0])
         codes[row, [0, at]] = codes[row, [at, 0]]
-    players = rng.integers(2, 7, shoes)
+    seated = rng.integers(2, 7, shoes)
+    players = np.asarray(players) if len(players) else seated
     group = group_of(codes, decks=2, printed_jokers=2, players=players, cards=13,
                      rules=load_preset("standard-13"))  # fmt: skip
     results = run_tests(Night([group]))

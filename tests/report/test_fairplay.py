@@ -214,12 +214,94 @@ def test_a_run_that_found_nothing_says_what_each_detector_tested(night: Path) ->
     assert view.fairplay.ran
     assert view.suspicions_total == 0
     html = fair_section(page(night))
-    assert "No fair-play suspicion was raised: the detectors ran and tested" in html
+    words = " ".join(html.split())
+    # four hands: only soft drops had enough to test, the rest too few to find anything
+    assert ("No fair-play suspicion was raised by the 1 detector that had enough data to "
+            "find something: it tested 14 hypotheses without finding one") in words  # fmt: skip
+    assert "5 detectors tested too few to find anything (fairplay.co_seating 7 pairs," in words
+    assert "the detectors ran and tested" not in words
     assert "not run" not in html
     detectors = section(html, '<table id="detectors">', "</table>")
     assert detectors.count("<tr><td><code>fairplay.") == 8
     chart = next(c for c in view.charts if c.id == "chart-suspicions")
-    assert chart.empty.startswith("No fair-play suspicion was raised (")
+    assert chart.empty == (
+        "No fair-play suspicion was raised by the 1 detector with enough data (14 hypotheses "
+        "tested); too few to find anything: fairplay.co_seating, fairplay.collusion, "
+        "fairplay.chip_dumping, fairplay.loss_dumping, fairplay.bot."
+    )
+
+
+def detectors_tested(out: Path, tested: dict[str, int]) -> Path:
+    """``out`` (a ``fair_night``) with run.json saying each detector of ``tested`` tested
+    that many pairs, loss dumping among them, and its report written again."""
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    listed = run["fairplay"]["detectors"]
+    listed.append({"check": "fairplay.loss_dumping", "tested": 0, "suspicions": 0})
+    for d in listed:
+        d["tested"] = tested.get(d["check"], d["tested"])
+        d["needs"] = "pair of players with 10 or more hands one of them won"
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    write_report(out)
+    return out
+
+
+def test_a_detector_that_tested_too_few_is_no_all_clear(tmp_path: Path) -> None:
+    """A blind tester's honest 3,003-hand night read "No fair-play suspicion was raised: the
+    detectors ran and tested 8,714 hypotheses" beside loss dumping's 1 pair tested: a
+    detector that tested fewer than 10 had too little data to find anything, and neither
+    its row nor the headline counts its silence as an all-clear."""
+    tested = {"fairplay.loss_dumping": 1, "fairplay.ring": 0}
+    out = detectors_tested(fair_night(tmp_path / "out", []), tested)
+    view = build_view(out)
+    assert [d.check for d in view.fairplay.few] == ["fairplay.loss_dumping"]
+    html = fair_section(page(out))
+    status = " ".join(section(html, 'id="fairplay-status"', "</p>").split())
+    assert ("No fair-play suspicion was raised by the 6 detectors that had enough data to find "
+            "something: they tested 615 hypotheses without finding one") in status  # fmt: skip
+    assert ("fairplay.loss_dumping tested only 1 pair (a detector tests only the pairs or "
+            "accounts with enough data for its test ever to report one, and fewer than 10 is "
+            "too few to find anything): its silence says nothing of the rest of the night."
+            ) in status  # fmt: skip
+    assert "the detectors ran and tested" not in status
+    detectors = section(html, '<table id="detectors">', "</table>")
+    row = " ".join(detectors.split("<code>fairplay.loss_dumping</code>")[1].split("</tr>")[0]
+                   .split())  # fmt: skip
+    assert ("too few to find anything: it tests each pair of players with 10 or more hands one "
+            "of them won, with enough data for its test ever to report one, and the night has "
+            "only 1 pair") in row  # fmt: skip
+    for d in view.fairplay.detectors:  # the others (100 to 106 tested) say nothing of it
+        if d.check != "fairplay.loss_dumping":
+            assert "too few" not in detectors.split(f"<code>{d.check}</code>")[1].split("</tr>")[0]
+    chart = next(c for c in view.charts if c.id == "chart-suspicions")
+    assert chart.empty == ("No fair-play suspicion was raised by the 6 detectors with enough "
+                           "data (615 hypotheses tested); too few to find anything: "
+                           "fairplay.loss_dumping.")  # fmt: skip
+
+
+def test_detectors_that_all_had_enough_data_give_the_all_clear(tmp_path: Path) -> None:
+    """At 10 hypotheses a detector has enough; shared devices and rings test every case
+    the night holds, so few of them (or none) is never too little data."""
+    tested = {"fairplay.loss_dumping": 10, "fairplay.shared_device": 2, "fairplay.ring": 0}
+    out = detectors_tested(fair_night(tmp_path / "out", []), tested)
+    assert build_view(out).fairplay.few == []
+    status = " ".join(section(fair_section(page(out)), 'id="fairplay-status"', "</p>").split())
+    assert status.endswith("No fair-play suspicion was raised: the detectors ran and tested "
+                           "526 hypotheses without finding one that stands out after "
+                           "correction for many tests.")  # fmt: skip
+    assert "too few" not in fair_section(page(out))
+
+
+def test_no_detector_with_enough_data_is_no_all_clear_at_all(tmp_path: Path) -> None:
+    tested = {f"fairplay.{c}": 3 for c in ("co_seating", "collusion", "soft_drop",
+                                           "chip_dumping", "bot", "loss_dumping")}  # fmt: skip
+    tested |= {"fairplay.shared_device": 0, "fairplay.ring": 0}
+    out = detectors_tested(fair_night(tmp_path / "out", []), tested)
+    status = " ".join(section(fair_section(page(out)), 'id="fairplay-status"', "</p>").split())
+    assert ("No fair-play suspicion was raised, but no detector had enough data to find "
+            "anything: this report says nothing of collusion, chip dumping or bots on this "
+            "night.") in status  # fmt: skip
+    assert "6 detectors tested too few to find anything" in status
+    assert "without finding one" not in status
 
 
 def test_a_no_fairplay_run_says_not_run_and_never_none_found(unfair_night: Path) -> None:

@@ -17,7 +17,7 @@ from audit.report.render import write_report
 from audit.report.views import TOP_GAMES, TOP_ROWS, build_view
 from tests.explain.goldtest import compare
 from tests.logs.logbuilder import LogBuilder
-from tests.report.nights import HOSTILE, QUOTED, big_night
+from tests.report.nights import HOSTILE, QUOTED, big_night, write_shuffle
 
 GOLDEN = Path(__file__).parent / "golden"
 ACTUAL = Path(__file__).parents[1] / "actual" / "report"
@@ -261,6 +261,41 @@ def test_shuffle_tests_that_all_lacked_shoes_are_not_reported_as_passed(tmp_path
     assert "<b>none ran</b>shuffle tests (too few shoes)" in html
     assert "<b>no test could run</b>, so none failed and none passed" in html
     assert "No test failed" not in html
+
+
+@pytest.mark.parametrize(
+    ("six", "verdict", "under", "headline"),
+    [  # 700 shoes each at 2, 3 and 4 players: 9 first-card tests run; 6 not at 6 players
+        ([3, 4], "fair in the 9 tests that ran", "6 not run: too few shoes", False),
+        ([], "too few shoes for 6 of its 8 tests", "the 2 that ran are fair, too few to call "
+         "it fair", True),
+    ],
+)  # fmt: skip
+def test_a_check_whose_tests_did_not_all_run_is_fair_only_in_those_that_ran(
+    tmp_path: Path, six: list[int], verdict: str, under: str, headline: bool
+) -> None:
+    """docs/rng.md: a test not run is never reported as passed. A blind tester's 400-shoe
+    night showed rng.first_card "fair" beside "18 not run: too few shoes" of its 20: the
+    verdict covers the tests that ran, and where most did not it is no all-clear."""
+    out = big_night(tmp_path / "out", findings=0, shuffle=False)
+    players = [2] * 700 + [p for p in six for _ in range(700)] + [6] * 100
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    run["rng"] = write_shuffle(out, len(players), players=players, biased=False)
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    write_report(out)
+    check = next(c for c in build_view(out).shuffle.groups[0].checks
+                 if c.check == "rng.first_card")  # fmt: skip
+    assert (check.tested, check.too_few, check.failed) == (2 + sum(six), 6, 0)
+    html = " ".join(page(out).split())
+    row = html.split("<code>rng.first_card</code>")[1].split("</tr>")[0]
+    assert f'<td>{verdict}<br><span class="muted">{under}</span></td>' in row
+    assert ">fair<" not in row
+    status = html.split('id="shuffle-status"')[1].split("</p>")[0]
+    said = ("most or all of the tests of rng.first_card could not run, so it is not called "
+            "fair.")  # fmt: skip
+    assert (said in status) == headline
+    first = html.split("<code>rng.first_card</code>")[0].rsplit("<tr", 1)[1]
+    assert first.startswith(f' class="verdict-{"too-few-shoes" if headline else "fair"}"')
 
 
 def test_a_night_with_no_hand_is_not_called_in_agreement_with_the_rules(tmp_path: Path) -> None:

@@ -32,6 +32,14 @@
 -- judged against the night's rates at the sizes A gave at (grate). (Until 2026-12-05 B's
 -- rate pooled every hand size: a blind tester's strong player who met a weaker one at
 -- 27-card tables, judged by their 10- and 13-card play, was suspected at minor.)
+-- Hands: the draws of one hand are not independent trials (heads-up the same cards pass
+-- back and forth), so a hand counts for at most $hand_draws draws, its takes in proportion
+-- (rounded half up), everywhere: the pair's count, B's baseline, the night's rates and the
+-- givers'; the message gives the draws as taken, the hands, and the counts the test used. A
+-- pair whose draws come from fewer than Settings.pair_hands hands is not tested
+-- (pairs.pair_rates: a screen on the amount of data, as Tarone's). (Until 2026-12-05 every
+-- draw counted: a blind tester's honest pair was suspected at minor, 43 of 48 taken, 41 of
+-- them in one heads-up hand of 45 draws.)
 -- Benign reading: a strong player seated after a weak one, whose throws are often useful.
 
 -- name: partners
@@ -68,19 +76,27 @@ FROM flagged f JOIN seat s ON s.player_id = f.a
 SEMI JOIN seat t ON t.hand_id = s.hand_id AND t.player_id = f.b
 
 -- name: pairs
--- One row per pair (giver a, taker b): the pair's trials and takes (n1, k1; melded), B's
+-- One row per pair (giver a, taker b): the pair's trials and takes as counted (n1, k1;
+-- melded), as drawn (drawn, took) and the hands they come from (hands), B's
 -- without A (n0, k0), A's given to everyone else (gn0, gk0), the night's rate, and what the
 -- night's rates by hand size expect of each (e1: the pair's trials, e0: B's others, grate:
 -- A's others; each the night's rate when the night has one hand size, so such a night's
 -- figures are the same bits as before hand sizes were counted).
 WITH size AS (  -- each game's hand size: the stratum of its trials
     SELECT game_id, any_value(cards_per_hand) AS stratum FROM g GROUP BY game_id
-), trial AS (
-    SELECT t.giver, t.taker, t.offered, t.taken, t.melded, coalesce(z.stratum, 0) AS stratum
+), drawn AS (
+    SELECT t.hand_id, t.giver, t.taker, CAST(t.offered AS INTEGER) AS drawn,
+           CAST(t.taken AS INTEGER) AS took, t.melded, coalesce(z.stratum, 0) AS stratum
     FROM pile t ANTI JOIN feed_aside x USING (hand_id, taker) LEFT JOIN size z USING (game_id)
+), trial AS (  -- a hand counts for at most $hand_draws draws, its takes in proportion
+    SELECT *, least(drawn, $hand_draws) AS offered,
+           (2 * took * least(drawn, $hand_draws) + drawn) // (2 * greatest(drawn, 1)) AS taken
+    FROM drawn
 ), cell AS (
     SELECT giver AS a, taker AS b, stratum, CAST(sum(offered) AS BIGINT) AS n,
-           CAST(sum(taken) AS BIGINT) AS k, CAST(sum(melded) AS BIGINT) AS m
+           CAST(sum(taken) AS BIGINT) AS k, CAST(sum(melded) AS BIGINT) AS m,
+           CAST(sum(drawn) AS BIGINT) AS dn, CAST(sum(took) AS BIGINT) AS dk,
+           CAST(count(*) FILTER (drawn > 0) AS BIGINT) AS h
     FROM trial GROUP BY ALL
 ), stratum AS (
     SELECT stratum, sum(k) / greatest(sum(n), 1) AS rate FROM cell GROUP BY stratum
@@ -94,7 +110,9 @@ WITH size AS (  -- each game's hand size: the stratum of its trials
     FROM cell c JOIN stratum s USING (stratum)
 ), pair AS (
     SELECT a, b, CAST(sum(n) AS BIGINT) AS n1, CAST(sum(k) AS BIGINT) AS k1,
-           CAST(sum(m) AS BIGINT) AS melded, CAST(sum(e) AS DOUBLE) AS e1
+           CAST(sum(m) AS BIGINT) AS melded, CAST(sum(e) AS DOUBLE) AS e1,
+           CAST(sum(h) AS BIGINT) AS hands, CAST(sum(dn) AS BIGINT) AS drawn,
+           CAST(sum(dk) AS BIGINT) AS took
     FROM expect GROUP BY a, b
 ), taker AS (
     SELECT b, CAST(sum(n) AS BIGINT) AS n, CAST(sum(k) AS BIGINT) AS k,
@@ -108,7 +126,7 @@ WITH size AS (  -- each game's hand size: the stratum of its trials
     SELECT taker AS b, string_agg(DISTINCT partner, ', ' ORDER BY partner) AS aside
     FROM feed_aside GROUP BY ALL
 )
-SELECT p.a, p.b, p.n1, p.k1, p.melded, t.n - p.n1 AS n0, t.k - p.k1 AS k0,
+SELECT p.a, p.b, p.n1, p.k1, p.melded, p.hands, p.drawn, p.took, t.n - p.n1 AS n0, t.k - p.k1 AS k0,
        g.n - p.n1 AS gn0, g.k - p.k1 AS gk0, night.rate,
        CASE WHEN night.one THEN night.rate ELSE p.e1 / greatest(p.n1, 1) END AS e1,
        CASE WHEN night.one OR t.n = p.n1 THEN night.rate
