@@ -392,6 +392,17 @@ def finding(
     )
 
 
+def finding_at(
+    place: Finding, check: str, *, message: str, rule: str, expected: object = None,
+    recorded: object = None,
+) -> Finding:
+    """A finding where ``place`` is (its game, hand, player and event): the one finding of
+    a mistake that stands for the replay's own findings of it (``replay.readings``)."""
+    return finding(check, game_id=place.game_id, hand_id=place.hand_id,
+                   player_id=place.player_id, seq=place.seq, expected=expected,
+                   recorded=recorded, message=message, rule=rule)  # fmt: skip
+
+
 def worst(findings: Iterable[Finding]) -> Severity | None:
     best: Severity | None = None
     for f in findings:

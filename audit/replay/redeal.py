@@ -35,7 +35,7 @@ from itertools import permutations
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
-from audit.findings import Finding, finding
+from audit.findings import Finding, finding_at
 from audit.records import Action, Hand
 from audit.rules.ruleset import Ruleset, cite
 
@@ -237,12 +237,9 @@ def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
         if back
         else ""
     )
-    return finding(
+    return finding_at(
+        first,
         first.check,
-        game_id=first.game_id,
-        hand_id=first.hand_id,
-        player_id=first.player_id,
-        seq=first.seq,
         expected="; ".join(f"{CODE_TEXT[m.card]} to {m.dealt_to}" for m in redealt.moves),
         recorded="; ".join(f"{CODE_TEXT[m.card]} to {m.to}" for m in redealt.moves),
         message=(
@@ -295,12 +292,9 @@ def seated_otherwise(
     """The one finding of a hand played in another seat order than its recorded seats: the
     first turn out of order (its player and event), in words that give both orders."""
     order, seats = ", ".join(played), ", ".join(recorded)
-    return finding(
+    return finding_at(
+        first,
         "turn.order",
-        game_id=first.game_id,
-        hand_id=first.hand_id,
-        player_id=first.player_id,
-        seq=first.seq,
         expected=order,
         recorded=seats,
         message=(

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from audit.cards import CODE_TEXT
-from audit.findings import Finding, finding
+from audit.findings import Finding, finding_at
 from audit.records import NO_CARD, Action, Event, Hand
 from audit.rules.ruleset import Ruleset, cite
 
@@ -60,12 +60,9 @@ def swapped(hand: Hand, findings: list[Finding]) -> Iterator[tuple[Hand, Finding
         a, b = hand.events[i], hand.events[i + 1]
         events = list(hand.events)
         events[i], events[i + 1] = b._replace(seq=a.seq), a._replace(seq=b.seq)
-        said = finding(
+        said = finding_at(
+            first,
             first.check,
-            game_id=first.game_id,
-            hand_id=first.hand_id,
-            player_id=first.player_id,
-            seq=first.seq,
             expected=f"seq {a.seq}: {b.action}; seq {b.seq}: {a.action}",
             recorded=f"seq {a.seq}: {a.action}; seq {b.seq}: {b.action}",
             message=(
@@ -92,12 +89,9 @@ def reassigned(
     e, player = hand.events[at], turn.expected
     events = list(hand.events)
     events[at] = e._replace(player=player)
-    said = finding(
+    said = finding_at(
+        turn,
         "turn.order",
-        game_id=turn.game_id,
-        hand_id=turn.hand_id,
-        player_id=e.player,
-        seq=e.seq,
         expected=player,
         recorded=e.player,
         message=(

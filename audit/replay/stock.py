@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
-from audit.findings import Finding, finding
+from audit.findings import Finding, finding_at
 from audit.records import NO_CARD, Action, Event, Hand
 from audit.replay.redeal import NAMED
 from audit.rules.ruleset import Ruleset, cite
@@ -132,12 +132,9 @@ def stocked_otherwise(first: Finding, moved: list[Drawn], rules: Ruleset) -> Fin
     kinds = {d.reshuffle is None for d in moved}
     than = {frozenset({True}): "the shoe records", frozenset({False}): "the reshuffle row "
             "records"}.get(frozenset(kinds), "recorded")  # fmt: skip
-    return finding(
+    return finding_at(
+        first,
         "draw.stock_mismatch",
-        game_id=first.game_id,
-        hand_id=first.hand_id,
-        player_id=first.player_id,
-        seq=first.seq,
         expected="; ".join(f"{CODE_TEXT[d.there]} {_place(d)}" for d in moved),
         recorded="; ".join(f"{CODE_TEXT[d.card]} {_place(d)}" for d in moved),
         message=(
