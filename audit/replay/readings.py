@@ -7,7 +7,8 @@ through it is off too, and the worst of them judge an innocent player (a valid d
 judged invalid, the win moved). Each reading below is the hand as it must have been dealt
 or played if one fact of the record is wrong: the wild card (``redeal.dealt_wild``), the
 seats' order (``redeal.reseat``), the stock's order (``stock.restock``), a row's player or
-place (``rows``), the deal (``redeal.redeal``). ``outcome.audit_hand`` replays each and
+place, or a row missing (``rows``), the deal (``redeal.redeal``). ``outcome.audit_hand``
+replays each and
 keeps the one with the fewest findings in all, fewer than the record as it reads, that
 leaves none of the findings it must explain (``Reading.leaves``); its one finding then
 stands for the mistake. A tie keeps the record as it reads. Only a hand with a finding of
@@ -30,7 +31,7 @@ from audit.replay.redeal import (
     reseat,
     seated_otherwise,
 )
-from audit.replay.rows import ROWS, reassigned, swapped
+from audit.replay.rows import ROWS, inserted, reassigned, swapped
 from audit.replay.stock import restock, stocked_otherwise
 from audit.rules.ruleset import Ruleset
 
@@ -70,7 +71,8 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
         stocked = restock(hand, k)
         if stocked is not None:
             yield Reading(stocked[0], stocked_otherwise(drew, stocked[1], rules), _CARDS)
-    for other, said in [*reassigned(hand, findings, rules), *swapped(hand, findings)]:
+    for other, said in [*reassigned(hand, findings, rules), *swapped(hand, findings),
+                        *inserted(hand, findings, k)]:  # fmt: skip
         yield Reading(other, said, ROWS)
     first = next((f for f in findings if f.check in CARD_CHECKS), None)
     if first is not None:

@@ -107,3 +107,34 @@ def test_turns_draw_top_card_a_reshuffle_row_written_back_to_front_is_one_findin
         f"holds {CODE_TEXT[new_stock[0]]} (the row has {CODE_TEXT[drawn[0]]} as card "
         f"{len(new_stock)})"
     )
+
+
+def test_turns_order_a_discard_missing_from_renumbered_rows_is_one_finding() -> None:
+    """`turns.order` (001_42b102d6f12eaa06.txt: on each turn a player must pick one card,
+    then discard one): P1's discard of 2S is missing and the later rows renumbered, so no
+    gap in seq shows it. Read as written, P2 takes a turn that is P1's and P1 holds a card
+    too many at the declaration; read with the discard put back, one finding, and the
+    hand is right."""
+    events = longer()["events"]
+    game, hand = scenario(**longer(events=[events[0], *events[2:]]))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [("turn.order", "P2", 1)]
+    assert audit.findings[0].message == (
+        "A row seems to be missing before seq 1: P1's discard of 2S; the record goes on as "
+        "if it had been made. The rest of the hand is checked with it."
+    )
+    assert audit.replay.winner == "P1"
+
+
+def test_turns_order_a_draw_missing_from_renumbered_rows_is_one_finding() -> None:
+    """`turns.order`: P2's draw of 2S from the pile is missing, the later rows renumbered:
+    P2 discards without drawing. Read with the draw of the pile's top put back, one
+    finding, and the hand is right."""
+    events = longer()["events"]
+    game, hand = scenario(**longer(events=[*events[:2], *events[3:]]))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq) for f in audit.findings] == [("turn.order", "P2", 2)]
+    assert audit.findings[0].message.startswith(
+        "A row seems to be missing before seq 2: P2's draw_discard of 2S;"
+    )
+    assert audit.replay.winner == "P1"
