@@ -10,7 +10,7 @@ wild card was a printed joker, and could not say where the 24 went).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
 from audit.records import Result
@@ -18,11 +18,20 @@ from audit.replay.hand import HandReplay
 from audit.replay.seats import Seat
 from audit.rules.declaration import check_groups
 from audit.rules.melds import Jokers, MeldKind
-from audit.rules.scoring import score_arrangement
+from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 
-if TYPE_CHECKING:  # outcome.py imports this module
-    from audit.replay.outcome import Expected
+
+class Expected(Protocol):
+    """What the words of a charge read of the rules' outcome for a player
+    (``outcome.Expected``, which imports this module: named by its shape, not imported)."""
+
+    @property
+    def points(self) -> int | None: ...
+    @property
+    def rule_key(self) -> str: ...
+    @property
+    def score(self) -> Score | None: ...
 
 WILD_RANK_KEY = "jokers.printed_joker_wild_rank"
 _RANK_WORDS = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
