@@ -107,6 +107,12 @@ class LedgerKind(StrEnum):
     REFUND = "refund"
 
 
+DRAWS: Final = frozenset({Action.DRAW_STOCK.value, Action.DRAW_DISCARD.value})
+"""The actions that take a card into a player's hand."""
+PLAYS: Final = frozenset({Action.DISCARD.value, Action.DECLARE.value})
+"""The actions that let a card go (a discard, or the finish slot's card of a declaration)."""
+
+
 class Event(NamedTuple):
     """One row of ``events``; ``card`` is ``NO_CARD`` when the row has none. ``meld``
     (contract version 2) is the table meld a ``lay_off`` or ``swap_joker`` targets (0, 1,

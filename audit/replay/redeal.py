@@ -31,21 +31,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from itertools import permutations
+from itertools import islice, permutations
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
 from audit.findings import Finding, finding_at
-from audit.records import Action, Hand
+from audit.records import DRAWS, NO_CARD, PLAYS, Action, Hand
 from audit.rules.ruleset import Ruleset, cite
 
 CARD_CHECKS = frozenset({"discard.not_in_hand", "declare.groups_mismatch"})
 """The findings of a card a player played without holding it as the replay deals."""
 
-_DRAWS = frozenset({Action.DRAW_STOCK.value, Action.DRAW_DISCARD.value})
-_PLAYS = frozenset({Action.DISCARD.value, Action.DECLARE.value})
 _GROUPS = frozenset({Action.DECLARE.value, Action.SHOW.value})
-_TURNS = frozenset({*_DRAWS, Action.DROP.value})
+_TURNS = frozenset({*DRAWS, Action.DROP.value})
 """The actions that open a turn: who took them first, in order, is the order of play."""
 ORDERS = 6
 """Seat orders tried at most for the players who never took a turn (where they sat shows
@@ -85,10 +83,10 @@ def needed(hand: Hand) -> dict[str, Counter[int]]:
             continue
         held, need = have[e.player], out[e.player]
         played: list[int] = []
-        if e.action in _DRAWS and e.card is not None:
+        if e.action in DRAWS and e.card != NO_CARD:
             held[e.card] += 1
             continue
-        if e.action in _PLAYS and e.card is not None:
+        if e.action in PLAYS and e.card != NO_CARD:
             played.append(e.card)
         if e.action in _GROUPS:
             played.extend(c for g in e.groups or [] for c in g)
@@ -282,7 +280,7 @@ def reseat(hand: Hand) -> list[list[str]]:
                 and not (e.action == Action.DROP.value and e.reason == "left")):  # fmt: skip
             played.append(e.player)
     rest = [p for p in hand.seats if p not in played]
-    orders = [played + list(o) for o in permutations(rest)][:ORDERS]
+    orders = [played + list(o) for o in islice(permutations(rest), ORDERS)]
     return [o for o in orders if o != hand.seats]
 
 

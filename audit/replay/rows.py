@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from audit.cards import CODE_TEXT
 from audit.findings import Finding, finding_at
-from audit.records import NO_CARD, Action, Event, Hand
+from audit.records import DRAWS, NO_CARD, PLAYS, Action, Event, Hand
 from audit.replay.deal import dealt_cards
 from audit.rules.ruleset import Ruleset, cite
 
@@ -113,10 +113,6 @@ def reassigned(
     yield replace(hand, events=events), said
 
 
-_DRAWS = (Action.DRAW_STOCK.value, Action.DRAW_DISCARD.value)
-_PLAYS = (Action.DISCARD.value, Action.DECLARE.value)
-
-
 def inserted(hand: Hand, findings: list[Finding], k: int) -> Iterator[tuple[Hand, Finding]]:
     """The hand with a row put back before the row of its first finding of a row, where
     the record reads as if one were missing there (its later rows renumbered, so no gap in
@@ -135,14 +131,14 @@ def inserted(hand: Hand, findings: list[Finding], k: int) -> Iterator[tuple[Hand
               and x.action != Action.SHOW.value]  # fmt: skip
     last = before[-1] if before else None
     rows: list[Event] = []
-    if last is not None and last.action in _DRAWS and last.player != e.player:
+    if last is not None and last.action in DRAWS and last.player != e.player:
         took = [e.card] if e.action == Action.DRAW_DISCARD.value else []
         for card in dict.fromkeys([*took, last.card, *_let_go(hand, at, last.player, k)]):
             if card != NO_CARD:
                 rows.append(Event(e.seq, last.player, Action.DISCARD.value, card, None,
                                   False, None))  # fmt: skip
-    if e.action in _PLAYS and (last is None or last.player != e.player
-                               or last.action not in _DRAWS):  # fmt: skip
+    if e.action in PLAYS and (last is None or last.player != e.player
+                               or last.action not in DRAWS):  # fmt: skip
         pile, stock = _before(hand, at, k)
         for action, top in ((Action.DRAW_DISCARD.value, pile), (Action.DRAW_STOCK.value, stock)):
             if top is not None:
@@ -193,9 +189,9 @@ def _let_go(hand: Hand, at: int, player: str | None, k: int) -> list[int]:
     for x in hand.events[:at]:
         if x.player != player or x.card == NO_CARD:
             continue
-        if x.action in _DRAWS:
+        if x.action in DRAWS:
             held[x.card] += 1
-        elif x.action in _PLAYS:
+        elif x.action in PLAYS:
             held[x.card] -= 1
     later = Counter(c for x in hand.events[at:] if x.player == player
                     for c in [x.card, *(c for g in x.groups or [] for c in g)]

@@ -56,7 +56,9 @@ def restock(hand: Hand, k: int) -> tuple[Hand, list[Drawn]] | None:
             stocks.append((e.seq, list(e.groups[0]) if e.groups else [], []))
         elif e.action == Action.DRAW_STOCK.value and e.card != NO_CARD:
             stocks[-1][2].append(e.card)
-    shoe, groups, moved = hand.shoe, dict[int, list[int]](), list[Drawn]()
+    shoe = hand.shoe
+    groups: dict[int, list[int]] = {}  # a reshuffle's seq -> its group in the order drawn
+    moved: list[Drawn] = []
     for reshuffle, stock, drawn in stocks:
         if Counter(drawn) - Counter(stock) or drawn == stock[: len(drawn)]:
             continue
@@ -69,8 +71,7 @@ def restock(hand: Hand, k: int) -> tuple[Hand, list[Drawn]] | None:
             groups[reshuffle] = order
     if not moved:
         return None
-    events = [_regroup(e, groups[e.seq]) if e.seq in groups and e.action ==
-              Action.RESHUFFLE.value else e for e in hand.events]  # fmt: skip
+    events = [_regroup(e, groups[e.seq]) if e.seq in groups else e for e in hand.events]
     return replace(hand, shoe=shoe, events=events), moved
 
 
