@@ -7,6 +7,7 @@ the checks that could not run (skipped, never passed)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
@@ -15,6 +16,7 @@ from audit.duck import file_literal
 from audit.findings import Finding, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot
+from audit.logs.refile import REFILED
 from audit.unit import skipped_words
 
 EMPTY_IS_SILENT = ("ledger", "sessions")
@@ -77,7 +79,8 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
 
 
 _OUTSIDE = """
-WITH g AS (SELECT DISTINCT game_id, table_id, started_at, ended_at FROM {games}
+WITH refiled AS ({refiled}),
+g AS (SELECT DISTINCT game_id, table_id, started_at, ended_at FROM {games}
            WHERE game_id IS NOT NULL AND started_at IS NOT NULL),
 h AS (SELECT DISTINCT hand_id, game_id, hand_no, started_at FROM {hands}
       WHERE hand_id IS NOT NULL AND started_at IS NOT NULL)
@@ -86,54 +89,84 @@ SELECT h.hand_id, h.game_id, h.hand_no, strftime(CAST(h.started_at AS TIMESTAMP)
        strftime(CAST(g.ended_at AS TIMESTAMP), '{at}'),
        (SELECT string_agg(o.game_id, ', ' ORDER BY o.game_id) FROM g o
         WHERE o.table_id = g.table_id AND o.game_id <> g.game_id
-          AND o.started_at <= h.started_at AND (o.ended_at IS NULL OR h.started_at <= o.ended_at))
-FROM h JOIN g USING (game_id)
+          AND o.started_at <= h.started_at AND (o.ended_at IS NULL OR h.started_at <= o.ended_at)),
+       r.played
+FROM h JOIN g USING (game_id) LEFT JOIN refiled r ON r.hand_id = h.hand_id
 WHERE h.started_at < g.started_at OR h.started_at > g.ended_at
 ORDER BY h.game_id, h.hand_no, h.hand_id
 """
 
 
+class HandTime(NamedTuple):
+    """A ``hand.time`` finding with the hand it is about (its ``hand_id`` is null: the
+    hand's own verdict is its replay's), the game its row names, and the game it was read
+    into, if any (``audit.logs.refile``)."""
+
+    hand_id: str
+    game_id: str
+    played: str | None
+    finding: Finding
+
+    def concerns(self, game_id: str) -> bool:
+        """Whether explaining game ``game_id`` should show it: the game the row names or
+        the one it was read into."""
+        return game_id in (self.game_id, self.played)
+
+
 def hand_time_findings(log: LogRoot) -> list[Finding]:
+    """``hand_times``' findings."""
+    return [time.finding for time in hand_times(log)]
+
+
+def hand_times(log: LogRoot) -> list[HandTime]:
     """``hand.time``: a hand that started before its game started or after it ended (its
     ``started_at`` against the games row's), naming the games of the same table that ran
     then. A hands row filed under another game of its table plays through the replay
     (its deal and turns stand alone) and shows only in the money of both games (a blind
     tester: 55 of 60 such hands verified, the ledger of both games blamed, critical, and
-    no finding naming the hand). Only the start is compared: a platform may end a game
-    at the declaration and its hand at the last show. One finding a hand (its game's
+    no finding naming the hand). Where the hand's time and number show the game it was
+    played in, the staging reads it there (``audit.logs.refile``) and this finding is the
+    one the mistake gives, saying so. Only the start is compared: a platform may end a
+    game at the declaration and its hand at the last show. One finding a hand (its game's
     rows repeated are the reader's to refuse)."""
     if not log.files.get("games") or not log.files.get("hands"):
         return []
     try:
         with duck.connect() as con:
             con.execute("SET TimeZone = 'UTC'")  # the times in words, as the contract's
-            rows = con.sql(_OUTSIDE.format(games=scan(log, "games"), hands=scan(log, "hands"),
-                                           at="%Y-%m-%d %H:%M:%S")).fetchall()  # fmt: skip
+            games, hands = scan(log, "games"), scan(log, "hands")
+            rows = con.sql(_OUTSIDE.format(games=games, hands=hands, at="%Y-%m-%d %H:%M:%S",
+                                           refiled=REFILED.format(games=games, hands=hands))
+                           ).fetchall()  # fmt: skip
     except duckdb.Error as error:
-        return [finding("check.skipped", game_id="", rule=contract("hands.game_id"),
-                        message="hand.time (hands played outside their game's time) could not "
-                        f"run: {str(error).splitlines()[0]}")]  # fmt: skip
-    found: list[Finding] = []
+        skipped = finding("check.skipped", game_id="", rule=contract("hands.game_id"),
+                          message="hand.time (hands played outside their game's time) could"
+                          f" not run: {str(error).splitlines()[0]}")  # fmt: skip
+        return [HandTime("", "", None, skipped)]
+    found: list[HandTime] = []
     seen: set[str] = set()
-    for hand_id, game_id, hand_no, began, start, end, fits in rows:
+    for hand_id, game_id, hand_no, began, start, end, fits, played in rows:
         if hand_id in seen:
             continue
         seen.add(hand_id)
         span = f"{start} to {end} UTC" if end is not None else f"from {start} UTC, still running"
         then = (f"; game {fits} of the same table was running then" if fits and ", " not in fits
                 else f"; games {fits} of the same table were running then" if fits else "")
-        found.append(
-            finding(
-                "hand.time",
-                game_id=game_id,
-                message=f"Hand {hand_id} (hand no. {hand_no} of game {game_id}) started at "
-                f"{began} UTC, outside its game's time ({span}): it may be another game's"
-                f"{then}.",
-                expected=span,
-                recorded=f"{began} UTC",
-                rule=contract("hands.game_id"),
-            )
+        why = f": it may be another game's{then}"
+        if played is not None:  # read into the game it was played in (audit.logs.refile)
+            why = (f": game {played} of the same table was running then and holds no hand"
+                   f" no. {hand_no} of its own, so the hand was played in it and is audited"
+                   f" as game {played}'s, with that game's checks and money")  # fmt: skip
+        said = finding(
+            "hand.time",
+            game_id=game_id,
+            message=f"Hand {hand_id} (hand no. {hand_no} of game {game_id}) started at "
+            f"{began} UTC, outside its game's time ({span}){why}.",
+            expected=span,
+            recorded=f"{began} UTC",
+            rule=contract("hands.game_id"),
         )
+        found.append(HandTime(hand_id, game_id, played, said))
     return found
 
 

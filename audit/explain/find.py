@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from audit.logs.reader import (
     refuse_undecodable,
     staging,
 )
+from audit.nightwide import hand_times
 from audit.records import NO_CARD, GameUnit, Hand, QuarantineRow
 from audit.unit import UnitAudit, audit_unit
 
@@ -49,8 +50,13 @@ def find_hand(logs: Path, hand_id: str) -> UnitAudit:
         return _lost_hand(logs, log, hand_id)
     for unit in _units(logs, game):
         if any(hand.hand_id == hand_id for hand in unit.hands):
-            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged,
-                               ledger_rows=log.ledger_rows)
+            audited = audit_unit(unit, missing=frozenset(log.missing_optional),
+                                 damaged=log.damaged, ledger_rows=log.ledger_rows)  # fmt: skip
+            # The night's hand.time on this hand, listed with it (the night's names no hand).
+            audited.findings += [replace(time.finding, hand_id=hand_id)
+                                 for time in hand_times(log)
+                                 if time.hand_id == hand_id]  # fmt: skip
+            return audited
     raise AuditError(f"the log root has no hand {hand_id!r}", slug="no-hand")
 
 
@@ -67,8 +73,12 @@ def find_game(logs: Path, game_id: str) -> UnitAudit:
         raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
     for unit in _units(logs, game_id):
         if unit.game_id == game_id:
-            return audit_unit(unit, missing=frozenset(log.missing_optional), damaged=log.damaged,
-                               ledger_rows=log.ledger_rows)
+            audited = audit_unit(unit, missing=frozenset(log.missing_optional),
+                                 damaged=log.damaged, ledger_rows=log.ledger_rows)  # fmt: skip
+            # The night's hand.time on a hand its row files here or that was read in here.
+            audited.findings += [time.finding for time in hand_times(log)
+                                 if time.concerns(game_id)]  # fmt: skip
+            return audited
     raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
 
 

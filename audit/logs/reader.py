@@ -44,6 +44,7 @@ from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contr
 from audit.logs.files import not_read, shown, table_entries
 from audit.logs.footer import InputFile, complete, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
+from audit.logs.refile import REFILED
 from audit.logs.validate import row_checks, source_sql, staged_columns
 from audit.records import GameUnit, QuarantineRow, give_back_memory
 from audit.rules.registry import PlatformRules
@@ -389,11 +390,14 @@ def _stage_queries(buckets: int) -> dict[str, str]:
     return {table: f"SELECT *, {folder} FROM ({query})" for table, query in queries.items()}
 
 
-def _hand_map(buckets: int) -> list[tuple[str, str]]:
+def _hand_map(buckets: int, refiled: str | None = None) -> list[tuple[str, str]]:
     """The hand map's steps, each a (view, query) whose rows are written to Parquet and read
     back as that view by the steps after it: ``hand_map``, one row per hand id, whose first
-    hands row (`_first_k`) decides its game, and `_h` orders all hands by (game_id,
-    hand_no, hand_id); ``placed``, one row per game that has hands, with its `_bucket`.
+    hands row (`_first_k`) decides its game (or ``refiled``: the game of its table it was
+    played in, ``audit.logs.refile``), and `_h` orders all hands
+    by (game, hand_no, hand_id); ``placed``, one row per game that has hands, with its
+    `_bucket`. ``refiled`` names a table of the night's refiled hands, when the views hold
+    one game's rows only (which cannot tell).
 
     Games are placed in the order of the log: by their first hands row, with the hands
     before them counted, so that bucket b holds the games whose hands start about
@@ -412,9 +416,11 @@ def _hand_map(buckets: int) -> list[tuple[str, str]]:
     `_h` is the hands before the game's (a running sum over games) plus the hand's number
     within its game (a window partitioned by game, which spills)."""
     hands = (
-        "SELECT hand_id AS _hid, coalesce(arg_min_null(game_id, _k), '') AS _game,"
+        "SELECT hand_id AS _hid, coalesce(any_value(_to), arg_min_null(game_id, _k), '')"
+        " AS _game,"
         " arg_min_null(hand_no, _k) AS _no, min(_k) AS _first_k, count(*) AS _copies"
-        " FROM raw_hands WHERE hand_id IS NOT NULL GROUP BY hand_id"
+        " FROM raw_hands LEFT JOIN (SELECT hand_id AS _rh, played AS _to FROM refiled)"
+        " ON hand_id = _rh WHERE hand_id IS NOT NULL GROUP BY hand_id"
     )
     games = "SELECT _game, min(_first_k) AS _start, count(*) AS _n FROM hand_ids GROUP BY _game"
 
@@ -434,21 +440,29 @@ def _hand_map(buckets: int) -> list[tuple[str, str]]:
         " _before + row_number() OVER (PARTITION BY _game ORDER BY _no, _hid) AS _h"
         " FROM hand_ids JOIN placed USING (_game)"
     )
-    return [("hand_ids", hands), ("hand_games", games), ("placed", placed), ("hand_map", hand_map)]
+    read = f"SELECT * FROM {refiled}" if refiled else REFILED.format(games="raw_games",
+                                                                       hands="raw_hands")
+    return [("refiled", read), ("hand_ids", hands), ("hand_games", games), ("placed", placed),
+            ("hand_map", hand_map)]
 
 
 def game_of_hand(log: LogRoot, hand_id: str) -> tuple[bool, str | None]:
-    """(the hands table holds `hand_id`, the game its first row names), read from the
-    `hand_id` and `game_id` columns alone. A hands file that cannot be decoded is refused
-    (``refuse_undecodable``) and the others read."""
+    """(the hands table holds `hand_id`, the game the night reads it in: the one its first
+    row names, or the game it was played in, ``audit.logs.refile``). A hands file that
+    cannot be decoded is refused (``refuse_undecodable``) and the others read."""
     while True:
-        paths = ", ".join(file_literal(log.where(f)) for f in log.files["hands"])
+        tables = {
+            table: "read_parquet([{}], union_by_name=true, hive_partitioning=false)".format(
+                ", ".join(file_literal(log.where(f)) for f in log.files[table]))
+            for table in ("hands", "games")
+        }  # fmt: skip
         try:
             with duck.connect(config={"memory_limit": MEMORY_LIMIT}) as con:
                 row = con.execute(
-                    "SELECT count(*), arg_min(game_id, file_index * 4294967296 + file_row_number)"
-                    f" FROM read_parquet([{paths}], union_by_name=true, hive_partitioning=false)"
-                    " WHERE hand_id = $hand",
+                    "SELECT count(*), coalesce(any_value(played),"
+                    " arg_min(game_id, file_index * 4294967296 + file_row_number))"
+                    f" FROM {tables['hands']} LEFT JOIN ({REFILED.format(**tables)}) r"
+                    " USING (hand_id) WHERE hand_id = $hand",
                     {"hand": hand_id},
                 ).fetchone()
             break
@@ -604,16 +618,24 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
         first: dict[str, int] = {}  # the global index of each table's first file
         offset = 0
         for table in TABLES:
+            first[table], offset = offset, offset + len(log.files[table])
+        if game is not None:  # the hands read into or out of the game (``audit.logs.refile``)
+            for table in ("games", "hands"):
+                _create_views(con, table, [log.where(f) for f in log.files[table]],
+                              first[table], None, log.absent(table), log.uniform(table),
+                              name=f"all_{table}")  # fmt: skip
+            con.execute("CREATE TEMP TABLE night_refiled AS "
+                        + REFILED.format(games="raw_all_games", hands="raw_all_hands"))
+        for table in TABLES:
             paths = [log.where(f) for f in log.files[table]]
             _create_views(
-                con, table, paths, offset, game, log.absent(table), log.uniform(table)
+                con, table, paths, first[table], game, log.absent(table), log.uniform(table)
             )
-            first[table], offset = offset, offset + len(paths)
         hand_rows = sum(f.rows for f in log.files["hands"])
         passes = 1 if game is not None else duck.passes(hand_rows)
-        reading = ("hands",)
+        reading = ("hands", "games")  # the hand map reads the games for the refiled hands
         con.execute(f"SET memory_limit = '{HAND_MAP_MEMORY}'")
-        for view, query in _hand_map(buckets):
+        for view, query in _hand_map(buckets, refiled="night_refiled" if game else None):
             written = literal(str(folder / f"{view}.parquet"))
             con.execute(f"COPY ({query}) TO {written} (FORMAT parquet)")
             con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({written})")
@@ -727,9 +749,9 @@ def _create_views(
     name: str | None = None,
 ) -> None:
     """`raw_<name>`: the contract columns of every row of `paths`, files of `table`, with
-    `_k` (only the rows of `game`, when given; the optional columns no file has, `absent`,
-    as nulls); `chk_<name>`: the same with `_ok` and `_p`, its row checks. `name` is
-    `table` unless given; the views are replaced."""
+    `_k` (only the rows of `game`, when given, its hands as ``night_refiled`` files them;
+    the optional columns no file has, `absent`, as nulls); `chk_<name>`: the same with `_ok`
+    and `_p`, its row checks. `name` is `table` unless given; the views are replaced."""
     name = name or table
     checks = row_checks(table)
     source = source_sql(
@@ -737,6 +759,11 @@ def _create_views(
     )
     if game is not None:
         keep = f"game_id = {literal(game)}"
+        if table == "hands":  # as the night reads them (``night_refiled``, ``_stage``)
+            keep = (f"({keep} AND (hand_id IS NULL"
+                    " OR hand_id NOT IN (SELECT hand_id FROM night_refiled)))"
+                    " OR hand_id IN (SELECT hand_id FROM night_refiled"
+                    f" WHERE played = {literal(game)})")  # fmt: skip
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
             hands = [row[0] for row in con.sql("SELECT DISTINCT hand_id FROM raw_hands").fetchall()]
             keep = f"hand_id IN ({', '.join(literal(h) for h in hands if h) or 'NULL'})"
