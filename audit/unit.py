@@ -262,9 +262,13 @@ def audit_unit(
         out.skipped = skipped_checks(game.format, missing, damaged or {})
     if game is not None and rules is not None:
         events = "game_events" not in missing
+        # Each hand as its replay read it (a results row read in its player's name,
+        # ``replay.readings.renamed_result``): the game's money reads through it.
+        read = {h.hand.hand_id: h.audit.replay.hand for h in out.hands if h.audit is not None}
         out.findings = game_checks(
-            game, unit.hands, rules, game_events=events, damaged=damaged,
-            expected=out.rules_say(), ledger_rows=ledger_rows,
+            game, [read.get(hand.hand_id, hand) for hand in unit.hands], rules,
+            game_events=events, damaged=damaged, expected=out.rules_say(),
+            ledger_rows=ledger_rows,
         )  # fmt: skip
         _mark(out)
     elif game is not None:

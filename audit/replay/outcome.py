@@ -16,7 +16,7 @@ from audit.money import money, points_settlement
 from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
 from audit.replay.charged import charged_words
 from audit.replay.hand import HandReplay
-from audit.replay.readings import otherwise
+from audit.replay.readings import otherwise, renamed_result
 from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
@@ -131,6 +131,13 @@ def audit_hand(
             then, found = _judged(again, game, committed)
             if len(found) + 1 < len(findings):
                 replay, expected, findings = again, then, [said, *found]
+    renamed = renamed_result(replay.hand, findings, rules)  # a results row's name: judged
+    if renamed is not None:
+        again = HandReplay(renamed.hand, game, rules, started_with).run()
+        then, found = _judged(again, game, committed)
+        explained = not any(f.check.startswith(renamed.leaves) for f in found)
+        if explained and len(found) + 1 < len(findings):
+            replay, expected, findings = again, then, [renamed.said, *found]
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
 
 
@@ -571,7 +578,23 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
                 expected=want.points,
                 recorded=row.points,
             )
-    return out
+    return _left_in_wins(out)
+
+
+def _left_in_wins(out: list[Finding]) -> list[Finding]:
+    """A declaration the platform accepted that the rules refuse, at a table where one
+    player was left in (``turns.last_player``): that player's win is the same mistake as
+    the declarer's, so it is said in the ``declare.verdict``, not as a second finding on
+    the player who did nothing (a blind tester's 2-player hands: the innocent opponent's
+    ``score.outcome`` beside every such verdict)."""
+    verdicts = [f for f in out if f.check == "declare.verdict" and f.recorded == "won"]
+    left = [f for f in out if f.check == "score.outcome" and f.expected == "won"
+            and f.recorded == "lost"]  # fmt: skip
+    if len(verdicts) != 1 or len(left) != 1:
+        return out
+    (verdict,), (winner,) = verdicts, left
+    words = f"{verdict.message.removesuffix('.')}; so {winner.message}"
+    return [replace(f, message=words) if f is verdict else f for f in out if f is not winner]
 
 
 def _ended_on_invalid(declaration: Declaration, outcome: str) -> bool:
@@ -718,6 +741,11 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             why = f"dropped (a {kind}) for {points[str(i)]} points at {point_value} a point"
             if valued:  # why their value cards earned nothing (a blind tester asked)
                 why += ", and a player who drops neither pays nor receives for value cards"
+        elif row.outcome == "invalid_declare" and share is None:
+            why = f"declared wrongly for {points[str(i)]} points at {point_value} a point"
+            if valued:  # as a dropper: out of the value cards' settlement (a blind tester)
+                why += (", and a player who declares wrongly neither pays nor receives for"
+                        " value cards")
         else:
             why = f"lost {points[str(i)]} points{value} at {point_value} a point"
         out.append(
@@ -734,7 +762,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 # gives the money), not the plain points settlement's.
                 rule=rules.cite(
                     "points.value_cards"
-                    if share or (valued and row.outcome in _DROP_WORDS)
+                    if share or (valued and row.outcome in {*_DROP_WORDS, "invalid_declare"})
                     else "money.points_settlement"
                 ),
             )

@@ -105,13 +105,16 @@ def _named(cards: Sequence[int], kind: str, jokers: Jokers, rules: Ruleset) -> s
 def short_of_dublees(
     cards: Sequence[int], sizes: Sequence[int], jokers: Jokers, rules: Ruleset
 ) -> str | None:
-    """Why a declaration laid mostly in pairs (more than half of its groups, of ``sizes``
-    cards each, hold 2) is no declaration by dublees (``declaration.alternatives``), in
-    words; ``None`` for one laid otherwise, or under a ruleset with no such alternative
-    (or whose melds may be pairs, ``melds.min_size``). Pairs are then no melds, so cards
-    laid so are an attempt at the dublees, and what they
+    """Why a declaration laid mostly in pairs (more than half of its groups of two cards or
+    more, of ``sizes`` cards each, hold 2) is no declaration by dublees
+    (``declaration.alternatives``), in words; ``None`` for one laid otherwise, or under a
+    ruleset with no such alternative (or whose melds may be pairs, ``melds.min_size``).
+    Pairs are then no melds, so cards laid so are an attempt at the dublees, and what they
     lack is dublees, not each pair's third card (a blind tester read every pair "has 2
-    cards; a sequence or set needs at least 3" and never that 7 dublees are not 8).
+    cards; a sequence or set needs at least 3" and never that 7 dublees are not 8). The
+    cards left beside the dublees "need no arrangement" (the preset), so a group of one
+    card is not counted against the pairs (a blind tester's 7 pairs and 7 cards each
+    alone were read as 14 short groups and no pure sequence).
 
     >>> from audit.cards import parse_codes
     >>> from audit.rules.ruleset import load_preset
@@ -122,10 +125,15 @@ def short_of_dublees(
     it holds 7 dublees where a declaration by dublees needs 8 (declaration.alternatives: 8
     dublees are a declaration); its pairs are no sequences or sets, which need at least 3
     cards
+    >>> alone = [2] * 7 + [1] * 6  # the 7 dublees, the other cards each alone
+    >>> short_of_dublees(hand, alone, Jokers.for_wild_card("7H", r21), r21).startswith(
+    ...     "it holds 7 dublees where a declaration by dublees needs 8")
+    True
     """
     need = next((alt.count for alt in rules.alternatives if alt.kind == "dublees"), None)
-    pairs = sum(1 for n in sizes if n == 2)
-    if need is None or rules.min_meld_size <= 2 or 2 * pairs <= len(sizes):
+    laid = [n for n in sizes if n >= 2]
+    pairs = sum(1 for n in laid if n == 2)
+    if need is None or rules.min_meld_size <= 2 or 2 * pairs <= len(laid):
         return None
     have = tally(cards, jokers, rules).dublees
     held = f"{have} dublee{'s' if have != 1 else ''}" if have else "no dublees"

@@ -600,20 +600,18 @@ def test_turns_last_player_wins_a_hand_whose_invalid_declaration_was_accepted_00
     'Invalid declarations receive an 80-point penalty'), under either
     `declaration.invalid_ends_hand`: the platform accepts P1's invalid declaration and
     records P2 as the loser. By the rules P1 is out with 80 and P2, the one player left,
-    wins with 0: P2's recorded loss is a `score.outcome` of its own beside P1's
-    `declare.verdict` (the tool said P2 "lost, 40 points ... agrees": a blind tester)."""
+    wins with 0: P2's recorded loss is said in P1's `declare.verdict`, the one finding of
+    the one mistake (the tool said P2 "lost, 40 points ... agrees": a blind tester; then
+    a `score.outcome` on P2, who did nothing, beside it: another)."""
     rules = replace(STANDARD, invalid_ends_hand=ends)
     game, hand = scenario(**base(stock="7D JK 6H", events=["P1 draw_stock 7D", ACCEPTED]))
     result = audit_hand(hand, game, rules)
-    assert [(f.check, f.player_id) for f in result.findings] == [
-        ("declare.verdict", "P1"),
-        ("score.outcome", "P2"),
-    ]
+    assert [(f.check, f.player_id) for f in result.findings] == [("declare.verdict", "P1")]
     p2 = result.expected["P2"]
     assert (p2.outcome, p2.points, p2.rule_key) == ("won", 0, "turns.last_player")
-    assert result.findings[1].message == (
-        "P2 is recorded as lost (40 points), but the hand gives won (0 points): P2 was the "
-        "last player left in the hand once P1's invalid declaration put P1 out."
+    assert result.findings[0].message.endswith(
+        "; so P2 is recorded as lost (40 points), but the hand gives won (0 points): P2 was "
+        "the last player left in the hand once P1's invalid declaration put P1 out."
     )
     assert money_by_rules(game, result.expected)[0] == {
         "P1": Decimal("-80.00"), "P2": Decimal("72.00"),

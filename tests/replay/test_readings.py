@@ -4,10 +4,13 @@ another player's name, a reshuffle row's stock written in another order than dra
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from audit.cards import CODE_TEXT
-from audit.records import Event
+from audit.records import Event, GameUnit, LedgerRow
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
+from audit.unit import audit_unit
 from tests.replay.cases import DECLARE, SHOW, base, longer
 from tests.replay.scenario import scenario
 from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins, reshuffled_then_drawn
@@ -138,3 +141,41 @@ def test_turns_order_a_draw_missing_from_renumbered_rows_is_one_finding() -> Non
         "A row seems to be missing before seq 2: P2's draw_discard of 2S;"
     )
     assert audit.replay.winner == "P1"
+
+
+def test_results_player_id_a_row_in_the_name_of_a_player_not_dealt_in_is_one_finding() -> None:
+    """`results.player_id` (log-format.md: one row per seated player): P2's result is
+    written in the name of P9, who was not dealt in. Read as written, P9 has a result in a
+    hand they were not in and P2 has none, and the game's money cannot be checked (what P2
+    settles is not known); read as P2's, one finding that names both, and the ledger is
+    checked through it: it balances for P1, P2 and the rake."""
+    game, hand = scenario(**base())
+    hand.results = [r._replace(player="P9") if r.player == "P2" else r for r in hand.results]
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in audit.findings] == [
+        ("score.outcome", "P2", "P2", "P9")
+    ]
+    assert audit.findings[0].message == (
+        "P2's result (lost, 40 points) is recorded in the name of P9, who was not dealt in; "
+        "P2 has no result row of their own."
+    )
+    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("36.00")),
+                   LedgerRow("P2", "points_settlement", Decimal("-40.00")),
+                   LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert unit.findings == []
+    game.ledger[1] = LedgerRow("P2", "points_settlement", Decimal("-41.00"))
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert [f.check for f in unit.findings] == ["ledger.balance"]
+
+
+def test_results_player_id_a_stranger_and_a_missing_row_that_do_not_match_stay_two() -> None:
+    """A row in a stranger's name that is not what the rules give the player without one
+    (P2 lost 40 points; the row says won): not that player's row written in another name,
+    so both findings stand."""
+    game, hand = scenario(**base())
+    hand.results = [r._replace(player="P9", outcome="won", points=0) if r.player == "P2"
+                    else r for r in hand.results]  # fmt: skip
+    checks = [(f.check, f.player_id) for f in audit_hand(hand, game, STANDARD).findings]
+    assert ("score.outcome", "P9") in checks
+    assert ("score.outcome", "P2") in checks

@@ -230,3 +230,29 @@ def test_a_wrong_kind_of_drop_in_21_cards_leaves_the_money_judged() -> None:
     game, hand = hand_21(RIGHT, events=[*EVENTS[:7], EVENTS[7].replace("4D 5D 8H", "4D / 5D 8H")])
     audit = audit_hand(hand, game, R21)
     assert money_unsettled(hand.results, audit.expected, value_cards=True)
+
+
+def test_points_value_cards_a_player_who_declared_wrongly_is_out_of_the_settlement() -> None:
+    """points.value_cards (standard-21: "a player who dropped or declared wrongly neither
+    pays nor receives"; 000_1729c72ad4c1f885.txt, "The player who has a Marriage in hand
+    will get 100 points from each of the players (who have not dropped)"): C declares
+    wrongly holding 6H 6H, is charged 120, and play goes on; A and B settle the value
+    cards between them. The record settles C into them: C's finding says why C's value
+    cards earned nothing, as a dropper's does, and cites that rule (a blind tester's
+    support agent read "C lost 120 points", which said neither)."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C draw_stock 5H",
+                   "C declare 5H: KS KD QC QH JS JD TC TH AS AD 9C 9H 8S 8D 6H 6H 2C 4D 3S 5S 2H"]
+    results = {"A": ("won", 0, "0.00"), "B": ("lost", 9, "0.00"), "C": ("invalid_declare", 120,
+                                                                       "-170.00")}
+    game, hand = hand_21(results, events=events)
+    audit = audit_hand(hand, game, R21)
+    assert audit.expected["C"].value is None
+    c = next(f for f in audit.findings if f.player_id == "C")
+    assert (c.check, c.expected) == ("score.amount", "-120.00")
+    assert c.message == (
+        "C declared wrongly for 120 points at 1.0000 a point, and a player who declares "
+        "wrongly neither pays nor receives for value cards, so the amount should be -120.00, "
+        "but the record shows -170.00."
+    )
+    assert c.rule.startswith("points.value_cards:")
