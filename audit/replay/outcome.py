@@ -17,6 +17,7 @@ from audit.records import Game, Hand, Result, charged_points, dealt_in, money_un
 from audit.replay.charged import charged_words
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
+from audit.replay.recut import Settled, settled_otherwise, settled_words
 from audit.replay.seats import Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
@@ -33,6 +34,8 @@ _DROP_WORDS = {
     "first_drop": "dropped before drawing a card (a first drop)",
     "middle_drop": "dropped after drawing a card in this hand (a middle drop)",
 }
+_OUT_OF_VALUES: Final = frozenset({*_DROP_WORDS, "invalid_declare"})
+"""The outcomes of players who neither pay nor receive for value cards (points.value_cards)."""
 _FORMAT_WORDS = {
     "points": "points rummy",
     "pool_101": "101 pool",
@@ -138,7 +141,21 @@ def audit_hand(
         explained = not any(f.check.startswith(renamed.leaves) for f in found)
         if explained and len(found) + 1 < len(findings):
             replay, expected, findings = again, then, [renamed.said, *found]
+    left = tuple(p for p, e in expected.items() if e.outcome in _OUT_OF_VALUES)
+    ways = [way for way in settled_otherwise(replay.hand, findings, rules, left)
+            if not compare_money(replay, game, _valued(replay, expected, way))]
+    if len(ways) == 1:  # every amount off by the value cards settled another way
+        said = settled_words(replay.hand, findings, ways[0], rules)
+        findings = [said, *(f for f in findings if f.check != "score.amount")]
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def _valued(replay: HandReplay, expected: dict[str, Expected], way: Settled
+            ) -> dict[str, Expected]:  # fmt: skip
+    """``expected`` with the value cards settled ``way`` (``recut``)."""
+    out = dict(expected)
+    _settle_values(replay, out, way.jokers, way.out)
+    return out
 
 
 def _judged(
@@ -302,18 +319,22 @@ def plays_on(want: Expected) -> bool:
     return want.points is None and want.rule_key == "declaration.invalid_ends_hand"
 
 
-def _settle_values(replay: HandReplay, out: dict[str, Expected]) -> None:
+def _settle_values(replay: HandReplay, out: dict[str, Expected], jokers: Jokers | None = None,
+                   also: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Points rummy with value cards (``points.value_cards``): the players still in at the
     show (the rules' outcome ``won`` or ``lost``; who dropped, left or declared invalidly
     is out) settle the value of their cards. A loser's cards are those held at the end (or
     when a valid declaration the platform rejected ended the hand: ``seat_by_rules``); the
-    declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``)."""
+    declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``).
+    ``jokers`` and ``also`` settle them another way (``recut``): around other value cards,
+    and with those players in too."""
     if replay.game.format != "points":
         return
+    counted = jokers or replay.jokers
     held = {
-        player: value_of(seat_by_rules(replay, player).cards, replay.jokers, replay.rules)
+        player: value_of(seat_by_rules(replay, player).cards, counted, replay.rules)
         for player, want in out.items()
-        if want.outcome in ("won", "lost")
+        if want.outcome in ("won", "lost") or player in also
     }
     if len(held) < 2:
         return
@@ -762,7 +783,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 # gives the money), not the plain points settlement's.
                 rule=rules.cite(
                     "points.value_cards"
-                    if share or (valued and row.outcome in {*_DROP_WORDS, "invalid_declare"})
+                    if share or (valued and row.outcome in _OUT_OF_VALUES)
                     else "money.points_settlement"
                 ),
             )

@@ -18,8 +18,10 @@ from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
 from audit.records import Game, GameUnit, Hand, money_unsettled
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import audit_hand, expected_outcomes, money_by_rules
+from audit.replay.outcome import _valued, audit_hand, expected_outcomes, money_by_rules
+from audit.replay.recut import Settled
 from audit.rules.counts import value_settlement
+from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
 from audit.unit import admit
 from tests.replay.scenario import scenario
@@ -256,3 +258,54 @@ def test_points_value_cards_a_player_who_declared_wrongly_is_out_of_the_settleme
         "but the record shows -170.00."
     )
     assert c.rule.startswith("points.value_cards:")
+
+
+def _recorded_as(game: Game, hand: Hand, way: Settled) -> None:
+    """Write the hand's amounts as the value cards settled ``way`` give them."""
+    audit = audit_hand(hand, game, R21)
+    amounts, _ = money_by_rules(game, _valued(audit.replay, audit.expected, way))
+    hand.results = [r._replace(amount=amounts[r.player]) for r in hand.results]
+
+
+def test_points_value_cards_counted_around_another_cut_card_is_one_finding() -> None:
+    """points.value_cards (standard-21: "The value cards are the cut card itself, the up
+    joker and the down joker"): the platform counts them around JD, not the 7H turned up.
+    Every amount moves (three score.amount findings, each true, none saying why: a blind
+    tester's 27-card hand had five); read so, one finding says it (audit/replay/recut.py).
+    Around QH, which no player holds, every amount is as if no card were of value, which
+    many cards would give: no one card is named, and the three findings stand."""
+    game, hand = hand_21(RIGHT)
+    _recorded_as(game, hand, Settled(Jokers.for_wild_card("JD", R21), ()))
+    (found,) = audit_hand(hand, game, R21).findings
+    assert (found.check, found.player_id, found.expected, found.recorded) == (
+        "score.amount", None, "7H 8H 6H", "JD QD TD")
+    assert found.message == (
+        "Every amount of this hand settles the value cards as if the cut card were JD (value "
+        "cards JD QD TD), but the deal turned up 7H (value cards 7H 8H 6H): 3 players' "
+        "amounts are off by that alone."
+    )
+    _recorded_as(game, hand, Settled(Jokers.for_wild_card("QH", R21), ()))
+    assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
+
+
+def test_points_value_cards_settled_with_a_player_who_dropped_is_one_finding() -> None:
+    """points.value_cards ("a player who dropped or declared wrongly neither pays nor
+    receives"): C drops holding 6H 6H, and the platform settles the value cards with C in.
+    One finding names C and the rule, not one for each of the three amounts it moved. A
+    single amount off is its own finding still."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {"A": ("won", 0, "0.00"), "B": ("lost", 9, "0.00"), "C": ("first_drop", 30, "0")}
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    _recorded_as(game, hand, Settled(None, ("C",)))
+    (found,) = audit_hand(hand, game, R21).findings
+    assert (found.check, found.expected, found.recorded) == ("score.amount", "without C", "with C")
+    assert found.message.startswith(
+        "Every amount of this hand settles the value cards with C among the players who pay "
+        "and are paid, but a player who drops or declares wrongly neither pays nor receives"
+    )
+    _recorded_as(game, hand, Settled(None, ()))  # the rules' own settlement
+    assert audit_hand(hand, game, R21).findings == []
+    hand.results = [r._replace(amount=Decimal("-29.00")) if r.player == "C" else r
+                    for r in hand.results]  # fmt: skip
+    assert [f.player_id for f in audit_hand(hand, game, R21).findings] == ["C"]

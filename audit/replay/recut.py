@@ -1,0 +1,96 @@
+"""Value cards counted from another card than the deal turned up: one finding for the hand,
+not one for every amount (docs/rules-21-27.md, value cards; ``outcome.audit_hand``).
+
+In 21- and 27-card points, the value cards are the cut card and its up and down jokers
+(``points.value_cards``), and every player still in at the show is paid or pays by them.
+A platform that counts them around another card (the cut card's neighbour, another suit)
+moves every player's amount at once: a blind tester's such hand was five ``score.amount``
+findings, each true and none saying why; one that settles them with a player who dropped
+or declared wrongly, whom the rules leave out, moves them all too (four findings). Where a
+hand's amounts disagree with the rules for two players or more, the caller settles the
+value cards those ways (``settled_otherwise``); where exactly one of them gives every
+recorded amount, its one finding (``settled_words``) stands for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import NamedTuple
+
+from audit.cards import CODE_TEXT, JOKER
+from audit.findings import Finding, finding_at
+from audit.records import NO_CARD, Hand
+from audit.rules.melds import Jokers
+from audit.rules.ruleset import Ruleset, cite
+
+AMOUNTS = 2
+"""The fewest ``score.amount`` findings a hand must have to be read so: one wrong amount
+is that amount's own mistake."""
+
+
+class Settled(NamedTuple):
+    """A way the platform may have settled the value cards: around ``jokers``' value cards
+    (None: the hand's own), and with the players the rules leave out (``out``, who dropped
+    or declared wrongly) among those who pay and are paid, or not."""
+
+    jokers: Jokers | None
+    out: tuple[str, ...]
+
+
+def settled_otherwise(
+    hand: Hand, findings: list[Finding], rules: Ruleset, out: tuple[str, ...]
+) -> Iterator[Settled]:
+    """Where the hand has value cards and ``AMOUNTS`` or more amounts the rules disagree
+    with (and nothing else is wrong with its money's ground: no verdict or points finding):
+    the settlement with ``out``, the players the rules leave out of it, in; then around
+    every card other than the hand's wild card that a deal can turn up, whose value cards
+    are not the hand's own."""
+    amounts = sum(1 for f in findings if f.check == "score.amount")
+    if rules.value_cards is None or hand.wild == NO_CARD or amounts < AMOUNTS:
+        return
+    if any(f.check in ("declare.verdict", "score.outcome", "score.points") for f in findings):
+        return
+    if out:
+        yield Settled(None, out)
+    own = Jokers.for_wild_card(hand.wild, rules).kinds
+    seen = {own}
+    for code in range(len(CODE_TEXT)):  # every card, the printed joker last
+        if code == hand.wild:
+            continue
+        jokers = Jokers.for_wild_card(code, rules)
+        if jokers.kinds and jokers.kinds not in seen:
+            seen.add(jokers.kinds)
+            yield Settled(jokers, ())
+
+
+def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: Ruleset
+                  ) -> Finding:  # fmt: skip
+    """The one finding of a hand whose amounts all follow from the value cards settled as
+    ``settled`` says, at the place of its first ``score.amount``."""
+    first = next(f for f in findings if f.check == "score.amount")
+    dealt = Jokers.for_wild_card(hand.wild, rules).kinds
+    right = " ".join(CODE_TEXT[c] for c in dealt)
+    many = len({f.player_id for f in findings if f.check == "score.amount"})
+    place = replace(first, player_id=None, seq=None)
+    if settled.jokers is None:
+        who = " and ".join(settled.out)
+        return finding_at(
+            place, "score.amount", expected="without " + who, recorded="with " + who,
+            rule=cite(rules, "points.value_cards"),
+            message=f"Every amount of this hand settles the value cards with {who} among the "
+            "players who pay and are paid, but a player who drops or declares wrongly "
+            f"neither pays nor receives for value cards: {many} players' amounts are off by "
+            "that alone.",
+        )  # fmt: skip
+    said = " ".join(CODE_TEXT[c] for c in settled.jokers.kinds)
+    cut = CODE_TEXT[settled.jokers.kinds[0]]
+    turned = CODE_TEXT[hand.wild] + (f", which stands for {CODE_TEXT[dealt[0]]}"
+                                     if hand.wild == JOKER and dealt else "")  # fmt: skip
+    return finding_at(
+        place, "score.amount", expected=right, recorded=said,
+        rule=cite(rules, "points.value_cards"),
+        message=f"Every amount of this hand settles the value cards as if the cut card were "
+        f"{cut} (value cards {said}), but the deal turned up {turned} (value cards {right}): "
+        f"{many} players' amounts are off by that alone.",
+    )  # fmt: skip
