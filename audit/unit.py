@@ -490,6 +490,24 @@ def game_checks(
     if "game_events" in game.lost_rows and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events"))
         events_lost = True
+    if (game_events and not events_lost and Format(game.format).is_pool and hands
+            and not game.game_events and not game.running):  # fmt: skip
+        # A pool game ends on its winner or a split, written in game_events with the
+        # eliminations and rebuys before them: with none of its rows, its scores would be
+        # judged as if no one had been out or rebought (a blind tester: one game's rows
+        # left out were 22 findings, 8 of them critical money alarms about rebuys "not
+        # owed", with words its own other findings belied). One finding says so.
+        found.append(
+            game_unchecked(
+                game,
+                f"Game {game.game_id} ended, but game_events holds no row of it, though a "
+                "pool game records its eliminations, rebuys and how it ended (game_won or "
+                f"split) there, so {_rests(game, 'game_events')} not checked.",
+                "game_events.action",
+                Severity.MAJOR,
+            )
+        )
+        events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)
     # A pool or deals game's prize goes to the rules' winner (a pool game's last player

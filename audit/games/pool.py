@@ -412,10 +412,12 @@ class _PoolCheck:
                     and player not in self.ghosts
                     and not (last and self.game.running)
                 ):
+                    later = self.recorded_after(player, no)  # a row a hand late (a tester)
                     self.add(
                         "pool.elimination", "elimination_score",
-                        f"{player} reached {score} after hand {no}, "
-                        f"{_over(self.pool)}, but no elimination was recorded."
+                        f"{player} reached {score} after hand {no}, {_over(self.pool)}, but "
+                        + (f"their elimination is recorded only after hand {later}, which "
+                           "they played while out." if later else "no elimination was recorded.")
                         + self.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
@@ -502,6 +504,15 @@ class _PoolCheck:
                 expected=f"one {action} event", recorded=f"{len(written)} {action} events",
             )  # fmt: skip
         return {player: written[0] for player, written in rows.items()}
+
+    def recorded_after(self, player: str, no: int) -> int | None:
+        """Hand ``no`` + 1, when ``player`` played it and has an ``eliminated`` row after it:
+        their elimination, written a hand late."""
+        after = self.by_no.get(no + 1)
+        played = after is not None and player in after.seats
+        rows = self.events.get(no + 1, []) if played else []
+        out = any(e.action == "eliminated" and e.player == player for e in rows)
+        return no + 1 if out else None
 
     def late(self, hand: Hand, player: str, score: int) -> bool:
         """``player``, out by the rules after ``hand`` with no row saying so, has their

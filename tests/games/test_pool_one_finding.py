@@ -288,3 +288,44 @@ def test_pool_elimination_a_player_written_out_below_the_threshold_is_one_findin
     (found,) = game_checks(game, hands, RULES)
     assert keys([found]) == [("pool.elimination", "g1", "h2", "C")]
     assert "below the 101 that eliminates" in found.message
+
+
+def test_pool_elimination_a_row_written_after_a_hand_played_while_out_says_so_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool): B reaches 110 after hand 2, is dealt
+    into hand 3 and only then written out. The finding says the elimination is recorded a
+    hand late, after a hand B played while out, not that none was recorded (a blind
+    tester: a support agent would tell the player they were never eliminated)."""
+    points = [{"A": 0, "B": 80, "C": 10}, {"A": 0, "B": 30, "C": 20}, {"A": 20, "B": 0, "C": 0}]
+    game, hands = pool_game(points, [ev(3, "B", "eliminated", 110)])
+    found = [f for f in game_checks(game, hands, RULES) if f.check == "pool.elimination"]
+    assert found[0].message == (
+        "B reached 110 after hand 2, which eliminates at 101, but their elimination is "
+        "recorded only after hand 3, which they played while out."
+    )
+
+
+def test_game_events_action_a_pool_game_that_ended_with_no_row_is_one_finding_000() -> None:
+    """log-format.md, game_events (eliminated, rebuy, split, game_won): a pool game that
+    ended records its eliminations and how it ended there. One that ended with no row at
+    all is one `game.unchecked`, major, and its scores, eliminations, rebuys, winner and
+    the money resting on them are not judged as if no one had been out or rebought (a
+    blind tester's such game: 22 findings, 8 critical ledger alarms about rebuys "not
+    owed"). The ledger's own balance is still checked."""
+    points = [{"A": 0, "B": 80, "C": 50}, {"A": 0, "B": 30, "C": 60}]
+    events = [ev(2, "B", "eliminated", 110), ev(2, "C", "eliminated", 110),
+              ev(2, "A", "game_won")]  # fmt: skip
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, events, ledger, ended=True)
+    assert game_checks(game, hands, RULES) == []
+    game.game_events = []
+    (found,) = game_checks(game, hands, RULES)
+    assert (found.check, found.severity.value) == ("game.unchecked", "major")
+    assert found.message == (
+        "Game g1 ended, but game_events holds no row of it, though a pool game records its "
+        "eliminations, rebuys and how it ended (game_won or split) there, so its running "
+        "scores, eliminations, rebuys, splits and winner were not checked."
+    )
+    game.ledger[-1] = game.ledger[-1]._replace(amount=game.ledger[-1].amount + 1)
+    assert [f.check for f in game_checks(game, hands, RULES)] == ["game.unchecked",
+                                                                  "ledger.balance"]  # fmt: skip
