@@ -119,13 +119,51 @@ def check_ledger(
                 rows += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
             rows += _pool(game, hands, game.entry_fee, winner, void_rebuys)
-        rows += refunds(game, hands, expected)
+        rows = _prize_as_refund(game, rows + refunds(game, hands, expected))
     net = sum((row.amount for row in game.ledger), ZERO)
     explained = sum((moved for _, moved in rows), ZERO)
     out = ([] if rows and explained == net else balance(game)) + [f for f, _ in rows]
     if severity is not None:
         out = [_at(f, severity) for f in out]
     return out
+
+
+def _prize_as_refund(game: Game, rows: list[Row]) -> list[Row]:
+    """A winner's prize paid in a row written as a ``refund``: the winner's prize short by
+    just that refund's amount is the one row's kind written wrong, one finding, not a
+    prize unpaid and a refund not owed (a blind tester: two critical findings, one telling
+    the winner they were never paid)."""
+    refunds = {f.player_id: (f, moved) for f, moved in rows
+               if f.expected == "no refund rows" and f.player_id}  # fmt: skip
+    merged: dict[int, Row] = {}  # the prize's finding -> the one finding for both
+    used: set[int] = set()  # the refunds' findings merged
+    for f, moved in rows:
+        if f.rule != POOL_RULE or f.player_id not in refunds:
+            continue
+        refund, back = refunds[f.player_id]
+        owed, paid = _amount(f.expected), _amount(f.recorded)
+        amount = _amount((refund.recorded or "").removeprefix("refund "))
+        if owed is None or paid is None or amount is None or owed <= 0 or owed - paid != amount:
+            continue
+        said = finding(
+            "ledger.balance", game_id=game.game_id, player_id=f.player_id,
+            expected=f"prize {amount}", recorded=refund.recorded,
+            message=f"The {amount} paid to {f.player_id} as a refund is the prize they won "
+            f"({owed}): the ledger writes that row as a refund, not a prize.",
+            rule=POOL_RULE,
+        )  # fmt: skip
+        merged[id(f)] = (said, moved + back)
+        used.add(id(refund))
+        del refunds[f.player_id]
+    return [merged.get(id(f), (f, moved)) for f, moved in rows if id(f) not in used]
+
+
+def _amount(text: str | None) -> Decimal | None:
+    """A finding's ``expected`` or ``recorded`` as an amount, None when it is not one."""
+    try:
+        return Decimal(text) if text is not None else None
+    except ArithmeticError:
+        return None
 
 
 def _at(f: Finding, severity: Severity) -> Finding:

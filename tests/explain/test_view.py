@@ -353,11 +353,11 @@ def test_the_last_player_left_after_an_accepted_invalid_declaration_is_told_they
     B, the one player left, wins the hand and is paid what A's 80 points pay less the rake.
     Explain told B "lost, 80 points ... agrees ... by the rules no one won the hand" (a
     blind tester): B is told they won, what the rules' outcomes pay, and that the record
-    differs; the finding on B's outcome says so too."""
+    differs; A's declare.verdict, the one finding of the one mistake, says so too."""
     view = view_of(ACCEPTED_INVALID_TWO)
-    assert [(f.check, f.player) for f in view.findings] == [
-        ("declare.verdict", "A"), ("score.outcome", "B"),
-    ]  # fmt: skip
+    assert [(f.check, f.player) for f in view.findings] == [("declare.verdict", "A")]
+    assert "; so B is recorded as lost (80 points), but the hand gives won" in (
+        view.findings[0].message)
     a, b = view.players
     assert (a.outcome, a.points, a.amount) == ("invalid declaration", "80", "-40.00")
     assert (b.outcome, b.points, b.amount) == ("won", "0", "34.00")

@@ -329,3 +329,24 @@ def test_game_events_action_a_pool_game_that_ended_with_no_row_is_one_finding_00
     game.ledger[-1] = game.ledger[-1]._replace(amount=game.ledger[-1].amount + 1)
     assert [f.check for f in game_checks(game, hands, RULES)] == ["game.unchecked",
                                                                   "ledger.balance"]  # fmt: skip
+
+
+def test_ledger_prize_a_prize_written_as_a_refund_is_one_finding_000() -> None:
+    """log-format.md, ledger (`prize`, `refund`; schemas/money.md: the winner of a pool
+    game is paid the prize, and a game played to its end pays no refund): A's prize of
+    180.00 is written as a refund. One finding says the row's kind is wrong, not that A
+    was never paid and a refund not owed was paid (a blind tester: two critical
+    findings, the first telling the winner they were never paid)."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    ledger = [*LEDGER[:2], ("A", "refund", "180.00"), (None, "rake", "20.00")]
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert (found.check, found.player_id, found.expected, found.recorded) == (
+        "ledger.balance", "A", "prize 180.00", "refund 180.00")
+    assert found.message == (
+        "The 180.00 paid to A as a refund is the prize they won (180.00): the ledger writes "
+        "that row as a refund, not a prize."
+    )
+    game.ledger[2] = game.ledger[2]._replace(amount=game.ledger[2].amount - 1)
+    assert len(game_checks(game, hands, RULES)) == 2  # a refund of another amount: both stand

@@ -399,7 +399,7 @@ def test_staging_out_of_memory_is_one_line_blaming_no_file(
         read(root, tmp_path / "work")
     assert raised.value.slug == "out-of-memory"
     message = str(raised.value)
-    assert message.startswith("staging ran out of memory while reading the hands files: ")
+    assert message.startswith("staging ran out of memory while reading the hands and games files: ")
     assert "Out of Memory" in message
     assert "\n" not in message
     assert str(tmp_path) not in message
