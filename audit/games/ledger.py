@@ -353,6 +353,7 @@ def _points(
             rule=BALANCE_RULE,
         )
         out.append((found, settled[player] - won[player]))
+    out = _under_another(game, out, won)
     rake = _total(game, "rake")
     if rake != hand_rake:
         out.append((
@@ -368,6 +369,33 @@ def _points(
             rake - hand_rake,
         ))  # fmt: skip
     return out
+
+
+def _under_another(game: Game, rows: list[Row], won: Mapping[str, Decimal]) -> list[Row]:
+    """One settlement row written under another player's id: the player it was written
+    under is off by just its amount, the player whose row it is by just the opposite, and
+    no other pair of players is so: one finding naming both, not two unlinked ones (a
+    blind tester: two critical findings, neither saying the row was the other's)."""
+    moved = {f.player_id: (f, amount) for f, amount in rows if f.player_id is not None}
+    pairs = [(under, whose) for under, (_, amount) in moved.items()
+             for whose, (_, back) in moved.items()
+             if amount != 0 and back == -amount and any(
+                 row.kind == "points_settlement" and row.player == under
+                 and row.amount == amount for row in game.ledger)]  # fmt: skip
+    if len(pairs) != 1:
+        return rows
+    (under, whose), = pairs
+    amount = moved[under][1]
+    said = finding(
+        "ledger.balance", game_id=game.game_id, player_id=under, expected=whose,
+        recorded=under, rule=BALANCE_RULE,
+        message=f"A points settlement of {amount} is written under {under}, but it is "
+        f"{whose}'s: {under} is off by just that row and {whose} by just its opposite (by "
+        f"the rules {under}'s hands settle {won.get(under, ZERO)} with them, "
+        f"{whose}'s {won.get(whose, ZERO)}).",
+    )  # fmt: skip
+    ids = {id(moved[under][0]), id(moved[whose][0])}
+    return [(said, ZERO)] + [(f, m) for f, m in rows if id(f) not in ids]
 
 
 @dataclass(frozen=True)

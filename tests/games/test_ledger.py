@@ -89,6 +89,26 @@ def test_points_settlement_differs_from_results() -> None:
     assert found[0].message.startswith("By the rules, B's hands settle -13.00 with them, but")
 
 
+def test_points_settlement_a_row_written_under_another_player_is_one_finding() -> None:
+    """log-format.md, ledger (`player_id`; schemas/money.md: each player's settlement rows
+    add up to what their hands settle): C's -10.00 is written under B. B is off by just
+    that row and C by just its opposite: one finding naming both, not two unlinked
+    critical ones (a blind tester). Two rows moved so are two findings each again: no
+    one row explains them."""
+    ledger = points_ledger()
+    ledger[2] = LedgerRow("B", "points_settlement", D("-10.00"))
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("ledger.balance", "B", "C", "B")]
+    assert found[0].message == (
+        "A points settlement of -10.00 is written under B, but it is C's: B is off by just "
+        "that row and C by just its opposite (by the rules B's hands settle -13.00 with "
+        "them, C's -10.00)."
+    )
+    ledger[0] = LedgerRow("B", "points_settlement", D("26.25"))
+    assert len(check_ledger(game("points", ledger), POINTS_HANDS, RULES)) == 3
+
+
 def test_a_settlement_of_an_account_dealt_into_no_hand_says_so() -> None:
     """money.md, ``ledger.balance``: a points_settlement row for Z, seated in none of the
     game's hands, is one finding, and its words say Z was dealt into no hand (they read
