@@ -243,10 +243,12 @@ class HandReplay:
     def out_of_turn(self, e: Event) -> None:
         """The ``turn.order`` finding of ``e``, made by a player whose turn it is not."""
         expected = self.order[self.current]
+        left = (f" (a player who leaves may drop at any time, but this drop's reason is "
+                f"{e.reason!r})" if e.action == _DROP else "")  # a blind tester's leavers
         self._find(
             "turn.order",
             self.turn_rule,
-            f"{e.player} acted out of turn: it was {expected}'s turn.",
+            f"{e.player} acted out of turn: it was {expected}'s turn{left}.",
             player=e.player,
             seq=e.seq,
             expected=expected,

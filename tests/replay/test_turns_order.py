@@ -115,3 +115,21 @@ def test_turns_order_a_second_draw_in_one_turn_names_both_draws() -> None:
     assert twice.message == (
         "P1 drew JK from the stock, then AC from the discard pile: two draws in one turn."
     )
+
+
+def test_turns_order_a_drop_out_of_turn_names_the_reason_a_leaver_would_give() -> None:
+    """`turns.order` (schemas/README.md, drop: a player who leaves "may go at any time, in
+    turn or not"): P2 drops while it is P1's turn. With the reason `player`, it is one
+    `turn.order` whose words say that a leaver's drop would be in order, and what reason
+    the row gives, so that an investigator can tell a leaver written as a player's own
+    drop (a blind tester: 22 such leavers accused of acting out of turn); with the reason
+    `left`, no finding."""
+    results = {"P1": ("won", 0, "18.00"), "P2": ("first_drop", 20, "-20.00")}
+    game, hand = scenario(**base(events=["P2 drop"], results=results))
+    (found,) = audit_hand(hand, game, STANDARD).findings
+    assert found.message == (
+        "P2 acted out of turn: it was P1's turn (a player who leaves may drop at any time, "
+        "but this drop's reason is 'player')."
+    )
+    game, hand = scenario(**base(events=["P2 drop auto left"], results=results))
+    assert audit_hand(hand, game, STANDARD).findings == []
