@@ -30,7 +30,7 @@ from audit.findings import (
 )
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
-from audit.games.ledger import balance, check_ledger
+from audit.games.ledger import balance, check_ledger, split_accounted
 from audit.games.match import check_match
 from audit.games.pool import judge_pool
 from audit.records import (
@@ -532,7 +532,7 @@ def game_checks(
         found.extend(pool.findings)
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)
-    return found
+    return split_accounted(found)
 
 
 _RESTS = {

@@ -350,3 +350,20 @@ def test_ledger_prize_a_prize_written_as_a_refund_is_one_finding_000() -> None:
     )
     game.ledger[2] = game.ledger[2]._replace(amount=game.ledger[2].amount - 1)
     assert len(game_checks(game, hands, RULES)) == 2  # a refund of another amount: both stand
+
+
+def test_pool_split_a_share_paid_a_paisa_wrong_is_one_finding_000() -> None:
+    """`pool_101.auto_split_above` (000_ worked example: 85 and 88, the prize of 180.00
+    split equally, 90.00 each) and schemas/money.md step 2 (the balance's finding is left
+    out when the other findings account for it): A's share paid 90.01 is its one
+    `pool.split`, not also the game paying out 0.01 too much (a blind tester: two, where a
+    points settlement row off by 0.01 is one)."""
+    ledger = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"), ("A", "split", "90.01"),
+              ("B", "split", "90.00"), (None, "rake", "20.00")]  # fmt: skip
+    game, hands = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert (found.check, found.player_id, found.expected, found.recorded) == (
+        "pool.split", "A", "90.00", "90.01")
+    game.ledger[-1] = game.ledger[-1]._replace(amount=game.ledger[-1].amount + 1)
+    assert sorted(f.check for f in game_checks(game, hands, RULES)) == [
+        "ledger.balance", "ledger.balance", "pool.split"]
