@@ -292,6 +292,8 @@ CONTRACT: dict[str, str] = {
     "(log-format.md)",
     "games.entry_fee": "pool and deals buy-in per player (log-format.md)",
     "games.point_value": "points rummy: money per point (log-format.md)",
+    "games.rake_pct": "platform fee, percent (log-format.md)",
+    "games.format": "points, pool_101, pool_201, deals (log-format.md)",
 }
 """The rules of the log contract a finding can rest on, by key (the ruleset's keys are
 registered by ``audit.rules.ruleset``; a check code is a key of its own detector)."""

@@ -30,6 +30,7 @@ from audit.findings import (
 )
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
+from audit.games.gamerow import read_games_row, worth_reading
 from audit.games.ledger import balance, check_ledger, split_accounted
 from audit.games.match import check_match
 from audit.games.pool import judge_pool
@@ -50,8 +51,8 @@ from audit.replay.deal import games_row_only
 from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.openmelds import audit_open_hand
 from audit.replay.outcome import HandAudit, audit_hand
-from audit.rules.registry import lookup
-from audit.rules.ruleset import Ruleset
+from audit.rules.registry import active, lookup
+from audit.rules.ruleset import Ruleset, preset_ids
 
 # Final: compiled, each is a C static, not a lookup in the module's dict at every event.
 _NEEDS_CARD: Final = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
@@ -227,7 +228,46 @@ def audit_unit(
     """Audit one game: every hand it admits replayed, then the game-level checks; those
     that need an optional table the log root does not have (``missing``) are skipped (the
     run says so once, as ``check.skipped``); ``damaged`` names each table's unreadable
-    files; ``ledger_rows``: the log root's ledger holds rows (of any game)."""
+    files; ``ledger_rows``: the log root's ledger holds rows (of any game). A game with
+    faults in two or more of its hands or rows is audited again with its games row read
+    otherwise, one column at a time (``games.gamerow``), and the one reading that explains
+    it stands, with one finding for the value of the row."""
+    out = _audited(unit, missing=missing, damaged=damaged, ledger_rows=ledger_rows)
+    game = unit.game
+    if game is None or out.rules is None or out.quarantine or (damaged or {}).get(
+            "events") or not worth_reading(out):  # fmt: skip
+        # A hand quarantined, or events unread (a hand may be quarantined under another
+        # row, which marks it): not a games row to read otherwise.
+        return out
+    kind = out.rules.kind
+
+    def again(other: Game) -> UnitAudit | None:
+        rules = rules_for(other)
+        if isinstance(rules, str) or rules.kind != kind:
+            return None  # a row its hands cannot be replayed under
+        return _audited(replace(unit, game=other), missing=missing, damaged=damaged,
+                        ledger_rows=ledger_rows)  # fmt: skip
+
+    return read_games_row(out, again, other_rulesets)
+
+
+def other_rulesets(game: Game) -> list[str]:
+    """The rulesets but ``game``'s that may be the one it was played by: the platform's in
+    force, then the presets, that deal its cards and allow its format (``rules_for``)."""
+    platform = active()
+    ids = [*(platform.ids() if platform else ()), *preset_ids()]
+    return [i for i in dict.fromkeys(ids) if i != game.ruleset
+            and not isinstance(rules_for(replace(game, ruleset=i)), str)]  # fmt: skip
+
+
+def _audited(
+    unit: GameUnit,
+    *,
+    missing: frozenset[str],
+    damaged: Mapping[str, Sequence[str]] | None,
+    ledger_rows: bool,
+) -> UnitAudit:
+    """``audit_unit`` for the games row as it reads."""
     game = unit.game
     rules, reasons = admit(unit)
     out = UnitAudit(unit.game_id, game, rules, [], [])

@@ -1,0 +1,303 @@
+"""The games row read otherwise: one wrong value in a game's ``games`` row is one finding.
+
+Every check of a game reads its games row (log-format.md, games): the point value prices
+each settlement of a points game, the rake is taken from every pot or prize, the ruleset
+judges every declaration and every shoe, the format decides the drops, the running scores
+and where the money goes. One wrong value there is rarely one finding: a blind tester's
+point value written twice over was up to 45 findings in a game, each "should be" of them
+wrong and 211 critical ledger alarms on innocent players.
+
+So, as a hand's readings do (docs/replay.md), a game whose audit finds faults
+in two or more of its hands or rows is audited again with its games row changed in one
+column at a time, each value drawn from the record where the record says it (``candidates``):
+
+- ``point_value`` (points games): what the losers' amounts imply, a loser's ``-amount``
+  over the points charged (less their value points), the same for every loser;
+- ``rake_pct``: what the money the record moved implies, to the column's two decimals:
+  in points rummy the losers' pots against what their winners received, in a pool or deals
+  game the platform's rake rows (else what the prize and splits leave) against the entries;
+- ``ruleset``: each other ruleset (the platform's in force, then the presets) that deals as
+  many cards, plays the same kind of game and allows the game's format;
+- ``format``: each other format the game's ruleset allows.
+
+A reading stands where the game audited under it leaves no finding of the checks that
+column decides (``LEAVES``), fewer findings in all than the row as written (counting the
+reading's own one), and no other reading does so (two that explain the game equally are
+not a reading: the record as written stands). Its one finding then replaces those the
+wrong value caused, at ``critical`` (every settlement of the game may have been paid at
+the wrong rate), on the game (no hand), ``expected`` the value the game was played by and
+``recorded`` the games row's. The check it carries is the catalog's for what the column
+prices (``CHECK``): ``score.amount`` for the point value (a hand's money against points x
+point value), ``ledger.balance`` for the rake (a payout against the rules), for the
+ruleset ``deck.composition`` (the shoes are the other preset's; where they are alike, the
+first of the checks the row as written raised that the ruleset decides) and for the format
+the first of those it raised that the format decides. The hands' statuses in hands.parquet
+follow the reading: a hand with no finding of its own under it is ``verified``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Final, Protocol, TypeVar
+
+from audit.findings import Finding, Severity, contract, finding
+from audit.money import money, rake
+from audit.records import Format, Game, Hand
+from audit.rules.ruleset import Ruleset
+
+
+class _HandAudit(Protocol):
+    """A hand's audit as the reading reads it (``replay.outcome.HandAudit``)."""
+
+    @property
+    def findings(self) -> list[Finding]: ...
+    @property
+    def expected(self) -> Mapping[str, Any]: ...
+
+
+class _Audited(Protocol):
+    """One hand of an audited game (``unit.HandAudited``)."""
+
+    hand: Hand
+    row: Any
+
+    @property
+    def audit(self) -> _HandAudit | None: ...
+
+
+class Audited(Protocol):
+    """An audited game as the reading reads it (``unit.UnitAudit``, which calls it: the
+    unit of audit stays the one door, and this module does not import it)."""
+
+    game: Game | None
+    rules: Ruleset | None
+    findings: list[Finding]
+
+    @property
+    def hands(self) -> Sequence[_Audited]: ...
+
+
+AuditedT = TypeVar("AuditedT", bound=Audited)
+"""The audited game type the caller gives and gets back (``unit.UnitAudit``)."""
+
+LEAVES: Final = {
+    "point_value": ("score.amount", "ledger.balance"),
+    "rake_pct": ("score.amount", "ledger.balance", "pool.split"),
+    "ruleset": ("deck.", "declare.", "score.", "drop.", "pool.", "deals.", "ledger.",
+                "match."),
+    "format": ("drop.", "score.", "pool.", "deals.", "ledger.", "match.", "game.unchecked"),
+}  # fmt: skip
+"""The checks (by prefix) each column decides: a reading of it must leave none of them."""
+
+CHECK: Final = {
+    "point_value": ("score.amount",),
+    "rake_pct": ("ledger.balance",),
+    "ruleset": ("deck.composition", "declare.verdict", "score.points", "score.outcome",
+                "drop.penalty", "ledger.balance"),
+    "format": ("ledger.balance", "deals.chips", "pool.elimination", "pool.score",
+               "drop.penalty", "score.amount"),
+}  # fmt: skip
+"""The check a reading's one finding carries: the first of the column's that the row as
+written raised (the first of all where it raised none of them)."""
+
+_QUIET: Final = frozenset({"game.running", "check.skipped"})
+_FOUR: Final = Decimal("0.0001")
+_TWO: Final = Decimal("0.01")
+
+
+def findings_of(out: Audited) -> list[Finding]:
+    """Every finding of the audited game: its hands' and the game's own."""
+    return [f for h in out.hands if h.audit is not None for f in h.audit.findings] + out.findings
+
+
+def worth_reading(out: Audited) -> bool:
+    """A game whose audit finds faults in two or more of its hands or rows (a game-level
+    finding on no hand is a row's), or two or more faults one of which is its shoe
+    (``deck.composition``: the games row's own decks, jokers or ruleset, in a game of one
+    hand): the only games read again, so an honest night pays nothing."""
+    found = [f for f in findings_of(out) if f.check not in _QUIET]
+    hands = {f.hand_id for f in found if f.hand_id is not None}
+    rows = sum(1 for f in found if f.hand_id is None)
+    shoe = len(found) >= 2 and any(f.check == "deck.composition" for f in found)
+    return len(hands) + rows >= 2 or shoe
+
+
+def read_games_row(
+    out: AuditedT,
+    again: Callable[[Game], AuditedT | None],
+    others: Callable[[Game], list[str]],
+) -> AuditedT:
+    """``out``, or the game audited under the one games row read otherwise that explains it
+    (module docstring). ``again`` audits the game under another games row (``None``: that
+    row cannot be audited, its ruleset does not fit); ``others``: the other rulesets that
+    may be the game's."""
+    game = out.game
+    if game is None or out.rules is None or not worth_reading(out):
+        return out
+    written = findings_of(out)
+    checks = [f.check for f in written]
+    kept: list[tuple[str, str, AuditedT]] = []
+    for column, value in candidates(out, set(checks), others):
+        read = again(replace(game, **{column: value}))  # type: ignore[arg-type]
+        if read is None:
+            continue
+        found = findings_of(read)
+        if any(f.check.startswith(LEAVES[column]) for f in found):
+            continue
+        if len(found) + 1 < len(written):
+            kept.append((column, str(value), read))
+    if len(kept) != 1:
+        return out
+    column, value, read = kept[0]
+    said = _said(game, column, value, checks)
+    read.findings = [said, *read.findings]
+    for item in read.hands:  # the hands' rows keep the games row as written
+        item.row = replace(item.row, format=game.format, ruleset=game.ruleset)
+    return read
+
+
+def candidates(
+    out: Audited, checks: set[str], others: Callable[[Game], list[str]]
+) -> Iterator[tuple[str, object]]:
+    """Each (column, value) to read the games row with, drawn from the record, only for the
+    columns whose checks the row as written raised."""
+    game = out.game
+    assert game is not None
+    assert out.rules is not None
+    money_found = bool(checks & {"score.amount", "ledger.balance", "pool.split"})
+    if game.format == Format.POINTS and game.point_value is not None and money_found:
+        value = implied_point_value(out)
+        if value is not None and value != game.point_value:
+            yield "point_value", value
+    if money_found:
+        pct = implied_rake(out)
+        if pct is not None and pct != game.rake_pct:
+            yield "rake_pct", pct
+    if any(c.startswith(LEAVES["ruleset"]) for c in checks):
+        for ruleset in others(game):
+            yield "ruleset", ruleset
+    if any(c.startswith(LEAVES["format"]) for c in checks):
+        for fmt in out.rules.formats:
+            if fmt != game.format:
+                yield "format", str(fmt)
+
+
+def implied_point_value(out: Audited) -> Decimal | None:
+    """The point value every loser's amount is priced at: a loser's ``-amount`` over the
+    points charged less their net value points (21 and 27 cards), from the loser with the
+    most, to the column's four decimals: the roundest value near it (``roundest``) that
+    gives every loser's recorded amount; ``None`` where none does."""
+    rows: list[tuple[int, Decimal]] = []
+    for item in out.hands:
+        if item.audit is None:
+            continue
+        for row in item.hand.results:
+            if row.outcome == "won" or row.amount is None or row.points <= 0:
+                continue
+            said = item.audit.expected.get(row.player)
+            net = said.value.net if said is not None and said.value is not None else 0
+            if row.points - net > 0:
+                rows.append((row.points - net, -row.amount))
+    if not rows:
+        return None
+    units, paid = max(rows)
+    guess = (paid / units).quantize(_FOUR, rounding=ROUND_HALF_UP)
+    return roundest(guess, _FOUR, lambda value: value > 0 and all(
+        money(units * value) == paid for units, paid in rows))  # fmt: skip
+
+
+def roundest(guess: Decimal, tick: Decimal, gives: Callable[[Decimal], bool]) -> Decimal | None:
+    """Of the values within five ``tick`` of ``guess`` that give the record (``gives``), the
+    roundest (a whole number of ticks divisible by 100, then 50, 25, 10, 5), then the
+    nearest: where the record's amounts cannot tell two values apart (a rake of 11.25% and
+    11.26% take the same paise of a small game's pots), the one a platform sets.
+
+    >>> roundest(Decimal("11.26"), Decimal("0.01"), lambda v: Decimal("11.23") <= v)
+    Decimal('11.25')
+    >>> roundest(Decimal("0.3333"), Decimal("0.0001"), lambda v: v == Decimal("0.3334"))
+    Decimal('0.3334')
+    """
+    values = [guess + step * tick for step in range(-5, 6)]
+    given = [value for value in values if gives(value)]
+    if not given:
+        return None
+
+    def key(value: Decimal) -> tuple[int, Decimal]:
+        ticks = int(value / tick)
+        return (next((-d for d in (100, 50, 25, 10, 5) if ticks % d == 0), 0),
+                abs(value - guess))  # fmt: skip
+
+    return min(given, key=key)
+
+
+def implied_rake(out: Audited) -> Decimal | None:
+    """The rake percent the record's money takes, to two decimals: in points rummy what the
+    winners of the hands received against what their losers paid, in a pool or deals game
+    the platform's rake rows (else what the prize and splits leave) against the entries;
+    the roundest value near it (``roundest``) that gives every pot's rake, ``None`` where
+    none does or the record moved no money."""
+    game = out.game
+    assert game is not None
+    pots: list[tuple[Decimal, Decimal]] = []  # (pot, rake taken)
+    if game.format == Format.POINTS:
+        for item in out.hands:
+            won = [r for r in item.hand.results if r.outcome == "won"]
+            paid = [r.amount for r in item.hand.results if r.outcome != "won"]
+            if len(won) != 1 or won[0].amount is None or any(a is None for a in paid):
+                continue
+            pot = -sum((a for a in paid if a is not None), Decimal("0.00"))
+            if pot > 0:
+                pots.append((pot, pot - won[0].amount))
+    else:
+        kinds: dict[str, Decimal] = {}
+        for row in game.ledger:
+            kinds[row.kind] = kinds.get(row.kind, Decimal("0.00")) + row.amount
+        kinds = {k: kinds.get(k, Decimal("0.00")) for k in (*kinds, "buy_in", "rebuy", "prize",
+                                                            "split", "refund")}
+        entries = -(kinds["buy_in"] + kinds["rebuy"])
+        taken = kinds["rake"] if "rake" in kinds else entries - kinds["prize"] - kinds["split"]
+        if entries > 0 and not kinds["refund"]:
+            pots.append((entries, taken))
+    if not pots:
+        return None
+    total = sum((pot for pot, _ in pots), Decimal("0.00"))
+    taken = sum((taken for _, taken in pots), Decimal("0.00"))
+    guess = (taken * 100 / total).quantize(_TWO, ROUND_HALF_UP)
+    return roundest(guess, _TWO, lambda pct: 0 <= pct < 100 and all(
+        rake(pot, pct) == taken for pot, taken in pots))  # fmt: skip
+
+
+_WORDS = {
+    "point_value": "Every amount of game {g} settles at {v} a point, but its games row says "
+    "{w}: either the games row or every settlement of the game is wrong.",
+    "rake_pct": "Every payout of game {g} takes a rake of {v}%, but its games row says {w}%: "
+    "either the games row or the rake of every payout of the game is wrong.",
+    "ruleset": "Every hand of game {g} follows the rules of {v}{shoe}, but its games row "
+    "says {w}: either the games row or the rules the game was played by are wrong.",
+    "format": "Every hand and payout of game {g} follows {v}, but its games row says {w}: "
+    "either the games row or the way the whole game was scored and paid is wrong.",
+}
+_FORMAT_WORDS = {
+    "points": "points rummy",
+    "pool_101": "101 pool",
+    "pool_201": "201 pool",
+    "deals": "deals rummy",
+}
+
+
+def _said(game: Game, column: str, value: str, checks: list[str]) -> Finding:
+    """The reading's one finding (module docstring)."""
+    check = next((c for c in CHECK[column] if c in checks), CHECK[column][0])
+    was = str(getattr(game, column))
+    shown, wrote = value, was
+    if column == "format":
+        shown, wrote = _FORMAT_WORDS.get(value, value), _FORMAT_WORDS.get(was, was)
+    shoe = " (its shoes are that ruleset's)" if check == "deck.composition" and (
+        "deck.composition" in checks) else ""
+    message = _WORDS[column].format(g=game.game_id, v=shown, w=wrote, shoe=shoe)
+    return finding(
+        check, game_id=game.game_id, expected=value, recorded=was, message=message,
+        rule=contract(f"games.{column}"), severity=Severity.CRITICAL,
+    )  # fmt: skip

@@ -1,0 +1,161 @@
+"""The games row read otherwise (audit/games/gamerow.py): one wrong value in a game's
+``games`` row (log-format.md, games: ``point_value``, ``rake_pct``, ``ruleset``,
+``format``) is one critical finding on the game, its ``expected`` the value every hand and
+payout of the game follows and its ``recorded`` the row's, not a finding at every hand and
+payout judged through it (a blind tester's doubled point value: up to 45 findings a game,
+each "should be" wrong, 211 critical ledger alarms on innocent players)."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from audit.games.gamerow import LEAVES
+from audit.run import replay_logs
+from audit.sim import simulate
+from tests.games.test_end_to_end import Row, rows, tamper
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("gamerow") / "logs"
+    simulate(games=40, out=root, seed=20261207)
+    return root
+
+
+@pytest.fixture
+def logs(night: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "logs"
+    shutil.copytree(night, copy)
+    return copy
+
+
+def replayed(logs: Path, out: Path) -> tuple[list[Row], list[Row]]:
+    """The findings and hands rows of the night."""
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False)
+    return (pq.read_table(out / "findings.parquet").to_pylist(),
+            pq.read_table(out / "hands.parquet").to_pylist())  # fmt: skip
+
+
+def longest(logs: Path, fmt: str, ruleset: str | None = None) -> Row:
+    """The games row of the game of ``fmt`` (and ``ruleset``) that dealt the most hands."""
+    played = Counter(h["game_id"] for h in rows(logs, "hands"))
+    games = [g for g in rows(logs, "games") if g["format"] == fmt and g["ended_at"] is not None
+             and (ruleset is None or g["ruleset"] == ruleset)]  # fmt: skip
+    return max(games, key=lambda g: (played[g["game_id"]], g["game_id"]))
+
+
+def one_finding(logs: Path, out: Path, game: Row) -> Row:
+    """The night's one finding, on ``game``, whose hands are all verified."""
+    found, hands = replayed(logs, out)
+    assert [f["game_id"] for f in found] == [game["game_id"]], found
+    assert {h["status"] for h in hands if h["game_id"] == game["game_id"]} == {"verified"}
+    said = found[0]
+    assert said["severity"] == "critical"
+    assert said["hand_id"] is None
+    assert said["player_id"] is None
+    return said
+
+
+def test_the_night_as_written_has_no_finding(night: Path, tmp_path: Path) -> None:
+    assert replayed(night, tmp_path / "out")[0] == []
+
+
+def test_games_point_value_written_twice_over_is_one_score_amount(
+    logs: Path, tmp_path: Path
+) -> None:
+    """log-format.md, games.point_value (points rummy: money per point): every amount of the
+    game settles at the true value, the row says twice that; one ``score.amount`` says both
+    values, not one per amount and a critical ledger alarm."""
+    game = longest(logs, "points")
+    true = game["point_value"]
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "point_value": true * 2})  # fmt: skip
+    said = one_finding(logs, tmp_path / "out", game)
+    assert said["check"] == "score.amount"
+    assert (said["expected"], said["recorded"]) == (f"{true:.4f}", f"{true * 2:.4f}")
+    assert said["message"] == (
+        f"Every amount of game {game['game_id']} settles at {true:.4f} a point, but its games "
+        f"row says {true * 2:.4f}: either the games row or every settlement of the game is "
+        "wrong."
+    )
+    assert said["rule"].startswith("games.point_value: ")
+
+
+@pytest.mark.parametrize("fmt", ["points", "pool_101"])
+def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
+    logs: Path, tmp_path: Path, fmt: str
+) -> None:
+    """log-format.md, games.rake_pct (platform fee, percent): every pot (points) or the
+    prize (pool) takes the true rake, the row says 2.50 more; one ``ledger.balance``, not
+    "should be paid the prize of 431.25, but the ledger paid 443.75" (a blind tester)."""
+    game = longest(logs, fmt)
+    true = game["rake_pct"]
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "rake_pct": true + Decimal("2.50")})  # fmt: skip
+    said = one_finding(logs, tmp_path / "out", game)
+    assert said["check"] == "ledger.balance"
+    assert (said["expected"], said["recorded"]) == (f"{true:.2f}", f"{true + Decimal('2.50'):.2f}")
+    assert said["message"].startswith(f"Every payout of game {game['game_id']} takes a rake "
+                                      f"of {true:.2f}%, but its games row says")  # fmt: skip
+
+
+def test_games_ruleset_naming_the_other_preset_is_one_deck_composition(
+    logs: Path, tmp_path: Path
+) -> None:
+    """log-format.md, games.ruleset (the preset the platform ran): a standard-13 game whose
+    row names first-life-13 is judged by a shoe and a declaration rule it was not played by
+    (a blind tester: deck.composition on every hand, valid declarations called invalid);
+    one ``deck.composition`` names the ruleset its shoes and hands follow."""
+    game = longest(logs, "points", "standard-13")
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "ruleset": "first-life-13"})  # fmt: skip
+    said = one_finding(logs, tmp_path / "out", game)
+    assert said["check"] == "deck.composition"
+    assert (said["expected"], said["recorded"]) == ("standard-13", "first-life-13")
+    assert said["message"] == (
+        f"Every hand of game {game['game_id']} follows the rules of standard-13 (its shoes "
+        "are that ruleset's), but its games row says first-life-13: either the games row or "
+        "the rules the game was played by are wrong."
+    )
+
+
+def test_games_format_written_otherwise_is_one_finding(logs: Path, tmp_path: Path) -> None:
+    """log-format.md, games.format: a 201 pool game written as 101 pool is judged by the
+    wrong elimination score and drop penalties (a blind tester: drop.penalty on legal drops,
+    pool.elimination); one finding says the format its hands and payouts follow."""
+    game = longest(logs, "pool_201")
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "format": "pool_101"})  # fmt: skip
+    said = one_finding(logs, tmp_path / "out", game)
+    assert (said["expected"], said["recorded"]) == ("pool_201", "pool_101")
+    assert said["check"] in ("ledger.balance", "pool.elimination", "pool.score", "drop.penalty")
+    assert said["message"] == (
+        f"Every hand and payout of game {game['game_id']} follows 201 pool, but its games "
+        "row says 101 pool: either the games row or the way the whole game was scored and "
+        "paid is wrong."
+    )
+
+
+def test_a_games_row_reading_must_explain_every_finding_of_its_column(
+    logs: Path, tmp_path: Path
+) -> None:
+    """A reading stands only where it leaves no finding of the checks its column decides
+    (``LEAVES``): a doubled point value with one amount of the game off as well is not read
+    otherwise (no one point value gives every amount), and its findings stay as written."""
+    game = longest(logs, "points")
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "point_value": g["point_value"] * 2})  # fmt: skip
+    hands = {h["hand_id"] for h in rows(logs, "hands") if h["game_id"] == game["game_id"]}
+    tamper(logs, "results",
+           lambda r: r["hand_id"] in hands and r["outcome"] == "lost" and r["amount"],
+           lambda r: {**r, "amount": r["amount"] - Decimal("1.00")})  # fmt: skip
+    found, _ = replayed(logs, tmp_path / "out")
+    assert len(found) > 1
+    assert not any("its games row says" in f["message"] for f in found)
+    assert {f["check"] for f in found} <= set(LEAVES["point_value"])
