@@ -594,8 +594,9 @@ def _entries_by_player(
                 if kind == "rebuy" and times
                 else f"has no {kind} to pay"
             )
-            add(player, -want, -paid[player], f"{who} {why}, but the ledger took {paid[player]}.",
-                want - paid[player])
+            took = (f"the ledger took {paid[player]}" if paid[player] >= 0 else  # a sign
+                    f"the ledger's {kind} rows pay them {-paid[player]} instead of taking it")
+            add(player, -want, -paid[player], f"{who} {why}, but {took}.", want - paid[player])
 
 
 FORMAT_KINDS = {

@@ -266,6 +266,19 @@ def test_pool_prize_short() -> None:
     assert (found[0].expected, found[0].recorded) == ("175.00", "170.00")
 
 
+def test_ledger_buy_in_a_buy_in_row_with_its_sign_the_wrong_way_round_says_so() -> None:
+    """log-format.md, ledger (`amount`: signed, seen from the player, buy-in negative): B's
+    buy_in written +50.00 pays B 50.00 where it should take it. The words say the row
+    pays B instead of taking it, not that "the ledger took -50.00" (a blind tester)."""
+    ledger = pool_ledger()
+    ledger[1] = LedgerRow("B", "buy_in", D("50.00"))
+    found = [f for f in check_ledger(pool_game(ledger), POOL_HANDS, RULES) if f.player_id == "B"]
+    assert [f.message for f in found] == [
+        "B entered the game once, so pays a buy_in of 50.00, but the ledger's buy_in rows pay "
+        "them 50.00 instead of taking it."
+    ]
+
+
 def test_pool_rake_over_rake_pct() -> None:
     """Rake 30.00 and prize 170.00 balance, but the rake is not 12.5% of 200.00."""
     found = check_ledger(pool_game(pool_ledger("170.00", "30.00")), POOL_HANDS, RULES)
