@@ -16,8 +16,9 @@ column at a time, each value drawn from the record where the record says it (``c
 - ``rake_pct``: what the money the record moved implies, to the column's two decimals:
   in points rummy the losers' pots against what their winners received, in a pool or deals
   game the platform's rake rows (else what the prize and splits leave) against the entries;
-- ``ruleset``: each other ruleset (the platform's in force, then the presets) that deals as
-  many cards, plays the same kind of game and allows the game's format;
+- ``ruleset``, where the shoes are not the row's ruleset's (``deck.composition``): each
+  other ruleset (the platform's in force, then the presets) that deals as many cards,
+  plays the same kind of game and allows the game's format;
 - ``format``: each other format the game's ruleset allows.
 
 A reading stands where the game audited under it leaves no finding of the checks that
@@ -29,8 +30,7 @@ the wrong rate), on the game (no hand), ``expected`` the value the game was play
 ``recorded`` the games row's. The check it carries is the catalog's for what the column
 prices (``CHECK``): ``score.amount`` for the point value (a hand's money against points x
 point value), ``ledger.balance`` for the rake (a payout against the rules), for the
-ruleset ``deck.composition`` (the shoes are the other preset's; where they are alike, the
-first of the checks the row as written raised that the ruleset decides) and for the format
+ruleset ``deck.composition`` (the shoes are the other ruleset's) and for the format
 the first of those it raised that the format decides. The hands' statuses in hands.parquet
 follow the reading: a hand with no finding of its own under it is ``verified``.
 """
@@ -94,8 +94,7 @@ LEAVES: Final = {
 CHECK: Final = {
     "point_value": ("score.amount",),
     "rake_pct": ("ledger.balance",),
-    "ruleset": ("deck.composition", "declare.verdict", "score.points", "score.outcome",
-                "drop.penalty", "ledger.balance"),
+    "ruleset": ("deck.composition",),
     "format": ("ledger.balance", "deals.chips", "pool.elimination", "pool.score",
                "drop.penalty", "score.amount"),
 }  # fmt: skip
@@ -175,7 +174,10 @@ def candidates(
         pct = implied_rake(out)
         if pct is not None and pct != game.rake_pct:
             yield "rake_pct", pct
-    if any(c.startswith(LEAVES["ruleset"]) for c in checks):
+    # Another ruleset only where the shoes are not the row's ruleset's: a server that
+    # charged by other rules than the row names, with its shoes, is the platform's fault
+    # at every hand (its findings cite the row's rules), not a row to read otherwise.
+    if "deck.composition" in checks:
         for ruleset in others(game):
             yield "ruleset", ruleset
     if any(c.startswith(LEAVES["format"]) for c in checks):

@@ -809,5 +809,6 @@ def test_turns_order_a_drop_out_of_turn_leaves_the_turn_where_it_was() -> None:
     game, hand = scenario(**kw)
     (f,) = audit_hand(hand, game, STANDARD).findings
     assert (f.check, f.player_id, f.seq, f.message) == (
-        "turn.order", "P3", 2, "P3 acted out of turn: it was P2's turn."
+        "turn.order", "P3", 2, "P3 acted out of turn: it was P2's turn (a player who leaves "
+        "may drop at any time, but this drop's reason is 'player')."
     )
