@@ -9,11 +9,11 @@ or played if one fact of the record is wrong: the wild card (``redeal.dealt_wild
 seats' order (``redeal.reseat``), the stock's order (``stock.restock``), a row's player or
 place, or a row missing (``rows``), the deal (``redeal.redeal``), and a results row in
 the name of a player not dealt in (``renamed_result``). ``outcome.audit_hand`` replays
-each and
-keeps the one with the fewest findings in all, fewer than the record as it reads, that
-leaves none of the findings it must explain (``Reading.leaves``); its one finding then
-stands for the mistake. A tie keeps the record as it reads. Only a hand with a finding of
-the kind a reading explains is read again, so an honest night pays nothing.
+each and keeps the one with the fewest findings in all, fewer than the record as it
+reads, that leaves none of the findings it must explain (``Reading.leaves``); its one
+finding then stands for the mistake. A tie keeps the record as it reads. Only a hand
+with a finding of the kind a reading explains is read again, so an honest night pays
+nothing.
 """
 
 from __future__ import annotations
@@ -82,8 +82,6 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
             yield Reading(redealt.hand, dealt_otherwise(first, redealt, rules), _CARDS)
 
 
-
-
 RESULTS = ("score.outcome",)
 """A results row read in another name must leave no finding of who has a result."""
 
@@ -111,8 +109,7 @@ def renamed_result(hand: Hand, findings: list[Finding], rules: Ruleset) -> Readi
     said = finding_at(
         owner, "score.outcome", expected=player, recorded=row.player,
         rule=cite(rules, "results.player_id"),
-        message=f"{player}'s result ({row.outcome}, {row.points} points) "
-        f"is recorded in the name of {row.player}, who was not dealt in; {player} has no "
-        "result row of their own.",
+        message=f"{player}'s result ({row.outcome}, {row.points} points) is recorded in the "
+        f"name of {row.player}, who was not dealt in; {player} has no result row of their own.",
     )  # fmt: skip
     return Reading(replace(hand, results=results), said, RESULTS)
