@@ -373,7 +373,8 @@ def _points(
             rule=BALANCE_RULE,
         )
         out.append((found, settled[player] - won[player]))
-    out = _under_another(game, out, won)
+    out = _under_another(game, out, ("points_settlement",), lambda under, whose: (
+        f"by the rules {under}'s hands settle {won[under]} with them, {whose}'s {won[whose]}"))
     rake = _total(game, "rake")
     if rake != hand_rake:
         out.append((
@@ -391,28 +392,35 @@ def _points(
     return out
 
 
-def _under_another(game: Game, rows: list[Row], won: Mapping[str, Decimal]) -> list[Row]:
-    """One settlement row written under another player's id: the player it was written
-    under is off by just its amount, the player whose row it is by just the opposite, and
-    no other pair of players is so: one finding naming both, not two unlinked ones (a
-    blind tester: two critical findings, neither saying the row was the other's)."""
+def _under_another(
+    game: Game, rows: list[Row], kinds: Collection[str], why: Callable[[str, str], str] | None
+) -> list[Row]:
+    """One ledger row of ``kinds`` written under another player's id: the player it was
+    written under is off by just its amount, the player whose row it is by just the
+    opposite, and no other pair of players is so: one finding naming both, not two
+    unlinked ones (a blind tester: two critical findings, neither saying the row was the
+    other's). ``why`` words what the rules give the two players, if it can."""
+    players = [f.player_id for f, _ in rows]
+    if len(players) != len(set(players)):
+        return rows  # a player off twice (a buy-in and a rebuy): not one row
     moved = {f.player_id: (f, amount) for f, amount in rows if f.player_id is not None}
     pairs = [(under, whose) for under, (_, amount) in moved.items()
              for whose, (_, back) in moved.items()
              if amount != 0 and back == -amount and any(
-                 row.kind == "points_settlement" and row.player == under
-                 and row.amount == amount for row in game.ledger)]  # fmt: skip
+                 row.kind in kinds and row.player == under and row.amount == amount
+                 for row in game.ledger)]  # fmt: skip
     if len(pairs) != 1:
         return rows
     (under, whose), = pairs
     amount = moved[under][1]
+    kind = next(row.kind for row in game.ledger if row.kind in kinds and row.player == under
+                and row.amount == amount).replace("_", " ")  # fmt: skip
     said = finding(
         "ledger.balance", game_id=game.game_id, player_id=under, expected=whose,
         recorded=under, rule=BALANCE_RULE,
-        message=f"A points settlement of {amount} is written under {under}, but it is "
-        f"{whose}'s: {under} is off by just that row and {whose} by just its opposite (by "
-        f"the rules {under}'s hands settle {won.get(under, ZERO)} with them, "
-        f"{whose}'s {won.get(whose, ZERO)}).",
+        message=f"A {kind} of {amount} is written under {under}, but it is {whose}'s: "
+        f"{under} is off by just that row and {whose} by just its opposite"
+        + (f" ({why(under, whose)})." if why else "."),
     )  # fmt: skip
     ids = {id(moved[under][0]), id(moved[whose][0])}
     return [(said, ZERO)] + [(f, m) for f, m in rows if id(f) not in ids]
@@ -494,6 +502,7 @@ def _pool(
     before = len(out)
     if hands:
         _entries_by_player(game, hands, fee, add, void)
+        out[before:] = _under_another(game, out[before:], _entry_kinds(game), None)
     if hands and entries != gross and len(out) == before:
         add(None, gross, entries, f"{players} players and {rebuys} rebuys at {fee} should "
             f"pay {gross} in entry fees, but the ledger took {entries}.",

@@ -279,6 +279,22 @@ def test_ledger_buy_in_a_buy_in_row_with_its_sign_the_wrong_way_round_says_so() 
     ]
 
 
+def test_ledger_buy_in_a_buy_in_written_under_another_player_is_one_finding() -> None:
+    """log-format.md, ledger (`player_id`; schemas/money.md: a `buy_in` of `-entry_fee`
+    per player): B's buy-in is written under A. A is off by just that row and B by just its
+    opposite: one finding naming both, not A "took 100.00" and B "took 0.00" (a blind
+    tester: two critical findings)."""
+    ledger = pool_ledger()
+    ledger[1] = LedgerRow("A", "buy_in", D("-50.00"))
+    found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("ledger.balance", "A", "B", "A")]
+    assert found[0].message == (
+        "A buy in of -50.00 is written under A, but it is B's: A is off by just that row and "
+        "B by just its opposite."
+    )
+
+
 def test_pool_rake_over_rake_pct() -> None:
     """Rake 30.00 and prize 170.00 balance, but the rake is not 12.5% of 200.00."""
     found = check_ledger(pool_game(pool_ledger("170.00", "30.00")), POOL_HANDS, RULES)
