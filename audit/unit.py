@@ -31,7 +31,7 @@ from audit.findings import (
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
 from audit.games.gamerow import read_games_row, worth_reading
-from audit.games.ledger import balance, check_ledger, split_accounted
+from audit.games.ledger import balance, check_ledger, split_accounted, unpaid_by_rules
 from audit.games.match import check_match
 from audit.games.pool import judge_pool
 from audit.records import (
@@ -507,7 +507,7 @@ def game_checks(
         if "ledger" in game.lost_rows:
             return [*found, _unchecked(game, "ledger")]
         return found + _ledger_checks(game, hands, damaged, check_ledger(
-            game, hands, rules, complete=False, expected=expected))  # fmt: skip
+            game, hands, rules, complete=False, expected=expected), expected)  # fmt: skip
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events", damaged["game_events"]))
@@ -565,7 +565,7 @@ def game_checks(
             deals.winner if deals is not None and events else None)
         found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected, winner=winner,
-            void_rebuys=pool.void_rebuys if pool is not None else ()))  # fmt: skip
+            void_rebuys=pool.void_rebuys if pool is not None else ()), expected)  # fmt: skip
     if deals is not None:
         found += deals.findings
     elif pool is not None:
@@ -623,7 +623,8 @@ def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
 
 
 def _ledger_checks(
-    game: Game, hands: list[Hand], damaged: Mapping[str, Sequence[str]], found: list[Finding]
+    game: Game, hands: list[Hand], damaged: Mapping[str, Sequence[str]], found: list[Finding],
+    expected: RulesSay | None = None,
 ) -> list[Finding]:
     """The ledger's findings of ``game`` (``found``), unless what they rest on is not all
     here: a ledger file could not be read (its rows may be the game's missing ones), or a
@@ -635,8 +636,10 @@ def _ledger_checks(
     files = damaged.get("ledger")
     if files:
         return [_unchecked(game, "ledger", files, odd=_odd(game, found))]
+    said = expected or {}
     unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
-                 for player in hand.without_result()]  # fmt: skip
+                 for player in hand.without_result()
+                 if player not in unpaid_by_rules(hand, said.get(hand.hand_id))]  # fmt: skip
     if not unsettled:
         return found
     (hand, player), others = unsettled[0], len(unsettled) - 1

@@ -10,10 +10,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from audit.explain import find_game, find_hand, load_view, render_text
-from audit.records import LedgerRow
+from audit.records import GameUnit, LedgerRow
 from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
-from audit.unit import game_checks
+from audit.unit import audit_unit, game_checks
 from tests.logs.logbuilder import T0, LogBuilder
 from tests.replay.cases import base
 from tests.replay.scenario import scenario
@@ -224,3 +224,23 @@ def test_hands_started_at_a_hand_whose_start_alone_is_wrong_stays_in_its_game(
     )
     games = {r["hand_id"]: r["game_id"] for r in pq.read_table(out / "hands.parquet").to_pylist()}
     assert games == {"h1": "g1", "h2": "g1", "h3": "g2"}
+
+
+def test_results_player_id_a_loser_without_a_results_row_settles_as_the_rules_say() -> None:
+    """log-format.md, results (one row per seated player): P2's row is missing. The hand's
+    `score.outcome` says so, and P2 paid the winner the rules' points, as `score.amount`
+    settles it, so the game's ledger is checked against that: a ledger that settled P2's
+    40.00 is right, and the missing row is one finding, not also `game.unchecked` (a blind
+    tester: 29 of 60 such rows gave both). A ledger off as well is still its own finding."""
+    game, hand = scenario(**base())  # P1 won 36.00, P2 lost -40.00: 4.00 of rake
+    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("36.00")),
+                   LedgerRow("P2", "points_settlement", Decimal("-40.00")),
+                   LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    hand.results = [r for r in hand.results if r.player != "P2"]
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert [(f.check, f.player_id) for f in unit.hands[0].audit.findings] == [  # type: ignore[union-attr]
+        ("score.outcome", "P2")]
+    assert unit.findings == []
+    game.ledger[1] = LedgerRow("P2", "points_settlement", Decimal("-41.00"))
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert [f.check for f in unit.findings] == ["ledger.balance"]

@@ -298,7 +298,21 @@ def settle_by_rules(
         for row in results
         if row.outcome != "won"
     }
+    # A loser with no results row (its own score.outcome) paid the winner the rules'
+    # points, as score.amount settles it (``outcome.compare_money``): the money is known.
+    for player in unpaid_by_rules(hand, said):
+        points[player] = (said[player].points or 0) if said is not None else 0
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
+
+
+def unpaid_by_rules(hand: Hand, said: Mapping[str, RulesPoints] | None) -> list[str]:
+    """The players dealt in with no results row whom the rules give a loss of known points
+    (``said``): what they settled is the rules' (a blind tester: a missing loser's row
+    left the game's money unchecked beside its score.outcome)."""
+    if said is None:
+        return []
+    return [p for p in hand.without_result() if p in said and said[p].outcome != "won"
+            and said[p].points is not None]  # fmt: skip
 
 
 def points_owed(
