@@ -102,6 +102,11 @@ CHECK: Final = {
 written raised (the first of all where it raised none of them)."""
 
 _QUIET: Final = frozenset({"game.running", "check.skipped"})
+_EVIDENCE: Final = 2
+"""The fewest amounts (losers' rows, or points pots) a point value or rake must explain to
+be read off the record: one wrong amount fits some value by itself (a blind tester's
+overcharged loser of a one-hand game read as "settles at 0.1420 a point")."""
+_QUARTER: Final = Decimal("0.25")
 _FOUR: Final = Decimal("0.0001")
 _TWO: Final = Decimal("0.01")
 
@@ -202,7 +207,7 @@ def implied_point_value(out: Audited) -> Decimal | None:
             net = said.value.net if said is not None and said.value is not None else 0
             if row.points - net > 0:
                 rows.append((row.points - net, -row.amount))
-    if not rows:
+    if len(rows) < _EVIDENCE:
         return None
     units, paid = max(rows)
     guess = (paid / units).quantize(_FOUR, rounding=ROUND_HALF_UP)
@@ -262,13 +267,16 @@ def implied_rake(out: Audited) -> Decimal | None:
         taken = kinds["rake"] if "rake" in kinds else entries - kinds["prize"] - kinds["split"]
         if entries > 0 and not kinds["refund"]:
             pots.append((entries, taken))
-    if not pots:
+    if not pots or (game.format == Format.POINTS and len(pots) < _EVIDENCE):
         return None
     total = sum((pot for pot, _ in pots), Decimal("0.00"))
     taken = sum((taken for _, taken in pots), Decimal("0.00"))
     guess = (taken * 100 / total).quantize(_TWO, ROUND_HALF_UP)
-    return roundest(guess, _TWO, lambda pct: 0 <= pct < 100 and all(
+    found = roundest(guess, _TWO, lambda pct: 0 <= pct < 100 and all(
         rake(pot, pct) == taken for pot, taken in pots))  # fmt: skip
+    if found is None or (game.format != Format.POINTS and found % _QUARTER):
+        return None  # one pot: only a rake a platform sets (a quarter percent) is a reading
+    return found
 
 
 _WORDS = {

@@ -387,8 +387,10 @@ def _points(
             rule=BALANCE_RULE,
         )
         out.append((found, settled[player] - won[player]))
-    out = _under_another(game, out, ("points_settlement",), lambda under, whose: (
-        f"by the rules {under}'s hands settle {won[under]} with them, {whose}'s {won[whose]}"))
+    if not owed.as_recorded:  # a hand settled as recorded: no player's amount is the rules'
+        out = _under_another(game, out, ("points_settlement",), lambda under, whose: (
+            f"by the rules {under}'s hands settle {won[under]} with them, {whose}'s "
+            f"{won[whose]}"))  # fmt: skip
     rake = _total(game, "rake")
     if rake != hand_rake:
         out.append((
@@ -409,11 +411,13 @@ def _points(
 def _under_another(
     game: Game, rows: list[Row], kinds: Collection[str], why: Callable[[str, str], str] | None
 ) -> list[Row]:
-    """One ledger row of ``kinds`` written under another player's id: the player it was
-    written under is off by just its amount, the player whose row it is by just the
-    opposite, and no other pair of players is so: one finding naming both, not two
-    unlinked ones (a blind tester: two critical findings, neither saying the row was the
-    other's). ``why`` words what the rules give the two players, if it can."""
+    """One ledger row of ``kinds`` settled with another player than the rules settle it
+    with (written under another player's id, or money moved to them): the player it is
+    under is off by just its amount, the player whose it is by just the opposite, and no
+    other pair of players is so: one finding naming both, not two unlinked ones (a blind
+    tester: two critical findings, neither saying the row was the other's). The words say
+    where the money is, not why (a filing slip or a payment to the wrong player: another
+    blind tester). ``why`` words what the rules give the two players, if it can."""
     players = [f.player_id for f, _ in rows]
     if len(players) != len(set(players)):
         return rows  # a player off twice (a buy-in and a rebuy): not one row
@@ -432,8 +436,8 @@ def _under_another(
     said = finding(
         "ledger.balance", game_id=game.game_id, player_id=under, expected=whose,
         recorded=under, rule=BALANCE_RULE,
-        message=f"A {kind} of {amount} is written under {under}, but it is {whose}'s: "
-        f"{under} is off by just that row and {whose} by just its opposite"
+        message=f"A {kind} of {amount} is settled with {under} that the rules settle with "
+        f"{whose}: {under} is off by just that row and {whose} by just its opposite"
         + (f" ({why(under, whose)})." if why else "."),
     )  # fmt: skip
     ids = {id(moved[under][0]), id(moved[whose][0])}

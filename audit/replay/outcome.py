@@ -143,11 +143,19 @@ def audit_hand(
             replay, expected, findings = again, then, [renamed.said, *found]
     left = tuple(p for p, e in expected.items() if e.outcome in _OUT_OF_VALUES)
     ways = [way for way in settled_otherwise(replay.hand, findings, rules, left)
-            if not compare_money(replay, game, _valued(replay, expected, way))]
+            if _explains(replay, game, _valued(replay, expected, way))]
     if len(ways) == 1:  # every amount off by the value cards settled another way
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def _explains(replay: HandReplay, game: Game, valued: dict[str, Expected]) -> bool:
+    """Whether the record's every amount is what ``valued`` settles, with a value card held
+    by someone: no value card at all is the value cards not counted, which many cards
+    would give (``recut``), not one card read for another."""
+    held = any(e.value is not None and e.value.value.points > 0 for e in valued.values())
+    return held and not compare_money(replay, game, valued)
 
 
 def _valued(replay: HandReplay, expected: dict[str, Expected], way: Settled

@@ -101,9 +101,9 @@ def test_points_settlement_a_row_written_under_another_player_is_one_finding() -
     assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
         ("ledger.balance", "B", "C", "B")]
     assert found[0].message == (
-        "A points settlement of -10.00 is written under B, but it is C's: B is off by just "
-        "that row and C by just its opposite (by the rules B's hands settle -13.00 with "
-        "them, C's -10.00)."
+        "A points settlement of -10.00 is settled with B that the rules settle with C: B is "
+        "off by just that row and C by just its opposite (by the rules B's hands settle "
+        "-13.00 with them, C's -10.00)."
     )
     ledger[0] = LedgerRow("B", "points_settlement", D("26.25"))
     assert len(check_ledger(game("points", ledger), POINTS_HANDS, RULES)) == 3
@@ -290,8 +290,8 @@ def test_ledger_buy_in_a_buy_in_written_under_another_player_is_one_finding() ->
     assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
         ("ledger.balance", "A", "B", "A")]
     assert found[0].message == (
-        "A buy in of -50.00 is written under A, but it is B's: A is off by just that row and "
-        "B by just its opposite."
+        "A buy in of -50.00 is settled with A that the rules settle with B: A is off by just "
+        "that row and B by just its opposite."
     )
 
 

@@ -269,23 +269,26 @@ def _recorded_as(game: Game, hand: Hand, way: Settled) -> None:
 
 def test_points_value_cards_counted_around_another_cut_card_is_one_finding() -> None:
     """points.value_cards (standard-21: "The value cards are the cut card itself, the up
-    joker and the down joker"): the platform counts them around JD, not the 7H turned up.
+    joker and the down joker"): the platform counts them around 8H, the 7H's neighbour.
     Every amount moves (three score.amount findings, each true, none saying why: a blind
     tester's 27-card hand had five); read so, one finding says it (audit/replay/recut.py).
-    Around QH, which no player holds, every amount is as if no card were of value, which
-    many cards would give: no one card is named, and the three findings stand."""
+    A far card (JD) that happens to give the same amounts is not taken for the cut card
+    (another blind tester's phantom value card read so), and the value cards not counted
+    at all (as around QH, which no one holds) is no one card read for another: the three
+    findings stand."""
     game, hand = hand_21(RIGHT)
-    _recorded_as(game, hand, Settled(Jokers.for_wild_card("JD", R21), ()))
+    _recorded_as(game, hand, Settled(Jokers.for_wild_card("8H", R21), ()))
     (found,) = audit_hand(hand, game, R21).findings
     assert (found.check, found.player_id, found.expected, found.recorded) == (
-        "score.amount", None, "7H 8H 6H", "JD QD TD")
+        "score.amount", None, "7H 8H 6H", "8H 9H 7H")
     assert found.message == (
-        "Every amount of this hand settles the value cards as if the cut card were JD (value "
-        "cards JD QD TD), but the deal turned up 7H (value cards 7H 8H 6H): 3 players' "
+        "Every amount of this hand settles the value cards as if the cut card were 8H (value "
+        "cards 8H 9H 7H), but the deal turned up 7H (value cards 7H 8H 6H): 3 players' "
         "amounts are off by that alone."
     )
-    _recorded_as(game, hand, Settled(Jokers.for_wild_card("QH", R21), ()))
-    assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
+    for far in ("JD", "QH"):
+        _recorded_as(game, hand, Settled(Jokers.for_wild_card(far, R21), ()))
+        assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
 
 
 def test_points_value_cards_settled_with_a_player_who_dropped_is_one_finding() -> None:
