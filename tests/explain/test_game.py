@@ -583,20 +583,23 @@ def test_running_score_off_by_a_hands_wrong_points_says_why_it_is_no_finding() -
 
 
 def test_money_not_checked_shows_no_sum_as_the_rules(tmp_path: Path) -> None:
-    """`games.hands`: P3 has no results row, and the ledger does not add up: the ledger's
-    findings become one game.unchecked ("its money was not checked"), which says what does
-    not add up in a sentence; the money panel then shows no sum as the rules' (a blind
-    tester saw a rake of -18.00 "by the rules" and per-player "agrees" beside it)."""
+    """`tables.files`: a ledger file could not be read, and the ledger does not add up: the
+    ledger's findings become one game.unchecked ("its money was not checked"), which says
+    what does not add up in a sentence; the money panel then shows no sum as the rules' (a
+    blind tester saw a rake of -18.00 "by the rules" and per-player "agrees" beside it).
+    (A loser's missing results row no longer does: the ledger is judged at the rules'
+    points for them, schemas/money.md.)"""
     results = {p: row for p, row in DISPUTE["results"].items() if p != "P3"}
     game, hand = scenario(**{**DISPUTE, "results": results})
     ledger = [("P1", "90.00"), ("P2", "-65.00"), ("P3", "-40.00")]
     game.ledger = [LedgerRow(p, "points_settlement", Decimal(a)) for p, a in ledger]
-    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]),
+                      damaged={"ledger": ["ledger/part-1.parquet"]})  # fmt: skip
     (unchecked,) = [f for f in unit.findings if f.check == "game.unchecked"]
     assert unchecked.message.endswith(
-        "so what its hands settle is not known and its money was not checked; what does not "
-        "add up: Game G1 took in 105.00 but paid out 90.00 (rake included), 15.00 too little, "
-        "and the ledger check found 4 more differences."
+        "could not be read and may hold the rest of them, so its money was not checked; what "
+        "does not add up: Game G1 took in 105.00 but paid out 90.00 (rake included), 15.00 too "
+        "little, and the ledger check found 2 more differences."
     ), unchecked.message
     view = build_game_view(unit, source="logs", version="V")
     assert view.ledger is not None
