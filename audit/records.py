@@ -40,6 +40,15 @@ class Format(StrEnum):
         return self in POOL_FORMATS
 
 
+FORMAT_NAMES: Final = {
+    "points": "points rummy",
+    "pool_101": "101 pool",
+    "pool_201": "201 pool",
+    "deals": "deals rummy",
+}
+"""A format in a finding's words (``replay.outcome``'s drops, ``games.gamerow``'s games
+row); explain's panels name pool formats in full (``explain.view.FORMAT_WORDS``)."""
+
 POOL_FORMATS: Final = (Format.POOL_101, Format.POOL_201)
 """The pool formats: the ones with rebuys, splits and eliminations (the rest's ledger has
 no rebuy or split rows, schemas/money.md)."""

@@ -30,7 +30,7 @@ from audit.findings import (
 )
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
-from audit.games.gamerow import read_games_row, worth_reading
+from audit.games.gamerow import read_games_row
 from audit.games.ledger import balance, check_ledger, split_accounted, unpaid_by_rules
 from audit.games.match import check_match
 from audit.games.pool import judge_pool
@@ -234,8 +234,7 @@ def audit_unit(
     it stands, with one finding for the value of the row."""
     out = _audited(unit, missing=missing, damaged=damaged, ledger_rows=ledger_rows)
     game = unit.game
-    if game is None or out.rules is None or out.quarantine or (damaged or {}).get(
-            "events") or not worth_reading(out):  # fmt: skip
+    if game is None or out.rules is None or out.quarantine or (damaged or {}).get("events"):
         # A hand quarantined, or events unread (a hand may be quarantined under another
         # row, which marks it): not a games row to read otherwise.
         return out

@@ -15,7 +15,7 @@ from audit.rules.ruleset import load_preset
 from audit.run import replay_logs
 from audit.unit import audit_unit, game_checks
 from tests.logs.logbuilder import T0, LogBuilder
-from tests.replay.cases import base
+from tests.replay.cases import base, won_ledger
 from tests.replay.scenario import scenario
 
 STANDARD = load_preset("standard-13")
@@ -233,9 +233,7 @@ def test_results_player_id_a_loser_without_a_results_row_settles_as_the_rules_sa
     40.00 is right, and the missing row is one finding, not also `game.unchecked` (a blind
     tester: 29 of 60 such rows gave both). A ledger off as well is still its own finding."""
     game, hand = scenario(**base())  # P1 won 36.00, P2 lost -40.00: 4.00 of rake
-    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("36.00")),
-                   LedgerRow("P2", "points_settlement", Decimal("-40.00")),
-                   LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    game.ledger = won_ledger()
     hand.results = [r for r in hand.results if r.player != "P2"]
     unit = audit_unit(GameUnit(game.game_id, game, [hand]))
     assert [(f.check, f.player_id) for f in unit.hands[0].audit.findings] == [  # type: ignore[union-attr]

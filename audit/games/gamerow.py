@@ -44,7 +44,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 from audit.findings import Finding, Severity, contract, finding
 from audit.money import money, rake
-from audit.records import Format, Game, Hand
+from audit.records import FORMAT_NAMES, Format, Game, Hand
 from audit.rules.ruleset import Ruleset
 
 
@@ -289,12 +289,6 @@ _WORDS = {
     "format": "Every hand and payout of game {g} follows {v}, but its games row says {w}: "
     "either the games row or the way the whole game was scored and paid is wrong.",
 }
-_FORMAT_WORDS = {
-    "points": "points rummy",
-    "pool_101": "101 pool",
-    "pool_201": "201 pool",
-    "deals": "deals rummy",
-}
 
 
 def _said(game: Game, column: str, value: str, checks: list[str]) -> Finding:
@@ -303,9 +297,8 @@ def _said(game: Game, column: str, value: str, checks: list[str]) -> Finding:
     was = str(getattr(game, column))
     shown, wrote = value, was
     if column == "format":
-        shown, wrote = _FORMAT_WORDS.get(value, value), _FORMAT_WORDS.get(was, was)
-    shoe = " (its shoes are that ruleset's)" if check == "deck.composition" and (
-        "deck.composition" in checks) else ""
+        shown, wrote = FORMAT_NAMES.get(value, value), FORMAT_NAMES.get(was, was)
+    shoe = " (its shoes are that ruleset's)" if column == "ruleset" else ""  # (candidates)
     message = _WORDS[column].format(g=game.game_id, v=shown, w=wrote, shoe=shoe)
     return finding(
         check, game_id=game.game_id, expected=value, recorded=was, message=message,

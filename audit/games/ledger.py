@@ -140,15 +140,14 @@ def _prize_as_refund(game: Game, rows: list[Row]) -> list[Row]:
     for f, moved in rows:
         if f.rule != POOL_RULE or f.player_id not in refunds:
             continue
-        refund, back = refunds[f.player_id]
-        owed, paid = _amount(f.expected), _amount(f.recorded)
-        amount = _amount((refund.recorded or "").removeprefix("refund "))
-        if owed is None or paid is None or amount is None or owed <= 0 or owed - paid != amount:
+        refund, back = refunds[f.player_id]  # back: the refund's amount
+        owed = _amount(f.expected)  # a prize owed is positive, an entry negative
+        if owed is None or owed <= 0 or back <= 0 or moved != -back:
             continue
         said = finding(
             "ledger.balance", game_id=game.game_id, player_id=f.player_id,
-            expected=f"prize {amount}", recorded=refund.recorded,
-            message=f"The {amount} paid to {f.player_id} as a refund is the prize they won "
+            expected=f"prize {back}", recorded=refund.recorded,
+            message=f"The {back} paid to {f.player_id} as a refund is the prize they won "
             f"({owed}): the ledger writes that row as a refund, not a prize.",
             rule=POOL_RULE,
         )  # fmt: skip

@@ -13,7 +13,15 @@ from typing import Final
 
 from audit.findings import Finding, finding
 from audit.money import money, points_settlement
-from audit.records import Game, Hand, Result, charged_points, dealt_in, money_unsettled
+from audit.records import (
+    FORMAT_NAMES,
+    Game,
+    Hand,
+    Result,
+    charged_points,
+    dealt_in,
+    money_unsettled,
+)
 from audit.replay.charged import charged_words
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
@@ -36,12 +44,6 @@ _DROP_WORDS = {
 }
 _OUT_OF_VALUES: Final = frozenset({*_DROP_WORDS, "invalid_declare"})
 """The outcomes of players who neither pay nor receive for value cards (points.value_cards)."""
-_FORMAT_WORDS = {
-    "points": "points rummy",
-    "pool_101": "101 pool",
-    "pool_201": "201 pool",
-    "deals": "deals rummy",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,9 +153,8 @@ def audit_hand(
 
 
 def _explains(replay: HandReplay, game: Game, valued: dict[str, Expected]) -> bool:
-    """Whether the record's every amount is what ``valued`` settles, with a value card held
-    by someone: no value card at all is the value cards not counted, which many cards
-    would give (``recut``), not one card read for another."""
+    """Whether every amount recorded is what ``valued`` settles, a value card held: none held
+    is value cards not counted, which many cards give (``recut``), not one card for another."""
     held = any(e.value is not None and e.value.value.points > 0 for e in valued.values())
     return held and not compare_money(replay, game, valued)
 
@@ -363,7 +364,7 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
             rules.cap,
             key,  # drops.deals: 'No Drop is allowed in Best of 2 and Best of 3' (000_)
             f"{'left' if seat.drop_reason == 'left' else 'dropped out of'} a "
-            f"{_FORMAT_WORDS.get(game.format, game.format)} game, where no drop is allowed:"
+            f"{FORMAT_NAMES.get(game.format, game.format)} game, where no drop is allowed:"
             f" the full count, {rules.cap}",
             seq=seat.drop_seq,
         )
@@ -573,7 +574,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         if want.points is not None and row.points != want.points:
             key = want.rule_key
             if want.outcome in _DROP_WORDS:
-                fmt = _FORMAT_WORDS.get(replay.game.format, replay.game.format)
+                fmt = FORMAT_NAMES.get(replay.game.format, replay.game.format)
                 message = (
                     f"{player} {want.why}, so should be charged {want.points} points in {fmt}, "
                     f"but was charged {row.points}."
@@ -611,11 +612,10 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
 
 
 def _left_in_wins(out: list[Finding]) -> list[Finding]:
-    """A declaration the platform accepted that the rules refuse, at a table where one
-    player was left in (``turns.last_player``): that player's win is the same mistake as
-    the declarer's, so it is said in the ``declare.verdict``, not as a second finding on
-    the player who did nothing (a blind tester's 2-player hands: the innocent opponent's
-    ``score.outcome`` beside every such verdict)."""
+    """A declaration the platform accepted that the rules refuse, one player left in
+    (``turns.last_player``): that player's win is the declarer's mistake, said in its
+    ``declare.verdict``, not a finding on the player who did nothing (a blind tester's
+    2-player hands: the opponent's ``score.outcome`` beside every such verdict)."""
     verdicts = [f for f in out if f.check == "declare.verdict" and f.recorded == "won"]
     left = [f for f in out if f.check == "score.outcome" and f.expected == "won"
             and f.recorded == "lost"]  # fmt: skip

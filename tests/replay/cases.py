@@ -7,7 +7,10 @@ Each case is (name, expected finding (check, hand, player, seq) or None, scenari
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
+
+from audit.records import LedgerRow
 
 P1 = "2H 3H 4H 5S 6S 7S 9C 9D 9S KD KC KS QH"
 P2 = "AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC"
@@ -16,6 +19,13 @@ SHOW = "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD QC"
 P3 = "AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"
 # P2 had no turn when P1 declared: a first hand show, capped at 40 (000_).
 WON = {"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-40.00")}
+
+
+def won_ledger() -> list[LedgerRow]:
+    """The ledger that settles ``WON``: P1's 36.00, P2's -40.00 and 4.00 of rake."""
+    return [LedgerRow("P1", "points_settlement", Decimal("36.00")),
+            LedgerRow("P2", "points_settlement", Decimal("-40.00")),
+            LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
 
 
 def base(**over: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from audit.records import Event, GameUnit, LedgerRow
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from audit.unit import audit_unit
-from tests.replay.cases import DECLARE, SHOW, base, longer
+from tests.replay.cases import DECLARE, SHOW, base, longer, won_ledger
 from tests.replay.scenario import scenario
 from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins, reshuffled_then_drawn
 
@@ -159,9 +159,7 @@ def test_results_player_id_a_row_in_the_name_of_a_player_not_dealt_in_is_one_fin
         "P2's result (lost, 40 points) is recorded in the name of P9, who was not dealt in; "
         "P2 has no result row of their own."
     )
-    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("36.00")),
-                   LedgerRow("P2", "points_settlement", Decimal("-40.00")),
-                   LedgerRow(None, "rake", Decimal("4.00"))]  # fmt: skip
+    game.ledger = won_ledger()
     unit = audit_unit(GameUnit(game.game_id, game, [hand]))
     assert unit.findings == []
     game.ledger[1] = LedgerRow("P2", "points_settlement", Decimal("-41.00"))
