@@ -103,9 +103,39 @@ COUNTS: dict[str, Shape] = {
     "lost_hands?": int,
     "findings": {str: int},
     "findings_by_severity": {str: int},
+    "games?": {str: int},
 }
 """run.json's ``counts``, as ``replay`` writes them (run.py, ``_conclude``): the hands by
-status, the quarantine rows and the findings, each of which its output file holds."""
+status, the quarantine rows, the findings and the games (``count_games``), each of which
+its output files hold (``games`` is absent from a run.json written before 2026-12-06)."""
+
+GAME_COUNTS = ("total", "running", "unchecked")
+"""run.json's ``counts.games``: the games the night's hands and game-level findings name,
+those of them still running when the logs were cut (``game.running``: judged on their
+hands so far), and those with a game-level check not run (``game.unchecked``)."""
+
+
+def count_games(hands: Path, findings: Path) -> dict[str, int]:
+    """run.json's ``counts.games`` (``GAME_COUNTS``) of the outputs ``hands`` and
+    ``findings``: a game is counted once whatever its hands and findings (a games row with
+    no hand has its ``game.unchecked`` or ``game.running``, so it is counted too)."""
+    sql = f"""
+        WITH f AS (SELECT "check", game_id FROM {read_parquet(findings)}
+                   WHERE "check" IN ('game.running', 'game.unchecked') AND game_id <> ''),
+        named AS (SELECT game_id FROM {read_parquet(hands)} WHERE game_id <> ''
+                  UNION SELECT game_id FROM f)
+        SELECT (SELECT count(*) FROM named),
+               (SELECT count(DISTINCT game_id) FROM f WHERE "check" = 'game.running'),
+               (SELECT count(DISTINCT game_id) FROM f WHERE "check" = 'game.unchecked')
+    """
+    try:
+        with duck.connect() as db:
+            row = db.execute(sql).fetchone()
+    except duckdb.Error as exc:
+        raise AuditError(f"{hands.parent} cannot be read: {first_line(exc)}",
+                         slug="out") from None  # fmt: skip
+    assert row is not None
+    return {name: int(n) for name, n in zip(GAME_COUNTS, row, strict=True)}
 
 
 def check_one_run(out: Path, run: dict[str, Any]) -> None:
@@ -152,6 +182,8 @@ def check_one_run(out: Path, run: dict[str, Any]) -> None:
         *_differ(counts["findings"], by_check, "findings of {}", findings),
         *_differ(counts["findings_by_severity"], by_severity, "{} findings", findings),
     ]  # fmt: skip
+    if not differ and "games" in counts:
+        differ = _differ(counts["games"], count_games(hands, findings), "games ({})", findings)
     _one_run(out, run, differ)
 
 

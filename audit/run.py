@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import duckdb
 
 from audit import __version__, duck
-from audit.consistency import check_one_run, check_sections
+from audit.consistency import check_one_run, check_sections, count_games
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity, contract, finding
 from audit.logs.reader import (
@@ -422,6 +422,7 @@ def replay_logs(
         checked = time.perf_counter()
         parts.write("findings", out / "findings.parquet")
         tally = parts.query("findings", _TALLY)
+    games = count_games(out / "hands.parquet", out / "findings.parquet")
     run: dict[str, Any] = {
         "tool": "rummy-audit",
         "version": __version__,
@@ -447,6 +448,7 @@ def replay_logs(
             "hands_total": sum(hands.values()),
             "quarantine_rows": quarantined,
             "lost_hands": len(lost),
+            "games": games,
         },
         "unreadable_files": [
             {"table": row.table, "path": row.file, "reason": row.reason}

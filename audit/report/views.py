@@ -174,6 +174,10 @@ class ReportView:
     history: HistoryView | None = None
     """The nights so far, when a nightly run wrote the outputs (their ``history/``); None
     for a plain replay, whose report has no trend section."""
+    game_counts: dict[str, int] | None = None
+    """run.json's ``counts.games`` (``consistency.GAME_COUNTS``): the games audited, those
+    still running and those with a game-level check not run; None for an older run.json,
+    whose report does not count games."""
     rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
     """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
     of the file's sha256, the id it extends (``""``: none)."""
@@ -236,6 +240,7 @@ def _view(
             for f in run.get("unreadable_files", [])
         ],
         lost_hands=int(counts.get("lost_hands", 0)),
+        game_counts=counts.get("games"),
         skipped=[(str(f["table"]), str(f["path"])) for f in run.get("skipped_files", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),

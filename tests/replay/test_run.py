@@ -178,6 +178,21 @@ def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
     assert runner.invoke(app, [*args, "--fail-on", "critical"]).exit_code == 0
 
 
+def test_run_json_counts_each_game_once_running_and_unchecked_apart(tmp_path: Path) -> None:
+    """schemas/output.md, run.json ``counts.games``: the games the hands and the game-level
+    findings name, each once (a blind tester, b36: run.json and the report counted hands
+    only, never the games whose game-level checks ran). A games row with no hand is
+    counted by its ``game.unchecked``, a running game by its ``game.running``."""
+    logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand().quick_hand()
+    logs.game("g2", ended_at=None).quick_hand()
+    logs.game("g3")  # ended, and the hands table holds none of its hands
+    replay_logs(logs=logs.write(), out=tmp_path / "out", workers=1, progress=False,
+                fairplay=False, rng=False)  # fmt: skip
+    run = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert run["counts"]["games"] == {"total": 3, "running": 1, "unchecked": 1}
+    assert run["counts"]["hands_total"] == 3
+
+
 def test_an_unusable_log_root_is_one_line_and_exit_2(tmp_path: Path) -> None:
     logs = write_log(tmp_path / "logs", clean_hands(1))
     for name in (logs / "events").rglob("*.parquet"):

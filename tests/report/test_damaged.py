@@ -243,6 +243,17 @@ def test_no_findings_beside_a_run_json_counting_them_is_refused(
     refused(out, "findings in all: run.json counts ", "findings.parquet holds 0")
 
 
+def test_a_count_of_games_the_files_do_not_hold_is_refused(night: Path, tmp_path: Path) -> None:
+    """run.json's ``counts.games`` is checked against hands.parquet and findings.parquet
+    as its other counts are: a run.json counting no running game beside a night whose
+    findings hold one is not one run's."""
+    out = copy(night, tmp_path / "out")
+    run = json.loads((out / "run.json").read_text())
+    run["counts"]["games"]["running"] = 0
+    (out / "run.json").write_text(json.dumps(run))
+    refused(out, "games (running): run.json counts 0, findings.parquet holds 1")
+
+
 def test_quarantine_rows_another_run_wrote_are_refused(night: Path, tmp_path: Path) -> None:
     """Only quarantine.parquet of another run (rows run.json does not count)."""
     other = quarantined_night(tmp_path / "other")

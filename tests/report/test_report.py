@@ -61,6 +61,9 @@ def test_the_report_says_what_ran_and_what_was_found(night: Path) -> None:
         "check.skipped",
     }
     assert view.by_severity[0] == ("critical", 3)
+    # every game is counted once, the running one among them (b36: the games went uncounted)
+    assert view.game_counts == {"total": 4, "running": 1, "unchecked": 0}
+    assert "1 still running when the logs were cut" in page(night)
     assert dict(view.arguments)["logs"] == "logs"
     scores = next(c for c in view.charts if c.id == "chart-scores")
     assert {bar.label: bar.value for bar in scores.bars}["40-49 points"] == 3  # three middle drops
