@@ -258,13 +258,22 @@ class PointsOwed:
     won: Mapping[str, Decimal]
     rake: Decimal
     as_recorded: tuple[tuple[str, str], ...] = ()
+    by_verdict: tuple[tuple[str, str], ...] = ()
+    """(hand, the rules' winner) of each hand whose recorded verdict the rules refuse and
+    whose money they settle their own way (``rules_verdict``)."""
 
     def caveat(self) -> str:
         """``; hand H2's amounts are taken as recorded, as it does not record exactly one
-        winner``, or empty when the rules settled every hand."""
+        winner``, ``; hand H3 is settled with P1 winning, as the rules decide it, not as
+        recorded (its score.outcome or declare.verdict)``, or empty when the rules settled
+        every hand as recorded."""
         return "".join(
             f"; hand {hand_id}'s amounts are taken as recorded, as {why}"
             for hand_id, why in self.as_recorded
+        ) + "".join(
+            f"; hand {hand_id} is settled with {winner} winning, as the rules decide it, not "
+            "as recorded (its score.outcome or declare.verdict)"
+            for hand_id, winner in self.by_verdict
         )
 
 
@@ -286,7 +295,11 @@ def settle_by_rules(
     if len(winners) != 1:
         return "it does not record exactly one winner"
     if said is not None and money_unsettled(results, said, rules.value_cards is not None):
-        return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
+        verdict = rules_verdict(hand, said, rules)
+        if verdict is None:
+            return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
+        points, winner = verdict
+        return points_settlement(points, [winner], game.point_value, game.rake_pct)
     values: dict[str, int] = {}
     if rules.value_cards is not None:
         if said is None:
@@ -302,6 +315,36 @@ def settle_by_rules(
     for player in unpaid_by_rules(hand, said):
         points[player] = (said[player].points or 0) if said is not None else 0
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
+
+
+def rules_verdict(
+    hand: Hand, said: Mapping[str, RulesPoints], rules: Ruleset
+) -> tuple[dict[str, int], str] | None:
+    """The points each player dealt in is charged, and the winner, where the rules decide
+    the whole hand their own way (``said``: one winner, every other player's points known;
+    no value cards, whose settlement the replay gives only under the recorded verdict);
+    None where they do not (play would have gone on after an invalid declaration at a
+    table of three or more). A hand whose recorded verdict the rules refuse is settled so
+    (schemas/money.md, step 3): the ledger that paid the rules' winner is right, and one
+    that followed the wrong verdict moved money the rules do not (a blind tester: winner
+    and loser swapped in results alone gave two critical findings on a ledger that had paid
+    the rightful winner, and swapped in results and ledger gave no money finding)."""
+    if rules.value_cards is not None or not hand.seats:
+        return None
+    if any(player not in said for player in hand.seats):
+        return None
+    winners = [player for player in hand.seats if said[player].outcome == "won"]
+    if len(winners) != 1:
+        return None
+    points: dict[str, int] = {}
+    for player in hand.seats:
+        charged = said[player].points
+        if player == winners[0]:
+            continue
+        if charged is None:
+            return None
+        points[player] = charged
+    return points, winners[0]
 
 
 def unpaid_by_rules(hand: Hand, said: Mapping[str, RulesPoints] | None) -> list[str]:
@@ -334,9 +377,17 @@ def points_owed(
     won: dict[str, Decimal] = {}
     hand_rake = ZERO
     as_recorded: list[tuple[str, str]] = []
+    by_verdict: list[tuple[str, str]] = []
+    value_cards = rules.value_cards is not None
     for hand in hands:
         said = expected.get(hand.hand_id) if expected is not None else None
         settled = settle_by_rules(hand, game, rules, said)
+        if said is not None and not isinstance(settled, str) and money_unsettled(
+            dealt_in(hand), said, value_cards
+        ):
+            verdict = rules_verdict(hand, said, rules)
+            if verdict is not None:
+                by_verdict.append((hand.hand_id, verdict[1]))
         if isinstance(settled, str):
             as_recorded.append((hand.hand_id, settled))
             amounts: dict[str, Decimal] = {}
@@ -349,7 +400,7 @@ def points_owed(
         for player, amount in amounts.items():
             won[player] = won.get(player, ZERO) + amount
         hand_rake += fee
-    return PointsOwed(won, hand_rake, tuple(as_recorded))
+    return PointsOwed(won, hand_rake, tuple(as_recorded), tuple(by_verdict))
 
 
 def _points(

@@ -165,14 +165,16 @@ def test_each_tampered_game_raises_only_what_its_tampering_explains(
     rules' running score (docs/replay.md); extra jokers in a provably-fair shoe also break
     its commitment; an invalid declaration recorded as a win also wrongs the one other
     player still in, who wins by the rules (`turns.last_player`: their recorded loss is a
-    `score.outcome` of its own); nothing else cascades."""
+    `score.outcome` of its own), and in a points game the money that followed the wrong
+    winner (`ledger.balance`: the rules settle the hand with the rightful winner,
+    schemas/money.md step 3); nothing else cascades."""
     pool = {"pool.score", "pool.elimination", "pool.rebuy", "pool.split"}
     explained = {
         "loser_points": {"score.points", "score.amount", "ledger.balance", *pool},
         "pool_score": pool,
         "drop_penalty": {"drop.penalty", "score.amount", "ledger.balance", *pool},
         "stacked_shoe": {"deck.composition", "deck.commitment"},  # at a provably-fair table
-        "invalid_declaration": {"declare.verdict", "score.outcome"},
+        "invalid_declaration": {"declare.verdict", "score.outcome", "ledger.balance"},
     }
     kinds_of: dict[str, set[str]] = defaultdict(set)
     for row in logs.labels:
