@@ -497,6 +497,24 @@ def test_a_drop_in_deals_is_not_allowed_000() -> None:
     assert audit(*scenario(**kw)) == []
 
 
+def test_a_server_fold_in_deals_charged_the_full_count_is_no_finding_000() -> None:
+    """`drops.deals` = none. 000_'s 'No Drop is allowed in Best of 2 and Best of 3' is the
+    player's choice; the server folding a player who timed out or disconnected (`auto`,
+    log-format.md: 'the server acted for the player') is not, and charged the full count
+    it is right (a blind tester: each was a `drop.penalty` blaming the player). Charged
+    less, it is the one `drop.penalty` of the points."""
+    for reason in ("timeout", "disconnect"):
+        kw = base(
+            game_format="deals",
+            events=["P1 draw_stock JK", "P1 discard JK", f"P2 drop auto {reason}"],
+            results={"P1": ("won", 0, "80"), "P2": ("first_drop", 80, "-80")},
+        )
+        assert audit(*scenario(**kw)) == [], reason
+        kw["results"] = {"P1": ("won", 0, "20"), "P2": ("first_drop", 20, "-20")}
+        (found,) = audit_hand(*reversed(scenario(**kw)), STANDARD).findings
+        assert (found.check, found.expected, found.recorded) == ("drop.penalty", "80", "20")
+
+
 def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:
     """`drops.deals` = none: a drop in deals charged 20 (a first drop's penalty elsewhere)
     is one error, one `drop.penalty` finding, which says both that deals has no drops and
