@@ -98,7 +98,7 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
             con.close()
     pairs = [s for t in tested for s in t.suspicions]
     ring = rings(pairs, settings.thresholds, settings.evidence)
-    tested.append(Tested("fairplay.ring", len(ring), ring,
-                         "group of three or more accounts that pair suspicions (co-seating aside) join"))
+    tested.append(Tested("fairplay.ring", len(ring), ring, "group of three or more accounts "
+                         "that pair suspicions (co-seating aside) join"))  # fmt: skip
     suspicions = sorted((s for t in tested for s in t.suspicions), key=Suspicion.sort_key)
     return FairPlay(suspicions, tested)

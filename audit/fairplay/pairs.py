@@ -253,11 +253,14 @@ def _not_explained(
 ) -> NDArray[np.bool_]:
     """Explaining away: a reported pair (A, C) stands only if it is still significant (p at
     or below the largest p reported) and still beats the effect floor in the hands where
-    none of A's stronger reported partners (smaller p) sat. A colluder's soft drops with
-    their partner otherwise make a suspect of every third player at those tables."""
+    none of A's stronger reported partners (smaller p) sat, and if A's other partners do
+    not explain it (``_explained_by_others``). A colluder's soft drops with their partner
+    otherwise make a suspect of every third player at those tables."""
     picked = [int(i) for i in np.flatnonzero(found.report)]
     pairs = list(zip(ids(found.table, "a"), ids(found.table, "b"), strict=True))
-    trials = run_sql(con, detector, "trials", settings, flagged=[pairs[i] for i in picked])
+    others = _other_partners(con, detector, found, settings, [pairs[i] for i in picked])
+    flagged = sorted({pairs[i] for i in picked} | {(a, b) for a, c in others for b in others[a, c]})
+    trials = run_sql(con, detector, "trials", settings, flagged=flagged)
     hands: dict[tuple[str, str], dict[str, bool]] = defaultdict(dict)
     names = ("a", "b", "hand_id", "event")
     for a, b, hand, event in zip(*(trials.column(c).to_pylist() for c in names), strict=True):
@@ -269,13 +272,87 @@ def _not_explained(
     for i in sorted(picked, key=lambda i: (found.p[i], pairs[i])):
         player, partner = pairs[i]
         rest = [e for h, e in hands[player, partner].items() if h not in seen[player]]
-        n, k = float(len(rest)), float(sum(rest))
-        a, b = alphas[i : i + 1], betas[i : i + 1]
-        alone = float(betabinom_sf(np.array([k]), np.array([n]), a, b)[0]) if n else 1.0
-        keep[i] = alone <= cutoff and k >= settings.min_effect * n * float(a[0] / (a[0] + b[0]))
+        prior = alphas[i : i + 1], betas[i : i + 1]
+        keep[i] = _holds(rest, prior, cutoff, settings) and not _explained_by_others(
+            hands, player, partner, others[player, partner], prior, settings)  # fmt: skip
         seen[player].update(hands[player, partner])
     return keep
 
+
+def _other_partners(
+    con: duckdb.DuckDBPyConnection,
+    detector: str,
+    found: Hypotheses,
+    settings: Settings,
+    reported: list[tuple[str, str]],
+) -> dict[tuple[str, str], set[str]]:
+    """For each reported pair (A, C), the other players who may be the partner A's excess
+    is for: A's pairs in the family with an excess, reported or not (the family holds only
+    the pairs that could be reported, ``screened``), and, where the detector lists them
+    (``copresent``), the players seated in at least a third of the hands where A did it
+    with C (at least 2): a ring's members, whose own pairs, judged against a rate full of
+    what A does for the third, may not even reach the family."""
+    pairs = list(zip(ids(found.table, "a"), ids(found.table, "b"), strict=True))
+    suspected = {a for a, _ in reported}
+    excess: dict[str, set[str]] = defaultdict(set)
+    for j in np.flatnonzero(found.effect >= settings.min_effect):
+        if pairs[j][0] in suspected:
+            excess[pairs[j][0]].add(pairs[j][1])
+    others = {(a, c): excess[a] - {c} for a, c in reported}
+    if "copresent" in statements(detector):
+        events = dict(zip(pairs, column(found.table, "k1"), strict=True))
+        rows = run_sql(con, detector, "copresent", settings, flagged=reported)
+        names = ("a", "c", "b", "hands")
+        for a, c, b, n in zip(*(rows.column(x).to_pylist() for x in names), strict=True):
+            if n >= max(2.0, float(events[a, c]) / 3):
+                others[a, c].add(b)
+    return others
+
+
+def _holds(
+    events: list[bool], prior: tuple[Array, Array], level: float, settings: Settings
+) -> bool:
+    """Whether A's ``events`` (one per hand, True where A did it) are still significant at
+    ``level`` and beat the effect floor against A's rate without the partner (``prior``,
+    the pair's Beta)."""
+    n, k = float(len(events)), float(sum(events))
+    if not n:
+        return False
+    a, b = prior
+    p = float(betabinom_sf(np.array([k]), np.array([n]), a, b)[0])
+    return p <= level and k >= settings.min_effect * n * float(a[0] / (a[0] + b[0]))
+
+
+def _explained_by_others(
+    hands: Mapping[tuple[str, str], Mapping[str, bool]],
+    player: str,
+    partner: str,
+    others: set[str],
+    prior: tuple[Array, Array],
+    settings: Settings,
+) -> bool:
+    """Whether A's excess with C is A's excess with A's other candidate partners (pairs
+    of A with an excess, reported or not): in the hands where none of them sat it is not
+    above A's own rate even at ``WITHOUT_ALPHA`` (the effect floor beaten), and A's rate
+    in their hands without C is (a check that the excess is theirs, not a discovery). A
+    ring that gives up for one another at every table it shares made a suspect of each
+    honest player seated with two of them (a blind tester: an innocent `minor` and a ring
+    of five with two innocents), while the ring's own pairs, each judged against a rate
+    full of drops for the third, were not reported. A partner of A who is also with A
+    without the others keeps their excess there, and stands; two partners of A who always
+    sit together are no explanation of each other (without C there are too few hands for
+    the other to show an excess), and the pair stands."""
+    theirs: dict[str, bool] = {}
+    for other in others:
+        if other != partner:
+            theirs.update(hands.get((player, other), {}))
+    if not theirs:
+        return False
+    mine = hands.get((player, partner), {})
+    if _holds([e for h, e in mine.items() if h not in theirs], prior, WITHOUT_ALPHA, settings):
+        return False
+    without = [e for h, e in theirs.items() if h not in mine]
+    return _holds(without, prior, WITHOUT_ALPHA, settings)
 
 
 MEETINGS_PER_PART = 4_000_000

@@ -212,6 +212,31 @@ def test_soft_drop_finds_strong_hands_given_up_for_one_partner_only() -> None:
     assert found(tested.suspicions) == {("P0200", "P0201")}
 
 
+def ring_night(seed: int) -> Night:
+    """P0200, P0201 and P0202 give up strong hands for one another whenever two of them sit
+    together; P0203 sits only beside two of them (P0200 with P0201, or with P0202), P0204
+    only beside P0201 and P0202."""
+    night = Night(seed=seed)
+    ring = ("P0200", "P0201", "P0202")
+    night.soft.update({(a, b): 0.6 for a in ring for b in ring if a != b})
+    night.together += [(("P0200", "P0201", "P0203"), 10), (("P0200", "P0202", "P0203"), 10),
+                       (("P0201", "P0202", "P0204"), 10), (ring, 6)]  # fmt: skip
+    return night.build()
+
+
+def test_soft_drop_spares_a_player_seated_only_beside_a_ring_that_drops_for_one_another() -> None:
+    """docs/fairplay.md, soft drop, explaining away: a pair (A, C) whose excess is A's with
+    other partners of A seated in those hands is theirs. A ring's members, each judged
+    against a rate full of the drops made for the third, may not be suspected of one
+    another, and then made a suspect of each honest player seated beside two of them (a
+    blind tester: an innocent `minor`, and a ring of five with two innocents). On this
+    night P0200's drops with P0203 are all in hands with P0201 or P0202 at the table, and
+    P0200 drops as often with them without P0203: no suspicion. A ring pair that stands in
+    the hands without the third is kept (another night of the same plan)."""
+    assert found(soft_drop(ring_night(23).load(), SETTINGS).suspicions) == set()
+    assert found(soft_drop(ring_night(24).load(), SETTINGS).suspicions) == {("P0201", "P0200")}
+
+
 def test_soft_drop_spares_a_cautious_player_who_drops_strong_hands_with_anyone() -> None:
     night = Night(seed=9)
     for partner in ("P0231", "P0232", "P0233", "P0234", "P0235"):

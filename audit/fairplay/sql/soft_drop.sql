@@ -56,7 +56,8 @@
 -- rate; at real money 5 in 55, 1.7 expected there; suspected (major) with P10, 23 of 70
 -- against 1.8 expected.) A pair (A, C) whose events all fell in hands where a stronger
 -- suspect B of A was also at the table is explained by (A, B) and not reported: it must
--- hold in the hands without A's stronger partners too.
+-- hold in the hands without A's stronger partners too, and not be A's excess with other
+-- partners seated in those hands (``copresent``; pairs._explained_by_others).
 -- Benign reading: a cautious player, or a player who drops when tired or busy elsewhere.
 
 -- name: prepare
@@ -143,6 +144,17 @@ SELECT f.a, f.b, t.hand_id, t.event
 FROM flagged f
 JOIN soft_trial t ON t.player_id = f.a
 JOIN soft_trial o ON o.hand_id = t.hand_id AND o.player_id = f.b
+
+-- name: copresent
+-- For each flagged pair (A, C), every other player seated in the hands where A gave up a
+-- strong hand with C in, and in how many of them: the other partners that may explain A's
+-- excess with C (pairs._explained_by_others), a ring's member among them.
+SELECT f.a, f.b AS c, o.player_id AS b, count(*) AS hands
+FROM flagged f
+JOIN soft_trial t ON t.player_id = f.a AND t.event
+JOIN soft_trial w ON w.hand_id = t.hand_id AND w.player_id = f.b
+JOIN soft_trial o ON o.hand_id = t.hand_id AND o.player_id <> f.a AND o.player_id <> f.b
+GROUP BY ALL
 
 -- name: evidence
 -- the strongest first, in the order above: the lowest charge, then the lowest deadwood
