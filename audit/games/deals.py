@@ -16,7 +16,13 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player (the right
-  winner's row written again is one finding on the repeat, and the winner is still theirs).
+  winner's row written again is one finding on the repeat, and the winner is still theirs);
+- a player who leaves the game (a ``drop`` with reason ``left`` in a deal, dealt into no
+  later deal: audit/games/leaving.py) is out of it from then on: their chips of that deal
+  are charged as for any drop, and they cannot win. With two or more players left the
+  game goes on among them, its winner the one of them with the most chips; with one left
+  it may end there, before its ``deals_count`` deals, and that player wins (the seeds are
+  silent on leaving a deals game: the audit's reading of the contract's ``left`` reason).
 
 A quarantined hand has no trustworthy results, and a deal without a results row for a
 player dealt in settles what is not known: their chips are not checked, and the chip
@@ -25,10 +31,12 @@ totals (so the winner and the deal count) are not judged for a game that has one
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from decimal import Decimal
 from typing import NamedTuple
 
 from audit.findings import Finding, finding
+from audit.games.leaving import gone_for_good
 from audit.records import Game, Hand, RulesSay, charged_points, named_winners, won_again
 from audit.rules.ruleset import Ruleset
 
@@ -60,14 +68,15 @@ def judge_deals(
     if game.format != "deals":
         return DealsJudgement([], None)
     out, followed, chips, complete = _tally(hands, rules, expected or {})
-    leaders = _leaders(chips)
+    still = _still_in(hands)
+    leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:
         return DealsJudgement(out, None)
-    out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed))
+    out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed, still))
     if game.running:
         return DealsJudgement(out, None)
     if winner:
-        out.extend(_winner_findings(game, chips, rules))
+        out.extend(_winner_findings(game, chips, rules, still[-1] if still else ()))
     return DealsJudgement(out, leaders[0] if chips and len(leaders) == 1 else None)
 
 
@@ -207,9 +216,25 @@ def _amount_findings(
     return out, went
 
 
-def _leaders(chips: dict[str, int]) -> list[str]:
-    most = max(chips.values(), default=0)
-    return sorted(p for p, count in chips.items() if count == most)
+def _still_in(hands: list[Hand]) -> list[tuple[str, ...]]:
+    """After each deal, the players of the game still in it: all those dealt into any deal
+    (in the order first dealt in) but those who left in it or before (the module doc)."""
+    players = list(dict.fromkeys(p for hand in hands for p in hand.seats))
+    leaving = gone_for_good(hands)
+    gone: set[str] = set()
+    still = []
+    for hand in hands:
+        gone.update(leaving.get(hand.hand_no, ()))
+        still.append(tuple(p for p in players if p not in gone))
+    return still
+
+
+def _leaders(chips: dict[str, int], among: Collection[str]) -> list[str]:
+    """The players ``among`` those still in with the most chips (a player who left the
+    game cannot win it)."""
+    counts = [count for p, count in chips.items() if p in among]
+    most = max(counts, default=0)
+    return sorted(p for p, count in chips.items() if count == most and p in among)
 
 
 def _deal_count_findings(
@@ -218,15 +243,17 @@ def _deal_count_findings(
     deals_count: int,
     rules: Ruleset,
     followed: list[dict[str, int]],
+    still: list[tuple[str, ...]],
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led: ``deals.tie``, the one reason to play on), or a finished game with
-    fewer deals than it should have had (``deals.chips``: a best of N plays N); the chips
-    are those each deal moved as the game went on (``_amount_findings``)."""
+    fewer deals than it should have had (``deals.chips``: a best of N plays N, unless the
+    others left it and one player is left); the chips are those each deal moved as the game
+    went on (``_amount_findings``), ``still`` the players still in after each deal."""
     out = []
     chips: dict[str, int] = {}
     for number, hand in enumerate(hands, start=1):
-        if number > deals_count and len(_leaders(chips)) == 1:
+        if number > deals_count and len(_leaders(chips, still[number - 2])) == 1:
             out.append(
                 finding(
                     "deals.chips",
@@ -235,14 +262,15 @@ def _deal_count_findings(
                     expected=f"at most {number - 1} deals",
                     recorded=f"deal {number}",
                     message=f"Deal {number} was played although the game of {deals_count} "
-                    f"deals was already decided, {_leaders(chips)[0]} leading on chips.",
+                    f"deals was already decided, {_leaders(chips, still[number - 2])[0]} "
+                    "leading on chips.",
                     rule=rules.cite("deals.tie"),
                 )
             )
             break
         for player, count in followed[number - 1].items():
             chips[player] = chips.get(player, 0) + count
-    if not game.running and len(hands) < deals_count:
+    if not game.running and len(hands) < deals_count and len(still[-1]) > 1:
         out.append(
             finding(
                 "deals.chips",
@@ -257,12 +285,15 @@ def _deal_count_findings(
     return out
 
 
-def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[Finding]:
+def _winner_findings(
+    game: Game, chips: dict[str, int], rules: Ruleset, among: Collection[str]
+) -> list[Finding]:
     """The finished game's ``game_won`` must name the one player with the most chips
+    ``among`` those still in, or the one player left when the others left the game
     (``deals.chips``); a tie for the most is played on (``deals.tie``)."""
-    leaders = _leaders(chips)
+    leaders = _leaders(chips, among)
     named = named_winners(game)  # a row written again names no second winner
-    if not chips:
+    if not chips or not leaders:
         return []
     if len(leaders) > 1:
         return [
@@ -278,6 +309,12 @@ def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[
             )
         ]
     leader = leaders[0]
+    if len(among) == 1 and len(chips) > 1:
+        why = f"is the last player left in the game ({_others(chips, leader)} left it)"
+    elif set(chips) - set(among):
+        why = f"ended with the most chips of the players still in ({chips[leader]})"
+    else:
+        why = f"ended with the most chips ({chips[leader]})"
     if named == [leader]:
         again = won_again(game)
         if again is None:
@@ -290,8 +327,8 @@ def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[
                 seq=again.seq,
                 expected="one game_won event",
                 recorded=f"{again.rows} game_won events",
-                message=f"{leader} ended with the most chips ({chips[leader]}) and won the "
-                f"game, but {again.words}: a game is won once.",
+                message=f"{leader} {why} and won the game, but {again.words}: a game is "
+                "won once.",
                 rule=rules.cite("deals.chips"),
             )
         ]
@@ -303,8 +340,14 @@ def _winner_findings(game: Game, chips: dict[str, int], rules: Ruleset) -> list[
             player_id=named[0] if len(named) == 1 else leader,
             expected=leader,
             recorded=recorded,
-            message=f"{leader} ended with the most chips ({chips[leader]}) and should win the "
-            f"game, but the record names {recorded or 'no winner'}.",
+            message=f"{leader} {why} and should win the game, but the record names "
+            f"{recorded or 'no winner'}.",
             rule=rules.cite("deals.chips"),
         )
     ]
+
+
+def _others(chips: dict[str, int], leader: str) -> str:
+    """The players of the game but ``leader``, in words: "B", "B and C", "B, C and D"."""
+    others = sorted(p for p in chips if p != leader)
+    return others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"

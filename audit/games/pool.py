@@ -40,6 +40,12 @@ Readings chosen where 000_ allows two:
 - A player still in by the rules after a hand who is not dealt into the next one, with no
   elimination recorded, is one finding (``pool.rebuy`` when they had just rebought: their
   entry was taken for a seat not given), and out from then on.
+- A player who leaves the game (a ``drop`` with reason ``left`` in a hand, dealt into no
+  later hand: audit/games/leaving.py) is out after that hand at any score, with no
+  finding: not among the players still in (the winner, a rebuy's players and highest
+  score, the split criteria and shares). An ``eliminated`` row for them after that hand
+  records it at any score, its score checked as any such row's. The seeds are silent on
+  leaving a pool game: this is the audit's reading of the contract's ``left`` reason.
 """
 
 from __future__ import annotations
@@ -50,6 +56,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.findings import Finding, finding
+from audit.games.leaving import gone_for_good, last_seated
+from audit.games.poolwords import in_turn as _in_turn
+from audit.games.poolwords import over as _over
+from audit.games.poolwords import under as _under
 from audit.games.split import (
     ACCEPT_RULE,
     manual_findings,
@@ -67,7 +77,7 @@ from audit.records import (
     named_winners,
     won_again,
 )
-from audit.rules.ruleset import PoolRules, Ruleset, cite
+from audit.rules.ruleset import Ruleset, cite
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,8 @@ class _PoolCheck:
         self.by_no = {hand.hand_no: hand for hand in hands}
         self.placed: dict[str, int] = {}  # out after that hand by an eliminated row misplaced
         self.moved: set[int] = set()  # seqs of eliminated rows written a hand late (reported)
+        self.leaving = gone_for_good(hands)  # hand_no -> who is out by leaving after it
+        self.last_hand = last_seated(hands)  # player -> the last hand they are dealt into
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
         """A finding citing the preset's ``<format>.<key>`` rule, a whole rule key when
@@ -268,7 +280,8 @@ class _PoolCheck:
             else:
                 check, key = "pool.elimination", "elimination_score"
                 what = f"was still in after hand {no} with {score}, {_under(self.pool)}, but is"
-                why = "no elimination is recorded"
+                why = ("neither an elimination nor their leaving the game (a drop with reason "
+                       "left) is recorded")
             self.add(check, key, f"{player} {what} not dealt into hand {hand.hand_no}: {why}.",
                      hand_id=hand.hand_id, player_id=player, expected="dealt in",
                      recorded="not dealt in")  # fmt: skip
@@ -399,6 +412,7 @@ class _PoolCheck:
         eliminated = self.once(hand, events, "eliminated")
         unrecorded: list[str] = []  # out by the rules, no row says they were out
         refused: set[str] = set()  # recorded as out, in by the rules
+        leaving = self.leaving.get(no, frozenset())  # out by leaving (module doc)
         for player in hand.seats:
             score = self.scores.get(player, 0)
             event = eliminated.get(player)
@@ -407,6 +421,8 @@ class _PoolCheck:
                     self.pool.is_eliminated(score) and self.late(hand, player, score)
                 ):
                     continue  # out by a row written a hand early or late: its one finding
+                if player in leaving:
+                    continue  # their drop with reason left records it
                 if (
                     self.pool.is_eliminated(score)
                     and player not in self.ghosts
@@ -422,15 +438,18 @@ class _PoolCheck:
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
                     unrecorded.append(player)
-            elif not self.pool.is_eliminated(score):
+            elif not self.pool.is_eliminated(score) and player not in leaving:
                 refused.add(player)
                 self.written_out.add(player)
                 if self.early(hand, player, event, score):
                     continue
+                # Dealt in no more: a drop with reason left would have made the row right.
+                quit_ = "" if self.last_hand.get(player, 0) > no else (
+                    f", and no drop with reason left records {player} leaving the game")
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player} is recorded as eliminated after hand {no}, but has {score} "
-                    f"by the rules, {_under(self.pool)}: {player} is still in."
+                    f"by the rules, {_under(self.pool)}{quit_}: {player} is still in."
                     + self.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     recorded="eliminated",
@@ -464,9 +483,11 @@ class _PoolCheck:
         # count them (a blind tester: D recorded as out at 65 was left out of C's rebuy,
         # which then looked wrong at 66, and C's later scores with it). One out with no
         # rebuy stays out, though seated again (``seated``'s one finding: a blind tester had
-        # them "still in" beside the winner too).
+        # them "still in" beside the winner too). One who left the game in the hand and is
+        # dealt into no later one is out by leaving (the module doc), with no finding.
         out = [p for p in hand.seats if (p in eliminated and p not in refused)
-               or p in unrecorded or p in self.gone or self.placed.get(p) == no]
+               or p in unrecorded or p in self.gone or self.placed.get(p) == no
+               or p in leaving]
         still_in = [p for p in hand.seats if p not in out]
         back = self.rebuy(hand, events, out, still_in)
         for player in out:
@@ -596,11 +617,16 @@ class _PoolCheck:
             back.append(player)
             self.bought[player] = no
             self.rebuys += 1
-            playing = len(hand.seats) if pool.rebuy_counts == "hand" else len(still_in)
+            # A player who left the game in the hand is at the table no more
+            quit_ = self.leaving.get(no, frozenset())
+            playing = len(still_in) if pool.rebuy_counts != "hand" else len(
+                [p for p in hand.seats if p not in quit_])
             if playing < pool.rebuy_min_players:
                 one = playing == 1
                 who = "played the hand" if pool.rebuy_counts == "hand" else (
                     "was still in" if one else "were still in")
+                if quit_ and pool.rebuy_counts == "hand":
+                    who += f" and stayed in the game ({', '.join(sorted(quit_))} left it)"
                 self.add(
                     "pool.rebuy", "rebuy_min_players",
                     f"{player} rebought after hand {no} when only {playing} "
@@ -712,50 +738,6 @@ class _PoolCheck:
         if won:
             return f"the record ends the game there, won by {' and '.join(won)}, with no split"
         return "the record ends the game there with no split"
-
-
-def _in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:
-    """Several rebuys after one hand: who came first and what each gets (000_: "the players
-    Re-Buyin will Re-Buy as per their turn in the game with scores 58, 59, 60"), read as
-    the turn order of the hand just played (a blind tester was told r2 should have 72 and
-    not that r3, before r2 in that order, had 71); empty for one rebuy.
-
-    >>> hand = Hand("h3", "g1", 3, ["r3", "r4", "r1", "r2"], [], 0, 0, [], [])
-    >>> _in_turn(hand, ["r3", "r2"], 70).endswith("hand 3 was r3, r4, r1, r2: r3 rebought "
-    ...     "first, at 71, then r2 at 72")
-    True
-    """
-    if len(rebuyers) < 2:
-        return ""
-    first, *rest = rebuyers
-    return (
-        f"; rebuys after one hand count up in its turn order, which in hand {hand.hand_no} "
-        f"was {', '.join(hand.seats)}: {first} rebought first, at {highest + 1}, "
-        + ", ".join(f"then {p} at {highest + 2 + i}" for i, p in enumerate(rest))
-    )
-
-
-def _over(pool: PoolRules) -> str:
-    """Why a score is out, in the words of ``exactly_eliminates``: a score that reaches
-    the elimination score, or one that passes it (121 does not pass 121: "which eliminates
-    at 121" said it did, a blind tester).
-
-    >>> rules = PoolRules(elimination_score=121, exactly_eliminates=False,
-    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
-    ...     drop_base=100, drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
-    >>> _over(rules), _under(rules)
-    ('above the 121 a player must pass to be out', 'not above the 121 a player must pass to be out')
-    """
-    at = pool.elimination_score
-    return f"which eliminates at {at}" if pool.exactly_eliminates else (
-        f"above the {at} a player must pass to be out")
-
-
-def _under(pool: PoolRules) -> str:
-    """Why a score is still in (``_over``'s words)."""
-    at = pool.elimination_score
-    return f"below the {at} that eliminates" if pool.exactly_eliminates else (
-        f"not above the {at} a player must pass to be out")
 
 
 @dataclass(frozen=True)

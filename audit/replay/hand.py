@@ -516,10 +516,8 @@ class HandReplay:
         if seat is None:
             return
         fmt = self.game.format
-        # 000_'s "No Drop is allowed in Best of 2 and Best of 3" is the player's choice; a
-        # player leaving, or the server folding one (``auto``: time-out, disconnection), is
-        # no choice of theirs, and is charged the full count all the same (a blind tester:
-        # a server's fold in a deals game, charged 80, was blamed on the player)
+        # 000_'s "No Drop" is the player's choice: not leaving, nor the server's fold (auto:
+        # time-out, disconnection), each charged the full count all the same (docs/replay.md)
         if self.rules.drop_penalty(fmt) is None and e.reason != "left" and not e.auto:
             self._find(
                 "drop.penalty",

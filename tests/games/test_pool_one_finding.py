@@ -270,7 +270,8 @@ def test_pool_elimination_a_player_still_in_not_dealt_into_the_next_hand_is_one_
     assert keys([found]) == [("pool.elimination", "g1", "h2", "C")]
     assert found.message == (
         "C was still in after hand 1 with 30, below the 101 that eliminates, but is not "
-        "dealt into hand 2: no elimination is recorded."
+        "dealt into hand 2: neither an elimination nor their leaving the game (a drop with "
+        "reason left) is recorded."
     )
     assert judge_pool(game, hands, RULES).winner == "A"
 
