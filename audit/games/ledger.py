@@ -120,11 +120,51 @@ def check_ledger(
         elif game.entry_fee is not None and game_events:
             rows += _pool(game, hands, game.entry_fee, winner, void_rebuys)
         rows = _prize_as_refund(game, rows + refunds(game, hands, expected))
+    elif complete and game.entry_fee is not None:
+        rows += beyond_stakes(game, winner)
     net = sum((row.amount for row in game.ledger), ZERO)
     explained = sum((moved for _, moved in rows), ZERO)
     out = ([] if rows and explained == net else balance(game)) + [f for f, _ in rows]
     if severity is not None:
         out = [_at(f, severity) for f in out]
+    return out
+
+
+def beyond_stakes(game: Game, winner: str | None = None) -> list[Row]:
+    """``ledger.balance`` for each player of a pool or deals game called off who was
+    refunded more than they paid in (their ``buy_in`` and ``rebuy`` rows): a refund gives
+    back a player's stakes, so the rest is money paid to them that the rules do not (a
+    blind tester: the whole prize paid as a refund to an eliminated player, in a game whose
+    ``game_won`` row was deleted, was only the game's missing winner). Not the rules'
+    ``winner``: the prize paid to them as a refund moved the right money, and the game's
+    own finding (``pool.winner``, ``deals.chips``) says no winner was recorded."""
+    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    back: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for row in game.ledger:
+        if row.player is None:
+            continue
+        if row.kind in ("buy_in", "rebuy") and row.amount < 0:
+            paid[row.player] -= row.amount
+        elif row.kind == "refund":
+            back[row.player] += row.amount
+    out: list[Row] = []
+    for player in sorted(back):
+        excess = back[player] - paid[player]
+        if excess <= 0 or player == winner:
+            continue
+        found = finding(
+            "ledger.balance",
+            game_id=game.game_id,
+            player_id=player,
+            expected=f"refund at most {paid[player]}",
+            recorded=f"refund {back[player]}",
+            message=f"Game {game.game_id} was called off (no game event records how it "
+            f"ended), and a refund gives back what a player paid in: {player} paid in "
+            f"{paid[player]} but was refunded {back[player]}, {excess} more than their "
+            "stakes.",
+            rule=BALANCE_RULE,
+        )
+        out.append((found, excess))
     return out
 
 

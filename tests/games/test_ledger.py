@@ -516,6 +516,28 @@ def test_a_game_is_called_off_when_refunded_without_reaching_its_end() -> None:
     assert [f.player_id for f in found] == ["A", "B", None, "A"]
 
 
+def test_a_refund_beyond_what_the_player_paid_in_a_game_called_off_is_one_finding() -> None:
+    """schemas/money.md, "Called off": a refund gives back a player's stakes. A blind
+    tester deleted a pool game's game_won row and paid its prize (175.00) as a refund to B,
+    who paid in 50.00: only the missing winner was said. Now B's refund beyond their
+    stakes is the one money finding, and the moves it accounts for leave out the balance's.
+    The prize written as a refund to the rules' winner (A) moved the right money: the
+    game's own pool.winner says no winner was recorded."""
+    stakes = pool_ledger()[:4]
+    to_b = [*stakes, LedgerRow("B", "refund", D("175.00")), LedgerRow(None, "rake", D("25.00"))]
+    found = check_ledger(pool_game(to_b, game_events=[REBUY]), POOL_HANDS, RULES, winner="A")
+    assert [(f.player_id, f.expected, f.recorded, f.severity) for f in found] == [
+        ("B", "refund at most 50.00", "refund 175.00", Severity.CRITICAL),
+    ]
+    assert found[0].message == (
+        "Game G1 was called off (no game event records how it ended), and a refund gives "
+        "back what a player paid in: B paid in 50.00 but was refunded 175.00, 125.00 more "
+        "than their stakes."
+    )
+    to_a = [*stakes, LedgerRow("A", "refund", D("175.00")), LedgerRow(None, "rake", D("25.00"))]
+    assert check_ledger(pool_game(to_a, game_events=[REBUY]), POOL_HANDS, RULES, winner="A") == []
+
+
 def test_each_refund_of_a_game_played_to_its_end_is_one_finding() -> None:
     """A pool game paid as the rules say, and 10.00 more refunded to C: the refund row is
     the one finding (it accounts for all the ledger is out); practice chips: info."""
