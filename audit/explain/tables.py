@@ -15,6 +15,7 @@ from audit.explain.payouts import events_after, signed
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
+from audit.games.leaving import gone_for_good
 from audit.games.pool import PoolJudgement
 from audit.money import money
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
@@ -196,6 +197,27 @@ def _elimination_refused(e: GameEvent, f: Finding, said: _Said) -> str:
     return f"{recorded}, which the rules refuse ({f.check}, see the findings)"
 
 
+def _leaving(unit: UnitAudit, game: Game) -> dict[int, frozenset[str]]:
+    """Who left the game in each hand (``audit.games.leaving``); not in a running game's
+    last hand so far, after which a leaver may yet be dealt in again."""
+    hands = [item.hand for item in unit.hands]
+    gone = dict(gone_for_good(hands))
+    if game.running and hands:
+        gone.pop(hands[-1].hand_no, None)
+    return gone
+
+
+def _left_line(players: Iterable[str], hand: str = "hand") -> tuple[EventLine, ...]:
+    """The players who left the game in a hand (a ``drop`` with reason ``left``, dealt into
+    no later hand: ``audit.games.leaving``), in words: they are out of it by leaving."""
+    gone = sorted(players)
+    if not gone:
+        return ()
+    who = gone[0] if len(gone) == 1 else f"{', '.join(gone[:-1])} and {gone[-1]}"
+    return (EventLine(f"{who} left the game in this {hand} (a drop with reason left) and "
+                      f"{'is' if len(gone) == 1 else 'are'} out of it"),)  # fmt: skip
+
+
 def _orphan_events(
     unit: UnitAudit, said: _Said, events: dict[int, list[GameEvent]]
 ) -> tuple[EventLine, ...]:
@@ -251,11 +273,13 @@ def pool_table(
     said = _Said(game, rules, unit.findings, against, judged)
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
+    leaving = _leaving(unit, game)
     gone: set[str] = set()
     rows = []
     for item in unit.hands:
         hand = item.hand
         after = events.get(hand.hand_no, [])
+        left = leaving.get(hand.hand_no, frozenset())
         standing = judged.standings.get(hand.hand_no) if judged is not None else None
         off = standing.off if standing is not None else {}
         out = {e.player for e in after if e.action == "eliminated"}
@@ -271,8 +295,10 @@ def pool_table(
             text = "?" if r.score_after is None else str(r.score_after)
             if player in out:
                 text += " out"
+            elif player in left:
+                text += " left"
             cells.append(_pool_cell(text, wrong, back.get(player), off.get(player, "")))
-        gone |= {p for p in out if p is not None and p not in back}
+        gone |= {p for p in out if p is not None and p not in back} | left
         gone -= set(back)
         rows.append(
             ScoreRow(
@@ -280,7 +306,7 @@ def pool_table(
                 hand_id=hand.hand_id,
                 cells=tuple(cells),
                 totals=(),
-                events=tuple(_event_line(e, said) for e in after),
+                events=_left_line(left) + tuple(_event_line(e, said) for e in after),
             )
         )
     keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]
@@ -361,6 +387,7 @@ def deals_table(
     said = _Said(game, rules, unit.findings, against)
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
+    leaving = _leaving(unit, game)
     totals: dict[str, Decimal] = {}
     rows = []
 
@@ -383,7 +410,8 @@ def deals_table(
                 totals=tuple(
                     Cell(signed(totals[p], whole=True) if p in totals else "") for p in players
                 ),
-                events=tuple(_event_line(e, said) for e in events.get(hand.hand_no, [])),
+                events=_left_line(leaving.get(hand.hand_no, ()), "deal")
+                + tuple(_event_line(e, said) for e in events.get(hand.hand_no, [])),
             )
         )
     return ScoreTable(

@@ -558,6 +558,24 @@ def test_a_pool_game_without_game_events_is_not_said_to_agree(tmp_path: Path) ->
     assert found.differs == ("score",)  # with the table, its pool.score finding differs
 
 
+def test_the_running_pool_scores_say_who_left_the_game() -> None:
+    """docs/replay.md (a player who leaves a pool game: a drop with reason left, dealt into
+    no later hand): the game view's running scores mark the leaver's score "left" and say
+    so between hands, where the support agent reads why they played no more; a running
+    game's last hand so far says nothing of it (the leaver may be dealt in again)."""
+    for still, said in ((False, True), (True, False)):
+        game, hand = scenario(**{**INVALID, "running": still})
+        unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+        scores = build_game_view(unit, source="logs", version="V").scores
+        assert scores is not None
+        (row,) = scores.rows
+        p3 = row.cells[scores.players.index("P3")]
+        lines = [e.text for e in row.events]
+        assert (p3.text.endswith(" left"), lines[:1] == [
+            "P3 left the game in this hand (a drop with reason left) and is out of it"]) == (
+            said, said), still
+
+
 def test_running_score_off_by_a_hands_wrong_points_says_why_it_is_no_finding() -> None:
     """`pool_101.running_score` (docs/replay.md, "one error, one finding"): P3's drop is
     recorded at 25 points (20 by the rules) and the score after the hand follows it, 25.
