@@ -17,7 +17,7 @@ from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.deal import deal_shoe, shoe_spec
-from audit.replay.seats import Declaration, Seat, Status, platform_accepted
+from audit.replay.seats import Declaration, Seat, Status, platform_accepted, server_fold
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, ShoeSpec, cite
@@ -516,9 +516,10 @@ class HandReplay:
         if seat is None:
             return
         fmt = self.game.format
-        # 000_'s "No Drop" is the player's choice: not leaving, nor the server's fold (auto:
-        # time-out, disconnection), each charged the full count all the same (docs/replay.md)
-        if self.rules.drop_penalty(fmt) is None and e.reason != "left" and not e.auto:
+        # 000_'s "No Drop" is the player's choice: not leaving, nor the server's fold
+        # (seats.server_fold), each charged the full count all the same (docs/replay.md)
+        own = e.reason != "left" and not server_fold(e.auto, e.reason)
+        if self.rules.drop_penalty(fmt) is None and own:
             self._find(
                 "drop.penalty",
                 f"drops.{fmt}",
@@ -548,7 +549,7 @@ class HandReplay:
             return None
         if (
             after_draw
-            and not e.auto
+            and not server_fold(e.auto, e.reason)
             and self.drawn_this_turn
             and self.order[self.current] == seat.player
         ):

@@ -26,7 +26,7 @@ from audit.replay.charged import charged_words
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
 from audit.replay.recut import Settled, settled_otherwise, settled_words
-from audit.replay.seats import Declaration, Seat, Status
+from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
 from audit.rules.melds import Jokers
@@ -363,7 +363,7 @@ def _drop(seat: Seat, game: Game, rules: Ruleset) -> Expected:
             outcome,
             rules.cap,
             key,  # drops.deals: 'No Drop is allowed in Best of 2 and Best of 3' (000_)
-            f"{'left' if seat.drop_reason == 'left' else 'dropped out of'} a "
+            f"{NO_DROP_WORDS.get(seat.drop_reason or '', 'dropped out of')} a "
             f"{FORMAT_NAMES.get(game.format, game.format)} game, where no drop is allowed:"
             f" the full count, {rules.cap}",
             seq=seat.drop_seq,

@@ -68,6 +68,28 @@ class Declaration:
     three or more players the record plays on after it, and their cards change."""
 
 
+def server_fold(auto: bool, reason: str | None) -> bool:
+    """Whether a ``drop`` row is the server folding the player (``auto``, log-format.md:
+    "the server acted for the player", for a time-out or a disconnection), not the
+    player's own choice: an ``auto`` row whose reason is ``player`` says the player chose
+    it, and is theirs (a blind tester: it passed as a server fold, in deals and after a
+    draw).
+
+    >>> server_fold(True, "timeout"), server_fold(True, "player"), server_fold(False, None)
+    (True, False, False)
+    """
+    return auto and reason != "player"
+
+
+NO_DROP_WORDS = {
+    "left": "left",
+    "timeout": "was folded by the server (a time-out) in",
+    "disconnect": "was folded by the server (a disconnection) in",
+}
+"""How a drop where the format has none came about, by its reason (else "dropped out
+of"): a server's fold is not worded as the player's own drop (a blind tester)."""
+
+
 def platform_accepted(valid: bool, recorded: str | None, after: list[str]) -> bool:
     """Whether the platform accepted a declaration (docs/replay.md, "Declaring"), from the
     rules' verdict (``valid``), the declarer's recorded outcome and the actions after it.

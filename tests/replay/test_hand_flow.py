@@ -386,6 +386,9 @@ def test_a_drop_after_a_draw_is_the_servers_to_make_not_the_players() -> None:
     assert audit(*scenario(**kw)) == [("turn.order", "P1", 1)]
     for server in ("P1 drop auto timeout", "P1 drop auto disconnect"):
         assert audit(*scenario(**dict(kw, events=["P1 draw_stock 2S", server]))) == [], server
+    # `auto` with reason `player` is the player's own choice (a blind tester: it passed)
+    own = dict(kw, events=["P1 draw_stock 2S", "P1 drop auto player"])
+    assert audit(*scenario(**own)) == [("turn.order", "P1", 1)]
 
 
 def _invalid_declaration(results: dict[str, tuple[str, int, str]]) -> dict[str, Any]:
@@ -513,6 +516,12 @@ def test_a_server_fold_in_deals_charged_the_full_count_is_no_finding_000() -> No
         kw["results"] = {"P1": ("won", 0, "20"), "P2": ("first_drop", 20, "-20")}
         (found,) = audit_hand(*reversed(scenario(**kw)), STANDARD).findings
         assert (found.check, found.expected, found.recorded) == ("drop.penalty", "80", "20")
+        # worded as the server's fold, not as the player's own drop (a blind tester)
+        assert "was folded by the server" in found.message
+    # an `auto` row whose reason is `player` says the player chose it: it is theirs
+    kw["events"] = ["P1 draw_stock JK", "P1 discard JK", "P2 drop auto player"]
+    kw["results"] = {"P1": ("won", 0, "80"), "P2": ("first_drop", 80, "-80")}
+    assert audit(*scenario(**kw)) == [("drop.penalty", "P2", 2)]
 
 
 def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:
