@@ -231,6 +231,20 @@ def test_deals_chips_the_last_player_left_is_the_winner_whatever_the_chips() -> 
         "but the record names C.")
 
 
+def test_deals_chips_a_player_left_out_of_a_deal_without_leaving_is_one_finding() -> None:
+    """`deals.chips` (000_: a deals game has no drops and no eliminations, so every player
+    is dealt every deal): C, still in, is not dealt into deals 2 and 3 with no drop with
+    reason left. A blind tester pushed a player out of a best of 3 after deal 1 this way
+    and the audit said nothing; now it is one finding, at the first deal C misses."""
+    hands = [deal(1, "A", {"B": 20, "C": 30}), deal(2, "A", {"B": 10}), deal(3, "B", {"A": 5})]
+    found = [f for f in check_deals(deals_game(deals=3), hands, RULES) if f.player_id == "C"]
+    assert [(f.check, f.hand_id, f.expected, f.recorded) for f in found] == [
+        ("deals.chips", hands[1].hand_id, "dealt in", "not dealt in")]
+    assert found[0].message == (
+        "C is not dealt into deal 2, though still in the game: a deals game deals every "
+        "player every deal, and no drop with reason left records C leaving it.")
+
+
 def test_deals_a_leaver_dealt_in_again_is_still_in() -> None:
     """A player who left a deal and is dealt into the next is still in (as in pool): B
     leaves in deal 1 and plays deal 2, so the best of 2 is played out and won on chips."""
