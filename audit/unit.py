@@ -31,7 +31,13 @@ from audit.findings import (
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
 from audit.games.gamerow import read_games_row
-from audit.games.ledger import balance, check_ledger, split_accounted, unpaid_by_rules
+from audit.games.ledger import (
+    balance,
+    check_ledger,
+    rules_verdict,
+    split_accounted,
+    unpaid_by_rules,
+)
 from audit.games.match import check_match
 from audit.games.pool import judge_pool
 from audit.records import (
@@ -636,8 +642,11 @@ def _ledger_checks(
     if files:
         return [_unchecked(game, "ledger", files, odd=_odd(game, found))]
     said = expected or {}
+    # a points hand the rules decide whole is settled by them, its missing rows included
+    decided = {hand.hand_id for hand in hands if game.format == Format.POINTS
+               and rules_verdict(hand, said.get(hand.hand_id, {})) is not None}  # fmt: skip
     unsettled = [(hand.hand_id, player) for hand in hands if hand.quarantine is None
-                 for player in hand.without_result()
+                 and hand.hand_id not in decided for player in hand.without_result()
                  if player not in unpaid_by_rules(hand, said.get(hand.hand_id))]  # fmt: skip
     if not unsettled:
         return found

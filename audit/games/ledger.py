@@ -50,6 +50,7 @@ from audit.records import (
     Game,
     GameEvent,
     Hand,
+    Result,
     RulesPoints,
     RulesSay,
     called_off,
@@ -332,14 +333,14 @@ def settle_by_rules(
     if len(set(players)) != len(players):
         return "a player has two results rows"
     winners = [r.player for r in results if r.outcome == "won"]
-    if len(winners) != 1:
-        return "it does not record exactly one winner"
-    if said is not None and money_unsettled(results, said, rules.value_cards is not None):
-        verdict = rules_verdict(hand, said, rules)
-        if verdict is None:
-            return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
-        points, winner = verdict
-        return points_settlement(points, [winner], game.point_value, game.rake_pct)
+    if refused_verdict(results, said, rules):
+        verdict = rules_verdict(hand, said) if said is not None else None
+        if verdict is not None:
+            points, winner, nets = verdict
+            return points_settlement(points, [winner], game.point_value, game.rake_pct, nets)
+        if len(winners) != 1:
+            return "it does not record exactly one winner"
+        return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
     values: dict[str, int] = {}
     if rules.value_cards is not None:
         if said is None:
@@ -357,19 +358,31 @@ def settle_by_rules(
     return points_settlement(points, winners, game.point_value, game.rake_pct, values)
 
 
+def refused_verdict(
+    results: list[Result], said: Mapping[str, RulesPoints] | None, rules: Ruleset
+) -> bool:
+    """Whether the hand's recorded verdict is not one the rules settle: not exactly one
+    recorded winner, or one the rules refuse (``records.money_unsettled``)."""
+    if sum(r.outcome == "won" for r in results) != 1:
+        return True
+    return said is not None and money_unsettled(results, said, rules.value_cards is not None)
+
+
 def rules_verdict(
-    hand: Hand, said: Mapping[str, RulesPoints], rules: Ruleset
-) -> tuple[dict[str, int], str] | None:
-    """The points each player dealt in is charged, and the winner, where the rules decide
-    the whole hand their own way (``said``: one winner, every other player's points known;
-    no value cards, whose settlement the replay gives only under the recorded verdict);
-    None where they do not (play would have gone on after an invalid declaration at a
-    table of three or more). A hand whose recorded verdict the rules refuse is settled so
-    (schemas/money.md, step 3): the ledger that paid the rules' winner is right, and one
-    that followed the wrong verdict moved money the rules do not (a blind tester: winner
-    and loser swapped in results alone gave two critical findings on a ledger that had paid
-    the rightful winner, and swapped in results and ledger gave no money finding)."""
-    if rules.value_cards is not None or not hand.seats:
+    hand: Hand, said: Mapping[str, RulesPoints]
+) -> tuple[dict[str, int], str, dict[str, int]] | None:
+    """The points each player dealt in is charged, the winner, and the value cards' net
+    points (21 and 27 cards; the replay settles them under the rules' own verdict), where
+    the rules decide the whole hand their own way (``said``: one winner, every other
+    player's points known); None where they do not (play would have gone on after an
+    invalid declaration at a table of three or more). A hand whose recorded verdict the
+    rules refuse, or that records no winner or two, is settled so (schemas/money.md, step
+    3): the ledger that paid the rules' winner is right, and one that followed the wrong
+    verdict moved money the rules do not (blind testers: winner and loser swapped in
+    results alone, or a loser also written as a winner, gave critical findings on a ledger
+    that had paid the rightful winner, "by the rules" naming the recorded amounts; the
+    same in results and ledger gave no money finding)."""
+    if not hand.seats:
         return None
     if any(player not in said for player in hand.seats):
         return None
@@ -384,7 +397,8 @@ def rules_verdict(
         if charged is None:
             return None
         points[player] = charged
-    return points, winners[0]
+    nets = {p: e.value.net for p, e in said.items() if e.value is not None}
+    return points, winners[0], nets
 
 
 def unpaid_by_rules(hand: Hand, said: Mapping[str, RulesPoints] | None) -> list[str]:
@@ -418,14 +432,13 @@ def points_owed(
     hand_rake = ZERO
     as_recorded: list[tuple[str, str]] = []
     by_verdict: list[tuple[str, str]] = []
-    value_cards = rules.value_cards is not None
     for hand in hands:
         said = expected.get(hand.hand_id) if expected is not None else None
         settled = settle_by_rules(hand, game, rules, said)
-        if said is not None and not isinstance(settled, str) and money_unsettled(
-            dealt_in(hand), said, value_cards
+        if said is not None and not isinstance(settled, str) and refused_verdict(
+            dealt_in(hand), said, rules
         ):
-            verdict = rules_verdict(hand, said, rules)
+            verdict = rules_verdict(hand, said)
             if verdict is not None:
                 by_verdict.append((hand.hand_id, verdict[1]))
         if isinstance(settled, str):

@@ -607,3 +607,25 @@ def test_points_settlement_a_wrong_points_field_with_the_right_money_is_the_hand
     hands = [right, POINTS_HANDS[1]]
     assert check_ledger(game("points", points_ledger()), hands, RULES, expected=said) == []
     assert check_ledger(game("points", points_ledger()), hands, RULES) != []
+
+
+def test_ledger_a_hand_recorded_with_two_winners_is_settled_as_the_rules_decide_it() -> None:
+    """schemas/money.md step 3: a hand that records two winners, which the rules decide
+    whole (A won, B and C lost with known points), is settled by the rules' verdict. A
+    blind tester wrote B as a second winner: a ledger that paid by the rules had two
+    critical findings, one a negative "rake by the rules", and a ledger that followed the
+    record none. Now the right ledger passes, and the one that paid B is B's finding."""
+    two = hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A")
+    two.results[1] = two.results[1]._replace(outcome="won", points=0, amount=D("1.00"))
+    said = {two.hand_id: {"A": Expected("won", 0, "turns.last_player", ""),
+                          "B": Expected("lost", 40, "points.card_points", ""),
+                          "C": Expected("lost", 20, "points.card_points", "")}}  # fmt: skip
+    hands = [two, POINTS_HANDS[1]]
+    assert check_ledger(game("points", points_ledger()), hands, RULES, expected=said) == []
+    paid_b = points_ledger()
+    paid_b[1] = LedgerRow("B", "points_settlement", D("1.00"))
+    paid_b[0] = LedgerRow("A", "points_settlement", D("5.25"))
+    found = check_ledger(game("points", paid_b), hands, RULES, expected=said)
+    assert {(f.player_id, f.expected, f.recorded) for f in found} >= {("B", "-13.00", "8.00")}
+    assert all("hand G1-01 is settled with A winning, as the rules decide it" in f.message
+               for f in found if f.player_id is not None)  # fmt: skip
