@@ -614,6 +614,16 @@ class _PoolCheck:
                     expected="no rebuy", recorded="rebuy", **kw,
                 )  # fmt: skip
                 continue
+            if player in self.leaving.get(no, frozenset()):
+                self.void.add(event.seq)  # a leaver buys nothing: its entry counts nowhere
+                self.add(
+                    "pool.rebuy", "rebuy_below",
+                    f"{player} left the game in hand {no} (a drop with reason left) and is "
+                    "dealt into no later hand, but is recorded as rebuying after it: a player "
+                    "who left takes no further part, so there is no rebuy.",
+                    expected="no rebuy", recorded="rebuy", **kw,
+                )  # fmt: skip
+                continue
             back.append(player)
             self.bought[player] = no
             self.rebuys += 1

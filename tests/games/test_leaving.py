@@ -182,6 +182,22 @@ def test_pool_rebuy_min_players_counts_no_player_who_left_the_hand() -> None:
         "(C left it); a rebuy needs at least 3.")
 
 
+def test_pool_rebuy_a_player_who_left_has_no_rebuy_and_buys_nothing() -> None:
+    """`pool_101.rebuy_below` (schemas/README.md: a player who leaves a pool game has "no
+    rebuy"): C leaves in hand 1 at 20 and is dealt into no later hand, and a rebuy is
+    recorded for C. A blind tester had two findings for it and a prize demanded with C's
+    entry in it; now it is one ``pool.rebuy``, and its entry is counted nowhere (as a
+    rebuy of a player still in: schemas/money.md step 4)."""
+    points = [{"A": 0, "B": 40, "C": 20}, {"A": 20, "B": 0}]
+    game, hands = pool_game(points, [ev(1, "C", "rebuy", 41)])
+    left(hands[0], "C")
+    (found,) = run(game, hands)
+    assert (found.check, found.player_id, found.expected) == ("pool.rebuy", "C", "no rebuy")
+    assert found.message.startswith("C left the game in hand 1 (a drop with reason left)")
+    judged = judge_pool(game, hands, RULES)
+    assert judged.void_rebuys == frozenset(e.seq for e in game.game_events)
+
+
 # ---------------------------------------------------------------- deals
 
 
