@@ -392,6 +392,17 @@ class WonAgain(NamedTuple):
     words: str
 
 
+def and_words(items: Sequence[str]) -> str:
+    """``P1``, ``P1 and P2``, ``P1, P2 and P3``.
+
+    >>> and_words(["1"]), and_words(["1", "3"]), and_words(["1", "3", "4"])
+    ('1', '1 and 3', '1, 3 and 4')
+    """
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def won_again(game: Game) -> WonAgain | None:
     """Where ``game``'s ``game_won`` events name one player in several rows (different
     seqs: one seq twice is a duplicated key, ``game.unchecked``), what the record did, for
@@ -401,8 +412,7 @@ def won_again(game: Game) -> WonAgain | None:
     rows = [e for e in game.game_events if e.action == GameAction.GAME_WON]
     if len(rows) < 2 or len({e.player for e in rows}) != 1:
         return None
-    seqs = [str(e.seq) for e in rows]
-    listed = ", ".join(seqs[:-1]) + f" and {seqs[-1]}"
+    listed = and_words([str(e.seq) for e in rows])
     return WonAgain(rows[1].seq, len(rows), (
         f"the record writes its game_won event for {rows[0].player or 'nobody'} "
         f"{len(rows)} times (seq {listed})"

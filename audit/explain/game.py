@@ -27,7 +27,6 @@ from audit.explain.tables import (
 )
 from audit.explain.verdicts import (
     RulesWinner,
-    and_words,
     hands_words,
     money_note,
     pool_by_rules,
@@ -48,7 +47,7 @@ from audit.explain.view import (
 )
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
-from audit.records import POOL_FORMATS, Game, named_winners
+from audit.records import POOL_FORMATS, Game, and_words, named_winners
 from audit.unit import HandAudited, UnitAudit
 
 

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from audit.explain.verdicts import and_words
 from audit.findings import Finding
 from audit.games.deals import check_deals, chips, moved_chips, recorded_chips
 from audit.money import money
@@ -20,6 +19,7 @@ from audit.records import (
     Result,
     RulesPoints,
     RulesSay,
+    and_words,
     charged_points,
     money_unsettled,
 )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
-from audit.explain.verdicts import RulesWinner, and_words
+from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import chips, deals_winner
 from audit.games.ledger import (
@@ -41,6 +41,7 @@ from audit.records import (
     Hand,
     LedgerRow,
     RulesSay,
+    and_words,
     called_off,
     hand_ended,
 )

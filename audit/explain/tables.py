@@ -18,7 +18,7 @@ from audit.findings import Finding, worst_name
 from audit.games.leaving import gone_for_good
 from audit.games.pool import PoolJudgement
 from audit.money import money
-from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result
+from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, and_words
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
 
@@ -213,9 +213,9 @@ def _left_line(players: Iterable[str], hand: str = "hand") -> tuple[EventLine, .
     gone = sorted(players)
     if not gone:
         return ()
-    who = gone[0] if len(gone) == 1 else f"{', '.join(gone[:-1])} and {gone[-1]}"
-    return (EventLine(f"{who} left the game in this {hand} (a drop with reason left) and "
-                      f"{'is' if len(gone) == 1 else 'are'} out of it"),)  # fmt: skip
+    are = "is" if len(gone) == 1 else "are"
+    return (EventLine(f"{and_words(gone)} left the game in this {hand} (a drop with reason "
+                      f"left) and {are} out of it"),)  # fmt: skip
 
 
 def _orphan_events(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from audit.findings import Finding
 from audit.games.pool import judge_pool
-from audit.records import POOL_FORMATS, Game, Hand, Result, money_unsettled
+from audit.records import POOL_FORMATS, Game, Hand, Result, and_words, money_unsettled
 from audit.replay.outcome import Expected, plays_on
 from audit.unit import UnitAudit
 
@@ -85,17 +85,6 @@ def _rules_words(said: Mapping[str, Expected]) -> str:
     if not winners:
         return "by the rules no one won it"
     return f"by the rules {and_words(winners)} won it"
-
-
-def and_words(items: Sequence[str]) -> str:
-    """``P1``, ``P1 and P2``, ``P1, P2 and P3``.
-
-    >>> and_words(["1"]), and_words(["1", "3"]), and_words(["1", "3", "4"])
-    ('1', '1 and 3', '1, 3 and 4')
-    """
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def hands_words(refused: Sequence[Refused]) -> str:

@@ -36,8 +36,16 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from audit.findings import Finding, finding
-from audit.games.leaving import gone_for_good
-from audit.records import Game, Hand, RulesSay, charged_points, named_winners, won_again
+from audit.games.leaving import Leaving, gone_for_good
+from audit.records import (
+    Game,
+    Hand,
+    RulesSay,
+    and_words,
+    charged_points,
+    named_winners,
+    won_again,
+)
 from audit.rules.ruleset import Ruleset
 
 
@@ -68,8 +76,9 @@ def judge_deals(
     if game.format != "deals":
         return DealsJudgement([], None)
     out, followed, chips, complete = _tally(hands, rules, expected or {})
-    out.extend(_removed(game, hands, rules))
-    still = _still_in(hands)
+    leaving = gone_for_good(hands)
+    out.extend(_removed(game, hands, rules, leaving))
+    still = _still_in(hands, leaving)
     leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:
         return DealsJudgement(out, None)
@@ -217,11 +226,11 @@ def _amount_findings(
     return out, went
 
 
-def _still_in(hands: list[Hand]) -> list[tuple[str, ...]]:
+def _still_in(hands: list[Hand], leaving: Leaving) -> list[tuple[str, ...]]:
     """After each deal, the players of the game still in it: all those dealt into any deal
-    (in the order first dealt in) but those who left in it or before (the module doc)."""
+    (in the order first dealt in) but those who left in it or before (``leaving``, the
+    module doc)."""
     players = list(dict.fromkeys(p for hand in hands for p in hand.seats))
-    leaving = gone_for_good(hands)
     gone: set[str] = set()
     still = []
     for hand in hands:
@@ -230,14 +239,13 @@ def _still_in(hands: list[Hand]) -> list[tuple[str, ...]]:
     return still
 
 
-def _removed(game: Game, hands: list[Hand], rules: Ruleset) -> list[Finding]:
+def _removed(game: Game, hands: list[Hand], rules: Ruleset, leaving: Leaving) -> list[Finding]:
     """A player of the game not dealt into a later deal, though no drop with reason left
     records their leaving it: one ``deals.chips`` each, at the first deal they miss. A
     deals game deals every player every deal (000_: no drops, no eliminations), so the
     record does not show why they were left out (a blind tester: a player pushed out of a
     best of 3 after deal 1, their chips never won back, gave no finding). A quarantined
     deal's seats are not judged."""
-    leaving = gone_for_good(hands)
     seen: list[str] = []
     gone: set[str] = set()
     out: list[Finding] = []
@@ -341,7 +349,8 @@ def _winner_findings(
         ]
     leader = leaders[0]
     if len(among) == 1 and len(chips) > 1:
-        why = f"is the last player left in the game ({_others(chips, leader)} left it)"
+        others = and_words(sorted(set(chips) - {leader}))
+        why = f"is the last player left in the game ({others} left it)"
     elif set(chips) - set(among):
         why = f"ended with the most chips of the players still in ({chips[leader]})"
     else:
@@ -377,8 +386,3 @@ def _winner_findings(
         )
     ]
 
-
-def _others(chips: dict[str, int], leader: str) -> str:
-    """The players of the game but ``leader``, in words: "B", "B and C", "B, C and D"."""
-    others = sorted(p for p in chips if p != leader)
-    return others[0] if len(others) == 1 else f"{', '.join(others[:-1])} and {others[-1]}"

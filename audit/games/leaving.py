@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping
 
 from audit.records import Hand
 
+Leaving = Mapping[int, frozenset[str]]
+"""hand_no -> the players who left the game in that hand (``gone_for_good``)."""
+
 
 def left_in(hand: Hand) -> list[str]:
     """The players with a ``drop`` row of reason ``left`` in ``hand``, in ``seq`` order.
@@ -36,7 +39,7 @@ def left_in(hand: Hand) -> list[str]:
     return out
 
 
-def gone_for_good(hands: Iterable[Hand]) -> Mapping[int, frozenset[str]]:
+def gone_for_good(hands: Iterable[Hand]) -> Leaving:
     """For each hand (by ``hand_no``; ``hands`` in hand_no order), the players who left in
     it and are dealt into no later hand of the game: out by leaving after it."""
     ordered = list(hands)

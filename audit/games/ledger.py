@@ -326,6 +326,15 @@ def settle_by_rules(
     here. ``said`` is what the replay's rules give each player (None: not given): their
     points where the rules agree with the recorded outcome (else the recorded points), and
     their value cards."""
+    settled = _settled(hand, game, rules, said)
+    return settled if isinstance(settled, str) else settled[:2]
+
+
+def _settled(
+    hand: Hand, game: Game, rules: Ruleset, said: Mapping[str, RulesPoints] | None
+) -> tuple[dict[str, Decimal], Decimal, str | None] | str:
+    """``settle_by_rules``, with the rules' winner where the hand is settled by the rules'
+    own verdict rather than the recorded one (``rules_verdict``), else None."""
     if game.point_value is None:
         return "the game records no point value"
     results = dealt_in(hand)
@@ -337,7 +346,9 @@ def settle_by_rules(
         verdict = rules_verdict(hand, said) if said is not None else None
         if verdict is not None:
             points, winner, nets = verdict
-            return points_settlement(points, [winner], game.point_value, game.rake_pct, nets)
+            amounts, fee = points_settlement(points, [winner], game.point_value, game.rake_pct,
+                                             nets)  # fmt: skip
+            return amounts, fee, winner
         if len(winners) != 1:
             return "it does not record exactly one winner"
         return "its recorded verdict is not the rules' (its declare.verdict or score.outcome)"
@@ -355,7 +366,8 @@ def settle_by_rules(
     # points, as score.amount settles it (``outcome.compare_money``): the money is known.
     for player in unpaid_by_rules(hand, said):
         points[player] = (said[player].points or 0) if said is not None else 0
-    return points_settlement(points, winners, game.point_value, game.rake_pct, values)
+    amounts, fee = points_settlement(points, winners, game.point_value, game.rake_pct, values)
+    return amounts, fee, None
 
 
 def refused_verdict(
@@ -434,13 +446,7 @@ def points_owed(
     by_verdict: list[tuple[str, str]] = []
     for hand in hands:
         said = expected.get(hand.hand_id) if expected is not None else None
-        settled = settle_by_rules(hand, game, rules, said)
-        if said is not None and not isinstance(settled, str) and refused_verdict(
-            dealt_in(hand), said, rules
-        ):
-            verdict = rules_verdict(hand, said)
-            if verdict is not None:
-                by_verdict.append((hand.hand_id, verdict[1]))
+        settled = _settled(hand, game, rules, said)
         if isinstance(settled, str):
             as_recorded.append((hand.hand_id, settled))
             amounts: dict[str, Decimal] = {}
@@ -449,7 +455,9 @@ def points_owed(
                 amounts[result.player] = amounts.get(result.player, ZERO) + amount
             fee = -sum(amounts.values(), ZERO)
         else:
-            amounts, fee = settled
+            amounts, fee, winner = settled
+            if winner is not None:
+                by_verdict.append((hand.hand_id, winner))
         for player, amount in amounts.items():
             won[player] = won.get(player, ZERO) + amount
         hand_rake += fee
