@@ -67,7 +67,8 @@ def _set_aside(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
 def feeding(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B takes A's discards far more often than other players' (fairplay.collusion)."""
     _set_aside(con, settings)
-    found = pair_rates(con, "feeding", settings, baseline="b")
+    found = pair_rates(con, "feeding", replace(settings, min_effect=settings.feed_effect),
+                       baseline="b")  # fmt: skip
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, n1, k1, melded = r["a"], r["b"], r["n1"], r["k1"], r["melded"]

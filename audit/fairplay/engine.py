@@ -49,6 +49,12 @@ class Settings:
     thresholds: Thresholds = field(default_factory=Thresholds)
     min_effect: float = 1.5
     """A suspicion's effect (observed over expected) must be at least this."""
+    feed_effect: float = 1.25
+    """Feeding's effect floor, in place of ``min_effect``: B's baseline is already a high
+    rate (about a third of the discards at 13 cards), so 1.5 times it asks a partner to take
+    half of the feeder's discards; a blind tester's partner who took 390 of 857 (1.47
+    times their baseline, q = 1.2e-06) was missed. Held to the honest nights first
+    (docs/fairplay.md)."""
     hand_draws: int = 12
     """Feeding: the most draws one hand counts for, its takes in proportion; the draws of a
     hand are not independent trials (the same cards pass back and forth heads-up)."""

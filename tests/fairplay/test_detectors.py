@@ -178,6 +178,28 @@ def test_feeding_judges_a_taker_at_the_hand_sizes_the_pair_met_at(seed: int) -> 
     assert found(tested.suspicions) == {("P0020", "P0021")}
 
 
+def test_feeding_floor_sees_a_partner_who_takes_less_than_half_of_the_feeders_discards() -> None:
+    """Feeding's effect floor is 1.25 times B's baseline, not the 1.5 of the other detectors
+    (``Settings.feed_effect``): B's baseline is already about a third of the discards at 13
+    cards, and a blind tester's partner who took 390 of the feeder's 857 discards, 1.47
+    times their baseline over 137 hands (q = 1.2e-06), was missed. A strong taker (0.33)
+    fed at 0.44 over 120 games is found now and was not under 1.5; fed at 0.36, within
+    chance and under the floor, they are not."""
+    def night(fed: float) -> Any:
+        night = Night(seed=1, players=80)
+        night.together.append((("P0030", "P0031"), 120))
+        night.rate["P0031"] = 0.33
+        night.feeds["P0030", "P0031"] = fed
+        return night.build().load()
+
+    con = night(0.44)
+    (s,) = feeding(con, SETTINGS).suspicions
+    assert s.players == ("P0030", "P0031")
+    assert 1.25 <= s.effect < 1.5
+    assert feeding(con, replace(SETTINGS, feed_effect=1.5)).suspicions == []
+    assert feeding(night(0.36), SETTINGS).suspicions == []
+
+
 def test_feeding_leaves_out_the_hands_with_the_partner_a_dumper_plays_for() -> None:
     """A chip dumper busy losing to a partner takes no discard in the partner's hands.
     Counted in, those hands pulled the dumper's own rate down, and a friend the dumper sat
