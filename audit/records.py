@@ -449,8 +449,8 @@ def money_unsettled(
     follows a verdict the rules refuse, and the rules' points settled under the recorded
     winner match neither the record nor the rules: the verdict's finding
     (``declare.verdict``, ``score.outcome``) stands alone, and the money is not judged
-    (schemas/money.md). A loser recorded with the wrong kind of drop (a middle drop as a
-    first drop) is settled at the rules' points (``charged_points``).
+    (schemas/money.md). A loser recorded with the wrong kind of loss (a middle drop as a
+    first drop, or as a hand lost) is settled at the rules' points (``charged_points``).
 
     >>> from types import SimpleNamespace as Said
     >>> rows = [Result("A", "won", 0, None, None), Result("B", "first_drop", 20, None, None)]
@@ -491,23 +491,29 @@ def dealt_in(hand: Hand) -> list[Result]:
 
 def charged_points(result: Result, said: RulesPoints | None) -> int:
     """The points ``result``'s player is charged in the money and the running scores: the
-    rules' points (``said``) when the rules agree with the recorded outcome, or when both
-    are drops (a first drop recorded as a middle drop is a wrong penalty, like wrong
-    points: no one else's outcome rests on it); else the recorded points (a wrong verdict
-    is the hand's own finding, not also theirs).
+    rules' points (``said``) unless the rules or the record make the player the winner
+    (a wrong verdict is the hand's own finding, and the money follows the rules' verdict
+    only where they decide the whole hand: ``ledger.rules_verdict``); else the recorded
+    points. A loser recorded with the wrong kind of loss (a first drop as a middle drop, a
+    middle drop as a hand lost at 80) owes what the rules charge: no one else's outcome
+    rests on it (blind testers: a middle drop recorded as lost at 80 was called "by the
+    rules" in the game's money at 80, hiding an overcharge the ledger followed and blaming
+    a ledger that paid the 40; a first drop recorded as lost carried 40 into a pool score
+    and let an elimination at 100 stand).
 
     >>> from types import SimpleNamespace as Said
     >>> dropped = Result("C", "middle_drop", 40, None, None)
     >>> charged_points(dropped, Said(outcome="first_drop", points=20))
     20
-    >>> charged_points(dropped, Said(outcome="lost", points=80))
+    >>> charged_points(Result("C", "lost", 80, None, None), Said(outcome="middle_drop", points=40))
+    40
+    >>> charged_points(dropped, Said(outcome="won", points=0))
     40
     """
     if said is None or said.points is None:
         return result.points
-    if said.outcome == result.outcome or {said.outcome, result.outcome} <= _DROPS:
+    if said.outcome == result.outcome or "won" not in (said.outcome, result.outcome):
         return said.points
     return result.points
 
 
-_DROPS = {"first_drop", "middle_drop"}

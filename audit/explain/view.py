@@ -529,7 +529,7 @@ def _player(
     dealt = deal_chips(replay.hand, game, audit.expected)
     if by_rules is not None:
         # A recorded outcome is wrong: the money findings settle the recorded outcomes
-        # (one finding per error; a wrong kind of drop at the rules' points,
+        # (one finding per error; a wrong kind of loss at the rules' points,
         # records.charged_points), the player is told what the rules' outcomes pay.
         amount = str(by_rules)
         if row is not None and row.amount is not None and row.amount != by_rules:

@@ -5,8 +5,8 @@ table, "No Drop is allowed") and says chips are "deducted and credited ... with 
 the player's wins and losses". The readings this module applies (docs/replay.md, "Money"):
 
 - in each deal every loser's ``results.amount`` is ``-points`` and the winner's is ``+``
-  the sum the losers lost; the points are the rules' where the rules agree with the
-  recorded outcome or both are drops (``records.charged_points``, as the pool scores and
+  the sum the losers lost; the points are the rules' unless the rules or the record make
+  the player the winner (``records.charged_points``, as the pool scores and
   the ledger take them), else the recorded ones. Chips are the points themselves, so
   chips that follow right from the deal's recorded points, where the replay found those
   points wrong (its ``score.points`` or ``drop.penalty``), are that finding, not a second

@@ -4,8 +4,8 @@ rules fix them.
 
 The running score checked is the rules' running score: the sum of the rules' points of
 each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
-say, or they give the player another outcome than the recorded one, other than another
-kind of drop, the recorded ``points``), restarted at a rebuy at the rules' new score (1 +
+say, or the rules or the record make the player the winner, the recorded ``points``;
+``records.charged_points``), restarted at a rebuy at the rules' new score (1 +
 the highest score still in). A ``pool.score`` (citing ``<format>.running_score``) is a
 ``score_after`` that is neither that nor the record's own count (``_PoolCheck.score``):
 one error, one finding (docs/replay.md), so a score that follows from a hand's wrong
@@ -288,8 +288,8 @@ class _PoolCheck:
 
     def points(self, hand: Hand, result: Result) -> int:
         """The rules' points of ``result``'s player in ``hand``: the recorded points where
-        the replay's are not given, the rules cannot say, or the rules give the player
-        another outcome than another kind of drop (a wrong verdict is the hand's finding:
+        the replay's are not given, the rules cannot say, or the rules or the record make
+        the player the winner (a wrong verdict is the hand's finding:
         the replay follows what the platform did, so its points for the rest of that hand
         are the record's)."""
         return charged_points(result, self.expected.get(hand.hand_id, {}).get(result.player))

@@ -214,6 +214,24 @@ def test_a_wrong_kind_of_drop_is_settled_at_the_rules_points_001() -> None:
     assert amounts == {"P1": ("-40.00", "-20.00"), "P3": ("72.00", "54.00")}
 
 
+def test_a_middle_drop_recorded_as_lost_is_settled_at_the_rules_points_001() -> None:
+    """`drops.points` (001_: 'Middle drop | 40 points'): a middle drop recorded as a hand
+    lost at the full 80 is a wrong charge on a loser, not a wrong verdict (the winner is
+    the same): the money is judged at the rules' 40 (records.charged_points). A blind
+    tester: the game's money called the recorded 80 "by the rules", hiding the overcharge
+    where the ledger followed the record and blaming the ledger where it paid the 40."""
+    hand = {**WRONG_DROP, "results": {**WRONG_DROP["results"], "P1": ("lost", 80, "-80.00"),
+                                      "P3": ("won", 0, "108.00")}}  # fmt: skip
+    view = view_of(hand)
+    p1 = view.players[0]
+    assert [(f.check, f.player) for f in view.findings] == [
+        ("score.outcome", "P1"), ("score.amount", "P1"), ("score.amount", "P3"),
+    ]  # fmt: skip
+    assert (p1.outcome, p1.points, p1.amount) == ("middle drop", "40", "-40.00")
+    amounts = {f.player: (f.expected, f.recorded) for f in view.findings[1:]}
+    assert amounts == {"P1": ("-40.00", "-80.00"), "P3": ("72.00", "108.00")}
+
+
 def test_a_show_of_other_cards_is_not_compared_not_said_to_agree() -> None:
     """`declaration.groups_exact`: a loser who shows cards they do not hold is given no
     points by the rules; their points are taken as recorded (docs/replay.md) and said so,

@@ -236,10 +236,28 @@ def test_drops_pool_101_a_first_drop_recorded_as_a_middle_drop_counts_20() -> No
     assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
     assert found[0].message.startswith(
         "B is recorded as eliminated after hand 2, but has 81 by the rules")
-    # a loss the rules count (80, full count) where the record has a drop stays the record's:
-    # that is a verdict, the hand's own finding
+    # a loss the rules count (80, full count) where the record has a drop counts 80: B at
+    # 141 is out either way, and the elimination's score follows the hand's own finding
     lost = {"h2": {"B": Expected("lost", 80, "points.cap", "the cards left unmatched")}}
     assert check_pool(game, hands, RULES, expected=lost) == []
+
+
+def test_drops_pool_101_a_first_drop_recorded_as_lost_counts_20() -> None:
+    """000_1729c72ad4c1f885.txt (`drops.pool_101`: a first drop is 20 points): a first drop
+    recorded as a hand lost at 40 is a wrong charge on a loser, like a wrong kind of drop,
+    so the running score counts the rules' 20 (records.charged_points). A blind tester: the
+    record's 40 carried B to 101, the elimination stood and the game's view said the prize
+    agreed, where by the rules B was at 81 and still in."""
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    game, hands = pool_game([{"A": 0, "B": 61}, {"A": 0, "B": 40}], events, ended=True)
+    said = {"h2": {"B": Expected("first_drop", 20, "drops.pool_101", "dropped first")}}
+    found = check_pool(game, hands, RULES, expected=said)
+    assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
+    assert "has 81 by the rules, below the 101 that eliminates" in found[0].message
+    # a winner the rules do not make (or a winner recorded as a loser) is the hand's verdict:
+    # the running score keeps the record's points
+    won = {"h2": {"B": Expected("won", 0, "points.winner", "declared")}}
+    assert check_pool(game, hands, RULES, expected=won) == []
 
 
 def _said(points: int) -> Expected:
