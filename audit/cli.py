@@ -254,7 +254,8 @@ def _summary_line(summary: run.RunSummary) -> None:
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     checks = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
-    shuffle = run.shuffle_words(summary.rng, summary.rng_tests, checks, summary.rng_weak)
+    shuffle = run.shuffle_words(summary.rng, summary.rng_tests, checks, summary.rng_weak,
+                                summary.rng_too_few)  # fmt: skip
     typer.echo(
         summary.opening
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "

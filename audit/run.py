@@ -243,6 +243,8 @@ class RunSummary:
     """Shuffle tests that had enough shoes to run (0: the tests ran, but none could)."""
     rng_weak: int = 0
     """The shuffle checks (``rng.*`` findings) at ``info``: weak evidence, not failed."""
+    rng_too_few: int = 0
+    """Shuffle tests that could not run for too few shoes (run.json's ``too_few_shoes``)."""
 
     @property
     def cause(self) -> str:
@@ -599,24 +601,32 @@ def _idle(hands: Mapping[str, int]) -> bool:
     return int(hands.get("verified", 0)) + int(hands.get("discrepancy", 0)) == 0
 
 
-def shuffle_words(ran: bool, tests: int | None, checks: int, weak: int = 0) -> str:
+def shuffle_words(
+    ran: bool, tests: int | None, checks: int, weak: int = 0, too_few: int = 0
+) -> str:
     """What the one-line summaries (replay, fairplay, rng, nightly) say of the shuffle
     tests: not run, no test with enough shoes (``tests`` 0; None: not counted), or the
     failed checks: of the ``checks`` (``rng.*`` findings), those above ``info``, and the
     ``weak`` ones at ``info`` apart, as the report says them (a blind tester read "1
-    failed checks" beside the report's "No test failed. 1 shows weak evidence").
+    failed checks" beside the report's "No test failed. 1 shows weak evidence"); and the
+    tests ``too_few`` shoes left untested, which are not called fair (a blind tester's
+    biased shuffler in groups of 126-237 shoes: "0 failed checks", 811 tests not run).
 
     >>> shuffle_words(True, 40, 3, 1)
     '2 failed checks, 1 with weak evidence (info)'
     >>> shuffle_words(True, 40, 0)
     '0 failed checks'
+    >>> shuffle_words(True, 40, 0, too_few=811)
+    '0 failed checks; 811 tests had too few shoes to run'
     """
     if not ran:
         return "not run"
     if tests == 0:
         return "no test had enough shoes to run"
+    untested = (f"; {too_few:,} test{'s' * (too_few != 1)} had too few shoes to run" if too_few
+                else "")  # fmt: skip
     return f"{checks - weak} failed checks" + (f", {weak} with weak evidence (info)" if weak
-                                               else "")  # fmt: skip
+                                               else "") + untested  # fmt: skip
 
 
 def _fairplay(log: LogRoot, out: Path) -> FairPlay:
@@ -767,8 +777,9 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     unreadable = tuple(one_line(f["path"]) for f in run.get("unreadable_files", []))
     lost = int(run["counts"].get("lost_hands", 0))
     tests = int(run.get("rng", {}).get("tests", 0)) if tested else 0
+    too_few = int(run.get("rng", {}).get("too_few_shoes", 0)) if tested else 0
     return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost,
-                      tests, tally.rng_weak)  # fmt: skip
+                      tests, tally.rng_weak, too_few)  # fmt: skip
 
 
 class _progress:

@@ -115,6 +115,8 @@ class NightSummary:
     """The shuffle tests ran."""
     shuffle_tests: int | None = None
     """Shuffle tests with enough shoes to run (0: none could; None: not counted)."""
+    shuffle_too_few: int = 0
+    """Shuffle tests that had too few shoes to run."""
     exit_status: int = 0
     opening: str = ""
     """The replay's files that could not be read and hands lost, as its line opens with
@@ -161,7 +163,8 @@ class NightSummary:
             f"findings" + (f", worst {self.worst}" if self.worst else "")
             + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
             + "; shuffle "
-            + shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed, self.shuffle_weak)
+            + shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed, self.shuffle_weak,
+                            self.shuffle_too_few)
             + f"; outputs in {self.folder}"
         )
 
@@ -437,6 +440,7 @@ def _night(
         fairplay=replay.fairplay,
         rng=replay.rng,
         shuffle_tests=replay.rng_tests,
+        shuffle_too_few=replay.rng_too_few,
         exit_status=replay.exit_status,
         opening=replay.opening,
         rules_changed=changed,
