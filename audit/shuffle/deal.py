@@ -14,6 +14,10 @@ catches):
 - ``rng.wild_rank``: the wild card's rank (the card at n*k);
 - ``rng.open_card``: the open card (at n*k+1);
 - ``rng.first_card``: the first card dealt to each seat, by players at the table.
+
+Positions count from 0, as the contract's shoe does (log-format.md: index 0 is dealt first)
+and as the replay's findings name them: a blind tester read "JK at position 9" as the
+shoe's index 9 beside a ``deck.commitment`` that counted from 0.
 """
 
 from __future__ import annotations
@@ -97,7 +101,7 @@ def uniformity_tests(group: Group) -> list[Result]:
     out: list[Result] = []
     needs = needed(float(m[cats].min()) / length)
     for p in range(length):
-        test = f"position {p + 1}"
+        test = f"position {p}"
         if n < needs:
             out.append(too_few("rng.position", test, group, needs))
             continue
@@ -113,13 +117,13 @@ def uniformity_tests(group: Group) -> list[Result]:
                 statistic=x2,
                 df=float(cats.size - 1),
                 p_value=pv,
-                effect=_worst(observed, expected, labels, f"at position {p + 1}, card", n),
+                effect=_worst(observed, expected, labels, f"at position {p}, card", n),
                 labels=tuple(labels),
                 observed=tuple(observed.tolist()),
                 expected=tuple(expected.tolist()),
             )
         )
-    positions = [str(p + 1) for p in range(length)]
+    positions = [str(p) for p in range(length)]
     for c in cats:
         test = f"card {CODE_TEXT[c]}"
         needs_c = needed(float(m[c]) / length)
@@ -166,7 +170,7 @@ def _table_test(group: Group, counts: Floats, needs: int) -> Result:
     code = int(cats[c_at])
     effect = (
         f"chi-square {x2:,.0f} on {df:,.0f} degrees of freedom; the most uneven cell is "
-        f"{CODE_TEXT[code]} at position {p_at + 1}: {int(counts[p_at, code]):,} times in "
+        f"{CODE_TEXT[code]} at position {p_at}: {int(counts[p_at, code]):,} times in "
         f"{n:,} shoes against {expected[c_at]:,.1f} expected"
     )
     return result(
@@ -178,7 +182,7 @@ def _table_test(group: Group, counts: Floats, needs: int) -> Result:
         df=df,
         p_value=p,
         effect=effect,
-        labels=tuple(str(p + 1) for p in range(length)),
+        labels=tuple(str(p) for p in range(length)),
         observed=tuple((per_position * (length - 1) / length).tolist()),
         expected=tuple([float(cats.size - 1)] * length),
     )

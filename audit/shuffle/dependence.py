@@ -128,7 +128,7 @@ def adjacency_tests(group: Group) -> list[Result]:
                 fair,
                 effect=f"{seen:.3f} neighbouring pairs of {what} a shoe against "
                 f"{fair:.3f} expected",
-                labels=tuple(f"{i + 1}-{i + 2}" for i in range(group.length - 1)),
+                labels=tuple(f"{i}-{i + 1}" for i in range(group.length - 1)),
                 observed=tuple(by_place[:, bit].astype(float).tolist()),
                 expected=tuple([n * chance[bit]] * (group.length - 1)),
             )
@@ -250,9 +250,9 @@ def serial_tests(group: Group) -> list[Result]:
             fair,
             effect=f"{matches.mean():.3f} positions a pair of consecutive shoes of a "
             f"table share their card, {fair:.3f} expected from any two of these shoes, "
-            f"over {pairs:,} pairs; most above it at position {top + 1} "
+            f"over {pairs:,} pairs; most above it at position {top} "
             f"({int(by_place[top]):,} against {expected[top]:,.1f})",
-            labels=tuple(str(i + 1) for i in range(group.length)),
+            labels=tuple(str(i) for i in range(group.length)),
             observed=tuple(by_place.tolist()),
             expected=tuple(expected.tolist()),
         )
@@ -283,7 +283,7 @@ def runs_tests(group: Group) -> list[Result]:
     needs = max(MIN_SHOES, math.ceil(20 / least)) if least > 0 else 0
     if n < needs:
         return [
-            too_few("rng.runs", f"position {p + 1}", group, needs, method="z")
+            too_few("rng.runs", f"position {p}", group, needs, method="z")
             for p in range(length)
         ]
     order = group.by_time()
@@ -313,14 +313,14 @@ def runs_tests(group: Group) -> list[Result]:
         out.append(
             result(
                 "rng.runs",
-                f"position {p + 1}",
+                f"position {p}",
                 group,
                 method="z",
                 statistic=z,
                 df=None,
                 p_value=pv,
                 effect=f"{int(runs[p]):,} runs of red and black at position "
-                f"{p + 1} in {n:,} shoes, {mean[p]:,.1f} expected",
+                f"{p} in {n:,} shoes, {mean[p]:,.1f} expected",
                 labels=("runs",),
                 observed=(float(runs[p]),),
                 expected=(float(mean[p]),),
