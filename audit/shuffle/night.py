@@ -19,6 +19,7 @@ from audit.findings import Finding, Thresholds, finding
 from audit.logs.reader import LogRoot
 from audit.shuffle.deal import deal_tests, uniformity_tests
 from audit.shuffle.dependence import adjacency_tests, runs_tests, serial_tests
+from audit.shuffle.evidence import with_evidence
 from audit.shuffle.repeats import repeat_test
 from audit.shuffle.result import BIASED, SUSPECT, TOO_FEW, Result, correct
 from audit.shuffle.seats import seat_tests
@@ -93,9 +94,12 @@ def group_tests(group: Group) -> list[Result]:
 
 
 def run_tests(night: Night, thresholds: Thresholds | None = None) -> list[Result]:
-    """Every test of every group, corrected together (``result.correct``)."""
+    """Every test of every group, corrected together (``result.correct``), a failed one
+    with the hands of the cell it failed on (``evidence.with_evidence``)."""
     results = [r for g in night.groups for r in group_tests(g)]
-    return correct(results, thresholds or Thresholds())
+    groups = {g.key: g for g in night.groups}
+    return [with_evidence(r, groups[r.group])
+            for r in correct(results, thresholds or Thresholds())]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,12 @@ def _finding(rows: list[Result], tested: int) -> Finding:
         f"{p_text(worst.adjusted_p or 0.0)} after Holm's correction over "
         f"{worst.tests:,} shuffle tests)."
     )
+    if worst.cell is not None:
+        where, shoes = worst.cell
+        message += (
+            f" Its evidence: the {shoes:,} hand{'s' * (shoes != 1)} {where} (the "
+            f"first {len(worst.hands)} in rng.parquet, from hand {worst.hands[0]})."
+        )
     return finding(
         worst.check,
         severity=worst.severity,

@@ -61,7 +61,11 @@ class Result:
     needs: int | None = None
     """Shoes the test needs, when the group has too few."""
     hands: tuple[str, ...] = ()
-    """Evidence hands (``rng.repeat``: the repeated shoes)."""
+    """Evidence hands (``rng.repeat``: the repeated shoes; a failed cell's shoes,
+    ``evidence.with_evidence``)."""
+    cell: tuple[str, int] | None = None
+    """A failed test's cell of too many shoes, in words, and how many shoes it holds (its
+    ``hands`` are the first of them); not a column of rng.parquet."""
     adjusted_p: float | None = None
     severity: Severity | None = None
     verdict: str = ""
