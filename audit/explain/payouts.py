@@ -14,7 +14,7 @@ said in the words of their ``ledger.balance`` findings (``ledger.refunds``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -357,8 +357,11 @@ def _pool_payouts(
         # none counted (ledger.counted_rebuys): said, not "3 players and 1 rebuy"
         what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
+    again = {f.seq for f in unit.findings if f.check == "pool.rebuy" and f.seq is not None
+             and f.expected == "one rebuy event"}  # fmt: skip
     void = [f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
-            if e.action == "rebuy" and e.seq in judged.void_rebuys]  # fmt: skip
+            if e.action == "rebuy" and e.seq in set(judged.void_rebuys) - again]  # fmt: skip
+    entries += _repeated_rebuys(game, judged.void_rebuys, again, fee)
     if void:
         # a rebuy of a player still in is no rebuy (ledger.counted_rebuys): not counted
         entries += (f"; {and_words(void)} {'is' if len(void) == 1 else 'are'} not counted: "
@@ -524,15 +527,45 @@ def _owed_split_payouts(
     return tuple(out)
 
 
+def _repeated_rebuys(
+    game: Game, void: Collection[int], again: Collection[int], fee: Decimal
+) -> str:
+    """A rebuy row written again after the same hand (its ``pool.rebuy`` finding expects
+    ``one rebuy event``), in words: the first row is the rebuy and counts once, the repeat
+    is void (``PoolJudgement.void_rebuys``), and what the ledger took beyond the rebuys
+    counted is owed back to the player (a blind tester's agent read "the player was not
+    eliminated in that hand, so had no rebuy to make" of a player out at 143 whose one
+    rebuy was allowed and counted, and nothing of the second fee the ledger took)."""
+    words = ""
+    repeated = [e for e in game.game_events if e.action == "rebuy" and e.seq in again]
+    for player in dict.fromkeys(e.player for e in repeated):
+        rows = [e for e in repeated if e.player == player]
+        hands = and_words(sorted({f"hand {e.after_hand_no}" for e in rows}))
+        seqs = and_words([str(e.seq) for e in rows])
+        event = "game event" if len(rows) == 1 else "game events"
+        words += (f"; {player}'s rebuy after {hands} is written again ({event} {seqs}): "
+                  "counted once, the repeat is void (the pool.rebuy finding)")  # fmt: skip
+        counted = sum(1 for e in game.game_events if e.action == "rebuy"
+                      and e.player == player and e.seq not in void)  # fmt: skip
+        took = ZERO - _sum([r for r in game.ledger if r.player == player], "rebuy")
+        over = took - fee * counted
+        if over > 0:
+            words += (f"; the ledger took {took} in rebuys from {player}, for "
+                      f"{counted} rebuy{'s' if counted != 1 else ''} at {fee}: the other {over} "
+                      f"is owed back to {player} (the ledger.balance finding)")  # fmt: skip
+    return words
+
+
 def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
     """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
     ``pool.rebuy`` finding expects what it lacked): the game's checks count it as recorded
-    (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed, and one of a
-    player still in (expected ``no rebuy``) is counted nowhere."""
+    (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed, one of a player
+    still in (expected ``no rebuy``) is counted nowhere, and a rebuy row written again
+    (expected ``one rebuy event``) is a void repeat of a rebuy counted once."""
     if game.format not in POOL_FORMATS:
         return ()
     refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
-               and f.expected != "no rebuy"
+               and f.expected not in ("no rebuy", "one rebuy event")
                and not (f.expected or "").lstrip("-").isdigit()}  # fmt: skip
     return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
                  if e.action == "rebuy" and e.seq in refused)  # fmt: skip

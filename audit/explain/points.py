@@ -6,6 +6,8 @@ settle; each with the rules behind it (``RuleView``). ``view.py`` puts them in a
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from audit.cards import JOKER, format_codes
@@ -19,7 +21,7 @@ from audit.explain.cards import (
     joker_words,
     on_its_own,
 )
-from audit.records import Game
+from audit.records import Game, and_words
 from audit.replay.outcome import (
     REJECTED_ENDED,
     Expected,
@@ -30,10 +32,10 @@ from audit.replay.outcome import (
 )
 from audit.replay.seats import Seat
 from audit.rules.counts import value_of
-from audit.rules.declaration import GroupCheck
-from audit.rules.melds import Jokers, MeldKind, group_rule
+from audit.rules.declaration import GroupCheck, cannot_meet
+from audit.rules.melds import Jokers, MeldKind, classify, group_rule
 from audit.rules.ruleset import Ruleset
-from audit.rules.scoring import score_arrangement
+from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 from audit.rules.ways import grouped_arrangement
 
@@ -311,6 +313,82 @@ def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
     return ("points.joker_points", words) if words else ("points.card_points", "")
 
 
+def pure_runs(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> list[tuple[int, ...]]:
+    """The pure sequences ``cards`` hold: each suit's longest runs of consecutive cards
+    (the ace low or high), ``classify`` judging each pure, no card used twice.
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> cards = parse_codes("2S 3S 4S JS KS 3H 3H TH JH AD AD QD JC".split())
+    >>> rules = load_preset("standard-13")
+    >>> [format_codes(run) for run in pure_runs(cards, Jokers.of_rank(5), rules)]
+    ['2S 3S 4S']
+    """
+    left = Counter(c for c in cards if c != JOKER)
+    found: list[tuple[int, ...]] = []
+    for suit in range(4):
+        ranks = sorted({c % 13 for c in left if c // 13 == suit})  # the ace is 0
+        numbers = ranks + ([13] if 0 in ranks else [])  # and 13 in its high place
+        start = 0
+        for i in range(1, len(numbers) + 1):
+            if i < len(numbers) and numbers[i] == numbers[i - 1] + 1:
+                continue
+            run = numbers[start:i]
+            start = i
+            if run and run[0] == 0 and run[-1] == 13:
+                run = run[:-1]  # one ace, not both ends
+            codes = tuple(suit * 13 + n % 13 for n in run)
+            if len(codes) < max(rules.min_meld_size, 3) or any(left[c] < 1 for c in codes):
+                continue
+            if classify(codes, jokers, rules).is_pure_run:
+                found.append(codes)
+                left.subtract(codes)
+    return found
+
+
+def shown_loser(
+    want: Expected | None, seat: Seat, jokers: Jokers, rules: Ruleset
+) -> Expected | None:
+    """A loser charged as shown whose groups miss the sequences a declaration needs, with
+    why every card counts said true of their cards: what their cards hold and that no
+    arrangement of them makes the sequences, or that the groups they showed make fewer
+    than their cards could. The shown groups' own words ("it has no sequences ... no pure
+    sequence") were read by a blind tester as said of a player whose cards held 2S 3S 4S,
+    shown ungrouped."""
+    score = None if want is None else want.score
+    if (
+        want is None
+        or score is None
+        or want.outcome != "lost"
+        or seat.shown is None
+        or not score.unmet
+        or score.exempt
+        or score.ready
+    ):
+        return want
+    _, best = best_arrangement(seat.cards, jokers, rules)
+    could = not score_arrangement(best, jokers, rules).unmet
+    need = cannot_meet(rules).removeprefix("no arrangement of their cards makes ")
+    if could:
+        runs = [g for g in score.groups if g.verdict.is_run]
+        made = and_words([f"{g.text} ({g.verdict.kind.value})" for g in runs]) or "no sequence"
+        why = (f"the groups they showed make {'only ' if runs else ''}{made}, not {need}, "
+               "though their cards could (see the best possible arrangement)")  # fmt: skip
+    elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
+        held = [format_codes(run) for run in pure_runs(seat.cards, jokers, rules)]
+        if held:
+            one = "the pure sequence" if len(held) == 1 else "the pure sequences"
+            why = (f"their cards hold {one} {and_words(held)}, but no arrangement of them "
+                   f"makes {need}")  # fmt: skip
+        else:
+            why = cannot_meet(rules)
+    else:
+        return want
+    said = Score(score.points, score.raw, score.cap, score.groups, score.counted, (why,),
+                 score.full_count, score.exempt, score.exempt_groups, score.ready)  # fmt: skip
+    return replace(want, score=said, why=want.why.replace(score.summary(), said.summary(), 1))
+
+
 def exact_loser(
     want: Expected | None, seat: Seat, jokers: Jokers, rules: Ruleset
 ) -> Expected | None:
@@ -359,7 +437,18 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
                 "0 points as a losing hand, but no valid declaration: these cards make no"
                 f" melds of the sizes a declaration is grouped in ({ways})"
             )
-    checked = score_arrangement(arrangement, jokers, rules, cap=cap).groups
+    scored = score_arrangement(arrangement, jokers, rules, cap=cap)
+    if scored.unmet and rules.unmet_requirement == "all_cards":
+        # Every card counts however they lie: the pure sequences the cards hold are shown
+        # as such, not left among the cards "not in any group" (a blind tester read that
+        # as the player holding no sequence).
+        runs = pure_runs(seat.cards, jokers, rules)
+        spare = Counter(seat.cards)
+        for run in runs:
+            spare.subtract(run)
+        arrangement = [list(run) for run in runs] + [sorted(spare.elements())]
+        scored = score_arrangement(arrangement, jokers, rules, cap=cap)
+    checked = scored.groups
     # A joker left alone is shown among the cards left over, not as a group of its own.
     melds: list[GroupCheck] = []
     rest: list[GroupCheck] = []

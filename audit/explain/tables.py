@@ -106,28 +106,53 @@ REFUSING = ("pool.rebuy", "pool.elimination")
 """The checks whose finding on a game event refuses it, or what it records."""
 
 
-def _event_line(e: GameEvent, said: _Said) -> EventLine:
+def repeats(f: Finding | None, action: str) -> bool:
+    """Whether ``f`` is the finding on an ``action`` row (``rebuy``, ``eliminated``) written
+    again after the same hand (``audit.games.pool``'s ``once``): the first row counts, and
+    the repeat is void, no second rebuy or elimination. It is not a rebuy the rules refuse
+    (a blind tester's agent read "by the rules a rebuy needs one rebuy event: it is not
+    allowed" of a rebuy that was allowed and counted)."""
+    return f is not None and f.expected == f"one {action} event"
+
+
+def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLine:
+    """A game event in words; ``left`` are the players who left the game in the hand it
+    follows (``_leaving``), whose ``eliminated`` row records their leaving."""
     game, rules = said.game, said.rules
     who = e.player or "the platform"
     pool = rules.pools.get(game.format) if rules is not None else None
     flagged = [f for f in said.findings if f.seq == e.seq]
     refused = next((f for f in flagged if f.check in REFUSING), None)
     fee = f" for {game.entry_fee}" if game.entry_fee is not None else ""
+    limit = ""
+    if pool is not None:
+        at = pool.elimination_score
+        limit = f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
     match e.action:
+        case "eliminated" if repeats(refused, "eliminated"):
+            text = (f"{who}'s elimination is written again (game event {e.seq}): a repeat of "
+                    "the one above, and void: a player is eliminated once")  # fmt: skip
         case "eliminated" if refused is not None:
             text = _elimination_refused(e, refused, said)
+        case "eliminated" if who in left and not (
+            pool is not None and e.score is not None and pool.is_eliminated(e.score)
+        ):
+            # out by leaving, not by the score (docs/replay.md): the row records it at
+            # the score they had (a blind tester read "left ... and is out of it", then
+            # "eliminated with a score of 36 (101 or more is out)")
+            text = (f"{who} is recorded as eliminated at their score of {e.score}: they are "
+                    f"out because they left the game, not by their score{limit}")  # fmt: skip
         case "eliminated":
-            limit = ""
-            if pool is not None:
-                at = pool.elimination_score
-                limit = (
-                    f" ({at} or more is out)" if pool.exactly_eliminates else f" (over {at} is out)"
-                )
             text = f"{who} is eliminated with a score of {e.score}{limit}"
         case "rebuy" if game.format not in POOL_FORMATS:
             # no fee: nothing is counted for it (audit.games.ledger.counted_rebuys)
             text = (f"{who} is recorded as buying back in (a rebuy) at a new score of "
                     f"{e.score}, which a {game.format} game does not have")  # fmt: skip
+        case "rebuy" if repeats(refused, "rebuy"):
+            # the first row is the rebuy, allowed or not; this one buys nothing
+            text = (f"{who}'s rebuy is written again (game event {e.seq}): a repeat of the "
+                    f"rebuy above, and void: {who} bought back in once, for one entry "
+                    "fee")  # fmt: skip
         case "rebuy" if refused is not None and _number(refused.expected):
             text = (f"{who} buys back in{fee} (a rebuy), recorded at a new score of {e.score}; "
                     f"by the rules the new score is {refused.expected}")  # fmt: skip
@@ -207,6 +232,18 @@ def _leaving(unit: UnitAudit, game: Game) -> dict[int, frozenset[str]]:
     return gone
 
 
+LEAVING = RuleView(
+    "leaving",
+    "A player with a drop of reason 'left' in a hand who is dealt into no later hand of the "
+    "game has left it: they are out after that hand whatever their score, with no prize, no "
+    "split share and no rebuy (a forfeit), and the other players play on.",
+    "the seeds say nothing of a player leaving a pool or deals game; this is the audit's "
+    "reading of the contract's 'left' drop reason: schemas/README.md, docs/replay.md",
+)
+"""What the audit makes of a player who left a game: no seed rule, so said as the audit's
+reading of the contract (a blind tester's agent found no rule cited for the forfeit)."""
+
+
 def _left_line(players: Iterable[str], hand: str = "hand") -> tuple[EventLine, ...]:
     """The players who left the game in a hand (a ``drop`` with reason ``left``, dealt into
     no later hand: ``audit.games.leaving``), in words: they are out of it by leaving."""
@@ -215,7 +252,8 @@ def _left_line(players: Iterable[str], hand: str = "hand") -> tuple[EventLine, .
         return ()
     are = "is" if len(gone) == 1 else "are"
     return (EventLine(f"{and_words(gone)} left the game in this {hand} (a drop with reason "
-                      f"left) and {are} out of it"),)  # fmt: skip
+                      f"left) and {are} out of it, whatever the score (see leaving, "
+                      "below)"),)  # fmt: skip
 
 
 def _orphan_events(
@@ -283,7 +321,10 @@ def pool_table(
         standing = judged.standings.get(hand.hand_no) if judged is not None else None
         off = standing.off if standing is not None else {}
         out = {e.player for e in after if e.action == "eliminated"}
-        back = {e.player: e for e in after if e.action == "rebuy"}
+        back: dict[str | None, GameEvent] = {}
+        for e in after:
+            if e.action == "rebuy":  # the first row is the rebuy; a repeat is void
+                back.setdefault(e.player, e)
         results = {r.player: r for r in hand.results}
         cells = []
         for player in players:
@@ -306,7 +347,7 @@ def pool_table(
                 hand_id=hand.hand_id,
                 cells=tuple(cells),
                 totals=(),
-                events=_left_line(left) + tuple(_event_line(e, said) for e in after),
+                events=_left_line(left) + tuple(_event_line(e, said, left) for e in after),
             )
         )
     keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]
@@ -322,7 +363,7 @@ def pool_table(
         "hands (eliminations, rebuys, splits)",
         players=players,
         rows=tuple(rows),
-        rules=_rules(rules, keys),
+        rules=_rules(rules, keys) + ((LEAVING,) if leaving else ()),
         notes=_orphan_events(unit, said, events),
     )
 
@@ -422,6 +463,6 @@ def deals_table(
         "wins",
         players=players,
         rows=tuple(rows),
-        rules=_rules(rules, ["deals.chips", "deals.tie"]),
+        rules=_rules(rules, ["deals.chips", "deals.tie"]) + ((LEAVING,) if leaving else ()),
         notes=_orphan_events(unit, said, events),
     )

@@ -42,6 +42,7 @@ from audit.explain.points import (
     exact_loser,
     points_view,
     rule_view,
+    shown_loser,
     value_view,
 )
 from audit.explain.turns import TurnView, turn_views
@@ -502,7 +503,8 @@ def _player(
     # A valid declaration the platform rejected ended the hand by the rules: the others'
     # cards then are what they lose with, and what the record has them do after is moot.
     seat = seat_by_rules(replay, player)
-    want = exact_loser(audit.expected.get(player), seat, jokers, rules)
+    want = shown_loser(exact_loser(audit.expected.get(player), seat, jokers, rules), seat,
+                       jokers, rules)  # fmt: skip
     row = next((r for r in replay.hand.results if r.player == player), None)
     ended = rejected_valid(replay)
     declaration = next((d for d in replay.declarations if d.player == player

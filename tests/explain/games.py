@@ -90,9 +90,10 @@ def pool_game(
     names: dict[str, str] | None = None,
     rebuy_score: int = 74,
     won_by: str = "P1",
+    rebuy_twice: bool = False,
 ) -> Path:
     """Write the pool game (see the module doc) as the log root ``root``; its game_won row
-    names ``won_by``."""
+    names ``won_by``; ``rebuy_twice`` writes P2's rebuy event and ledger row again."""
     names = names or {}
 
     def name(p: str) -> str:
@@ -104,6 +105,7 @@ def pool_game(
     events = [
         (2, name("P2"), "eliminated", 117),
         (2, name("P2"), "rebuy", rebuy_score),
+        *([(2, name("P2"), "rebuy", rebuy_score)] if rebuy_twice else []),
         (3, name("P2"), "eliminated", 114),
         (3, name("P3"), "eliminated", 113),
         (3, name(won_by), "game_won", None),
@@ -113,7 +115,7 @@ def pool_game(
                  player_id=player, action=action, score=score, split_kind=None)  # fmt: skip
     ledger = [
         *((name(p), "buy_in", "-100.00") for p in ("P1", "P2", "P3")),
-        (name("P2"), "rebuy", "-100.00"),
+        *[(name("P2"), "rebuy", "-100.00")] * (2 if rebuy_twice else 1),
         (name("P1"), "prize", prize),
         (None, "rake", "40.00"),
     ]

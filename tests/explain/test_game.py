@@ -182,6 +182,44 @@ def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
     assert view.findings == ()
 
 
+def test_a_rebuy_event_written_twice_is_one_rebuy_counted_once_its_second_fee_owed_back(
+    tmp_path: Path,
+) -> None:
+    """`pool_101.rebuy_below` (one rebuy per player after a hand) and schemas/money.md: P2,
+    out at 117, rebuys at 74 as the rules allow, and the record writes the rebuy event and
+    its ledger row twice. The rebuy is allowed and counted once; the second row is a void
+    repeat (its one pool.rebuy finding), and the second 100.00 the ledger took is owed back
+    to P2. It read "(rebuys at 74, not allowed by the rules)", "by the rules a rebuy needs
+    one rebuy event ... it is not allowed" and "the player was not eliminated in that hand,
+    so had no rebuy to make" (a blind tester)."""
+    view = load_game_view(pool_game(tmp_path / "logs", rebuy_twice=True), "GP")
+    assert sorted((f.check, f.expected) for f in view.findings) == [
+        ("ledger.balance", "-100.00"), ("pool.rebuy", "one rebuy event"),
+    ]  # fmt: skip
+    assert view.scores is not None
+    row = view.scores.rows[1]
+    assert row.cells[1].note == "rebuys at 74"
+    assert [(e.text, e.severity) for e in row.events] == [
+        ("P2 is eliminated with a score of 117 (101 or more is out)", ""),
+        ("P2 buys back in for 100.00 (a rebuy) at a new score of 74", ""),
+        ("P2's rebuy is written again (game event 2): a repeat of the rebuy above, and void: "
+         "P2 bought back in once, for one entry fee", "major"),
+    ]  # fmt: skip
+    assert view.ledger is not None
+    assert view.ledger.sums_title == "By the rules"  # no rebuy "counted as recorded"
+    entries = view.ledger.payouts[0]
+    assert (entries.rules_give, entries.recorded) == ("400.00", "500.00")
+    assert entries.how == (
+        "3 players and 1 rebuy at 100.00; P2's rebuy after hand 2 is written again (game "
+        "event 2): counted once, the repeat is void (the pool.rebuy finding); the ledger took "
+        "200.00 in rebuys from P2, for 1 rebuy at 100.00: the other 100.00 is owed back to P2 "
+        "(the ledger.balance finding)"
+    )
+    text = flat(render_game_text(view, width=200))
+    assert "not allowed" not in text
+    assert "not eliminated" not in text
+
+
 def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path) -> None:
     """000_: the new score is 1 + the highest score still in (P3's 73): 74, not 80. The
     pool check counts on from the rules' 74, so P2's 114 after hand 3 (74 + 40) is right
@@ -572,8 +610,35 @@ def test_the_running_pool_scores_say_who_left_the_game() -> None:
         p3 = row.cells[scores.players.index("P3")]
         lines = [e.text for e in row.events]
         assert (p3.text.endswith(" left"), lines[:1] == [
-            "P3 left the game in this hand (a drop with reason left) and is out of it"]) == (
-            said, said), still
+            "P3 left the game in this hand (a drop with reason left) and is out of it, "
+            "whatever the score (see leaving, below)"]) == (said, said), still
+        # no seed rule for it: cited as the audit's reading of the contract
+        leaving = [r.source for r in scores.rules if r.key == "leaving"]
+        assert [("audit's reading" in s, "seeds say nothing" in s) for s in leaving] == (
+            [(True, True)] if said else []), still
+
+
+def test_a_leavers_elimination_row_below_the_threshold_says_they_are_out_by_leaving() -> None:
+    """docs/replay.md (leaving a pool game: an `eliminated` row for the leaver after that
+    hand records the same at any score): P3 drops with reason left at 20 and is recorded
+    as eliminated at 20. The row is accepted, no finding, and said as out by leaving, not
+    by the score (it read "P3 left the game ... and is out of it", then "P3 is eliminated
+    with a score of 20 (101 or more is out)": a blind tester)."""
+    game, hand = scenario(**{**INVALID, "running": False})
+    (p3,) = [r for r in hand.results if r.player == "P3"]
+    game = replace(game, game_events=[GameEvent(1, 7, "P3", "eliminated", p3.score_after, None),
+                                      *game.game_events])  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert [f for f in unit.findings if f.player_id == "P3"] == []
+    scores = build_game_view(unit, source="logs", version="V").scores
+    assert scores is not None
+    lines = [e.text for e in scores.rows[0].events]
+    assert lines[:2] == [
+        "P3 left the game in this hand (a drop with reason left) and is out of it, whatever "
+        "the score (see leaving, below)",
+        f"P3 is recorded as eliminated at their score of {p3.score_after}: they are out "
+        "because they left the game, not by their score (101 or more is out)",
+    ]
 
 
 def test_running_score_off_by_a_hands_wrong_points_says_why_it_is_no_finding() -> None:

@@ -686,3 +686,34 @@ def test_turns_table_a_second_draw_in_one_turn_shows_both_cards() -> None:
     )
     assert (turn.seqs, turn.drew and turn.drew.code, turn.source) == ("0-2", "2S", "stock")
     assert turn.note == "then drew 5D from the stock too: two draws in one turn"
+
+
+def test_a_loser_shown_ungrouped_is_told_what_their_cards_hold_not_it_has_no_sequence() -> None:
+    """`points.unmet_requirement` ("a loser without the two sequences (one pure) a
+    declaration needs counts every card"): why every card counts is said true of the
+    player's cards, not of the groups shown. P2 shows all 13 cards as one group; their
+    cards hold 2S 3S 4S and TC JC QC, so the show, not the cards, lacks the sequences (it
+    read "it has no sequences ... and it has no pure sequence" of a player holding 2S 3S 4S:
+    a blind tester). Shown so with cards that hold one pure sequence and no second, P2 is
+    told so, and the best arrangement shows the sequence grouped."""
+    shown = {**DISPUTE, "events": [*DISPUTE["events"][:-1],
+                                   "P2 show: 2S 3S 4S TC JC QC 7D 7H 8D 9D AD KH 9S"]}  # fmt: skip
+    p2 = view_of(shown).players[1]
+    words = ("the groups they showed make no sequence, not the 2 sequences, one of them pure, "
+             "that a declaration needs, though their cards could (see the best possible "
+             "arrangement)")  # fmt: skip
+    assert p2.why.startswith(f"every card counts because {words}; the cards")
+    assert p2.points_detail is not None
+    assert f"every card counts, because {words}: " in p2.points_detail.steps[0]
+    one = {**shown, "seats": {**DISPUTE["seats"],
+                              "P2": "2S 3S 4S TC 6C QC 7D 7H 8C 9D AS AD KH"},
+           "events": [*DISPUTE["events"][:-1],
+                      "P2 show: 2S 3S 4S TC 6C QC 7D 7H 8C 9D AD KH 9S"]}  # fmt: skip
+    p2 = view_of(one).players[1]
+    assert p2.points_detail is not None
+    assert p2.points_detail.steps[0].startswith(
+        "every card counts, because their cards hold the pure sequence 2S 3S 4S, but no "
+        "arrangement of them makes the 2 sequences, one of them pure, that a declaration needs"
+    ), p2.points_detail.steps
+    assert p2.best is not None
+    assert [g.text for g in p2.best.melds] == ["2S 3S 4S"]
