@@ -128,6 +128,28 @@ def test_a_hand_number_missing_from_a_game_leaves_it_unchecked_at_major(tmp_path
     assert unchecked["severity"] == "info"
 
 
+def test_hands_game_id_a_hand_held_twice_is_quarantined_and_its_time_not_judged(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md: a key held twice is quarantined, so no alarm rests on a row that
+    could not be read. A hand written again under the next game of its table, outside that
+    game's time: both rows are quarantined, and no `hand.time` comes from the copy (a blind
+    tester: a major hand.time on the game the copy named)."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1").quick_hand("h2")
+    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
+    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
+                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    (h1,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h1"]
+    logs.rows["hands"].append({**h1, "game_id": "g2"})
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    hands = {r["hand_id"]: r["status"] for r in pq.read_table(out / "hands.parquet").to_pylist()}
+    assert hands["h1"] == "quarantined"
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert [f for f in findings if f["check"] == "hand.time"] == []
+
+
 def test_hands_game_id_a_hand_that_started_outside_its_games_time_is_one_finding(
     tmp_path: Path,
 ) -> None:
