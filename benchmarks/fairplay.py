@@ -203,20 +203,35 @@ def half_as_often(volumes: tuple[int, ...] = (3, 5, 8, 12), seeds: int = 5) -> s
                 hits += ("P0010", "P0011") in found
             cells.append(f"{hits}/{seeds}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n\n" + jitter(seeds)
+
+
+def jitter(seeds: int = 5) -> str:
+    """Bots on synthetic nights drawing each decision time uniformly within a given jitter
+    of 1.2 s, or of 1.0 s for a draw and 2.5 s for a discard (a bot that copies a person's
+    slower plays): how often each is found (of ``seeds`` nights)."""
+    from audit.fairplay import detectors as d
+    from audit.fairplay.engine import Settings
+    from tests.fairplay.night import Night
+
+    settings = Settings()
     jitters = (0.03, 0.10, 0.15, 0.20, 0.30)
-    cells = []
-    for jitter in jitters:
-        hits = 0
-        for seed in range(1, seeds + 1):
-            night = Night(seed=seed)
-            night.uniform_think["P0010"] = (1.2 * (1 - jitter), 1.2 * (1 + jitter))
-            found = {s.players for s in d.bots(night.build().load(), settings).suspicions}
-            hits += ("P0010",) in found
-        cells.append(f"{hits}/{seeds}")
-    lines += ["", "| bot, decision time 1.2 s +- | " + " | ".join(f"{j:.0%}" for j in jitters)
-              + " |", "|---|" + "---|" * len(jitters),
-              "| found | " + " | ".join(cells) + " |"]  # fmt: skip
-    return "\n".join(lines)
+    rows = []
+    for name, base, slower in (("one delay, 1.2 s", 1.2, 1.0),
+                               ("draws 1.0 s, discards 2.5 s", 1.0, 2.5)):  # fmt: skip
+        cells = []
+        for spread in jitters:
+            hits = 0
+            for seed in range(1, seeds + 1):
+                night = Night(seed=seed)
+                night.uniform_think["P0010"] = (base * (1 - spread), base * (1 + spread))
+                night.slower_plays["P0010"] = slower
+                found = {s.players for s in d.bots(night.build().load(), settings).suspicions}
+                hits += ("P0010",) in found
+            cells.append(f"{hits}/{seeds}")
+        rows.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(["| bot, decision time +- | " + " | ".join(f"{j:.0%}" for j in jitters)
+                      + " |", "|---|" + "---|" * len(jitters), *rows])  # fmt: skip
 
 
 def speed_night() -> tuple[Path, Path]:
@@ -284,5 +299,6 @@ def main() -> str:
 
 
 if __name__ == "__main__":
-    parts = {"accuracy": accuracy, "volume": by_volume, "half": half_as_often, "speed": speed}
+    parts = {"accuracy": accuracy, "volume": by_volume, "half": half_as_often,
+             "jitter": jitter, "speed": speed}
     print("\n\n".join(parts[name]() for name in sys.argv[1:]) if sys.argv[1:] else main())

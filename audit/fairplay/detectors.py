@@ -221,15 +221,25 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
 
 
 SEATS_PER_PART = 800_000
-"""The bot test centres the accounts' decision times in parts of the accounts (by their
-hash), one for about this many seats dealt (about ten decisions each): DuckDB's exact
-median holds all of a part's decision times at once."""
+"""The bot test judges the accounts' decision times in parts of the accounts (by their
+hash), one for about this many seats dealt (about ten decisions each): ranking each
+account's times of each kind holds all of a part's decision times at once."""
 BOT_ROWS = 16_384
 """Rows a part's Parquet writer holds before it writes them as a row group."""
 
 
+KINDS = {
+    "draw_stock": "draws from the stock", "draw_discard": "draws from the pile",
+    "discard": "discards", "drop": "drops", "declare": "declarations", "show": "shows",
+}  # fmt: skip
+"""The kinds of decision the bot test judges apart (each against the median of its own
+kind), in a support agent's words."""
+
+
 def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
-    """Accounts whose decision times cluster too tightly around their median."""
+    """Accounts whose decision times cluster too tightly around the median of their kind:
+    a program may wait one time to draw and another to discard, tight around each, which
+    one median of the whole (between the two) hides."""
     p0 = settings.bot_p0
 
     def test(table: pa.Table) -> Hypotheses:
@@ -245,11 +255,17 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         found.correct(settings)
         flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
         ratio: dict[str, float] = {}
+        medians: dict[str, list[str]] = {}
         if flagged:
-            detail = run_sql(con, "bots", "detail", settings, flagged=[(p, p) for p in flagged])
+            pairs = [(p, p) for p in flagged]
+            detail = run_sql(con, "bots", "detail", settings, flagged=pairs)
             names = ("a", "play_draw_ratio")
             for a, r in zip(*(detail.column(c).to_pylist() for c in names), strict=True):
                 ratio[str(a)] = float(r) if r is not None else float("nan")
+            kinds = run_sql(con, "bots", "kinds", settings, flagged=pairs)
+            columns = ("a", "action", "median_s")
+            for a, action, t in zip(*(kinds.column(c).to_pylist() for c in columns), strict=True):
+                medians.setdefault(str(a), []).append(f"{KINDS[str(action)]} {float(t):.2f} s")
         con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part")
     stretch = _stretches(con, flagged, settings)
 
@@ -261,20 +277,22 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             longest = f"not measured ({why})"
         return (
             f"{a}'s decisions are machine-regular: {near} of {total} fall within "
-            f"{_pct(settings.window - 1)} of a median {r['median_s']:.2f} s (log-sd "
-            f"{r['sd']:.2f}; plays take {ratio.get(a, float('nan')):.2f}x a draw), where a person "
-            f"puts at most {_pct(p0)} there; longest play without a {settings.break_minutes}-"
+            f"{_pct(settings.window - 1)} of the median time of their kind "
+            f"({', '.join(medians.get(a, []))}; log-sd within a kind {r['sd']:.2f}; plays take "
+            f"{ratio.get(a, float('nan')):.2f}x a draw), where a person puts at most "
+            f"{_pct(p0)} there; longest play without a {settings.break_minutes}-"
             f"minute break {longest}, {clock} clock hours played "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
-            f"{a}: at most {total * p0:.0f} of {total} decisions near the median",
-            f"{a}: {near} of {total} decisions near the median",
+            f"{a}: at most {total * p0:.0f} of {total} decisions near their kind's median",
+            f"{a}: {near} of {total} decisions near their kind's median",
         )
 
     words = Words(
         "fairplay.bot",
-        needs=f"account with {settings.min_decisions} or more timed decisions",
-        statistic="binomial: decisions within the window around the median time, against "
-                  "the most a person's spread allows",
+        needs=f"account with {settings.min_decisions} or more timed decisions, each with "
+              "another of its kind",
+        statistic="binomial: decisions within the window around the median time of their "
+                  "kind, against the most a person's spread allows",
         pattern="decision times too regular for a person",
         benign="a player using the client's auto-play or pre-selected moves",
     )  # fmt: skip
@@ -306,9 +324,8 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
         source = "decision" if part is None else (
             f"read_parquet({literal(str(part / '*.parquet'))}, hive_partitioning = false)"
         )  # fmt: skip
-        con.execute(
-            f"CREATE OR REPLACE TEMP VIEW decision_part AS SELECT player_id, lt FROM {source}"
-        )
+        con.execute("CREATE OR REPLACE TEMP VIEW decision_part AS SELECT player_id, action,"
+                    f" lt FROM {source}")  # fmt: skip
         create_table(con, "bots", "accounts", settings, "bot_accounts", append=i > 0)
 
 
@@ -323,9 +340,14 @@ def _stretches(
     table = run_sql(con, "bots", "stretches", settings, flagged=[(p, p) for p in players])
     names = ("a", "longest_hours", "games_in_it", "hours_played")
     return {
-        str(a): (None if h is None else f"{float(h):.1f} h ({int(g or 0)} games)", int(c or 0))
+        str(a): (None if h is None else f"{float(h):.1f} h ({_games(int(g or 0))})", int(c or 0))
         for a, h, g, c in zip(*(table.column(x).to_pylist() for x in names), strict=True)
     }
+
+
+def _games(n: int) -> str:
+    """A count of games in words: a bot whose longest play was one game read "(1 games)"."""
+    return "1 game" if n == 1 else f"{n} games"
 
 
 PAIR_DETECTORS: tuple[Callable[[duckdb.DuckDBPyConnection, Settings], Tested], ...] = (

@@ -62,6 +62,9 @@ class Night:
     """player -> (median seconds, log-sd) of decision times; people by default."""
     uniform_think: dict[str, tuple[float, float]] = field(default_factory=dict)
     """player -> (low, high): a bot drawing each time uniformly in [low, high] seconds."""
+    slower_plays: dict[str, float] = field(default_factory=dict)
+    """player -> how many times longer their discards take than their draws (a person's
+    ``think`` or a bot's ``uniform_think`` is their draws'): 1 by default."""
     together: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
     """Groups seated together (in adjacent turn order) in this many extra games."""
     practice: list[tuple[tuple[str, str], int]] = field(default_factory=list)
@@ -219,7 +222,8 @@ class Night:
         for _ in range(4):
             for p in seated:
                 for action in ("draw_stock", "discard"):
-                    t += timedelta(seconds=self._seconds(p))
+                    slower = self.slower_plays.get(p, 1.0) if action == "discard" else 1.0
+                    t += timedelta(seconds=slower * self._seconds(p))
                     self.ev.append(
                         {"hand_id": hand, "seq": seq, "ts": t, "player_id": p,
                          "action": action, "auto": False}

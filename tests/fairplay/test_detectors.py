@@ -673,6 +673,32 @@ def test_a_bot_is_found_and_people_are_not() -> None:
     assert tested.suspicions[0].severity is Severity.MAJOR
 
 
+def test_a_bot_is_judged_against_the_median_of_each_kind_of_decision() -> None:
+    """docs/fairplay.md, ``fairplay.bot``: each decision is judged against the median of its
+    own kind. A bot that waits about 1.0 s to draw and 2.5 s to discard (+-15 % each) puts
+    few decisions near one median of the whole, which falls between the two (a blind
+    tester's six such bots were not suspected); a person whose discards take three times
+    their draws spreads each kind like a person and is not suspected."""
+    night = Night(seed=15)
+    night.uniform_think["P0290"] = (0.85, 1.15)  # draws 1.0 s +- 15 %
+    night.slower_plays["P0290"] = 2.5  # discards 2.5 s +- 15 %
+    night.think["P0291"] = (1.5, 0.35)  # a fast person ...
+    night.slower_plays["P0291"] = 3.0  # ... who thinks three times longer to discard
+    tested = bots(night.build().load(), SETTINGS)
+    assert found(tested.suspicions) == {("P0290",)}
+    (s,) = tested.suspicions
+    assert s.severity is Severity.MAJOR
+    medians = re.search(r"of the median time of their kind \(discards ([0-9.]+) s, draws from "
+                        r"the stock ([0-9.]+) s; log-sd within a kind (0\.[0-9]+); plays take "
+                        r"([0-9.]+)x a draw\)", s.message)  # fmt: skip
+    assert medians is not None, s.message
+    discards, draws, sd, ratio = map(float, medians.groups())
+    assert abs(discards - 2.5) < 0.1
+    assert abs(draws - 1.0) < 0.05
+    assert sd < 0.1  # the spread within a kind, not the two modes' mixture
+    assert abs(ratio - 2.5) < 0.1
+
+
 def test_a_bots_length_of_play_is_not_measured_without_its_sessions() -> None:
     """The longest play without a break comes from the sessions rows: without them it was
     not measured, and the message says so (it said "0.0 h (0 games), 0 clock hours played":

@@ -1,16 +1,22 @@
 -- Bots: decision times too regular for a person.
 --
 -- A decision is a player's own action (a draw, discard, drop, declaration or show, not one
--- the server made for them) timed from the event before it in the hand. People's decision
--- times spread widely (right-skewed, varying with how hard the decision is); a program's
--- cluster around one value. The statistic is the share of an account's decisions within
--- $window (a factor, e.g. 1.1 = +-10 %) of its own median time. Null model: a person's log
--- decision times are spread at least as widely as a normal law of standard deviation
--- $sigma (log-seconds), which puts at most p0 = 2 Phi(ln($window) / $sigma) - 1 of them in
--- that window; the count is binomial. Accounts with fewer than $min_decisions decisions
--- are not tested. Reported with it: the spread (log-sd), whether the time depends on the
--- kind of decision, the longest stretch of play without a break of $break_minutes minutes,
--- and the clock hours played.
+-- the server made for them) timed from the event before it in the hand; its kind is its
+-- action. People's decision times spread widely (right-skewed, varying with how hard the
+-- decision is), within one kind as much as across kinds; a program's cluster around one
+-- value per kind (a bot may wait 1.0 s to draw and 2.5 s to discard: around one median of
+-- the whole, few of its decisions are near it). The statistic is the share of an account's
+-- decisions within $window (a factor, e.g. 1.1 = +-10 %) of the median time of the other
+-- decisions of their kind: never of the decision itself, which a kind of three would
+-- otherwise put in the window every time; a decision alone of its kind is not judged.
+-- Null model: a person's log decision times of one kind are spread at least as widely as
+-- a normal law of standard deviation $sigma (log-seconds); a decision is independent of the
+-- others' median, and a window on a unimodal symmetric law holds the most when it is
+-- centred, so at most p0 = 2 Phi(ln($window) / $sigma) - 1 of them fall in their window;
+-- the count is binomial. Accounts with fewer than $min_decisions judged decisions are not
+-- tested. Reported with it: the spread within a kind (pooled log-sd), the median of each
+-- kind and whether plays take longer than draws, the longest stretch of play without a
+-- break of $break_minutes minutes, and the clock hours played.
 -- Benign reading: a player using the client's auto-play or pre-selected moves.
 
 -- name: decisions
@@ -25,28 +31,56 @@ WHERE NOT auto AND player_id IS NOT NULL AND secs > 0
   AND action IN ('draw_stock', 'draw_discard', 'discard', 'drop', 'declare', 'show')
 
 -- name: accounts
--- The accounts of one part, whose decisions are the view decision_part.
-WITH centre AS (  -- sums as DECIMAL (exact in any order), not stddev_samp's parallel doubles
-    SELECT player_id, n, mid, sqrt(greatest((s2 - s1 * s1 / n) / (n - 1), 0)) AS sd
-    FROM (
-        SELECT player_id, count(*) AS n, median(lt) AS mid,
-               CAST(sum(CAST(lt AS DECIMAL(38, 18))) AS DOUBLE) AS s1,
-               CAST(sum(CAST(lt * lt AS DECIMAL(38, 18))) AS DOUBLE) AS s2
-        FROM decision_part GROUP BY player_id HAVING count(*) >= $min_decisions
-    )
+-- The accounts of one part, whose decisions are the view decision_part. A decision's
+-- median is of the others of its kind, from the sorted kind's middle three: with m of the
+-- kind and h = (m + 1) // 2, the others' median is x(h + 1) or x(h) when m is even (below
+-- or above the middle), and the mean of two of x(h - 1), x(h), x(h + 1) when it is odd.
+WITH ranked AS (
+    SELECT player_id, action, lt,
+           row_number() OVER (PARTITION BY player_id, action ORDER BY lt) AS i,
+           count(*) OVER (PARTITION BY player_id, action) AS m
+    FROM decision_part
+), middle AS (
+    SELECT r.player_id, r.action, count(*) AS m,
+           max(r.lt) FILTER (WHERE r.i = (r.m + 1) // 2 - 1) AS below,
+           max(r.lt) FILTER (WHERE r.i = (r.m + 1) // 2) AS mid,
+           max(r.lt) FILTER (WHERE r.i = (r.m + 1) // 2 + 1) AS above,
+           -- sums as DECIMAL (exact in any order), not stddev_samp's parallel doubles
+           CAST(sum(CAST(r.lt AS DECIMAL(38, 18))) AS DOUBLE) AS s1,
+           CAST(sum(CAST(r.lt * r.lt AS DECIMAL(38, 18))) AS DOUBLE) AS s2
+    FROM ranked r WHERE r.m >= 2 GROUP BY r.player_id, r.action
+), spread AS (  -- the log-sd within a kind: each kind's squares about its own mean, pooled
+    SELECT player_id,
+           sqrt(greatest(CAST(sum(CAST(s2 - s1 * s1 / m AS DECIMAL(38, 18))) AS DOUBLE)
+                         / (sum(m) - count(*)), 0)) AS sd
+    FROM middle GROUP BY ALL
+), judged AS (
+    SELECT r.player_id, abs(r.lt - CASE
+               WHEN r.m % 2 = 0 THEN CASE WHEN r.i <= (r.m + 1) // 2 THEN c.above ELSE c.mid END
+               WHEN r.i < (r.m + 1) // 2 THEN (c.mid + c.above) / 2
+               WHEN r.i > (r.m + 1) // 2 THEN (c.below + c.mid) / 2
+               ELSE (c.below + c.above) / 2 END) AS off
+    FROM ranked r JOIN middle c USING (player_id, action)
 )
-SELECT c.player_id, c.n, count(*) FILTER (WHERE abs(d.lt - c.mid) <= ln($window)) AS k,
-       exp(c.mid) AS median_s, c.sd
-FROM centre c JOIN decision_part d USING (player_id)
-GROUP BY ALL
+SELECT j.player_id, count(*) AS n, count(*) FILTER (WHERE j.off <= ln($window)) AS k, s.sd
+FROM judged j JOIN spread s USING (player_id)
+GROUP BY ALL HAVING count(*) >= $min_decisions
 
 -- name: detail
+-- Per flagged account: how much longer its plays take than its draws.
 SELECT d.player_id AS a,
        exp(median(d.lt) FILTER (WHERE d.action IN ('discard', 'declare', 'show', 'drop'))
            - median(d.lt) FILTER (WHERE d.action IN ('draw_stock', 'draw_discard')))
          AS play_draw_ratio
 FROM decision d SEMI JOIN flagged f ON f.a = d.player_id
 GROUP BY d.player_id
+
+-- name: kinds
+-- Per flagged account: each judged kind's count and median time, the most frequent first.
+SELECT d.player_id AS a, d.action, count(*) AS m, exp(median(d.lt)) AS median_s
+FROM decision d SEMI JOIN flagged f ON f.a = d.player_id
+GROUP BY ALL HAVING count(*) >= 2
+ORDER BY a, m DESC, action
 
 -- name: stretches
 -- Per flagged account: its longest stretch of play without a break, from its sessions rows
