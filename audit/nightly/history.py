@@ -119,10 +119,12 @@ ORDER = {
     "suspicions": ("night", "key", "change"),
 }
 
-HISTORY_VERSION = 1
+HISTORY_VERSION = 2
 DDL = """
--- The history of rummy-audit nightly runs, version 1 (the version is in meta).
+-- The history of rummy-audit nightly runs, version 2 (the version is in meta).
 -- History: 1: nights, checks, hands, money, suspicions, files.
+--          2: files keyed by the night and path that took it, with refused: the same
+--             content is taken again in another table, or refused at another path.
 CREATE TABLE IF NOT EXISTS meta (       -- one row: the last night these tables hold
   history_version INTEGER NOT NULL, night INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS nights (     -- a row per night: what it took and found
@@ -141,9 +143,9 @@ CREATE TABLE IF NOT EXISTS money (      -- a row per night per measure: staked, 
 CREATE TABLE IF NOT EXISTS suspicions ( -- a row per night per suspicion open or closed
   night INTEGER, key VARCHAR, "check" VARCHAR, players VARCHAR[], severity VARCHAR,
   change VARCHAR);
-CREATE TABLE IF NOT EXISTS files (      -- a row per file taken, once: its content hash
-  sha256 VARCHAR PRIMARY KEY, "table" VARCHAR, path VARCHAR, size BIGINT, night INTEGER,
-  status VARCHAR);
+CREATE TABLE IF NOT EXISTS files (      -- a row per file taken, once (inputs.identity)
+  sha256 VARCHAR, "table" VARCHAR, path VARCHAR, size BIGINT, night INTEGER,
+  status VARCHAR, refused BOOLEAN, PRIMARY KEY (night, path));
 """
 
 
@@ -409,11 +411,17 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
                 slug="state",
             )
         known = min(int(row[1]), night) if row is not None else 0
-        if row is not None and int(row[1]) == night:
+        older = row is not None and int(row[0]) < HISTORY_VERSION
+        if row is not None and int(row[1]) == night and not older:
             return
         db.execute("BEGIN TRANSACTION")
-        for name in (*SCHEMAS, "files"):
+        if older:  # version 1 keyed files by the hash alone: made again from seen.parquet
+            db.execute("DROP TABLE files")
+            db.execute(DDL)
+        for name in SCHEMAS:
             db.execute(f"DELETE FROM {name} WHERE night > $known", {"known": known})
+        taken = 0 if older else known  # the files of the nights after it are inserted
+        db.execute("DELETE FROM files WHERE night > $known", {"known": taken})
         if night_folder is not None:
             for name in SCHEMAS:
                 source = history_file(night_folder, name)
@@ -427,7 +435,7 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
             db.execute(
                 "INSERT INTO files BY NAME SELECT * FROM "
                 f"read_parquet({file_literal(str(seen))}) WHERE night > $known",
-                {"known": known},
+                {"known": taken},
             )
         db.execute("DELETE FROM meta")
         db.execute(

@@ -1,9 +1,18 @@
 """Tonight's input files: every Parquet file of the log root's tables, known by its content.
 
-A file is its SHA-256: one whose hash a past night committed is not audited again, even
-under another path; one whose path a past night saw with other content is *rewritten* and
-audited again; two files of the night with the same content are audited once (the first
-path in order), the other listed as a duplicate.
+A file the replay reads is its table and SHA-256: one whose table and hash a past night
+committed is not audited again, even under another path; one whose path a past night saw
+with other content is *rewritten* and audited again; two files of one table and night
+with the same content are audited once (the first path in order), the other listed as a
+duplicate. The table is part of it because the same bytes are read as another table's
+rows, or refused, in another table's folder: a results file refused in ``hands/`` and
+moved to ``results/`` is audited there (``SeenFile.key``).
+
+A file the replay refuses (``footer.refusal``: cut short, empty, a column missing) is its
+path and SHA-256: its rows were never read, so its content makes no other file "seen"
+(the same bytes moved where they can be read are audited), and it is reported at every
+new path it comes under, never a duplicate of another (two empty files hold no "same
+data": each is a file the platform failed to write).
 
 The files ``replay`` lists without reading them, whatever they hold (``files.not_read``: a
 file no table reads, refused; ``TableEntries.skipped``: a writer's own, skipped), are not
@@ -37,10 +46,12 @@ SEEN_SCHEMA = pa.schema(
         pa.field("size", pa.int64(), nullable=False),
         pa.field("night", pa.int32(), nullable=False),
         pa.field("status", pa.string(), nullable=False),
+        pa.field("refused", pa.bool_(), nullable=False),
     ],
     metadata={"rummy_audit.nightly": "seen files"},
 )
-"""``carry/seen.parquet`` (and the history's ``files``): every file a night took, once."""
+"""``carry/seen.parquet`` (and the history's ``files``): every file a night took, once
+(``SeenFile.key``). A file of an older rummy-audit, without ``refused``, reads as read."""
 
 LISTED_SCHEMA = pa.schema(
     [
@@ -66,6 +77,30 @@ class SeenFile:
     night: int
     status: str
     """``new`` or ``rewritten`` (its path was seen before with other content)."""
+    refused: bool = False
+    """The replay refused it (``footer.refusal``) the night that took it."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """What a file is known by: a file read, its table and content; a file refused,
+        its path and content (``identity``)."""
+        return identity(self.table, self.path, self.sha256, self.refused)
+
+
+def identity(table: str, path: str, sha256: str, refused: bool) -> tuple[str, str, str]:
+    """What a file is known by from night to night. A file the replay reads is its table
+    and content: moved to another partition it is the same file, its rows audited once;
+    in another table's folder the same bytes are another table's file. A file the replay
+    refuses is its path and content: its bytes were never read, so they stand for no rows
+    (an empty file is no copy of another), and the same bytes elsewhere are another file,
+    audited (read) or reported (refused) there.
+
+    >>> identity("hands", "hands/a/p.parquet", "ab", False)
+    ('read', 'hands', 'ab')
+    >>> identity("hands", "hands/a/p.parquet", "ab", True)
+    ('refused', 'hands/a/p.parquet', 'ab')
+    """
+    return ("refused", path, sha256) if refused else ("read", table, sha256)
 
 
 @dataclass(frozen=True)
@@ -110,11 +145,12 @@ class Intake:
     taken: list[TakenFile] = field(default_factory=list)
     seen_before: list[str] = field(default_factory=list)
     """Paths whose content a past night took."""
-    known: dict[str, str] = field(default_factory=dict)
-    """Each of ``seen_before``'s paths -> its content's SHA-256 (a past night's file,
-    maybe moved since)."""
+    known: dict[str, SeenFile] = field(default_factory=dict)
+    """Each of ``seen_before``'s paths -> the file a past night took that it is
+    (``SeenFile.key``: a file read maybe moved since, a file refused at its path)."""
     duplicates: list[tuple[str, str]] = field(default_factory=list)
-    """(path, the path of tonight's file with the same content)."""
+    """(path, the path of tonight's file of its table with the same content; never a file
+    the replay refuses)."""
     tables: list[str] = field(default_factory=list)
     """The tables the log root has a folder for."""
     refused: dict[str, str] = field(default_factory=dict)
@@ -137,6 +173,11 @@ class Intake:
     @property
     def rewritten(self) -> list[str]:
         return [f.path for f in self.taken if f.status == "rewritten"]
+
+    def seen_files(self, night: int) -> list[SeenFile]:
+        """Tonight's files taken, as ``carry/seen.parquet`` keeps them."""
+        return [SeenFile(f.sha256, f.table, f.path, f.size, night, f.status,
+                         f.path in self.refused) for f in self.taken]  # fmt: skip
 
 
 def check_log_root(logs: Path) -> None:
@@ -192,10 +233,13 @@ def take(
     without reading them (``ListedFile``) that ``listed`` (the earlier nights') does not
     hold at their path with their content are listed tonight (``night``), a refused one
     copied too."""
-    known = {row.sha256 for row in seen}
+    known = {row.key: row for row in seen}  # night order: each key's last night
+    # A file refused tonight at a path a past night took with its content is that file,
+    # whatever that night made of it (a state of an older rummy-audit has no ``refused``).
+    known.update({identity(r.table, r.path, r.sha256, True): r for r in seen})
     last_hash: Mapping[str, str] = {row.path: row.sha256 for row in seen}  # night order
     intake = Intake(tables=[t for t in TABLES if (logs / t).is_dir()])
-    tonight: dict[str, str] = {}
+    tonight: dict[tuple[str, str, str], str] = {}
     before = {(row.path, row.sha256) for row in listed or []}
     for table in intake.tables:
         entries = table_entries(logs, table)
@@ -225,28 +269,33 @@ def take(
                     slug="log-root",
                 )
             digest = hash_file(source)
-            if digest in known:
+            # Read or refused decides what the file is known by (``identity``): the
+            # footer of the file in place, then of its copy, the bytes audited.
+            why = refusal(table, source, rel)
+            key = identity(table, rel, digest, bool(why))
+            if key in known:
                 intake.seen_before.append(rel)
-                intake.known[rel] = digest
+                intake.known[rel] = known[key]
                 continue
-            if digest in tonight:
-                intake.duplicates.append((rel, tonight[digest]))
+            if key in tonight:
+                intake.duplicates.append((rel, tonight[key]))
                 continue
             copy = into / rel
             copy.parent.mkdir(parents=True, exist_ok=True)
             copied = copy_file(source, copy)
-            if copied != digest:
+            audited = refusal(table, copy, rel) if copied == digest else why
+            if copied != digest or bool(audited) != bool(why):
                 raise AuditError(
                     f"{source} changed while it was being read; run the nightly audit again "
                     "once the platform has finished writing it",
                     slug="log-root",
                 )
-            tonight[digest] = rel
+            why = audited  # the copy's words: the bytes audited
+            tonight[key] = rel
             status = "rewritten" if rel in last_hash else "new"
             intake.taken.append(
                 TakenFile(table, rel, digest, copy.stat().st_size, status, copy)
             )
-            why = refusal(table, copy, rel)
             if why:
                 intake.refused[rel] = why
     for row in not_read(logs):

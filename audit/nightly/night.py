@@ -388,9 +388,7 @@ def _night(
              {p: rows for p, rows in again.rows.items() if p not in split_paths})  # fmt: skip
     write_json(folder / NIGHTLY, {**_nightly_json(night, logs, intake, split, again.games, kept),
                                   "rules_changed": list(changed)})  # fmt: skip
-    write_seen(folder / CARRY / SEEN, [*seen, *(
-        SeenFile(f.sha256, f.table, f.path, f.size, night, f.status) for f in intake.taken
-    )])  # fmt: skip
+    write_seen(folder / CARRY / SEEN, [*seen, *intake.seen_files(night)])
     write_listed(folder / CARRY / LISTED, [*committed.listed, *intake.listed])
     facts = NightFacts(
         night=night,
@@ -477,7 +475,7 @@ def _earlier(logs: Path, intake: Intake, unread: list[Unread], into: Path) -> li
     to name where their rows are missing, as one replay of every night's files names them.
     Each is copied from wherever its content is tonight, for the hand ids it still holds
     (none when it is gone or changes while read)."""
-    where = {digest: path for path, digest in sorted(intake.known.items(), reverse=True)}
+    where = {row.sha256: path for path, row in sorted(intake.known.items(), reverse=True)}
     out = []
     for item in unread:
         if item.path in intake.rewritten:

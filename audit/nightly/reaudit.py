@@ -89,18 +89,16 @@ def reaudit_rows(
         late = judged_before(*_keys(new)) - running
     if not rewritten and not late:
         return Again()
-    took = {row.sha256: row for row in seen}  # each content, as the night that took it
     current = {row.path: row.sha256 for row in seen}  # each path's last content
     replaced = {f.path for f in rewritten}
-    old: list[tuple[str, SeenFile]] = []  # (its path tonight, the file), once per content
-    found: set[str] = set()
+    old: list[tuple[str, SeenFile]] = []  # (its path tonight, the file), once per file
+    found: set[tuple[str, str, str]] = set()  # the files taken that are in LOGS tonight
     for path in sorted(intake.seen_before):
-        digest = intake.known.get(path, "")
-        row = took.get(digest)
-        if row is None or digest in found:
+        row = intake.known[path]  # the file it is (``SeenFile.key``), as its night took it
+        if row.key in found:
             continue
-        found.add(digest)
-        if current[row.path] == digest and row.path not in replaced:  # not rewritten since
+        found.add(row.key)
+        if current[row.path] == row.sha256 and row.path not in replaced:  # not rewritten since
             old.append((path, row))
     hand_games = _hand_games([f.copy for f in intake.taken if f.table == "hands"]
                              + [logs / p for p, s in old if s.table == "hands"])  # fmt: skip
@@ -192,7 +190,7 @@ def _keys(files: list[TakenFile]) -> tuple[set[str], set[str]]:
 def _no_gone_rows(
     seen: list[SeenFile],
     intake: Intake,
-    found: set[str],
+    found: set[tuple[str, str, str]],
     games: set[str],
     games_of_night: Callable[[int], set[str]],
     cause: Callable[[str], str],
@@ -204,8 +202,10 @@ def _no_gone_rows(
     of it) and what to do."""
     latest = {row.path: row for row in seen}  # each path's last content (seen is in night order)
     rewritten = {f.path for f in intake.taken if f.status == "rewritten"}
+    # A refused file moved is taken again at its new path (``inputs.identity``): not gone.
+    tonight = {f.sha256 for f in intake.taken} | {r.sha256 for r in intake.known.values()}
     for path, row in sorted(latest.items()):  # a content rewritten since is replaced, not gone
-        if row.sha256 in found or path in rewritten:
+        if row.key in found or path in rewritten or (row.refused and row.sha256 in tonight):
             continue
         if row.table not in BY_GAME and row.table not in BY_HAND:
             continue

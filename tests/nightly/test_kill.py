@@ -25,6 +25,7 @@ from typing import Any
 import duckdb
 import pytest
 
+from audit.nightly.history import HISTORY_VERSION
 from audit.nightly.night import nightly_logs
 from audit.nightly.state import PAUSE_AT, PAUSE_FILE
 from tests.nightly.conftest import FIRST, SECOND, Cut
@@ -140,7 +141,7 @@ def test_killed_at_a_checkpoint_and_run_again(
     committed = json.loads((state / "state.json").read_text(encoding="utf-8"))["night"]
     assert committed == (2 if point == "committed" else 1)
     if point == "committed":
-        assert history(state)["meta"] == [(1, 1)]  # behind: the next run brings it up
+        assert history(state)["meta"] == [(HISTORY_VERSION, 1)]  # behind: the next run brings it up
     run(logs, state)
     check_same(state, uninterrupted)
 
