@@ -509,7 +509,29 @@ def check_schema(table: str, schema: pa.Schema, *, source: str) -> list[str]:
                 f"{source}: {problem}"
                 for problem in _type_problems(column.name, column.arrow_type, got)
             ]
+    other = _table_of(schema) if any(p.endswith("is missing; add it") for p in problems) else ""
+    if other and other != table:
+        problems.append(f"{source}: it holds every column of the {other} table: it may be a "
+                        f"{other} file in the {table}/ folder")  # fmt: skip
     return problems
+
+
+def _table_of(schema: pa.Schema) -> str:
+    """The contract table whose every column (optional ones aside) ``schema`` holds, the
+    one with the most such columns; "" when none. A file in another table's folder (a
+    results file in hands/) is refused for the columns it lacks, and a blind tester read
+    the refusal as asking the platform to add them to an events file: its words now say
+    whose file it looks like.
+
+    >>> _table_of(pa.schema([(c.name, c.arrow_type) for c in _table("results").columns]))
+    'results'
+    >>> _table_of(pa.schema([("hand_id", pa.string())]))
+    ''
+    """
+    names = set(schema.names)
+    fits = [t for t in load_contract().values()
+            if all(c.name in names for c in t.columns if not c.optional)]  # fmt: skip
+    return max(fits, key=lambda t: (len(t.columns), t.name)).name if fits else ""
 
 
 def _convert(array: pa.Array, want: pa.DataType) -> pa.Array:

@@ -345,3 +345,26 @@ def test_a_partition_folder_whose_value_is_not_of_the_columns_type_refuses_its_f
     (row,) = [b for b in log.bad_files if b.table == "hands"]
     assert row.reason == ("hands/hand_no=one/part-0.parquet: its folder hand_no=one gives "
                           "column `hand_no` a value not of its type, int16")  # fmt: skip
+
+
+def test_a_file_of_another_table_in_a_tables_folder_is_refused_saying_whose_it_looks_like(
+    tmp_path: Path,
+) -> None:
+    """log-format.md: each table is a folder of its own files. Game g2's results file put in
+    events/ is refused for the columns an events file needs, and the refusal says it holds
+    every column of the results table, so the platform moves it rather than adding columns
+    to it (a blind tester read "add `seq`, `action` ..." of a results file); g2's hands are
+    quarantined for the events and results they lack, naming it."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "results")
+    moved = root / "events" / PARTITION / "results-b.parquet"
+    shutil.move(bad, moved)
+    name = f"events/{PARTITION}/results-b.parquet"
+    log = open_log_root(root)
+    ((table, file, reason),) = [(q.table, q.file, q.reason) for q in log.bad_files]
+    assert (table, file) == ("events", name)
+    assert reason.endswith(
+        f"{name}: it holds every column of the results table: it may be a results file in "
+        "the events/ folder"
+    )
+    units, _, _ = read_all(root, tmp_path / "work")
+    assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
