@@ -474,6 +474,39 @@ _AT_SHOW = ("won", "lost")
 """The outcomes of the players still in at a show: the value cards are settled among them."""
 
 
+def rules_verdict(
+    hand: Hand, said: Mapping[str, RulesPoints]
+) -> tuple[dict[str, int], str, dict[str, int]] | None:
+    """The points each player dealt in is charged, the winner, and the value cards' net
+    points (21 and 27 cards; the replay settles them under the rules' own verdict), where
+    the rules decide the whole hand their own way (``said``: one winner, every other
+    player's points known); None where they do not (play would have gone on after an
+    invalid declaration at a table of three or more). A hand whose recorded verdict the
+    rules refuse, or that records no winner or two, is settled so (schemas/money.md, step
+    3): the ledger that paid the rules' winner is right, and one that followed the wrong
+    verdict moved money the rules do not (blind testers: winner and loser swapped in
+    results alone, or a loser also written as a winner, gave critical findings on a ledger
+    that had paid the rightful winner, "by the rules" naming the recorded amounts; the
+    same in results and ledger gave no money finding)."""
+    if not hand.seats:
+        return None
+    if any(player not in said for player in hand.seats):
+        return None
+    winners = [player for player in hand.seats if said[player].outcome == "won"]
+    if len(winners) != 1:
+        return None
+    points: dict[str, int] = {}
+    for player in hand.seats:
+        charged = said[player].points
+        if player == winners[0]:
+            continue
+        if charged is None:
+            return None
+        points[player] = charged
+    nets = {p: e.value.net for p, e in said.items() if e.value is not None}
+    return points, winners[0], nets
+
+
 def dealt_in(hand: Hand) -> list[Result]:
     """The hand's results rows of players dealt in: a row of a player not dealt in is the
     hand's ``score.outcome`` finding (``results.player_id``) and settles no money, so it is
@@ -515,5 +548,21 @@ def charged_points(result: Result, said: RulesPoints | None) -> int:
     if said.outcome == result.outcome or "won" not in (said.outcome, result.outcome):
         return said.points
     return result.points
+
+
+def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) -> int:
+    """The points ``result``'s player is charged in ``hand`` as a pool's running score counts
+    them: ``charged_points``, but the rules' own points for every player where the recorded
+    winner is not the rules' and the rules decide the whole hand (``rules_verdict``). A
+    blind tester's pool hands with the winner and a loser swapped in ``results`` alone, the
+    scores, eliminations and prize right: the running scores counted the recorded points,
+    so 4 to 12 findings a game blamed the rightful winner ("played while out") and an
+    honest ledger's prize."""
+    mine = said.get(result.player)
+    points = charged_points(result, mine)
+    if (mine is None or mine.points is None or mine.outcome == result.outcome
+            or "won" not in (mine.outcome, result.outcome)):  # fmt: skip
+        return points
+    return mine.points if rules_verdict(hand, said) is not None else points
 
 

@@ -53,6 +53,7 @@ from audit.output import (
     write_rng,
     write_suspicions,
 )
+from audit.progress import progress_bar
 from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules import memo
@@ -382,7 +383,7 @@ def replay_logs(
             _pool(local) as pool,
             staging(log, quarantine=quarantine, target_rows=target, workdir=Path(workdir),
                     rulesets=platform) as stage,
-            _progress(show, expected_hands) as tick,
+            progress_bar(show, expected_hands) as tick,
         ):  # fmt: skip
             work = partial(audit_bucket, parts.folder)
             audited: list[int] = []
@@ -780,25 +781,3 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     too_few = int(run.get("rng", {}).get("too_few_shoes", 0)) if tested else 0
     return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost,
                       tests, tally.rng_weak, too_few)  # fmt: skip
-
-
-class _progress:
-    """A rich progress bar over hands on a terminal; nothing otherwise."""
-
-    def __init__(self, show: bool, total: int) -> None:
-        self.show, self.total = show, total
-        self.bar: Any = None
-
-    def __enter__(self) -> Callable[[int], None]:
-        if not self.show:
-            return lambda n: None
-        from rich.progress import Progress
-
-        self.bar = Progress(transient=False)
-        self.bar.start()
-        task = self.bar.add_task("replaying hands", total=self.total or None)
-        return lambda n: self.bar.advance(task, n)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.stop()

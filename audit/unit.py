@@ -34,7 +34,6 @@ from audit.games.gamerow import read_games_row
 from audit.games.ledger import (
     balance,
     check_ledger,
-    rules_verdict,
     split_accounted,
     unpaid_by_rules,
 )
@@ -52,6 +51,7 @@ from audit.records import (
     QuarantineRow,
     RulesSay,
     gc_paused,
+    rules_verdict,
 )
 from audit.replay.deal import games_row_only
 from audit.replay.facts import DropRow, PileRow, hand_facts

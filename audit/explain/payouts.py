@@ -14,11 +14,12 @@ said in the words of their ``ledger.balance`` findings (``ledger.refunds``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
+from audit.explain.standing import in_seat_order, left_out
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import chips, deals_winner
@@ -31,7 +32,7 @@ from audit.games.ledger import (
     refunds,
     settle_by_rules,
 )
-from audit.games.pool import PoolJudgement, Standing, judge_pool
+from audit.games.pool import PoolJudgement, judge_pool
 from audit.games.split import split_shares, unmet_needs
 from audit.money import rake as rake_of
 from audit.records import (
@@ -471,7 +472,7 @@ def owed_split(
         standing = judged.standings.get(number[f.hand_id or ""])
         if standing is None or len(standing.active) < 2:
             return None
-        return OwedSplit(number[f.hand_id or ""], tuple(_in_seat_order(hands, standing.active)),
+        return OwedSplit(number[f.hand_id or ""], tuple(in_seat_order(hands, standing.active)),
                          standing.scores, standing.rebuys, pool.auto_split_above, f)  # fmt: skip
     return None
 
@@ -645,7 +646,7 @@ def _split_payouts(
     scores, rebuys = standing.scores, standing.rebuys
     kind = judged.split_kind or split.split_kind or "auto"
     entries = len(hands[0].seats) + rebuys
-    seated = _in_seat_order(hands, standing.active)
+    seated = in_seat_order(hands, standing.active)
     owed, how, cite = _shares(kind, seated, scores, pool, game, rules, fee, entries)
     paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
@@ -654,7 +655,7 @@ def _split_payouts(
     said = {f.player_id: f.expected for f in unit.findings
             if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
     missed = left_out(unit.findings, hands, no, standing, pool.is_eliminated)
-    players = _in_seat_order(hands, (*standing.active, *missed))
+    players = in_seat_order(hands, (*standing.active, *missed))
     not_split = _not_split(kind, players, scores, pool, no, game) if missed else ""
     with_them, how_with = _shares(kind, players, scores, pool, game, rules, fee, entries)[:2]
     out = []
@@ -694,12 +695,6 @@ def _split_payouts(
         out.append(Payout("split share", player, rules_give, str(paid.get(player, ZERO)),
                           words, cite, judged=want if player in owed else str(ZERO)))  # fmt: skip
     return tuple(out)
-
-
-def _in_seat_order(hands: Sequence[Hand], players: Iterable[str]) -> list[str]:
-    """``players`` in the seat order of hand 1 (its turn order: ``split.owed``)."""
-    order = {p: i for i, p in enumerate(hands[0].seats)}
-    return sorted(players, key=lambda p: order.get(p, len(order)))
 
 
 def _shares(
@@ -775,42 +770,3 @@ def _not_split(
         return (f"a split by agreement needs every player left to accept it, and "
                 f"{and_words(short)} did not")  # fmt: skip
     return ""
-
-
-def left_out(
-    findings: Sequence[Finding],
-    hands: Sequence[Hand],
-    after: int,
-    standing: Standing,
-    eliminated: Callable[[int], bool],
-) -> tuple[str, ...]:
-    """The players still in by the rules after hand ``after`` whom the record put out: each
-    recorded as eliminated below the threshold (their ``pool.elimination`` finding, recorded
-    ``eliminated``) and not dealt a hand since, so not among the players of ``standing``
-    (the pool check's table, which the split's checks count: docs/replay.md)."""
-    number = {h.hand_id: h.hand_no for h in hands}
-    out = []
-    for f in findings:
-        if f.check != "pool.elimination" or f.recorded != "eliminated" or not f.player_id:
-            continue
-        player, at = f.player_id, number.get(f.hand_id or "")
-        if at is None or at > after or player in standing.active or player in out:
-            continue
-        if any(at < h.hand_no <= after and player in h.seats for h in hands):
-            continue  # dealt in again: the pool check's table has them
-        if not eliminated(standing.scores.get(player, 0)):
-            out.append(player)
-    return tuple(out)
-
-
-def still_in(judged: PoolJudgement, game: Game, hands: Sequence[Hand]) -> tuple[str, ...]:
-    """The players still in by the rules after the last hand of a finished pool game the
-    rules give no winner (an elimination they refuse), where the record ends it: its
-    recorded winner is then not the rules' (``()`` otherwise)."""
-    if judged.winner is not None or game.running or not hands or judged.split_kind:
-        return ()
-    if not any(e.action == "game_won" for e in game.game_events):
-        return ()
-    last = judged.standings.get(hands[-1].hand_no)
-    left = last.active if last is not None else ()
-    return tuple(left) if len(left) > 1 else ()

@@ -1,12 +1,17 @@
 """The hands of an explained game whose recorded outcomes the rules refuse: a declaration
 accepted that the rules reject, a winner swapped (``records.money_unsettled``).
 
-The game's checks count such a hand as recorded (docs/replay.md: a wrong verdict is the
-hand's own finding, so the pool scores, the eliminations and the money after it are judged
-from the record's outcomes). The game view must not then call what follows "the rules'":
-it says which hands are counted as recorded and what the rules say of them, and, in a pool
-game, where the rules' own outcomes leave the game (``pool_by_rules``), each player having
-been told their hand's outcome and money by ``explain HAND_ID``.
+Where the rules decide such a hand whole (``records.rules_verdict``: one winner, every
+other player's points known), the game's checks follow the rules' own verdict (the pool
+scores, ``records.verdict_points``; a deal's chips; a points hand's money) and it is not
+listed here. Otherwise the game's checks count it as recorded (docs/replay.md: a wrong
+verdict is the hand's own finding, so the pool scores, the eliminations and the money
+after it are judged from the record's outcomes). The game view must not then call what
+follows "the rules'": it says which hands are counted as recorded and what the rules say
+of them, and, in a pool game, where the rules' own outcomes leave the game
+(``pool_by_rules``), each player having been told their hand's outcome and money by
+``explain HAND_ID``. (A blind tester: a points game's sums said "count it as recorded"
+above lines settled as the rules decide it.)
 """
 
 from __future__ import annotations
@@ -16,7 +21,15 @@ from dataclasses import dataclass, replace
 
 from audit.findings import Finding
 from audit.games.pool import judge_pool
-from audit.records import POOL_FORMATS, Game, Hand, Result, and_words, money_unsettled
+from audit.records import (
+    POOL_FORMATS,
+    Game,
+    Hand,
+    Result,
+    and_words,
+    money_unsettled,
+    rules_verdict,
+)
 from audit.replay.outcome import Expected, plays_on
 from audit.unit import UnitAudit
 
@@ -49,6 +62,8 @@ def refused_hands(unit: UnitAudit) -> tuple[Refused, ...]:
         if said is None:
             continue
         if money_unsettled(item.hand.results, said, valued):
+            if game is not None and game.format != "match" and rules_verdict(item.hand, said):
+                continue  # the game's checks follow the rules' own verdict (module doc)
             out.append(Refused(item.hand.hand_no, _rules_words(said)))
         elif game is not None and game.format == "match":
             points = _points_words(item.hand.results, said)
@@ -238,7 +253,7 @@ def rules_winner(
 ) -> RulesWinner | None:
     """What the rules make of the winner of a finished game where a game-level finding
     refuses the recorded one; ``left``: the players still in by the rules after a pool
-    game's last hand that the record ends (``payouts.still_in``). A blind tester read "won
+    game's last hand that the record ends (``standing.still_in``). A blind tester read "won
     by A" over a deals.chips finding that B has the most chips, and "won by P1" over a
     match.end finding that no total had reached 250; pool and match already said so."""
     if game.running:

@@ -10,9 +10,12 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   the ledger take them), else the recorded ones. Chips are the points themselves, so
   chips that follow right from the deal's recorded points, where the replay found those
   points wrong (its ``score.points`` or ``drop.penalty``), are that finding, not a second
-  one (``recorded_chips``), and the game goes on from the chips so recorded: the chip totals,
-  the deal count and the winner are judged from them, so a winner the record names only
-  because of that deal's wrong points is no second finding either (docs/replay.md);
+  one (``recorded_chips``); the deal count is judged from the chips so recorded, but the
+  game's winner from the rules' chips: a ``game_won`` (and its prize) that names the
+  player the recorded chips make the leader, where the rules' points make another, is a
+  finding of its own, as a pool elimination on a wrong score is (a blind tester: a winner
+  and a loser swapped, or a hand lost written as an invalid declaration, moved 30 deals
+  games' prizes to the wrong player with only the hand's finding; docs/replay.md);
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player (the right
@@ -75,7 +78,8 @@ def judge_deals(
     ``expected`` holds what the rules give each player of each replayed hand."""
     if game.format != "deals":
         return DealsJudgement([], None)
-    out, followed, chips, complete = _tally(hands, rules, expected or {})
+    out, followed, chips, complete, off = _tally(hands, rules, expected or {})
+    rests = _rests_on(off)
     leaving = gone_for_good(hands)
     out.extend(_removed(game, hands, rules, leaving))
     still = _still_in(hands, leaving)
@@ -86,7 +90,7 @@ def judge_deals(
     if game.running:
         return DealsJudgement(out, None)
     if winner:
-        out.extend(_winner_findings(game, chips, rules, still[-1] if still else ()))
+        out.extend(_winner_findings(game, chips, rules, still[-1] if still else (), rests))
     return DealsJudgement(out, leaders[0] if chips and len(leaders) == 1 else None)
 
 
@@ -111,13 +115,15 @@ def deals_winner(
 
 def _tally(
     hands: list[Hand], rules: Ruleset, said: RulesSay
-) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool]:
+) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool, list[int]]:
     """Each deal's chip findings, the chips each deal moved as the game went on, the
-    chips in all, and whether every deal is known (none quarantined, each with one
-    winner and a results row for every player dealt in)."""
+    rules' chips in all, whether every deal is known (none quarantined, each with one
+    winner and a results row for every player dealt in), and the deals whose recorded
+    chips follow points the replay found wrong (their own finding, not a chip one)."""
     out: list[Finding] = []
     chips: dict[str, int] = {}
     followed: list[dict[str, int]] = []  # the chips each deal moved, as the game went on
+    off: list[int] = []
     complete = True
     for hand in hands:
         if hand.quarantine is not None:
@@ -130,9 +136,22 @@ def _tally(
         found, went = _amount_findings(hand, moved, rules.cite("deals.chips"))
         out.extend(found)
         followed.append(went)
-        for player, count in went.items():
+        if went != moved:
+            off.append(hand.hand_no)
+        for player, count in moved.items():  # the winner is the rules' (module doc)
             chips[player] = chips.get(player, 0) + count
-    return out, followed, chips, complete
+    return out, followed, chips, complete, off
+
+
+def _rests_on(off: list[int]) -> str:
+    """`` The record's chips follow deal 2's points, which the rules do not give (see that
+    deal's findings).``; empty when every deal's chips are the rules'."""
+    if not off:
+        return ""
+    deals = f"deal {off[0]}'s" if len(off) == 1 else f"deals {and_words([str(n) for n in off])}'"
+    where = "that deal's" if len(off) == 1 else "those deals'"
+    return (f" The record's chips follow {deals} points, which the rules do not give (see "
+            f"{where} findings).")  # fmt: skip
 
 
 def moved_chips(hand: Hand, said: RulesSay) -> dict[str, int] | None:
@@ -325,7 +344,11 @@ def _deal_count_findings(
 
 
 def _winner_findings(
-    game: Game, chips: dict[str, int], rules: Ruleset, among: Collection[str]
+    game: Game,
+    chips: dict[str, int],
+    rules: Ruleset,
+    among: Collection[str],
+    rests: str = "",
 ) -> list[Finding]:
     """The finished game's ``game_won`` must name the one player with the most chips
     ``among`` those still in, or the one player left when the others left the game
@@ -381,7 +404,7 @@ def _winner_findings(
             expected=leader,
             recorded=recorded,
             message=f"{leader} {why} and should win the game, but the record names "
-            f"{recorded or 'no winner'}.",
+            f"{recorded or 'no winner'}.{rests}",
             rule=rules.cite("deals.chips"),
         )
     ]

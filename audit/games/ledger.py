@@ -59,6 +59,7 @@ from audit.records import (
     game_end,
     money_unsettled,
     named_winners,
+    rules_verdict,
 )
 from audit.rules.ruleset import Ruleset
 
@@ -378,39 +379,6 @@ def refused_verdict(
     if sum(r.outcome == "won" for r in results) != 1:
         return True
     return said is not None and money_unsettled(results, said, rules.value_cards is not None)
-
-
-def rules_verdict(
-    hand: Hand, said: Mapping[str, RulesPoints]
-) -> tuple[dict[str, int], str, dict[str, int]] | None:
-    """The points each player dealt in is charged, the winner, and the value cards' net
-    points (21 and 27 cards; the replay settles them under the rules' own verdict), where
-    the rules decide the whole hand their own way (``said``: one winner, every other
-    player's points known); None where they do not (play would have gone on after an
-    invalid declaration at a table of three or more). A hand whose recorded verdict the
-    rules refuse, or that records no winner or two, is settled so (schemas/money.md, step
-    3): the ledger that paid the rules' winner is right, and one that followed the wrong
-    verdict moved money the rules do not (blind testers: winner and loser swapped in
-    results alone, or a loser also written as a winner, gave critical findings on a ledger
-    that had paid the rightful winner, "by the rules" naming the recorded amounts; the
-    same in results and ledger gave no money finding)."""
-    if not hand.seats:
-        return None
-    if any(player not in said for player in hand.seats):
-        return None
-    winners = [player for player in hand.seats if said[player].outcome == "won"]
-    if len(winners) != 1:
-        return None
-    points: dict[str, int] = {}
-    for player in hand.seats:
-        charged = said[player].points
-        if player == winners[0]:
-            continue
-        if charged is None:
-            return None
-        points[player] = charged
-    nets = {p: e.value.net for p, e in said.items() if e.value is not None}
-    return points, winners[0], nets
 
 
 def unpaid_by_rules(hand: Hand, said: Mapping[str, RulesPoints] | None) -> list[str]:

@@ -4,10 +4,11 @@ rules fix them.
 
 The running score checked is the rules' running score: the sum of the rules' points of
 each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
-say, or the rules or the record make the player the winner, the recorded ``points``;
-``records.charged_points``), restarted at a rebuy at the rules' new score (1 +
-the highest score still in). A ``pool.score`` (citing ``<format>.running_score``) is a
-``score_after`` that is neither that nor the record's own count (``_PoolCheck.score``):
+say, or the rules or the record make the player the winner, the recorded ``points``,
+unless the rules decide the whole hand their own way: ``records.verdict_points``),
+restarted at a rebuy at the rules' new score (1 + the highest score still in). A
+``pool.score`` (citing ``<format>.running_score``) is a ``score_after`` that is neither
+that nor the record's own count (``_PoolCheck.score``):
 one error, one finding (docs/replay.md), so a score that follows from a hand's wrong
 points is that hand's finding, one counted on from a rebuy's wrong new score is the
 rebuy's, and a wrong score carried forward right is found once, where it was recorded, not
@@ -73,8 +74,8 @@ from audit.records import (
     Result,
     RulesSay,
     called_off,
-    charged_points,
     named_winners,
+    verdict_points,
     won_again,
 )
 from audit.rules.ruleset import Ruleset, cite
@@ -292,7 +293,7 @@ class _PoolCheck:
         the player the winner (a wrong verdict is the hand's finding:
         the replay follows what the platform did, so its points for the rest of that hand
         are the record's)."""
-        return charged_points(result, self.expected.get(hand.hand_id, {}).get(result.player))
+        return verdict_points(hand, result, self.expected.get(hand.hand_id, {}))
 
     def keep(
         self, player: str, rules_score: int, recorded: int, where: str, why: str = "", no: int = 0

@@ -70,15 +70,18 @@ def test_a_pool_games_prize_goes_to_the_last_player_left_by_the_rules(tmp_path: 
     assert [(f.check, f.player) for f in view.findings] == [("pool.winner", "P1")]
 
 
-def test_a_pool_game_counting_a_refused_verdict_says_where_the_rules_leave_it_001() -> None:
+def test_a_pool_game_follows_the_rules_verdict_of_a_hand_they_decide_whole_001() -> None:
     """`turns.last_player` and `declaration.invalid_penalty` (001_42b102d6f12eaa06.txt:
     'Invalid declarations receive an 80-point penalty'): in hand 1 the platform accepts
     P1's invalid declaration and charges P2 80; in hand 2 P2 loses 40, reaches 120 as
-    recorded and is eliminated, and P1 is paid the prize. By the rules P2 won hand 1, so
-    after hand 2 P1 stands at 80 and P2 at 40, both still in. The game's checks count
-    hand 1 as recorded (docs/replay.md), so the game view says so and where the rules' own
-    outcomes leave the game, never that the record agrees or that the prize goes to P1 by
-    the rules (a blind tester's game G000204)."""
+    recorded and is eliminated, and P1 is paid the prize. By the rules P2 won hand 1, and
+    the rules decide that two-player hand whole, so the running scores count it their way
+    (records.verdict_points): after hand 2 P1 stands at 80 and P2 at 40, both still in, and
+    P2's elimination is a pool.elimination naming the wrong score it rests on. Until
+    2026-12-06 the game's checks counted hand 1 as recorded and found nothing: a blind
+    tester's pool hands with the winner and a loser swapped in results alone had 4 to 12
+    findings a game against the rightful winner, and the same swap followed by the scores
+    none on the elimination it caused."""
     two = {
         "P1": "AH 2H 3H 4S 5S 6S 7D 8D 9D KC KD QS 2C",
         "P2": "2D 4D 6D 8C TC QH KH 3S 7S 9S JC 9H 2S",
@@ -101,37 +104,19 @@ def test_a_pool_game_counting_a_refused_verdict_says_where_the_rules_leave_it_00
                    LedgerRow("P1", "prize", Decimal("180.00")),
                    LedgerRow(None, "rake", Decimal("20.00"))]  # fmt: skip
     unit = audit_unit(GameUnit(game.game_id, game, [first, second]))
-    assert unit.findings == []
+    assert [(f.check, f.player_id) for f in unit.findings] == [("pool.elimination", "P2")]
+    assert "has 40 by the rules, below the 101 that eliminates" in unit.findings[0].message
     hand_one = unit.hands[0].audit
     assert hand_one is not None
     assert [(f.check, f.player_id) for f in hand_one.findings] == [("declare.verdict", "P1")]
     view = build_game_view(unit, source="logs", version="V")
     assert view.result == (
-        "won by P1; by the rules' own outcomes the game is not over (see the running pool "
-        "scores)"
-    )
-    assert view.scores is not None
-    assert view.scores.notes[-1].text == (
-        "Hand 1's recorded outcomes are not the rules' (by the rules P2 won it: see that "
-        "hand's findings). These scores, and the game's checks, count it as recorded; by the "
-        "rules' own outcomes, after hand 2 the scores are P1 80 and P2 40, both still in: "
-        "the game is not over."
-    )
-    assert view.ledger is not None
-    assert view.ledger.sums_title == "By the rules, with hand 1 counted as recorded"
-    assert view.ledger.notes[-1].endswith(
-        "The sums below count it as recorded, as the game's checks do: they are what the "
-        "recorded outcomes give; by the rules' own outcomes the game is not over after hand "
-        "2, so no prize is due yet."
-    )
-    assert view.none_found == (
-        "none found with hand 1 counted as recorded, but the rules refuse its recorded "
-        "outcomes (see the hands table)."
+        "recorded as won by P1; by the rules P1 and P2 are still in after the last hand, so "
+        "the game has no winner yet (pool.elimination, see the findings)"
     )
     text = flat(render_game_text(view))
-    assert "agrees with the rules" not in text
-    assert "By the rules, with hand 1 counted as recorded:" in text
-    assert "<h3>By the rules, with hand 1 counted as recorded</h3>" in render_game_html(view)
+    assert "counted as recorded" not in text
+    assert "P1's prize: 0.00 by the rules, 180.00 recorded: not compared" in text
 
 
 def test_a_pool_game_shows_the_running_scores_the_elimination_and_the_rebuy(
@@ -705,7 +690,7 @@ def test_a_recorded_winner_the_rules_do_not_give_is_not_said_to_agree() -> None:
     rules know no winner: the record's winner and prize were said to agree (a blind
     tester's support agent would have confirmed a prize the audit disputes).
     ``still_in`` names them; the game view's result and prize line use it."""
-    from audit.explain.payouts import still_in
+    from audit.explain.standing import still_in
     from audit.games.pool import PoolJudgement, Standing
 
     game_won = GameEvent(5, 7, "A5", "game_won", None, None)

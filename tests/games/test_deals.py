@@ -210,15 +210,24 @@ class Said:
 def test_deals_chips_that_follow_a_deals_wrong_points_are_its_points_finding_alone() -> None:
     """`deals.chips` (docs/replay.md, "one error is one finding"; "Money", deals): deal 2's
     losers were recorded at 2 points each where the rules charge A 60 and C 40 (the hand's
-    own `score.points`), and the chips followed those points. The chips were 3 findings
-    more and the winner A (B by the rules' points) a fourth; chips are the points, so the
-    game goes on from the recorded chips and nothing is flagged again."""
+    own `score.points`), and the chips followed those points: they are not flagged again
+    (they were 3 findings more). But the game's winner is the rules': by the rules' chips B
+    leads with 70, so the record's winner A is one finding, saying which deal's points it
+    rests on (schemas/money.md: the winner is judged on the rules' chips; a blind tester's
+    prizes moved by wrong points went unflagged)."""
     hands = [deal(1, "A", {"B": 30, "C": 20}), deal(2, "B", {"A": 2, "C": 2})]
     said = {"G1-02": {"A": Said("lost", 60), "C": Said("lost", 40)}}
-    assert check_deals(game(winner="A"), hands, RULES, expected=said) == []
+    (won,) = check_deals(game(winner="A"), hands, RULES, expected=said)
+    assert (won.check, won.hand_id, won.player_id, won.expected) == ("deals.chips", None, "A", "B")
+    assert won.message == (
+        "B ended with the most chips (70) and should win the game, but the record names A. "
+        "The record's chips follow deal 2's points, which the rules do not give (see that "
+        "deal's findings)."
+    )
+    assert check_deals(game(winner="B"), hands, RULES, expected=said) == []
     # Chips that follow neither the rules' points nor the recorded ones are their own.
     hands[1] = deal(2, "B", {"A": 2, "C": 2}, {"A": "-5"})
-    found = check_deals(game(winner="A"), hands, RULES, expected=said)
+    found = check_deals(game(winner="B"), hands, RULES, expected=said)
     assert keys(found) == [("deals.chips", "G1", "G1-02", "A")]
     assert found[0].message == (
         "A lost the deal with 60 points by the rules (2 recorded), so should lose 60 chips, "
@@ -233,16 +242,22 @@ def test_deals_chips_that_follow_a_deals_wrong_points_are_its_points_finding_alo
 def test_deals_chips_of_a_drop_charged_a_drop_penalty_are_the_drop_penalty_alone_000() -> None:
     """`drops.deals` = "none" (000_: "No Drop is allowed"; docs/replay.md, "Drops"): A's
     first drop in deal 1 charged 20, not the full count 80, is the hand's one
-    `drop.penalty`; the chips that followed the 20 were two `deals.chips` more and B, the
-    leader by the rules' 80, a game-level one (a blind tester: four findings for one)."""
+    `drop.penalty`; the chips that followed the 20 are not flagged again (they were two
+    `deals.chips` more: a blind tester, four findings for one). The game's winner is the
+    rules': by the rules' chips C wins, so A's win is one finding."""
     first = deal(1, "C", {"A": 20, "B": 30})
     first = replace(first, results=[
         r._replace(outcome="first_drop") if r.player == "A" else r for r in first.results
     ])  # fmt: skip
     hands = [first, deal(2, "A", {"B": 40, "C": 30})]
     said = {"G1-01": {"A": Said("first_drop", 80), "B": Said("lost", 30)}}
-    # by the record A ends on -20 + 70 = 50, B on -70, C on 50 - 30 = 20: A wins
-    assert check_deals(game(winner="A"), hands, RULES, expected=said) == []
+    # by the record A ends on -20 + 70 = 50, B on -70, C on 50 - 30 = 20: A wins; by the
+    # rules A on -80 + 70 = -10, B on -70, C on 110 - 30 = 80: C wins
+    found = check_deals(game(winner="A"), hands, RULES, expected=said)
+    assert [(f.check, f.hand_id, f.expected, f.recorded) for f in found] == [
+        ("deals.chips", None, "C", "A")
+    ]
+    assert check_deals(game(winner="C"), hands, RULES, expected=said) == []
 
 
 def test_deals_chips_of_a_deal_whose_winner_and_loser_are_written_swapped_are_the_rules() -> None:
