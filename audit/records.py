@@ -550,6 +550,21 @@ def charged_points(result: Result, said: RulesPoints | None) -> int:
     return result.points
 
 
+def charged_outcome(result: Result, said: RulesPoints | None) -> str:
+    """The outcome whose points ``charged_points`` charges: the rules' where it takes their
+    points, else the recorded one, so the money's words say the loss the player is charged
+    for (a blind tester: "P0252 dropped (a middle drop) for 69 points" of a player who
+    played on and lost, recorded as a middle drop).
+
+    >>> from types import SimpleNamespace as Said
+    >>> charged_outcome(Result("C", "middle_drop", 40, None, None), Said(outcome="lost", points=69))
+    'lost'
+    """
+    if said is None or said.points is None or "won" in (said.outcome, result.outcome):
+        return result.outcome
+    return str(said.outcome)
+
+
 def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) -> int:
     """The points ``result``'s player is charged in ``hand`` as a pool's running score counts
     them: ``charged_points``, but the rules' own points for every player where the recorded

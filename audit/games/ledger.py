@@ -301,8 +301,9 @@ class PointsOwed:
     rake: Decimal
     as_recorded: tuple[tuple[str, str], ...] = ()
     by_verdict: tuple[tuple[str, str], ...] = ()
-    """(hand, the rules' winner) of each hand whose recorded verdict the rules refuse and
-    whose money they settle their own way (``rules_verdict``)."""
+    """(hand, the rules' winner, or "" where the record names the same winner and the rules
+    refuse who else was in at the show) of each hand whose recorded verdict the rules
+    refuse and whose money they settle their own way (``rules_verdict``)."""
 
     def caveat(self) -> str:
         """``; hand H2's amounts are taken as recorded, as it does not record exactly one
@@ -314,7 +315,9 @@ class PointsOwed:
             for hand_id, why in self.as_recorded
         ) + "".join(
             f"; hand {hand_id} is settled with {winner} winning, as the rules decide it, not "
-            "as recorded (its score.outcome or declare.verdict)"
+            "as recorded (its score.outcome or declare.verdict)" if winner else
+            f"; hand {hand_id} is settled with the players the rules keep in at the show, not "
+            "those recorded (its score.outcome)"
             for hand_id, winner in self.by_verdict
         )
 
@@ -425,7 +428,8 @@ def points_owed(
         else:
             amounts, fee, winner = settled
             if winner is not None:
-                by_verdict.append((hand.hand_id, winner))
+                same = [r.player for r in dealt_in(hand) if r.outcome == "won"] == [winner]
+                by_verdict.append((hand.hand_id, "" if same else winner))
         for player, amount in amounts.items():
             won[player] = won.get(player, ZERO) + amount
         hand_rake += fee

@@ -18,6 +18,7 @@ from audit.records import (
     Game,
     Hand,
     Result,
+    charged_outcome,
     charged_points,
     dealt_in,
     money_unsettled,
@@ -750,6 +751,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             continue
         share = expected[row.player].value if row.player in expected else None
         value = f" and {share.net_words} ({share.words})" if share is not None else ""
+        lost = charged_outcome(row, expected.get(row.player))  # the loss its points are
         if row.outcome == "won" and share is not None:  # in points: cards and values
             cards = sum(points.values())
             total = cards + share.net
@@ -763,14 +765,12 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         elif row.outcome == "won":
             paid = sum((money(c * point_value) for c in points.values()), Decimal(0))
             why = f"won {paid} from the losers, less the {game.rake_pct}% rake of {fee}"
-        elif row.outcome in _DROP_WORDS:
-            said = expected.get(row.player)  # the rules' kind: the points charged are theirs
-            kind = (said.outcome if said is not None and said.outcome in _DROP_WORDS
-                    else row.outcome).replace("_", " ")  # fmt: skip
-            why = f"dropped (a {kind}) for {points[str(i)]} points at {point_value} a point"
+        elif lost in _DROP_WORDS:
+            kind, n = lost.replace("_", " "), points[str(i)]
+            why = f"dropped (a {kind}) for {n} points at {point_value} a point"
             if valued:  # why their value cards earned nothing (a blind tester asked)
                 why += ", and a player who drops neither pays nor receives for value cards"
-        elif row.outcome == "invalid_declare" and share is None:
+        elif lost == "invalid_declare" and share is None:
             why = f"declared wrongly for {points[str(i)]} points at {point_value} a point"
             if valued:  # as a dropper: out of the value cards' settlement (a blind tester)
                 why += (", and a player who declares wrongly neither pays nor receives for"
