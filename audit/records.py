@@ -568,7 +568,9 @@ def charged_outcome(result: Result, said: RulesPoints | None) -> str:
 def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) -> int:
     """The points ``result``'s player is charged in ``hand`` as a pool's running score counts
     them: ``charged_points``, but the rules' own points for every player where the recorded
-    winner is not the rules' and the rules decide the whole hand (``rules_verdict``). A
+    winner is not the rules' and the rules decide the whole hand (``rules_verdict``), and
+    for a declarer recorded as the winner whose declaration the rules refuse (its penalty
+    is fixed, however the hand would have gone on). A
     blind tester's pool hands with the winner and a loser swapped in ``results`` alone, the
     scores, eliminations and prize right: the running scores counted the recorded points,
     so 4 to 12 findings a game blamed the rightful winner ("played while out") and an
@@ -578,6 +580,11 @@ def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) 
     if (mine is None or mine.points is None or mine.outcome == result.outcome
             or "won" not in (mine.outcome, result.outcome)):  # fmt: skip
         return points
+    if mine.outcome == "invalid_declare":
+        # the declarer's penalty is the rules' whoever wins the rest of the hand (a blind
+        # tester: an invalid declaration accepted at a table of three, the declarer at 200
+        # of 201, counted 0 and paid the prize where the rules' 80 put them out)
+        return mine.points
     return mine.points if rules_verdict(hand, said) is not None else points
 
 

@@ -64,12 +64,27 @@ def refused_hands(unit: UnitAudit) -> tuple[Refused, ...]:
         if money_unsettled(item.hand.results, said, valued):
             if game is not None and game.format != "match" and rules_verdict(item.hand, said):
                 continue  # the game's checks follow the rules' own verdict (module doc)
-            out.append(Refused(item.hand.hand_no, _rules_words(said)))
+            words = _rules_words(said)
+            if game is not None and game.format in POOL_FORMATS:
+                words += _penalty_words(item.hand.results, said)
+            out.append(Refused(item.hand.hand_no, words))
         elif game is not None and game.format == "match":
             points = _points_words(item.hand.results, said)
             if points:
                 out.append(Refused(item.hand.hand_no, points, "points"))
     return tuple(out)
+
+
+def _penalty_words(results: Sequence[Result], said: Mapping[str, Expected]) -> str:
+    """``; P1's 80 for the invalid declaration counts in the scores, as the rules fix it``
+    for a declarer recorded as the winner (``records.verdict_points``); empty otherwise."""
+    fixed = [f"{r.player}'s {said[r.player].points}" for r in results
+             if r.outcome == "won" and r.player in said
+             and said[r.player].outcome == "invalid_declare"]  # fmt: skip
+    if not fixed:
+        return ""
+    return (f"; {and_words(fixed)} for the invalid declaration count"
+            f"{'s' if len(fixed) == 1 else ''} in the scores, as the rules fix it")
 
 
 def _points_words(results: Sequence[Result], said: Mapping[str, Expected]) -> str:

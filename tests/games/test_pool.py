@@ -260,6 +260,23 @@ def test_drops_pool_101_a_first_drop_recorded_as_lost_counts_20() -> None:
     assert check_pool(game, hands, RULES, expected=won) == []
 
 
+def test_declaration_invalid_penalty_of_a_declarer_recorded_as_winner_counts_in_the_pool() -> None:
+    """001_42b102d6f12eaa06.txt ('Invalid declarations receive an 80-point penalty';
+    `declaration.invalid_penalty`): at a table of three the platform accepts B's invalid
+    declaration in hand 2 and records B the winner at 0. The rules do not decide the rest
+    of that hand (play would have gone on), but B's 80 is theirs whoever wins it, so the
+    running score counts it (records.verdict_points): B at 60 reaches 140 and is out, and
+    the record, which deals B hand 3, is one pool.elimination (a blind tester: 34 pool
+    prizes paid to such a declarer with only the hand's declare.verdict)."""
+    game, hands = pool_game([{"A": 0, "B": 60, "C": 30}, {"A": 20, "B": 0, "C": 20},
+                             {"A": 0, "B": 10, "C": 10}])  # fmt: skip
+    said = {"h2": {"B": Expected("invalid_declare", 80, "declaration.invalid_penalty",
+                                 "declared wrongly")}}  # fmt: skip
+    found = check_pool(game, hands, RULES, expected=said)
+    assert keys(found) == [("pool.elimination", "g1", "h2", "B")]
+    assert found[0].message.startswith("B reached 140 after hand 2")
+
+
 def _said(points: int) -> Expected:
     return Expected("lost", points, "points.cap", "the cards left unmatched")
 

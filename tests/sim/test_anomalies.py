@@ -167,14 +167,17 @@ def test_each_tampered_game_raises_only_what_its_tampering_explains(
     player still in, who wins by the rules (`turns.last_player`: their recorded loss is a
     `score.outcome` of its own), and in a points game the money that followed the wrong
     winner (`ledger.balance`: the rules settle the hand with the rightful winner,
-    schemas/money.md step 3); nothing else cascades."""
+    schemas/money.md step 3), in a pool game the running scores, which count the
+    declarer's 80 (records.verdict_points), and in a deals game the winner, judged on the
+    rules' chips; nothing else cascades."""
     pool = {"pool.score", "pool.elimination", "pool.rebuy", "pool.split"}
     explained = {
         "loser_points": {"score.points", "score.amount", "ledger.balance", *pool},
         "pool_score": pool,
         "drop_penalty": {"drop.penalty", "score.amount", "ledger.balance", *pool},
         "stacked_shoe": {"deck.composition", "deck.commitment"},  # at a provably-fair table
-        "invalid_declaration": {"declare.verdict", "score.outcome", "ledger.balance"},
+        "invalid_declaration": {"declare.verdict", "score.outcome", "ledger.balance",
+                                "deals.chips", *pool},
     }
     kinds_of: dict[str, set[str]] = defaultdict(set)
     for row in logs.labels:
