@@ -128,6 +128,17 @@ def test_a_hand_number_missing_from_a_game_leaves_it_unchecked_at_major(tmp_path
     assert unchecked["severity"] == "info"
 
 
+def _table_of_two_games(tmp_path: Path) -> LogBuilder:
+    """Games g1 (hands h1 and h2, 18:00 to 19:00) and g2 (hand h3 at 20:10, 20:00 to 21:00)
+    of one table."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1").quick_hand("h2")
+    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
+    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
+                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    return logs
+
+
 def test_hands_game_id_a_hand_held_twice_is_quarantined_and_its_time_not_judged(
     tmp_path: Path,
 ) -> None:
@@ -135,11 +146,7 @@ def test_hands_game_id_a_hand_held_twice_is_quarantined_and_its_time_not_judged(
     could not be read. A hand written again under the next game of its table, outside that
     game's time: both rows are quarantined, and no `hand.time` comes from the copy (a blind
     tester: a major hand.time on the game the copy named)."""
-    logs = LogBuilder(tmp_path / "logs")
-    logs.game("g1").quick_hand("h1").quick_hand("h2")
-    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
-    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
-                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    logs = _table_of_two_games(tmp_path)
     (h1,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h1"]
     logs.rows["hands"].append({**h1, "game_id": "g2"})
     out = tmp_path / "out"
@@ -158,11 +165,7 @@ def test_hands_game_id_a_hand_that_started_outside_its_games_time_is_one_finding
     after that game ended: one `hand.time` that names the hand and the game of the table
     running then (a blind tester: such hands were verified, and only the ledgers of both
     games blamed). Hands within their game's time give none."""
-    logs = LogBuilder(tmp_path / "logs")
-    logs.game("g1").quick_hand("h1").quick_hand("h2")
-    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
-    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
-                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    logs = _table_of_two_games(tmp_path)
     out = tmp_path / "out"
     replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
     findings = pq.read_table(out / "findings.parquet").to_pylist()
@@ -230,11 +233,7 @@ def test_hands_started_at_a_hand_whose_start_alone_is_wrong_stays_in_its_game(
     holds the hand number before it as its own game does: nothing but the time says the
     hand is the other game's, so it stays in the game its row names and `hand.time` says
     only that it may be another game's (audit/logs/refile.py)."""
-    logs = LogBuilder(tmp_path / "logs")
-    logs.game("g1").quick_hand("h1").quick_hand("h2")
-    logs.game("g2", started_at=T0 + timedelta(hours=2), ended_at=T0 + timedelta(hours=3))
-    logs.quick_hand("h3", started_at=T0 + timedelta(hours=2, minutes=10),
-                    ended_at=T0 + timedelta(hours=2, minutes=15))  # fmt: skip
+    logs = _table_of_two_games(tmp_path)
     (h2,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h2"]
     h2["started_at"] = T0 + timedelta(hours=2, minutes=20)
     out = tmp_path / "out"
