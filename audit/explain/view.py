@@ -342,7 +342,8 @@ class HandView:
 
     @property
     def headline(self) -> str:
-        """``Hand H1, hand 1 of game G1 (points rummy, rules standard-13)``."""
+        """``Hand H1, hand 1 of game G1 (points rummy, rules standard-13)``; a game the logs
+        cut while it ran says so after its format."""
         if self.unreplayable:
             game = f"game {self.game_id}" if self.game_id else "a game not known"
             return f"Hand {self.hand_id} of {game}"
@@ -380,7 +381,8 @@ def build_view(
         hand_id=hand.hand_id,
         game_id=game.game_id,
         hand_no=hand.hand_no,
-        game=FORMAT_WORDS.get(game.format, game.format),
+        game=FORMAT_WORDS.get(game.format, game.format)
+        + (", still running when the logs were cut" if game.running else ""),
         ruleset=rules.id,
         ruleset_title=rules.title,
         source=source,

@@ -49,6 +49,17 @@ def test_a_loser_is_charged_card_by_card_and_shown_the_best_arrangement() -> Non
     assert [c.code for c in p2.best.unmatched] == ["9S", "7H", "KH", "AD"]
 
 
+def test_a_hand_of_a_game_still_running_says_so_in_its_headline() -> None:
+    """A support agent explaining a hand of a pool game the logs cut while it ran is told
+    so, since the game's scores and prize are not settled yet (a blind support agent found
+    nothing in the hand's words to say it); a finished game's hand says nothing of it."""
+    assert view_of(INVALID).headline == (
+        "Hand H1, hand 1 of game G1 (101 pool rummy, still running when the logs were cut, "
+        "rules standard-13)"
+    )
+    assert "running" not in view_of({**INVALID, "running": False}).headline
+
+
 def test_the_wild_card_marks_its_rank_as_jokers() -> None:
     view = view_of(DISPUTE)
     assert [(c.code, c.joker) for c in view.joker_cards] == [
