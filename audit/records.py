@@ -526,7 +526,7 @@ def charged_points(result: Result, said: RulesPoints | None) -> int:
     """The points ``result``'s player is charged in the money and the running scores: the
     rules' points (``said``) unless the rules or the record make the player the winner
     (a wrong verdict is the hand's own finding, and the money follows the rules' verdict
-    only where they decide the whole hand: ``ledger.rules_verdict``); else the recorded
+    only where they decide the whole hand: ``rules_verdict``); else the recorded
     points. A loser recorded with the wrong kind of loss (a first drop as a middle drop, a
     middle drop as a hand lost at 80) owes what the rules charge: no one else's outcome
     rests on it (blind testers: a middle drop recorded as lost at 80 was called "by the
@@ -543,11 +543,15 @@ def charged_points(result: Result, said: RulesPoints | None) -> int:
     >>> charged_points(dropped, Said(outcome="won", points=0))
     40
     """
-    if said is None or said.points is None:
+    if said is None or said.points is None or win_disputed(result, said):
         return result.points
-    if said.outcome == result.outcome or "won" not in (said.outcome, result.outcome):
-        return said.points
-    return result.points
+    return said.points
+
+
+def win_disputed(result: Result, said: RulesPoints) -> bool:
+    """Whether the rules and the record disagree on who won, as far as ``result``'s player
+    goes: one of them makes the player the winner and the other does not."""
+    return said.outcome != result.outcome and "won" in (said.outcome, result.outcome)
 
 
 def charged_outcome(result: Result, said: RulesPoints | None) -> str:
@@ -560,7 +564,7 @@ def charged_outcome(result: Result, said: RulesPoints | None) -> str:
     >>> charged_outcome(Result("C", "middle_drop", 40, None, None), Said(outcome="lost", points=69))
     'lost'
     """
-    if said is None or said.points is None or "won" in (said.outcome, result.outcome):
+    if said is None or said.points is None or win_disputed(result, said):
         return result.outcome
     return str(said.outcome)
 
@@ -577,8 +581,7 @@ def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) 
     honest ledger's prize."""
     mine = said.get(result.player)
     points = charged_points(result, mine)
-    if (mine is None or mine.points is None or mine.outcome == result.outcome
-            or "won" not in (mine.outcome, result.outcome)):  # fmt: skip
+    if mine is None or mine.points is None or not win_disputed(result, mine):
         return points
     if mine.outcome == "invalid_declare":
         # the declarer's penalty is the rules' whoever wins the rest of the hand (a blind
@@ -586,5 +589,3 @@ def verdict_points(hand: Hand, result: Result, said: Mapping[str, RulesPoints]) 
         # of 201, counted 0 and paid the prize where the rules' 80 put them out)
         return mine.points
     return mine.points if rules_verdict(hand, said) is not None else points
-
-

@@ -359,7 +359,7 @@ def _pool_payouts(
         what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
     again = {f.seq for f in unit.findings if f.check == "pool.rebuy" and f.seq is not None
-             and f.expected == "one rebuy event"}  # fmt: skip
+             and repeats(f, "rebuy")}  # fmt: skip
     void = [f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
             if e.action == "rebuy" and e.seq in set(judged.void_rebuys) - again]  # fmt: skip
     entries += _repeated_rebuys(game, judged.void_rebuys, again, fee)
@@ -528,6 +528,15 @@ def _owed_split_payouts(
     return tuple(out)
 
 
+def repeats(f: Finding | None, action: str) -> bool:
+    """Whether ``f`` is the finding on an ``action`` row (``rebuy``, ``eliminated``) written
+    again after the same hand (``audit.games.pool``'s ``once``): the first row counts, and
+    the repeat is void, no second rebuy or elimination. It is not a rebuy the rules refuse
+    (a blind tester's agent read "by the rules a rebuy needs one rebuy event: it is not
+    allowed" of a rebuy that was allowed and counted)."""
+    return f is not None and f.expected == f"one {action} event"
+
+
 def _repeated_rebuys(
     game: Game, void: Collection[int], again: Collection[int], fee: Decimal
 ) -> str:
@@ -566,7 +575,7 @@ def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
     if game.format not in POOL_FORMATS:
         return ()
     refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
-               and f.expected not in ("no rebuy", "one rebuy event")
+               and f.expected != "no rebuy" and not repeats(f, "rebuy")
                and not (f.expected or "").lstrip("-").isdigit()}  # fmt: skip
     return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
                  if e.action == "rebuy" and e.seq in refused)  # fmt: skip

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
-from audit.explain.payouts import events_after, signed
+from audit.explain.payouts import events_after, repeats, signed
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
@@ -104,15 +104,6 @@ class _Said:
 
 REFUSING = ("pool.rebuy", "pool.elimination")
 """The checks whose finding on a game event refuses it, or what it records."""
-
-
-def repeats(f: Finding | None, action: str) -> bool:
-    """Whether ``f`` is the finding on an ``action`` row (``rebuy``, ``eliminated``) written
-    again after the same hand (``audit.games.pool``'s ``once``): the first row counts, and
-    the repeat is void, no second rebuy or elimination. It is not a rebuy the rules refuse
-    (a blind tester's agent read "by the rules a rebuy needs one rebuy event: it is not
-    allowed" of a rebuy that was allowed and counted)."""
-    return f is not None and f.expected == f"one {action} event"
 
 
 def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLine:

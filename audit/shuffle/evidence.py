@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from audit.cards import CODE_OF, CODE_TEXT, JOKER
-from audit.shuffle.deal import position_counts
+from audit.shuffle.deal import RANK_NAMES, position_counts
 from audit.shuffle.result import Result
 from audit.shuffle.seats import seat_jokers
 from audit.shuffle.shoes import RANK, Bools, Group
@@ -75,17 +75,13 @@ def _cell(result: Result, group: Group) -> tuple[str, Bools] | None:
         wild = codes[np.arange(group.shoes), dealt].astype(np.int64)
         if label == "joker":
             return "where a printed joker turned up as the wild card", wild == JOKER
-        rank = _RANKS.index(label) + 1
+        rank = RANK_NAMES.index(label) + 1
         return f"where a {label} turned up as the wild card", (wild != JOKER) & (RANK[wild] == rank)
     # rng.first_card: "first card of seat S of P"
     words = result.test.split()
     seat, players = int(words[4]), int(words[6])
     first = (group.players == players) & (codes[:, seat - 1] == CODE_OF[label])
     return f"where seat {seat} of {players} was first dealt {label}", first
-
-
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-"""The wild rank test's labels (``deal.RANK_NAMES`` without the joker)."""
 
 
 def _most_over(result: Result) -> str | None:
