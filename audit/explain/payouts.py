@@ -33,7 +33,7 @@ from audit.games.ledger import (
     settle_by_rules,
 )
 from audit.games.pool import PoolJudgement, judge_pool
-from audit.games.split import split_shares, unmet_needs
+from audit.games.split import equal_words, split_shares, unmet_needs
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
@@ -738,15 +738,18 @@ def _shares(
     cite = (rules.cite(key),) if key in rules.rules else ()
     if kind == "manual":
         per_drop = fee - rake_of(fee, game.rake_pct)
+        drops = [pool.first_drops_left(scores.get(p, 0)) for p in seated]
+        extra = sum(d - min(drops) for d in drops)
         how = (
             f"a split by agreement of the prize of {prize}: each player's extra first drops "
-            f"(theirs less the fewest) at {per_drop}, the rest in equal shares"
+            f"(theirs less the fewest) at {per_drop}, {extra * per_drop} in all, the rest, "
+            f"{equal_words(prize - extra * per_drop, len(seated))}"
         )
     else:
-        how = f"an automatic split of the prize of {prize} in {len(seated)} equal shares"
+        how = f"an automatic split of the prize of {equal_words(prize, len(seated))}"
     if after:
         how += f" after hand {after}"
-    how += f" ({entries} entries at {fee} less the rake; odd paise to the first in seat order)"
+    how += f" ({entries} entries at {fee} less the rake)"
     return dict(zip(seated, shares, strict=True)), how, cite
 
 

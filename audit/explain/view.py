@@ -598,7 +598,9 @@ def _player(
         points=_points_words(want, row),
         amount=amount,
         why=why,
-        rule=rule_view(rules, want.rule_key) if want else None,
+        # the rule that charges them, with the preset's choice where the seeds differ (a
+        # player quoting another site's 20-point drop is answered by it: a blind tester)
+        rule=rule_view(rules, want.rule_key, choice=True) if want else None,
         recorded=_recorded(row, word),
         agrees=compared and not differs,
         differs=tuple(word if d == "amount" else d for d in differs),

@@ -50,6 +50,23 @@ def equal_shares(total: Decimal, n: int) -> list[Decimal]:
     return [(base + (1 if i < extra else 0)) * PAISA for i in range(n)]
 
 
+def equal_words(total: Decimal, n: int) -> str:
+    """``total`` in ``n`` equal shares as a support agent reads them out, the odd paise
+    said.
+
+    >>> equal_words(Decimal("90.00"), 2)
+    '90.00 in 2 equal shares of 45.00'
+    >>> equal_words(Decimal("100.00"), 3)
+    '100.00 in 3 equal shares of 33.33, the first in seat order a paisa more'
+    """
+    shares = equal_shares(total, n)
+    odd = sum(1 for s in shares if s != shares[-1])
+    more = "" if not odd else (
+        f", the first {odd} in seat order a paisa more" if odd > 1
+        else ", the first in seat order a paisa more")
+    return f"{total} in {n} equal shares of {shares[-1]}{more}"
+
+
 def split_shares(
     *,
     kind: str,

@@ -107,3 +107,22 @@ def test_a_set_holding_a_suit_twice_cites_the_rule_about_suits() -> None:
     ))  # fmt: skip
     cited = {r.key: r for r in declarer.players[0].declaration_rules}
     assert suits in cited["melds.max_set_size"].source
+
+
+def test_a_201_pool_first_drop_cites_the_presets_choice_where_the_seeds_differ_000() -> None:
+    """`drops.pool_201` (000_: 'In 201 Pool, the score is 25'; 004_ gives 20 for every
+    format): the 25 points were cited without the preset's choice between the two seeds,
+    so a support agent had no answer for a player quoting 004_'s 20 (a blind tester). The
+    rule that charges a player now carries its choice, on the terminal and the page."""
+    hand = base(events=["P1 drop"], game_format="pool_201", point_value=None,
+                score_after={"P1": 25, "P2": 0},
+                results={"P1": ("first_drop", 25, None), "P2": ("won", 0, None)})  # fmt: skip
+    view = view_of(hand)
+    p1 = view.players[0]
+    assert p1.rule is not None
+    assert p1.rule.key == "drops.pool_201"
+    assert "004_4c9baa4cf67655ae.txt gives one table for every format" in p1.rule.choice
+    assert "Choice: 004_4c9baa4cf67655ae.txt gives one table" in (
+        " ".join(render_text(view, width=200).split())
+    )
+    assert "Choice: 004_4c9baa4cf67655ae.txt gives one table" in render_html(view)

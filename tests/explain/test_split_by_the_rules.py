@@ -60,6 +60,9 @@ def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_
         ("P1", "90.00", "180.00", "not compared"), ("P2", "90.00", "0.00", "not compared"),
     ]  # fmt: skip
     assert "the difference is the pool.split finding's, not a money finding" in shares["P2"].how
+    # each share said, not only "in equal shares" (a blind tester's support agent)
+    assert "an automatic split of the prize of 180.00 in 2 equal shares of 90.00" in (
+        shares["P2"].how)
     text = flat(render_game_text(view, width=200))
     assert "P2's split share: 90.00 by the rules, 0.00 recorded: not compared" in text
     assert "no winner yet" not in text
