@@ -16,7 +16,8 @@ from datetime import datetime
 
 from audit.explain.clock import UNKNOWN, Clock, brief, span
 from audit.explain.handmoney import amount_words
-from audit.explain.payouts import LedgerView, ledger_view, owed_split
+from audit.explain.ledgerview import LedgerView
+from audit.explain.payouts import ledger_view, owed_split
 from audit.explain.standing import still_in
 from audit.explain.tables import (
     EventLine,

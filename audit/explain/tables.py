@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
-from audit.explain.payouts import events_after, repeats, signed
+from audit.explain.ledgerview import signed
+from audit.explain.payouts import events_after, repeats
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name

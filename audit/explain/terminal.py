@@ -27,7 +27,7 @@ from rich.text import Text
 from audit.errors import one_line
 from audit.explain.cards import CardView, GroupView
 from audit.explain.game import GameHandView, GameView
-from audit.explain.payouts import LedgerView
+from audit.explain.ledgerview import LedgerView
 from audit.explain.points import PointsView, ValueView
 from audit.explain.tables import Cell, ScoreTable
 from audit.explain.turns import TurnView
@@ -478,6 +478,8 @@ def _money(ledger: LedgerView) -> Panel:
             )
             sums.add_row(Text("-"), Group(head, Text(p.how, style="dim")))
         parts.append(sums)
+        if ledger.owed:
+            parts.append(Text(f"Owed, by these sums: {ledger.owed}.", style="bold red"))
         parts.append(Text("The rules behind these sums:", style="bold"))
         parts += [_indent(Text(rule, style="dim")) for rule in ledger.cited]
     return Panel(Group(*parts), title=Text("Money (the ledger)"),

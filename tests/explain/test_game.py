@@ -26,7 +26,7 @@ from audit.explain import (
     render_text,
 )
 from audit.explain.game import GameView
-from audit.explain.payouts import signed
+from audit.explain.ledgerview import signed
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.sim import simulate
 from audit.unit import audit_unit, skipped_words

@@ -66,6 +66,7 @@ def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_
     text = flat(render_game_text(view, width=200))
     assert "P2's split share: 90.00 by the rules, 0.00 recorded: not compared" in text
     assert "no winner yet" not in text
+    assert "Owed, by these sums" not in text  # the shares' difference is pool.split's
     assert "P1's prize" not in text
 
 

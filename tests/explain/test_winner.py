@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from audit.explain import build_game_view, render_game_text
 from audit.explain.game import GameView
-from audit.explain.payouts import Payout
+from audit.explain.ledgerview import Payout
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
@@ -109,6 +109,8 @@ def test_a_deals_winner_without_the_most_chips_is_marked_as_recorded_and_paid_as
     text = flat(render_game_text(view, width=200))
     assert "Result: recorded as won by P2; by the rules P1 wins" in text
     assert "P2's prize: 0.00 by the rules, 180.00 recorded: differs" in text
+    # what is owed to whom, in one line a support agent reads out (a blind tester)
+    assert "Owed, by these sums: P1 is owed 180.00; P2 was paid 180.00 too much." in text
 
 
 def test_deals_chips_a_wrong_game_won_with_the_prize_paid_right_is_one_finding() -> None:
