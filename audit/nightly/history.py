@@ -312,7 +312,8 @@ def _money(
       FROM l WHERE game_id IN (SELECT game_id FROM g) GROUP BY game_id),
     bad AS (
       SELECT DISTINCT game_id FROM read_parquet({findings})
-      WHERE game_id <> '' AND severity IN ('critical', 'major', 'minor'))
+      WHERE game_id <> '' AND severity IN ('critical', 'major', 'minor')
+        AND "check" NOT LIKE 'rng.%')
     SELECT 'staked', count(*), coalesce(sum(staked), 0) FROM s
     UNION ALL
     SELECT 'at_stake', count(*), coalesce(sum(staked), 0) FROM s

@@ -251,7 +251,7 @@ def _view(
         findings=_findings(db, f"ORDER BY {_order()} LIMIT {TOP_ROWS}"),
         checks=sorted({row.check for row in by_check}),
         games_with_findings=query_one(
-            db, "SELECT count(DISTINCT game_id) FROM f WHERE game_id <> ''"
+            db, f"SELECT count(DISTINCT game_id) FROM f WHERE game_id <> '' AND NOT {NIGHT_SQL}"
         ),
         games=games,
         top_games=top_games,
@@ -348,6 +348,9 @@ def _finding(row: Sequence[Any]) -> FindingRow:
 # ------------------------------------------------------------ game panels
 
 
+NIGHT_SQL = "(\"check\" LIKE 'rng.%')"
+"""A shuffle test's finding: about the night's shoes, its ``game_id`` only the game of its
+first evidence hand (schemas/output.md), so it makes no game one with findings."""
 FALLOUT_SQL = "(\"check\" LIKE 'input.%' OR \"check\" IN ('game.unchecked', 'check.skipped'))"
 """A finding that is input fallout, not a rule break: a file, row or hand that could not be
 used (``input.*``), a game or check left unchecked for it (``game.unchecked``,
@@ -374,7 +377,7 @@ def _games(
                count(DISTINCT hand_id) AS hands,
                min({RANK_SQL}) FILTER (WHERE NOT {FALLOUT_SQL}) AS rule_worst,
                count(*) FILTER (WHERE NOT {FALLOUT_SQL}) AS rule_n
-        FROM f WHERE game_id <> '' AND severity <> 'info'
+        FROM f WHERE game_id <> '' AND severity <> 'info' AND NOT {NIGHT_SQL}
         GROUP BY game_id
         ORDER BY rule_worst NULLS LAST, rule_n DESC, worst, n DESC, game_id LIMIT {TOP_GAMES}
         """,

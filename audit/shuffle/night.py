@@ -109,6 +109,9 @@ class ShuffleAudit:
     groups: list[tuple[str, str, int]] = field(default_factory=list)
     """(key, label, shoes) per group."""
     left_out: dict[str, int] = field(default_factory=dict)
+    games: dict[str, str] = field(default_factory=dict)
+    """The game of each failed test's first evidence hand (``games_of``), which its finding
+    names beside the hand."""
 
     def findings(self) -> list[Finding]:
         """One finding per check and group that failed: its strongest test."""
@@ -117,7 +120,7 @@ class ShuffleAudit:
             if r.severity is not None:
                 failed.setdefault((r.group, r.check), []).append(r)
         tested = Counter((r.group, r.check) for r in self.results if r.tested)
-        return [_finding(rows, tested[key]) for key, rows in sorted(failed.items())]
+        return [_finding(rows, tested[key], self.games) for key, rows in sorted(failed.items())]
 
     def summary(self) -> dict[str, Any]:
         """What run.json says of the shuffle tests."""
@@ -134,7 +137,7 @@ class ShuffleAudit:
         }
 
 
-def _finding(rows: list[Result], tested: int) -> Finding:
+def _finding(rows: list[Result], tested: int, games: dict[str, str]) -> Finding:
     worst = min(rows, key=lambda r: (r.adjusted_p or 0.0, r.sort_key()))
     assert worst.severity is not None
     assert worst.p_value is not None
@@ -148,15 +151,22 @@ def _finding(rows: list[Result], tested: int) -> Finding:
     )
     if worst.cell is not None:
         where, shoes = worst.cell
+        # the cell furthest above its share, which may not be the one the test names (a
+        # card turned up 0 times: its missing shoes went elsewhere; a blind tester)
+        which = "" if worst.check == "rng.seat_jokers" else (
+            ", the cell furthest above a fair shuffle's count")
         message += (
-            f" Its evidence: the {shoes:,} hand{'s' * (shoes != 1)} {where} (the "
+            f" Its evidence{which}: the {shoes:,} hand{'s' * (shoes != 1)} {where} (the "
             f"first {len(worst.hands)} in rng.parquet, from hand {worst.hands[0]})."
         )
+    hand = worst.hands[0] if worst.hands else None
     return finding(
         worst.check,
         severity=worst.severity,
-        game_id="",
-        hand_id=worst.hands[0] if worst.hands else None,
+        # a night's shoes, no one game's: the evidence hand's game where it names one (a
+        # blind tester: a finding naming hand G1-H1 with game "" contradicted itself)
+        game_id=games.get(hand, "") if hand is not None else "",
+        hand_id=hand,
         expected=f"{null} ({worst.test})",
         recorded=worst.effect,
         message=message,
@@ -186,4 +196,23 @@ def audit_shuffles(log: LogRoot, out: Path, thresholds: Thresholds | None = None
             con.close()
     results = run_tests(night, thresholds)
     groups = [(g.key, g.label, g.shoes) for g in night.groups]
-    return ShuffleAudit(results, night.shoes, groups, night.left_out)
+    evidence = sorted({r.hands[0] for r in results if r.severity is not None and r.hands})
+    return ShuffleAudit(results, night.shoes, groups, night.left_out,
+                        games_of(out / "hands.parquet", evidence))  # fmt: skip
+
+
+def games_of(hands: Path, ids: list[str]) -> dict[str, str]:
+    """The game of each hand of ``ids``, as the replay's ``hands.parquet`` has it (the
+    least, should a hand id stand in two games); a hand without one is left out."""
+    if not ids:
+        return {}
+    con = duck.connect()
+    try:
+        rows = con.execute(
+            "SELECT hand_id, min(game_id) FROM read_parquet(?) "
+            "WHERE hand_id IN (SELECT unnest(?)) AND game_id IS NOT NULL GROUP BY hand_id",
+            [str(hands), ids],
+        ).fetchall()
+    finally:
+        con.close()
+    return dict(rows)

@@ -5,13 +5,17 @@ found, and no output named one of them)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from audit.cards import JOKER
 from audit.findings import Severity
 from audit.rules.ruleset import load_preset
 from audit.shuffle.evidence import EVIDENCE
-from audit.shuffle.night import ShuffleAudit, run_tests
+from audit.shuffle.night import ShuffleAudit, games_of, run_tests
 from audit.shuffle.result import Result
 from audit.shuffle.seats import seat_jokers
 from audit.shuffle.shoes import Group, Night, group_of
@@ -52,9 +56,15 @@ def test_rng_position_names_the_hands_dealt_with_the_stacked_card_at_that_positi
     findings = ShuffleAudit(results, group.shoes).findings()
     (f,) = [f for f in findings if f.check == "rng.position"]
     assert f.hand_id == r.hands[0]
+    assert f.game_id == ""  # no game known for the hand
+    # with the hand's game known (games_of), the finding names it beside the hand (a blind
+    # tester: hand_id set with game_id "" contradicted itself)
+    named = ShuffleAudit(results, group.shoes, games={r.hands[0]: "G7"}).findings()
+    assert [g.game_id for g in named if g.check == "rng.position"] == ["G7"]
     assert f.severity is Severity.MAJOR
     assert f.message.endswith(
-        f"Its evidence: the {with_jk.size:,} hands dealt with JK at position 0 (the first "
+        f"Its evidence, the cell furthest above a fair shuffle's count: the {with_jk.size:,} "
+        f"hands dealt with JK at position 0 (the first "
         f"{EVIDENCE} in rng.parquet, from hand {r.hands[0]})."
     )
 
@@ -84,3 +94,12 @@ def test_a_fair_night_names_no_evidence_hands() -> None:
     codes = fisher_yates(SHOE, 1_000, rng)
     _, results = _night(codes, rng.integers(2, 7, 1_000))
     assert all(r.hands == () and r.cell is None for r in results if r.check != "rng.repeat")
+
+
+def test_games_of_reads_each_evidence_hands_game_from_the_replay(tmp_path: Path) -> None:
+    """`games_of`: the game of each hand asked for, from the replay's hands.parquet; a hand
+    not there or without a game is left out (its finding keeps game_id "")."""
+    path = tmp_path / "hands.parquet"
+    pq.write_table(pa.table({"hand_id": ["H1", "H2", "H3"], "game_id": ["G1", "G2", None]}), path)
+    assert games_of(path, ["H2", "H3", "H9"]) == {"H2": "G2"}
+    assert games_of(path, []) == {}

@@ -153,7 +153,12 @@ def test_the_rng_command_replaces_its_findings_and_writes_rng_parquet(
     ]
     assert len({(f["check"], f["message"]) for f in shuffle}) == len(shuffle)
     assert any(f["check"] == "rng.position" and f["severity"] == "major" for f in shuffle)
-    assert all(f["game_id"] == "" and f["rule"].startswith(f["check"]) for f in shuffle)
+    assert all(f["rule"].startswith(f["check"]) for f in shuffle)
+    # the game of the evidence hand where one is named, "" where none is (schemas/output.md)
+    games = {h["hand_id"]: h["game_id"] for h in pq.read_table(out / "hands.parquet").to_pylist()}
+    assert [f["game_id"] for f in shuffle] == [games[f["hand_id"]] if f["hand_id"] else ""
+                                               for f in shuffle]  # fmt: skip
+    assert any(f["game_id"] for f in shuffle)
     table = pq.read_table(out / "rng.parquet")
     assert table.schema.metadata == RNG_SCHEMA.metadata
     for got, want in zip(table.schema, RNG_SCHEMA, strict=True):
