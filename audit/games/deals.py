@@ -16,6 +16,14 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   finding of its own, as a pool elimination on a wrong score is (a blind tester: a winner
   and a loser swapped, or a hand lost written as an invalid declaration, moved 30 deals
   games' prizes to the wrong player with only the hand's finding; docs/replay.md);
+- a deal whose declarer's invalid declaration the platform accepted as a win, at a table
+  of three or more, is not decided by the rules as a whole: the declarer's chips in it are
+  the rules' certain ``-penalty`` (80, ``declaration.invalid_penalty``), the others play on
+  past the end of the record, so their chips in it are known only within bounds
+  (``Open``). The game's winner is then judged on those bounds: a ``game_won`` naming a
+  player who certainly does not lead is a finding, naming the deal; where the bounds do not
+  decide, nothing is said (``_open_winner_findings``). The deal's own chips follow its
+  recorded verdict (its ``declare.verdict`` is the one finding on them);
 - after ``deals_count`` deals the game goes to the player with the most chips; while the
   lead is tied one more deal is played (``deals.tie``; the seeds are silent);
 - a finished game has exactly one ``game_won`` game event, naming that player (the right
@@ -34,7 +42,7 @@ totals (so the winner and the deal count) are not judged for a game that has one
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -43,6 +51,7 @@ from audit.games.leaving import Leaving, gone_for_good
 from audit.records import (
     Game,
     Hand,
+    RulesPoints,
     RulesSay,
     and_words,
     charged_points,
@@ -78,7 +87,7 @@ def judge_deals(
     ``expected`` holds what the rules give each player of each replayed hand."""
     if game.format != "deals":
         return DealsJudgement([], None)
-    out, followed, chips, complete, off = _tally(hands, rules, expected or {})
+    out, followed, chips, complete, off, opened = _tally(hands, rules, expected or {})
     rests = _rests_on(off)
     leaving = gone_for_good(hands)
     out.extend(_removed(game, hands, rules, leaving))
@@ -89,6 +98,11 @@ def judge_deals(
     out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed, still))
     if game.running:
         return DealsJudgement(out, None)
+    if opened:
+        bounds = ChipBounds(chips, opened, still[-1] if still else ())
+        if winner:
+            out.extend(_open_winner_findings(game, bounds, rules, rests))
+        return DealsJudgement(out, bounds.certain_leader())
     if winner:
         out.extend(_winner_findings(game, chips, rules, still[-1] if still else (), rests))
     return DealsJudgement(out, leaders[0] if chips and len(leaders) == 1 else None)
@@ -115,15 +129,18 @@ def deals_winner(
 
 def _tally(
     hands: list[Hand], rules: Ruleset, said: RulesSay
-) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool, list[int]]:
+) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool, list[int], list[Open]]:
     """Each deal's chip findings, the chips each deal moved as the game went on, the
     rules' chips in all, whether every deal is known (none quarantined, each with one
-    winner and a results row for every player dealt in), and the deals whose recorded
-    chips follow points the replay found wrong (their own finding, not a chip one)."""
+    winner and a results row for every player dealt in), the deals whose recorded
+    chips follow points the replay found wrong (their own finding, not a chip one), and
+    the deals the rules leave open (``open_deal``): in those only the declarer's chips
+    count in the totals (the others' get 0 there, and their bounds from ``Open``)."""
     out: list[Finding] = []
     chips: dict[str, int] = {}
     followed: list[dict[str, int]] = []  # the chips each deal moved, as the game went on
     off: list[int] = []
+    opened: list[Open] = []
     complete = True
     for hand in hands:
         if hand.quarantine is not None:
@@ -138,9 +155,79 @@ def _tally(
         followed.append(went)
         if went != moved:
             off.append(hand.hand_no)
+        left_open = open_deal(hand, said.get(hand.hand_id, {}), rules, moved)
+        if left_open is not None:
+            opened.append(left_open)
+            moved = {p: -left_open.penalty if p == left_open.declarer else 0 for p in moved}
         for player, count in moved.items():  # the winner is the rules' (module doc)
             chips[player] = chips.get(player, 0) + count
-    return out, followed, chips, complete, off
+    return out, followed, chips, complete, off, opened
+
+
+class Open(NamedTuple):
+    """A deal the rules leave open: ``declarer``'s invalid declaration, which the platform
+    accepted as a win (``recorded`` chips), at a table of three or more. By the rules the
+    declarer is out with the ``penalty`` and the ``others`` play on past the end of the
+    record (docs/replay.md, "Declarations"), so what each of them moves is not known, only
+    bounded (``low``, ``high``). The deal still has exactly one winner among the others
+    (no drops in deals; play goes on until a valid declaration or one player is left), who
+    takes what everyone else lost, the declarer's penalty with it; each other player loses
+    at most ``most`` (``most_lost``). So:
+
+    - each other player's chips in the deal lie between ``-most`` (they lose, at worst the
+      most a player can lose) and ``penalty + most`` for each of the rest of the others
+      (they win, taking the declarer's penalty and the most each other loser can lose);
+    - the others' chips in the deal add up to exactly ``penalty``: deals move chips from the
+      losers to the winner, and the declarer's ``penalty`` is the one loss outside them."""
+
+    hand_no: int
+    declarer: str
+    penalty: int
+    recorded: int
+    others: tuple[str, ...]
+    most: int
+
+    @property
+    def low(self) -> int:
+        return -self.most
+
+    @property
+    def high(self) -> int:
+        return self.penalty + self.most * (len(self.others) - 1)
+
+
+def most_lost(rules: Ruleset) -> int:
+    """The most a player still in can lose in the rest of a deal: the full count
+    (``points.cap``, 80: also what leaving a deals game costs, where no drop is allowed),
+    an invalid declaration of their own (``declaration.invalid_penalty``), or a drop's
+    penalty where a ruleset gives deals any."""
+    drops = rules.drop_penalty("deals")
+    dropped = (drops.first, drops.middle) if drops is not None else ()
+    return max(rules.cap, rules.invalid_penalty, *dropped)
+
+
+def open_deal(
+    hand: Hand, said: Mapping[str, RulesPoints], rules: Ruleset, moved: Mapping[str, int]
+) -> Open | None:
+    """The deal as the rules leave it open (``Open``), where its recorded winner made a
+    declaration the rules refuse (their ``invalid_declare``, the hand's ``declare.verdict``)
+    and the rules name no winner, the others playing on (no points of the rules' for
+    them); else None. At a table of two the rules decide the deal whole (the other player
+    wins: ``moved_chips``); where an invalid declaration ends the hand
+    (``declaration.invalid_ends_hand``) the rules give the others their points."""
+    winners = [r.player for r in hand.results if r.outcome == "won"]
+    if len(winners) != 1 or winners[0] not in said:
+        return None
+    declarer = said[winners[0]]
+    others = tuple(p for p in hand.seats if p != winners[0])
+    if declarer.outcome != "invalid_declare" or declarer.points is None or len(others) < 2:
+        return None
+    if any(e.outcome == "won" for e in said.values()):
+        return None
+    if all(p in said and said[p].points is not None for p in others):
+        return None
+    return Open(hand.hand_no, winners[0], declarer.points, moved.get(winners[0], 0), others,
+                most_lost(rules))  # fmt: skip
 
 
 def _rests_on(off: list[int]) -> str:
@@ -409,3 +496,141 @@ def _winner_findings(
         )
     ]
 
+
+class ChipBounds:
+    """Each player's chips after a finished game some deals of which the rules leave open
+    (``Open``): the rules' chips of every other deal and each declarer's certain penalty
+    (``chips``), and for each open deal the bounds of what the others moved in it. ``among``
+    are the players still in, who alone can win (a player who left cannot)."""
+
+    def __init__(self, chips: Mapping[str, int], opened: list[Open], among: Collection[str]):
+        self.chips, self.opened = dict(chips), opened
+        self.among = [p for p in chips if p in among]
+        self.low, self.high = dict(chips), dict(chips)
+        for deal in opened:
+            for player in deal.others:
+                self.low[player] = self.low.get(player, 0) + deal.low
+                self.high[player] = self.high.get(player, 0) + deal.high
+
+    def exact(self, player: str) -> bool:
+        """Whether ``player``'s chips are known: a declarer, or in no open deal."""
+        return all(player not in deal.others for deal in self.opened)
+
+    def certain_leader(self) -> str | None:
+        """The one player still in whose least chips beat every other player's most (the
+        rules' winner whichever way the open deals went), else None."""
+        for player in self.among:
+            if all(self.low[player] > self.high[q] for q in self.among if q != player):
+                return player
+        return None
+
+    def could_lead(self, but: str | None = None) -> list[str]:
+        """The players still in (``but`` one) whom no other player certainly outscores."""
+        return sorted(
+            p for p in self.among
+            if p != but and not any(self.low[q] > self.high[p] for q in self.among if q != p)
+        )  # fmt: skip
+
+    def together(self, players: Collection[str]) -> tuple[int, bool]:
+        """The least chips ``players`` have between them, and whether it is exact: in an
+        open deal the others' chips add up to the declarer's penalty (``Open``), so where
+        all of them are among ``players`` that deal gives them exactly the penalty; where
+        some are not, no less than the penalty less what those others can win, nor than
+        each of ``players`` losing the most."""
+        least, exact = sum(self.chips.get(p, 0) for p in players), True
+        for deal in self.opened:
+            ours = [p for p in deal.others if p in players]
+            if not ours:
+                continue
+            theirs = [p for p in deal.others if p not in players]
+            if theirs:
+                exact = False
+                least += max(len(ours) * deal.low, deal.penalty - len(theirs) * deal.high)
+            else:
+                least += deal.penalty
+        return least, exact
+
+    def beaten(self, player: str) -> str | None:
+        """Why another player still in certainly has more chips than ``player`` (words that
+        follow ``By the rules ...``), else None: one player's least chips are more than
+        ``player``'s most, or the others' least together are more than each of them having
+        ``player``'s most (so one of them has more)."""
+        others = [p for p in self.among if p != player]
+        if not others or player not in self.among:
+            return None
+        most = self.high[player]
+        mine = f"{player} ends with {'' if self.exact(player) else 'at most '}{most} chips"
+        best = max(others, key=lambda p: self.low[p])
+        if self.low[best] > most:
+            theirs = "" if self.exact(best) else "at least "
+            return f"{mine}, and {best} with {theirs}{self.low[best]}, which is more"
+        least, exact = self.together(others)
+        if len(others) > 1 and least > most * len(others):
+            between = "" if exact else "at least "
+            return (f"{mine}, and {and_words(others)} with {between}{least} between them, "
+                    "so one of them has more")  # fmt: skip
+        return None
+
+
+def _open_words(opened: list[Open]) -> str:
+    """``D's invalid declaration in deal 2 was accepted as a win of 60 chips, but ...``."""
+    return " ".join(
+        f"{d.declarer}'s invalid declaration in deal {d.hand_no} was accepted as a win of "
+        f"{d.recorded} chips, but by the rules it costs {d.declarer} {d.penalty} chips (the "
+        f"penalty for an invalid declaration) and {and_words(list(d.others))} play on past "
+        "the end of the record, so their chips in that deal are not known."
+        for d in opened
+    )
+
+
+def _open_winner_findings(
+    game: Game, bounds: ChipBounds, rules: Ruleset, rests: str = ""
+) -> list[Finding]:
+    """The finished game's winner where some deals are open (``Open``): the chips are known
+    only within ``bounds``, so the recorded winner is a finding only where the bounds decide
+    against them (``ChipBounds.beaten``: a blind tester's declarer, their invalid
+    declaration accepted as a win at a table of three, kept a game the rules' 80 took from
+    them, and its prize); where they do not, nothing is said, as the rules do not know who
+    won. The finding names the open deal behind it. No ``game_won`` naming one player is a
+    finding as in any game (``_winner_findings``), and so is the one winner's row written
+    again."""
+    named = named_winners(game)  # a row written again names no second winner
+    leader = bounds.certain_leader()
+    words = _open_words(bounds.opened)
+    rule = rules.cite("deals.chips")
+    player = named[0] if len(named) == 1 else None
+    if player is None:
+        recorded = ", ".join(str(p) for p in named) if named else None
+        if leader is not None:
+            said = (f"{leader} ends with at least {bounds.low[leader]} chips, more than any "
+                    "other player can, and should win the game")  # fmt: skip
+        else:
+            said = "A finished game has one winner"
+        return [finding(
+            "deals.chips", game_id=game.game_id,
+            player_id=named[0] if named else leader,
+            expected=leader or " or ".join(bounds.could_lead()) or None, recorded=recorded,
+            message=f"{said}, but the record names {recorded or 'no winner'}. {words}{rests}",
+            rule=rule,
+        )]  # fmt: skip
+    why = bounds.beaten(player)
+    if player not in bounds.among and bounds.among:
+        why = f"{player} left the game, so cannot win it"
+    if why is not None:
+        return [finding(
+            "deals.chips", game_id=game.game_id, player_id=player,
+            expected=leader or " or ".join(bounds.could_lead(but=player)) or None,
+            recorded=player,
+            message=f"{words} By the rules {why}: the game is not {player}'s, but the "
+            f"record names {player}.{rests}",
+            rule=rule,
+        )]  # fmt: skip
+    again = won_again(game)
+    if again is None:
+        return []
+    return [finding(
+        "deals.chips", game_id=game.game_id, player_id=player, seq=again.seq,
+        expected="one game_won event", recorded=f"{again.rows} game_won events",
+        message=f"{again.words[0].upper()}{again.words[1:]}: a game is won once.",
+        rule=rule,
+    )]  # fmt: skip

@@ -16,8 +16,9 @@ from audit.explain.ledgerview import Payout
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
-from tests.replay.cases import DECLARE, P1, P2, base
+from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base
 from tests.replay.scenario import scenario
+from tests.replay.test_platform_verdict import INVALID
 
 SWAPPED = base(
     seats={"P2": P1, "P1": P2},
@@ -271,3 +272,43 @@ def test_a_rebuy_of_a_player_still_in_is_counted_in_no_entry() -> None:
         "rules the player was not eliminated in that hand, so had no rebuy to make (the "
         "pool.rebuy finding)"
     )
+
+
+def test_a_deals_declarer_whose_invalid_declaration_was_accepted_at_three_is_not_the_winner() -> (
+    None
+):
+    """`deals.chips` (001_ and 004_: an invalid declaration costs 80; docs/replay.md,
+    "Declaring"): P2 wins deal 1 of three players (P1 and P3 give up 40 each), and P1's
+    invalid declaration in deal 2 is accepted as a win of 80 chips. By the rules P1 ends on
+    -40 - 80 = -120, and P2 on at least 80 - 80 = 0 (P2 loses at most 80 in the rest of
+    deal 2): the game_won naming P1 is one deals.chips finding, beside the hand's
+    declare.verdict; the rules do not know whether P2 or P3 won, so the prize is judged
+    against the recorded winner (schemas/money.md step 4) and said so."""
+    first = base(seats={"P2": P1, "P1": P2, "P3": P3}, stock="JK 6H 2S",
+                 events=["P2 draw_stock JK", DECLARE.replace("P1", "P2"),
+                         "P1 show: " + P2, f"P3 show: {P3}"],
+                 results={"P2": ("won", 0, "80.00"), "P1": ("lost", 40, "-40.00"),
+                          "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    second = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock="7D 6H 2S",
+                  events=["P1 draw_stock 7D", INVALID, SHOW, f"P3 show: {P3}"],
+                  results={"P1": ("won", 0, "80.00"), "P2": ("lost", 40, "-40.00"),
+                           "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    game, played = hands([first, second], game_format="deals")
+    ledger = [*(LedgerRow(p, "buy_in", Decimal("-100.00")) for p in ("P1", "P2", "P3")),
+              LedgerRow("P1", "prize", Decimal("270.00")),
+              LedgerRow(None, "rake", Decimal("30.00"))]  # fmt: skip
+    view = game_view(replace(game, game_events=[won_by("P1")], ledger=ledger), played)
+    # the game's own findings: the deals.chips alone (the hand's is its declare.verdict)
+    assert [(f.check, f.player, f.expected) for f in view.findings] == [
+        ("deals.chips", "P1", "P2 or P3")]  # fmt: skip
+    (chips,) = view.findings
+    assert "P1's invalid declaration in deal 2 was accepted as a win of 80 chips" in chips.message
+    assert chips.message.endswith(
+        "By the rules P1 ends with -120 chips, and P2 with at least 0, which is more: the "
+        "game is not P1's, but the record names P1."
+    )
+    assert prizes(view)["P1"].how.startswith(
+        "P1 is the recorded winner, but by the rules P2 or P3 wins; the ledger is checked "
+        "against the recorded winner")  # fmt: skip
+    assert view.result == (
+        "recorded as won by P1; by the rules P2 or P3 wins (deals.chips, see the findings)")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from audit.findings import Finding
-from audit.games.deals import check_deals
+from audit.games.deals import check_deals, judge_deals
 from audit.logs.reader import iter_units, open_log_root
 from audit.records import Game, GameEvent, Hand, Result
 from audit.rules.ruleset import load_preset
@@ -203,7 +203,7 @@ def test_simulated_deals_games_pass(simulated: Path, tmp_path: Path) -> None:
 class Said:
     """What the rules give a player (``records.RulesPoints``)."""
 
-    def __init__(self, outcome: str, points: int) -> None:
+    def __init__(self, outcome: str, points: int | None) -> None:
         self.outcome, self.points = outcome, points
 
 
@@ -281,3 +281,84 @@ def test_deals_chips_of_a_deal_whose_winner_and_loser_are_written_swapped_are_th
     assert keys(check_deals(game(winner="B"), hands, RULES, expected=said)) == [  # type: ignore[arg-type]
         ("deals.chips", "G1", None, "B")
     ]
+
+
+# An invalid declaration accepted as a win at a table of three (000_: chips follow the wins
+# and losses; 001_ and 004_: an invalid declaration costs 80; docs/replay.md, "Declaring":
+# by the rules the declarer is out with the 80 and the others play on past the record).
+OPEN_SECOND = {"G1-02": {"D": Said("invalid_declare", 80), "B": Said("lost", None),
+                         "C": Said("lost", None)}}  # fmt: skip
+"""Deal 2 as the rules see it: D's declaration is invalid, B and C play on."""
+
+
+def test_an_invalid_declaration_accepted_at_a_table_of_three_costs_the_declarer_80_000() -> None:
+    """`deals.chips` (000_: chips follow the wins and losses; the penalty for an invalid
+    declaration, 80): D wins deal 1 (+50) and declares invalidly in deal 2, which the
+    platform accepted as a win of 60 chips. By the rules D has 50 - 80 = -30 whatever B and
+    C do after it, and B and C, who share what the deal moves (the 80 with it), have -50 +
+    80 = 30 between them, so one of them has more: the game is not D's. One finding, on
+    the game, naming the deal (a blind tester: the record's winner kept the game and its
+    prize); the deal's own chips are its declare.verdict alone."""
+    hands = [deal(1, "D", {"B": 30, "C": 20}), deal(2, "D", {"B": 40, "C": 20})]
+    assert check_deals(game(winner="D"), hands, RULES) == []  # the record alone: D leads
+    judged = judge_deals(game(winner="D"), hands, RULES, expected=OPEN_SECOND)
+    (won,) = judged.findings
+    assert (won.check, won.hand_id, won.player_id, won.expected, won.recorded) == (
+        "deals.chips", None, "D", "B or C", "D")  # fmt: skip
+    assert won.message == (
+        "D's invalid declaration in deal 2 was accepted as a win of 60 chips, but by the rules "
+        "it costs D 80 chips (the penalty for an invalid declaration) and B and C play on "
+        "past the end of the record, so their chips in that deal are not known. By the rules "
+        "D ends with -30 chips, and B and C with 30 between them, so one of them has more: "
+        "the game is not D's, but the record names D."
+    )
+    assert judged.winner is None  # B or C: the prize is judged against the record's winner
+    # Naming B, who may have won the rest of deal 2, is no finding.
+    assert check_deals(game(winner="B"), hands, RULES, expected=OPEN_SECOND) == []
+
+
+def test_the_game_is_not_the_declarers_when_another_player_certainly_has_more_chips() -> None:
+    """`deals.chips` (000_; 80 for an invalid declaration): B wins deals 1 and 2 of a best
+    of 3 (+160 each), and D's invalid declaration in deal 3 is accepted as a win. Whatever
+    the rest of deal 3 does, B loses at most 80 (the full count), so ends on at least 240;
+    C wins at most D's 80 and B's 80, so ends on at most 0; D ends on -240. B is the
+    rules' winner: the game's finding names B, and the prize is judged against B (the
+    ledger.balance the game_won that moved it gives, as for a swapped winner)."""
+    hands = [deal(1, "B", {"D": 80, "C": 80}), deal(2, "B", {"D": 80, "C": 80}),
+             deal(3, "D", {"B": 40, "C": 20})]  # fmt: skip
+    said = {"G1-03": OPEN_SECOND["G1-02"]}
+    judged = judge_deals(game(deals=3, winner="D"), hands, RULES, expected=said)
+    assert [(f.check, f.player_id, f.expected) for f in judged.findings] == [
+        ("deals.chips", "D", "B")]  # fmt: skip
+    assert judged.findings[0].message.endswith(
+        "By the rules D ends with -240 chips, and B with at least 240, which is more: the "
+        "game is not D's, but the record names D."
+    )
+    assert judged.winner == "B"
+    assert judge_deals(game(deals=3, winner="B"), hands, RULES, expected=said) == ([], "B")
+
+
+def test_an_invalid_declaration_accepted_at_a_table_of_three_says_nothing_where_undecided() -> (
+    None
+):
+    """`deals.chips`: D wins deal 1 by 150 and declares invalidly in deal 2. By the rules D
+    ends on 150 - 80 = 70; C, on -70, may win the rest of deal 2 with B losing 80 (C on 90:
+    C wins) or with B losing nothing (C on 10: D wins). The rules do not know the winner,
+    so the record's D is no finding (no false alarm), nor is its prize."""
+    hands = [deal(1, "D", {"B": 80, "C": 70}), deal(2, "D", {"B": 40, "C": 20})]
+    assert judge_deals(game(winner="D"), hands, RULES, expected=OPEN_SECOND) == ([], None)
+    # A game_won missing is a finding as in any game.
+    (missing,) = check_deals(game(winner=None), hands, RULES, expected=OPEN_SECOND)
+    assert (missing.player_id, missing.expected, missing.recorded) == (None, "B or C or D", None)
+
+
+def test_an_honest_three_player_deals_game_is_unchanged_by_the_open_deal_reading() -> None:
+    """`deals.chips`: a table of three whose deals the rules decide whole (valid
+    declarations, their losers' points the rules'): the chips and the winner are judged as
+    before, one finding for a wrong game_won and none for the right one."""
+    hands = two_deals()
+    said = {"G1-01": {"A": Said("won", 0), "B": Said("lost", 30), "C": Said("lost", 20)},
+            "G1-02": {"B": Said("won", 0), "A": Said("lost", 30), "C": Said("lost", 10)}}
+    assert judge_deals(game(), hands, RULES, expected=said) == ([], "A")
+    found = check_deals(game(winner="B"), hands, RULES, expected=said)
+    assert [(f.player_id, f.expected) for f in found] == [("B", "A")]
