@@ -18,7 +18,9 @@ Eliminations, the rebuy threshold and new scores, the split criteria and the spl
 all use the same rules' running score, and the players still in by the rules: a player
 recorded as eliminated below the threshold is still in, one the rules put out with no
 ``eliminated`` row is out (and the last player left is the winner the ledger's prize is
-judged against), each difference being its one finding. A rebuy brings a player back; a
+judged against), each difference being its one finding (an elimination refused after the
+last hand that left one player, named the winner and paid, says so: ``ended_early``; the
+prize is not a second finding). A rebuy brings a player back; a
 rebuy the rules do not allow is one finding, and the player's score goes on from the
 recorded new score. A rebuy of a player still in is no rebuy at all: its one finding, and
 its entry is counted nowhere (``PoolJudgement.void_rebuys``).
@@ -33,7 +35,8 @@ Readings chosen where 000_ allows two:
 - Several rebuyers take 1 + highest, 2 + highest, ... in the turn order of the hand just
   played.
 - Auto split: every player left (2 or more, after rebuys) above ``auto_split_above``; a
-  game that qualified must split, so one that went on is a finding, and a split then
+  game that qualified must split, so one that went on is one finding, on the first hand
+  it was due after (not again on the hands played on), and a split then
   recorded as manual was an automatic split (one finding on its kind; it owes the equal
   shares). A manual split against its criteria is one finding on the split, naming who
   offered it; an offer is judged on its own only when no manual split follows it.
@@ -53,11 +56,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
+from audit.games.ledger import prize_pool
+from audit.games.poolwords import ended_by, instead, score_words
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
@@ -125,7 +131,7 @@ class _PoolCheck:
         self.split_after: int | None = None
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
-        self.split_missed = False  # an auto split due after the last hand, not made (reported)
+        self.due_after: int | None = None  # the first hand an auto split not made was due after
         self.events: dict[int, list[GameEvent]] = defaultdict(list)
         for event in game.game_events:
             self.events[event.after_hand_no].append(event)
@@ -180,7 +186,7 @@ class _PoolCheck:
                 self.repeated_win(f"{active[0]} is the last player left in game "
                                   f"{self.game.game_id} and won it")  # fmt: skip
             return
-        if self.split_missed:  # an auto split was due: its one finding says how the game ended
+        if self.due_after is not None:  # a split owed: its one finding says how the game ended
             if named:
                 self.repeated_win(f"Game {self.game.game_id} is recorded as won by {named[0]}")
             return
@@ -190,6 +196,8 @@ class _PoolCheck:
                    if e.action == "eliminated"}  # fmt: skip
         others = [p for p in active if p not in named]
         if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
+            if named[0] is not None:
+                self.ended_early(last, named[0], others, active)
             self.repeated_win(f"Game {self.game.game_id} is recorded as won by {named[0]}")
             return
         if named:  # several players still in, yet a winner is recorded
@@ -214,6 +222,23 @@ class _PoolCheck:
                 hand_id=last.hand_id, expected="one player left or a split",
                 recorded=len(active),
             )  # fmt: skip
+
+    def ended_early(self, last: Hand, winner: str, others: list[str], active: list[str]) -> None:
+        """The eliminations after the last hand that the rules refuse (``others``), which
+        left ``winner`` alone to be named the winner and paid: each one's finding says so
+        (``poolwords.ended_by``), the prize paid early being that fault's, not a second
+        finding (the ledger is judged against the recorded winner, the rules knowing none)."""
+        paid = None if not self.game.ledger else sum(
+            (r.amount for r in self.game.ledger if r.kind == "prize" and r.player == winner),
+            Decimal("0.00"))  # fmt: skip
+        fee = self.game.entry_fee
+        prize = prize_pool(self.game, self.hands, fee, self.void).prize if fee else None
+        for i, f in enumerate(self.out):
+            if (f.check, f.hand_id, f.recorded) == ("pool.elimination", last.hand_id,
+                                                    "eliminated") and f.player_id in others:
+                also = [p for p in others if p != f.player_id]
+                self.out[i] = replace(f, message=f.message + ended_by(
+                    also, winner, active, paid, prize))  # fmt: skip
 
     def repeated_win(self, lead: str) -> None:
         """The winner's ``game_won`` row written again (``records.won_again``): one finding
@@ -379,32 +404,12 @@ class _PoolCheck:
             if recorded not in (expected, counted, tallied):
                 self.add(
                     "pool.score", "running_score",
-                    self.score_words(hand, player, result, before, points),
+                    score_words(hand, player, result, before, points, kept,
+                                self.wrong_since.get(player)),
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
                 )  # fmt: skip
             self.keep(player, expected, counted if recorded is None else recorded, where, why,
                       hand.hand_no)  # fmt: skip
-
-    def score_words(
-        self, hand: Hand, player: str, result: Result, before: int, points: int
-    ) -> str:
-        """A ``pool.score``'s words: the rules' running score and, where it differs, the
-        record's own count, which the recorded score does not follow either."""
-        recorded, kept = result.score_after, self.kept.get(player, 0)
-        shown = "missing" if recorded is None else f"recorded as {recorded}"
-        words = (f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the rules "
-                 f"it is {before} + {points} = {before + points}")  # fmt: skip
-        if points != result.points:
-            words += (f" (the rules charge {points} points for this hand, the record "
-                      f"{result.points})")  # fmt: skip
-        words += "."
-        if kept + result.points != before + points:
-            count = f"{kept} + {result.points} = {kept + result.points}"
-            words += (f" Nor is it the record's own count, {count}" if recorded is not None
-                      else f" The record's own count is {count}")  # fmt: skip
-            since = self.wrong_since.get(player)
-            words += f", which carries forward the wrong score recorded {since}." if since else "."
-        return words
 
     def after(self, hand: Hand, last: bool) -> list[str]:
         """Check the eliminations and rebuys after ``hand``; the players still in after it."""
@@ -691,13 +696,18 @@ class _PoolCheck:
             # a manual split's own finding says it
             offer_findings(self.add, pool, hand, events, active, scores)
         if split is None:
-            if auto_due and not self.was_split and not (last and self.game.running):
-                self.split_missed = last  # its one finding: the game ended, not split
+            # One split not made, one finding, on the first hand it was due after: the
+            # hands played on are not that split missed again (a blind tester: one finding
+            # per later hand), nor is the condition met again after a rebuy the rules
+            # refuse brought a score down (the game should have ended at the first).
+            due = auto_due and not self.was_split and not (last and self.game.running)
+            if due and self.due_after is None:
+                self.due_after = no  # its words say how the game went on and ended
                 self.add(
                     "pool.split", "auto_split_above",
                     f"After hand {no} every player left ({', '.join(active)}) stood above "
                     f"{pool.auto_split_above} by the rules, so the prize should have been split "
-                    f"automatically, but {self.instead(hand, last)}.",
+                    f"automatically, but {instead(self.game, hand, self.hands[-1])}.",
                     hand_id=hand.hand_id, expected="auto split",
                 )  # fmt: skip
             return
@@ -738,17 +748,6 @@ class _PoolCheck:
         self.split_kind = kind
         share_findings(self.add, self.game, pool, hand, active, scores, kind, split.seq,
                        self.seat_order, self.rebuys)  # fmt: skip
-
-    def instead(self, hand: Hand, last: bool) -> str:
-        """What the record did instead of an auto split due after ``hand``: dealt the next
-        hand, named a winner, or ended the game with neither (a blind tester read "play went
-        on" of a game that ended after that hand with its whole prize paid to one player)."""
-        if not last:
-            return f"play went on to hand {hand.hand_no + 1}"
-        won = [p or "?" for p in named_winners(self.game)]
-        if won:
-            return f"the record ends the game there, won by {' and '.join(won)}, with no split"
-        return "the record ends the game there with no split"
 
 
 @dataclass(frozen=True)

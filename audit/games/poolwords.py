@@ -1,9 +1,14 @@
 """The words of the pool check's findings (audit/games/pool.py) that follow the pool
-rules: why a score is out or still in, and who rebought first after one hand."""
+rules: why a score is out or still in, who rebought first after one hand, a running score
+off the rules', what the record did instead of a split it owed, and what a refused
+elimination that ended the game did with the prize."""
 
 from __future__ import annotations
 
-from audit.records import Hand
+from collections.abc import Sequence
+from decimal import Decimal
+
+from audit.records import Game, Hand, Result, and_words, named_winners
 from audit.rules.ruleset import PoolRules
 
 
@@ -49,3 +54,82 @@ def under(pool: PoolRules) -> str:
     at = pool.elimination_score
     return f"below the {at} that eliminates" if pool.exactly_eliminates else (
         f"not above the {at} a player must pass to be out")
+
+
+def score_words(
+    hand: Hand, player: str, result: Result, before: int, points: int, kept: int,
+    since: str | None,
+) -> str:
+    """A ``pool.score``'s words: the rules' running score (``before`` + ``points``) and,
+    where it differs, the record's own count (``kept`` + the recorded points), which the
+    recorded score does not follow either, and where the record's count went wrong
+    (``since``)."""
+    recorded = result.score_after
+    shown = "missing" if recorded is None else f"recorded as {recorded}"
+    words = (f"{player}'s pool score after hand {hand.hand_no} is {shown}, but by the rules "
+             f"it is {before} + {points} = {before + points}")  # fmt: skip
+    if points != result.points:
+        words += (f" (the rules charge {points} points for this hand, the record "
+                  f"{result.points})")  # fmt: skip
+    words += "."
+    if kept + result.points != before + points:
+        count = f"{kept} + {result.points} = {kept + result.points}"
+        words += (f" Nor is it the record's own count, {count}" if recorded is not None
+                  else f" The record's own count is {count}")  # fmt: skip
+        words += f", which carries forward the wrong score recorded {since}." if since else "."
+    return words
+
+
+def instead(game: Game, hand: Hand, last: Hand) -> str:
+    """What the record did instead of an auto split due after ``hand``, the first hand
+    after which it was due (its one finding): dealt the next hand, and how the game then
+    ended (``last``: its last hand), or ended the game there, naming a winner or neither
+    (a blind tester read "play went on" of a game that ended after that hand with its
+    whole prize paid to one player). The hands played on are not findings again: one
+    split not made, one finding; these words say where the game went instead."""
+    won = " and ".join(p or "?" for p in named_winners(game))
+    if hand.hand_no < last.hand_no:
+        went = f"play went on to hand {hand.hand_no + 1}"
+        split = next((e.after_hand_no for e in game.game_events if e.action == "split"
+                      and e.after_hand_no > hand.hand_no), None)  # fmt: skip
+        if split is not None:
+            return f"{went}, and the game was split only after hand {split}"
+        if game.running:
+            return went
+        ended = f"{went}, and the record ends the game after hand {last.hand_no}"
+    else:
+        ended = "the record ends the game there"
+    return f"{ended}, won by {won}, with no split" if won else f"{ended} with no split"
+
+
+def ended_by(
+    others: Sequence[str], winner: str, still_in: Sequence[str], paid: Decimal | None,
+    prize: Decimal | None,
+) -> str:
+    """What an elimination the rules refuse, after the last hand of a game that then ended
+    with ``winner`` named, did: its one finding says it (the prize paid early is not a
+    second finding; the ledger is judged against the recorded winner, the rules knowing
+    none: a blind tester found the prize said only in the explain view, "not compared").
+    ``others``: the other refused eliminations after that hand; ``still_in``: the players
+    still in by the rules; ``paid``: what the ledger paid ``winner`` in prize rows
+    (``None``: no ledger rows); ``prize``: the game's prize by the rules (``None``: no entry
+    fee to count it from).
+
+    >>> ended_by([], "A", ["A", "B"], Decimal("180.00"), Decimal("180.00"))
+    ' That elimination ended the game: A, the only player left, was named the winner and \
+paid the prize of 180.00, while by the rules the game should have gone on (A and B were \
+still in).'
+    >>> ended_by(["C"], "A", ["A", "B", "C"], None, None)[:57]
+    " That elimination, with C's, ended the game: A, the only "
+    """
+    whose = and_words([f"{p}'s" for p in others])
+    lead = f" That elimination, with {whose}," if others else " That elimination"
+    if paid is None or paid == 0:
+        money = ""
+    elif prize is None or paid == prize:
+        money = f" and paid the prize of {paid}"
+    else:
+        money = f" and paid {paid} as the prize (the game's prize is {prize})"
+    return (f"{lead} ended the game: {winner}, the only player left, was named the winner"
+            f"{money}, while by the rules the game should have gone on "
+            f"({and_words(list(still_in))} were still in).")
