@@ -52,6 +52,10 @@ def rings(
             for a, b, data in sub.edges(data=True)
         )  # fmt: skip
         weakest = max(q for q, *_ in edges)
+        # the correction its q-value comes from: the weakest link's own detector's (it
+        # said the number of links, which run.json's one ring tested contradicted)
+        tests = max((s for *_, found in edges for s in found if s.check != SEATING),
+                    key=lambda s: (s.q_value, s.check)).tests
         p = max(min(s.p_value for s in found if s.check != SEATING) for *_, found in edges)
         severity = thresholds.severity(weakest)
         if severity is None:
@@ -72,7 +76,7 @@ def rings(
                 check="fairplay.ring", severity=severity, players=members,
                 statistic="connected component of suspicious pairs (networkx)",
                 expected=0.0, observed=float(len(edges)), effect=float(len(members)),
-                effect_name="accounts", p_value=p, q_value=weakest, tests=len(edges),
+                effect_name="accounts", p_value=p, q_value=weakest, tests=tests,
                 evidence_hands=tuple(dict.fromkeys(hands))[:evidence],
                 evidence_games=tuple(dict.fromkeys(games))[:evidence],
                 benign="a group of friends who play together; each link has its own reading",

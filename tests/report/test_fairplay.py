@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 from markupsafe import escape as markup
 
-from audit.report.fairplay import EVIDENCE_SHOWN, TOP_SUSPICIONS
+from audit.report.fairplay import EVIDENCE_SHOWN, TOP_SUSPICIONS, Detector
 from audit.report.render import write_report
 from audit.report.views import ReportView, build_view
 from audit.run import replay_logs
@@ -276,6 +276,19 @@ def test_a_detector_that_tested_too_few_is_no_all_clear(tmp_path: Path) -> None:
     assert chart.empty == ("No fair-play suspicion was raised by the 6 detectors with enough "
                            "data (615 hypotheses tested); too few to find anything: "
                            "fairplay.loss_dumping.")  # fmt: skip
+
+
+def test_a_detector_that_found_something_from_few_is_not_called_too_few() -> None:
+    """A blind tester's planted dumper was found `major` by chip dumping from 6 pairs tested,
+    and the page called that detector "too few to find anything ... its silence says
+    nothing": it was not silent. Too few is said only of a detector that raised nothing."""
+    needs = "pair of players with 10 or more hands one of them won"
+    silent = Detector("fairplay.chip_dumping", 6, 0, needs)
+    found = Detector("fairplay.chip_dumping", 6, 1, needs)
+    assert silent.few
+    assert silent.few_note.startswith("too few to find anything")
+    assert not found.few
+    assert found.few_note == ""
 
 
 def test_detectors_that_all_had_enough_data_give_the_all_clear(tmp_path: Path) -> None:
