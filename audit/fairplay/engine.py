@@ -34,7 +34,7 @@ from scipy import stats
 
 from audit.fairplay.stats import Array, bh, testable
 from audit.fairplay.suspicion import Suspicion
-from audit.findings import Thresholds
+from audit.findings import Severity, Thresholds
 
 _SECTION = re.compile(r"^-- name: (\w+)\s*$", re.MULTILINE)
 _PARAM = re.compile(r"\$([a-z_]+)")
@@ -318,6 +318,10 @@ class Words:
     needs: str = ""
     """What one hypothesis is, as "each ...": a night with none tested none (run.json,
     the report's detector table)."""
+    most: Severity = Severity.MAJOR
+    """The most its suspicions are, however small their q-value: a pattern whose benign
+    reading is as common as the fault (co-seating: friends) is a lead to look at, never
+    evidence to act on at once (docs/fairplay.md, "Default thresholds")."""
 
 
 Text = Callable[[Mapping[str, Any], int], tuple[str, str, str]]
@@ -345,6 +349,8 @@ def suspicions(
     for i, row, who, pair in zip(picked, rows, accounts, pairs, strict=True):
         severity = settings.thresholds.severity(float(found.q[i]))
         assert severity is not None  # reported means q <= the report threshold
+        if severity.rank > words.most.rank:
+            severity = words.most
         message, want, seen = text(row, i)
         out.append(
             Suspicion(

@@ -69,6 +69,18 @@ def test_co_seating_finds_a_pair_that_keeps_sitting_together() -> None:
     assert "P0008" in s.recorded_text
 
 
+def test_co_seating_alone_is_at_most_minor_however_strong() -> None:
+    """Sitting together is what friends do (docs/fairplay.md, "Default thresholds"): a pair
+    seated together in 24 games, its q-value past the `major` line, is a lead, `minor` (a
+    blind tester's honest friends were `major` and failed the night's run)."""
+    night = Night(seed=4)
+    night.together.append((("P0007", "P0008"), 24))
+    tested = co_seating(night.build().load(), SETTINGS)
+    (s,) = [s for s in tested.suspicions if s.players == ("P0007", "P0008")]
+    assert s.q_value <= SETTINGS.thresholds.major
+    assert s.severity is Severity.MINOR
+
+
 def test_co_seating_expects_the_only_two_players_of_a_lobby_to_share_every_game() -> None:
     """A heads-up lobby at another stake that only two accounts play: random seating cannot
     help seating them together, so their forty games are what it expects, not twice it (an
