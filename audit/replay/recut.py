@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import combinations
 from typing import NamedTuple
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF
@@ -43,16 +44,19 @@ def settled_otherwise(
 ) -> Iterator[Settled]:
     """Where the hand has value cards and ``AMOUNTS`` or more amounts the rules disagree
     with (and nothing else is wrong with its money's ground: no verdict or points finding):
-    the settlement with ``out``, the players the rules leave out of it, in; then around
-    each card near the hand's cut card (``_near``) whose value cards are not the hand's
+    the settlement with ``out``, the players the rules leave out of it, in, then with each
+    smaller group of them (a platform that pays a dropper, after Adda52, but not one who
+    declared wrongly: three findings for a blind tester, where all of them in was one);
+    then around each card near the hand's cut card (``_near``) whose value cards are not the hand's
     own."""
     amounts = sum(1 for f in findings if f.check == "score.amount")
     if rules.value_cards is None or hand.wild == NO_CARD or amounts < AMOUNTS:
         return
     if any(f.check in ("declare.verdict", "score.outcome", "score.points") for f in findings):
         return
-    if out:
-        yield Settled(None, out)
+    for size in range(len(out), 0, -1):  # all of them first, then fewer (a blind tester's
+        for some in combinations(out, size):  # platform paid the dropper, not the declarer)
+            yield Settled(None, some)
     own = Jokers.for_wild_card(hand.wild, rules).kinds
     seen = {own}
     for code in range(len(CODE_TEXT)):  # the printed joker last

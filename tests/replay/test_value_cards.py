@@ -10,6 +10,7 @@ hand show cap.
 
 from __future__ import annotations
 
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -312,3 +313,41 @@ def test_points_value_cards_settled_with_a_player_who_dropped_is_one_finding() -
     hand.results = [r._replace(amount=Decimal("-29.00")) if r.player == "C" else r
                     for r in hand.results]  # fmt: skip
     assert [f.player_id for f in audit_hand(hand, game, R21).findings] == ["C"]
+
+
+def _fourth(held: list[str], stock: str, wild: str, value: str) -> str:
+    """21 cards for a fourth player D from what the three decks have left, ``value`` (a
+    value card) among them."""
+    left = Counter({f"{r}{s}": 3 for r in "A23456789TJQK" for s in "SHDC"})
+    left["JK"] = 3
+    for card in " ".join([*held, stock, wild]).split():
+        left[card] -= 1
+    assert left[value] > 0
+    left[value] -= 1
+    rest = [c for c, n in sorted(left.items()) if c != "JK" for _ in range(n)]
+    return " ".join([value, *rest[:20]])
+
+
+def test_points_value_cards_settled_with_the_dropper_but_not_the_wrong_declarer_is_one_finding(
+) -> None:  # fmt: skip
+    """points.value_cards ("a player who dropped or declared wrongly neither pays nor
+    receives"): C declares wrongly and D drops holding the value card 7H; the platform
+    settles the value cards with D in (Adda52's "middle drop: value cards honoured",
+    docs/rules-21-27.md) but not C. Every amount moves by that alone: one finding naming D
+    (a blind tester had three, one per amount: only all the players out at once was
+    tried)."""
+    stock = "3H 4C 5H 8H"
+    d = _fourth([A, B, C], stock, "7H", "7H")
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C draw_stock 5H",
+                   "C declare 5H: KS KD QC QH JS JD TC TH AS AD 9C 9H 8S 8D 6H 6H 2C 4D 3S 5S 2H",
+                   "D drop"]  # fmt: skip
+    results = {"A": ("won", 0, "0"), "B": ("lost", 9, "0"),
+               "C": ("invalid_declare", 120, "0"), "D": ("first_drop", 30, "0")}  # fmt: skip
+    game, hand = hand_21(results, seats={"A": A, "B": B, "C": C, "D": d}, events=events,
+                         stock=stock)  # fmt: skip
+    _recorded_as(game, hand, Settled(None, ("D",)))
+    (found,) = audit_hand(hand, game, R21).findings
+    assert (found.check, found.expected, found.recorded) == ("score.amount", "without D", "with D")
+    _recorded_as(game, hand, Settled(None, ()))  # the rules' own settlement
+    assert audit_hand(hand, game, R21).findings == []
