@@ -398,8 +398,9 @@ def _best_set(
             continue
         counts = Counter(_SUIT_OF[c] for c in real)
         if max(counts.values()) > 1:
-            twice = next(s for s, k in counts.items() if k > 1)
-            reason = f"a set holds each suit once, and {_SUIT_NAMES[twice]} appears twice"
+            twice, times = next((s, k) for s, k in counts.items() if k > 1)
+            said = "twice" if times == 2 else f"{times} times"  # 5C 5C 5C: a blind tester
+            reason = f"a set holds each suit once, and {_SUIT_NAMES[twice]} appears {said}"
             continue
         if n > rules.max_set_size:
             reason = (
