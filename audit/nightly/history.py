@@ -391,11 +391,12 @@ def merge(
     }
 
 
-def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path | None) -> None:
+def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path | None) -> bool:
     """Bring ``history.duckdb`` to ``night``: delete what it holds beyond the night it
     last recorded (or beyond ``night``), insert the rows of the nights after it from the
     committed night's ``history/`` and ``seen.parquet``; one transaction, so running it
-    again changes nothing."""
+    again changes nothing. Whether it was behind ``night`` (a run killed after its commit,
+    or a database made again)."""
     with duck.connect(str(path)) as db:
         db.execute(DDL)
         # Added since the tables were first made (an older database has not got it; its
@@ -414,7 +415,8 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
         known = min(int(row[1]), night) if row is not None else 0
         older = row is not None and int(row[0]) < HISTORY_VERSION
         if row is not None and int(row[1]) == night and not older:
-            return
+            return False
+        behind = night_folder is not None and (row is None or int(row[1]) < night)
         db.execute("BEGIN TRANSACTION")
         if older:  # version 1 keyed files by the hash alone: made again from seen.parquet
             db.execute("DROP TABLE files")
@@ -444,3 +446,4 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
             {"version": HISTORY_VERSION, "night": night},
         )
         db.execute("COMMIT")
+    return behind

@@ -17,7 +17,7 @@ import json
 import os
 import shutil
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -126,6 +126,10 @@ class NightSummary:
     (``_rules_changed``)."""
     skipped: tuple[str, ...] = ()
     """When nothing was new: the writer's own files found that no night listed yet."""
+    unfinished: str = ""
+    """When nothing was new and the last night's run was killed after its commit (this run
+    brought the history up to it): that night's worst severity, whose exit status this run
+    gives, so a scheduler retrying the killed job sees the night's (``finish``)."""
 
     def line(self) -> str:
         """The one line the command prints."""
@@ -142,9 +146,14 @@ class NightSummary:
                 n = len(self.skipped)
                 own = (f", {n} writer's own file{'s' * (n != 1)} not read"
                        f" ({', '.join(self.skipped[:3])}{' and more' * (n > 3)})")  # fmt: skip
+            done = ""
+            if self.unfinished:  # a blind tester's retried job exited 0 on a critical night
+                done = (f"; {last} was committed by a run that stopped before it finished: "
+                        f"its findings' worst is {self.unfinished}, exit status "
+                        f"{self.exit_status}")  # fmt: skip
             return (
                 f"Nothing new since {last}: {files}{own}; {self.running} game"
-                f"{'s' * (self.running != 1)} still running; nothing committed"
+                f"{'s' * (self.running != 1)} still running; nothing committed{done}"
             )
         hands = self.hands
         changed = ""
@@ -203,25 +212,38 @@ def nightly_logs(
         )
     with open_state(state) as st:
         committed = load_committed(st)
-        finish(st)
+        unfinished = finish(st)
         try:
-            return _night(st, committed, logs, workers, fail_on, progress, fairplay, rng, rules)
+            summary = _night(st, committed, logs, workers, fail_on, progress, fairplay, rng,
+                             rules)  # fmt: skip
         finally:
             shutil.rmtree(st.work, ignore_errors=True)
+    if unfinished is not None and not summary.audited:
+        return replace(summary, unfinished=unfinished[1] or "none", exit_status=unfinished[0])
+    return summary
 
 
-def finish(st: State) -> None:
+def finish(st: State) -> tuple[int, str | None] | None:
     """What follows the commit of the last night, done again at every start (a run may
     have been killed after its commit): the history database brought to it, the carried
-    rows of older nights removed."""
+    rows of older nights removed. Where the history was behind (the run that committed
+    the last night was killed before it finished), that night's exit status and worst
+    severity (its run.json), else None: a run with nothing new then exits as that night
+    did, so a scheduler retrying the killed job does not read 0 for a night with findings
+    (a blind tester)."""
     last = st.last
     with reading(st.folder, st.folder / HISTORY_DB, REBUILD):
-        sync_database(st.folder / HISTORY_DB, last, st.night,
-                      last / CARRY / SEEN if last is not None else None)  # fmt: skip
+        behind = sync_database(st.folder / HISTORY_DB, last, st.night,
+                               last / CARRY / SEEN if last is not None else None)  # fmt: skip
     if st.nights.is_dir():
         for path in sorted(st.nights.iterdir()):
             if path.name.isdigit() and int(path.name) < st.night:
                 shutil.rmtree(path / CARRY, ignore_errors=True)
+    if not behind or last is None:
+        return None
+    with reading(st.folder, last / "run.json"):
+        run = json.loads((last / "run.json").read_text(encoding="utf-8"))
+    return int(run.get("exit_status", 0)), run.get("worst_severity")
 
 
 @dataclass(frozen=True)

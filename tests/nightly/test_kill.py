@@ -26,7 +26,7 @@ import duckdb
 import pytest
 
 from audit.nightly.history import HISTORY_VERSION
-from audit.nightly.night import nightly_logs
+from audit.nightly.night import NightSummary, nightly_logs
 from audit.nightly.state import PAUSE_AT, PAUSE_FILE
 from tests.nightly.conftest import FIRST, SECOND, Cut
 from tests.nightly.nights import add_night
@@ -43,8 +43,8 @@ against a hung test, not a measure of speed)."""
 TABLES = ("meta", "nights", "checks", "hands", "money", "suspicions", "files")
 
 
-def run(logs: Path, state: Path) -> None:
-    nightly_logs(logs=logs, state=state, workers=1, progress=False)
+def run(logs: Path, state: Path) -> NightSummary:
+    return nightly_logs(logs=logs, state=state, workers=1, progress=False)
 
 
 @pytest.fixture(scope="module")
@@ -142,8 +142,20 @@ def test_killed_at_a_checkpoint_and_run_again(
     assert committed == (2 if point == "committed" else 1)
     if point == "committed":
         assert history(state)["meta"] == [(HISTORY_VERSION, 1)]  # behind: the next run brings it up
-    run(logs, state)
+    again = run(logs, state)
     check_same(state, uninterrupted)
+    if point == "committed":
+        # nothing new, but the night the killed run committed is said, and its exit status
+        # given, so a scheduler retrying the job sees it (a blind tester's retry exited 0
+        # on a night with critical findings)
+        night = json.loads((uninterrupted / "nights" / "0002" / "run.json").read_text())
+        assert not again.audited
+        assert (again.exit_status, again.unfinished) == (
+            night["exit_status"], night["worst_severity"] or "none")
+        assert "night 2 was committed by a run that stopped before it finished" in again.line()
+    else:
+        assert again.audited
+        assert again.unfinished == ""
 
 
 def test_killed_in_the_middle_of_its_replay_and_run_again(
