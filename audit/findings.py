@@ -281,6 +281,7 @@ CONTRACT: dict[str, str] = {
     "tables.optional": "game_events, ledger and sessions are optional; a check that needs a "
     "missing one is skipped, never passed (log-format.md)",
     "tables.files": "a table's rows may be in any of its files (log-format.md)",
+    "sessions.game_id": "one row per player connection to a game (log-format.md, sessions)",
     "game_events.action": "a game's actions between hands: eliminated, rebuy, split_offer, "
     "split_accept, split_reject, split, game_won (log-format.md, game_events)",
     "hands.shuffle": "a provably-fair hand's commitment (log-format.md, hands.shuffle)",

@@ -263,3 +263,31 @@ def test_results_player_id_a_loser_without_a_results_row_settles_as_the_rules_sa
     game.ledger[1] = LedgerRow("P2", "points_settlement", Decimal("-41.00"))
     unit = audit_unit(GameUnit(game.game_id, game, [hand]))
     assert [f.check for f in unit.findings] == ["ledger.balance"]
+
+
+def test_sessions_game_id_games_without_a_sessions_row_are_said_not_seen(tmp_path: Path) -> None:
+    """log-format.md, sessions: "one row per player connection to a game". A night whose
+    sessions rows cover g1 but not g2 gets one `check.skipped` saying table.limit and the
+    shared-device detector did not see g2 (a blind tester's night had sessions for 5 of
+    its 947 games, and read as clean); with every game covered, none."""
+    logs = _table_of_two_games(tmp_path)
+    joined = {"client": "app", "ip": "10.0.0.1", "device_id": "d1", "joined_at": T0,
+              "left_at": T0 + timedelta(hours=1)}  # fmt: skip
+    for player in ("P1", "P2"):
+        logs.row("sessions", player_id=player, game_id="g1", **joined)
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (gap,) = [f for f in findings if f["rule"].startswith("sessions.game_id")]
+    assert (gap["check"], gap["severity"], gap["game_id"]) == ("check.skipped", "info", "")
+    assert gap["message"] == (
+        "1 of the night's 2 games have no sessions row (g2): table.limit and "
+        "fairplay.shared_device could not see who played in them or from where, and judged "
+        "the other 1 only."
+    )
+    for player in ("P1", "P2"):
+        logs.row("sessions", player_id=player, game_id="g2", **{
+            **joined, "joined_at": T0 + timedelta(hours=2), "left_at": T0 + timedelta(hours=3)})
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert not [f for f in findings if f["rule"].startswith("sessions.game_id")]
