@@ -136,7 +136,7 @@ def signed(amount: Decimal, *, whole: bool = False) -> str:
     """``+40.00``, ``-12.50``, ``0.00``: money with its sign; ``whole``: chips, whole
     numbers without decimals (``+40``, ``audit.games.deals.chips``).
 
-    >>> signed(Decimal("40.00")), signed(Decimal("40.00"), whole=True), signed(ZERO)
+    >>> signed(Decimal("40.00")), signed(Decimal("40.00"), whole=True), signed(Decimal("0.00"))
     ('+40.00', '+40', '0.00')
     """
     text = (chips(amount) or "") if whole else str(amount)
