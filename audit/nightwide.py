@@ -195,7 +195,8 @@ def night_formats(log: LogRoot) -> set[str] | None:
 
 
 _GAPS = """
-WITH g AS (SELECT DISTINCT game_id FROM {hands} WHERE game_id IS NOT NULL),
+WITH ended AS (SELECT game_id FROM {games} WHERE ended_at IS NOT NULL),
+g AS (SELECT DISTINCT game_id FROM {hands} WHERE game_id IN (SELECT game_id FROM ended)),
 s AS (SELECT DISTINCT game_id FROM {sessions} WHERE game_id IS NOT NULL),
 missing AS (SELECT game_id FROM g ANTI JOIN s USING (game_id))
 SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM missing),
@@ -208,16 +209,18 @@ def session_gaps(log: LogRoot) -> list[Finding]:
     (those with hands) have none: every seated player connects to their game (log-format.md:
     "one row per player connection to a game"), so table.limit and the shared-device
     detector did not see those games (a blind tester's night held sessions for 5 of its
-    947 games, and read as clean). Not when the table is missing, holds no row, or has a
-    file that could not be read: ``night_checks`` says those."""
+    947 games, and read as clean). Only games that ended: a connection is written when it
+    ends (its ``left_at``), so a game still running may have none yet. Not when the table
+    is missing, holds no row, or has a file that could not be read: ``night_checks`` says
+    those."""
     files = log.files.get("sessions", [])
     if not files or not any(f.rows for f in files) or log.unread.get("sessions"):
         return []
-    if not log.files.get("hands"):
+    if not log.files.get("hands") or not log.files.get("games"):
         return []
     try:
         with duck.connect() as con:
-            row = con.execute(_GAPS.format(hands=scan(log, "hands"),
+            row = con.execute(_GAPS.format(hands=scan(log, "hands"), games=scan(log, "games"),
                                            sessions=scan(log, "sessions"))).fetchone()  # fmt: skip
     except duckdb.Error:
         return []  # a damaged file is the staging's to refuse; table.limit says its own
@@ -228,7 +231,7 @@ def session_gaps(log: LogRoot) -> list[Finding]:
     named = ", ".join(first) + (" and more" if missing > len(first) else "")
     return [finding(
         "check.skipped", game_id="", rule=contract("sessions.game_id"),
-        message=f"{missing:,} of the night's {total:,} games have no sessions row ({named}): "
+        message=f"{missing:,} of the night's {total:,} ended games have no sessions row ({named}): "
         "table.limit and fairplay.shared_device could not see who played in them or from "
         f"where, and judged the other {total - missing:,} only.",
     )]  # fmt: skip

@@ -281,7 +281,7 @@ def test_sessions_game_id_games_without_a_sessions_row_are_said_not_seen(tmp_pat
     (gap,) = [f for f in findings if f["rule"].startswith("sessions.game_id")]
     assert (gap["check"], gap["severity"], gap["game_id"]) == ("check.skipped", "info", "")
     assert gap["message"] == (
-        "1 of the night's 2 games have no sessions row (g2): table.limit and "
+        "1 of the night's 2 ended games have no sessions row (g2): table.limit and "
         "fairplay.shared_device could not see who played in them or from where, and judged "
         "the other 1 only."
     )
