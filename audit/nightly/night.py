@@ -92,6 +92,9 @@ class NightSummary:
     """The night's outputs (``DIR/nights/NNNN``)."""
     taken: int = 0
     rewritten: int = 0
+    reaudited: int = 0
+    """The games of earlier nights audited again because a file of theirs was rewritten:
+    their findings are raised again (docs/nightly.md), which the line says."""
     seen_before: int = 0
     duplicates: int = 0
     carried_in: int = 0
@@ -135,7 +138,7 @@ class NightSummary:
         """The one line the command prints."""
         files = (
             f"{self.taken} new file{'s' * (self.taken != 1)}"
-            + (f" ({self.rewritten} rewritten)" if self.rewritten else "")
+            + (f" ({self.rewritten} rewritten{self._again()})" if self.rewritten else "")
             + f", {self.seen_before} seen on earlier nights"
             + (f", {self.duplicates} same as another" if self.duplicates else "")
         )
@@ -176,6 +179,16 @@ class NightSummary:
                             self.shuffle_too_few)
             + f"; outputs in {self.folder}"
         )
+
+    def _again(self) -> str:
+        """``: 999 games of earlier nights audited again, their findings with them``: a
+        blind tester's night read as a new critical night where only a rewritten file's
+        games, audited again, repeated an earlier night's findings."""
+        if not self.reaudited:
+            return ""
+        n = self.reaudited
+        return (f": {n} game{'s' * (n != 1)} of earlier nights audited again, "
+                f"{'their' if n != 1 else 'its'} findings with them")  # fmt: skip
 
     def _held(self) -> str:
         """Why games carried in were carried on, when a refused file holds their end."""
@@ -444,6 +457,7 @@ def _night(
         folder=target,
         taken=len(intake.taken),
         rewritten=len(intake.rewritten),
+        reaudited=len(again.games),
         seen_before=len(intake.seen_before),
         duplicates=len(intake.duplicates),
         carried_in=len(split.carried_in),

@@ -378,6 +378,12 @@ def test_a_rewritten_files_games_take_their_rows_from_a_file_moved_since(
     pq.write_table(pq.read_table(hands), hands, compression="zstd")  # same rows, new bytes
     second = night(logs, state)
     assert (second.rewritten, second.seen_before) == (1, 6)
+    # the line says the earlier games audited again and their findings raised again (a
+    # blind tester read such a night as a new critical one)
+    games = json.loads((state / "nights" / "0002" / "nightly.json").read_text())["reaudited_games"]
+    assert second.reaudited == len(games) > 0
+    assert (f"1 new file (1 rewritten: {len(games)} games of earlier nights audited again, "
+            "their findings with them)") in second.line()  # fmt: skip
     run = json.loads((state / "nights" / "0002" / "run.json").read_text(encoding="utf-8"))
     assert "ledger/archive/part-0.parquet" in {i["path"] for i in run["inputs"]}
     judged = f'SELECT "check", hand_id, player_id, message FROM FILE WHERE {LEAVE_OUT}'
