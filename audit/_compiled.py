@@ -47,6 +47,7 @@ MODULES = (
     "audit/games/pool.py",
     "audit/games/deals.py",
     "audit/games/ledger.py",
+    "audit/games/prize.py",
     "audit/shuffle/commitment.py",
     "audit/sim/players.py",
     "audit/sim/play.py",

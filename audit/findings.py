@@ -227,7 +227,7 @@ NOT_RUN_WITHOUT: dict[str, tuple[str, ...]] = {
                     Code.POOL_SPLIT),
 }  # fmt: skip
 """The checks that do not run at all on a night whose optional table is missing or holds no
-row it could read (``check.skipped``; audit.unit.NEEDED_BY says the same in words): a
+row it could read (``check.skipped``; audit.skipped.NEEDED_BY says the same in words): a
 count of 0 for them that night would read as passed (the nightly trends say "not run")."""
 
 

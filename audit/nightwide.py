@@ -17,7 +17,7 @@ from audit.findings import Finding, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot
 from audit.logs.refile import REFILED
-from audit.unit import skipped_words
+from audit.skipped import skipped_words
 
 EMPTY_IS_SILENT = ("ledger", "sessions")
 """Optional tables whose files, read and holding no row at all, would flag nothing: a game

@@ -14,7 +14,7 @@ so a spawned worker starts fast.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -25,24 +25,18 @@ from audit.findings import (
     contract,
     finding,
     may_be_in,
-    table_lacking,
     worst,
 )
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
 from audit.games.gamerow import read_games_row
-from audit.games.ledger import (
-    balance,
-    check_ledger,
-    split_accounted,
-    unpaid_by_rules,
-)
+from audit.games.ledger import balance, check_ledger, split_accounted, unpaid_by_rules
 from audit.games.match import check_match
-from audit.games.pool import judge_pool
+from audit.games.pool import PoolJudgement, judge_pool
+from audit.games.prize import SplitOwed
 from audit.records import (
     MAX_SEATS,
     NO_CARD,
-    POOL_FORMATS,
     Format,
     Game,
     GameUnit,
@@ -59,6 +53,7 @@ from audit.replay.openmelds import audit_open_hand
 from audit.replay.outcome import HandAudit, audit_hand
 from audit.rules.registry import active, lookup
 from audit.rules.ruleset import Ruleset, preset_ids
+from audit.skipped import skipped_checks
 
 # Final: compiled, each is a C static, not a lookup in the module's dict at every event.
 _NEEDS_CARD: Final = frozenset({"draw_stock", "draw_discard", "discard", "declare"})
@@ -328,79 +323,6 @@ def _audited(
     return out
 
 
-_EVERY: Final = frozenset(Format)
-_POOLS: Final = frozenset(POOL_FORMATS)
-NEEDED_BY: Final = {
-    "sessions": (
-        ("table.limit and fairplay.shared_device (accounts at one table through one device "
-         "or address)", frozenset[Format]()),
-    ),
-    "ledger": (("ledger.balance", _EVERY - {Format.MATCH}),  # a match has no money
-               ("the split amounts of pool.split", _POOLS)),
-    "game_events": (
-        ("the pool checks (scores, eliminations, rebuys, splits, the winner)", _POOLS),
-        ("the winner of a deals game or a match", frozenset({Format.DEALS, Format.MATCH})),
-        ("the entries and prize of a pool or deals game", _POOLS | {Format.DEALS}),
-    ),
-}  # fmt: skip
-"""What cannot be checked without each optional table, and the formats of the games whose
-checks it is (the sessions table's are the night's, no one game's)."""
-
-
-def skipped_words(
-    table: str,
-    refused: Sequence[str] = (),
-    game_format: str | None = None,
-    night: Collection[str] | None = None,
-    empty: bool = False,
-) -> str | None:
-    """The ``check.skipped`` sentence for an optional table the log root lacks (``refused``:
-    its files, none of which could be read): what the night could not check (of the games
-    of the formats ``night`` holds, when known), or (with ``game_format``) what it could
-    not check of a game of that format; ``None`` when nothing of such a game rests on the
-    table (a night of matches has no money to check). One sentence for the night's
-    finding and for ``explain``, so that both say the same. ``empty``: the table's files
-    were read and hold no row (``nightwide.EMPTY_IS_SILENT``).
-
-    >>> print(skipped_words("ledger"))  # doctest: +NORMALIZE_WHITESPACE
-    The log root has no ledger table, so ledger.balance and the split amounts of pool.split
-    could not be checked.
-    >>> print(skipped_words("game_events", game_format="deals"))  # doctest: +NORMALIZE_WHITESPACE
-    The log root has no game_events table, so the winner of a deals game or a match and the
-    entries and prize of a pool or deals game could not be checked.
-    >>> skipped_words("game_events", game_format="points") is None
-    True
-    >>> skipped_words("ledger", night={"match"}) is None
-    True
-    """
-    if game_format is not None:
-        parts = [words for words, formats in NEEDED_BY[table] if game_format in formats]
-    else:  # the night's: its own checks (no formats), and those of the games it holds
-        parts = [words for words, formats in NEEDED_BY[table]
-                 if night is None or not formats or formats & set(night)]  # fmt: skip
-    if not parts:
-        return None
-    what = table_lacking(table, refused, empty=empty)
-    *others, last = parts
-    needed = f"{', '.join(others)}{',' * (len(others) > 1)} and {last}" if others else last
-    return f"{what}, so {needed} could not be checked."
-
-
-def skipped_checks(
-    game_format: str, missing: frozenset[str], damaged: Mapping[str, Sequence[str]]
-) -> dict[str, str]:
-    """``skipped_words`` for each optional table the log root lacks (``missing``) that a
-    check of a game of ``game_format`` rests on, by table; ``damaged`` names the files of
-    each that could not be read."""
-    return {
-        table: words
-        for table in sorted(missing)
-        if table in NEEDED_BY and table != "sessions"
-        for words in [skipped_words(table, damaged.get(table, ()), game_format)]
-        if words is not None
-    }
-
-
 def _quarantine_hand(out: UnitAudit, hand: Hand, why: str) -> None:
     """The hand is not replayed: a quarantined row in hands.parquet, and a quarantine row
     unless the reader has listed it already."""
@@ -570,7 +492,8 @@ def game_checks(
             deals.winner if deals is not None and events else None)
         found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected, winner=winner,
-            void_rebuys=pool.void_rebuys if pool is not None else ()), expected)  # fmt: skip
+            void_rebuys=pool.void_rebuys if pool is not None else (),
+            split_owed=split_owed(game, pool)), expected)  # fmt: skip
     if deals is not None:
         found += deals.findings
     elif pool is not None:
@@ -578,6 +501,22 @@ def game_checks(
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)
     return split_accounted(found)
+
+
+def split_owed(game: Game, pool: PoolJudgement | None) -> SplitOwed | None:
+    """The automatic split the rules owed a pool game that records no split: the first
+    hand after which it was due (``PoolJudgement.due_after``) and the players left then.
+    The game ended there by the rules, so its ledger is judged against that split's equal
+    shares, not a winner's prize (schemas/money.md, step 4). A game the record split later
+    has its split judged as recorded (its ``pool.split`` findings, docs/replay.md)."""
+    if pool is None or pool.due_after is None or game.running:
+        return None
+    if any(e.action == "split" for e in game.game_events):
+        return None
+    standing = pool.standings.get(pool.due_after)
+    if standing is None or len(standing.active) < 2:
+        return None
+    return SplitOwed(pool.due_after, standing.active)
 
 
 _RESTS = {

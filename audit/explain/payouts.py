@@ -3,7 +3,7 @@ give (the entries, the rake, the prize or the split shares, the points settlemen
 how it is made and the rule behind it; and of one explained hand: each player's amount by
 the rules, or why there is none (``hand_amount``, ``settled_by_rules``).
 
-The sums come from the game checks' own arithmetic (``audit.games.ledger.prize_pool`` and
+The sums come from the game checks' own arithmetic (``audit.games.prize.prize_pool`` and
 ``points_owed``, ``audit.games.split.split_shares``, ``audit.money.rake``); where the checks
 do not judge the money (a running game, a game not all of whose hands could be read, a
 called-off game: ``records.called_off`` ...) the view says so instead, with the same
@@ -24,16 +24,9 @@ from audit.explain.standing import in_seat_order, left_out
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
-from audit.games.ledger import (
-    BALANCE_RULE,
-    POOL_RULE,
-    PrizePool,
-    points_owed,
-    prize_pool,
-    refunds,
-    settle_by_rules,
-)
+from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
 from audit.games.pool import PoolJudgement, judge_pool
+from audit.games.prize import PrizePool, prize_pool
 from audit.games.split import equal_words, split_shares, unmet_needs
 from audit.money import rake as rake_of
 from audit.records import (
@@ -232,7 +225,7 @@ def _pool_payouts(
     fee: Decimal,
     against: RulesWinner | None = None,
 ) -> tuple[Payout, ...]:
-    """Entries, rake and the prize (``ledger.prize_pool``), or the split shares. The prize
+    """Entries, rake and the prize (``prize.prize_pool``), or the split shares. The prize
     goes to the rules' winner where the pool check knows one (``check_ledger``'s reading)."""
     judged = judge_pool(game, hands, rules, expected=unit.rules_say())
     money = prize_pool(game, hands, fee, judged.void_rebuys)
@@ -242,7 +235,7 @@ def _pool_payouts(
     entries += f" at {fee}"
     stray = [e for e in game.game_events if e.action == "rebuy"]
     if game.format not in POOL_FORMATS and stray:
-        # none counted (ledger.counted_rebuys): said, not "3 players and 1 rebuy"
+        # none counted (prize.counted_rebuys): said, not "3 players and 1 rebuy"
         what = "the rebuy recorded is" if len(stray) == 1 else f"the {len(stray)} recorded are"
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
     again = {f.seq for f in unit.findings if f.check == "pool.rebuy" and f.seq is not None
@@ -251,14 +244,14 @@ def _pool_payouts(
             if e.action == "rebuy" and e.seq in set(judged.void_rebuys) - again]  # fmt: skip
     entries += _repeated_rebuys(game, judged.void_rebuys, again, fee)
     if void:
-        # a rebuy of a player still in is no rebuy (ledger.counted_rebuys): not counted
+        # a rebuy of a player still in is no rebuy (prize.counted_rebuys): not counted
         entries += (f"; {and_words(void)} {'is' if len(void) == 1 else 'are'} not counted: "
                     "by the rules the player was not eliminated in that hand, so had no "
                     "rebuy to make (the pool.rebuy finding)")  # fmt: skip
     refused = refused_rebuys(game, unit.findings)
     if refused:
         # every other rebuy row counts, one the rules refuse included
-        # (ledger.counted_rebuys): said so, not a bare "agrees" beside its pool.rebuy
+        # (prize.counted_rebuys): said so, not a bare "agrees" beside its pool.rebuy
         # finding (a blind tester)
         entries += (f"; the rules do not allow {and_words(refused)} (the pool.rebuy "
                     "finding), but the entries count every rebuy of a player who was out, as "
@@ -269,16 +262,15 @@ def _pool_payouts(
         Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
                f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
     ]  # fmt: skip
+    due = owed_split(judged, game, hands, unit.findings, rules)
+    if due is not None:  # its split rows are the shares it owes, not a split recorded
+        return tuple(out) + _owed_split_payouts(due, money, game, rules, fee)
     if any(r.kind == "split" for r in game.ledger):
         return tuple(out) + _split_payouts(unit, judged, hands, game, rules, fee)
     paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
-    due = owed_split(judged, game, hands, unit.findings, rules)
-    if due is not None:
-        return tuple(out) + _owed_split_payouts(due, judged, money, paid, hands, game, rules,
-                                                fee)  # fmt: skip
     # The rules' winner, whom the ledger check pays the prize (``unit.game_checks``): the
     # last player left of a pool game, the one with the most chips of a deals game.
     by_rules = judged.winner if game.format in POOL_FORMATS else deals_winner(
@@ -365,52 +357,48 @@ def owed_split(
 
 
 def _owed_split_payouts(
-    due: OwedSplit,
-    judged: PoolJudgement,
-    money: PrizePool,
-    paid: Mapping[str | None, Decimal],
-    hands: list[Hand],
-    game: Game,
-    rules: Ruleset,
-    fee: Decimal,
+    due: OwedSplit, money: PrizePool, game: Game, rules: Ruleset, fee: Decimal
 ) -> tuple[Payout, ...]:
     """Each player's share of the automatic split the rules owed (``owed_split``) against
-    the prize paid: the ledger check judges the prize against the winner (the rules' last
-    player left, else the recorded one: schemas/money.md step 4), so each sum is "not
-    compared", the difference being the ``pool.split`` finding's, unless a ledger finding
-    stands on it ("differs"). A blind tester read "P0029's prize: 0.00 by the rules ... the
-    game has no winner yet and no prize is due" beside a pool.split finding that the prize
-    should have been split, and nothing of what the other player was owed."""
+    what the ledger paid them, in ``prize`` and ``split`` rows together, as the ledger check
+    judges it (``prize.owed_shares``): the game ended there by the rules, so nobody is owed
+    a prize, and the shares are compared ("agrees", "differs"), the Owed line saying who is
+    owed what. Until 2026-12-07 the ledger was judged against the winner the record played
+    on to, so the shares were "not compared" and the others' shares owed said nowhere, and
+    a ledger that paid the shares had no sum here at all (blind testers). The shares are of
+    every entry the game counts (``prize_pool``): a rebuy after the split was due is one the
+    rules refuse, counted as recorded (its ``pool.rebuy`` finding)."""
     pool = rules.pools[game.format]
-    entries = len(hands[0].seats) + due.rebuys
+    entries = money.players + money.rebuys
     shares, how, cite = _shares("auto", due.players, due.scores, pool, game, rules, fee, entries,
                                  due.after)
-    winner = judged.winner or money.winner
-    if winner is None:
-        check = "no winner is recorded, so the ledger check judges no prize"
-    else:
-        check = (f"the ledger is checked against {winner} as the game's winner, who should be "
-                 f"paid the prize of {money.prize}")  # fmt: skip
+    late = money.rebuys - due.rebuys
+    if late > 0:
+        how += (f"; the {late} rebuy{'s' if late != 1 else ''} after hand {due.after} "
+                f"{'is' if late == 1 else 'are'} counted as recorded (the pool.rebuy finding)")
+    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    prized: set[str] = set()
+    for row in game.ledger:
+        if row.kind in ("prize", "split") and row.player is not None:
+            paid[row.player] += row.amount
+            if row.kind == "prize":
+                prized.add(row.player)
     out = []
-    for player in [*due.players, *sorted((p for p in paid if p not in shares), key=str)]:
-        wants = money.prize if player == winner else ZERO
+    for player in [*due.players, *sorted(p for p in paid if p not in shares)]:
         got = paid.get(player, ZERO)
         if player in shares:
             words = (f"score {due.scores.get(player, 0)}: {how}, the game ending there by the "
-                     f"rules (the pool.split finding)")  # fmt: skip
+                     f"rules (the pool.split finding), so no prize is due")  # fmt: skip
         else:
-            words = f"{player or 'nobody'} was not in the game at the split the rules owed"
-        if player in shares and got:
-            words += f"; the {got} recorded is a prize"
-        if winner is not None and got != wants:
-            words += f"; {check} (see the ledger.balance finding)"
-        else:
-            words += f"; {check}: the difference is the pool.split finding's, not a money finding"
+            words = (f"{player} was not among the players left after hand {due.after}, whom "
+                     "the split the rules owed pays")  # fmt: skip
+        if player in prized:
+            words += f"; the ledger pays {player} a prize"
+        if got != shares.get(player, ZERO):
+            words += " (see the ledger.balance finding)"
         out.append(
-            Payout("split share" if player in shares else "prize", player or "",
-                   str(shares.get(player or "", ZERO)), str(got), words,
-                   cite if player in shares else (POOL_RULE,),
-                   judged=str(wants if winner is not None else got))
+            Payout("split share", player, str(shares.get(player, ZERO)), str(got), words,
+                   cite)
         )  # fmt: skip
     return tuple(out)
 
@@ -456,7 +444,7 @@ def _repeated_rebuys(
 def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
     """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
     ``pool.rebuy`` finding expects what it lacked): the game's checks count it as recorded
-    (``ledger.counted_rebuys``); a rebuy at the wrong new score is allowed, one of a player
+    (``prize.counted_rebuys``); a rebuy at the wrong new score is allowed, one of a player
     still in (expected ``no rebuy``) is counted nowhere, and a rebuy row written again
     (expected ``one rebuy event``) is a void repeat of a rebuy counted once."""
     if game.format not in POOL_FORMATS:

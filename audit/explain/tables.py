@@ -137,7 +137,7 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
         case "eliminated":
             text = f"{who} is eliminated with a score of {e.score}{limit}"
         case "rebuy" if game.format not in POOL_FORMATS:
-            # no fee: nothing is counted for it (audit.games.ledger.counted_rebuys)
+            # no fee: nothing is counted for it (audit.games.prize.counted_rebuys)
             text = (f"{who} is recorded as buying back in (a rebuy) at a new score of "
                     f"{e.score}, which a {game.format} game does not have")  # fmt: skip
         case "rebuy" if repeats(refused, "rebuy"):

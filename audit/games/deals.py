@@ -8,10 +8,11 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   the sum the losers lost; the points are the rules' unless the rules or the record make
   the player the winner (``records.charged_points``, as the pool scores and
   the ledger take them), else the recorded ones. Chips are the points themselves, so
-  chips that follow right from the deal's recorded points, where the replay found those
-  points wrong (its ``score.points`` or ``drop.penalty``), are that finding, not a second
-  one (``recorded_chips``); the deal count is judged from the chips so recorded, but the
-  game's winner from the rules' chips: a ``game_won`` (and its prize) that names the
+  chips that follow right from the deal's recorded points or outcomes, where the replay
+  found those wrong (its ``score.points``, ``drop.penalty`` or ``score.outcome``: a winner
+  and a loser swapped), are that finding, not a second one (``recorded_chips``); a deal
+  played past the last is judged on the chips so recorded and on the rules' alike, and the
+  game's winner on the rules' chips: a ``game_won`` (and its prize) that names the
   player the recorded chips make the leader, where the rules' points make another, is a
   finding of its own, as a pool elimination on a wrong score is (a blind tester: a winner
   and a loser swapped, or a hand lost written as an invalid declaration, moved 30 deals
@@ -51,6 +52,7 @@ from audit.games.leaving import Leaving, gone_for_good
 from audit.records import (
     Game,
     Hand,
+    Result,
     RulesPoints,
     RulesSay,
     and_words,
@@ -87,7 +89,7 @@ def judge_deals(
     ``expected`` holds what the rules give each player of each replayed hand."""
     if game.format != "deals":
         return DealsJudgement([], None)
-    out, followed, chips, complete, off, opened = _tally(hands, rules, expected or {})
+    out, followed, ruled, chips, complete, off, opened = _tally(hands, rules, expected or {})
     rests = _rests_on(off)
     leaving = gone_for_good(hands)
     out.extend(_removed(game, hands, rules, leaving))
@@ -95,7 +97,9 @@ def judge_deals(
     leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:
         return DealsJudgement(out, None)
-    out.extend(_deal_count_findings(game, hands, game.deals_count, rules, followed, still))
+    out.extend(
+        _deal_count_findings(game, hands, game.deals_count, rules, (followed, ruled), still)
+    )
     if game.running:
         return DealsJudgement(out, None)
     if opened:
@@ -129,8 +133,12 @@ def deals_winner(
 
 def _tally(
     hands: list[Hand], rules: Ruleset, said: RulesSay
-) -> tuple[list[Finding], list[dict[str, int]], dict[str, int], bool, list[int], list[Open]]:
+) -> tuple[
+    list[Finding], list[dict[str, int]], list[dict[str, int]], dict[str, int], bool, list[int],
+    list[Open],
+]:
     """Each deal's chip findings, the chips each deal moved as the game went on, the
+    rules' chips of each deal (those it moved, in a deal the rules leave open), the
     rules' chips in all, whether every deal is known (none quarantined, each with one
     winner and a results row for every player dealt in), the deals whose recorded
     chips follow points the replay found wrong (their own finding, not a chip one), and
@@ -139,6 +147,7 @@ def _tally(
     out: list[Finding] = []
     chips: dict[str, int] = {}
     followed: list[dict[str, int]] = []  # the chips each deal moved, as the game went on
+    ruled: list[dict[str, int]] = []  # the chips each deal moves by the rules
     off: list[int] = []
     opened: list[Open] = []
     complete = True
@@ -150,18 +159,20 @@ def _tally(
         if moved is None:
             complete = False
             continue
-        found, went = _amount_findings(hand, moved, rules.cite("deals.chips"))
+        ruling = said.get(hand.hand_id, {})
+        found, went = _amount_findings(hand, moved, rules.cite("deals.chips"), ruling)
         out.extend(found)
         followed.append(went)
         if went != moved:
             off.append(hand.hand_no)
-        left_open = open_deal(hand, said.get(hand.hand_id, {}), rules, moved)
+        left_open = open_deal(hand, ruling, rules, moved)
+        ruled.append(went if left_open is not None else moved)
         if left_open is not None:
             opened.append(left_open)
             moved = {p: -left_open.penalty if p == left_open.declarer else 0 for p in moved}
         for player, count in moved.items():  # the winner is the rules' (module doc)
             chips[player] = chips.get(player, 0) + count
-    return out, followed, chips, complete, off, opened
+    return out, followed, ruled, chips, complete, off, opened
 
 
 class Open(NamedTuple):
@@ -231,14 +242,15 @@ def open_deal(
 
 
 def _rests_on(off: list[int]) -> str:
-    """`` The record's chips follow deal 2's points, which the rules do not give (see that
-    deal's findings).``; empty when every deal's chips are the rules'."""
+    """`` The record's chips follow deal 2's recorded results, which the rules do not give
+    (see that deal's findings).``: its points, or who won it; empty when every deal's chips
+    are the rules'."""
     if not off:
         return ""
     deals = f"deal {off[0]}'s" if len(off) == 1 else f"deals {and_words([str(n) for n in off])}'"
     where = "that deal's" if len(off) == 1 else "those deals'"
-    return (f" The record's chips follow {deals} points, which the rules do not give (see "
-            f"{where} findings).")  # fmt: skip
+    return (f" The record's chips follow {deals} recorded results, which the rules do not "
+            f"give (see {where} findings).")  # fmt: skip
 
 
 def moved_chips(hand: Hand, said: RulesSay) -> dict[str, int] | None:
@@ -250,16 +262,15 @@ def moved_chips(hand: Hand, said: RulesSay) -> dict[str, int] | None:
     if len(winners) != 1 or hand.without_result():
         return None
     rules = said.get(hand.hand_id, {})
-    won = [p for p, e in rules.items() if e.outcome == "won"]
-    points = {r.player: rules[r.player].points for r in hand.results if r.player in rules}
-    if won and won != winners and len(won) == 1 and None not in points.values() \
-            and len(points) == len(hand.results):
+    won = rules_winner(hand, rules)
+    if won is not None:
         # The record's deal winner is not the rules' (the replay's score.outcome findings):
         # the chips follow the rules' outcomes, so chips that do are right, and the game's
         # totals and winner are the rules' (a blind tester's winner and loser written the
         # other way round had the right chips flagged, and the game won moved).
-        moved = {p: -(n or 0) for p, n in points.items() if p != won[0]}
-        moved[won[0]] = -sum(moved.values())
+        moved = {r.player: -(rules[r.player].points or 0) for r in hand.results
+                 if r.player != won}  # fmt: skip
+        moved[won] = -sum(moved.values())
         return moved
     moved = {
         r.player: -charged_points(r, rules.get(r.player))
@@ -268,6 +279,18 @@ def moved_chips(hand: Hand, said: RulesSay) -> dict[str, int] | None:
     }
     moved[winners[0]] = -sum(moved.values())
     return moved
+
+
+def rules_winner(hand: Hand, said: Mapping[str, RulesPoints]) -> str | None:
+    """The deal's winner by the rules where it is not the recorded one and the rules decide
+    the deal whole (one winner, every player's points known: the replay's ``score.outcome``
+    or ``declare.verdict`` findings say so); else None, the recorded winner standing."""
+    winners = [r.player for r in hand.results if r.outcome == "won"]
+    won = [p for p, e in said.items() if e.outcome == "won"]
+    points = [said[r.player].points for r in hand.results if r.player in said]
+    if len(won) != 1 or won == winners or None in points or len(points) != len(hand.results):
+        return None
+    return won[0]
 
 
 def chips(amount: Decimal | None) -> str | None:
@@ -292,44 +315,90 @@ def recorded_chips(hand: Hand) -> dict[str, int]:
 
 
 def _amount_findings(
-    hand: Hand, moved: dict[str, int], rule: str
+    hand: Hand, moved: dict[str, int], rule: str, said: Mapping[str, RulesPoints]
 ) -> tuple[list[Finding], dict[str, int]]:
     """The deal's ``deals.chips`` findings, and the chips each player moved as the game
     goes on from it: the rules' (``moved``), or the recorded chips where they follow right
-    from the recorded points the replay found wrong (the deal's own finding, not again)."""
-    out = []
+    from the recorded points or outcomes the replay found wrong (the deal's own finding,
+    not again). A recorded winner's chips that are the sum the others' chips lost, each of
+    those right by the rules or by the record, follow too: the winner took what the others
+    gave (a blind tester: a deal's winner and a loser swapped in results, the chips
+    following them, drew a third finding that told the rules' loser they "won the deal, so
+    should take -15 chips")."""
     recorded = recorded_chips(hand)
+    winner = next(r.player for r in hand.results if r.outcome == "won")
     went = dict(moved)
+    wrong = []
     for row in hand.results:
-        want = Decimal(moved[row.player])
-        if row.amount is not None and row.amount == want:
+        if row.amount is not None and row.amount == moved[row.player]:
             continue
         if recorded != moved and row.amount == recorded[row.player]:
             went[row.player] = recorded[row.player]
             continue
-        shown = "no amount" if row.amount is None else chips(row.amount)
-        if row.outcome == "won":
-            why = f"won the deal, so should take {want} chips (the sum the others lost)"
-        elif -want != row.points:
-            why = (
-                f"lost the deal with {-want} points by the rules ({row.points} recorded), "
-                f"so should lose {-want} chips"
-            )
-        else:
-            why = f"lost the deal with {row.points} points, so should lose {-want} chips"
-        out.append(
-            finding(
-                "deals.chips",
-                game_id=hand.game_id,
-                hand_id=hand.hand_id,
-                player_id=row.player,
-                expected=chips(want),
-                recorded=chips(row.amount),
-                message=f"{row.player} {why}, but the record shows {shown}.",
-                rule=rule,
-            )
+        wrong.append(row)
+    if [row.player for row in wrong] == [winner]:
+        given = -sum(n for p, n in went.items() if p != winner)
+        if wrong[0].amount == given:
+            went[winner] = given
+            wrong = []
+    swapped = rules_winner(hand, said)
+    return [_chip_finding(hand, row, moved, recorded, swapped, rule) for row in wrong], went
+
+
+def _chip_finding(
+    hand: Hand,
+    row: Result,
+    moved: dict[str, int],
+    recorded: dict[str, int],
+    swapped: str | None,
+    rule: str,
+) -> Finding:
+    """One player's chips in a deal that follow neither the rules nor the record. Where
+    the record's winner of the deal is not the rules' (``swapped``, the rules' winner), the
+    words say the rules' outcome and what the recorded one would have moved, never that a
+    player the rules say lost "won the deal" (the outcome is the hand's own finding)."""
+    want = moved[row.player]
+    shown = "no amount" if row.amount is None else chips(row.amount)
+    if swapped is not None and row.outcome == "won":
+        message = (
+            f"{row.player} lost the deal with {-want} points by the rules, so should lose "
+            f"{-want} chips, but the record shows {shown} (nor is it the "
+            f"{recorded[row.player]} chips the others are recorded as losing, which the "
+            f"record, naming {row.player} the deal's winner, would give: see the hand's "
+            "findings)"
         )
-    return out, went
+    elif row.player == swapped:
+        message = (
+            f"{row.player} won the deal by the rules, so should take {want} chips (the sum "
+            f"the others lost), but the record shows {shown} (nor is it the "
+            f"{recorded[row.player]} chips of the {row.points} points the record has "
+            f"{row.player} losing: see the hand's findings)"
+        )
+    elif row.outcome == "won":
+        message = (
+            f"{row.player} won the deal, so should take {want} chips (the sum the others "
+            f"lost), but the record shows {shown}"
+        )
+    elif -want != row.points:
+        message = (
+            f"{row.player} lost the deal with {-want} points by the rules ({row.points} "
+            f"recorded), so should lose {-want} chips, but the record shows {shown}"
+        )
+    else:
+        message = (
+            f"{row.player} lost the deal with {row.points} points, so should lose {-want} "
+            f"chips, but the record shows {shown}"
+        )
+    return finding(
+        "deals.chips",
+        game_id=hand.game_id,
+        hand_id=hand.hand_id,
+        player_id=row.player,
+        expected=chips(Decimal(want)),
+        recorded=chips(row.amount),
+        message=f"{message}.",
+        rule=rule,
+    )
 
 
 def _still_in(hands: list[Hand], leaving: Leaving) -> list[tuple[str, ...]]:
@@ -387,18 +456,27 @@ def _deal_count_findings(
     hands: list[Hand],
     deals_count: int,
     rules: Ruleset,
-    followed: list[dict[str, int]],
+    moved: tuple[list[dict[str, int]], list[dict[str, int]]],
     still: list[tuple[str, ...]],
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led: ``deals.tie``, the one reason to play on), or a finished game with
     fewer deals than it should have had (``deals.chips``: a best of N plays N, unless the
-    others left it and one player is left); the chips are those each deal moved as the game
-    went on (``_amount_findings``), ``still`` the players still in after each deal."""
+    others left it and one player is left); ``still`` are the players still in after each
+    deal. The game is decided where one player leads both on the chips each deal moved as
+    the game went on (``_amount_findings``: the recorded chips, where they follow results
+    the replay found wrong) and on the rules' chips: a deal played on a lead tied either
+    way follows the hand whose results made the two differ, that hand's finding (a blind
+    tester: a winner and a loser swapped in deal 2, the chips following them, had the
+    rules' tiebreak deal 4 called "played although the game was already decided")."""
     out = []
     chips: dict[str, int] = {}
+    rules_chips: dict[str, int] = {}
+    followed, ruled = moved
     for number, hand in enumerate(hands, start=1):
-        if number > deals_count and len(_leaders(chips, still[number - 2])) == 1:
+        among = still[number - 2] if number > 1 else ()
+        if (number > deals_count and len(_leaders(chips, among)) == 1
+                and len(_leaders(rules_chips, among)) == 1):  # fmt: skip
             out.append(
                 finding(
                     "deals.chips",
@@ -407,7 +485,7 @@ def _deal_count_findings(
                     expected=f"at most {number - 1} deals",
                     recorded=f"deal {number}",
                     message=f"Deal {number} was played although the game of {deals_count} "
-                    f"deals was already decided, {_leaders(chips, still[number - 2])[0]} "
+                    f"deals was already decided, {_leaders(chips, among)[0]} "
                     "leading on chips.",
                     rule=rules.cite("deals.tie"),
                 )
@@ -415,6 +493,8 @@ def _deal_count_findings(
             break
         for player, count in followed[number - 1].items():
             chips[player] = chips.get(player, 0) + count
+        for player, count in ruled[number - 1].items():
+            rules_chips[player] = rules_chips.get(player, 0) + count
     if not game.running and len(hands) < deals_count and len(still[-1]) > 1:
         out.append(
             finding(

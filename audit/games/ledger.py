@@ -22,7 +22,8 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   winner's ``prize`` is the whole pool (the winner: in a pool game the last player left
   by the rules, where the rules know one; else the player the ``game_won`` row names).
   Split amounts are the pool checks' business (audit/games/pool.py); here a split game
-  only balances.
+  only balances. A pool game that records no split where the rules owed an automatic one
+  (``SplitOwed``) pays no prize: each player left then is owed an equal share of it.
 
 Readings: a game still ``running`` has not paid out, so it is not judged; a game with no
 ledger row is not judged (the ledger table is optional; ``audit.unit.game_checks`` says so,
@@ -43,12 +44,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
+from audit.games.prize import ZERO, Row, SplitOwed, counted_rebuys, owed_shares, prize_pool
 from audit.money import points_settlement
-from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
     Game,
-    GameEvent,
     Hand,
     Result,
     RulesPoints,
@@ -58,19 +58,9 @@ from audit.records import (
     dealt_in,
     game_end,
     money_unsettled,
-    named_winners,
     rules_verdict,
 )
 from audit.rules.ruleset import Ruleset
-
-ZERO = Decimal("0.00")
-
-Row = tuple[Finding, Decimal]
-"""A finding about some of a game's ledger rows, with the money it accounts for: what those
-rows moved less what the rules say they should (signed as the ledger is). When a game's row
-findings account for all that its ledger is out of balance, the balance's finding would say
-the same difference a second time (one settlement row off by 0.01 was two critical
-findings: a blind tester), so it is left out; when they do not, it stays."""
 
 BALANCE_RULE = (
     "ledger.balance: Every game's money balances to the paisa: what the players pay in "
@@ -99,6 +89,7 @@ def check_ledger(
     expected: RulesSay | None = None,
     winner: str | None = None,
     void_rebuys: Collection[int] = (),
+    split_owed: SplitOwed | None = None,
 ) -> list[Finding]:
     """``ledger.balance`` findings for one game. ``expected`` is what the replay's rules
     give each player of each hand (their points and value cards; without it, a points
@@ -110,17 +101,21 @@ def check_ledger(
     (``audit.games.pool.PoolJudgement.winner``): the prize is judged against that player,
     else against the one ``game_won`` row. ``void_rebuys`` are the seqs of a pool game's
     rebuy events of a player still in (``PoolJudgement.void_rebuys``): counted in no entry
-    (``counted_rebuys``)."""
+    (``counted_rebuys``). ``split_owed``: the automatic split the rules owed a pool game
+    that records none; its players' equal shares are judged instead of a winner's prize
+    (``owed_shares``), and its ``split`` rows are no rows of a kind the game has none of."""
     if game.running or not game.ledger:
         return []
     severity = Severity.INFO if game.chip_type == "practice" else None
-    rows = foreign_rows(game, game_events=game_events)
+    rows = foreign_rows(game, game_events=game_events, split=split_owed is not None)
     if complete and not called_off(game, hands, expected):
         if game.format == "points":
             if all(hand.quarantine is None for hand in hands):
                 rows += _points(game, hands, rules, expected)
         elif game.entry_fee is not None and game_events:
-            rows += _pool(game, hands, game.entry_fee, winner, void_rebuys)
+            rows += _pool(game, hands, game.entry_fee, winner, void_rebuys, split_owed is None)
+            if split_owed is not None and hands:
+                rows += owed_shares(game, hands, rules, split_owed, void_rebuys)
         rows = _prize_as_refund(game, rows + refunds(game, hands, expected))
     elif complete and game.entry_fee is not None:
         rows += beyond_stakes(game, winner)
@@ -527,61 +522,22 @@ def _under_another(
     return [(said, ZERO)] + [(f, m) for f, m in rows if id(f) not in ids]
 
 
-@dataclass(frozen=True)
-class PrizePool:
-    """The money of a pool or deals game by the rules: ``players`` (everyone seated in
-    any of its hands) and ``rebuys`` entries (``counted_rebuys``: none in deals) at ``fee``
-    make ``gross``; the ``rake`` is ``rake_pct`` of it, rounded half-up to the paisa; the
-    ``prize`` is the rest; ``winner`` is the one player the game events name as
-    ``game_won`` (``None`` unless exactly one: a row written again for the same player is
-    the winner check's one finding, ``records.won_again``, and names no second winner)."""
-
-    players: int
-    rebuys: int
-    fee: Decimal
-    gross: Decimal
-    rake: Decimal
-    prize: Decimal
-    winner: str | None
-
-
-def prize_pool(
-    game: Game, hands: list[Hand], fee: Decimal, void: Collection[int] = ()
-) -> PrizePool:
-    """What the entries, the rake and the prize of a pool or deals game should be (the
-    arithmetic of the ``ledger.balance`` check of pool and deals, ``POOL_RULE``); ``void``:
-    the seqs of rebuy events the pool check finds no rebuy (``counted_rebuys``).
-
-    >>> from audit.records import GameEvent
-    >>> game = Game("G1", "T1", "pool_101", None, 13, "standard-13", 2, 2, 6, "real",
-    ...     Decimal("100.00"), None, Decimal("12.75"), False,
-    ...     game_events=[GameEvent(2, 1, "P3", "rebuy", 40, None),
-    ...                  GameEvent(5, 2, "P1", "game_won", None, None)])
-    >>> hand = Hand("H1", "G1", 1, ["P1", "P2", "P3"], [], 0, 0, [], [])
-    >>> pool = prize_pool(game, [hand], Decimal("100.00"))
-    >>> pool.gross, pool.rake, pool.prize, pool.winner
-    (Decimal('400.00'), Decimal('51.00'), Decimal('349.00'), 'P1')
-    """
-    players = len({player for hand in hands for player in hand.seats})
-    rebuys = len(counted_rebuys(game, void))
-    gross = fee * (players + rebuys)
-    rake = rake_of(gross, game.rake_pct)
-    named = named_winners(game)  # the right winner's row written twice is the winner's
-    winner = named[0] if len(named) == 1 else None
-    return PrizePool(players, rebuys, fee, gross, rake, gross - rake, winner)
-
-
 def _pool(
-    game: Game, hands: list[Hand], fee: Decimal, by_rules: str | None, void: Collection[int]
+    game: Game,
+    hands: list[Hand],
+    fee: Decimal,
+    by_rules: str | None,
+    void: Collection[int],
+    prize: bool = True,
 ) -> list[Row]:
-    """Entry fees, rake and the winner's prize of a pool or deals game: the prize goes to
-    the rules' winner ``by_rules`` where the rules know one (a pool game's last player
-    left: a ``game_won`` row naming another is the game's own ``pool.winner`` finding, and
-    a ledger that paid the rightful winner is right; a blind tester had two critical
-    findings on it), else to the player the one ``game_won`` row names."""
+    """Entry fees, rake and (``prize``) the winner's prize of a pool or deals game: the
+    prize goes to the rules' winner ``by_rules`` where the rules know one (a pool game's
+    last player left: a ``game_won`` row naming another is the game's own ``pool.winner``
+    finding, and a ledger that paid the rightful winner is right; a blind tester had two
+    critical findings on it), else to the player the one ``game_won`` row names."""
     money = prize_pool(game, hands, fee, void)
     players, rebuys, gross = money.players, money.rebuys, money.gross
-    rake, prize = money.rake, money.prize
+    rake, whole = money.rake, money.prize
     winner = by_rules or money.winner
     out: list[Row] = []
 
@@ -613,7 +569,7 @@ def _pool(
         add(None, rake, recorded_rake, f"The rake on {gross} of entry fees at "
             f"{game.rake_pct}% is {rake}, but the ledger took {recorded_rake}.",
             recorded_rake - rake)  # fmt: skip
-    if any(row.kind == "split" for row in game.ledger) or not hands:
+    if not prize or any(row.kind == "split" for row in game.ledger) or not hands:
         return out
     if by_rules is None and not any(
         e.action == "game_won" and e.player is not None for e in game.game_events
@@ -626,10 +582,10 @@ def _pool(
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
-    if winner is not None and paid[winner] != prize:
-        add(winner, prize, paid[winner], f"{winner} won the game and should be paid the "
-            f"prize of {prize}, but the ledger paid {paid[winner]}.",
-            paid[winner] - prize)  # fmt: skip
+    if winner is not None and paid[winner] != whole:
+        add(winner, whole, paid[winner], f"{winner} won the game and should be paid the "
+            f"prize of {whole}, but the ledger paid {paid[winner]}.",
+            paid[winner] - whole)  # fmt: skip
     for player in sorted((p for p in paid if p != winner), key=str):
         if paid[player] != 0:
             add(player, ZERO, paid[player], f"{player} did not win the game but the "
@@ -641,33 +597,6 @@ def _entry_kinds(game: Game) -> tuple[str, ...]:
     """The ledger rows a game's entries are paid in: ``buy_in``, and ``rebuy`` in pool (a
     deals game's rebuy rows are ``foreign_rows``' one finding, not also its entries')."""
     return ("buy_in", "rebuy") if game.format in POOL_FORMATS else ("buy_in",)
-
-
-def counted_rebuys(game: Game, void: Collection[int] = ()) -> list[GameEvent]:
-    """The rebuy game events a game's entries count (money.md: a ``rebuy`` row of
-    ``-entry_fee`` per rebuy in pool; in deals, none). A deals game has no rebuys (000_:
-    "not available for Best of 2/3 Deal games"; a ruleset cannot give it any,
-    ``audit.rules.contradictions``): a rebuy event recorded in one is its ``pool.rebuy``
-    finding and moves no money, so a ledger that took none is right (one error, one
-    finding: a blind tester had three critical ``ledger.balance`` beside it). So is, in a
-    pool game, the rebuy of a player still in (``void``, the seqs of
-    ``PoolJudgement.void_rebuys``): never out, they had nothing to buy back (a blind
-    tester: three critical findings again). Every other rebuy event of a pool game counts,
-    one the rules do not allow included (too few players, too high a score): the player
-    was out, bought back in and played on, and its own ``pool.rebuy`` finding says what
-    was wrong with it.
-
-    >>> from dataclasses import replace
-    >>> game = Game("G1", "T1", "deals", 2, 13, "standard-13", 2, 2, 6, "real",
-    ...     Decimal("10.00"), None, Decimal("10.00"), False,
-    ...     game_events=[GameEvent(1, 1, "P3", "rebuy", 40, None)])
-    >>> pool = replace(game, format="pool_101")
-    >>> counted_rebuys(game), len(counted_rebuys(pool)), counted_rebuys(pool, {1})
-    ([], 1, [])
-    """
-    if game.format not in POOL_FORMATS:
-        return []
-    return [e for e in game.game_events if e.action == "rebuy" and e.seq not in void]
 
 
 Add = Callable[[str | None, Decimal, Decimal, str, Decimal], None]
@@ -717,14 +646,15 @@ FORMAT_KINDS = {
 ``points_settlement``, ``split`` only when the game was split."""
 
 
-def foreign_rows(game: Game, *, game_events: bool) -> list[Row]:
+def foreign_rows(game: Game, *, game_events: bool, split: bool = False) -> list[Row]:
     """``ledger.balance`` for each player's rows of a kind the game's format does not have
     (a points game's ``prize``, a pool game's ``points_settlement``), and for ``split`` rows
-    of a game no ``split`` game event split (known only with the game_events table)."""
+    of a game no ``split`` game event split (known only with the game_events table) and
+    that the rules split (``split``: an automatic split owed, ``SplitOwed``) neither."""
     if game.format in FORMAT_KINDS:
         allowed = FORMAT_KINDS[game.format]
     elif game.format.startswith("pool"):
-        split = any(e.action == "split" for e in game.game_events)
+        split = split or any(e.action == "split" for e in game.game_events)
         allowed = frozenset({"buy_in", "rebuy", "prize", "rake", "refund"})
         if split or not game_events:
             allowed |= {"split"}

@@ -62,11 +62,11 @@ from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
-from audit.games.ledger import prize_pool
 from audit.games.poolwords import ended_by, instead, score_words
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
+from audit.games.prize import prize_pool
 from audit.games.split import (
     ACCEPT_RULE,
     manual_findings,
@@ -757,13 +757,15 @@ class PoolJudgement:
     left after the last hand of a finished game that was not split; ``None`` when the rules
     know none), the ``split_kind`` by the rules (``None``: not split) and the seqs of the
     rebuy events of a player still in (``void_rebuys``): no rebuy by the rules, so counted
-    in no entry (``audit.games.ledger.counted_rebuys``)."""
+    in no entry (``audit.games.prize.counted_rebuys``), and ``due_after``, the first hand
+    after which an auto split was due and not made (the money it owes: ``prize.SplitOwed``)."""
 
     findings: tuple[Finding, ...]
     standings: Mapping[int, Standing]
     winner: str | None
     split_kind: str | None
     void_rebuys: frozenset[int] = frozenset()
+    due_after: int | None = None
 
 
 def judge_pool(
@@ -777,7 +779,7 @@ def judge_pool(
     check = _PoolCheck(game, hands, rules, expected)
     found = check.run()
     return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind,
-                         frozenset(check.void))  # fmt: skip
+                         frozenset(check.void), check.due_after)  # fmt: skip
 
 
 def check_pool(

@@ -29,7 +29,8 @@ from audit.explain.game import GameView
 from audit.explain.ledgerview import signed
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.sim import simulate
-from audit.unit import audit_unit, skipped_words
+from audit.skipped import skipped_words
+from audit.unit import audit_unit
 from tests.explain.fairplay import EVIDENCE, night
 from tests.explain.games import points_game, pool_game
 from tests.explain.hands import DISPUTE, INVALID

@@ -7,9 +7,10 @@ points). Every sum "by the rules" is the rules', and none "agrees" that does not
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 from audit.explain import build_view, render_game_text
-from audit.records import GameUnit
+from audit.records import GameUnit, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
 from tests.explain.test_winner import fees_and_prize, game_view, hands, won_by
@@ -36,19 +37,28 @@ def scored(kws: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_paid() -> None:
-    """After hand 7 P1 has 80 and P2 100; after hand 8 P1 has 100 too: both above 80, so by
-    the rules the prize of 180.00 is split automatically, 90.00 each. The record plays on
-    to name P1 the winner and pays them the whole prize. The result and the money say the
+    """`pool_101.auto_split_above` (000_1729c72ad4c1f885.txt: "The Prize amount or table
+    amount is equally split among all active eligible players in Auto Split"): after hand 7
+    P1 has 80 and P2 100; after hand 8 P1 has 100 too: both above 80, so by the rules the
+    game ends there and the prize of 180.00 is split automatically, 90.00 each. The record
+    names P1 the winner and pays them the whole prize. The result and the money say the
     split and each share (they said "the game has no winner yet", "P1's prize: 0.00 by the
-    rules ... not compared" and nothing of P2's share: a blind tester); the ledger is
-    judged against the recorded winner, so the shares are not compared, the difference
-    being the pool.split finding's."""
+    rules ... not compared" and nothing of P2's share: a blind tester). The ledger is
+    judged against the split the rules owed (schemas/money.md, step 4), so each share is
+    compared: P1's "differs" (180.00 paid), P2's "differs" (nothing paid), and the Owed
+    line says who is owed what. Until 2026-12-07 the ledger was judged against the recorded
+    winner, the shares were "not compared" and no Owed line said P2's 90.00 (a blind
+    tester: no money finding though the others were owed their shares). A ledger that paid
+    the shares in split rows agrees."""
     kws = scored([P1_DROPS] * 4 + [P2_LOSES, P2_LOSES, P2_DROPS, P1_DROPS])
     game, played = hands(kws, game_format="pool_101")
     game = replace(game, game_events=[won_by("P1", 8)], ledger=fees_and_prize("P1", "180.00",
                                                                               "20.00"))
     view = game_view(game, played)
-    assert ("pool.split", "auto split") in [(f.check, f.expected) for f in view.findings]
+    assert [(f.check, f.player, f.expected) for f in view.findings] == [
+        ("ledger.balance", "P1", "90.00"), ("ledger.balance", "P2", "90.00"),
+        ("pool.split", "", "auto split"),
+    ]  # fmt: skip
     assert view.result.startswith(
         "recorded as won by P1; by the rules every player left after hand 8 (P1 100 and P2 100) "
         "stood above 80, so the prize is split automatically between them: the game has no "
@@ -57,17 +67,28 @@ def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_
     assert view.ledger is not None
     shares = {p.player: p for p in view.ledger.payouts if p.what == "split share"}
     assert [(p, s.rules_give, s.recorded, s.verdict) for p, s in shares.items()] == [
-        ("P1", "90.00", "180.00", "not compared"), ("P2", "90.00", "0.00", "not compared"),
+        ("P1", "90.00", "180.00", "differs"), ("P2", "90.00", "0.00", "differs"),
     ]  # fmt: skip
-    assert "the difference is the pool.split finding's, not a money finding" in shares["P2"].how
+    assert "the ledger pays P1 a prize (see the ledger.balance finding)" in shares["P1"].how
     # each share said, not only "in equal shares" (a blind tester's support agent)
     assert "an automatic split of the prize of 180.00 in 2 equal shares of 90.00" in (
         shares["P2"].how)
+    assert view.ledger.owed == "P1 was paid 90.00 too much; P2 is owed 90.00"
     text = flat(render_game_text(view, width=200))
-    assert "P2's split share: 90.00 by the rules, 0.00 recorded: not compared" in text
+    assert "P2's split share: 90.00 by the rules, 0.00 recorded: differs" in text
+    assert "Owed, by these sums: P1 was paid 90.00 too much; P2 is owed 90.00." in text
     assert "no winner yet" not in text
-    assert "Owed, by these sums" not in text  # the shares' difference is pool.split's
     assert "P1's prize" not in text
+    # the shares paid in split rows, with no split event: they agree, no money finding
+    split_rows = [r for r in game.ledger if r.kind != "prize"] + [
+        LedgerRow(p, "split", Decimal("90.00")) for p in ("P1", "P2")]  # fmt: skip
+    view = game_view(replace(game, ledger=split_rows), played)
+    assert [f.check for f in view.findings] == ["pool.split"]
+    assert view.ledger is not None
+    assert [(p.player, p.rules_give, p.recorded, p.verdict) for p in view.ledger.payouts
+            if p.what == "split share"] == [("P1", "90.00", "90.00", "agrees"),
+                                            ("P2", "90.00", "90.00", "agrees")]  # fmt: skip
+    assert view.ledger.owed == ""
 
 
 def test_deals_chips_that_follow_wrong_points_are_said_as_the_rules_give_them() -> None:

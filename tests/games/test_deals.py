@@ -221,8 +221,8 @@ def test_deals_chips_that_follow_a_deals_wrong_points_are_its_points_finding_alo
     assert (won.check, won.hand_id, won.player_id, won.expected) == ("deals.chips", None, "A", "B")
     assert won.message == (
         "B ended with the most chips (70) and should win the game, but the record names A. "
-        "The record's chips follow deal 2's points, which the rules do not give (see that "
-        "deal's findings)."
+        "The record's chips follow deal 2's recorded results, which the rules do not give "
+        "(see that deal's findings)."
     )
     assert check_deals(game(winner="B"), hands, RULES, expected=said) == []
     # Chips that follow neither the rules' points nor the recorded ones are their own.
@@ -362,3 +362,81 @@ def test_an_honest_three_player_deals_game_is_unchanged_by_the_open_deal_reading
     assert judge_deals(game(), hands, RULES, expected=said) == ([], "A")
     found = check_deals(game(winner="B"), hands, RULES, expected=said)
     assert [(f.player_id, f.expected) for f in found] == [("B", "A")]
+
+
+# A deal's winner and a loser swapped in results, the chips following the swap (000_: chips
+# follow the wins and losses): by the rules W won deal 1 (L lost 15, O 42: W +57), but the
+# record has L winning 57 and W losing W's 15 chips. The outcomes are the hand's two
+# score.outcome findings; chips that follow them are not a second finding (one fault, one
+# finding), unless they move the game's win.
+SWAPPED_FIRST = {"G1-01": {"W": Said("won", 0), "L": Said("lost", 15), "O": Said("lost", 42)}}
+
+
+def swapped_first(amounts: dict[str, str] | None = None) -> Hand:
+    """Deal 1 as recorded: L won (+57), W lost 15, O lost 42."""
+    return deal(1, "L", {"W": 15, "O": 42}, amounts)
+
+
+def test_deals_chips_of_a_swapped_deal_that_does_not_decide_the_game_are_its_outcome_000() -> (
+    None
+):
+    """`deals.chips` (000_: chips follow the wins and losses; one fault, one finding): O
+    wins deal 2 by 90, so O wins the game by the rules' chips (W 47, O 48, L -95) and by
+    the recorded ones (O 48, L -23, W -25) alike. The chips of deal 1 follow its swapped
+    outcomes: no deals.chips at all (a blind tester had a third finding on L, "won the
+    deal, so should take -15 chips")."""
+    hands = [swapped_first(), deal(2, "O", {"W": 10, "L": 80})]
+    found = judge_deals(game(winner="O"), hands, RULES, expected=SWAPPED_FIRST)
+    assert (found.findings, found.winner) == ([], "O")
+    # The same where the swap leaves the rules' lead tied after the last deal, so the rules
+    # play deal 3, though the recorded chips show one leader: the extra deal follows the
+    # rules (W 37, O 37), and is not "played although the game was already decided".
+    hands = [swapped_first(), deal(2, "O", {"W": 20, "L": 59}), deal(3, "O", {"W": 10, "L": 10})]
+    assert check_deals(game(winner="O"), hands, RULES, expected=SWAPPED_FIRST) == []
+
+
+def test_deals_chips_of_a_swapped_deal_that_decides_the_game_is_the_games_winner_000() -> None:
+    """`deals.chips` (000_: the most chips wins; docs/replay.md, "Money"): O wins deal 2 by
+    10, so the rules' chips make W the winner (52), the recorded ones L (52). A game_won
+    naming L is the game's one deals.chips, expecting W, and the prize is judged against W;
+    deal 1's chips are still not flagged on their own."""
+    hands = [swapped_first(), deal(2, "O", {"W": 5, "L": 5})]
+    judged = judge_deals(game(winner="L"), hands, RULES, expected=SWAPPED_FIRST)
+    assert keys(judged.findings) == [("deals.chips", "G1", None, "L")]
+    assert (judged.findings[0].expected, judged.winner) == ("W", "W")
+    assert judged.findings[0].message == (
+        "W ended with the most chips (52) and should win the game, but the record names L. "
+        "The record's chips follow deal 1's recorded results, which the rules do not give "
+        "(see that deal's findings)."
+    )
+    assert check_deals(game(winner="W"), hands, RULES, expected=SWAPPED_FIRST) == []
+
+
+def test_deals_chips_a_swapped_deals_chips_that_follow_neither_are_found_in_the_rules_words() -> (
+    None
+):
+    """`deals.chips` (000_: each loser gives up their points, the winner takes the sum): in
+    the swapped deal 1, L's 60 is neither the rules' -15 nor the 57 the others are
+    recorded as losing, and W's -20 neither the rules' 57 nor W's recorded -15: each is a
+    finding, whose words say the rules' outcome (L lost, W won) and never tell L, who lost
+    by the rules, that they "won the deal" or should "take" negative chips."""
+    hands = [swapped_first({"L": "60", "W": "-20"}), deal(2, "O", {"W": 10, "L": 80})]
+    found = check_deals(game(winner="O"), hands, RULES, expected=SWAPPED_FIRST)
+    assert [(f.hand_id, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("G1-01", "L", "-15", "60"), ("G1-01", "W", "57", "-20")
+    ]  # fmt: skip
+    assert found[0].message == (
+        "L lost the deal with 15 points by the rules, so should lose 15 chips, but the record "
+        "shows 60 (nor is it the 57 chips the others are recorded as losing, which the "
+        "record, naming L the deal's winner, would give: see the hand's findings)."
+    )
+    assert found[1].message == (
+        "W won the deal by the rules, so should take 57 chips (the sum the others lost), but "
+        "the record shows -20 (nor is it the -15 chips of the 15 points the record has W "
+        "losing: see the hand's findings)."
+    )
+    # The recorded winner's chips not the sum the others lost, though theirs follow the
+    # record, are one finding on the winner alone.
+    hands[0] = swapped_first({"L": "60"})
+    found = check_deals(game(winner="O"), hands, RULES, expected=SWAPPED_FIRST)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("L", "-15", "60")]

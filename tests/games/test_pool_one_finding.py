@@ -380,11 +380,11 @@ def test_pool_split_auto_split_due_not_made_is_found_once_000() -> None:
     points = [{"A": 85, "B": 88}, {"A": 0, "B": 5}, {"A": 0, "B": 10}]
     # still running: one finding, on the first hand it was due after
     assert keys(run(*pool_game(points))) == [("pool.split", "g1", "h1", None)]
-    # B out at 103 after hand 3, A named and paid the whole prize: the ledger paid the last
-    # player left (the game the record played on), so the missed split is the one finding
+    # B out at 103 after hand 3, A named and paid the whole prize: the missed split is the
+    # one pool finding (the money it left unpaid is the ledger's: the next test)
     events = [ev(3, "B", "eliminated", 103), ev(3, "A", "game_won")]
     game, hands = pool_game(points, events, LEDGER, ended=True)
-    (found,) = game_checks(game, hands, RULES)
+    (found,) = run(game, hands)
     assert (found.check, found.hand_id, found.expected) == ("pool.split", "h1", "auto split")
     assert found.message == (
         "After hand 1 every player left (A, B) stood above 80 by the rules, so the prize "
@@ -396,7 +396,7 @@ def test_pool_split_auto_split_due_not_made_is_found_once_000() -> None:
     # end is the same finding's (not a pool.winner for two players still in)
     game, hands = pool_game([*points[:2], {"A": 2, "B": 0}], [ev(3, "A", "game_won")], LEDGER,
                             ended=True)  # fmt: skip
-    assert keys(game_checks(game, hands, RULES)) == [("pool.split", "g1", "h1", None)]
+    assert keys(run(game, hands)) == [("pool.split", "g1", "h1", None)]
     assert judge_pool(game, hands, RULES).winner is None
     # split only later: the same one finding says so, and the split is judged as recorded
     game, hands = pool_game(points[:2], [ev(2, None, "auto")], [
@@ -404,6 +404,70 @@ def test_pool_split_auto_split_due_not_made_is_found_once_000() -> None:
     (found,) = run(game, hands)
     assert found.message.endswith(
         "but play went on to hand 2, and the game was split only after hand 2.")
+
+
+SHARES = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"),
+          ("A", "split", "90.00"), ("B", "split", "90.00"), (None, "rake", "20.00")]  # fmt: skip
+"""A and B at 100.00, 10% rake: the prize of 180.00 split automatically, 90.00 each."""
+
+
+def test_pool_split_auto_split_due_not_made_owes_the_shares_not_the_prize_000() -> None:
+    """000_1729c72ad4c1f885.txt (`pool_101.auto_split_above`: "The Prize amount or table
+    amount is equally split among all active eligible players in Auto Split"): after hand 1
+    A (85) and B (88) are both above 80, so the game ends there in equal shares of 90.00;
+    the record plays on to hand 3, names A the winner and pays A the whole prize of 180.00.
+    Beside the missed split's one pool.split, the money really went wrong: A was paid 90.00
+    too much and B is owed 90.00, a ledger.balance each (a blind tester: the missed split
+    was the only finding, B's share said nowhere). The same when the record ends the game
+    at hand 1 itself, naming A the winner."""
+    points = [{"A": 85, "B": 88}, {"A": 0, "B": 5}, {"A": 0, "B": 10}]
+    played_on = pool_game(points, [ev(3, "B", "eliminated", 103), ev(3, "A", "game_won")],
+                          LEDGER, ended=True)  # fmt: skip
+    ended_there = pool_game(points[:1], [ev(1, "A", "game_won")], LEDGER, ended=True)
+    lead = ("The prize should have been split automatically after hand 1, when every player "
+            "left (A and B) stood above 80: 180.00 in 2 equal shares of 90.00. ")  # fmt: skip
+    for game, hands in (played_on, ended_there):
+        found = game_checks(game, hands, RULES)
+        assert keys(found) == [("ledger.balance", "g1", None, "A"),
+                               ("ledger.balance", "g1", None, "B"),
+                               ("pool.split", "g1", "h1", None)]  # fmt: skip
+        paid_a, owed_b = found[:2]
+        assert (paid_a.expected, paid_a.recorded, owed_b.expected, owed_b.recorded) == (
+            "90.00", "180.00", "90.00", "0.00")  # fmt: skip
+        assert paid_a.message == lead + (
+            "A's share is 90.00, but the ledger paid them 180.00 as a prize, 90.00 too much.")
+        assert owed_b.message == lead + (
+            "B is owed 90.00: their share is 90.00, and the ledger paid them nothing.")
+        assert paid_a.rule.startswith("pool_101.auto_split_above: ")
+        assert paid_a.severity.name.lower() == "critical"
+
+
+def test_pool_split_auto_split_due_not_made_whose_shares_were_paid_is_one_finding_000() -> None:
+    """000_ (`pool_101.auto_split_above`): the split due after hand 1 is not recorded (no
+    split event; A is named the winner), but the ledger pays the rules' equal shares in
+    split rows. The money is right: the missed split's pool.split is the one finding, not
+    also a ledger.balance per split row "in a game that records no split" (a blind tester:
+    two critical false alarms on an honest ledger, 45 games). A rebuy after hand 1, one the
+    rules refuse (every player left stood above 80), is counted as recorded, as every
+    rebuy of a player who was out is: its fee is in the prize the players left after hand 1
+    share (4 entries: 360.00, 120.00 each), so the rows still balance."""
+    points = [{"A": 85, "B": 88}, {"A": 0, "B": 5}, {"A": 0, "B": 10}]
+    events = [ev(3, "B", "eliminated", 103), ev(3, "A", "game_won")]
+    game, hands = pool_game(points, events, SHARES, ended=True)
+    assert keys(game_checks(game, hands, RULES)) == [("pool.split", "g1", "h1", None)]
+    three = [{"A": 85, "B": 88, "C": 90}, {"A": 0, "B": 5, "C": 20}, {"A": 0, "B": 0, "C": 50}]
+    events = [ev(2, "C", "eliminated", 110), ev(2, "C", "rebuy", 40)]
+    ledger = [(p, "buy_in", "-100.00") for p in "ABC"] + [("C", "rebuy", "-100.00")] + [
+        (p, "split", "120.00") for p in "ABC"] + [(None, "rake", "40.00")]  # fmt: skip
+    game, hands = pool_game(three, [*events, ev(3, "A", "game_won")], ledger, ended=True)
+    assert keys(game_checks(game, hands, RULES)) == [("pool.split", "g1", "h1", None),
+                                                     ("pool.rebuy", "g1", "h2", "C")]  # fmt: skip
+    # the whole prize paid to the winner instead: each share is the ledger's finding
+    paid = [row for row in ledger if row[1] != "split"] + [("A", "prize", "360.00")]
+    game, hands = pool_game(three, [*events, ev(3, "A", "game_won")], paid, ended=True)
+    found = [f for f in game_checks(game, hands, RULES) if f.check == "ledger.balance"]
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("A", "120.00", "360.00"), ("B", "120.00", "0.00"), ("C", "120.00", "0.00")]
 
 
 def test_pool_split_auto_split_due_again_after_a_refused_rebuy_is_not_found_again_000() -> None:
