@@ -7,9 +7,10 @@ and where the money goes. One wrong value there is rarely one finding: a blind t
 point value written twice over was up to 45 findings in a game, each "should be" of them
 wrong and 211 critical ledger alarms on innocent players.
 
-So, as a hand's readings do (docs/replay.md), a game whose audit finds faults
-in two or more of its hands or rows is audited again with its games row changed in one
-column at a time, each value drawn from the record where the record says it (``candidates``):
+So, as a hand's readings do (docs/replay.md), a game whose audit finds faults in two or
+more of its hands or rows, or of two or more checks, is audited again with its games row
+changed in one column at a time, each value drawn from the record where the record says it
+(``candidates``):
 
 - ``point_value`` (points games): what the losers' amounts imply, a loser's ``-amount``
   over the points charged (less their value points), the same for every loser;
@@ -118,14 +119,15 @@ def findings_of(out: Audited) -> list[Finding]:
 
 def worth_reading(out: Audited) -> bool:
     """A game whose audit finds faults in two or more of its hands or rows (a game-level
-    finding on no hand is a row's), or two or more faults one of which is its shoe
-    (``deck.composition``: the games row's own decks, jokers or ruleset, in a game of one
-    hand): the only games read again, so an honest night pays nothing."""
+    finding on no hand is a row's), or two or more faults of different checks (one of them
+    its shoe, ``deck.composition``: the games row's own decks, jokers or ruleset, in a game
+    of one hand; or a 201 pool game read as 101, a drop and an elimination in the hand
+    after which 101's score ended it, the hands dealt on not judged): the only games read
+    again, so an honest night pays nothing."""
     found = [f for f in findings_of(out) if f.check not in _QUIET]
     hands = {f.hand_id for f in found if f.hand_id is not None}
     rows = sum(1 for f in found if f.hand_id is None)
-    shoe = len(found) >= 2 and any(f.check == "deck.composition" for f in found)
-    return len(hands) + rows >= 2 or shoe
+    return len(hands) + rows >= 2 or len({f.check for f in found}) >= 2
 
 
 def read_games_row(

@@ -56,17 +56,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from dataclasses import dataclass, field
 from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
-from audit.games.poolwords import ended_by, instead, score_words
+from audit.games.poolwords import ended_early, instead, score_words
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
-from audit.games.prize import prize_pool
 from audit.games.split import (
     ACCEPT_RULE,
     manual_findings,
@@ -132,6 +130,7 @@ class _PoolCheck:
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
         self.due_after: int | None = None  # the first hand an auto split not made was due after
+        self.over: int | None = None  # the hand after which the rules ended it, dealt on
         self.events: dict[int, list[GameEvent]] = defaultdict(list)
         for event in game.game_events:
             self.events[event.after_hand_no].append(event)
@@ -154,6 +153,11 @@ class _PoolCheck:
         active: list[str] = []
         for index, hand in enumerate(self.hands):
             last = index == len(self.hands) - 1
+            if self.over is not None:  # dealt after the rules' end: seated once, not judged
+                if self.hands[index - 1].hand_no == self.over:
+                    self.seated(hand)  # a won game, or an eliminated player, dealt in again
+                self.standings[hand.hand_no] = self.standings[self.over]
+                continue
             self.seated(hand)
             self.absent(hand, active)
             self.score(hand)
@@ -162,9 +166,23 @@ class _PoolCheck:
             self.splits(hand, active, last)
             self.standings[hand.hand_no] = Standing(tuple(active), dict(self.scores), self.rebuys,
                                                     off)  # fmt: skip
+            if not last and self.ends_here(hand, active):
+                self.over = hand.hand_no
         if self.hands and not self.game.running and not self.was_split:
-            self.winner(active)
+            self.winner(active if self.over is None else list(self.standings[self.over].active))
         return self.out
+
+    def ends_here(self, hand: Hand, active: list[str]) -> bool:
+        """Whether the game ended by the rules after ``hand`` though the record deals on:
+        one player left, not by a rebuy the rules refuse (a reading of ours the platform may
+        not share: the hands after it stay judged). The hands after it are not judged (they
+        were not to be played: what they held rests on the fault that kept the game going,
+        that fault's one finding), and the last player left wins (a blind tester: a player
+        the record kept in at 220 was named the winner a hand later, the ledger that paid
+        them said to agree and the one that paid the rightful winner called wrong)."""
+        if len(active) != 1 or self.was_split or self.due_after is not None:
+            return False
+        return not any(e.action == "rebuy" for e in self.events.get(hand.hand_no, []))
 
     def winner(self, active: list[str]) -> None:
         """A pool game that was not split ends when one player is left by the rules: the
@@ -173,11 +191,13 @@ class _PoolCheck:
         last = self.hands[-1]
         if len(active) == 1:
             self.winner_left = active[0]
+            on = "" if self.over is None else (
+                f" (after hand {self.over}; the record dealt on to hand {last.hand_no})")
             if named != active:
                 self.add(
                     "pool.winner", "elimination_score",
-                    f"{active[0]} is the last player left in game {self.game.game_id}, but "
-                    "the game is recorded as won by "
+                    f"{active[0]} is the last player left in game {self.game.game_id}{on}, "
+                    "but the game is recorded as won by "
                     f"{', '.join(p or '?' for p in named) or 'nobody'}.",
                     hand_id=last.hand_id, player_id=active[0],
                     expected=active[0], recorded=", ".join(p or "?" for p in named) or None,
@@ -196,8 +216,9 @@ class _PoolCheck:
                    if e.action == "eliminated"}  # fmt: skip
         others = [p for p in active if p not in named]
         if len(named) == 1 and len(others) == len(active) - 1 and set(others) <= refused:
-            if named[0] is not None:
-                self.ended_early(last, named[0], others, active)
+            if named[0] is not None:  # its findings say the game ended early, and the prize
+                self.out = ended_early(self.out, self.game, self.hands, self.void, last,
+                                       named[0], others, active)  # fmt: skip
             self.repeated_win(f"Game {self.game.game_id} is recorded as won by {named[0]}")
             return
         if named:  # several players still in, yet a winner is recorded
@@ -222,23 +243,6 @@ class _PoolCheck:
                 hand_id=last.hand_id, expected="one player left or a split",
                 recorded=len(active),
             )  # fmt: skip
-
-    def ended_early(self, last: Hand, winner: str, others: list[str], active: list[str]) -> None:
-        """The eliminations after the last hand that the rules refuse (``others``), which
-        left ``winner`` alone to be named the winner and paid: each one's finding says so
-        (``poolwords.ended_by``), the prize paid early being that fault's, not a second
-        finding (the ledger is judged against the recorded winner, the rules knowing none)."""
-        paid = None if not self.game.ledger else sum(
-            (r.amount for r in self.game.ledger if r.kind == "prize" and r.player == winner),
-            Decimal("0.00"))  # fmt: skip
-        fee = self.game.entry_fee
-        prize = prize_pool(self.game, self.hands, fee, self.void).prize if fee else None
-        for i, f in enumerate(self.out):
-            if (f.check, f.hand_id, f.recorded) == ("pool.elimination", last.hand_id,
-                                                    "eliminated") and f.player_id in others:
-                also = [p for p in others if p != f.player_id]
-                self.out[i] = replace(f, message=f.message + ended_by(
-                    also, winner, active, paid, prize))  # fmt: skip
 
     def repeated_win(self, lead: str) -> None:
         """The winner's ``game_won`` row written again (``records.won_again``): one finding

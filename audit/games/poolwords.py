@@ -5,9 +5,12 @@ elimination that ended the game did with the prize."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from decimal import Decimal
 
+from audit.findings import Finding
+from audit.games.prize import prize_pool
 from audit.records import Game, Hand, Result, and_words, named_winners
 from audit.rules.ruleset import PoolRules
 
@@ -133,3 +136,27 @@ still in).'
     return (f"{lead} ended the game: {winner}, the only player left, was named the winner"
             f"{money}, while by the rules the game should have gone on "
             f"({and_words(list(still_in))} were still in).")
+
+
+def ended_early(
+    found: list[Finding], game: Game, hands: list[Hand], void: Collection[int], last: Hand,
+    winner: str, others: list[str], active: list[str],
+) -> list[Finding]:
+    """``found`` with the findings of the eliminations after the ``last`` hand that the
+    rules refuse (``others``), which left ``winner`` alone to be named the winner and paid,
+    saying so (``ended_by``): the prize paid early is that fault's, not a second finding
+    (the ledger is judged against the recorded winner, the rules knowing none). ``void``:
+    the rebuys the pool check counts in no entry (``prize.prize_pool``)."""
+    paid = None if not game.ledger else sum(
+        (r.amount for r in game.ledger if r.kind == "prize" and r.player == winner),
+        Decimal("0.00"))  # fmt: skip
+    fee = game.entry_fee
+    prize = prize_pool(game, hands, fee, void).prize if fee else None
+    out = []
+    for f in found:
+        if (f.check, f.hand_id, f.recorded) == ("pool.elimination", last.hand_id,
+                                                "eliminated") and f.player_id in others:
+            also = [p for p in others if p != f.player_id]
+            f = replace(f, message=f.message + ended_by(also, winner, active, paid, prize))
+        out.append(f)
+    return out
