@@ -378,8 +378,8 @@ def _night(
     if not intake.taken and not intake.refused_listed:
         # A writer's own file alone makes no night (a job still writing): the line names
         # it, and the next night audited lists it.
-        return NightSummary(st.night, False, last, 0, 0, len(intake.seen_before),
-                            len(intake.duplicates), running=len(committed.running),
+        return NightSummary(st.night, False, last, seen_before=len(intake.seen_before),
+                            duplicates=len(intake.duplicates), running=len(committed.running),
                             skipped=tuple(f.path for f in intake.skipped_listed))  # fmt: skip
     folder = st.work / night_name(night)
     night_root = st.work / "logs"
