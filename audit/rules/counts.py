@@ -146,7 +146,17 @@ def short_of_dublees(
 
 def ready_reason(cards: Sequence[int], jokers: Jokers, rules: Ruleset, melded: bool) -> str | None:
     """Why a loser's hand counts as ready (``points.ready_hand``), in words, or ``None``:
-    ``melded`` says their cards lie in melds that meet the declaration requirement."""
+    ``melded`` says their cards lie in melds that meet the declaration requirement. The
+    jokers are named (a blind tester counted six, and the seventh, a wild-rank card, was
+    in no words).
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> hand = "JK JK 5D 5S 5H 4D 6D 2S 9S KH QC 3D 8H TC AS 7C 7S 9D JH KC QS"
+    >>> ready_reason(parse_codes(hand.split()), Jokers.for_wild_card("5D", r21), r21, False)
+    'the hand holds 7 jokers (JK JK 5D 5S 5H 4D 6D)'
+    """
     ready = rules.ready_hand
     if ready is None:
         return None
@@ -156,7 +166,8 @@ def ready_reason(cards: Sequence[int], jokers: Jokers, rules: Ruleset, melded: b
     if counted.dublees >= ready.dublees:
         return f"the hand holds {counted.dublees} dublees"
     if counted.jokers >= ready.jokers:
-        return f"the hand holds {counted.jokers} jokers"
+        held = format_codes(c for c in cards if c == JOKER or c in jokers.codes)
+        return f"the hand holds {counted.jokers} jokers ({held})"
     return None
 
 
