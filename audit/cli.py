@@ -458,7 +458,8 @@ def rules_check(
             help="The cards: each argument with spaces or commas ('AH 2H 3H' or AH,2H,3H) "
             "is a group of its own; single cards side by side are one group, '/' ends it "
             '("AH 2H 3H" 4C / 5C 6C 7C is three groups). A card more often than the '
-            "preset's largest shoe holds it, or an empty group, is an error."
+            "preset's largest shoe holds it (less the --wild card, turned up and out of "
+            "play), or an empty group, is an error."
         ),
     ],
     wild: Annotated[

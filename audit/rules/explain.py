@@ -97,15 +97,21 @@ _GROUPED = re.compile(r"[\s,]")
 """What makes an argument of one card a group of its own: a space or a comma in it."""
 
 
-def too_many_copies(hand: Sequence[int], rules: Ruleset) -> str | None:
+def too_many_copies(hand: Sequence[int], rules: Ruleset, wild: int | None = None) -> str | None:
     """Why ``hand`` cannot come from any shoe of ``rules`` (a card more often than the
-    largest shoe holds it), or None when it can.
+    largest shoe holds it, less the ``wild`` card turned up, which is out of play:
+    log-format.md), or None when it can.
 
     >>> from audit.rules.ruleset import load_preset
-    >>> print(too_many_copies(parse_codes("AH AH AH 2H".split()), load_preset("standard-13")))
+    >>> r13 = load_preset("standard-13")
+    >>> print(too_many_copies(parse_codes("AH AH AH 2H".split()), r13))
     ... # doctest: +NORMALIZE_WHITESPACE
     the cards hold 3 AH, but the largest shoe of standard-13 (deal.shoes) holds 2 of each
     card and 2 printed jokers
+    >>> print(too_many_copies(parse_codes("7H 7H 2H".split()), r13, parse_codes(["7H"])[0]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    the cards hold 2 7H, but the largest shoe of standard-13 (deal.shoes) holds 2 of each
+    card and 2 printed jokers, and 7H is the wild card turned up, out of play
     """
     decks = max(shoe.decks for shoe in rules.shoes)
     jokers = max(shoe.printed_jokers for shoe in rules.shoes)
@@ -113,14 +119,16 @@ def too_many_copies(hand: Sequence[int], rules: Ruleset) -> str | None:
     over = [
         f"{n} {CODE_TEXT[code]}"
         for code, n in counts.items()
-        if n > (jokers if code == JOKER else decks)
+        if n > (jokers if code == JOKER else decks) - (code == wild)
     ]
     if not over:
         return None
     held = f"{decks} of each card and {jokers or 'no'} printed joker{'' if jokers == 1 else 's'}"
+    out = "" if wild is None or wild not in counts else (
+        f", and {CODE_TEXT[wild]} is the wild card turned up, out of play")  # a blind tester
     return (
         f"the cards hold {', '.join(over)}, but the largest shoe of {rules.id} (deal.shoes) "
-        f"holds {held}"
+        f"holds {held}{out}"
     )
 
 
@@ -139,7 +147,7 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
         wild = written[0]
     jokers = Jokers.for_wild_card(wild, rules)
     hand = [c for g in groups for c in g]
-    impossible = too_many_copies(hand, rules)
+    impossible = too_many_copies(hand, rules, parse_codes([wild])[0] if wild else None)
     if impossible:
         raise AuditError(impossible, slug="groups")
     lines = [f"ruleset {rules.id}; jokers: {jokers.describe()}"]

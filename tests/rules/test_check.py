@@ -54,6 +54,16 @@ def test_more_copies_of_a_card_than_the_largest_shoe_holds_are_refused(
     assert "(deal.shoes)" in output
 
 
+def test_the_wild_card_turned_up_is_out_of_play() -> None:
+    """log-format.md: the wild card is "turned face up, out of play", so one copy fewer can
+    be held: 7H 7H 7H with 7H turned up in standard-21's 3 decks is no hand at all (a blind
+    tester's `rules check` called it a tunnela); 7H 7H is judged."""
+    output = refused(["--preset", "standard-21", "--wild", "7H", "7H 7H 7H"])
+    assert "the cards hold 3 7H" in output
+    assert "7H is the wild card turned up, out of play" in output
+    assert check("--preset", "standard-21", "--wild", "7H", "7H 7H 2H")[0] == 0
+
+
 def test_as_many_copies_as_the_largest_shoe_holds_are_judged() -> None:
     """standard-13 has one shoe of 2 decks and 2 jokers; first-life-13's largest has 3
     decks and 6 jokers (003_f375e2c560403297.txt), so 3 AH and 6 JK are possible there."""
