@@ -26,7 +26,7 @@ from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
 from audit.games.pool import PoolJudgement, judge_pool
-from audit.games.prize import PrizePool, prize_pool
+from audit.games.prize import PrizePool, paid_out, prize_pool
 from audit.games.split import equal_words, split_shares, unmet_needs
 from audit.money import rake as rake_of
 from audit.records import (
@@ -41,7 +41,7 @@ from audit.records import (
     hand_ended,
 )
 from audit.rules.ruleset import PoolRules, Ruleset
-from audit.unit import UnitAudit, incomplete, money_unchecked
+from audit.unit import UnitAudit, incomplete, money_unchecked, split_owed
 
 
 def events_after(game: Game) -> dict[int, list[GameEvent]]:
@@ -335,25 +335,22 @@ def owed_split(
     findings: Sequence[Finding],
     rules: Ruleset,
 ) -> OwedSplit | None:
-    """The automatic split the rules owed a pool game that records none (the first
-    ``pool.split`` finding that expects one), with the players left then and their scores
-    by the rules (``judged``'s table); ``None`` when there is none, or the record splits
-    the game (its split is judged as recorded)."""
+    """The automatic split the rules owed a pool game that records none, as the ledger check
+    reads it (``unit.split_owed``), with the players left then and their scores by the rules
+    (``judged``'s table) and its ``pool.split`` finding; ``None`` when there is none, or the
+    record splits the game (its split is judged as recorded)."""
     pool = rules.pools.get(game.format)
-    if pool is None or game.running or not hands:
+    owed = split_owed(game, judged)
+    if pool is None or owed is None or not hands:
         return None
-    if any(e.action == "split" for e in game.game_events):
+    hand = next((h.hand_id for h in hands if h.hand_no == owed.after), None)
+    said = next((f for f in findings if f.check == "pool.split" and f.hand_id == hand
+                 and f.expected == "auto split"), None)  # fmt: skip
+    if said is None:
         return None
-    number = {h.hand_id: h.hand_no for h in hands}
-    for f in findings:
-        if f.check != "pool.split" or f.expected != "auto split" or f.hand_id not in number:
-            continue
-        standing = judged.standings.get(number[f.hand_id or ""])
-        if standing is None or len(standing.active) < 2:
-            return None
-        return OwedSplit(number[f.hand_id or ""], tuple(in_seat_order(hands, standing.active)),
-                         standing.scores, standing.rebuys, pool.auto_split_above, f)  # fmt: skip
-    return None
+    standing = judged.standings[owed.after]
+    return OwedSplit(owed.after, tuple(in_seat_order(hands, owed.players)), standing.scores,
+                     standing.rebuys, pool.auto_split_above, said)  # fmt: skip
 
 
 def _owed_split_payouts(
@@ -363,7 +360,7 @@ def _owed_split_payouts(
     what the ledger paid them, in ``prize`` and ``split`` rows together, as the ledger check
     judges it (``prize.owed_shares``): the game ended there by the rules, so nobody is owed
     a prize, and the shares are compared ("agrees", "differs"), the Owed line saying who is
-    owed what. Until 2026-12-07 the ledger was judged against the winner the record played
+    owed what. Until 2026-12-06 the ledger was judged against the winner the record played
     on to, so the shares were "not compared" and the others' shares owed said nowhere, and
     a ledger that paid the shares had no sum here at all (blind testers). The shares are of
     every entry the game counts (``prize_pool``): a rebuy after the split was due is one the
@@ -376,13 +373,7 @@ def _owed_split_payouts(
     if late > 0:
         how += (f"; the {late} rebuy{'s' if late != 1 else ''} after hand {due.after} "
                 f"{'is' if late == 1 else 'are'} counted as recorded (the pool.rebuy finding)")
-    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    prized: set[str] = set()
-    for row in game.ledger:
-        if row.kind in ("prize", "split") and row.player is not None:
-            paid[row.player] += row.amount
-            if row.kind == "prize":
-                prized.add(row.player)
+    paid, kinds = paid_out(game)
     out = []
     for player in [*due.players, *sorted(p for p in paid if p not in shares)]:
         got = paid.get(player, ZERO)
@@ -392,7 +383,7 @@ def _owed_split_payouts(
         else:
             words = (f"{player} was not among the players left after hand {due.after}, whom "
                      "the split the rules owed pays")  # fmt: skip
-        if player in prized:
+        if "prize" in kinds.get(player, ()):
             words += f"; the ledger pays {player} a prize"
         if got != shares.get(player, ZERO):
             words += " (see the ledger.balance finding)"

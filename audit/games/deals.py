@@ -341,6 +341,8 @@ def _amount_findings(
         if wrong[0].amount == given:
             went[winner] = given
             wrong = []
+    if not wrong:  # every deal of an honest game: no second look at the rules' winner
+        return [], went
     swapped = rules_winner(hand, said)
     return [_chip_finding(hand, row, moved, recorded, swapped, rule) for row in wrong], went
 

@@ -169,7 +169,7 @@ class _PoolCheck:
             if not last and self.ends_here(hand, active):
                 self.over = hand.hand_no
         if self.hands and not self.game.running and not self.was_split:
-            self.winner(active if self.over is None else list(self.standings[self.over].active))
+            self.winner(active)  # after the rules' end of the game (``over``): as it stood then
         return self.out
 
     def ends_here(self, hand: Hand, active: list[str]) -> bool:

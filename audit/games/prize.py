@@ -112,6 +112,19 @@ def counted_rebuys(game: Game, void: Collection[int] = ()) -> list[GameEvent]:
     return [e for e in game.game_events if e.action == "rebuy" and e.seq not in void]
 
 
+def paid_out(game: Game) -> tuple[dict[str, Decimal], dict[str, set[str]]]:
+    """What the ledger paid each player in ``prize`` and ``split`` rows together, and in
+    which of the two kinds: a split the rules owed is judged against both (``owed_shares``,
+    and the explain view's shares)."""
+    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for row in game.ledger:
+        if row.kind in ("prize", "split") and row.player is not None:
+            paid[row.player] += row.amount
+            kinds[row.player].add(row.kind)
+    return paid, kinds
+
+
 _AS = {"prize": "a prize", "split": "split shares"}
 
 
@@ -140,12 +153,7 @@ def owed_shares(
     shares = split_owed(kind="auto", active=list(owed.players), scores=[0] * len(owed.players),
                         seat_order=list(hands[0].seats), pool=pool, entry_fee=fee,
                         entries=entries, rake_pct=game.rake_pct)  # fmt: skip
-    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    kinds: dict[str, set[str]] = defaultdict(set)
-    for row in game.ledger:
-        if row.kind in ("prize", "split") and row.player is not None:
-            paid[row.player] += row.amount
-            kinds[row.player].add(row.kind)
+    paid, kinds = paid_out(game)
     lead = (f"The prize should have been split automatically after hand {owed.after}, when "
             f"every player left ({and_words(list(shares))}) stood above "
             f"{pool.auto_split_above}: {equal_words(money.prize, len(shares))}")  # fmt: skip

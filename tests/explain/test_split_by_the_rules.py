@@ -46,7 +46,7 @@ def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_
     rules ... not compared" and nothing of P2's share: a blind tester). The ledger is
     judged against the split the rules owed (schemas/money.md, step 4), so each share is
     compared: P1's "differs" (180.00 paid), P2's "differs" (nothing paid), and the Owed
-    line says who is owed what. Until 2026-12-07 the ledger was judged against the recorded
+    line says who is owed what. Until 2026-12-06 the ledger was judged against the recorded
     winner, the shares were "not compared" and no Owed line said P2's 90.00 (a blind
     tester: no money finding though the others were owed their shares). A ledger that paid
     the shares in split rows agrees."""
