@@ -536,9 +536,10 @@ class HandReplay:
         """The seat a ``drop`` takes out of the hand, or ``None`` when it cannot act (the
         finding is raised): a player leaving (``reason`` left, whoever pressed it, or the
         server dropping a player who disconnected) may go at any time, in turn or not; a
-        drop must be in turn, and where ``after_draw`` a player's own drop (not ``auto``)
-        must come before their draw: a player who has drawn must discard or declare (000_);
-        the server may fold a player who timed out after drawing."""
+        drop must be in turn, and where ``after_draw`` and the ruleset says so
+        (``turns.drop_after_draw`` false, 000_'s reading) a player's own drop (not
+        ``auto``) must come before their draw; the server may fold a player who timed out
+        after drawing either way."""
         player = e.player
         seat = self.seats.get(player) if player is not None else None
         leaving = e.reason == "left" or (e.reason == "disconnect" and e.auto)
@@ -549,15 +550,16 @@ class HandReplay:
             return None
         if (
             after_draw
+            and not self.rules.drop_after_draw
             and not server_fold(e.auto, e.reason)
             and self.drawn_this_turn
             and self.order[self.current] == seat.player
         ):
             self._find(
                 "turn.order",
-                "turns.order",
-                f"{seat.player} dropped after drawing a card; a player who has drawn must "
-                "discard or declare.",
+                "turns.drop_after_draw",
+                f"{seat.player} dropped after drawing a card; under this ruleset a player who "
+                "has drawn must discard or declare.",
                 player=seat.player,
                 seq=e.seq,
                 recorded="drop after draw",

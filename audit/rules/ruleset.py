@@ -159,6 +159,9 @@ class Ruleset:
     down jokers, and the value cards, are around it); ``None``: no up and down jokers then."""
 
     joker_from_discard: Literal["allowed", "open_card_only", "never"]
+    drop_after_draw: bool
+    """Whether a player's own drop may follow their draw in the same turn (a middle drop);
+    if not, it is ``turn.order``. The server's fold after a draw is allowed either way."""
 
     min_meld_size: int
     ace_low: bool
@@ -531,6 +534,7 @@ _KEYS: dict[str, tuple[str, Parser]] = {
     "turns.discard_from_hand": ("", _choice("own-cards")),
     "turns.reshuffle": ("", _choice("discard-pile-less-top")),
     "turns.last_player": ("", _choice("wins")),
+    "turns.drop_after_draw": ("drop_after_draw", _bool),
     "declaration.groups_exact": ("", _choice("all-cards")),
     "money.points_settlement": ("", _choice("points-x-value-less-rake")),
     "deals.chips": ("", _choice("losers-points-to-winner")),

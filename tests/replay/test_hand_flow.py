@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from audit.cards import CODE_TEXT, parse_code
+from audit.findings import Finding
 from audit.records import Event, Game, Hand, Result
 from audit.replay.outcome import audit_hand, money_by_rules, plays_on, server_loser
 from audit.rules.melds import Jokers
@@ -373,22 +374,49 @@ def test_a_player_who_leaves_by_their_own_hand_may_go_out_of_turn() -> None:
         assert audit(*scenario(**kw)) == [], leave
 
 
-def test_a_drop_after_a_draw_is_the_servers_to_make_not_the_players() -> None:
-    """`turns.order` (000_: "Once a player picks/draws a card ... the player has to discard
-    a card subsequently"): a player's own drop after drawing is `turn.order`; the server
-    folding a player who timed out or disconnected after drawing is a middle drop
-    (`drops.points`), as the log records it."""
+def test_turns_drop_after_draw_a_players_own_drop_after_drawing_is_a_middle_drop() -> None:
+    """`turns.drop_after_draw` = true (log-format.md: "A turn is one draw then one discard
+    (or a drop, or a declare)"): a player who draws and then drops in the same turn takes
+    a middle drop (`drops.points`, 40), their own drop or the server's, with no finding;
+    the card drawn goes out of play with their hand."""
     kw = base(
         stock="2S JK",
         events=["P1 draw_stock 2S", "P1 drop"],
         results={"P1": ("middle_drop", 40, "-40.00"), "P2": ("won", 0, "36.00")},
     )
-    assert audit(*scenario(**kw)) == [("turn.order", "P1", 1)]
+    assert STANDARD.drop_after_draw
+    for drop in ("P1 drop", "P1 drop auto player", "P1 drop auto timeout"):
+        assert audit(*scenario(**dict(kw, events=["P1 draw_stock 2S", drop]))) == [], drop
+    # the drop after the draw is a middle drop: recorded as a first drop it is found
+    first = dict(kw, results={"P1": ("first_drop", 20, "-20.00"), "P2": ("won", 0, "18.00")})
+    assert ("drop.penalty", "P1", 1) in audit(*scenario(**first))
+
+
+def test_turns_drop_after_draw_false_a_players_own_drop_after_drawing_is_turn_order() -> None:
+    """`turns.drop_after_draw` = false (000_: "Once a player picks/draws a card ... the
+    player has to discard a card subsequently"): a player's own drop after drawing is
+    `turn.order`, citing the rule; the server folding a player who timed out or
+    disconnected after drawing is a middle drop (`drops.points`), as the log records it."""
+    rules = replace(STANDARD, drop_after_draw=False)
+    kw = base(
+        stock="2S JK",
+        events=["P1 draw_stock 2S", "P1 drop"],
+        results={"P1": ("middle_drop", 40, "-40.00"), "P2": ("won", 0, "36.00")},
+    )
+
+    def found(events: list[str]) -> list[Finding]:
+        game, hand = scenario(**dict(kw, events=events))
+        return audit_hand(hand, game, rules).findings
+
+    own = found(["P1 draw_stock 2S", "P1 drop"])
+    assert [(f.check, f.player_id, f.seq) for f in own] == [("turn.order", "P1", 1)]
+    assert own[0].rule.startswith("turns.drop_after_draw: ")
     for server in ("P1 drop auto timeout", "P1 drop auto disconnect"):
-        assert audit(*scenario(**dict(kw, events=["P1 draw_stock 2S", server]))) == [], server
+        assert found(["P1 draw_stock 2S", server]) == [], server
     # `auto` with reason `player` is the player's own choice (a blind tester: it passed)
-    own = dict(kw, events=["P1 draw_stock 2S", "P1 drop auto player"])
-    assert audit(*scenario(**own)) == [("turn.order", "P1", 1)]
+    assert [f.check for f in found(["P1 draw_stock 2S", "P1 drop auto player"])] == [
+        "turn.order"
+    ]
 
 
 def _invalid_declaration(results: dict[str, tuple[str, int, str]]) -> dict[str, Any]:
