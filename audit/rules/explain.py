@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from audit.cards import CODE_TEXT, JOKER, format_codes, parse_codes, split_codes
 from audit.errors import AuditError
+from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck, check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, toml_text
@@ -169,6 +170,8 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
         lines += [f"  - {reason}" for reason in declaration.reasons]
     score = score_arrangement(groups, jokers, rules)
     lines.append(f"as a losing hand: {score.points} points ({score.summary()})")
+    if rules.value_cards is not None and jokers.kinds:
+        lines.append(_value_line(hand, jokers, rules))
     best, arrangement = best_arrangement(hand, jokers, rules)
     if best == score.points:
         lines.append(f"best possible: {best} points, as arranged")
@@ -192,6 +195,33 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
             checked = check_declaration(hand, grouped, jokers, rules).groups
             lines += [f"  {_group_line(i, g)}" for i, g in enumerate(checked, 1)]
     return "\n".join(lines)
+
+
+def _value_line(hand: Sequence[int], jokers: Jokers, rules: Ruleset) -> str:
+    """What the value cards among ``hand`` are worth at a points game's show (b51: a
+    support agent could not settle a value-card question with ``rules check``).
+
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> j = Jokers.for_wild_card("7H", r21)
+    >>> print(_value_line(parse_codes("7H 8H 6H 8H 2C".split()), j, r21).replace(", ", ",\n"))
+    value cards (points.value_cards,
+    points games only): 7H 8H 6H: 1 marriage (100); value cards 8H (10): 110 points,
+    received from each other player still in at the show,
+    who each pay theirs the same way
+    >>> _value_line(parse_codes("2C 3C".split()), j, r21)
+    'value cards (points.value_cards, points games only): none held (they are 7H, 8H, 6H)'
+    """
+    value = value_of(hand, jokers, rules)
+    head = "value cards (points.value_cards, points games only): "
+    if not value.points:
+        kinds = ", ".join(CODE_TEXT[c] for c in jokers.kinds)
+        return f"{head}none held (they are {kinds})"
+    return (
+        f"{head}{value.words}: {value.points} points, received from each other player still "
+        "in at the show, who each pay theirs the same way"
+    )
 
 
 def _group_line(i: int, group: GroupCheck) -> str:

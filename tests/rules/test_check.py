@@ -142,3 +142,21 @@ def test_a_whole_hand_written_both_ways_is_judged_as_a_declaration() -> None:
     assert code == 0, output
     assert groups_of(output) == ["AH 2H 3H", "9S TS JK", "4C 4D 4S", "KD QD JD TD"]
     assert "declaration: VALID" in output
+
+
+# ------------------------------------------------------------ value cards
+
+
+def test_points_value_cards_rules_check_says_what_the_hands_value_cards_are_worth() -> None:
+    """`points.value_cards` (000_1729c72ad4c1f885.txt: 'Value Cards', a term of 21 Card
+    rummy; the preset's table: a marriage of cut card, up and down joker 100, a loose value
+    card 10): `rules check` under standard-21 names the value cards a hand holds and their
+    points, so a support agent can settle a value-card question with it (b51)."""
+    hand = ["6H 7H 8H", "2C 3C 4C", "5D 6D 7D", "9S 9C 9D", "JK 4H 5H", "KS KD KC", "QS QD 8H"]
+    code, output = check("--preset", "standard-21", "--wild", "7H", *hand)
+    assert code == 0, output
+    line = next(x for x in output.splitlines() if x.startswith("value cards"))
+    assert "7H 8H 6H: 1 marriage (100); value cards 8H (10): 110 points" in line
+    # a 13-card preset has none, and no wild card names none
+    assert "value cards" not in check("--wild", "7H", "6H 7H 8H")[1]
+    assert "value cards" not in check("--preset", "standard-21", *hand)[1]
