@@ -205,11 +205,9 @@ def _value_line(hand: Sequence[int], jokers: Jokers, rules: Ruleset) -> str:
     >>> from audit.rules.ruleset import load_preset
     >>> r21 = load_preset("standard-21")
     >>> j = Jokers.for_wild_card("7H", r21)
-    >>> print(_value_line(parse_codes("7H 8H 6H 8H 2C".split()), j, r21).replace(", ", ",\n"))
-    value cards (points.value_cards,
-    points games only): 7H 8H 6H: 1 marriage (100); value cards 8H (10): 110 points,
-    received from each other player still in at the show,
-    who each pay theirs the same way
+    >>> line = _value_line(parse_codes("7H 8H 6H 8H 2C".split()), j, r21)
+    >>> line.split(": ", 1)[1].split(", received")[0]
+    '7H 8H 6H: 1 marriage (100); value cards 8H (10): 110 points'
     >>> _value_line(parse_codes("2C 3C".split()), j, r21)
     'value cards (points.value_cards, points games only): none held (they are 7H, 8H, 6H)'
     """
