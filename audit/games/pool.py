@@ -61,7 +61,7 @@ from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
-from audit.games.poolwords import ended_early, instead, score_words
+from audit.games.poolwords import dealt_out, ended_early, instead, score_words
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
@@ -191,6 +191,8 @@ class _PoolCheck:
         last = self.hands[-1]
         if len(active) == 1:
             self.winner_left = active[0]
+            if self.over is None and named == active:  # won with a refused elimination's
+                self.out = dealt_out(self.out, self.game, self.hands, self.void, active[0])
             on = "" if self.over is None else (
                 f" (after hand {self.over}; the record dealt on to hand {last.hand_no})")
             if named != active:

@@ -127,15 +127,60 @@ still in).'
     """
     whose = and_words([f"{p}'s" for p in others])
     lead = f" That elimination, with {whose}," if others else " That elimination"
-    if paid is None or paid == 0:
-        money = ""
-    elif prize is None or paid == prize:
-        money = f" and paid the prize of {paid}"
-    else:
-        money = f" and paid {paid} as the prize (the game's prize is {prize})"
     return (f"{lead} ended the game: {winner}, the only player left, was named the winner"
-            f"{money}, while by the rules the game should have gone on "
+            f"{_money(paid, prize)}, while by the rules the game should have gone on "
             f"({and_words(list(still_in))} were still in).")
+
+
+def _prize_paid(
+    game: Game, hands: list[Hand], void: Collection[int], winner: str
+) -> tuple[Decimal | None, Decimal | None]:
+    """What the ledger paid ``winner`` in prize rows (``None``: no ledger rows), and the
+    game's prize by the rules (``None``: no entry fee to count it from)."""
+    paid = None if not game.ledger else sum(
+        (r.amount for r in game.ledger if r.kind == "prize" and r.player == winner),
+        Decimal("0.00"))  # fmt: skip
+    fee = game.entry_fee
+    return paid, prize_pool(game, hands, fee, void).prize if fee else None
+
+
+def _money(paid: Decimal | None, prize: Decimal | None) -> str:
+    if paid is None or paid == 0:
+        return ""
+    if prize is None or paid == prize:
+        return f" and paid the prize of {paid}"
+    return f" and paid {paid} as the prize (the game's prize is {prize})"
+
+
+def dealt_out(
+    found: list[Finding], game: Game, hands: list[Hand], void: Collection[int], winner: str
+) -> list[Finding]:
+    """``found`` with the findings of eliminations the rules refuse before the last hand,
+    of players then dealt into no later hand of a game that ended with ``winner`` the one
+    player left, saying what they did: the game went on without them and was won and paid
+    while by the rules they were still in (a blind tester read only "B is still in" of a
+    game whose prize had gone to another). The prize is not a second finding: the game
+    ended, by the record, with one player left."""
+    last = hands[-1]
+    later: dict[str, int] = {}
+    for hand in hands:
+        for player in hand.seats:
+            later[player] = hand.hand_no
+    out = []
+    for f in found:
+        if ((f.check, f.recorded) == ("pool.elimination", "eliminated")
+                and f.player_id is not None and f.player_id != winner):  # fmt: skip
+            refused = next((h.hand_no for h in hands if h.hand_id == f.hand_id), None)
+            if refused is not None and refused < last.hand_no and later.get(
+                    f.player_id, 0) <= refused:  # fmt: skip
+                paid, prize = _prize_paid(game, hands, void, winner)
+                f = replace(f, message=(
+                    f"{f.message} {f.player_id} was dealt into no later hand: the game went "
+                    f"on without them and the record ends it after hand {last.hand_no}, "
+                    f"{winner} named the winner{_money(paid, prize)}, while by the rules "
+                    f"{f.player_id} was still in it."))  # fmt: skip
+        out.append(f)
+    return out
 
 
 def ended_early(
@@ -147,11 +192,7 @@ def ended_early(
     saying so (``ended_by``): the prize paid early is that fault's, not a second finding
     (the ledger is judged against the recorded winner, the rules knowing none). ``void``:
     the rebuys the pool check counts in no entry (``prize.prize_pool``)."""
-    paid = None if not game.ledger else sum(
-        (r.amount for r in game.ledger if r.kind == "prize" and r.player == winner),
-        Decimal("0.00"))  # fmt: skip
-    fee = game.entry_fee
-    prize = prize_pool(game, hands, fee, void).prize if fee else None
+    paid, prize = _prize_paid(game, hands, void, winner)
     out = []
     for f in found:
         if (f.check, f.hand_id, f.recorded) == ("pool.elimination", last.hand_id,

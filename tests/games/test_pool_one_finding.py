@@ -519,6 +519,33 @@ def test_pool_elimination_a_refused_elimination_that_ended_the_game_says_the_pri
         [{"A": 0, "B": 50, "C": 60}, {"A": 0, "C": 10}], [ev(1, "B", "eliminated", 50)]))[0].message
 
 
+def test_pool_elimination_a_refused_elimination_then_dealt_out_says_who_won_without_them_000(
+) -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool: a player is out at 101): B is recorded
+    as eliminated at 50 after hand 1 of 3 and never dealt again; A and C play hand 2, C is
+    rightly out, and A is named the winner and paid 270.00. The one finding on B's row
+    says what it did: the game went on without B and was won and paid while by the rules B
+    was still in (before, it said only "B is still in")."""
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    points = [{"A": 0, "B": 50, "C": 60}, {"A": 0, "C": 50}]
+    events = [ev(1, "B", "eliminated", 50), ev(2, "C", "eliminated", 110),
+              ev(2, "A", "game_won")]  # fmt: skip
+    (found,) = game_checks(*pool_game(points, events, ledger, ended=True), RULES)
+    assert (found.check, found.hand_id, found.player_id) == ("pool.elimination", "h1", "B")
+    assert found.message.endswith(
+        "B is still in. B was dealt into no later hand: the game went on without them and "
+        "the record ends it after hand 2, A named the winner and paid the prize of 270.00, "
+        "while by the rules B was still in it.")
+    # dealt again, B's refused row ended nothing: the words are not there
+    again = [{"A": 0, "B": 50, "C": 60}, {"A": 0, "B": 0, "C": 50}, {"A": 0, "B": 60}]
+    events = [ev(1, "B", "eliminated", 50), ev(2, "C", "eliminated", 110),
+              ev(3, "B", "eliminated", 110), ev(3, "A", "game_won")]  # fmt: skip
+    messages = [f.message for f in game_checks(*pool_game(again, events, ended=True), RULES)]
+    assert messages
+    assert not any("dealt into no later hand" in m for m in messages)
+
+
 def test_pool_elimination_a_player_kept_in_past_the_score_ends_the_game_there_000() -> None:
     """`pool_101.elimination_score` (000_, 101 Pool: a player whose score reaches 101 is out;
     the game ends when one player is left). B reaches 110 after hand 2 with no eliminated row;
