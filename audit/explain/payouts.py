@@ -602,20 +602,21 @@ def _shares(
         else f"{game.format}.manual_split_shares"
     )
     cite = (rules.cite(key),) if key in rules.rules else ()
+    # the entries say where the prize comes from, beside it (a blind tester read them as
+    # the shares' when they ended the sentence)
+    when = f" after hand {after}" if after else ""
+    of = f"of the prize of {prize} ({entries} entries at {fee} less the rake)"
     if kind == "manual":
         per_drop = fee - rake_of(fee, game.rake_pct)
         drops = [pool.first_drops_left(scores.get(p, 0)) for p in seated]
         extra = sum(d - min(drops) for d in drops)
         how = (
-            f"a split by agreement of the prize of {prize}: each player's extra first drops "
-            f"(theirs less the fewest) at {per_drop}, {extra * per_drop} in all, the rest, "
+            f"a split by agreement{when} {of}: each player's extra first drops (theirs less "
+            f"the fewest) at {per_drop}, {extra * per_drop} in all, the rest, "
             f"{equal_words(prize - extra * per_drop, len(seated))}"
         )
     else:
-        how = f"an automatic split of the prize of {equal_words(prize, len(seated))}"
-    if after:
-        how += f" after hand {after}"
-    how += f" ({entries} entries at {fee} less the rake)"
+        how = f"an automatic split{when} {of}: {equal_words(prize, len(seated))}"
     return dict(zip(seated, shares, strict=True)), how, cite
 
 

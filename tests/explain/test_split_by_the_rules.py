@@ -71,8 +71,10 @@ def test_an_auto_split_the_rules_owed_is_said_with_each_share_against_the_prize_
     ]  # fmt: skip
     assert "the ledger pays P1 a prize (see the ledger.balance finding)" in shares["P1"].how
     # each share said, not only "in equal shares" (a blind tester's support agent)
-    assert "an automatic split of the prize of 180.00 in 2 equal shares of 90.00" in (
-        shares["P2"].how)
+    assert (
+        "an automatic split after hand 8 of the prize of 180.00 (2 entries at 100.00 less the "
+        "rake): 180.00 in 2 equal shares of 90.00"
+    ) in shares["P2"].how
     assert view.ledger.owed == "P1 was paid 90.00 too much; P2 is owed 90.00"
     text = flat(render_game_text(view, width=200))
     assert "P2's split share: 90.00 by the rules, 0.00 recorded: differs" in text
