@@ -420,7 +420,7 @@ def game_checks(
         # replayed has its own finding; the game's is then a note.
         numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
         first, last = min(numbers, default=0), max(numbers, default=0)
-        gap = not damaged.get("hands") and len(numbers) < last - first + 1
+        gap = not damaged.get("hands") and bool(numbers) and len(numbers) < last - first + 1
         shared = gap or any(count > 1 for count in numbers.values())
         found.append(
             game_unchecked(
@@ -477,6 +477,7 @@ def game_checks(
         events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)
+    judged = len(found)  # what follows rests on the game's events, the ledger's on both
     # A pool or deals game's prize goes to the rules' winner (a pool game's last player
     # left, a deals game's player with the most chips), and a pool game's entries leave out
     # the rebuys of players still in, so those checks run first; their findings follow the
@@ -500,7 +501,25 @@ def game_checks(
         found.extend(pool.findings)
     elif game.format == Format.MATCH:
         found += check_match(game, hands, rules, winner=events)
+    files = damaged.get("game_events")
+    if files and events and not game.running and len(found) > judged:
+        # Some of its rows here and a file that could not be read, which may hold the rest:
+        # what does not add up is not judged on the rows left (a blind tester: half a pool
+        # game's rows in a truncated file were 3 critical ledger alarms and 5 pool
+        # findings, as the ledger's own rows are: ``_ledger_checks``).
+        return [*found[:judged], _unchecked(game, "game_events", files,
+                                            odd=_odd_words(found[judged:]))]  # fmt: skip
     return split_accounted(found)
+
+
+def _odd_words(found: Sequence[Finding]) -> str:
+    """The first of ``found``'s words and how many more, ending a ``game.unchecked``
+    sentence (``_odd`` for the ledger's own)."""
+    first, others = found[0].message.rstrip("."), len(found) - 1
+    if not others:
+        return f"what does not add up: {first}"
+    return (f"what does not add up: {first}, and the game's checks found {others} more "
+            f"difference{'s' if others > 1 else ''}")  # fmt: skip
 
 
 def split_owed(game: Game, pool: PoolJudgement | None) -> SplitOwed | None:

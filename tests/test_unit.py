@@ -72,6 +72,24 @@ def test_two_hands_of_a_game_with_one_hand_no_leave_its_game_unchecked(tmp_path:
                                                                       "verified")  # fmt: skip
 
 
+def test_game_unchecked_a_game_with_no_hand_held_is_a_note_not_a_gap(tmp_path: Path) -> None:
+    """schemas/output.md: `game.unchecked` is `info`, and `major` only for two hands holding
+    one number or a number missing between two the hands table holds. A games row none of
+    whose hands the hands table holds (or whose one hand was quarantined, its `input.row`
+    saying why) has no two numbers to miss one between: a note, exit 0 (a blind tester: a
+    games row with no hands was the night's only finding, at major, and failed the run)."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1")
+    logs.game("g2")
+    summary = replay_logs(logs=logs.write(), out=tmp_path / "out", workers=1, progress=False,
+                          fairplay=False)  # fmt: skip
+    findings = pq.read_table(tmp_path / "out" / "findings.parquet").to_pylist()
+    (note,) = [f for f in findings if f["check"] != "check.skipped"]  # optional tables
+    assert (note["check"], note["game_id"], note["severity"]) == ("game.unchecked", "g2", "info")
+    assert "the hands table holds none of its hands" in note["message"]
+    assert summary.exit_status == 0
+
+
 def test_game_unchecked_money_is_one_sentence_saying_what_does_not_add_up() -> None:
     """The output contract's message: one plain sentence (audit/findings.py, `finding`;
     STYLE.md 12). A points game whose ledger does not add up while a ledger file could not

@@ -572,3 +572,30 @@ def test_pool_elimination_a_player_kept_in_past_the_score_ends_the_game_there_00
     game, hands = pool_game(points, events, LEDGER, ended=True)  # the prize paid to A
     assert sorted(f.check for f in game_checks(game, hands, RULES)) == [
         "pool.elimination", "pool.winner"]
+
+
+def test_game_unchecked_a_pool_games_rows_in_part_and_a_game_events_file_unread_000() -> None:
+    """`tables.files` (schemas/README.md: "What rests on a quarantined row is not judged
+    without it"): a pool game holds some of its game_events rows and a game_events file
+    could not be read. What its rows do not add up to (C's elimination after hand 2 not
+    here, so C "not dealt into" hand 3 and A's prize "not owed") is one `game.unchecked`
+    naming the file and what does not add up, not pool and critical ledger findings
+    (a blind tester: half of a pool game's rows in a truncated file were 3 critical ledger
+    alarms and 5 pool findings). A game whose rows add up is judged as before."""
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "prize", "270.00"),
+              (None, "rake", "30.00")]  # fmt: skip
+    points = [{"A": 0, "B": 20, "C": 30}, {"A": 0, "B": 30, "C": 80}, {"A": 0, "B": 60}]
+    events = [ev(3, "B", "eliminated", 110), ev(3, "A", "game_won")]  # C's row unread
+    damaged = {"game_events": ["game_events/late.parquet"]}
+    game, hands = pool_game(points, events, ledger, ended=True)
+    assert {f.check for f in game_checks(game, hands, RULES)} >= {"pool.elimination"}
+    (found,) = game_checks(game, hands, RULES, damaged=damaged)
+    assert (found.check, found.severity.value, found.hand_id) == ("game.unchecked", "info", None)
+    assert found.message.startswith(
+        "Game g1's game_events rows do not add up, and game_events/late.parquet could not be "
+        "read and may hold the rest of them, so its running scores, eliminations, rebuys, "
+        "splits and winner were not checked; what does not add up: ")
+    # all its rows here, the game adds up: judged, no note
+    whole = [ev(2, "C", "eliminated", 110), *events]
+    assert game_checks(*pool_game(points, whole, ledger, ended=True), RULES,
+                       damaged=damaged) == []  # fmt: skip
