@@ -535,7 +535,9 @@ class HandReplay:
     def dropper(self, e: Event, *, after_draw: bool) -> Seat | None:
         """The seat a ``drop`` takes out of the hand, or ``None`` when it cannot act (the
         finding is raised): a player leaving (``reason`` left, whoever pressed it, or the
-        server dropping a player who disconnected) may go at any time, in turn or not; a
+        server dropping a player who disconnected) may go at any time, in turn or not (after
+        the hand ended, as the shows are made, their leaving changes nothing: a loser who
+        writes no show is arranged by the server, ``None`` with no finding); a
         drop must be in turn, and where ``after_draw`` and the ruleset says so
         (``turns.drop_after_draw`` false, 000_'s reading) a player's own drop (not
         ``auto``) must come before their draw; the server may fold a player who timed out
@@ -543,7 +545,9 @@ class HandReplay:
         player = e.player
         seat = self.seats.get(player) if player is not None else None
         leaving = e.reason == "left" or (e.reason == "disconnect" and e.auto)
-        if seat is not None and leaving and seat.status is Status.IN and not self.ended:
+        if seat is not None and leaving and seat.status is Status.IN:
+            if self.ended:  # left while the shows were made, or after: no turn (b55)
+                return None
             return seat
         seat = self._check_turn(e, draw=True, dropping=True)
         if seat is None:

@@ -16,7 +16,7 @@ from audit.records import Event, Game, Hand, Result
 from audit.replay.outcome import audit_hand, money_by_rules, plays_on, server_loser
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
-from tests.replay.cases import DECLARE, P1, P2, base, longer
+from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base, longer
 from tests.replay.scenario import parse_event, scenario
 
 STANDARD = load_preset("standard-13")
@@ -353,6 +353,32 @@ def test_a_player_who_leaves_out_of_turn_is_charged_a_drop_and_acts_no_more() ->
     assert audit(*scenario(**fixed)) == []
     late = dict(fixed, events=[*fixed["events"][:3], "P3 draw_stock JK", "P2 drop"])
     assert ("turn.order", "P3", 3) in audit(*scenario(**late))
+
+
+def test_turns_order_a_player_who_leaves_while_the_shows_are_made_takes_no_turn() -> None:
+    """`turns.order` ("a player who leaves the table may go at any time") and
+    log-format.md's `show` ("after a valid declaration, each other player still in the hand
+    submits groups. A player with no show row was arranged by the server"): P3 leaves after
+    P1's valid declaration, before showing. That is no turn after the hand ended: no
+    finding, and P3 is a loser arranged by the server, as recorded (a blind tester's
+    platform was told "P3 took a turn after the hand had ended")."""
+    three = {"P1": P1, "P2": P2, "P3": P3}
+    kw = base(
+        seats=three,
+        events=["P1 draw_stock JK", DECLARE, "P3 drop auto left", SHOW],
+        # no turn had: first hand shows, capped at 40 (points.first_hand_show_cap)
+        results={
+            "P1": ("won", 0, "72.00"),
+            "P2": ("lost", 40, "-40.00"),
+            "P3": ("lost", 40, "-40.00"),
+        },
+    )
+    for leave in ("P3 drop auto left", "P3 drop left", "P3 drop auto disconnect"):
+        events = ["P1 draw_stock JK", DECLARE, leave, SHOW]
+        assert audit(*scenario(**dict(kw, events=events))) == [], leave
+    # a player's own drop then is still a turn after the end
+    own = ["P1 draw_stock JK", DECLARE, "P3 drop", SHOW]
+    assert audit(*scenario(**dict(kw, events=own))) == [("turn.order", "P3", 2)]
 
 
 def test_a_player_who_leaves_by_their_own_hand_may_go_out_of_turn() -> None:
