@@ -87,7 +87,10 @@ def reassigned(
     hand: Hand, findings: list[Finding], rules: Ruleset
 ) -> Iterator[tuple[Hand, Finding]]:
     """The hand with the row of its first turn out of turn in the name of the player whose
-    turn it was; with the one ``turn.order`` that says so."""
+    turn it was; with the one ``turn.order`` that says so. Where that row is a draw and the
+    next row the same player's discard or declaration, also the hand with both renamed: a
+    whole turn in another player's name (a blind tester: the second row read as an
+    innocent next player's "acted out of turn")."""
     turn = next((f for f in findings if f.check == "turn.order" and f.seq is not None
                  and f.expected in hand.seats and f.recorded != f.expected), None)  # fmt: skip
     if turn is None or turn.expected is None:
@@ -98,6 +101,24 @@ def reassigned(
     e, player = hand.events[at], turn.expected
     events = list(hand.events)
     events[at] = e._replace(player=player)
+    after = hand.events[at + 1] if at + 1 < len(hand.events) else None
+    if e.action in DRAWS and after is not None and after.player == e.player and (
+            after.action in PLAYS):  # fmt: skip
+        both = list(events)
+        both[at + 1] = after._replace(player=player)
+        rows = f"{_row(e._replace(player=player))}, then {_row(after._replace(player=player))}"
+        yield replace(hand, events=both), finding_at(  # first: it wins a tie
+            turn,
+            "turn.order",
+            expected=player,
+            recorded=e.player,
+            message=(
+                f"The rows at seq {e.seq} and {after.seq} name {e.player}, but it was "
+                f"{player}'s turn and the rows are {player}'s ({rows}). The rest of the hand "
+                f"is checked with them as {player}'s."
+            ),
+            rule=cite(rules, "turns.order"),
+        )
     said = finding_at(
         turn,
         "turn.order",

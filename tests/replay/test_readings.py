@@ -7,11 +7,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from audit.cards import CODE_TEXT
+from audit.findings import Finding
 from audit.records import Event, GameUnit, LedgerRow
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from audit.unit import audit_unit
-from tests.replay.cases import DECLARE, SHOW, base, longer, won_ledger
+from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base, longer, won_ledger
 from tests.replay.scenario import scenario
 from tests.replay.test_hand_flow import exhaust_stock, p2_drops_and_p1_wins, reshuffled_then_drawn
 
@@ -52,6 +53,37 @@ def test_turns_order_a_row_in_another_players_name_is_one_finding() -> None:
         "draw_discard of 2S). The rest of the hand is checked with it as P2's."
     )
     assert audit.replay.winner == "P1"
+
+
+def test_turns_order_a_whole_turn_in_another_players_name_is_one_finding() -> None:
+    """`turns.order` (000_1729c72ad4c1f885.txt: players play in turn): P2's whole turn (a
+    draw, then a discard) is written in P1's name, or in P3's. Read as written, the
+    second finding fell on P3, who played in turn ("P3 acted out of turn: it was P2's
+    turn", a blind tester); read as P2's, one finding naming both rows, and the hand is
+    right."""
+    three = {"P1": P1, "P2": P2, "P3": P3}
+    tail = ["P3 draw_stock 6H", "P3 discard 6H", "P1 draw_stock JK", DECLARE, SHOW,
+            "P3 show: AH 2C 3D 4C 5H 6D 7C 8D 9H TH JD QS KH"]  # fmt: skip
+    results = {"P1": ("won", 0, "141.30"), "P2": ("lost", 77, "-77.00"),
+               "P3": ("lost", 80, "-80.00")}  # fmt: skip
+
+    def audit(turn: str) -> list[Finding]:
+        events = ["P1 draw_stock 2S", "P1 discard 2S", f"{turn} draw_discard 2S",
+                  f"{turn} discard 2S", *tail]  # fmt: skip
+        game, hand = scenario(**base(seats=three, stock="2S 6H JK 7D", events=events,
+                                     results=results))  # fmt: skip
+        return audit_hand(hand, game, STANDARD).findings
+
+    assert audit("P2") == []
+    for name in ("P1", "P3"):
+        (found,) = audit(name)
+        assert (found.check, found.player_id, found.seq, found.expected) == (
+            "turn.order", name, 2, "P2")
+        assert found.message == (
+            f"The rows at seq 2 and 3 name {name}, but it was P2's turn and the rows are P2's "
+            "(P2's draw_discard of 2S, then P2's discard of 2S). The rest of the hand is "
+            "checked with them as P2's."
+        )
 
 
 def test_turns_order_a_player_who_drew_twice_is_not_read_as_rows_out_of_place() -> None:
