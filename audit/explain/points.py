@@ -7,7 +7,6 @@ settle; each with the rules behind it (``RuleView``). ``view.py`` puts them in a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from audit.cards import JOKER, format_codes
@@ -21,7 +20,7 @@ from audit.explain.cards import (
     joker_words,
     on_its_own,
 )
-from audit.records import Game, and_words
+from audit.records import Game
 from audit.replay.outcome import (
     REJECTED_ENDED,
     Expected,
@@ -32,11 +31,12 @@ from audit.replay.outcome import (
 )
 from audit.replay.seats import Seat
 from audit.rules.counts import value_of
-from audit.rules.declaration import GroupCheck, cannot_meet
-from audit.rules.melds import Jokers, MeldKind, classify, group_rule
+from audit.rules.declaration import GroupCheck
+from audit.rules.explain import pure_runs, unmet_why, with_why
+from audit.rules.melds import Jokers, MeldKind, group_rule
 from audit.rules.ruleset import Ruleset
-from audit.rules.scoring import Score, score_arrangement
-from audit.rules.solver import best_arrangement
+from audit.rules.scoring import score_arrangement
+from audit.rules.solver import best_arrangement_whole
 from audit.rules.ways import grouped_arrangement
 
 
@@ -313,79 +313,22 @@ def _point_rule(code: int, jokers: Jokers) -> tuple[str, str]:
     return ("points.joker_points", words) if words else ("points.card_points", "")
 
 
-def pure_runs(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> list[tuple[int, ...]]:
-    """The pure sequences ``cards`` hold: each suit's longest runs of consecutive cards
-    (the ace low or high), ``classify`` judging each pure, no card used twice.
-
-    >>> from audit.cards import parse_codes
-    >>> from audit.rules.ruleset import load_preset
-    >>> cards = parse_codes("2S 3S 4S JS KS 3H 3H TH JH AD AD QD JC".split())
-    >>> rules = load_preset("standard-13")
-    >>> [format_codes(run) for run in pure_runs(cards, Jokers.of_rank(5), rules)]
-    ['2S 3S 4S']
-    """
-    left = Counter(c for c in cards if c != JOKER)
-    found: list[tuple[int, ...]] = []
-    for suit in range(4):
-        ranks = sorted({c % 13 for c in left if c // 13 == suit})  # the ace is 0
-        numbers = ranks + ([13] if 0 in ranks else [])  # and 13 in its high place
-        start = 0
-        for i in range(1, len(numbers) + 1):
-            if i < len(numbers) and numbers[i] == numbers[i - 1] + 1:
-                continue
-            run = numbers[start:i]
-            start = i
-            if run and run[0] == 0 and run[-1] == 13:
-                run = run[:-1]  # one ace, not both ends
-            codes = tuple(suit * 13 + n % 13 for n in run)
-            if len(codes) < max(rules.min_meld_size, 3) or any(left[c] < 1 for c in codes):
-                continue
-            if classify(codes, jokers, rules).is_pure_run:
-                found.append(codes)
-                left.subtract(codes)
-    return found
-
-
 def shown_loser(
     want: Expected | None, seat: Seat, jokers: Jokers, rules: Ruleset
 ) -> Expected | None:
     """A loser charged as shown whose groups miss the sequences a declaration needs, with
-    why every card counts said true of their cards: what their cards hold and that no
-    arrangement of them makes the sequences, or that the groups they showed make fewer
-    than their cards could. The shown groups' own words ("it has no sequences ... no pure
-    sequence") were read by a blind tester as said of a player whose cards held 2S 3S 4S,
-    shown ungrouped."""
+    why every card counts said true of their cards (``rules.explain.unmet_why``): what
+    their cards hold against what a declaration needs, or that the groups they showed make
+    fewer than their cards could. The shown groups' own words ("it has no sequences ... no
+    pure sequence") were read by blind testers as said of a player whose cards held
+    2S 3S 4S (13 cards), or QC KC AC (21 cards), shown ungrouped."""
     score = None if want is None else want.score
-    if (
-        want is None
-        or score is None
-        or want.outcome != "lost"
-        or seat.shown is None
-        or not score.unmet
-        or score.exempt
-        or score.ready
-    ):
+    if want is None or score is None or want.outcome != "lost" or seat.shown is None:
         return want
-    _, best = best_arrangement(seat.cards, jokers, rules)
-    could = not score_arrangement(best, jokers, rules).unmet
-    need = cannot_meet(rules).removeprefix("no arrangement of their cards makes ")
-    if could:
-        runs = [g for g in score.groups if g.verdict.is_run]
-        made = and_words([f"{g.text} ({g.verdict.kind.value})" for g in runs]) or "no sequence"
-        why = (f"the groups they showed make {'only ' if runs else ''}{made}, not {need}, "
-               "though their cards could (see the best possible arrangement)")  # fmt: skip
-    elif rules.unmet_requirement == "all_cards":  # meeting it would count fewer
-        held = [format_codes(run) for run in pure_runs(seat.cards, jokers, rules)]
-        if held:
-            one = "the pure sequence" if len(held) == 1 else "the pure sequences"
-            why = (f"their cards hold {one} {and_words(held)}, but no arrangement of them "
-                   f"makes {need}")  # fmt: skip
-        else:
-            why = cannot_meet(rules)
-    else:
+    why = unmet_why(seat.cards, score, jokers, rules)
+    if not why:
         return want
-    said = Score(score.points, score.raw, score.cap, score.groups, score.counted, (why,),
-                 score.full_count, score.exempt, score.exempt_groups, score.ready)  # fmt: skip
+    said = with_why(score, why)
     return replace(want, score=said, why=want.why.replace(score.summary(), said.summary(), 1))
 
 
@@ -406,6 +349,16 @@ def exact_loser(
     ):
         return want
     full = server_loser(seat.cards, jokers, rules, score.cap, want.rule_key, whole=True)
+    said = full.score
+    if said is not None and rules.unmet_requirement != "all_cards":
+        # What the best arrangement lacks, said of the cards (``arranged_by_server`` does
+        # so under "all_cards"): under the other charges it may lay no pure sequence
+        # because the cards hold none, and "it has no pure sequence" reads as of the groups.
+        why = unmet_why(seat.cards, said, jokers, rules, groups="their best arrangement")
+        if why:
+            told = with_why(said, why)
+            full = replace(full, score=told,
+                           why=full.why.replace(said.summary(), told.summary(), 1))  # fmt: skip
     lead, ended, _ = want.why.partition(REJECTED_ENDED)
     # after a valid declaration the platform rejected, the words of who ended the hand stay
     return replace(want, score=full.score, why=f"{lead}{ended}{full.why}" if ended else full.why)
@@ -422,9 +375,11 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
         cap = rules.cap
     else:
         return None
-    points, arrangement = best_arrangement(seat.cards, jokers, rules)
-    points = min(points, cap)
-    summary = _best_words(points, want)
+    # Past the cap (``best_arrangement_whole``): at it, the solver's groups are every card
+    # alone, and a 21-card loser holding QC KC AC was shown it ungrouped as the best.
+    whole, arrangement = best_arrangement_whole(seat.cards, jokers, rules)
+    points = min(whole, cap)
+    summary = _best_words(points, want, whole)
     if want.outcome == "invalid_declare" and points == 0 and rules.groupings is not None:
         # A losing hand is charged whatever its groups' sizes; a declaration must be
         # grouped as declaration.groupings says (10 cards: 5+5 or 4+3+3).
@@ -438,10 +393,10 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
                 f" melds of the sizes a declaration is grouped in ({ways})"
             )
     scored = score_arrangement(arrangement, jokers, rules, cap=cap)
-    if scored.unmet and rules.unmet_requirement == "all_cards":
-        # Every card counts however they lie: the pure sequences the cards hold are shown
-        # as such, not left among the cards "not in any group" (a blind tester read that
-        # as the player holding no sequence).
+    if scored.unmet and rules.unmet_requirement in ("all_cards", "full_count"):
+        # Every card counts however they lie (or the full count is charged): the pure
+        # sequences the cards hold are shown as such, not left among the cards "not in any
+        # group" (a blind tester read that as the player holding no sequence).
         runs = pure_runs(seat.cards, jokers, rules)
         spare = Counter(seat.cards)
         for run in runs:
@@ -473,9 +428,11 @@ def _meld_order(group: GroupCheck) -> tuple[int, tuple[int, ...]]:
     return _KIND_RANK[group.verdict.kind], group.cards
 
 
-def _best_words(points: int, want: Expected) -> str:
+def _best_words(points: int, want: Expected, whole: int) -> str:
     """``33 points, 7 fewer than charged``; for an invalid declarer, whether a valid
-    declaration was possible."""
+    declaration was possible. ``whole`` is what the best arrangement comes to before the
+    cap: where the cap makes it the same as charged, that is said with it (a blind tester
+    read "120 points, the same as charged" beside every card ungrouped as the best)."""
     if want.outcome == "invalid_declare":
         if points == 0:
             return "0 points: these cards could have made a valid declaration"
@@ -486,6 +443,9 @@ def _best_words(points: int, want: Expected) -> str:
             "no valid declaration was possible with these cards; the fewest points they"
             f" could leave are {points}{charged}"
         )
+    if want.points == points and whole > points:
+        return (f"{points} points, the same as charged: at best their cards are worth "
+                f"{whole}, capped at {points}")  # fmt: skip
     if want.points == points:
         return f"{points} points, the same as charged"
     if want.points is not None and want.points > points:

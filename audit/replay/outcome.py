@@ -33,7 +33,7 @@ from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
-from audit.rules.solver import best_arrangement
+from audit.rules.solver import best_arrangement, best_arrangement_whole
 from audit.shuffle.commitment import commitment_findings
 
 TableState = tuple[tuple[int, str, tuple[int, ...]], ...]
@@ -443,8 +443,13 @@ def arranged_by_server(
     server's best arrangement of them is charged. The search stops at ``cap`` (every
     arrangement past it is charged the cap), so the groups of a hand charged the cap are
     any, and the points ``cap``; ``whole`` searches on for the best groups and their points
-    (a dispute, ``explain``: slower, most of all for 21 and 27 cards)."""
-    points, groups = best_arrangement(cards, jokers, rules, cap=None if whole else cap)
+    (a dispute, ``explain``: slower, most of all for 21 and 27 cards), past the
+    ruleset's cap too (``best_arrangement_whole``: at it, the groups would be every card
+    alone, a pure sequence the cards hold among them)."""
+    if whole:
+        points, groups = best_arrangement_whole(cards, jokers, rules)
+    else:
+        points, groups = best_arrangement(cards, jokers, rules, cap=cap)
     score = score_arrangement(groups, jokers, rules, cap=cap)
     if score.unmet and not score.exempt_groups and not score.exempt:
         # What the best arrangement lacks is said of the cards, not of its groups

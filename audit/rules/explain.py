@@ -5,15 +5,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import lru_cache
 
 from audit.cards import CODE_TEXT, JOKER, format_codes, parse_codes, split_codes
 from audit.errors import AuditError
+from audit.records import and_words
 from audit.rules.counts import value_of
-from audit.rules.declaration import GroupCheck, check_declaration
-from audit.rules.melds import Jokers
+from audit.rules.declaration import GroupCheck, cannot_meet, check_declaration
+from audit.rules.melds import Jokers, classify
 from audit.rules.ruleset import Ruleset, toml_text
-from audit.rules.scoring import score_arrangement
-from audit.rules.solver import best_arrangement
+from audit.rules.scoring import Score, score_arrangement
+from audit.rules.solver import best_arrangement_whole, best_points
 from audit.rules.ways import grouped_arrangement
 
 SEPARATORS = {"/", "|", "--"}
@@ -169,14 +172,22 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
         lines.append("declaration: INVALID, because")
         lines += [f"  - {reason}" for reason in declaration.reasons]
     score = score_arrangement(groups, jokers, rules)
-    lines.append(f"as a losing hand: {score.points} points ({score.summary()})")
+    why = unmet_why(hand, score, jokers, rules, groups="the groups given")
+    told = with_why(score, why) if why else score
+    lines.append(f"as a losing hand: {score.points} points ({told.summary()})")
     if rules.value_cards is not None and jokers.kinds:
         lines.append(_value_line(hand, jokers, rules))
-    best, arrangement = best_arrangement(hand, jokers, rules)
-    if best == score.points:
+    whole, arrangement = best_arrangement_whole(hand, jokers, rules)
+    best = min(whole, rules.cap)
+    if best == score.points and whole >= score.raw:
         lines.append(f"best possible: {best} points, as arranged")
     else:
-        lines.append(f"best possible: {best} points, arranged as:")
+        if best == score.points:  # the cap makes them equal: the best groups are shown
+            head = (f"{best} points, the same as arranged because of the cap (points.cap): "
+                    f"at best the cards are worth {whole}, capped at {best},")  # fmt: skip
+        else:
+            head = f"{best} points,"
+        lines.append(f"best possible: {head} arranged as:")
         best_groups = score_arrangement(arrangement, jokers, rules).groups
         melds = [g for g in best_groups if g.verdict.is_valid]
         loose = [c for g in best_groups if not g.verdict.is_valid for c in g.cards]
@@ -224,3 +235,142 @@ def _value_line(hand: Sequence[int], jokers: Jokers, rules: Ruleset) -> str:
 
 def _group_line(i: int, group: GroupCheck) -> str:
     return f"group {i}: {group.text}: {group.verdict.kind.value} ({group.verdict.reason})"
+
+
+def pure_runs(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> list[tuple[int, ...]]:
+    """The pure sequences ``cards`` hold: each suit's longest runs of consecutive cards
+    (the ace low or high), then, where a tunnela is a pure sequence (21 and 27 cards:
+    ``melds.tunnela_kind``), three identical cards among those left; ``classify`` judging
+    each pure, no card used twice.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> cards = parse_codes("2S 3S 4S JS KS 3H 3H TH JH AD AD QD JC".split())
+    >>> rules = load_preset("standard-13")
+    >>> [format_codes(run) for run in pure_runs(cards, Jokers.of_rank(5), rules)]
+    ['2S 3S 4S']
+    >>> r21 = load_preset("standard-21")
+    >>> cards = parse_codes("QC KC AC 5D 5D 5D 5H 9S".split())
+    >>> [format_codes(run) for run in pure_runs(cards, Jokers.for_wild_card("7H", r21), r21)]
+    ['QC KC AC', '5D 5D 5D']
+    """
+    left = Counter(c for c in cards if c != JOKER)
+    found: list[tuple[int, ...]] = []
+    for suit in range(4):
+        ranks = sorted({c % 13 for c in left if c // 13 == suit})  # the ace is 0
+        numbers = ranks + ([13] if 0 in ranks else [])  # and 13 in its high place
+        start = 0
+        for i in range(1, len(numbers) + 1):
+            if i < len(numbers) and numbers[i] == numbers[i - 1] + 1:
+                continue
+            run = numbers[start:i]
+            start = i
+            if run and run[0] == 0 and run[-1] == 13:
+                run = run[:-1]  # one ace, not both ends
+            codes = tuple(suit * 13 + n % 13 for n in run)
+            if len(codes) < max(rules.min_meld_size, 3) or any(left[c] < 1 for c in codes):
+                continue
+            if classify(codes, jokers, rules).is_pure_run:
+                found.append(codes)
+                left.subtract(codes)
+    for code in sorted(left):
+        while left[code] >= 3 and classify((code,) * 3, jokers, rules).is_pure_run:
+            found.append((code,) * 3)
+            left[code] -= 3
+    return found
+
+
+@lru_cache(maxsize=64)
+def _meeting_rules(rules: Ruleset) -> Ruleset:
+    """``rules`` charging an arrangement without the declaration's sequences more than
+    any with them: its least points say whether the cards can make them at all
+    (``can_meet``). Cached: a ``Ruleset`` hashes by identity, and the solver's tables are
+    cached by ruleset."""
+    return replace(rules, unmet_requirement="full_count", ready_hand=None, cap=1 << 20)
+
+
+def can_meet(cards: Sequence[int], jokers: Jokers, rules: Ruleset) -> bool:
+    """Whether some arrangement of ``cards`` makes the sequences a declaration needs, at
+    any points (the best arrangement may leave them unmade where the cap, or the pure
+    sequences spared, charge it no more).
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> j = Jokers.for_wild_card("7H", r21)
+    >>> can_meet(parse_codes("QC KC AC 2S 3S 4S 9D TD JD".split()), j, r21)
+    True
+    >>> can_meet(parse_codes("QC KC AC 2S 3S 4S 9D TD KD".split()), j, r21)
+    False
+    """
+    meeting = _meeting_rules(rules)
+    return best_points(cards, jokers, meeting, cap=meeting.cap) < meeting.cap
+
+
+def unmet_why(
+    cards: Sequence[int],
+    score: Score,
+    jokers: Jokers,
+    rules: Ruleset,
+    *,
+    groups: str = "the groups they showed",
+) -> str:
+    """Why every card of a loser's arrangement ``score`` counts, said true of their
+    ``cards`` and not only of the ``groups`` (the arrangement's own words, "it has no pure
+    sequence", were read of the cards by blind testers: a 13-card player whose cards held
+    2S 3S 4S, a 21-card one whose cards held QC KC AC, each shown ungrouped): that the
+    groups make fewer sequences than the cards could (see the best possible arrangement),
+    or what pure sequences the cards hold and that no arrangement of them makes those a
+    declaration needs; where the pure sequences laid are spared
+    (``points.unmet_requirement``), that those held were not laid, so not spared. ``""``
+    where the arrangement's own words stand: the requirement is met, a pure sequence laid
+    is spared, the hand was ready, or the ruleset asks no sequence.
+
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> j = Jokers.for_wild_card("JD", r21)
+    >>> hand = parse_codes(
+    ...     "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D".split())
+    >>> score = score_arrangement([hand], j, r21)
+    >>> print(unmet_why(hand, score, j, r21))  # doctest: +NORMALIZE_WHITESPACE
+    their cards hold the pure sequence QC KC AC, but no arrangement of them makes the 3
+    pure sequences that a declaration needs, and the groups they showed do not lay it as a
+    sequence, so it is not spared
+    """
+    if (
+        not score.unmet
+        or score.exempt
+        or score.ready
+        or not (rules.min_runs or rules.min_pure_runs)
+    ):
+        return ""
+    need = cannot_meet(rules).removeprefix("no arrangement of their cards makes ")
+    _, best = best_arrangement_whole(cards, jokers, rules)
+    runs = [g for g in score.groups if g.verdict.is_run]
+    made = and_words([f"{g.text} ({g.verdict.kind.value})" for g in runs]) or "no sequence"
+    made = f"{groups} make {'only ' if runs else ''}{made}, not {need}"
+    if not score_arrangement(best, jokers, rules).unmet:
+        return f"{made}, though their cards could (see the best possible arrangement)"
+    held = [format_codes(run) for run in pure_runs(cards, jokers, rules)]
+    one = "the pure sequence" if len(held) == 1 else "the pure sequences"
+    if can_meet(cards, jokers, rules):
+        # the best arrangement does not make them (the cap, or the pure sequences spared
+        # without them, charge it no more)
+        why = (f"{made}; their cards could make them, though at no fewer points than the "
+               "best possible arrangement")  # fmt: skip
+        if held:
+            why += f", and hold {one} {and_words(held)}"
+    elif held:
+        why = f"their cards hold {one} {and_words(held)}, but no arrangement of them makes {need}"
+    else:
+        return cannot_meet(rules)
+    if held and rules.unmet_requirement in ("pure_run_exempt", "pure_runs_exempt"):
+        laid = ("do not lay it as a sequence, so it is not spared" if len(held) == 1
+                else "lay none of them as a sequence, so none is spared")  # fmt: skip
+        why += f", and {groups} {laid}"
+    return why
+
+
+def with_why(score: Score, why: str) -> Score:
+    """``score`` with ``why`` as the reason its requirement is unmet (``unmet_why``), for
+    its ``summary``; the points are the same."""
+    return Score(score.points, score.raw, score.cap, score.groups, score.counted, (why,),
+                 score.full_count, score.exempt, score.exempt_groups, score.ready)  # fmt: skip

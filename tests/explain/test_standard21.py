@@ -130,3 +130,70 @@ def test_a_printed_joker_turned_up_cites_the_card_that_stands_as_the_cut_card() 
     text = " ".join(render_text(view, width=200).replace("\u2502", " ").split())
     assert "so AS stands as the cut card rule: jokers.printed_joker_cut_card: When a " in text
     assert "Rule jokers.printed_joker_cut_card: When a printed joker" in render_html(view)
+
+
+def test_points_unmet_requirement_a_loser_shown_ungrouped_is_told_the_pure_sequence_held() -> None:
+    """`points.unmet_requirement` ("pure_runs_exempt": seeds silent on 21 cards; Adda52:
+    "with the exception of the pure sequences"; 003_f375e2c560403297.txt: "else all the 13
+    cards are treated as unmatched") and `points.cap` (000_1729c72ad4c1f885.txt: "A maximum
+    Full count is 80 points"; 120 for 21 cards). B shows 21 cards ungrouped that hold
+    QC KC AC. They were told "every card counts because it has no pure sequence", and the
+    best possible arrangement was every card ungrouped, "the same as charged" (a blind
+    tester: 80 of 120 such shows in a night held a pure sequence). B is told what their
+    cards hold against the 3 pure sequences a declaration needs, that the groups shown did
+    not lay it, so it is not spared, and the best arrangement with QC KC AC grouped, equal
+    to the charge only by the cap."""
+    shown = "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D"
+    declared = "2S 3S 4S 5S / 9D TD JD QD / AC 2C 3C / 4D 5D 8H / KC KD KS KH / 9C 9H JK"
+    a = " ".join(declared.replace("/", " ").split()).replace("JK", "2D")
+    view = hand_view(
+        {"B": shown, "A": a},
+        ["B draw_stock 2H", "B discard 2H", "A draw_stock JK", f"A declare 2D: {declared}",
+         f"B show: {shown}"],
+        {"B": ("lost", 120, "-120.00"), "A": ("won", 0, "108.00")},
+        wild="7H", open="5S", stock="2H JK", ruleset="standard-21",
+    )  # fmt: skip
+    assert view.findings == ()
+    b = view.players[0]
+    words = (
+        "every card counts because their cards hold the pure sequence QC KC AC, but no "
+        "arrangement of them makes the 3 pure sequences that a declaration needs, and the "
+        "groups they showed do not lay it as a sequence, so it is not spared; the cards"
+    )
+    assert words in b.why
+    assert "it has no pure sequence" not in b.why
+    assert b.points_detail is not None
+    assert b.points_detail.steps[0].startswith(
+        "every card counts, because their cards hold the pure sequence QC KC AC"
+    )
+    assert b.best is not None
+    assert b.best.points == 120
+    assert b.best.summary == (
+        "120 points, the same as charged: at best their cards are worth 122, capped at 120"
+    )
+    assert b.best.melds[0].text == "QC KC AC"
+
+
+def test_points_cap_a_loser_arranged_by_the_server_is_shown_the_pure_sequence_laid() -> None:
+    """`points.unmet_requirement` and `points.cap` (000_1729c72ad4c1f885.txt: "A maximum
+    Full count is 80 points"; 120 for 21 cards): without a show, B is arranged at best by
+    the rules. The search stops at the cap, where its groups were every card alone (a
+    21-card loser holding QC KC AC was told "it has no pure sequence"); explained, B's
+    cards are arranged past the cap, QC KC AC laid and spared, 122 capped at 120."""
+    cards = "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D"
+    declared = "2S 3S 4S 5S / 9D TD JD QD / AC 2C 3C / 4D 5D 8H / KC KD KS KH / 9C 9H JK"
+    a = " ".join(declared.replace("/", " ").split()).replace("JK", "2D")
+    view = hand_view(
+        {"B": cards, "A": a},
+        ["B draw_stock 2H", "B discard 2H", "A draw_stock JK", f"A declare 2D: {declared}"],
+        {"B": ("lost", 120, "-120.00"), "A": ("won", 0, "108.00")},
+        wild="7H", open="5S", stock="2H JK", ruleset="standard-21",
+    )  # fmt: skip
+    assert view.findings == ()
+    b = view.players[0]
+    assert b.why.startswith("every card but the pure sequence QC KC AC counts "
+                            "(points.unmet_requirement) because it has 1 pure sequence; it "
+                            "needs 3; the cards"), b.why  # fmt: skip
+    assert "are worth 122, capped at 120" in b.why
+    assert b.best is not None
+    assert b.best.melds[0].text == "QC KC AC"

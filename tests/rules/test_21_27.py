@@ -440,3 +440,86 @@ def test_deadwood_of_a_ready_21_card_hand_is_0_not_the_ready_charge() -> None:
     assert deadwood(parse_codes(melded.split()), jokers, r21) == 0
     dublees = "2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD KC QD 3C 5D AH 8S 9S JC KD"
     assert deadwood(parse_codes(dublees.split()), jokers, r21) > 2
+
+
+# ---------------------------------------------------------------- words of an unmet requirement
+
+SHOWN_UNGROUPED = "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D"
+"""A blind tester's 21-card loser (wild card JD): shown all ungrouped, holding QC KC AC."""
+
+
+def test_points_unmet_requirement_a_loser_shown_ungrouped_is_told_the_pure_sequence_held() -> None:
+    """`points.unmet_requirement` ("pure_runs_exempt": seeds silent on 21 cards; Adda52:
+    "with the exception of the pure sequences"; 003_f375e2c560403297.txt: "else all the 13
+    cards are treated as unmatched") and `points.cap` (000_1729c72ad4c1f885.txt: "A maximum
+    Full count is 80 points"; 120 for 21 cards). A loser shown ungrouped whose cards hold
+    QC KC AC was told "every card counts because it has no pure sequence", and shown every
+    card ungrouped as the best (156 and 126 both capped at 120). `rules check` says what
+    their cards hold against the 3 pure sequences needed, that the sequence was not laid
+    and so not spared, and the best arrangement with it grouped, equal only by the cap."""
+    from audit.rules.explain import check_groups_text
+
+    text = check_groups_text([SHOWN_UNGROUPED], wild="JD", rules=R21)
+    assert (
+        "as a losing hand: 120 points (every card counts because their cards hold the pure "
+        "sequence QC KC AC, but no arrangement of them makes the 3 pure sequences that a "
+        "declaration needs, and the groups given do not lay it as a sequence, so it is not "
+        "spared; the cards, " in text
+    ), text
+    assert ("best possible: 120 points, the same as arranged because of the cap (points.cap): "
+            "at best the cards are worth 126, capped at 120, arranged as:\n"
+            "  group 1: QC KC AC: pure sequence") in text  # fmt: skip
+    # grouped as the best arrangement lays it, "as arranged" again
+    laid = check_groups_text(
+        ["QC KC AC", SHOWN_UNGROUPED.replace("QC 8S KC", "8S").replace(" AC ", " ")],
+        wild="JD", rules=R21,
+    )  # fmt: skip
+    assert "best possible: 120 points, as arranged" in laid, laid
+
+
+def test_points_unmet_requirement_27_cards_a_loser_told_each_pure_sequence_held() -> None:
+    """`points.unmet_requirement` (standard-27: "pure_runs_exempt", seeds silent on 27
+    cards; 003_f375e2c560403297.txt for the 13-card rule it extends): a 27-card loser
+    shown ungrouped, whose cards hold 3C 4C 5C and 7C 8C 9C but no third pure sequence, is
+    told both, against the 3 a declaration needs, and that neither was spared."""
+    from audit.rules.explain import unmet_why
+
+    hand = cards("TD 8C AD AH AS 7C JH 3C TS 5D 5S 7C TH 9C 9D TD KC QC 6H 5C TH QS 4H 4C "
+                 "5D 7S 3H")  # fmt: skip
+    jokers = Jokers.for_wild_card("JS", R27)
+    assert len(hand) == 27
+    score = score_arrangement([hand], jokers, R27)
+    assert score.unmet
+    assert unmet_why(hand, score, jokers, R27) == (
+        "their cards hold the pure sequences 3C 4C 5C and 7C 8C 9C, but no arrangement of "
+        "them makes the 3 pure sequences that a declaration needs, and the groups they "
+        "showed lay none of them as a sequence, so none is spared"
+    )
+
+
+def test_points_unmet_requirement_a_loser_whose_cards_could_meet_it_is_told_so() -> None:
+    """`points.unmet_requirement` (seeds silent on 21 cards; 003_f375e2c560403297.txt):
+    cards that hold three pure sequences, shown ungrouped, are told the groups make none of
+    the 3 a declaration needs though their cards could; cards whose three pure sequences
+    cost more points than two (3H..9H laid whole and QC KC AC: 84 points; split to make
+    three, 93) are told they could, at no fewer points than the best arrangement, and
+    which pure sequences they hold, not laid."""
+    from audit.rules.explain import unmet_why
+
+    could = cards("2S 3S 4S 9D TD JD QC KC AC 5H 5S 8D KS KH 2D 3C 6C 9H TS AH QH")
+    score = score_arrangement([could], SEVENS, R21)
+    assert unmet_why(could, score, SEVENS, R21) == (
+        "the groups they showed make no sequence, not the 3 pure sequences that a "
+        "declaration needs, though their cards could (see the best possible arrangement)"
+    )
+    dear = cards("2S 5S KS 3H 4H 5H 6H 7H 8H 9H 9H QH AD 2D 8D TD JD AC 8C QC KC")
+    fours = Jokers.for_wild_card("4C", R21)
+    score = score_arrangement([dear], fours, R21)
+    assert best_points(dear, fours, R21) == 84
+    assert unmet_why(dear, score, fours, R21) == (
+        "the groups they showed make no sequence, not the 3 pure sequences that a "
+        "declaration needs; their cards could make them, though at no fewer points than the "
+        "best possible arrangement, and hold the pure sequences 3H 4H 5H 6H 7H 8H 9H and "
+        "QC KC AC, and the groups they showed lay none of them as a sequence, so none is "
+        "spared"
+    )
