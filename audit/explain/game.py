@@ -268,7 +268,7 @@ def build_game_view(
     if standing is not None and not game.running:
         result += f"; {standing.result} (see the running pool scores)"
     if scores is not None and refused:
-        noun = "totals" if game.format == "match" else "scores"
+        noun = {"match": "totals", "deals": "chips"}.get(game.format, "scores")
         note = EventLine(scores_note(refused, standing, noun))
         scores = replace(scores, notes=(*scores.notes, note))
     ledger = None

@@ -1,25 +1,28 @@
 """The tables of an explained game: the running pool scores with the eliminations,
 rebuys and splits between hands, a deals game's chips deal by deal, a match's running
 totals; each cell as recorded, with what the rules make it where a finding says the record
-is not it, and each game event in words, said as recorded where the rules refuse it.
+is not it (in a deals game also where the record's chips follow a deal's wrong points,
+whose running totals are the rules', the recorded ones beside them), and each game event
+in words, said as recorded where the rules refuse it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 
-from audit.explain.handmoney import ZERO
+from audit.explain.handmoney import ZERO, deal_chips
 from audit.explain.ledgerview import signed
 from audit.explain.payouts import events_after, repeats
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
+from audit.games.deals import deal_by_rules, rules_winner
 from audit.games.leaving import gone_for_good
 from audit.games.pool import PoolJudgement
-from audit.money import money
-from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, and_words
+from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
 
@@ -409,52 +412,152 @@ def match_table(unit: UnitAudit, game: Game, rules: Ruleset | None) -> ScoreTabl
     )
 
 
+@dataclass(frozen=True)
+class _Deal:
+    """A deal of a deals game against the rules' chips (``games.deals.deal_by_rules``):
+    each player's chips in it by the rules (``chips``: only the players the rules know them
+    for), and ``why``, said once beside the deal, where some differ from the record or are
+    not known."""
+
+    chips: Mapping[str, int]
+    why: str = ""
+
+
+def _deal(
+    hand: Hand, game: Game, rules: Ruleset | None, said: RulesSay, findings: Sequence[Finding]
+) -> _Deal:
+    """The rules' chips of ``hand`` as the game's totals and winner count them
+    (``deal_by_rules``, ``DealByRules.counted``), and why they differ from the record's
+    where no ``deals.chips`` finding on the player says it (chips that follow neither the
+    rules nor the record are that finding's, said in the cell: no why of the deal's)."""
+    if rules is None:
+        return _Deal({})
+    deal = deal_by_rules(hand, said, rules)
+    if deal is None:
+        why = "the deal is quarantined" if hand.quarantine is not None else (
+            "it has no one recorded winner, or a player dealt in has no results row")
+        return _Deal({}, f"the rules' chips of this deal are not known: {why}")  # fmt: skip
+    if deal.opened is not None:
+        who, penalty = deal.opened.declarer, deal.opened.penalty
+        return _Deal({who: deal.counted[who]}, (
+            f"{who}'s invalid declaration was accepted as a win: by the rules it costs {who} "
+            f"{penalty} chips, and the others play on past the end of the record, so their "
+            "chips in this deal are not known (see the deal's findings)"))  # fmt: skip
+    ruling = said.get(hand.hand_id, {})
+    if rules_winner(hand, ruling) is not None:
+        followed = "the deal's recorded outcomes"
+    else:
+        wrong = deal_chips(hand, game, ruling).wrong
+        followed = f"the recorded points of {and_words(list(wrong))}" if wrong else (
+            "the deal's recorded results")  # fmt: skip
+    flagged = {f.player_id for f in findings if f.hand_id == hand.hand_id
+               and f.check == "deals.chips" and _number(f.expected)}  # fmt: skip
+    if all(r.amount == deal.counted.get(r.player) or r.player in flagged for r in hand.results):
+        return _Deal(deal.counted)
+    return _Deal(deal.counted, f"the recorded chips follow {followed}, which the rules do "
+                 "not give (see the deal's findings)")  # fmt: skip
+
+
+def _deal_cell(r: Result, wrong: list[Finding], deal: _Deal) -> Cell:
+    """A player's chips in a deal, as recorded: what a ``deals.chips`` finding says they
+    should be, or the rules' chips beside them where the record's follow the deal's wrong
+    results (their finding, not a chip one: ``_Deal.why`` says so), or that the rules do
+    not know them."""
+    text = "?" if r.amount is None else signed(r.amount, whole=True)
+    want = next((f.expected for f in wrong if _number(f.expected)), None)
+    rules = deal.chips.get(r.player)
+    if want is not None:
+        note = f"should be {signed(Decimal(want), whole=True)}"
+    elif rules is None:
+        note = "not known by the rules" if deal.why else ""
+    elif r.amount is None or rules != r.amount:
+        note = f"{signed(Decimal(rules), whole=True)} by the rules"
+    else:
+        note = ""
+    return Cell(text, note, worst_name(wrong))
+
+
 def deals_table(
     unit: UnitAudit, game: Game, rules: Ruleset | None, against: RulesWinner | None = None
 ) -> ScoreTable:
-    """The chips each deal moved, as recorded (a ``deals.chips`` finding gives what the
-    rules make them), and the running totals by the rules' chips (chips that follow a
-    deal's wrong recorded points, its own finding, as recorded: ``games.deals``); the
-    game_won row as recorded where ``against`` says the rules' winner is another, or none
-    yet."""
+    """The chips each deal moved, as recorded, with the rules' chips beside them where
+    they differ (a ``deals.chips`` finding's, or the rules' where the record's follow a
+    deal's wrong points or outcomes, that deal's own finding: ``games.deals``), and each
+    player's running total by the rules' chips, the recorded total beside it where it
+    differs (schemas/money.md: the winner is judged on the rules' chips; a blind tester's
+    agent read a game the rules tie as won by 5 chips); the game_won row as recorded
+    where ``against`` says the rules' winner is another, or none yet."""
     said = _Said(game, rules, unit.findings, against)
+    ruled = unit.rules_say()
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
     leaving = _leaving(unit, game)
-    totals: dict[str, Decimal] = {}
+    by_rules: dict[str, Decimal] = {}
+    recorded: dict[str, Decimal] = {}
+    unknown: dict[str, int] = {}  # the deal from which a player's rules' total is not known
     rows = []
-
-    def chips(r: Result, wrong: list[Finding]) -> Cell:
-        want = next((f.expected for f in wrong if f.expected is not None), None)
-        counted = money(Decimal(want)) if want is not None else (r.amount or ZERO)
-        totals[r.player] = totals.get(r.player, ZERO) + counted
-        text = "?" if r.amount is None else signed(r.amount, whole=True)
-        note = f"should be {signed(counted, whole=True)}" if want is not None else ""
-        return Cell(text, note, worst_name(wrong))
-
     for number, item in enumerate(unit.hands, start=1):
         hand = item.hand
-        cells = _cells(unit, hand, players, "deals.chips", chips)
+        deal = _deal(hand, game, rules, ruled, unit.findings)
+        cells = _cells(unit, hand, players, "deals.chips", partial(_deal_cell, deal=deal))
+        results = {r.player: r for r in hand.results}
+        for player in players:
+            if player not in results and player not in hand.seats:
+                continue
+            row = results.get(player)
+            amount = row.amount if row is not None and row.amount is not None else ZERO
+            recorded[player] = recorded.get(player, ZERO) + amount
+            by_rules[player] = by_rules.get(player, ZERO) + Decimal(deal.chips.get(player, 0))
+            if rules is not None and player not in deal.chips:
+                unknown.setdefault(player, number)
         rows.append(
             ScoreRow(
                 label=f"deal {number}",
                 hand_id=hand.hand_id,
-                cells=tuple(cells),
-                totals=tuple(
-                    Cell(signed(totals[p], whole=True) if p in totals else "") for p in players
-                ),
-                events=_left_line(leaving.get(hand.hand_no, ()), "deal")
+                cells=cells,
+                totals=tuple(_total(p, by_rules, recorded, unknown, rules) for p in players),
+                events=((EventLine(deal.why),) if deal.why else ())
+                + _left_line(leaving.get(hand.hand_no, ()), "deal")
                 + tuple(_event_line(e, said) for e in events.get(hand.hand_no, [])),
             )
         )
+    if rules is None:
+        how = ("the chips each deal moved and each player's running total, as recorded (the "
+               "game's ruleset cannot be used, so the rules' chips are not known)")  # fmt: skip
+    else:
+        how = ("the chips each deal moved, as recorded, with the rules' chips beside any that "
+               "differ; then each player's running total by the rules' chips, with the "
+               "recorded total beside it where that differs (the winner of a deal takes what "
+               "the losers lose); the most chips by the rules wins")  # fmt: skip
+        if unknown:
+            how += ("; where the rules do not know a player's chips in a deal, that player's "
+                    "totals from it are the record's, and say so")  # fmt: skip
     return ScoreTable(
         title="Chips, deal by deal",
-        how="the chips each deal moved, as recorded, and each player's running total by the "
-        "rules' chips (the winner of a deal takes what the losers lose; chips that follow a "
-        "deal's recorded points, wrong as its own finding says, as recorded); the most chips "
-        "wins",
+        how=how,
         players=players,
         rows=tuple(rows),
         rules=_rules(rules, ["deals.chips", "deals.tie"]) + ((LEAVING,) if leaving else ()),
         notes=_orphan_events(unit, said, events),
     )
+
+
+def _total(
+    player: str,
+    by_rules: Mapping[str, Decimal],
+    recorded: Mapping[str, Decimal],
+    unknown: Mapping[str, int],
+    rules: Ruleset | None,
+) -> Cell:
+    """A player's running total after a deal: the rules' (the recorded one beside it where
+    it differs), or the record's where the rules do not know the player's chips in a deal
+    so far, said so; blank before the player's first deal."""
+    if player not in recorded:
+        return Cell("")
+    record = signed(recorded[player], whole=True)
+    if rules is None:
+        return Cell(record)
+    if player in unknown:
+        return Cell(record, f"as recorded: not known by the rules from deal {unknown[player]}")
+    total = signed(by_rules[player], whole=True)
+    return Cell(total, "" if by_rules[player] == recorded[player] else f"{record} recorded")

@@ -182,9 +182,16 @@ class PoolByRules:
 def scores_note(
     refused: Sequence[Refused], standing: PoolByRules | None, noun: str = "scores"
 ) -> str:
-    """The note under a game's table (its ``noun``: a match's are ``totals``): the hands
-    counted as recorded, and in a pool game where the rules' own outcomes leave it."""
+    """The note under a game's table (its ``noun``: a match's are ``totals``; a deals
+    game's ``chips``): the hands counted as recorded, and in a pool game where the rules'
+    own outcomes leave it. A deals game's table counts the rules' chips of such a deal where
+    the rules know them (a declarer's penalty, as the game's checks count it:
+    ``games.deals.DealByRules``) and says the record's where they do not."""
     them = "it" if len(refused) == 1 else "them"
+    if noun == "chips":
+        return (f"{refused_words(refused)}. The chips above count the rules' chips of {them} "
+                "where the rules know them, and the record's, said so, where they do "
+                "not.")  # fmt: skip
     note = (
         f"{refused_words(refused)}. These {noun}, and the game's checks, count {them} as "
         "recorded"

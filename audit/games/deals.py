@@ -152,25 +152,21 @@ def _tally(
     opened: list[Open] = []
     complete = True
     for hand in hands:
-        if hand.quarantine is not None:
+        deal = deal_by_rules(hand, said, rules)
+        if deal is None:
             complete = False
             continue
-        moved = moved_chips(hand, said)
-        if moved is None:
-            complete = False
-            continue
+        moved = deal.moved
         ruling = said.get(hand.hand_id, {})
         found, went = _amount_findings(hand, moved, rules.cite("deals.chips"), ruling)
         out.extend(found)
         followed.append(went)
         if went != moved:
             off.append(hand.hand_no)
-        left_open = open_deal(hand, ruling, rules, moved)
-        ruled.append(went if left_open is not None else moved)
-        if left_open is not None:
-            opened.append(left_open)
-            moved = {p: -left_open.penalty if p == left_open.declarer else 0 for p in moved}
-        for player, count in moved.items():  # the winner is the rules' (module doc)
+        ruled.append(went if deal.opened is not None else moved)
+        if deal.opened is not None:
+            opened.append(deal.opened)
+        for player, count in deal.counted.items():  # the winner is the rules' (module doc)
             chips[player] = chips.get(player, 0) + count
     return out, followed, ruled, chips, complete, off, opened
 
@@ -239,6 +235,36 @@ def open_deal(
         return None
     return Open(hand.hand_no, winners[0], declarer.points, moved.get(winners[0], 0), others,
                 most_lost(rules))  # fmt: skip
+
+
+class DealByRules(NamedTuple):
+    """One deal's chips by the rules (``deal_by_rules``): what each player ``moved``
+    (``moved_chips``), and the deal as the rules leave it open (``opened``), if they do."""
+
+    moved: dict[str, int]
+    opened: Open | None
+
+    @property
+    def counted(self) -> dict[str, int]:
+        """The chips the game's totals count for the deal: those it moved, but in a deal
+        the rules leave open only the declarer's penalty (the others' chips in it are not
+        known, only bounded: ``Open``, ``ChipBounds``; they count 0 here)."""
+        if self.opened is None:
+            return self.moved
+        return {p: -self.opened.penalty if p == self.opened.declarer else 0 for p in self.moved}
+
+
+def deal_by_rules(hand: Hand, said: RulesSay, rules: Ruleset) -> DealByRules | None:
+    """A deal's chips by the rules, as the game's totals and winner take them
+    (``DealByRules``); None where the deal's chips are not known: a quarantined deal, one
+    without exactly one recorded winner, or a player dealt in with no results row (the
+    game's totals, and so its winner, are then not judged)."""
+    if hand.quarantine is not None:
+        return None
+    moved = moved_chips(hand, said)
+    if moved is None:
+        return None
+    return DealByRules(moved, open_deal(hand, said.get(hand.hand_id, {}), rules, moved))
 
 
 def _rests_on(off: list[int]) -> str:
