@@ -179,10 +179,20 @@ def _counted_as(cards: Sequence[int], kind: str, jokers: Jokers, rules: Ruleset)
     return ""
 
 
+LOOSE = "not in any group"
+"""How cards left outside every group are labelled: those of an arrangement the player did
+not submit (the server's, the best possible; ``on_its_own``)."""
+ONE_CARD = "groups of one card"
+"""How the one-card groups a player declared or showed are labelled: groups of their own,
+as the declaration's reasons count them ("5 groups have fewer than 3 cards: JD 3H, 7H,
+7D, 2S, 2D"), never "not in any group" (a blind tester)."""
+
+
 def on_its_own(group: GroupCheck, rules: Ruleset) -> bool:
     """Whether ``group`` is shown among the cards left over rather than as a group: a card
     alone (one joker alone is no group either), or jokers fewer than a meld put aside
-    together. The player's groups and the best arrangement of their cards both say so."""
+    together. An arrangement the player did not submit says so (the server's, the best
+    possible); the groups a player declared or showed are shown as submitted."""
     short = len(group.cards) < rules.min_meld_size
     return len(group.cards) == 1 or (short and group.verdict.kind is MeldKind.JOKERS)
 

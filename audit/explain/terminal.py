@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from audit.errors import one_line
-from audit.explain.cards import CardView, GroupView
+from audit.explain.cards import LOOSE, CardView, GroupView
 from audit.explain.game import GameHandView, GameView
 from audit.explain.ledgerview import LedgerView
 from audit.explain.points import PointsView, ValueView
@@ -238,7 +238,7 @@ def _player(p: PlayerView) -> _Titled:
         parts += [Text(f"rule: {rule.cite}", style="dim") for rule in p.declaration_rules]
     if p.groups or p.loose:
         parts.append(Text(f"Groups, {p.groups_title}:", style="bold"))
-        parts += _groups(p.groups, p.loose, p.loose_note)
+        parts += _groups(p.groups, p.loose, p.loose_note, p.loose_label)
     elif p.held:
         parts.append(Text.assemble((f"Cards {p.groups_title}: ", "bold"), cards_text(p.held)))
     if p.points_detail is not None:
@@ -277,10 +277,11 @@ def _indent(part: RenderableType) -> Padding:
 
 
 def _groups(
-    groups: Iterable[GroupView], loose: tuple[CardView, ...], note: str = ""
+    groups: Iterable[GroupView], loose: tuple[CardView, ...], note: str = "", label: str = LOOSE
 ) -> list[RenderableType]:
     """A row per group, with its verdict and the reason; then the cards left on their own,
-    with what the jokers among them are worth (``note``)."""
+    said as ``label`` (``PlayerView.loose_label``), with what the jokers among them are
+    worth (``note``)."""
     table = _Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
     for _ in range(3):
         table.add_column()
@@ -289,7 +290,7 @@ def _groups(
         table.add_row(cards_text(g.cards), kind, Text(g.reason))
     parts: list[RenderableType] = [_indent(table)] if table.row_count else []
     if loose:
-        line = Text.assemble("not in any group: ", cards_text(loose))
+        line = Text.assemble(f"{label}: ", cards_text(loose))
         if note:
             line.append(f" ({note})")
         parts.append(_indent(line))

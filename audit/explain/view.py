@@ -11,6 +11,8 @@ from dataclasses import dataclass, replace
 
 from audit.errors import AuditError
 from audit.explain.cards import (
+    LOOSE,
+    ONE_CARD,
     CardView,
     GroupView,
     alternative_views,
@@ -128,6 +130,10 @@ class PlayerView:
     compared, or what of it was not checked: said after ``comparison``'s words."""
     loose_note: str = ""
     """What the jokers among ``loose`` are worth (``cards.joker_note``)."""
+    loose_label: str = LOOSE
+    """What ``loose`` are: ``not in any group`` (``LOOSE``) where the groups are not the
+    player's own (arranged by the server), ``groups of one card`` (``ONE_CARD``) where
+    the player declared or showed each of them as a group of its own."""
     points_recorded: bool = False
     """The rules give no points (the player's show does not hold their cards,
     docs/replay.md): ``points`` are the recorded ones, taken as recorded."""
@@ -586,8 +592,16 @@ def _player(
         want = replace(want, why=want.why + words, rule_key=key)
     why = want.why if want else "the hand gives no outcome: it did not finish"
     taken = want is not None and want.points is None and row is not None
-    kept = [g for g in groups if not on_its_own(g, rules)]
-    loose = card_views([c for g in groups if on_its_own(g, rules) for c in g.cards], jokers)
+    # The groups the player declared or showed are shown as they were submitted, each with
+    # its verdict: a blind tester read "not in any group: 3S 3C" of a pair of jokers the
+    # winner had declared as a group, and "not in any group: 7H 7D 2S 2D" beside a reason
+    # naming them among "5 groups have fewer than 3 cards". Groups of one card share a
+    # line; only the server's arrangement of a loser leaves cards outside every group.
+    submitted = declaration is not None or seat.shown is not None
+    alone = [len(g.cards) == 1 if submitted else on_its_own(g, rules) for g in groups]
+    kept = [g for g, out in zip(groups, alone, strict=True) if not out]
+    loose = card_views([c for g, out in zip(groups, alone, strict=True) if out for c in g.cards],
+                       jokers)  # fmt: skip
     shown = group_views(kept, jokers)
     if declaration is not None and declaration.check.valid and declaration.check.alternative:
         shown, loose = alternative_views(groups, jokers, rules), ()
@@ -625,6 +639,7 @@ def _player(
         money=money_words(player, audit, game) if amount and by_rules is None else "",
         note="; ".join(notes),
         loose_note=joker_note(loose, rules),
+        loose_label=ONE_CARD if submitted else LOOSE,
         points_recorded=taken,
         breach=_breach(player, findings),
     )

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, Final
 
-from audit.cards import canonical_shoe, difference_words, format_codes
+from audit.cards import CODE_TEXT, canonical_shoe, difference_words, format_codes
 from audit.findings import Finding, Severity, finding
-from audit.records import Game, Hand, Shuffle
+from audit.records import Game, Hand, Shuffle, and_words
 
 ALGORITHM = "hmac-sha256-fisher-yates"
 _HASHES: Final[dict[int, tuple[Callable[[bytes], Any], ...]]] = {
@@ -143,26 +144,111 @@ def commitment_findings(
             # deck.composition finding (one fault, one finding).
             return out
         if wanted != hand.shoe:
+            words, player = _moved_words(wanted, hand.shoe, hand.seats, game.cards_per_hand)
             first = next(
                 (i for i, (a, b) in enumerate(zip(wanted, hand.shoe, strict=False)) if a != b),
                 min(len(wanted), len(hand.shoe)),
             )
-            moved = "; ".join(difference_words(wanted, hand.shoe))
             out.append(
                 finding(
                     "deck.commitment",
                     game_id=hand.game_id,
                     hand_id=hand.hand_id,
+                    player_id=player,
                     expected=format_codes(wanted[first : first + 5]),
                     recorded=format_codes(hand.shoe[first : first + 5]),
                     message=f"The seeds of hand {hand.hand_id} shuffle to another shoe than "
-                    f"the one recorded: they differ from shoe position {first} on"
-                    + (f" ({moved})" if moved else " (the same cards in another order)")
-                    + ".",
+                    f"the one recorded{words}.",
                     rule=RULE_SHOE,
                 )
             )
     return out
+
+
+FEW: Final = 6
+"""Up to this many shoe positions differing, the finding names each; past it, how many and
+the first ``NAMED``."""
+NAMED: Final = 3
+
+
+def _moved_words(
+    wanted: list[int], shoe: list[int], seats: list[str], k: int
+) -> tuple[str, str | None]:
+    """Where the recorded ``shoe`` differs from the committed one (``wanted``), in words to
+    follow "another shoe than the one recorded", and the one player whose dealt cards
+    differ (None when no player's do, or several's). Each position is placed in the deal
+    (log-format.md, "Deal procedure": ``seats``, ``k`` cards each): a blind tester read
+    "they differ from shoe position 1 on" as the whole shoe reordered, where two cards
+    were swapped and one player was dealt a printed joker from the stock, the fact a
+    player's complaint turns on. Built only when the finding is raised."""
+    n = len(seats)
+    common = min(len(wanted), len(shoe))
+    at = [i for i in range(common) if wanted[i] != shoe[i]]
+    count = len(at) + max(len(wanted), len(shoe)) - common
+    named = at if count <= FEW else at[:NAMED]
+    places = [
+        f"position {i}{_place(i, seats, k)} holds {CODE_TEXT[shoe[i]]} where "
+        + ("the committed shuffle gives" if j == 0 else "it gives")
+        + f" {CODE_TEXT[wanted[i]]}"
+        for j, i in enumerate(named)
+    ]
+    moved = "; ".join(difference_words(wanted, shoe))
+    if len(wanted) != len(shoe):
+        moved = f"{len(shoe)} cards where the committed shoe holds {len(wanted)}: {moved}"
+    size = max(len(wanted), len(shoe))
+    head = f", at {count} of its {size} positions ({moved or 'the same cards in another order'})"
+    if count > FEW and places:
+        head += f", the first {len(places)}"
+    if places:
+        head += ": " + "; ".join(places)
+    # A player's dealt cards differ by what the swaps net out to: two of one player's own
+    # cards swapped deal them the same hand.
+    given: dict[str, Counter[int]] = {}
+    taken: dict[str, Counter[int]] = {}
+    for i in at:
+        if n and i < n * k:
+            seat = seats[i % n]
+            given.setdefault(seat, Counter())[shoe[i]] += 1
+            taken.setdefault(seat, Counter())[wanted[i]] += 1
+    players = [p for p in seats if p in given and given[p] != taken[p]]
+    if count <= FEW and players:
+        head += "; so " + and_words([
+            f"{p} was dealt {format_codes(sorted((given[p] - taken[p]).elements()))} in "
+            f"place of {format_codes(sorted((taken[p] - given[p]).elements()))}"
+            for p in players
+        ])
+    elif players:
+        were = "was" if len(players) == 1 else "were"
+        head += (
+            f"; so {and_words(players)} {were} dealt other cards than the committed shuffle "
+            "deals them"
+        )
+    elif n and count <= FEW:
+        head += "; every player was dealt the cards the committed shuffle deals them"
+    return head, players[0] if len(players) == 1 else None
+
+
+def _place(i: int, seats: list[str], k: int) -> str:
+    """Where shoe position ``i`` lies in the deal (log-format.md, "Deal procedure"), set
+    off by commas: ``, P0182's 1st card,``, ``, the wild card,``, ``, the open card,``,
+    ``, the stock's 3rd card,`` (counting from its top); nothing with no one seated."""
+    n = len(seats)
+    dealt = n * k
+    if not n:
+        return ""
+    if i < dealt:
+        return f", {seats[i % n]}'s {_ordinal(i // n + 1)} card,"
+    if i == dealt:
+        return ", the wild card,"
+    if i == dealt + 1:
+        return ", the open card,"
+    return f", the stock's {_ordinal(i - dealt - 1)} card,"
+
+
+def _ordinal(m: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    tail = "th" if 10 <= m % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(m % 10, "th")
+    return f"{m}{tail}"
 
 
 def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:

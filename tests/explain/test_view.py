@@ -8,6 +8,7 @@ from rich.console import Console
 
 from audit.cards import CODE_TEXT
 from audit.explain import build_view, print_view, render_html, render_text
+from audit.explain.cards import LOOSE, ONE_CARD
 from audit.explain.points import points_view
 from audit.explain.turns import turn_views
 from audit.explain.view import HandView
@@ -728,3 +729,70 @@ def test_a_loser_shown_ungrouped_is_told_what_their_cards_hold_not_it_has_no_seq
     ), p2.points_detail.steps
     assert p2.best is not None
     assert [g.text for g in p2.best.melds] == ["2S 3S 4S"]
+
+
+JOKER_PAIR: dict[str, object] = {
+    "seats": {
+        "P1": "2C 3C 4C 5C 6D 7D 8D 9D JH QH KH AS AH",
+        "P2": "9S TS QS KS 8H TH JD KD 7C 9C QC 2S 3S",
+    },
+    "wild": "JK",  # aces are jokers
+    "open": "3D",
+    "stock": "TC",
+    "events": [
+        "P1 draw_stock TC",
+        "P1 declare TC: 2C 3C 4C 5C / 6D 7D 8D 9D / JH QH KH / AS AH",
+    ],
+    "results": {"P1": ("won", 0, "80.00"), "P2": ("lost", 80, "-80.00")},
+}
+"""P1 declares validly with a group of two jokers; P2, the loser, shows nothing."""
+
+
+def test_declared_groups_are_shown_as_declared_a_pair_of_jokers_included() -> None:
+    """A blind tester's winner declared the group 3S 3C (two jokers) and the panel listed
+    "not in any group: 3S 3C": a group the player declared is shown as a group, with its
+    verdict; the server's arrangement of a loser still leaves cards outside every group."""
+    view = view_of(JOKER_PAIR)
+    p1, p2 = view.players
+    assert p1.groups_title == "as declared"
+    assert [(g.text, g.kind) for g in p1.groups] == [
+        ("2C 3C 4C 5C", "pure sequence"), ("6D 7D 8D 9D", "pure sequence"),
+        ("JH QH KH", "pure sequence"), ("AS AH", "group of jokers"),
+    ]  # fmt: skip
+    assert p1.loose == ()
+    assert (p2.declaration, p2.loose_label) == ("", LOOSE)  # the server's arrangement
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "AS AH group of jokers AS AH are jokers put aside together" in text
+    assert "not in any group: AS AH" not in text
+
+
+def test_one_card_groups_declared_are_groups_of_one_card_as_the_reason_counts_them() -> None:
+    """The reason said "5 groups have fewer than 3 cards: JD 3H, 7H, 7D, 2S, 2D" while the
+    panel said "not in any group: 7H 7D 2S 2D" (a blind tester): groups and not groups of
+    the same cards. The one-card groups a player declared are said to be groups."""
+    declare = "P1 declare TC: 2C 3C 4C 5C / 6D 7D 8D 9D / JH QH / KH / AS / AH"
+    view = view_of({**JOKER_PAIR, "events": ["P1 draw_stock TC", declare],
+                    "results": {"P1": ("invalid_declare", 80, "-80.00"),
+                                "P2": ("won", 0, "80.00")}})  # fmt: skip
+    p1 = view.players[0]
+    assert p1.declaration == "invalid"
+    assert p1.declaration_reasons == (
+        "2 groups have fewer than 3 cards, the fewest a sequence or set may have: JH QH, KH",
+    )
+    assert [g.text for g in p1.groups] == ["2C 3C 4C 5C", "6D 7D 8D 9D", "JH QH"]
+    assert ([c.code for c in p1.loose], p1.loose_label) == (["KH", "AS", "AH"], ONE_CARD)
+    text = " ".join(render_text(view).replace("│", " ").split())
+    assert "groups of one card: KH AS AH (AS AH are jokers, 0 points each)" in text
+    assert "not in any group: KH" not in text  # the best arrangement may leave cards out
+    html = render_html(view)
+    assert "each of these cards is a group by itself, not a sequence or set" in html
+
+
+def test_a_shown_group_of_one_card_is_no_card_outside_every_group() -> None:
+    """A loser's show of cards one by one: each is a group they showed, of one card."""
+    shown = {**DISPUTE, "events": [*DISPUTE["events"][:-1],
+                                   "P2 show: 2S 3S 4S / TC JC QC / 7D 7H / 8D 9D / AD / KH / 9S"]}
+    p2 = view_of(shown).players[1]
+    assert p2.groups_title == "as shown"
+    assert [g.text for g in p2.groups] == ["2S 3S 4S", "TC JC QC", "7D 7H", "8D 9D"]
+    assert ([c.code for c in p2.loose], p2.loose_label) == (["AD", "KH", "9S"], ONE_CARD)

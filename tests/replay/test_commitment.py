@@ -66,11 +66,85 @@ def test_deck_commitment_a_seed_that_does_not_hash_to_the_commitment(tmp_path: P
 def test_deck_commitment_a_shoe_rearranged_after_the_commitment(tmp_path: Path) -> None:
     shuffle = commitment()
     shoe = fair_shoe(shuffle)
+    fair = list(shoe)
     shoe[3], shoe[40] = shoe[40], shoe[3]  # same cards, another deal
+    assert shoe[3] != shoe[40]
     (found,) = audit(tmp_path, shoe=shoe, shuffle=shuffle)
     assert found["check"] == "deck.commitment"
-    assert "from shoe position 3 on (the same cards in another order)" in found["message"]
+    assert found["message"] == (
+        "The seeds of hand H1 shuffle to another shoe than the one recorded, at 2 of its 106 "
+        f"positions (the same cards in another order): position 3, p2's 2nd card, holds "
+        f"{shoe[3]} where the committed shuffle gives {fair[3]}; position 40, the stock's "
+        f"13th card, holds {shoe[40]} where it gives {fair[40]}; so p2 was dealt {shoe[3]} "
+        f"in place of {fair[3]}."
+    )
     assert found["recorded"].split()[0] == shoe[3]
+
+
+def test_deck_commitment_a_stock_joker_dealt_to_one_player_names_them(tmp_path: Path) -> None:
+    """A blind tester's agent read "they differ from shoe position 1 on" as the whole shoe
+    reordered, where a printed joker had been moved from the stock into one player's deal:
+    the finding names both places and the player dealt the joker, whose finding it is."""
+    shuffle = commitment()
+    shoe = fair_shoe(shuffle)
+    fair = list(shoe)
+    at = next(i for i in range(28, len(shoe)) if shoe[i] == "JK")  # the stock's first joker
+    shoe[0], shoe[at] = shoe[at], shoe[0]
+    (found,) = audit(tmp_path, shoe=shoe, shuffle=shuffle)
+    assert found["player_id"] == "p1"
+    assert (
+        f"position 0, p1's 1st card, holds JK where the committed shuffle gives {fair[0]}; "
+        f"position {at}, the stock's {at - 27}"
+    ) in found["message"]
+    assert found["message"].endswith(f"; so p1 was dealt JK in place of {fair[0]}.")
+
+
+def test_deck_commitment_a_reordered_stock_deals_every_player_the_committed_cards(
+    tmp_path: Path,
+) -> None:
+    """Positions outside the hands (the wild card, the open card, the stock) or two of one
+    player's own cards swapped: the finding is no player's, and says every hand dealt is
+    the committed one."""
+    shuffle = commitment()
+    shoe = fair_shoe(shuffle)
+    fair = list(shoe)
+    shoe[26], shoe[50] = shoe[50], shoe[26]  # the wild card and the stock's 23rd card
+    shoe[0], shoe[2] = shoe[2], shoe[0]  # p1's 1st and 2nd cards
+    assert fair[26] != fair[50]
+    assert fair[0] != fair[2]
+    found = [f for f in audit(tmp_path, shoe=shoe, shuffle=shuffle)
+             if f["check"] == "deck.commitment"]  # fmt: skip
+    (commit,) = found
+    assert commit["player_id"] is None
+    assert "at 4 of its 106 positions" in commit["message"]
+    assert f"position 26, the wild card, holds {shoe[26]} where it gives {fair[26]}" in (
+        commit["message"]
+    )
+    assert commit["message"].endswith(
+        "; every player was dealt the cards the committed shuffle deals them."
+    )
+
+
+def test_deck_commitment_many_positions_differing_are_counted_and_the_first_named(
+    tmp_path: Path,
+) -> None:
+    shuffle = commitment()
+    fair = fair_shoe(shuffle)
+    shoe = fair[1:8] + fair[:1] + fair[8:]  # the first 8 cards dealt, rotated by one
+    moved = sum(a != b for a, b in zip(fair, shoe, strict=True))
+    assert moved > 6
+    found = [f for f in audit(tmp_path, shoe=shoe, shuffle=shuffle)
+             if f["check"] == "deck.commitment"]  # fmt: skip
+    (commit,) = found
+    assert commit["player_id"] is None  # two players' hands differ
+    assert (
+        f"at {moved} of its 106 positions (the same cards in another order), the first 3: "
+        "position 0, p1's 1st card, holds"
+    ) in commit["message"]
+    assert commit["message"].count("position ") == 3
+    assert commit["message"].endswith(
+        "; so p1 and p2 were dealt other cards than the committed shuffle deals them."
+    )
 
 
 def test_deck_commitment_unknown_schemes_are_held_to_the_hash_only(tmp_path: Path) -> None:
