@@ -439,6 +439,44 @@ def called_off(game: Game, hands: Sequence[Hand], said: RulesSay | None = None) 
     return refunds and game_end(game, hands, said) is None
 
 
+def called_off_for_all(
+    game: Game, hands: Sequence[Hand], said: RulesSay | None = None
+) -> bool:
+    """The game was called off (``called_off``) and its ledger says so for every player:
+    each player dealt into a hand of it or charged a ``buy_in`` or ``rebuy`` is given money
+    back in ``refund`` rows, and no ``prize`` or ``split`` row pays anyone. The contract has
+    no game event for a game called off, so such a game's missing end (no ``game_won`` or
+    ``split``, no game_events row at all, fewer deals than a deals game plays) is no fault
+    of the record, and the checks that rest on the game having been played to its end say
+    nothing of it (a blind tester: an honest game called off after one hand, every entry
+    refunded, had major findings for its missing game_events rows, deal count and winner,
+    which the tool's own explain called off). Refunds to only some players, or refunds
+    beside a prize, do not say the game was called off: those checks stand.
+
+    >>> game = Game("G1", "T1", "deals", 2, 13, "standard-13", 2, 2, 6, "real",
+    ...     Decimal("10.00"), None, Decimal("10.00"), False, ledger=[
+    ...     LedgerRow("A", "buy_in", Decimal("-10.00")), LedgerRow("B", "buy_in",
+    ...     Decimal("-10.00")), LedgerRow("A", "refund", Decimal("10.00"))])
+    >>> called_off(game, []), called_off_for_all(game, [])
+    (True, False)
+    >>> game.ledger.append(LedgerRow("B", "refund", Decimal("10.00")))
+    >>> called_off_for_all(game, [])
+    True
+    """
+    if not called_off(game, hands, said):
+        return False
+    if any(row.kind in (LedgerKind.PRIZE, LedgerKind.SPLIT) for row in game.ledger):
+        return False
+    players = {p for hand in hands for p in hand.seats}
+    players |= {row.player for row in game.ledger if row.player is not None
+                and row.kind in (LedgerKind.BUY_IN, LedgerKind.REBUY)}  # fmt: skip
+    back: dict[str, Decimal] = {}
+    for row in game.ledger:
+        if row.kind == LedgerKind.REFUND and row.player is not None:
+            back[row.player] = back.get(row.player, Decimal(0)) + row.amount
+    return all(back.get(player, Decimal(0)) > 0 for player in players)
+
+
 def money_unsettled(
     results: Sequence[Result], said: Mapping[str, RulesPoints], value_cards: bool
 ) -> bool:

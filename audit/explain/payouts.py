@@ -278,6 +278,11 @@ def _pool_payouts(
     if against is not None and by_rules is None and money.winner is not None:
         return tuple(out) + _recorded_prize(money, paid, against)
     winner = by_rules or money.winner
+    # The winner's prize in a row under another player: the ledger check's one finding on
+    # that player (``ledger._under_another``), said on both lines, as the finding names both.
+    under = next((f.player_id for f in unit.findings if f.check == "ledger.balance"
+                  and f.rule == POOL_RULE and f.expected == winner and winner is not None
+                  and f.recorded == f.player_id), None)  # fmt: skip
     if winner is not None:
         who = "who won the game"
         if by_rules is not None and by_rules != money.winner:
@@ -285,16 +290,19 @@ def _pool_payouts(
             rules_say = ("the last player left by the rules" if game.format in POOL_FORMATS
                          else "the player with the most chips by the rules")  # fmt: skip
             who = f"{rules_say} (the game is recorded as won by {named})"
+        if under is not None:
+            who += f"; the ledger's prize row is under {under} (one ledger.balance finding)"
         out.append(
             Payout("prize", winner, str(money.prize), str(paid[winner]),
                    f"{money.gross} of entry fees less {money.rake} of rake, to {winner}, "
                    + who, (POOL_RULE,))
         )  # fmt: skip
     for player in sorted((p for p in paid if p != winner), key=str):
+        why = (f": the prize row under {player} is {winner}'s prize" if player == under
+               else "" if winner else " (no single winner is recorded)")  # fmt: skip
         out.append(
             Payout("prize", player or "", str(ZERO), str(paid[player]),
-                   f"{player or 'nobody'} did not win the game"
-                   + ("" if winner else " (no single winner is recorded)"), (POOL_RULE,))
+                   f"{player or 'nobody'} did not win the game" + why, (POOL_RULE,))
         )  # fmt: skip
     return tuple(out)
 

@@ -34,7 +34,12 @@ the player's wins and losses". The readings this module applies (docs/replay.md,
   are charged as for any drop, and they cannot win. With two or more players left the
   game goes on among them, its winner the one of them with the most chips; with one left
   it may end there, before its ``deals_count`` deals, and that player wins (the seeds are
-  silent on leaving a deals game: the audit's reading of the contract's ``left`` reason).
+  silent on leaving a deals game: the audit's reading of the contract's ``left`` reason);
+- a game called off, every player refunded and no prize paid
+  (``records.called_off_for_all``; schemas/money.md, "Called off"), ends with no winner
+  and after as many deals as it got to: no finding says it played too few deals, or
+  names no winner, unless the rules had decided it (its last deal played, or one player
+  left), whose winner is then judged as any other. Its deals are judged as deals.
 
 A quarantined hand has no trustworthy results, and a deal without a results row for a
 player dealt in settles what is not known: their chips are not checked, and the chip
@@ -56,6 +61,7 @@ from audit.records import (
     RulesPoints,
     RulesSay,
     and_words,
+    called_off_for_all,
     charged_points,
     named_winners,
     won_again,
@@ -97,19 +103,30 @@ def judge_deals(
     leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:
         return DealsJudgement(out, None)
-    out.extend(
-        _deal_count_findings(game, hands, game.deals_count, rules, (followed, ruled), still)
-    )
+    called = called_off_for_all(game, hands, expected)
+    moved = (followed, ruled)
+    out.extend(_deal_count_findings(game, hands, game.deals_count, rules, moved, still,
+                                    called_off=called))  # fmt: skip
     if game.running:
         return DealsJudgement(out, None)
+    among = still[-1] if still else ()
+    # A game called off, every player refunded, ends with no winner (schemas/money.md,
+    # "Called off"), unless the rules had decided it: its last deal played with one
+    # leader, or one player left (as a pool game's last player left is still its winner).
+    decided = len(hands) >= game.deals_count or len(among) == 1
     if opened:
-        bounds = ChipBounds(chips, opened, still[-1] if still else ())
+        bounds = ChipBounds(chips, opened, among)
+        if called and (not decided or bounds.certain_leader() is None):
+            return DealsJudgement(out, None)
         if winner:
             out.extend(_open_winner_findings(game, bounds, rules, rests))
         return DealsJudgement(out, bounds.certain_leader())
+    leader = leaders[0] if chips and len(leaders) == 1 else None
+    if called and (not decided or leader is None):
+        return DealsJudgement(out, None)
     if winner:
-        out.extend(_winner_findings(game, chips, rules, still[-1] if still else (), rests))
-    return DealsJudgement(out, leaders[0] if chips and len(leaders) == 1 else None)
+        out.extend(_winner_findings(game, chips, rules, among, rests))
+    return DealsJudgement(out, leader)
 
 
 def check_deals(
@@ -486,6 +503,8 @@ def _deal_count_findings(
     rules: Ruleset,
     moved: tuple[list[dict[str, int]], list[dict[str, int]]],
     still: list[tuple[str, ...]],
+    *,
+    called_off: bool = False,
 ) -> list[Finding]:
     """A deal played after the game was already decided (the last deal was reached and
     one player led: ``deals.tie``, the one reason to play on), or a finished game with
@@ -496,7 +515,9 @@ def _deal_count_findings(
     the replay found wrong) and on the rules' chips: a deal played on a lead tied either
     way follows the hand whose results made the two differ, that hand's finding (a blind
     tester: a winner and a loser swapped in deal 2, the chips following them, had the
-    rules' tiebreak deal 4 called "played although the game was already decided")."""
+    rules' tiebreak deal 4 called "played although the game was already decided"). A game
+    called off, every player refunded (``called_off``, ``records.called_off_for_all``),
+    ended early by design: it is no game that "plays" fewer deals."""
     out = []
     chips: dict[str, int] = {}
     rules_chips: dict[str, int] = {}
@@ -523,7 +544,8 @@ def _deal_count_findings(
             chips[player] = chips.get(player, 0) + count
         for player, count in ruled[number - 1].items():
             rules_chips[player] = rules_chips.get(player, 0) + count
-    if not game.running and len(hands) < deals_count and len(still[-1]) > 1:
+    short = len(hands) < deals_count and len(still[-1]) > 1
+    if not game.running and not called_off and short:
         out.append(
             finding(
                 "deals.chips",

@@ -487,7 +487,13 @@ def _points(
 
 
 def _under_another(
-    game: Game, rows: list[Row], kinds: Collection[str], why: Callable[[str, str], str] | None
+    game: Game,
+    rows: list[Row],
+    kinds: Collection[str],
+    why: Callable[[str, str], str] | None,
+    *,
+    words: Callable[[str, str, Decimal], str] | None = None,
+    rule: str = BALANCE_RULE,
 ) -> list[Row]:
     """One ledger row of ``kinds`` settled with another player than the rules settle it
     with (written under another player's id, or money moved to them): the player it is
@@ -495,7 +501,9 @@ def _under_another(
     other pair of players is so: one finding naming both, not two unlinked ones (a blind
     tester: two critical findings, neither saying the row was the other's). The words say
     where the money is, not why (a filing slip or a payment to the wrong player: another
-    blind tester). ``why`` words what the rules give the two players, if it can."""
+    blind tester). ``why`` words what the rules give the two players, if it can;
+    ``words`` (the player it is under, the player whose it is, the amount) words the whole
+    message instead, cited with ``rule``."""
     players = [f.player_id for f, _ in rows]
     if len(players) != len(set(players)):
         return rows  # a player off twice (a buy-in and a rebuy): not one row
@@ -511,12 +519,13 @@ def _under_another(
     amount = moved[under][1]
     kind = next(row.kind for row in game.ledger if row.kind in kinds and row.player == under
                 and row.amount == amount).replace("_", " ")  # fmt: skip
+    message = words(under, whose, amount) if words is not None else (
+        f"A {kind} of {amount} is settled with {under} that the rules settle with "
+        f"{whose}: {under} is off by just that row and {whose} by just its opposite"
+        + (f" ({why(under, whose)})." if why else "."))  # fmt: skip
     said = finding(
         "ledger.balance", game_id=game.game_id, player_id=under, expected=whose,
-        recorded=under, rule=BALANCE_RULE,
-        message=f"A {kind} of {amount} is settled with {under} that the rules settle with "
-        f"{whose}: {under} is off by just that row and {whose} by just its opposite"
-        + (f" ({why(under, whose)})." if why else "."),
+        recorded=under, rule=rule, message=message,
     )  # fmt: skip
     ids = {id(moved[under][0]), id(moved[whose][0])}
     return [(said, ZERO)] + [(f, m) for f, m in rows if id(f) not in ids]
@@ -582,6 +591,7 @@ def _pool(
     for row in game.ledger:
         if row.kind == "prize":
             paid[row.player] += row.amount
+    before = len(out)
     if winner is not None and paid[winner] != whole:
         add(winner, whole, paid[winner], f"{winner} won the game and should be paid the "
             f"prize of {whole}, but the ledger paid {paid[winner]}.",
@@ -590,6 +600,20 @@ def _pool(
         if paid[player] != 0:
             add(player, ZERO, paid[player], f"{player} did not win the game but the "
                 f"ledger paid them a prize of {paid[player]}.", paid[player])  # fmt: skip
+    if winner is not None and paid[winner] == 0:
+        # The winner's whole prize in one row under another player: one finding on the
+        # player it is under (schemas/money.md, step 3), not a prize "not won" and a
+        # winner "paid 0.00" (a blind tester: two critical findings for one row). A part
+        # of the prize paid elsewhere, or the winner paid some of it, keeps its findings.
+        won = ("won" if by_rules is None or by_rules == money.winner
+               else "is the rules' winner of")  # fmt: skip
+        out[before:] = _under_another(
+            game, out[before:], ("prize",), None, rule=POOL_RULE,
+            words=lambda under, whose, amount: (
+                f"The prize of {amount} is paid to {under}, but {whose} {won} game "
+                f"{game.game_id} and is paid nothing: the prize row is under the wrong "
+                "player."),
+        )  # fmt: skip
     return out
 
 

@@ -91,9 +91,11 @@ def pool_game(
     rebuy_score: int = 74,
     won_by: str = "P1",
     rebuy_twice: bool = False,
+    paid_to: str = "P1",
 ) -> Path:
     """Write the pool game (see the module doc) as the log root ``root``; its game_won row
-    names ``won_by``; ``rebuy_twice`` writes P2's rebuy event and ledger row again."""
+    names ``won_by``; ``rebuy_twice`` writes P2's rebuy event and ledger row again; the
+    prize row is under ``paid_to``."""
     names = names or {}
 
     def name(p: str) -> str:
@@ -116,7 +118,7 @@ def pool_game(
     ledger = [
         *((name(p), "buy_in", "-100.00") for p in ("P1", "P2", "P3")),
         *[(name("P2"), "rebuy", "-100.00")] * (2 if rebuy_twice else 1),
-        (name("P1"), "prize", prize),
+        (name(paid_to), "prize", prize),
         (None, "rake", "40.00"),
     ]
     for player, kind, amount in ledger:

@@ -235,6 +235,25 @@ def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path)
     assert "(hand GP-02, P2, game event 1) rule: pool_101.rebuy_below: " in text
 
 
+def test_ledger_prize_paid_to_another_player_is_one_finding_and_said_so(tmp_path: Path) -> None:
+    """schemas/money.md, step 3: the winner's whole prize in one row under another player
+    is one finding on that player, naming both; the money view says the same on both
+    players' prize lines, as the owed sums do (a blind tester: two critical findings)."""
+    view = load_game_view(pool_game(tmp_path / "logs", paid_to="P3"), "GP")
+    assert payouts(view)[("prize", "P1")] == ("360.00", "0.00", False)
+    assert payouts(view)[("prize", "P3")] == ("0.00", "360.00", False)
+    assert [(f.check, f.player, f.message) for f in view.findings] == [(
+        "ledger.balance", "P3", "The prize of 360.00 is paid to P3, but P1 won game GP and is "
+        "paid nothing: the prize row is under the wrong player.")]  # fmt: skip
+    assert view.ledger is not None
+    assert [p.how for p in view.ledger.payouts if p.what == "prize"] == [
+        "400.00 of entry fees less 40.00 of rake, to P1, who won the game; the ledger's prize "
+        "row is under P3 (one ledger.balance finding)",
+        "P3 did not win the game: the prize row under P3 is P1's prize",
+    ]
+    assert view.ledger.owed == "P1 is owed 360.00; P3 was paid 360.00 too much"
+
+
 def test_a_skimmed_prize_differs_from_what_the_rules_give(tmp_path: Path) -> None:
     view = load_game_view(pool_game(tmp_path / "logs", prize="359.00"), "GP")
     assert payouts(view)[("prize", "P1")] == ("360.00", "359.00", False)

@@ -83,11 +83,12 @@ def test_a_deals_winner_without_the_most_chips_is_marked_as_recorded_and_paid_as
     "won by P2", "P2 wins the game" and "P2's prize: 180.00 by the rules ... agrees": a
     blind tester). The ledger is checked against the rules' winner, the player with the
     most chips (schemas/money.md step 4, as pool's last player left): the prize paid to P2
-    is money paid to the wrong player, the ledger's own two findings, and each prize line
-    differs."""
+    is money paid to the wrong player, the ledger's own one finding on P2 naming P1 (P1's
+    whole prize in a row under P2: schemas/money.md, step 3), and each prize line differs
+    and says so."""
     view = deals_game(base(results=P1_WINS), "P2")
-    assert sorted((f.check, f.expected) for f in view.findings) == [
-        ("deals.chips", "P1"), ("ledger.balance", "0.00"), ("ledger.balance", "180.00"),
+    assert sorted((f.check, f.player, f.expected) for f in view.findings) == [
+        ("deals.chips", "P2", "P1"), ("ledger.balance", "P2", "P1"),
     ]  # fmt: skip
     assert view.result == (
         "recorded as won by P2; by the rules P1 wins (deals.chips, see the findings)"
@@ -105,8 +106,10 @@ def test_a_deals_winner_without_the_most_chips_is_marked_as_recorded_and_paid_as
         "180.00", "0.00", "differs",
     )  # fmt: skip
     assert paid["P1"].how.endswith(
-        "to P1, the player with the most chips by the rules (the game is recorded as won by P2)"
+        "to P1, the player with the most chips by the rules (the game is recorded as won by "
+        "P2); the ledger's prize row is under P2 (one ledger.balance finding)"
     )
+    assert paid["P2"].how == "P2 did not win the game: the prize row under P2 is P1's prize"
     text = flat(render_game_text(view, width=200))
     assert "Result: recorded as won by P2; by the rules P1 wins" in text
     assert "P2's prize: 0.00 by the rules, 180.00 recorded: differs" in text

@@ -12,7 +12,7 @@ import pytest
 from audit.findings import Finding
 from audit.games.deals import check_deals, judge_deals
 from audit.logs.reader import iter_units, open_log_root
-from audit.records import Game, GameEvent, Hand, Result
+from audit.records import Game, GameEvent, Hand, LedgerRow, Result
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
 
@@ -440,3 +440,49 @@ def test_deals_chips_a_swapped_deals_chips_that_follow_neither_are_found_in_the_
     hands[0] = swapped_first({"L": "60"})
     found = check_deals(game(winner="O"), hands, RULES, expected=SWAPPED_FIRST)
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [("L", "-15", "60")]
+
+
+def called_off(game: Game, paid: str = "ABC", refunded: str = "ABC", prize: bool = False) -> Game:
+    """``game`` called off: each player of ``paid`` paid the 50.00 entry, and those in
+    ``refunded`` got it back in a refund row (``prize``: and B was paid a prize besides)."""
+    ledger = [LedgerRow(p, "buy_in", Decimal("-50.00")) for p in paid]
+    ledger += [LedgerRow(p, "refund", Decimal("50.00")) for p in refunded]
+    if prize:
+        ledger.append(LedgerRow("B", "prize", Decimal("10.00")))
+    return replace(game, game_events=[], ledger=ledger)
+
+
+def test_deals_chips_a_game_called_off_with_every_entry_refunded_plays_no_more_deals() -> None:
+    """schemas/money.md, "Called off": a game called off ends with no winner and only its
+    money's balance and refunds are checked; the contract has no game event for it. A best
+    of 2 called off after deal 1, every entry refunded and no game_won, is no game that
+    "ended after 1 deals, but a best of 2 plays 2", nor one whose leader "should win the
+    game, but the record names no winner" (a blind tester's honest game had both, at
+    major). Its deal is still judged as a deal."""
+    off = called_off(game(winner=None))
+    hands = [deal(1, "A", {"B": 30, "C": 20})]
+    assert check_deals(off, hands, RULES) == []
+    assert judge_deals(off, hands, RULES).winner is None
+    wrong = [deal(1, "A", {"B": 30, "C": 20}, {"C": "-25"})]
+    assert keys(check_deals(off, wrong, RULES)) == [("deals.chips", "G1", "G1-01", "C")]
+    # a tied lead, called off before the deal that settles it: no tie finding either
+    assert check_deals(called_off(game(winner=None), "AB", "AB"), tied(), RULES) == []
+
+
+def test_deals_chips_a_game_not_called_off_for_every_player_keeps_its_end_findings() -> None:
+    """schemas/money.md, "Called off": refunds to only some players, or refunds beside a
+    prize, do not say the game was called off; the game that played too few deals and
+    names no winner keeps those findings. Nor does a game called off after its last deal
+    lose its winner: the rules had decided it (as a pool game's last player left)."""
+    hands = [deal(1, "A", {"B": 30, "C": 20})]
+    for off in (called_off(game(winner=None), refunded="AB"),
+                called_off(game(winner=None), prize=True)):  # fmt: skip
+        found = check_deals(off, hands, RULES)
+        assert [f.message for f in found] == [
+            "The game ended after 1 deals, but a best of 2 plays 2.",
+            "A ended with the most chips (50) and should win the game, but the record names "
+            "no winner.",
+        ]
+    decided = called_off(game(winner=None))
+    assert keys(check_deals(decided, two_deals(), RULES)) == [("deals.chips", "G1", None, "A")]
+    assert judge_deals(decided, two_deals(), RULES).winner == "A"

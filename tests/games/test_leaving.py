@@ -71,7 +71,8 @@ def test_pool_the_last_player_left_after_two_leave_mid_hand_wins_and_is_paid_lv3
 def test_pool_a_player_who_left_is_paid_no_prize() -> None:
     """A player out by leaving forfeits the prize: with C gone in hand 2, A is the last
     player left and the rules' winner, so a game recorded as won by C, who left, and its
-    prize paid to C are findings (the winner's and the ledger's)."""
+    prize paid to C are findings (the winner's and the ledger's: A's whole prize in a row
+    under C is one finding on C naming A, schemas/money.md step 3)."""
     points = [{"A": 20, "B": 20, "C": 0}, {"B": 20, "C": 20, "A": 0}]
     ledger = [*ENTRIES, ("C", "prize", "270.00"), (None, "rake", "30.00")]
     game, hands = pool_game(points, [ev(2, "C", "game_won")], ledger, ended=True)
@@ -80,7 +81,10 @@ def test_pool_a_player_who_left_is_paid_no_prize() -> None:
     winner = [f for f in found if f.check == "pool.winner"]
     assert [f.message for f in winner] == [
         "A is the last player left in game g1, but the game is recorded as won by C."]
-    assert {f.player_id for f in found if f.check == "ledger.balance"} == {"A", "C"}
+    assert [(f.player_id, f.expected, f.message) for f in found
+            if f.check == "ledger.balance"] == [(
+        "C", "A", "The prize of 270.00 is paid to C, but A is the rules' winner of game g1 "
+        "and is paid nothing: the prize row is under the wrong player.")]  # fmt: skip
     assert judge_pool(game, hands, RULES).winner == "A"
 
 

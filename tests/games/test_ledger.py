@@ -415,8 +415,15 @@ def test_rows_of_a_kind_the_format_does_not_have_are_flagged() -> None:
 
 
 def test_prize_to_a_player_who_did_not_win() -> None:
+    """schemas/money.md, step 3: A won, and A's whole prize is paid to B in one row: one
+    finding on B, naming A (the row is under the wrong player). Part of the prize paid to
+    B is a finding each, A's short prize and B's prize not won."""
     ledger = pool_ledger()
     ledger[4] = LedgerRow("B", "prize", D("175.00"))
+    found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
+    assert keys(found) == [("ledger.balance", "G1", None, "B")]
+    assert (found[0].expected, found[0].recorded) == ("A", "B")
+    ledger[4:5] = [LedgerRow("A", "prize", D("100.00")), LedgerRow("B", "prize", D("75.00"))]
     found = check_ledger(pool_game(ledger), POOL_HANDS, RULES)
     assert keys(found) == [("ledger.balance", "G1", None, "A"), ("ledger.balance", "G1", None, "B")]
 
@@ -425,18 +432,19 @@ def test_prize_is_judged_against_the_rules_winner_where_the_rules_know_one() -> 
     """schemas/money.md step 4: A is the last player left by the rules (``winner``) and is
     paid the prize while the game_won row names B. The row is the pool check's finding
     (pool.winner); the prize went to the rightful winner. Where the rules know no winner,
-    the prize is judged against the game_won row, as before."""
+    the prize is judged against the game_won row, as before: B's whole prize in a row
+    under A is one finding on A (schemas/money.md, step 3)."""
     named_b = [REBUY, GameEvent(3, 9, "B", "game_won", None, None)]
     assert check_ledger(pool_game(pool_ledger(), game_events=named_b), POOL_HANDS, RULES,
                         winner="A") == []  # fmt: skip
     found = check_ledger(pool_game(pool_ledger(), game_events=named_b), POOL_HANDS, RULES)
-    assert keys(found) == [("ledger.balance", "G1", None, "B"), ("ledger.balance", "G1", None, "A")]
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("A", "B", "A")]
     ledger = pool_ledger()
     ledger[4] = LedgerRow("B", "prize", D("175.00"))
     found = check_ledger(pool_game(ledger, game_events=named_b), POOL_HANDS, RULES, winner="A")
     assert [f.message for f in found] == [
-        "A won the game and should be paid the prize of 175.00, but the ledger paid 0.00.",
-        "B did not win the game but the ledger paid them a prize of 175.00.",
+        "The prize of 175.00 is paid to B, but A is the rules' winner of game G1 and is paid "
+        "nothing: the prize row is under the wrong player."
     ]
 
 

@@ -553,16 +553,17 @@ def test_pool_elimination_a_player_kept_in_past_the_score_ends_the_game_there_00
     ended after hand 2, A the last player left: the missed elimination and the wrong winner
     are the two findings, hand 3 is not judged, and the ledger is judged against A (a blind
     tester: the prize paid to B was said to agree, the one paid to A called wrong, twice
-    critical)."""
+    critical): A's prize paid to B is one finding on B, naming A."""
     points = [{"A": 0, "B": 60}, {"A": 0, "B": 50}, {"A": 101, "B": 0}]
     events = [ev(3, "A", "eliminated", 101), ev(3, "B", "game_won")]
     to_b = [*LEDGER[:2], ("B", "prize", "180.00"), (None, "rake", "20.00")]
     game, hands = pool_game(points, events, to_b, ended=True)
     found = game_checks(game, hands, RULES)
     assert sorted((f.check, f.player_id) for f in found) == [
-        ("ledger.balance", "A"), ("ledger.balance", "B"),
-        ("pool.elimination", "B"), ("pool.winner", "A"),
+        ("ledger.balance", "B"), ("pool.elimination", "B"), ("pool.winner", "A"),
     ]  # fmt: skip
+    (paid,) = [f for f in found if f.check == "ledger.balance"]
+    assert (paid.expected, paid.recorded) == ("A", "B")
     (winner,) = [f for f in found if f.check == "pool.winner"]
     assert winner.message == (
         "A is the last player left in game g1 (after hand 2; the record dealt on to hand 3), "
@@ -599,3 +600,50 @@ def test_game_unchecked_a_pool_games_rows_in_part_and_a_game_events_file_unread_
     whole = [ev(2, "C", "eliminated", 110), *events]
     assert game_checks(*pool_game(points, whole, ledger, ended=True), RULES,
                        damaged=damaged) == []  # fmt: skip
+
+
+def test_ledger_prize_paid_to_another_player_is_one_finding_000() -> None:
+    """schemas/money.md, step 3 (a row written under another player is one finding on the
+    player it is under) and `ledger.prize` (the prize is paid to the winner): A, the last
+    player left, won, and the ledger pays the whole prize of 180.00 to B. One critical
+    finding on B names both, not "B did not win the game but the ledger paid them a
+    prize" and "A ... should be paid the prize ... but the ledger paid 0.00" (a blind
+    tester: two findings for one row). A prize paid in part to another player keeps a
+    finding each."""
+    points = [{"A": 0, "B": 80}, {"A": 0, "B": 21}]
+    events = [ev(2, "B", "eliminated", 101), ev(2, "A", "game_won")]
+    ledger = [*LEDGER[:2], ("B", "prize", "180.00"), (None, "rake", "20.00")]
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert (found.check, found.severity.value, found.player_id, found.expected,
+            found.recorded) == ("ledger.balance", "critical", "B", "A", "B")  # fmt: skip
+    assert found.message == (
+        "The prize of 180.00 is paid to B, but A won game g1 and is paid nothing: the prize "
+        "row is under the wrong player."
+    )
+    assert found.rule.startswith("ledger.prize: ")
+    part = [*LEDGER[:2], ("A", "prize", "80.00"), ("B", "prize", "100.00"),
+            (None, "rake", "20.00")]  # fmt: skip
+    game, hands = pool_game(points, events, part, ended=True)
+    assert [(f.player_id, f.expected, f.recorded) for f in game_checks(game, hands, RULES)] == [
+        ("A", "180.00", "80.00"), ("B", "0.00", "100.00")]  # fmt: skip
+
+
+def test_called_off_pool_game_with_every_entry_refunded_has_no_game_events_finding_000() -> None:
+    """schemas/money.md, "Called off": a game called off ends with no winner, and only its
+    balance and refunds are checked. The contract has no game event for a game called off,
+    so a pool game called off after one hand, every entry refunded, has no game_events row
+    to write: no `game.unchecked` says "game_events holds no row of it" (a blind tester's
+    honest game had it at major, beside explain's "The game was called off"). Refunds to
+    only some players, or a prize beside the refunds, do not call it off: the finding
+    stands."""
+    points = [{"A": 0, "B": 30, "C": 50}]
+    stakes = [(p, "buy_in", "-100.00") for p in "ABC"]
+    game, hands = pool_game(points, (), [*stakes, *((p, "refund", "100.00") for p in "ABC")],
+                            ended=True)  # fmt: skip
+    assert game_checks(game, hands, RULES) == []
+    some = [*stakes, *((p, "refund", "100.00") for p in "AB"), (None, "rake", "100.00")]
+    prized = [*stakes, *((p, "refund", "90.00") for p in "ABC"), ("A", "prize", "30.00")]
+    for ledger in (some, prized):
+        game, hands = pool_game(points, (), ledger, ended=True)
+        assert [f.check for f in game_checks(game, hands, RULES)] == ["game.unchecked"]
