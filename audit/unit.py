@@ -14,7 +14,7 @@ so a spawned worker starts fast.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -309,7 +309,8 @@ def _audited(
         out.findings = game_checks(
             game, [read.get(hand.hand_id, hand) for hand in unit.hands], rules,
             game_events=events, damaged=damaged, expected=out.rules_say(),
-            ledger_rows=ledger_rows,
+            ledger_rows=ledger_rows, undealt=[h.hand.hand_id for h in out.hands
+                                              if h.audit is not None and not h.audit.replay.dealt],
         )  # fmt: skip
         _mark(out)
     elif game is not None:
@@ -380,10 +381,12 @@ def game_checks(
     damaged: Mapping[str, Sequence[str]] | None = None,
     expected: RulesSay | None = None,
     ledger_rows: bool = False,
+    undealt: Collection[str] = (),
 ) -> list[Finding]:
     """The game-level checks of one game, after its hands (``expected``: what the rules
     give each player of each replayed hand, ``UnitAudit.rules_say``; ``ledger_rows``: the
-    log root's ledger holds rows, of this game or others).
+    log root's ledger holds rows, of this game or others; ``undealt``: the hands whose
+    shoe the replay could not deal, ``HandReplay.dealt``).
 
     - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
       naming the first missing hand and why; only its ledger's own balance is checked:
@@ -435,7 +438,8 @@ def game_checks(
         if "ledger" in game.lost_rows:
             return [*found, _unchecked(game, "ledger")]
         return found + _ledger_checks(game, hands, damaged, check_ledger(
-            game, hands, rules, complete=False, expected=expected), expected)  # fmt: skip
+            game, hands, rules, complete=False, expected=expected), expected,
+            undealt)  # fmt: skip
     events_lost = bool(damaged.get("game_events")) and not game.game_events and not game.running
     if events_lost and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events", damaged["game_events"]))
@@ -500,7 +504,7 @@ def game_checks(
         found += _ledger_checks(game, hands, damaged, check_ledger(
             game, hands, rules, game_events=events, expected=expected, winner=winner,
             void_rebuys=pool.void_rebuys if pool is not None else (),
-            split_owed=split_owed(game, pool)), expected)  # fmt: skip
+            split_owed=split_owed(game, pool)), expected, undealt)  # fmt: skip
     if deals is not None:
         found += deals.findings
     elif pool is not None:
@@ -594,17 +598,35 @@ def _unset(game: Game, hands: list[Hand]) -> list[Finding]:
 def _ledger_checks(
     game: Game, hands: list[Hand], damaged: Mapping[str, Sequence[str]], found: list[Finding],
     expected: RulesSay | None = None,
+    undealt: Collection[str] = (),
 ) -> list[Finding]:
     """The ledger's findings of ``game`` (``found``), unless what they rest on is not all
-    here: a ledger file could not be read (its rows may be the game's missing ones), or a
-    hand records no result for a player dealt in (its ``score.outcome`` finding says so;
-    what the hand settles is then not known). A ledger that does not balance is then one
-    ``game.unchecked``, not a critical alarm about rows that were not read or written."""
+    here: a ledger file could not be read (its rows may be the game's missing ones), a
+    hand's shoe could not be dealt (``undealt``: its ``deck.composition`` finding says so;
+    no one's cards, and so not its outcome or value cards, are known), or a hand records no
+    result for a player dealt in (its ``score.outcome`` finding says so; what the hand
+    settles is then not known). A ledger that does not balance is then one
+    ``game.unchecked``, not a critical alarm about rows that were not read or written, or
+    about a hand no one could play (a blind tester: an empty shoe was also three critical
+    ``ledger.balance`` findings)."""
     if not found:
         return found
     files = damaged.get("ledger")
     if files:
         return [_unchecked(game, "ledger", files, odd=_odd(game, found))]
+    blind = [hand.hand_id for hand in hands if hand.hand_id in undealt]
+    if blind:
+        also = f" (and {len(blind) - 1} more of its hands)" if len(blind) > 1 else ""
+        return [
+            game_unchecked(
+                game,
+                f"Game {game.game_id}'s ledger rows do not add up, but the shoe of hand "
+                f"{blind[0]}{also} could not be dealt (see its deck.composition finding), so "
+                f"what its hands settle is not known and {_RESTS['ledger']} not checked; "
+                f"{_odd(game, found)}.",
+                "games.hands",
+            )
+        ]
     said = expected or {}
     # a points hand the rules decide whole is settled by them, its missing rows included
     decided = {hand.hand_id for hand in hands if game.format == Format.POINTS

@@ -590,7 +590,14 @@ def _player(
         # where a printed joker turned up (a blind tester's agent could not say)
         words, key = charged_words(want, row, seat, replay)
         want = replace(want, why=want.why + words, rule_key=key)
-    why = want.why if want else "the hand gives no outcome: it did not finish"
+    if not replay.dealt:
+        # No one was dealt cards (the shoe's deck.composition): the rules give no outcome
+        # and no amount, so nothing of the record is said to differ from them, or to agree
+        # (a blind tester read the recorded amount beside "it did not finish").
+        amount, differs, compared = "", (), False
+        why = "its recorded shoe is too short to deal, so the rules give no outcome and no amount"
+    else:
+        why = want.why if want else "the hand gives no outcome: it did not finish"
     taken = want is not None and want.points is None and row is not None
     # The groups the player declared or showed are shown as they were submitted, each with
     # its verdict: a blind tester read "not in any group: 3S 3C" of a pair of jokers the

@@ -336,10 +336,12 @@ class Bucket:
             found.append(f"{name} has no events" + self._lost("events"))
         elif not row.seq_ok:
             seqs, keys = self.broken_seqs[row.h]
-            found += seq_problem(name, seqs)
             repeat = repeated_seq(seqs)
             if repeat is not None:
+                found += seq_problem(name, seqs)
                 blamed = ("events", keys[repeat])
+            else:  # seqs missing at its start or between two: the rows not read may hold them
+                found += [problem + self._lost("events") for problem in seq_problem(name, seqs)]
         if "results" in refused:
             found.append(refused["results"])
         elif row.n_results == 0:

@@ -116,6 +116,9 @@ class HandReplay:
         self.declarations: list[Declaration] = []
         self.winner: str | None = None
         self.ended = False
+        self.dealt = False
+        """The shoe was dealt (``deal``): a shoe too short to deal (its ``deck.composition``)
+        leaves every player's cards, and so the hand's outcome and value cards, unknown."""
         self.recorded_outcomes = {r.player: r.outcome for r in hand.results}
         self.turn_rule = "open.turn" if rules.kind == "open-melds" else "turns.order"
         """The rule of a turn a ``turn.order`` finding of ``_check_turn`` cites: the
@@ -167,6 +170,7 @@ class HandReplay:
         self.findings += found
         if dealt is None:
             return False
+        self.dealt = True
         for player, cards in dealt.cards.items():
             self.seats[player].cards = cards
         self.pile, self.pile_from = [self.hand.open], [None]

@@ -172,10 +172,13 @@ def _judged(
     replay: HandReplay, game: Game, committed: list[Finding]
 ) -> tuple[dict[str, Expected], list[Finding]]:
     """The rules' outcomes of a replayed hand and its findings: the replay's, the shuffle
-    commitment's (``committed``, of the shoe recorded), the results' and the money's."""
+    commitment's (``committed``, of the shoe recorded), the results' and the money's. A
+    hand its shoe could not deal (its ``deck.composition``) has no money compared: its
+    amounts rest on cards no one was dealt (a 21 or 27-card hand's value cards), and the
+    shoe is the one fault (a blind tester: an empty shoe was also two ``score.amount``)."""
     expected = expected_outcomes(replay)
     findings = one_drop_finding(replay.findings + committed, compare_results(replay, expected))
-    if game.format == "points":
+    if game.format == "points" and replay.dealt:
         findings += compare_money(replay, game, expected)
     return expected, findings
 

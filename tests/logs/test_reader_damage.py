@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -119,7 +120,9 @@ def test_an_undecodable_file_is_refused_and_read_around_like_a_file_that_is_not_
     file_row = quarantine[0]
     name = f"{table}/{PARTITION}/b.parquet"
     assert (file_row.table, file_row.file, file_row.check) == (table, name, "input.file")
-    assert file_row.reason.startswith(f"{name} has data that cannot be decoded: ")
+    column = pq.read_schema(bad).names[0]  # the column ``corrupt`` garbled, named
+    assert file_row.reason.startswith(f"{name} has data that cannot be decoded in column "
+                                      f"{column}: ")  # fmt: skip
     assert "\n" not in file_row.reason
     assert str(tmp_path) not in file_row.reason
     junk_root, junk = split_by_game(full_log(tmp_path / "junk"), table)
@@ -133,6 +136,30 @@ def test_an_undecodable_file_is_refused_and_read_around_like_a_file_that_is_not_
         assert lost == {"g2-h0", "g2-h1"}
     elif table in ("events", "results", "games"):
         assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+
+
+def test_a_file_refused_for_a_value_that_is_not_utf8_names_its_column_and_row(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md: a file is refused whole "with a one-line message naming the file
+    and column" when its data cannot be decoded. A string that is not UTF-8 text (pyarrow
+    writes its bytes unchecked) is named by its column and its 0-based row (a blind
+    tester's message quoted the bad value alone)."""
+    logs = full_log(tmp_path / "logs")
+    root, bad = split_by_game(logs, "games")
+    data = pq.read_table(bad)
+    index = data.schema.get_field_index("table_id")
+    raw = data.column(index).cast(pa.binary()).to_pylist()
+    raw[0] = b"T\xff\xfe17"
+    data = data.set_column(index, data.schema.field(index),
+                           pa.array(raw, pa.binary()).view(pa.string()))  # fmt: skip
+    pq.write_table(data, bad)
+    _, quarantine = read(root, tmp_path / "work")
+    (refused,) = [q for q in quarantine if q.check == "input.file"]
+    assert refused.reason.startswith(
+        f"games/{PARTITION}/b.parquet has data that cannot be decoded in column table_id, "
+        "row 0: "
+    )
 
 
 def test_the_refused_file_leaves_the_log_root_for_every_later_reader(tmp_path: Path) -> None:
@@ -172,7 +199,7 @@ def test_a_required_table_with_no_decodable_file_stops_the_run_naming_it(tmp_pat
     assert message.startswith(
         "the log root has no readable hands/ table: all 1 of its files were refused, the first"
         " because"
-        f" hands/{PARTITION}/part-0.parquet has data that cannot be decoded: "
+        f" hands/{PARTITION}/part-0.parquet has data that cannot be decoded in column hand_id: "
     )
     assert "\n" not in message
     assert str(tmp_path) not in message
@@ -494,7 +521,7 @@ def test_a_file_with_an_undecodable_column_staging_does_not_replay_is_refused_wh
             read(root, tmp_path / "work")
         assert str(caught.value).startswith(
             f"the log root has no readable {table}/ table: all 1 of its files were refused,"
-            f" the first because {name} has data that cannot be decoded: "
+            f" the first because {name} has data that cannot be decoded in column {column}: "
         )
         return
     log = open_log_root(root)
@@ -503,7 +530,9 @@ def test_a_file_with_an_undecodable_column_staging_does_not_replay_is_refused_wh
     units = [u for batch in iter_units(log, quarantine=quarantine, workdir=tmp_path / "work")
              for u in batch]  # fmt: skip
     assert [(q.table, q.file, q.check) for q in quarantine] == [(table, name, "input.file")]
-    assert quarantine[0].reason.startswith(f"{name} has data that cannot be decoded: ")
+    assert quarantine[0].reason.startswith(
+        f"{name} has data that cannot be decoded in column {column}: "  # named (schemas/README.md)
+    )
     assert "\n" not in quarantine[0].reason
     assert log.missing_optional == [table]
     assert len(hands_of(units)) == 6
@@ -540,3 +569,32 @@ def test_the_table_limits_skip_with_a_reason_on_files_they_cannot_decode(tmp_pat
     )
     assert str(root) not in found.message
     assert "\n" not in found.message
+
+
+# ---------------------------------------------------------------- rows lost with a file
+
+
+@pytest.mark.parametrize(
+    ("lost", "said"),
+    [((0, 1), "events start at seq 2, not 0"), ((2, 3), "events jump from seq 1 to 4")],
+)
+def test_tables_files_a_hand_whose_seqs_skip_rows_names_the_unreadable_file(
+    tmp_path: Path, lost: tuple[int, ...], said: str
+) -> None:
+    """schemas/README.md: a hand whose rows an unreadable file held only in part is
+    quarantined, "the file named as the likely cause": its events starting late or
+    jumping a seq, as well as stopping early (a blind tester: the head and the middle
+    named no file)."""
+    logs = LogBuilder(tmp_path / "logs")
+    logs.game("g1").quick_hand("h1")
+    root = logs.write(skip=["events"])
+    rows = logs.rows["events"]
+    write_table(root, "events", [r for r in rows if r["seq"] not in lost],
+                f"{PARTITION}/a.parquet")  # fmt: skip
+    (root / "events" / PARTITION / "b.parquet").write_text("not parquet")
+    units, _ = read(root, tmp_path / "work")
+    assert quarantined(units) == {"h1": f"hand h1 {said} (its rows may be in "
+                                  f"events/{PARTITION}/b.parquet, which could not be read)"}
+    (root / "events" / PARTITION / "b.parquet").unlink()  # no file to blame: none named
+    units, _ = read(root, tmp_path / "work2")
+    assert quarantined(units) == {"h1": f"hand h1 {said}"}

@@ -17,14 +17,14 @@ from typing import Any
 
 from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
-from audit.records import Game, GameUnit, Hand, money_unsettled
+from audit.records import Game, GameUnit, Hand, LedgerRow, money_unsettled
 from audit.replay.hand import HandReplay
 from audit.replay.outcome import _valued, audit_hand, expected_outcomes, money_by_rules
 from audit.replay.recut import Settled
 from audit.rules.counts import value_settlement
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
-from audit.unit import admit
+from audit.unit import admit, audit_unit
 from tests.replay.scenario import scenario
 
 R21 = load_preset("standard-21")
@@ -351,3 +351,39 @@ def test_points_value_cards_settled_with_the_dropper_but_not_the_wrong_declarer_
     assert (found.check, found.expected, found.recorded) == ("score.amount", "without D", "with D")
     _recorded_as(game, hand, Settled(None, ()))  # the rules' own settlement
     assert audit_hand(hand, game, R21).findings == []
+
+
+def test_deal_shoes_a_hand_its_shoe_cannot_deal_is_its_deck_composition_alone() -> None:
+    """deal.shoes: a shoe too short to deal (an empty list) is the hand's deck.composition
+    findings, and nothing that rests on the deal: no one was dealt cards, so the rules know
+    neither the outcome nor the value cards, and the recorded amounts (value cards
+    included) are not compared as if there were none (a blind tester: an empty shoe was
+    also two `score.amount` and three critical `ledger.balance`). The game's ledger, which
+    the rules cannot settle, is one `game.unchecked` naming the hand. A shoe a few cards
+    short still deals: its value cards are known, and its money is judged."""
+    game, hand = hand_21(RIGHT)
+    game.ledger = [LedgerRow("A", "points_settlement", Decimal("17.10")),
+                   LedgerRow("B", "points_settlement", Decimal("151.00")),
+                   LedgerRow("C", "points_settlement", Decimal("-170.00")),
+                   LedgerRow(None, "rake", Decimal("1.90"))]  # fmt: skip
+    assert audit_unit(GameUnit(game.game_id, game, [hand])).findings == []
+    full = list(hand.shoe)
+    hand.shoe = []
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    found = unit.hands[0].audit.findings  # type: ignore[union-attr]
+    assert {f.check for f in found} == {"deck.composition"}
+    (unchecked,) = unit.findings
+    assert (unchecked.check, unchecked.severity) == ("game.unchecked", "info")
+    assert unchecked.message.startswith(
+        "Game G1's ledger rows do not add up, but the shoe of hand H1 could not be dealt (see "
+        "its deck.composition finding), so what its hands settle is not known and its money "
+        "was not checked; what does not add up: "
+    )
+    hand.shoe = full[:-3]  # short by three cards: dealt all the same
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert [f.check for f in unit.hands[0].audit.findings] == ["deck.composition"]  # type: ignore[union-attr]
+    assert unit.findings == []
+    hand.results = [r._replace(amount=Decimal("-120.00")) if r.player == "C" else r
+                    for r in hand.results]  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    assert "score.amount" in {f.check for f in unit.hands[0].audit.findings}  # type: ignore[union-attr]
