@@ -141,6 +141,9 @@ def ensure(root: Path = ROOT, stamp: Path = STAMP) -> None:
     if not can_compile():
         print("+ no C compiler or Python headers: the pure-Python modules will run", flush=True)
         return
+    # the sources as the build reads them: one edited while it runs leaves the build stale,
+    # not stamped current (two helpers' edits ran against the module compiled before them)
+    sources = digest(root)
     print(f"+ compiling {len(MODULES)} hot modules with mypyc (40-120 s)", flush=True)
     with tempfile.TemporaryDirectory(prefix="rummy-audit-mypyc-") as work:
         script = Path(work) / "setup.py"
@@ -162,7 +165,7 @@ def ensure(root: Path = ROOT, stamp: Path = STAMP) -> None:
         tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
         print("+ mypyc failed, the pure-Python modules will run:", *tail, sep="\n  ")
         return
-    stamp.write_text(digest(root) + "\n")
+    stamp.write_text(sources + "\n")
 
 
 if __name__ == "__main__":
