@@ -285,6 +285,18 @@ def _table_checks(table: str) -> list[_Check]:
     checks = [c for column in load_contract()[table].columns for c in _column_checks(table, column)]
     if table == "hands":  # log-format.md: the 1-based position of the hand in its game
         checks.append(_Check("hand_no < 1", "hand_no", "position", "CAST(hand_no AS VARCHAR)"))
+    if table == "games":
+        # Values no game can have, which every check of its money or deal would read as
+        # given (a blind tester: a rake of -15 % gave "the prize of -17.50" and critical
+        # ledger alarms against an honest ledger, the row itself never called bad).
+        for column in ("entry_fee", "point_value", "printed_jokers"):
+            checks.append(_Check(f"{column} < 0", column, "negative",
+                                 f"CAST({column} AS VARCHAR)"))  # fmt: skip
+        checks.append(_Check("rake_pct < 0 OR rake_pct > 100", "rake_pct", "percent",
+                             "CAST(rake_pct AS VARCHAR)"))  # fmt: skip
+        for column, least in (("decks", 1), ("max_players", 2), ("deals_count", 1)):
+            checks.append(_Check(f"{column} < {least}", column, f"least:{least}",
+                                 f"CAST({column} AS VARCHAR)"))  # fmt: skip
     if table == "events":
         checks.append(_Check("seq < 0", "seq", "negative", "CAST(seq AS VARCHAR)"))
         checks.append(
@@ -340,6 +352,10 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
     "format 'poker' is not one of points, pool_101, pool_201, deals, match"
     >>> describe("hands", [{"col": "hand_no", "kind": "position", "value": "0"}])
     'hand_no 0 is not a position: hands count from 1'
+    >>> describe("games", [{"col": "rake_pct", "kind": "percent", "value": "-15.00"}])
+    'rake_pct -15.00 is not a percentage from 0 to 100'
+    >>> describe("games", [{"col": "decks", "kind": "least:1", "value": "0"}])
+    'decks 0 is less than 1, which no game has'
     >>> describe("events", [{"col": "meld", "kind": "needs", "value": "lay_off:null"}])
     'a lay_off row needs a meld (the table meld it targets); meld is null'
     """
@@ -362,6 +378,10 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} {value} is negative")
             case "position":
                 parts.append(f"{column} {value} is not a position: hands count from 1")
+            case "percent":
+                parts.append(f"{column} {value} is not a percentage from 0 to 100")
+            case least if least.startswith("least:"):
+                parts.append(f"{column} {value} is less than {least[6:]}, which no game has")
             case "server":
                 parts.append(f"{column} is null, which only a reshuffle row may be")
             case "auto_reason":
