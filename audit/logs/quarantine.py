@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 from audit import duck
 from audit.duck import file_literal
 from audit.errors import one_line
+from audit.findings import may_be_in
 from audit.logs.bucket import Staged
 from audit.logs.contract import HAND_TABLES, TABLES
 from audit.logs.validate import describe
@@ -125,6 +126,10 @@ def collect_quarantine(
         for game, n, key, known in rows(table, strays):
             held = "whose games row is quarantined" if known else "which games does not hold"
             reason = f"{table} rows name game {one_line(game)}, {held} ({_rows(n)})"
+            lost = may_be_in(staged.damaged.get("games", ()))  # a refused games file
+            if lost and not known:
+                reason = (f"{table} rows name game {one_line(game)} ({_rows(n)}), which games "
+                          f"does not hold{lost}")  # fmt: skip
             out.append(
                 QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
             )

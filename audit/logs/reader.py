@@ -699,8 +699,8 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             staged.schemas[table] = empty.pl().schema
             duck.give_back(con, MEMORY_LIMIT)  # what the COPY and the schema's query left cached
         reading = ("sessions",)  # from here on, the other tables are read as staged
+        staged.damaged = log.damaged  # the files refused: a stray row's likely cause, named
         collect_quarantine(con, staged, MEMORY_LIMIT)
-        staged.damaged = log.damaged
         refused_hands(staged, log.root, log.sources)
         reading = ("events", "results", "sessions")
         staged.orphans = find_orphans(con, staged)

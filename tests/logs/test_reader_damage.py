@@ -138,6 +138,24 @@ def test_an_undecodable_file_is_refused_and_read_around_like_a_file_that_is_not_
         assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
 
 
+def test_tables_files_claim_rows_of_a_game_in_a_refused_games_file_name_that_file(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md: a quarantined row says why, the unreadable file named as the
+    likely cause. The games file holding g2's row is refused: g2's game_events and ledger
+    rows name the file, not only "which games does not hold", which reads as if the game
+    never was (a blind tester)."""
+    root, bad = split_by_game(full_log(tmp_path / "logs"), "games")
+    bad.write_bytes(b"PAR1 this is not parquet")
+    _, quarantine = read(root, tmp_path / "work")
+    strays = {q.table: q.reason for q in quarantine if q.game_id == "g2" and q.hand_id is None}
+    for table in ("game_events", "ledger"):
+        assert strays[table] == (
+            f"{table} rows name game g2 (1 row), which games does not hold (its rows may be "
+            f"in games/{PARTITION}/b.parquet, which could not be read)"
+        )
+
+
 def test_a_file_refused_for_a_value_that_is_not_utf8_names_its_column_and_row(
     tmp_path: Path,
 ) -> None:
