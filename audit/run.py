@@ -453,10 +453,7 @@ def replay_logs(
             "lost_hands": len(lost),
             "games": games,
         },
-        "unreadable_files": [
-            {"table": row.table, "path": row.file, "reason": row.reason}
-            for row in log.bad_files
-        ],
+        "unreadable_files": _unreadable(log),
         "skipped_files": [{"table": table, "path": path} for table, path in log.skipped],
         "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),
         "rng": _rng_json(shuffles, "--no-rng" if not rng else _IDLE),
@@ -509,7 +506,9 @@ def _replayed(
     check_one_run(out, run)  # never rewrite a folder of two runs' outputs as one run's
     check_sections(out, run, but=slug)  # the other pass's file: the report reads it
     log = open_log_root(logs)
-    if run.get("inputs") != _inputs(log):
+    refused = run.get("unreadable_files", [])
+    hashed = any("sha256" in f for f in refused)  # an older run.json has no bytes of them
+    if run.get("inputs") != _inputs(log) or (hashed and refused != _unreadable(log)):
         raise AuditError(
             f"{out} holds a replay of other logs than {logs} (their files, sizes or hashes "
             f"differ); run `rummy-audit replay {logs} --out {out}` again",
@@ -720,6 +719,18 @@ def _commitments(log: LogRoot, out: Path) -> dict[str, dict[str, int]]:
 def _rulesets_json(platform: PlatformRules | None) -> list[dict[str, str | None]]:
     """run.json's ``rulesets``: each platform ruleset the run loaded (``--rules``)."""
     return platform.summary() if platform is not None else []
+
+
+def _unreadable(log: LogRoot) -> list[dict[str, Any]]:
+    """The refused files, each with its size and SHA-256 where its bytes could be read
+    (null where not: a folder, a file that cannot be opened), so that a refused file
+    replaced by another is other logs too (``_replayed``; a blind tester)."""
+    out = []
+    for row in log.bad_files:
+        size, sha = log.refused_bytes.get(row.file or "", (None, None))
+        out.append({"table": row.table, "path": row.file, "reason": row.reason, "size": size,
+                    "sha256": sha})  # fmt: skip
+    return out
 
 
 def _inputs(log: LogRoot) -> list[dict[str, Any]]:

@@ -109,6 +109,9 @@ class LogRoot:
     """(table, path) of the ``.parquet`` files of a table's folder that are a writer's own
     (``files.writers_own``: a name starting with ``.`` or ``_``), not read; run.json and
     the report list them, so that none is left out silently."""
+    refused_bytes: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """A refused file's path -> its size and SHA-256, where it could be read as bytes
+    (run.json's ``unreadable_files``: a refused file replaced by another is other logs)."""
     earlier: list[EarlierRefused] = field(default_factory=list)
     """Files an earlier nightly night refused that may hold rows of tonight's games: in
     ``damaged``, not in ``bad_files``."""
@@ -181,6 +184,8 @@ class LogRoot:
         gone = {(row.table, row.file) for row in rows}
         self.bad_files.extend(rows)
         for table in sorted({row.table for row in rows}):
+            self.refused_bytes.update((f.path, (f.size, f.sha256)) for f in self.files[table]
+                                      if (table, f.path) in gone)  # fmt: skip
             self.files[table] = [f for f in self.files[table] if (table, f.path) not in gone]
             if self.files[table]:
                 continue
@@ -227,6 +232,8 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
                 log.bad_files.append(
                     QuarantineRow(table, rel, None, None, None, "input.file", one_line(problem))
                 )
+                if item.sha256:
+                    log.refused_bytes[rel] = (item.size, item.sha256)
             else:
                 good.append(item)
         log.files[table] = good

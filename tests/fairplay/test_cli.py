@@ -4,6 +4,7 @@ own rows, and refuses in one line when OUT holds no replay or a replay of other 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -107,6 +108,27 @@ def test_fairplay_refuses_a_replay_of_other_logs(logs: Path, tmp_path: Path) -> 
     victim = sorted((other / "sessions").rglob("*.parquet"))[0]
     victim.unlink()
     code, output = run("fairplay", str(other), "--out", str(out))
+    assert code == 2
+    assert "other logs" in output
+
+
+def test_fairplay_refuses_a_replay_whose_refused_file_was_replaced(
+    logs: Path, tmp_path: Path
+) -> None:
+    """schemas/output.md: run.json's `unreadable_files` carry each refused file's size and
+    sha256, so a refused file replaced by other bytes is other logs, as a good file's
+    would be (a blind tester: fairplay and rng ran over the old folder)."""
+    root = tmp_path / "logs"
+    shutil.copytree(logs, root)
+    junk = root / "sessions" / "junk.parquet"
+    junk.write_bytes(b"PAR1 not parquet")
+    out = tmp_path / "out"
+    run("replay", str(root), "--out", str(out), "--workers", "1", "--no-fairplay")
+    (refused,) = json.loads((out / "run.json").read_text())["unreadable_files"]
+    assert (refused["path"], refused["size"]) == ("sessions/junk.parquet", 16)
+    assert refused["sha256"] == hashlib.sha256(b"PAR1 not parquet").hexdigest()
+    junk.write_bytes(b"PAR1 other junk!")
+    code, output = run("fairplay", str(root), "--out", str(out))
     assert code == 2
     assert "other logs" in output
 
