@@ -99,6 +99,11 @@ def reassigned(
     if at is None or hand.events[at].player != turn.recorded:
         return
     e, player = hand.events[at], turn.expected
+
+    def said(message: str) -> Finding:
+        return finding_at(turn, "turn.order", expected=player, recorded=e.player,
+                          message=message, rule=cite(rules, "turns.order"))  # fmt: skip
+
     events = list(hand.events)
     events[at] = e._replace(player=player)
     after = hand.events[at + 1] if at + 1 < len(hand.events) else None
@@ -107,31 +112,16 @@ def reassigned(
         both = list(events)
         both[at + 1] = after._replace(player=player)
         rows = f"{_row(e._replace(player=player))}, then {_row(after._replace(player=player))}"
-        yield replace(hand, events=both), finding_at(  # first: it wins a tie
-            turn,
-            "turn.order",
-            expected=player,
-            recorded=e.player,
-            message=(
-                f"The rows at seq {e.seq} and {after.seq} name {e.player}, but it was "
-                f"{player}'s turn and the rows are {player}'s ({rows}). The rest of the hand "
-                f"is checked with them as {player}'s."
-            ),
-            rule=cite(rules, "turns.order"),
+        yield replace(hand, events=both), said(  # first: it wins a tie
+            f"The rows at seq {e.seq} and {after.seq} name {e.player}, but it was {player}'s "
+            f"turn and the rows are {player}'s ({rows}). The rest of the hand is checked with "
+            f"them as {player}'s."
         )
-    said = finding_at(
-        turn,
-        "turn.order",
-        expected=player,
-        recorded=e.player,
-        message=(
-            f"The row at seq {e.seq} names {e.player}, but it was {player}'s turn and the row "
-            f"is {player}'s ({_row(e._replace(player=player))}). The rest of the hand is "
-            f"checked with it as {player}'s."
-        ),
-        rule=cite(rules, "turns.order"),
+    yield replace(hand, events=events), said(
+        f"The row at seq {e.seq} names {e.player}, but it was {player}'s turn and the row is "
+        f"{player}'s ({_row(e._replace(player=player))}). The rest of the hand is checked "
+        f"with it as {player}'s."
     )
-    yield replace(hand, events=events), said
 
 
 def inserted(hand: Hand, findings: list[Finding], k: int) -> Iterator[tuple[Hand, Finding]]:

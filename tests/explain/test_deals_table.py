@@ -20,10 +20,10 @@ from tests.explain.test_winner import (
     fees_and_prize,
     game_view,
     hands,
+    invalid_accepted_at_three,
     won_by,
 )
-from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base
-from tests.replay.test_platform_verdict import INVALID
+from tests.replay.cases import base
 
 P2_WINS = {**SWAPPED, "results": {"P2": ("won", 0, "40.00"), "P1": ("lost", 40, "-40.00")}}
 """A deal P2 wins: P1 is charged 40 and gives up 40 chips."""
@@ -122,15 +122,7 @@ def test_deals_chips_table_of_a_deal_the_rules_leave_open_says_what_they_do_not_
     of 80 chips. By the rules it costs P1 80, and P2 and P3 play on past the end of the
     record: P1's cell and total are the rules' beside the record's, and P2's and P3's are
     the record's, said to be not known by the rules, as the note under the table says."""
-    first = base(seats={"P2": P1, "P1": P2, "P3": P3}, stock="JK 6H 2S",
-                 events=["P2 draw_stock JK", DECLARE.replace("P1", "P2"),
-                         "P1 show: " + P2, f"P3 show: {P3}"],
-                 results={"P2": ("won", 0, "80.00"), "P1": ("lost", 40, "-40.00"),
-                          "P3": ("lost", 40, "-40.00")})  # fmt: skip
-    second = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock="7D 6H 2S",
-                  events=["P1 draw_stock 7D", INVALID, SHOW, f"P3 show: {P3}"],
-                  results={"P1": ("won", 0, "80.00"), "P2": ("lost", 40, "-40.00"),
-                           "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    first, second = invalid_accepted_at_three()
     view = best_of_two(first, second, "P1")
     assert view.scores is not None
     unknown = "as recorded: not known by the rules from deal 2"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
+from typing import Any
 
 from audit.explain import build_game_view, render_game_text
 from audit.explain.game import GameView
@@ -277,6 +278,21 @@ def test_a_rebuy_of_a_player_still_in_is_counted_in_no_entry() -> None:
     )
 
 
+def invalid_accepted_at_three() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two deals of three players: P2 wins deal 1 (P1 and P3 give up 40 each); in deal 2
+    P1's invalid declaration is recorded as a win of 80 chips."""
+    first = base(seats={"P2": P1, "P1": P2, "P3": P3}, stock="JK 6H 2S",
+                 events=["P2 draw_stock JK", DECLARE.replace("P1", "P2"),
+                         "P1 show: " + P2, f"P3 show: {P3}"],
+                 results={"P2": ("won", 0, "80.00"), "P1": ("lost", 40, "-40.00"),
+                          "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    second = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock="7D 6H 2S",
+                  events=["P1 draw_stock 7D", INVALID, SHOW, f"P3 show: {P3}"],
+                  results={"P1": ("won", 0, "80.00"), "P2": ("lost", 40, "-40.00"),
+                           "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    return first, second
+
+
 def test_a_deals_declarer_whose_invalid_declaration_was_accepted_at_three_is_not_the_winner() -> (
     None
 ):
@@ -287,15 +303,7 @@ def test_a_deals_declarer_whose_invalid_declaration_was_accepted_at_three_is_not
     deal 2): the game_won naming P1 is one deals.chips finding, beside the hand's
     declare.verdict; the rules do not know whether P2 or P3 won, so the prize is judged
     against the recorded winner (schemas/money.md step 4) and said so."""
-    first = base(seats={"P2": P1, "P1": P2, "P3": P3}, stock="JK 6H 2S",
-                 events=["P2 draw_stock JK", DECLARE.replace("P1", "P2"),
-                         "P1 show: " + P2, f"P3 show: {P3}"],
-                 results={"P2": ("won", 0, "80.00"), "P1": ("lost", 40, "-40.00"),
-                          "P3": ("lost", 40, "-40.00")})  # fmt: skip
-    second = base(seats={"P1": P1, "P2": P2, "P3": P3}, stock="7D 6H 2S",
-                  events=["P1 draw_stock 7D", INVALID, SHOW, f"P3 show: {P3}"],
-                  results={"P1": ("won", 0, "80.00"), "P2": ("lost", 40, "-40.00"),
-                           "P3": ("lost", 40, "-40.00")})  # fmt: skip
+    first, second = invalid_accepted_at_three()
     game, played = hands([first, second], game_format="deals")
     ledger = [*(LedgerRow(p, "buy_in", Decimal("-100.00")) for p in ("P1", "P2", "P3")),
               LedgerRow("P1", "prize", Decimal("270.00")),
