@@ -58,6 +58,7 @@ from audit.replay.outcome import (
     UNHELD,
     Expected,
     HandAudit,
+    compare_money,
     plays_on,
     rejected_valid,
     seat_by_rules,
@@ -376,6 +377,13 @@ def build_view(
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
     money = money_findings(hand, game, rules, findings, unit.rules_say())
+    if game.format == "points" and any(f.check == "score.amount" and f.player_id is None
+                                       for f in audit.findings):  # fmt: skip
+        # Every amount off by one way of settling the value cards is one finding of the hand
+        # (recut.settled_words): each player's amount by the rules is still said, and that
+        # it differs (a blind tester read "agrees" beside the recorded amount).
+        money = {f.player_id: f for f in compare_money(audit.replay, game, audit.expected)
+                 if f.player_id is not None} | money  # fmt: skip
     settled = settled_by_rules(audit, game, rules)
     skipped = tuple(unit.skipped.values())
     scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped

@@ -8,8 +8,9 @@ from __future__ import annotations
 from audit.explain import build_view, render_html, render_text
 from audit.explain.view import HandView
 from audit.records import GameUnit
+from audit.replay.recut import Settled
 from audit.unit import audit_unit
-from tests.replay.test_value_cards import EVENTS, NO_VALUE, R21, RIGHT, hand_21
+from tests.replay.test_value_cards import EVENTS, NO_VALUE, R21, RIGHT, _recorded_as, hand_21
 
 
 def view_21(results: dict[str, tuple[str, int, str | None]]) -> HandView:
@@ -106,3 +107,28 @@ def test_points_value_cards_a_hand_not_ended_by_a_valid_declaration_settles_none
     )
     text = " ".join(render_text(view, width=200).split())
     assert "no value cards are settled in it" in text
+
+
+def test_points_value_cards_settled_with_a_dropper_each_amount_is_said_to_differ() -> None:
+    """points.value_cards ("a player who dropped or declared wrongly neither pays nor
+    receives"): C drops and the platform settles the value cards with C in, one finding of
+    the hand (audit/replay/recut.py). Each player's amount by the rules is still shown, and
+    the record's said to differ where it does (a blind tester read "agrees" beside every
+    wrong amount, the recorded one shown as the rules')."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {"A": ("won", 0, "0.00"), "B": ("lost", 9, "0.00"), "C": ("first_drop", 30, "0")}
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    _recorded_as(game, hand, Settled(None, ("C",)))
+    recorded = {r.player: r.amount for r in hand.results}
+    _recorded_as(game, hand, Settled(None, ()))
+    rules = {r.player: r.amount for r in hand.results}
+    hand.results = [r._replace(amount=recorded[r.player]) for r in hand.results]
+    unit = audit_unit(GameUnit(game.game_id, game, [hand]))
+    (found,) = unit.hands[0].audit.findings
+    assert (found.check, found.player_id) == ("score.amount", None)
+    view = build_view(unit, hand.hand_id, source="logs", version="VERSION")
+    for player in view.players:
+        off = recorded[player.player] != rules[player.player]
+        assert ("amount" in player.differs) == off, player.player
+        assert player.amount == str(rules[player.player]), player.player
