@@ -254,6 +254,32 @@ def _build_all(files: tuple[tuple[str, str], ...]) -> dict[str, Ruleset]:
     return {ident: built[ident] for ident in sorted(built)}
 
 
+def _no_cycle(item: _Parsed, name: str, parents: Path | None, path: Path) -> None:
+    """A ``RulesetError`` naming every file where the ``extends`` chain of ``item`` (the
+    file ``name``, among the rulesets of ``parents``) comes back to it, as ``--rules``
+    says of the folder (a blind tester's check-file said the folder held none, the files
+    of the cycle being left out as ``item``'s heirs)."""
+    ident = item.meta["id"]
+    metas = {ident: (name, item.meta.get("extends"))}
+    if parents is not None and parents.is_dir():
+        for other in sorted(parents.glob("*.toml")):
+            if other.is_file() and other.resolve() != path.resolve():
+                meta = _read(_text(other, other.name), other.name).meta
+                metas.setdefault(meta["id"], (other.name, meta.get("extends")))
+    chain = [ident]
+    step = metas[ident][1]
+    while step is not None and step in metas and step not in chain:
+        chain.append(step)
+        step = metas[step][1]
+    if step == ident:
+        loop = [*chain, ident]
+        raise RulesetError(
+            f"{name}: extends: a cycle, "
+            + " -> ".join(f"{i} ({metas[i][0]})" for i in loop)
+            + "; a ruleset cannot extend itself, even through another"
+        )
+
+
 def check_file(path: Path, *, parents: Path | None = None) -> str:
     """Check one ruleset file as ``--rules`` would load it, and say what it is in one
     line: ``acme-13.toml: ok, acme-13 extends standard-13, changes points.cap``.
@@ -267,6 +293,7 @@ def check_file(path: Path, *, parents: Path | None = None) -> str:
         raise RulesetError(f"{name}: no such ruleset file")
     item = _read(_text(path, name), name)
     ident = item.meta["id"]
+    _no_cycle(item, name, parents, path)
     folder = load_folder(parents, skip=path, heirs_of=ident) if parents is not None else None
     others = folder.rulesets() if folder is not None else {}
     presets = set(preset_ids())

@@ -97,6 +97,27 @@ def test_a_file_that_extends_itself_is_a_cycle(tmp_path: Path) -> None:
     assert refusal(tmp_path).startswith("a.toml: extends: a cycle, acme-a (a.toml) -> acme-a")
 
 
+def test_check_file_of_a_file_in_a_cycle_names_every_file(tmp_path: Path) -> None:
+    """docs/rulesets.md: check-file "checks one file as --rules would load it", and a
+    cycle "is an error naming every file in it" (a blind tester: check-file said the
+    folder held no ruleset, the files of the cycle left out as the file's heirs)."""
+    ruleset(tmp_path, "a.toml", "acme-a", extends="acme-c")
+    ruleset(tmp_path, "b.toml", "acme-b", extends="acme-a")
+    ruleset(tmp_path, "c.toml", "acme-c", extends="acme-b")
+    with pytest.raises(RulesetError) as raised:
+        check_file(tmp_path / "a.toml", parents=tmp_path)
+    assert str(raised.value) == (
+        f"{tmp_path / 'a.toml'}: extends: a cycle, acme-a ({tmp_path / 'a.toml'}) -> acme-c "
+        f"(c.toml) -> acme-b (b.toml) -> acme-a ({tmp_path / 'a.toml'}); a ruleset cannot "
+        "extend itself, even through another"
+    )
+    alone = tmp_path / "self"
+    alone.mkdir()
+    ruleset(alone, "s.toml", "acme-s", extends="acme-s")
+    with pytest.raises(RulesetError, match="extends: a cycle, acme-s"):
+        check_file(alone / "s.toml")
+
+
 def test_an_id_taken_by_a_preset_names_both_files(tmp_path: Path) -> None:
     ruleset(tmp_path, "mine.toml", "standard-13", CAP_60, extends="first-life-13")
     message = refusal(tmp_path)
