@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Final
 
-from audit.findings import Finding, finding
+from audit.findings import Finding, Severity, finding
 from audit.money import money, points_settlement
 from audit.records import (
     FORMAT_NAMES,
@@ -795,6 +795,8 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 recorded=row.amount,
                 message=f"{row.player} {why}, so the amount should be {want}, but the "
                 f"record shows {row.amount}.",
+                # practice chips: no real money moved, as the ledger's (schemas/money.md)
+                severity=Severity.INFO if game.chip_type == "practice" else None,
                 # With value cards the amount is points.value_cards' settlement (its text
                 # gives the money), not the plain points settlement's.
                 rule=rules.cite(

@@ -893,3 +893,16 @@ def test_turns_order_a_drop_out_of_turn_leaves_the_turn_where_it_was() -> None:
         "turn.order", "P3", 2, "P3 acted out of turn: it was P2's turn (a player who leaves "
         "may drop at any time, but this drop's reason is 'player')."
     )
+
+
+def test_money_points_settlement_practice_chips_a_wrong_amount_is_info() -> None:
+    """schemas/money.md: a practice-chip game (`chip_type = practice`) raises the same
+    money findings at `info`, no real money having moved: a hand's `score.amount` as its
+    ledger's (a blind tester met `ledger.balance` at info and `score.amount` at major for
+    the same practice amounts)."""
+    kw = base(results={"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-45.00")})
+    game, hand = scenario(**kw)
+    (real,) = audit_hand(hand, game, STANDARD).findings
+    (practice,) = audit_hand(hand, replace(game, chip_type="practice"), STANDARD).findings
+    assert (real.check, real.severity.value) == ("score.amount", "major")
+    assert (practice.check, practice.severity.value) == ("score.amount", "info")
