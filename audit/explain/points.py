@@ -32,11 +32,10 @@ from audit.replay.outcome import (
 from audit.replay.seats import Seat
 from audit.rules.counts import value_of
 from audit.rules.declaration import GroupCheck
-from audit.rules.explain import pure_runs, unmet_why, with_why
+from audit.rules.explain import best_arrangement_whole, pure_runs, unmet_why, with_why
 from audit.rules.melds import Jokers, MeldKind, group_rule
 from audit.rules.ruleset import Ruleset
 from audit.rules.scoring import score_arrangement
-from audit.rules.solver import best_arrangement_whole
 from audit.rules.ways import grouped_arrangement
 
 

@@ -35,7 +35,6 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal, literal, quote
@@ -46,7 +45,7 @@ from audit.logs.files import not_read, shown, table_entries
 from audit.logs.footer import InputFile, complete, inspect_file
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.refile import REFILED
-from audit.logs.validate import row_checks, source_sql, staged_columns
+from audit.logs.validate import row_checks, source_sql, staged_columns, undecodable_at
 from audit.records import GameUnit, QuarantineRow, give_back_memory
 from audit.rules.registry import PlatformRules
 
@@ -608,43 +607,6 @@ def refuse_undecodable(log: LogRoot, tables: Iterable[str]) -> list[QuarantineRo
                     )
     log.refuse(refused)
     return refused
-
-
-def undecodable_at(con: duckdb.DuckDBPyConnection, source: str, path: str, table: str) -> str:
-    """`` in column C`` (`` in column C, row R`` where a string value of row R is not UTF-8
-    text; `` in columns C, D`` where more fail), the contract columns of `table` DuckDB
-    cannot decode in the one file `source` reads (`path`), or empty when no column fails
-    alone: the refusal names them (schemas/README.md; a blind tester's message quoted the
-    bad value but not its column). Only a refused file is read again, a column at a time."""
-    failed = []
-    for column in load_contract()[table].columns:
-        try:
-            con.execute(f"SELECT max(hash({quote(column.name)})) FROM ({source}) t").fetchall()
-        except duckdb.Error:
-            failed.append(column)
-    if len(failed) != 1:
-        return f" in columns {', '.join(c.name for c in failed)}" if failed else ""
-    (column,) = failed
-    kind = column.arrow_type
-    text = pa.types.is_string(kind) or pa.types.is_large_string(kind)
-    row = _not_utf8(path, column.name) if text else None
-    return f" in column {column.name}" + (f", row {row}" if row is not None else "")
-
-
-def _not_utf8(path: str, column: str) -> int | None:
-    """The 0-based row of the file at `path` whose `column` value is not UTF-8 text, or
-    None (pyarrow reads a string column without checking its bytes; DuckDB does)."""
-    try:
-        values = pq.read_table(path, columns=[column]).column(0).cast(pa.large_binary())
-    except (pa.ArrowException, OSError):  # the column is damaged otherwise: no row to name
-        return None
-    for row, value in enumerate(values.to_pylist()):
-        try:
-            if value is not None:
-                value.decode("utf-8")
-        except UnicodeDecodeError:
-            return row
-    return None
 
 
 def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) -> Staged:

@@ -10,7 +10,7 @@ wild card was a printed joker, and could not say where the 24 went).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
 from audit.records import Result
@@ -189,3 +189,23 @@ def _jokers_at_stake(held: list[int], want: Expected, row: Result, replay: HandR
         table = rules.points_table(replay.jokers.codes)
         raw, cap = sum(table[c] for c in replay.seats[row.player].cards), rules.cap
     return row.points == min(cap, raw + face)
+
+
+_DEEDS: Final = (
+    "made ", "was ", "showed ", "dropped ", "dropped,", "left ", "went ", "held ", "never ",
+)
+"""How an ``Expected.why`` that says what the player did begins; the others say what the
+cards are worth ("the cards left unmatched ... are worth 51")."""
+
+
+def said_of(player: str, why: str) -> str:
+    """``why`` said of ``player``: ``P2 dropped after drawing ...``, but ``the cards left
+    unmatched, 6D 8C, are worth 14`` as it is (not "P2 the cards left ...": a blind
+    tester).
+
+    >>> said_of("B", "made a valid declaration")
+    'B made a valid declaration'
+    >>> said_of("B", "the cards left unmatched are worth 9")
+    'the cards left unmatched are worth 9'
+    """
+    return f"{player} {why}" if why.startswith(_DEEDS) else why

@@ -9,7 +9,6 @@ docs/replay.md states every rule checked here.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 from typing import Final
 
@@ -17,7 +16,14 @@ from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.deal import deal_shoe, shoe_spec
-from audit.replay.seats import Declaration, Seat, Status, platform_accepted, server_fold
+from audit.replay.seats import (
+    Declaration,
+    Seat,
+    Status,
+    platform_accepted,
+    resync,
+    server_fold,
+)
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, ShoeSpec, cite
@@ -609,8 +615,8 @@ class HandReplay:
         self._take_from_hand(seat, e, e.card, "put on the finish slot")
         groups = e.groups or []
         if not held:
-            _resync(seat, groups, 1)
-        if _resync(seat, groups, seat.unheld):
+            resync(seat, groups, 1)
+        if resync(seat, groups, seat.unheld):
             seat.unheld = 0
         check = check_declaration(seat.cards, groups, self.jokers, self.rules)
         if _mismatched(seat.cards, groups):
@@ -679,7 +685,7 @@ class HandReplay:
                 recorded="show",
             )
         groups = e.groups or []
-        if _resync(seat, groups, seat.unheld):
+        if resync(seat, groups, seat.unheld):
             seat.unheld = 0
         seat.shown = [list(g) for g in groups]
         seat.show_matches = not _mismatched(seat.cards, groups)
@@ -789,22 +795,3 @@ def _jokers(wild: int, rules: Ruleset) -> Jokers:
     the classifier's cache (``melds._classify``) then finds its joker set by identity
     instead of comparing two equal sets on every lookup."""
     return Jokers.for_wild_card(wild, rules)
-
-
-def _resync(seat: Seat, groups: list[list[int]], extra: int) -> bool:
-    """After ``extra`` cards the player put on the finish slot or discarded without holding
-    them (``discard.not_in_hand``; ``Seat.unheld``): where the groups of their declaration
-    or show hold their cards but exactly that many, and no other card, those left out were
-    the cards they really let go (the record named others), so they leave the hand and the
-    groups match: the one error stays one finding (a blind tester: a valid declaration
-    was judged invalid for a card kept, and the win moved). Whether they left."""
-    if not extra:  # every declaration and show passes here: nothing to count
-        return False
-    declared = Counter(c for g in groups for c in g)
-    held = Counter(seat.cards)
-    left = held - declared
-    if sum(left.values()) != extra or declared - held:
-        return False
-    for card in left.elements():
-        seat.cards.remove(card)
-    return True

@@ -23,17 +23,18 @@ from audit.records import (
     dealt_in,
     money_unsettled,
 )
-from audit.replay.charged import charged_words
+from audit.replay.charged import charged_words, said_of
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
 from audit.replay.recut import Settled, settled_otherwise, settled_words
 from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
+from audit.rules.explain import best_arrangement_whole
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 from audit.rules.scoring import Score, score_arrangement
-from audit.rules.solver import best_arrangement, best_arrangement_whole
+from audit.rules.solver import best_arrangement
 from audit.shuffle.commitment import commitment_findings
 
 TableState = tuple[tuple[int, str, tuple[int, ...]], ...]
@@ -558,7 +559,7 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             # a drop charged as the other kind of drop is a drop charged the wrong
             # penalty (audit-output.md's drop.penalty; a blind tester filtered on it)
             drops = both and row.outcome in _DROP_WORDS and want.outcome in _DROP_WORDS
-            key, why = want.rule_key, _of(player, want.why)
+            key, why = want.rule_key, said_of(player, want.why)
             if row.outcome == "won" and want.outcome == "lost":
                 # a loser recorded as a winner: another's win makes them a loser (game.kind),
                 # not what their cards are worth, which it cited
@@ -599,14 +600,14 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             elif key == "declaration.invalid_ends_hand":
                 message = (
                     f"{player} was charged {row.points} points, but should be charged "
-                    f"{want.points}: {_of(player, want.why)}."
+                    f"{want.points}: {said_of(player, want.why)}."
                 )
                 check = "score.points"
             else:
                 # the jokers counted, why a card is one, and the rule that decided it
                 words, key = charged_words(want, row, seat_by_rules(replay, player), replay)
                 message = (f"{player} was charged {row.points} points; "
-                           f"{_of(player, want.why)}{words}.")  # fmt: skip
+                           f"{said_of(player, want.why)}{words}.")  # fmt: skip
                 check = "score.points"
             add(
                 check,
@@ -659,24 +660,6 @@ def _verdict_words(player: str, declaration: Declaration, row: Result, rules: Ru
         words += (f"; the record charges {player} the penalty ({row.points} points), but the "
                   "others' shows after it end the hand there, where play goes on")  # fmt: skip
     return words + "."
-
-
-_DEEDS: Final = (
-    "made ", "was ", "showed ", "dropped ", "dropped,", "left ", "went ", "held ", "never ",
-)
-"""How an ``Expected.why`` that says what the player did begins; the others say what the
-cards are worth ("the cards left unmatched ... are worth 51")."""
-
-
-def _of(player: str, why: str) -> str:
-    """``why`` said of ``player``: ``P2 dropped after drawing ...``, but ``the cards left
-    unmatched, 6D 8C, are worth 14`` as it is (not "P2 the cards left ...": a blind
-    tester).
-
-    >>> _of("B", "made a valid declaration"), _of("B", "the cards left unmatched are worth 9")
-    ('B made a valid declaration', 'the cards left unmatched are worth 9')
-    """
-    return f"{player} {why}" if why.startswith(_DEEDS) else why
 
 
 def money_by_rules(

@@ -3,6 +3,7 @@ and show, and each declaration with the rules' verdict and the platform's."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -105,3 +106,22 @@ def platform_accepted(valid: bool, recorded: str | None, after: list[str]) -> bo
     if recorded == "invalid_declare":
         return False
     return valid if not after else after[0] == "show"
+
+
+def resync(seat: Seat, groups: list[list[int]], extra: int) -> bool:
+    """After ``extra`` cards the player put on the finish slot or discarded without holding
+    them (``discard.not_in_hand``; ``Seat.unheld``): where the groups of their declaration
+    or show hold their cards but exactly that many, and no other card, those left out were
+    the cards they really let go (the record named others), so they leave the hand and the
+    groups match: the one error stays one finding (a blind tester: a valid declaration
+    was judged invalid for a card kept, and the win moved). Whether they left."""
+    if not extra:  # every declaration and show passes here: nothing to count
+        return False
+    declared = Counter(c for g in groups for c in g)
+    held = Counter(seat.cards)
+    left = held - declared
+    if sum(left.values()) != extra or declared - held:
+        return False
+    for card in left.elements():
+        seat.cards.remove(card)
+    return True

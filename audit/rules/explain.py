@@ -16,7 +16,7 @@ from audit.rules.declaration import GroupCheck, cannot_meet, check_declaration
 from audit.rules.melds import Jokers, classify
 from audit.rules.ruleset import Ruleset, toml_text
 from audit.rules.scoring import Score, score_arrangement
-from audit.rules.solver import best_arrangement_whole, best_points
+from audit.rules.solver import best_arrangement, best_points
 from audit.rules.ways import grouped_arrangement
 
 SEPARATORS = {"/", "|", "--"}
@@ -374,3 +374,36 @@ def with_why(score: Score, why: str) -> Score:
     its ``summary``; the points are the same."""
     return Score(score.points, score.raw, score.cap, score.groups, score.counted, (why,),
                  score.full_count, score.exempt, score.exempt_groups, score.ready)  # fmt: skip
+
+
+UNCAPPED = 1 << 30
+"""A cap no hand reaches: ``best_arrangement_whole`` searches past the ruleset's."""
+
+
+def best_arrangement_whole(
+    hand: Sequence[int], jokers: Jokers, rules: Ruleset
+) -> tuple[int, list[list[int]]]:
+    """The fewest points any arrangement of ``hand`` comes to before the cap, and one
+    arrangement that comes to them: for a dispute (``explain``, ``rules check``), never the
+    audit of a hand. ``best_arrangement`` stops at ``points.cap`` (every arrangement past
+    it is charged the cap), and its arrangement is then every card alone, whatever melds
+    the cards hold: a 21-card loser whose cards hold a pure sequence worth 126 with it
+    laid, 156 without, was shown "best possible: 120 points" with every card ungrouped (a
+    blind tester). Searched again past the cap, the groups are the best ones there too.
+
+    >>> from audit.cards import format_codes, parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> r21 = load_preset("standard-21")
+    >>> hand = parse_codes(
+    ...     "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D".split())
+    >>> jd = Jokers.for_wild_card("JD", r21)
+    >>> best_arrangement(hand, jd, r21)[0], best_arrangement(hand, jd, r21)[1][0]
+    (120, [0])
+    >>> points, groups = best_arrangement_whole(hand, jd, r21)
+    >>> points, format_codes(groups[0])
+    (126, 'QC KC AC')
+    """
+    points, groups = best_arrangement(hand, jokers, rules)
+    if points < rules.cap:
+        return points, groups
+    return best_arrangement(hand, jokers, rules, cap=UNCAPPED)

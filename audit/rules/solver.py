@@ -157,35 +157,6 @@ def best_arrangement(
     return points, search.groups(plan)
 
 
-def best_arrangement_whole(
-    hand: Sequence[int], jokers: Jokers, rules: Ruleset
-) -> tuple[int, list[list[int]]]:
-    """The fewest points any arrangement of ``hand`` comes to before the cap, and one
-    arrangement that comes to them: for a dispute (``explain``, ``rules check``), never the
-    audit of a hand. ``best_arrangement`` stops at ``points.cap`` (every arrangement past
-    it is charged the cap), and its arrangement is then every card alone, whatever melds
-    the cards hold: a 21-card loser whose cards hold a pure sequence worth 126 with it
-    laid, 156 without, was shown "best possible: 120 points" with every card ungrouped (a
-    blind tester). Searched again past the cap, the groups are the best ones there too.
-
-    >>> from audit.cards import format_codes, parse_codes
-    >>> from audit.rules.ruleset import load_preset
-    >>> r21 = load_preset("standard-21")
-    >>> hand = parse_codes(
-    ...     "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D".split())
-    >>> jd = Jokers.for_wild_card("JD", r21)
-    >>> best_arrangement(hand, jd, r21)[0], best_arrangement(hand, jd, r21)[1][0]
-    (120, [0])
-    >>> points, groups = best_arrangement_whole(hand, jd, r21)
-    >>> points, format_codes(groups[0])
-    (126, 'QC KC AC')
-    """
-    points, groups = best_arrangement(hand, jokers, rules)
-    if points < rules.cap:
-        return points, groups
-    return best_arrangement(hand, jokers, rules, cap=_INF)
-
-
 def declaration(
     hand: Sequence[int], jokers: Jokers, rules: Ruleset, *, budget: int | None = None
 ) -> tuple[int, list[list[int]]] | None:

@@ -268,8 +268,9 @@ def test_deck_commitment_a_game_recording_no_shoe_is_reported_and_the_night_goes
     tmp_path: Path,
 ) -> None:
     """0 decks, or fewer than 0 printed jokers, describe no shoe to shuffle the seeds over:
-    the replay's deck.composition finding says so (log-format.md, games.decks), and neither
-    the commitment nor the shuffle tests stop the run (they stopped it, or raised, before)."""
+    the games row is quarantined with its reason (schemas/README.md: a games value no game
+    can have), its hand with it, and neither the commitment nor the shuffle tests stop the
+    run (they stopped it, or raised, before)."""
     for decks, jokers in ((0, 2), (-2, 2), (2, -1)):
         shuffle = commitment()
         logs = (
@@ -282,10 +283,11 @@ def test_deck_commitment_a_game_recording_no_shoe_is_reported_and_the_night_goes
         )
         out = tmp_path / f"out{decks}{jokers}"
         summary = replay_logs(logs=logs, out=out, workers=1, progress=False)
-        found = hand_findings(out)
-        assert [(f["check"], f["hand_id"]) for f in found] == [("deck.composition", "H1")]
-        assert f"records {decks} decks and {jokers} printed jokers" in found[0]["message"]
-        assert summary.hands == {"verified": 1, "discrepancy": 1, "quarantined": 0}
+        found = pq.read_table(out / "findings.parquet").to_pylist()
+        row = next(f for f in found if f["check"] == "input.row")
+        column, value = ("decks", decks) if decks < 1 else ("printed_jokers", jokers)
+        assert (row["game_id"], f"{column} {value}" in row["message"]) == ("G1", True)
+        assert summary.hands == {"verified": 1, "discrepancy": 0, "quarantined": 1}
 
 
 def test_deck_commitment_the_shuffle_starts_from_the_rulesets_shoe_not_the_games_row(
