@@ -5,8 +5,11 @@ chip dumping) is an edge; a connected component of three or more accounts is a r
 networkx finds the components. Co-seating alone makes no edge (friends who play together
 are its benign reading, and accounts who play all night meet each other more than chance),
 but a ring lists it where its pairs were also seated together too often. A ring is as strong
-as its weakest link: its q-value is the largest of its edges' (every edge is already
-significant on its own), and its evidence the best hands of its edges.
+as the weakest link it needs to hold together: its q-value is the bottleneck of the strongest
+spanning tree of its members (every edge is already significant on its own). A weak link
+between accounts already joined by stronger ones is redundant, so it cannot make the ring
+weaker than the links without it (a blind tester's ring of two major feeding links came out
+`info` from a third, weak one); its evidence is the best hands of all its edges.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from audit.fairplay.suspicion import Suspicion, p_is
 from audit.findings import Thresholds
 
 SEATING = "fairplay.co_seating"
+# a ring's edge: its q-value (its strongest suspicion's), its pair, and all its suspicions
+Link = tuple[float, str, str, list[Suspicion]]
 
 
 def pair_graph(suspicions: Iterable[Suspicion]) -> nx.Graph:
@@ -51,12 +56,16 @@ def rings(
              max(a, b), data["suspicions"])
             for a, b, data in sub.edges(data=True)
         )  # fmt: skip
-        weakest = max(q for q, *_ in edges)
-        # the correction its q-value comes from: the weakest link's own detector's (it
-        # said the number of links, which run.json's one ring tested contradicted)
-        tests = max((s for *_, found in edges for s in found if s.check != SEATING),
-                    key=lambda s: (s.q_value, s.check)).tests
-        p = max(min(s.p_value for s in found if s.check != SEATING) for *_, found in edges)
+        weakest, a_link, b_link, found_link = needed_link(edges)
+        # its p, q and tests are that link's strongest suspicion's: the tests are the
+        # correction the q-value comes from (it said the number of links, which run.json's
+        # one ring tested contradicted)
+        link = min((s for s in found_link if s.check != SEATING),
+                   key=lambda s: (s.q_value, s.check))
+        p, tests = link.p_value, link.tests
+        spare = [f"{a}-{b}" for q, a, b, _ in edges if q > weakest]
+        unneeded = (f"; {', '.join(spare)} {'is' if len(spare) == 1 else 'are'} weaker but "
+                    "not needed to join them" if spare else "")
         severity = thresholds.severity(weakest)
         if severity is None:
             continue
@@ -81,11 +90,47 @@ def rings(
                 evidence_games=tuple(dict.fromkeys(games))[:evidence],
                 benign="a group of friends who play together; each link has its own reading",
                 message=f"{accounts} form a ring of {len(members)} accounts joined by "
-                        f"{len(edges)} suspicious pairs: {links} (its weakest link has "
-                        f"{p_is('q', weakest)}).",
+                        f"{len(edges)} suspicious pairs: {links} (the weakest link needed "
+                        f"to join them all, {a_link}-{b_link}, has {p_is('q', weakest)}"
+                        f"{unneeded}).",
                 expected_text=f"{accounts}: 0 suspicious pairs among them, so no ring",
                 recorded_text=f"{accounts}: {links}",
                 pattern="connected groups of three or more accounts joined by suspicious pairs",
             )
         )  # fmt: skip
     return out
+
+
+def needed_link(edges: list[Link]) -> Link:
+    """The weakest link a ring needs to hold together: Kruskal's strongest spanning tree of
+    its members (edges as (q, lesser, greater, suspicions), sorted by q, ties by pair), and
+    the edge that joins its last two parts. Every two members are joined by a path of links
+    no weaker than it, and the two it joins by none stronger, so the ring is exactly this
+    strong: a weak link beside strong ones that already join its accounts leaves it as
+    strong as before, and a chain whose only way round is through a weak link stays weak.
+
+    >>> needed_link([(1e-58, "A", "B", []), (1e-78, "B", "C", []), (0.0093, "A", "C", [])])[:3]
+    (1e-58, 'A', 'B')
+    >>> needed_link([(1e-58, "A", "B", []), (0.0093, "C", "D", []), (1e-78, "B", "C", [])])[:3]
+    (0.0093, 'C', 'D')
+    """
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    members = {m for _, a, b, _ in edges for m in (a, b)}
+    parts = len(members)
+    for edge in sorted(edges, key=lambda e: e[:3]):
+        _, a, b, _ = edge
+        ra, rb = root(a), root(b)
+        if ra == rb:
+            continue
+        parent[ra] = rb
+        parts -= 1
+        if parts == 1:
+            return edge
+    raise ValueError("the edges do not join their accounts into one ring")

@@ -94,6 +94,37 @@ def test_the_hands_with_a_commitment_are_counted_by_what_was_checked(tmp_path: P
             "quarantined hand is not replayed.") in words  # fmt: skip
 
 
+def test_a_night_with_every_hand_quarantined_counts_their_unchecked_commitments(
+    tmp_path: Path,
+) -> None:
+    """schemas/output.md (report.html): the shuffle section says how many of the quarantined
+    hands carried a commitment, unchecked, on a night where no hand was replayed too (it
+    said only that no commitment was checked, the count in run.json nowhere: a blind
+    tester's night of 190 hands, every results file emptied)."""
+    logs = (
+        LogBuilder(tmp_path / "logs")
+        .game("g1")
+        .quick_hand("h1", shuffle=commitment("seed-one"))
+        .quick_hand("h2", shuffle=commitment("seed-two", algorithm="platform-x-v2"))
+        .quick_hand("h3")
+    )
+    logs.rows["results"].clear()
+    root, out = logs.write(), tmp_path / "out"
+    run = replay(root, out)
+    assert run["counts"]["hands"] == {"verified": 0, "discrepancy": 0, "quarantined": 3}
+    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "quarantined": 2}
+    assert ("no hand was replayed, so no provably-fair commitment was checked either. 2 of the "
+            "3 quarantined hands carried one and went unchecked: a quarantined hand is not "
+            "replayed.") in shuffle_words(out)  # fmt: skip
+    # and where none of them carried one, it says so
+    run["commitments"]["quarantined"] = 0
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    result = CliRunner().invoke(app, ["report", str(out)])
+    assert result.exit_code == 0, result.output
+    assert ("no provably-fair commitment was checked either. None of the 3 quarantined hands "
+            "carried one.") in shuffle_words(out)  # fmt: skip
+
+
 def test_an_older_run_json_without_the_count_says_it_does_not_know(tmp_path: Path) -> None:
     logs = LogBuilder(tmp_path / "logs").game("g1").quick_hand("h1")
     root, out = logs.write(), tmp_path / "out"
