@@ -539,6 +539,13 @@ def _rewrite(
     return summary
 
 
+def _passed(run: dict[str, Any], command: str, fail_on: Severity) -> None:
+    """run.json's ``passes``: each later ``fairplay`` or ``rng`` command run over the
+    replay, in order; ``arguments`` stay the replay's as given (a blind tester read
+    ``"fairplay": true`` of a replay run with --no-fairplay)."""
+    run.setdefault("passes", []).append({"command": command, "fail_on": fail_on.value})
+
+
 def fairplay_logs(
     *, logs: Path, out: Path, fail_on: Severity = Severity.MAJOR, rules: Path | None = None
 ) -> RunSummary:
@@ -548,7 +555,7 @@ def fairplay_logs(
     again."""
     run, log, platform = _replayed(logs, out, FAIRPLAY_NEEDS, "the detectors", "fairplay", rules)
     opened = time.perf_counter()
-    run["arguments"]["fairplay"] = True
+    _passed(run, "fairplay", fail_on)
     if _idle(run["counts"]["hands"]):
         (out / SUSPICIONS).unlink(missing_ok=True)
         run["fairplay"] = _fairplay_json(None, _IDLE)
@@ -568,7 +575,7 @@ def rng_logs(
     ``rng.parquet``, ``run.json`` and ``report.html`` written again."""
     run, log, platform = _replayed(logs, out, REPLAY_NEEDS, "the shuffle tests", "rng", rules)
     opened = time.perf_counter()
-    run["arguments"]["rng"] = True
+    _passed(run, "rng", fail_on)
     if _idle(run["counts"]["hands"]):
         (out / RNG).unlink(missing_ok=True)
         run["rng"] = _rng_json(None, _IDLE)

@@ -173,7 +173,7 @@ def test_the_rng_command_replaces_its_findings_and_writes_rng_parquet(
     assert run["rng"]["status"] == "run"
     assert run["rng"]["tests"] == sum(1 for r in rows if r["p_value"] is not None)
     assert run["rng"]["biased"] == sum(1 for r in rows if r["verdict"] == "biased")
-    assert run["arguments"]["rng"] is True
+    assert run["passes"][-1] == {"command": "rng", "fail_on": "major"}
     view = build_view(out)
     assert view.shuffle.ran
     assert view.shuffle.biased == run["rng"]["biased"]
