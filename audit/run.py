@@ -540,9 +540,8 @@ def _rewrite(
 
 
 def _passed(run: dict[str, Any], command: str, fail_on: Severity) -> None:
-    """run.json's ``passes``: each later ``fairplay`` or ``rng`` command run over the
-    replay, in order; ``arguments`` stay the replay's as given (a blind tester read
-    ``"fairplay": true`` of a replay run with --no-fairplay)."""
+    """run.json's ``passes``: each later ``fairplay`` or ``rng`` run over the replay; the
+    ``arguments`` stay the replay's (a blind tester read ``"fairplay": true`` there)."""
     run.setdefault("passes", []).append({"command": command, "fail_on": fail_on.value})
 
 

@@ -64,7 +64,7 @@ from audit.replay.outcome import (
     seat_by_rules,
 )
 from audit.replay.seats import Declaration, Seat, Status
-from audit.rules.declaration import GroupCheck, check_groups, valid_words
+from audit.rules.declaration import GroupCheck, check_groups, meld_rule_behind, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
@@ -731,6 +731,9 @@ def declaration_rules(
         if any(g.verdict.is_pure_run and any(jokers.is_joker(c) for c in g.cards)
                for g in check.groups):  # fmt: skip
             keys.append("melds.wild_natural_keeps_pure")
+        behind = meld_rule_behind(check, jokers, rules)  # the platform's K A 2, say
+        if behind is not None:  # the rule its declare.verdict cites (docs/replay.md)
+            keys.insert(0, behind[0])
     shown = [rule_view(rules, key, choice=key == "melds.wild_natural_keeps_pure")
              for key in dict.fromkeys(keys) if key != cited]  # fmt: skip
     return tuple(view for view in shown if view is not None)

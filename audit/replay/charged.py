@@ -15,9 +15,10 @@ from typing import Final, Protocol
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
 from audit.records import Result
 from audit.replay.hand import HandReplay
-from audit.replay.seats import Seat
-from audit.rules.declaration import check_groups
-from audit.rules.melds import Jokers, MeldKind
+from audit.replay.seats import Declaration, Seat, ended_on_invalid
+from audit.rules.declaration import GroupCheck, check_groups, valid_words
+from audit.rules.melds import Jokers, MeldKind, read_otherwise
+from audit.rules.ruleset import Ruleset, load_preset, preset_ids
 from audit.rules.scoring import Score, score_arrangement
 from audit.rules.solver import best_arrangement
 
@@ -51,8 +52,11 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
     Where the wild card is a printed joker and the record's points are what the cards come
     to with the rank it makes wild counted as plain cards, the words say that rank is wild
     and why, and name the cards of it: those counted (0 points each) and those that make a
-    group a sequence or set; the rule is ``jokers.printed_joker_wild_rank``. Otherwise
-    they name the jokers counted (``5S is a joker, 0 points``), and the rule is
+    group a sequence or set; the rule is ``jokers.printed_joker_wild_rank``. Where the
+    record's points are what a meld rule read as the presets read it gives (``_as_preset``), or
+    the cards valued as a shipped preset values them (``_valued_otherwise``), the words
+    name the group or the cards and the rule is that rule. Otherwise they name the
+    jokers counted (``5S is a joker, 0 points``), and the rule is
     ``points.joker_points`` where the record charged them their face value, else the
     rule that decided the points (``want.rule_key``)."""
     held = _jokers_held(want, seat, replay)
@@ -64,6 +68,9 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
         said = ", and ".join(parts)
         return (f": {_why_wild(replay)}{': ' + said if said else ''}; the {row.points} charged "
                 f"counts {_ranks(replay)} as plain cards"), WILD_RANK_KEY  # fmt: skip
+    for other in (_as_preset(want, row, seat, replay), _valued_otherwise(want, row, replay)):
+        if other is not None:
+            return other
     if not held or want.score is None:  # open melds' words mark each joker already
         return "", want.rule_key
     words = _jokers_words(held, rules.joker_points)
@@ -209,3 +216,108 @@ def said_of(player: str, why: str) -> str:
     'the cards left unmatched are worth 9'
     """
     return f"{player} {why}" if why.startswith(_DEEDS) else why
+
+
+def _as_preset(want: Expected, row: Result, seat: Seat, replay: HandReplay
+               ) -> tuple[str, str] | None:  # fmt: skip
+    """Where the record charged what the loser's cards come to with a meld rule read as
+    the shipped presets read it (``melds.read_otherwise``: K-A-2 no sequence where the
+    platform's ``melds.run_wraps`` makes it one), the words that name the group it decides
+    and that rule's key: it, not the card points, decides the difference (a blind tester).
+    Their groups as shown, or, with no show, the server's best arrangement under that
+    reading."""
+    score, jokers = want.score, replay.jokers
+    if score is None or score.ready:
+        return None
+    for key, other in read_otherwise(replay.rules):
+        changed = [(g.text, _KIND_WORDS.get(g.verdict.kind), _KIND_WORDS.get(again.verdict.kind))
+                   for g, again in zip(score.groups, check_groups(
+                       [g.cards for g in score.groups], jokers, other), strict=True)
+                   if g.verdict.kind is not again.verdict.kind]  # fmt: skip
+        if not changed:
+            continue
+        groups: Sequence[Sequence[int]]
+        if seat.shown is not None:
+            groups = [g.cards for g in score.groups]
+        else:
+            groups = best_arrangement(seat.cards, jokers, other, cap=score.cap)[1]
+        if score_arrangement(groups, jokers, other, cap=score.cap).points != row.points:
+            continue
+        text, ours, theirs = changed[0]
+        charged = f"the {row.points} charged is what the cards come to if it is"
+        if ours is not None:
+            return f"; {text} is {ours} ({key}), and {charged} not", key
+        if theirs is not None:
+            return f"; {text} is not {theirs} ({key}), and {charged}", key
+    return None
+
+
+def _valued_otherwise(want: Expected, row: Result, replay: HandReplay
+                      ) -> tuple[str, str] | None:  # fmt: skip
+    """Where the ruleset values cards otherwise than a shipped preset and the record
+    charged the loser's counted cards at the preset's values, the words that name the
+    cards valued otherwise and ``points.card_points``: the cards' values decide the
+    difference, not the requirement that every card counts (an ace charged 10 where the
+    platform's rules count it 1 cited ``points.unmet_requirement``: a blind tester)."""
+    score, rules, jokers = want.score, replay.rules, replay.jokers
+    if score is None or score.ready or score.full_count:
+        return None
+    cards = [c for c in score.counted if not jokers.is_joker(c)]
+    base = score.raw - sum(rules.card_points[RANK_OF[c]] for c in cards)  # the jokers' part
+    for table in _other_values(rules):
+        if min(base + sum(table[RANK_OF[c]] for c in cards), score.cap) != row.points:
+            continue
+        ranks: dict[int, list[int]] = {}
+        for c in cards:
+            if table[RANK_OF[c]] != rules.card_points[RANK_OF[c]]:
+                ranks.setdefault(RANK_OF[c], []).append(c)
+        if not ranks:
+            continue
+        ours = " and ".join(_worth(held, rules.card_points[r]) for r, held in ranks.items())
+        theirs = " and ".join(str(table[r]) + (" each" if len(held) > 1 else "")
+                              for r, held in ranks.items())  # fmt: skip
+        them = "them" if len(ranks) > 1 or len(next(iter(ranks.values()))) > 1 else "it"
+        return (f"; {ours} (points.card_points), where the {row.points} charged counts {them} "
+                f"{theirs}"), "points.card_points"  # fmt: skip
+    return None
+
+
+def _worth(cards: list[int], points: int) -> str:
+    """``AH and AD count 1 each``, ``AH counts 1``."""
+    if len(cards) == 1:
+        return f"{_names(cards)} counts {points}"
+    return f"{_names(cards)} count {points} each"
+
+
+def _other_values(rules: Ruleset) -> list[tuple[int, ...]]:
+    """The card values of the shipped presets that differ from ``rules``' (each once):
+    the readings a platform's record may have taken of ``points.card_points``."""
+    tables = dict.fromkeys(load_preset(p).card_points for p in preset_ids())
+    return [t for t in tables if t != rules.card_points]
+
+
+def verdict_words(
+    player: str,
+    declaration: Declaration,
+    row: Result,
+    rules: Ruleset,
+    behind: tuple[str, GroupCheck] | None = None,
+) -> str:
+    """A ``declare.verdict``'s words: the rules' verdict, and where the declarer's row and
+    the events after it disagree (``platform_accepted``), what the row says; ``behind``,
+    the meld rule that makes the declaration valid (``meld_rule_behind``), named beside its
+    group."""
+    if declaration.check.valid:
+        words = (f"{player}'s declaration was judged invalid, but it is valid: "
+                 f"{valid_words(declaration.check, rules, behind)}")  # fmt: skip
+        if declaration.accepted and row.outcome == "invalid_declare":
+            words += (f"; the record writes {player} as an invalid declaration with "
+                      f"{row.points} points, though the others' shows after it end the hand "
+                      "as on a valid one")  # fmt: skip
+        return words + "."
+    words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
+        declaration.check.reasons)  # fmt: skip
+    if ended_on_invalid(declaration, row.outcome):
+        words += (f"; the record charges {player} the penalty ({row.points} points), but the "
+                  "others' shows after it end the hand there, where play goes on")  # fmt: skip
+    return words + "."

@@ -9,7 +9,6 @@ docs/replay.md states every rule checked here.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
 from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
@@ -20,12 +19,13 @@ from audit.replay.seats import (
     Declaration,
     Seat,
     Status,
+    mismatched,
     platform_accepted,
     resync,
     server_fold,
 )
 from audit.rules.declaration import check_declaration
-from audit.rules.melds import Jokers
+from audit.rules.melds import shared_jokers
 from audit.rules.ruleset import Ruleset, ShoeSpec, cite
 
 # The hot loop compares with these (compiled, a module constant is a load; ``Status.IN``
@@ -64,7 +64,7 @@ class HandReplay:
         self.started_with = started_with
         """Players at the game's first hand: a game keeps the shoe it started with, so a
         hand after players left is dealt from the shoe of the larger table."""
-        self.jokers = _jokers(hand.wild, rules)
+        self.jokers = shared_jokers(hand.wild, rules)
         self.findings: list[Finding] = []
         self.seats: dict[str, Seat] = {p: Seat(p, []) for p in hand.seats}
         self.order = list(hand.seats)
@@ -162,6 +162,20 @@ class HandReplay:
         self._find("turn.order", self.turn_rule, message, player=e.player, seq=e.seq,
                    recorded=e.action)  # fmt: skip
 
+    def _late_turn(self, e: Event) -> None:
+        """A turn after the hand ended: where an invalid declaration ended it
+        (``declaration.invalid_ends_hand``; the hand ends with no winner only so), that
+        rule, named in the words, is what the record broke, not the turn order (a blind
+        tester's ruleset ends the hand there where the preset plays on)."""
+        last = self.declarations[-1] if self.declarations else None
+        if last is None or last.accepted or self.winner is not None:
+            self._turn(f"{e.player} took a turn after the hand had ended.", e)
+            return
+        self._find("turn.order", "declaration.invalid_ends_hand",
+                   f"{e.player} took a turn after the hand had ended: {last.player}'s invalid "
+                   "declaration ended it (declaration.invalid_ends_hand).",
+                   player=e.player, seq=e.seq, recorded=e.action)  # fmt: skip
+
     # ------------------------------------------------------------ the deal
 
     @property
@@ -226,7 +240,7 @@ class HandReplay:
         self.intruder = None
         if self.ended:  # one finding a turn of theirs: a draw and its discard are one
             if player != self.late:
-                self._turn(f"{player} took a turn after the hand had ended.", e)
+                self._late_turn(e)
             self.late = None if e.action in (_DISCARD, _DECLARE, _DROP) else player
             return None
         expected, taken = self.order[self.current], self.taken
@@ -619,7 +633,7 @@ class HandReplay:
         if resync(seat, groups, seat.unheld):
             seat.unheld = 0
         check = check_declaration(seat.cards, groups, self.jokers, self.rules)
-        if _mismatched(seat.cards, groups):
+        if mismatched(seat.cards, groups):
             self._find(
                 "declare.groups_mismatch",
                 "declaration.groups_exact",
@@ -688,7 +702,7 @@ class HandReplay:
         if resync(seat, groups, seat.unheld):
             seat.unheld = 0
         seat.shown = [list(g) for g in groups]
-        seat.show_matches = not _mismatched(seat.cards, groups)
+        seat.show_matches = not mismatched(seat.cards, groups)
         if not seat.show_matches:
             shown = sorted(c for g in groups for c in g)
             self._find(
@@ -783,15 +797,3 @@ class HandReplay:
                 recorded=f"{len(self._active())} players in",
             )
         return self
-
-
-def _mismatched(cards: list[int], groups: list[list[int]]) -> bool:
-    return sorted(cards) != sorted(c for g in groups for c in g)
-
-
-@lru_cache(maxsize=1024)
-def _jokers(wild: int, rules: Ruleset) -> Jokers:
-    """The jokers of a wild card, one value per (wild card, ruleset) shared by every hand:
-    the classifier's cache (``melds._classify``) then finds its joker set by identity
-    instead of comparing two equal sets on every lookup."""
-    return Jokers.for_wild_card(wild, rules)

@@ -23,13 +23,17 @@ from audit.records import (
     dealt_in,
     money_unsettled,
 )
-from audit.replay.charged import charged_words, said_of
+from audit.replay.charged import charged_words, said_of, verdict_words
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
 from audit.replay.recut import Settled, settled_otherwise, settled_words
-from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status
+from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status, ended_on_invalid
 from audit.rules.counts import Value, value_of, value_settlement
-from audit.rules.declaration import cannot_meet, unmet_charge, valid_words
+from audit.rules.declaration import (
+    cannot_meet,
+    meld_rule_behind,
+    unmet_charge,
+)
 from audit.rules.explain import best_arrangement_whole
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
@@ -536,14 +540,17 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         declaration = declarers.get(player)
         # the declarer's verdict: the record ended the hand on an invalid declaration, or
         # turned a valid one round (or an invalid one)
-        ended = declaration is not None and _ended_on_invalid(declaration, row.outcome)
+        ended = declaration is not None and ended_on_invalid(declaration, row.outcome)
         turned = row.outcome != want.outcome and {row.outcome, want.outcome} <= {
             "won", "invalid_declare"}  # fmt: skip
         if declaration is not None and (ended or turned):
+            # a valid declaration refused: the meld rule the platform read as the presets do,
+            # where one refuses it too, else the requirement it meets (``broken_rule``)
+            behind = meld_rule_behind(declaration.check, replay.jokers, rules)
             add(
                 "declare.verdict",
-                declaration.check.broken_rule(),
-                _verdict_words(player, declaration, row, rules),
+                behind[0] if behind is not None else declaration.check.broken_rule(),
+                verdict_words(player, declaration, row, rules, behind),
                 player_id=player,
                 seq=declaration.seq,
                 expected="play goes on" if ended else want.outcome,
@@ -634,32 +641,6 @@ def _left_in_wins(out: list[Finding]) -> list[Finding]:
     (verdict,), (winner,) = verdicts, left
     words = f"{verdict.message.removesuffix('.')}; so {winner.message}"
     return [replace(f, message=words) if f is verdict else f for f in out if f is not winner]
-
-
-def _ended_on_invalid(declaration: Declaration, outcome: str) -> bool:
-    """Whether the platform ended the hand on an invalid declaration it wrote down right:
-    recorded ``invalid_declare``, but the others' shows end the hand (``platform_accepted``),
-    as only after a valid one; by the rules play goes on (one ``declare.verdict``)."""
-    return declaration.accepted and not declaration.check.valid and outcome == "invalid_declare"
-
-
-def _verdict_words(player: str, declaration: Declaration, row: Result, rules: Ruleset) -> str:
-    """A ``declare.verdict``'s words: the rules' verdict, and where the declarer's row and
-    the events after it disagree (``platform_accepted``), what the row says."""
-    if declaration.check.valid:
-        words = (f"{player}'s declaration was judged invalid, but it is valid: "
-                 f"{valid_words(declaration.check, rules)}")  # fmt: skip
-        if declaration.accepted and row.outcome == "invalid_declare":
-            words += (f"; the record writes {player} as an invalid declaration with "
-                      f"{row.points} points, though the others' shows after it end the hand "
-                      "as on a valid one")  # fmt: skip
-        return words + "."
-    words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
-        declaration.check.reasons)  # fmt: skip
-    if _ended_on_invalid(declaration, row.outcome):
-        words += (f"; the record charges {player} the penalty ({row.points} points), but the "
-                  "others' shows after it end the hand there, where play goes on")  # fmt: skip
-    return words + "."
 
 
 def money_by_rules(

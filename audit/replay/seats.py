@@ -125,3 +125,15 @@ def resync(seat: Seat, groups: list[list[int]], extra: int) -> bool:
     for card in left.elements():
         seat.cards.remove(card)
     return True
+
+
+def mismatched(cards: list[int], groups: list[list[int]]) -> bool:
+    """Whether ``groups`` hold other cards than ``cards``."""
+    return sorted(cards) != sorted(c for g in groups for c in g)
+
+
+def ended_on_invalid(declaration: Declaration, outcome: str) -> bool:
+    """Whether the platform ended the hand on an invalid declaration it wrote down right:
+    recorded ``invalid_declare``, but the others' shows end the hand (``platform_accepted``),
+    as only after a valid one; by the rules play goes on (one ``declare.verdict``)."""
+    return declaration.accepted and not declaration.check.valid and outcome == "invalid_declare"

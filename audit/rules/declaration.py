@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from audit.cards import difference_words, format_codes
 from audit.rules.counts import alternative, short_of_dublees
-from audit.rules.melds import Jokers, MeldKind, Verdict, classify, group_rule
+from audit.rules.melds import Jokers, MeldKind, Verdict, classify, group_rule, read_otherwise
 from audit.rules.ruleset import Ruleset
 
 
@@ -172,7 +172,43 @@ def _needed(rules: Ruleset) -> str:
     return need
 
 
-def valid_words(check: DeclarationCheck, rules: Ruleset) -> str:
+def meld_rule_behind(
+    check: DeclarationCheck, jokers: Jokers, rules: Ruleset
+) -> tuple[str, GroupCheck] | None:
+    """For a valid declaration the platform refused: the meld rule whose reading by the
+    shipped presets refuses it too (``melds.read_otherwise``: a K-A-2 sequence under the
+    platform's ``melds.run_wraps``, jokers alone as a sequence under its
+    ``melds.jokers_only_group``), with the group it makes a meld, or the sequence it makes
+    count; ``None`` where no such reading refuses it (the requirement, ``broken_rule``, is
+    then the rule a finding on it cites, as under every preset). Asked only of a verdict
+    found wrong, never of an honest hand.
+
+    >>> from dataclasses import replace
+    >>> from audit.cards import parse_codes
+    >>> from audit.rules.ruleset import load_preset
+    >>> wraps = replace(load_preset("standard-13"), run_wraps=True)
+    >>> groups = [parse_codes(g.split()) for g in ("KH AH 2H", "3D 4D 5D", "9C 9D 9S")]
+    >>> check = check_declaration(sum(groups, []), groups, Jokers.of_rank(7), wraps)
+    >>> key, group = meld_rule_behind(check, Jokers.of_rank(7), wraps)
+    >>> key, group.text
+    ('melds.run_wraps', 'KH AH 2H')
+    """
+    if not check.valid or check.alternative:
+        return None
+    cards = [g.cards for g in check.groups]
+    for key, other in read_otherwise(rules):
+        again = check_groups(cards, jokers, other)
+        if all(g.verdict.is_valid for g in again) and not _unmet(again, other):
+            continue
+        for was, now in zip(check.groups, again, strict=True):
+            if was.verdict.kind is not now.verdict.kind:
+                return key, was
+    return None
+
+
+def valid_words(
+    check: DeclarationCheck, rules: Ruleset, behind: tuple[str, GroupCheck] | None = None
+) -> str:
     """Why a valid declaration is valid: each group and the meld it is, and the sequences
     they hold that a declaration needs; or the other way to declare that the cards meet.
 
@@ -184,10 +220,18 @@ def valid_words(check: DeclarationCheck, rules: Ruleset) -> str:
     >>> print(valid_words(check, rs))  # doctest: +NORMALIZE_WHITESPACE
     its groups are melds, 2H 3H 4H (pure sequence), 5S 6S JK (impure sequence), 9C 9D 9S
     (set), and hold the 2 sequences, one of them pure, that a declaration needs
+
+    ``behind`` (``meld_rule_behind``) names the rule that makes its group the meld it is
+    (``KH AH 2H (pure sequence, melds.run_wraps)``), as an invalid group's reason names the
+    rule that refuses it.
     """
     if check.alternative:
         return f"it is {check.alternative}"
-    melds = ", ".join(f"{g.text} ({g.verdict.kind.value})" for g in check.groups)
+    melds = ", ".join(
+        f"{g.text} ({g.verdict.kind.value}"
+        + (f", {behind[0]})" if behind is not None and g is behind[1] else ")")
+        for g in check.groups
+    )
     if not (rules.min_runs or rules.min_pure_runs):
         return f"its groups are melds, {melds}"
     return f"its groups are melds, {melds}, and hold {_what_is_needed(rules)}"

@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum, unique
 from functools import lru_cache
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF, Rank, code_of, format_codes
-from audit.rules.ruleset import Ruleset
+from audit.errors import RulesetError
+from audit.rules.ruleset import Ruleset, load_preset, preset_ids
 
 _SUIT_NAMES = {0: "spades", 1: "hearts", 2: "diamonds", 3: "clubs"}
 
@@ -373,6 +374,10 @@ def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
             return None
         if fewest_missing is None or missing < fewest_missing:
             fewest_missing = missing
+    if aces and not (rules.ace_low and rules.ace_high):
+        ace = _ace_placed(others, aces, n, rules)
+        if ace:
+            return ace
     if len(set(ranks)) == len(ranks) and _around(ranks, n, corner=True):
         # KH AH 2H, and KH JK 2H, whose joker can only be the ace (a blind tester)
         return "a sequence may not turn the corner from K through A to 2 (melds.run_wraps)"
@@ -383,6 +388,24 @@ def _run_gaps(real: list[int], n: int, rules: Ruleset) -> str | None:
         f"its cards need {fewest_missing} joker{'s' if fewest_missing != 1 else ''} to fill "
         f"the gaps and it has {jokers}"
     )
+
+
+def _ace_placed(others: list[int], aces: int, n: int, rules: Ruleset) -> str:
+    """Why cards that would be a sequence with an ace at the end the ruleset forbids are
+    not one (``melds.ace_high`` or ``melds.ace_low`` false), else ``""``: "QH KH AH ...
+    needs 10 jokers to fill the gaps" never named the rule that decides it (a blind
+    tester). Only on a group found to be no sequence: an honest hand never comes here."""
+    for high_aces in range(aces + 1):
+        places = others + [14] * high_aces + [1] * (aces - high_aces)
+        if len(set(places)) != len(places) or n > 14:
+            continue
+        if max(places) - min(places) + 1 - len(places) > n - len(places):
+            continue
+        if high_aces and not rules.ace_high:
+            return "an ace may not follow the king in a sequence (melds.ace_high)"
+        if high_aces < aces and not rules.ace_low:
+            return "an ace may not come before the 2 in a sequence (melds.ace_low)"
+    return ""
 
 
 def _best_set(
@@ -429,8 +452,63 @@ def _why_not(text: str, naturals: list[int], run: str, meld_set: str) -> str:
     if one_rank and not one_suit:
         return f"{text} is not a set: {meld_set}"
     if one_rank and one_suit:
-        return f"{text} is neither a sequence nor a set: {meld_set or run}"
+        # one card and jokers: each reading's reason, the sequence's last, the one cited
+        # (``group_rule`` cites the last rule named; a declaration needs sequences): "9S JK
+        # 5C" laid as a sequence was told only of the set's joker limit (a blind tester)
+        both = f"{meld_set}; and {run}" if len(naturals) == 1 and run and meld_set else ""
+        return f"{text} is neither a sequence nor a set: {both or meld_set or run}"
     return f"{text} is neither a sequence nor a set: its cards mix suits and ranks"
+
+
+_OTHERWISE: Final = (
+    ("melds.run_wraps", "run_wraps"),
+    ("melds.jokers_only_group", "jokers_only_group"),
+    ("melds.ace_high", "ace_high"),
+    ("melds.ace_low", "ace_low"),
+    ("melds.wild_natural_keeps_pure", "wild_natural_keeps_pure"),
+)
+"""The meld rules that decide what a sequence is, (key, attribute), that a platform's
+ruleset may read otherwise than the shipped presets: a sequence that turns the corner,
+jokers alone as a sequence, an ace after the king or before the 2, a wild card standing
+for itself in a pure sequence."""
+
+
+def read_otherwise(rules: Ruleset) -> tuple[tuple[str, Ruleset], ...]:
+    """Each meld rule (``_OTHERWISE``) ``rules`` reads otherwise than a shipped preset, with
+    ``rules`` read the preset's way: where a finding's record is what that reading gives
+    (a valid K-A-2 declaration refused, a loser charged as if K-A-2 were no sequence),
+    that rule decides the difference and the finding cites it, not the requirement or
+    the card points (a platform's rules owner read their own ``melds.run_wraps`` nowhere:
+    a blind tester). None for a preset: every shipped one reads them alike. Only asked
+    for a finding, never on an honest hand.
+
+    >>> from dataclasses import replace
+    >>> from audit.rules.ruleset import load_preset
+    >>> read_otherwise(load_preset("standard-13"))
+    ()
+    >>> wraps = replace(load_preset("standard-13"), run_wraps=True, ace_high=False)
+    >>> [(key, other.run_wraps, other.ace_high) for key, other in read_otherwise(wraps)]
+    [('melds.run_wraps', False, False), ('melds.ace_high', True, True)]
+    """
+    return _read_otherwise(rules)
+
+
+@lru_cache(maxsize=64)
+def _read_otherwise(rules: Ruleset) -> tuple[tuple[str, Ruleset], ...]:
+    """``read_otherwise``, each other reading built once (a ruleset is compared by
+    identity: ``_classify``'s cache keeps one per ruleset)."""
+    presets = [load_preset(p) for p in preset_ids()]
+    out = []
+    for key, attr in _OTHERWISE:
+        for value in dict.fromkeys(getattr(p, attr) for p in presets):
+            if value == getattr(rules, attr):
+                continue
+            try:
+                changes: dict[str, Any] = {attr: value}
+                out.append((key, replace(rules, **changes)))
+            except RulesetError:  # no ace low nor high: no ruleset, so no reading
+                continue
+    return tuple(out)
 
 
 _CITED = re.compile(r"\(((?:melds|jokers|declaration)\.[a-z_]+)[):]")
@@ -458,3 +536,11 @@ def group_rule(reason: str, default: str = "melds.min_size") -> str:
     if "a sequence or set needs at least" in reason:
         return "melds.min_size"
     return default
+
+
+@lru_cache(maxsize=1024)
+def shared_jokers(wild: int, rules: Ruleset) -> Jokers:
+    """The jokers of a wild card, one value per (wild card, ruleset) shared by every hand:
+    the classifier's cache (``melds._classify``) then finds its joker set by identity
+    instead of comparing two equal sets on every lookup."""
+    return Jokers.for_wild_card(wild, rules)

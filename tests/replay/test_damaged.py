@@ -293,7 +293,8 @@ def test_a_dangling_link_is_refused_and_listed_as_unreadable(clean: Path, tmp_pa
     run = json.loads((out / "run.json").read_text())
     name = victim.relative_to(logs).as_posix()
     assert run["unreadable_files"] == [
-        {"table": "ledger", "path": name, "reason": f"{name} is a symbolic link to nothing"}
+        {"table": "ledger", "path": name, "reason": f"{name} is a symbolic link to nothing",
+         "size": None, "sha256": None}  # no bytes to count
     ]
     found = rows(out / "findings.parquet")
     before = {key(f) for f in rows(clean / "out" / "findings.parquet")}

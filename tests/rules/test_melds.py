@@ -281,7 +281,8 @@ def test_set_may_use_any_number_of_jokers_001(tmp_path: Path) -> None:
     two = variant(tmp_path, "first-life-13", melds__max_jokers_per_set=2)
     assert reason("9S JK JK JK", rules=two) == (
         "9S JK JK JK is neither a sequence nor a set: a set may use at most 2 jokers "
-        "(melds.max_jokers_per_set)"
+        "(melds.max_jokers_per_set); and a sequence may use at most 1 joker, and this one "
+        "needs 3 (melds.max_jokers_per_run)"
     )
     assert reason("9S 9H JK JK JK", rules=two) == (
         "9S 9H JK JK JK is not a set: a set may use at most 2 jokers (melds.max_jokers_per_set)"

@@ -15,6 +15,13 @@ from typer.testing import CliRunner
 
 from audit.cli import app
 from audit.errors import RulesetError
+from audit.rules.declaration import (
+    check_declaration,
+    check_groups,
+    meld_rule_behind,
+    valid_words,
+)
+from audit.rules.melds import group_rule
 from audit.rules.registry import (
     PlatformRules,
     active,
@@ -23,7 +30,7 @@ from audit.rules.registry import (
     lookup,
     using,
 )
-from tests.rules.support import STANDARD, rule_table
+from tests.rules.support import NO_WILD, STANDARD, cards, flat, groups, rule_table
 
 runner = CliRunner()
 
@@ -436,3 +443,75 @@ def test_rules_list_of_a_bad_folder_is_one_line_and_nothing_else(tmp_path: Path)
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
     assert result.output.startswith("rummy-audit: error: bad.toml: points.cap")
+
+
+# ------------------------------------------------------------------ the rule a reason names
+
+ACE_LOW_ONLY = rule_table("melds.ace_high", False, text="Q K A is not a sequence.",
+                          source="acme terms, section 4.2")  # fmt: skip
+ONE_JOKER = (rule_table("melds.max_jokers_per_run", 1, text="One joker a sequence.",
+                        source="acme terms, section 3.2")
+             + rule_table("melds.max_jokers_per_set", 1, text="One joker a set.",
+                          source="acme terms, section 3.2"))  # fmt: skip
+
+
+def test_melds_ace_high_false_is_named_where_an_ace_after_the_king_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A platform's ``melds.ace_high = false`` (its source: 'Q K A is not a sequence'):
+    QH KH AH was refused as needing "10 jokers to fill the gaps", and an accepted
+    declaration holding it cited the meld size (a blind tester); the reason names the rule
+    and the declaration's verdict cites it. A 2 3 is still a sequence."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", ACE_LOW_ONLY, extends="standard-13")
+    rules = load_folder(tmp_path).rulesets()["acme-13"]
+    result = runner.invoke(app, ["rules", "check", "--preset", "acme-13", "--rules",
+                                 str(tmp_path), "QH KH AH"])  # fmt: skip
+    assert "QH KH AH is not a sequence: an ace may not follow the king in a sequence " \
+        "(melds.ace_high)" in result.output  # fmt: skip
+    shown = groups("QH KH AH / 3D 4D 5D / 7C 7D 7H / 9S 9H 9D 9C")
+    check = check_declaration(flat("QH KH AH / 3D 4D 5D / 7C 7D 7H / 9S 9H 9D 9C"), shown,
+                              NO_WILD, rules)  # fmt: skip
+    assert not check.valid
+    assert check.broken_rule() == "melds.ace_high"
+    assert rules.cite(check.broken_rule()).endswith("(acme terms, section 4.2)")
+    assert check_groups([cards("AH 2H 3H")], NO_WILD, rules)[0].verdict.is_pure_run
+
+
+def test_melds_max_jokers_per_run_is_named_beside_the_set_limit_for_one_card_and_jokers(
+    tmp_path: Path,
+) -> None:
+    """A platform's one joker a sequence and one a set (acme terms, section 3.2): 9S JK JK
+    can be neither, and its reason named only the set's limit though it may be laid as a
+    sequence (a blind tester). Both are said; the sequence's, named last, is cited."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", ONE_JOKER, extends="standard-13")
+    rules = load_folder(tmp_path).rulesets()["acme-13"]
+    verdict = check_groups([cards("9S JK JK")], NO_WILD, rules)[0].verdict
+    assert verdict.reason == (
+        "9S JK JK is neither a sequence nor a set: a set may use at most 1 joker "
+        "(melds.max_jokers_per_set); and a sequence may use at most 1 joker, and this one "
+        "needs 2 (melds.max_jokers_per_run)"
+    )
+    assert group_rule(verdict.reason) == "melds.max_jokers_per_run"
+
+
+def test_melds_run_wraps_is_the_rule_behind_a_valid_k_a_2_declaration(tmp_path: Path) -> None:
+    """A platform's ``melds.run_wraps = true``: the rule that makes its K-A-2 declaration
+    valid where the presets' reading refuses it (``meld_rule_behind``), and the words name
+    it beside the group; a declaration that any reading accepts has none (it cites the
+    requirement, as under a preset)."""
+    ruleset(tmp_path, "acme-13.toml", "acme-13", WRAPS, extends="standard-13")
+    rules = load_folder(tmp_path).rulesets()["acme-13"]
+    laid = "KH AH 2H / 3D 4D 5D / 7C 7D 7H / 9S TS JS QS"
+    check = check_declaration(flat(laid), groups(laid), NO_WILD, rules)
+    behind = meld_rule_behind(check, NO_WILD, rules)
+    assert behind is not None
+    assert (behind[0], behind[1].text) == ("melds.run_wraps", "KH AH 2H")
+    assert valid_words(check, rules, behind).startswith(
+        "its groups are melds, KH AH 2H (pure sequence, melds.run_wraps), 3D 4D 5D (pure "
+        "sequence),"
+    )
+    plain = "QH KH AH / 3D 4D 5D / 7C 7D 7H / 9S TS JS QS"
+    check = check_declaration(flat(plain), groups(plain), NO_WILD, rules)
+    assert meld_rule_behind(check, NO_WILD, rules) is None
+    assert check.broken_rule() == "declaration.min_runs"
+    assert meld_rule_behind(check, NO_WILD, STANDARD) is None
