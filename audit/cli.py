@@ -167,11 +167,24 @@ def replay(
     Writes findings, hands, quarantine, the fair-play suspicions, the shuffle tests
     (rng.parquet), report.html and run.json to --out.
     """
-    summary = run.replay_logs(
-        logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay, rng=rng, scheduler=scheduler, rules=rules,
-    )  # fmt: skip
+    try:
+        summary = run.replay_logs(
+            logs=logs, out=out, workers=workers, fail_on=fail_on, progress=progress,
+            fairplay=fairplay, rng=rng, scheduler=scheduler, rules=rules,
+        )  # fmt: skip
+    except AuditError as exc:
+        raise AuditError(f"{exc}{_earlier_outputs(out)}", slug=exc.slug) from None
     _summary_line(summary)
+
+
+def _earlier_outputs(out: Path) -> str:
+    """The words that end a failed replay's error where ``out`` still holds an earlier
+    run's outputs: they are not this run's (a blind tester: a nightly job reusing one
+    folder showed the night before's clean report on the night every file was broken)."""
+    if not (out / "run.json").is_file():
+        return ""
+    return (f"; {one_line(str(out))} still holds an earlier run's outputs (run.json, "
+            "report.html), not this run's")
 
 
 @app.command("nightly")

@@ -146,6 +146,28 @@ def test_summary_line_says_weak_shuffle_evidence_apart_as_the_report_does() -> N
     assert shuffle_words(True, 9, 1, 1) == "0 failed checks, 1 with weak evidence (info)"
 
 
+def test_a_failed_replay_says_the_out_folder_holds_an_earlier_runs_outputs(
+    tmp_path: Path,
+) -> None:
+    """audit-output.md: exit 2, the run could not be done. A folder an earlier run wrote is
+    left as it was, and the one-line error says its outputs are not this run's (a blind
+    tester: a nightly job reusing one folder showed the night before's clean report on the
+    night every file was broken); into a new folder the error is as before."""
+    clean = write_log(tmp_path / "clean", clean_hands(1))
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["replay", str(clean), "--out", str(out), "--no-rng",
+                               "--no-fairplay"]).exit_code == 0  # fmt: skip
+    missing = tmp_path / "gone"
+    failed = runner.invoke(app, ["replay", str(missing), "--out", str(out)])
+    assert failed.exit_code == 2
+    assert failed.output.count("\n") == 1
+    assert failed.output.rstrip().endswith(
+        f"; {out} still holds an earlier run's outputs (run.json, report.html), not this run's")
+    fresh = runner.invoke(app, ["replay", str(missing), "--out", str(tmp_path / "new")])
+    assert fresh.exit_code == 2
+    assert "earlier run" not in fresh.output
+
+
 def test_replay_command_exit_status_and_summary(tmp_path: Path) -> None:
     """Exit 0 with nothing at or above --fail-on, 1 with findings at or above it."""
     clean = write_log(tmp_path / "clean", clean_hands(2))
