@@ -522,13 +522,13 @@ def game_checks(
     return split_accounted(found)
 
 
-def _odd_words(found: Sequence[Finding]) -> str:
-    """The first of ``found``'s words and how many more, ending a ``game.unchecked``
-    sentence (``_odd`` for the ledger's own)."""
+def _odd_words(found: Sequence[Finding], by: str = "the game's checks") -> str:
+    """The first of ``found``'s words and how many more ``by`` found, ending a
+    ``game.unchecked`` sentence (``_odd`` for the ledger's own)."""
     first, others = found[0].message.rstrip("."), len(found) - 1
     if not others:
         return f"what does not add up: {first}"
-    return (f"what does not add up: {first}, and the game's checks found {others} more "
+    return (f"what does not add up: {first}, and {by} found {others} more "
             f"difference{'s' if others > 1 else ''}")  # fmt: skip
 
 
@@ -666,15 +666,7 @@ def _odd(game: Game, found: Sequence[Finding]) -> str:
     """
     lead = balance(game)  # at its own severity, so told apart by its words
     said = {f.message for f in lead}
-    found = [*lead, *(f for f in found if f.message not in said)]
-    first = found[0].message.rstrip(".")
-    others = len(found) - 1
-    if not others:
-        return f"what does not add up: {first}"
-    return (
-        f"what does not add up: {first}, and the ledger check found {others} more "
-        f"difference{'s' if others > 1 else ''}"
-    )
+    return _odd_words([*lead, *(f for f in found if f.message not in said)], "the ledger check")
 
 
 def _unchecked(game: Game, table: str, files: Sequence[str] = (), *, odd: str = "") -> Finding:

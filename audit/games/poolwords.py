@@ -161,23 +161,26 @@ def dealt_out(
     while by the rules they were still in (a blind tester read only "B is still in" of a
     game whose prize had gone to another). The prize is not a second finding: the game
     ended, by the record, with one player left."""
+    refusals = [f for f in found if (f.check, f.recorded) == ("pool.elimination", "eliminated")
+                and f.player_id is not None and f.player_id != winner]  # fmt: skip
+    if not refusals:  # an honest game: nothing to say, nothing counted
+        return found
     last = hands[-1]
     later: dict[str, int] = {}
     for hand in hands:
         for player in hand.seats:
             later[player] = hand.hand_no
+    money = _money(*_prize_paid(game, hands, void, winner))
     out = []
     for f in found:
-        if ((f.check, f.recorded) == ("pool.elimination", "eliminated")
-                and f.player_id is not None and f.player_id != winner):  # fmt: skip
+        if any(f is r for r in refusals) and f.player_id is not None:
             refused = next((h.hand_no for h in hands if h.hand_id == f.hand_id), None)
             if refused is not None and refused < last.hand_no and later.get(
                     f.player_id, 0) <= refused:  # fmt: skip
-                paid, prize = _prize_paid(game, hands, void, winner)
                 f = replace(f, message=(
                     f"{f.message} {f.player_id} was dealt into no later hand: the game went "
                     f"on without them and the record ends it after hand {last.hand_no}, "
-                    f"{winner} named the winner{_money(paid, prize)}, while by the rules "
+                    f"{winner} named the winner{money}, while by the rules "
                     f"{f.player_id} was still in it."))  # fmt: skip
         out.append(f)
     return out
