@@ -617,16 +617,8 @@ def _ledger_checks(
     blind = [hand.hand_id for hand in hands if hand.hand_id in undealt]
     if blind:
         also = f" (and {len(blind) - 1} more of its hands)" if len(blind) > 1 else ""
-        return [
-            game_unchecked(
-                game,
-                f"Game {game.game_id}'s ledger rows do not add up, but the shoe of hand "
-                f"{blind[0]}{also} could not be dealt (see its deck.composition finding), so "
-                f"what its hands settle is not known and {_RESTS['ledger']} not checked; "
-                f"{_odd(game, found)}.",
-                "games.hands",
-            )
-        ]
+        return [_not_settled(game, f"the shoe of hand {blind[0]}{also} could not be dealt "
+                                   "(see its deck.composition finding)", found)]  # fmt: skip
     said = expected or {}
     # a points hand the rules decide whole is settled by them, its missing rows included
     decided = {hand.hand_id for hand in hands if game.format == Format.POINTS
@@ -638,15 +630,19 @@ def _ledger_checks(
         return found
     (hand, player), others = unsettled[0], len(unsettled) - 1
     also = f" (and {others} more player{'s' * (others > 1)} of its hands)" if others else ""
-    return [
-        game_unchecked(
-            game,
-            f"Game {game.game_id}'s ledger rows do not add up, but hand {hand} records no "
-            f"result for {player}{also} (see its score.outcome finding), so what its hands "
-            f"settle is not known and {_RESTS['ledger']} not checked; {_odd(game, found)}.",
-            "games.hands",
-        )
-    ]
+    return [_not_settled(game, f"hand {hand} records no result for {player}{also} (see its "
+                               "score.outcome finding)", found)]  # fmt: skip
+
+
+def _not_settled(game: Game, why: str, found: Sequence[Finding]) -> Finding:
+    """The one ``game.unchecked`` of a ledger that does not add up while ``why`` leaves
+    what the game's hands settle unknown (``_ledger_checks``)."""
+    return game_unchecked(
+        game,
+        f"Game {game.game_id}'s ledger rows do not add up, but {why}, so what its hands "
+        f"settle is not known and {_RESTS['ledger']} not checked; {_odd(game, found)}.",
+        "games.hands",
+    )
 
 
 def _odd(game: Game, found: Sequence[Finding]) -> str:
