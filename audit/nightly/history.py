@@ -100,7 +100,8 @@ SCHEMAS: dict[str, pa.Schema] = {
 """The history's tables (``history/<table>.parquet``, and in history.duckdb); every row
 has its ``night``. ``money.measure``: ``staked`` (real-money stakes of the games audited
 that night: pool and deals entries and rebuys, what the points losers paid) and
-``at_stake`` (the same for the games with a finding of minor or above); a night without a
+``at_stake`` (the same for the games with a finding of minor or above, not a shuffle
+test's or a fair-play suspicion's, whose game is only its first evidence hand's); a night without a
 ledger table has no money rows (not measured), and one a games or ledger file of which could
 not be read has both rows with ``games`` and ``amount`` null (not known: the sum of the
 files read is not the night's). ``nights.shuffle``: the shuffle tests ran
@@ -313,7 +314,7 @@ def _money(
     bad AS (
       SELECT DISTINCT game_id FROM read_parquet({findings})
       WHERE game_id <> '' AND severity IN ('critical', 'major', 'minor')
-        AND "check" NOT LIKE 'rng.%')
+        AND "check" NOT LIKE 'rng.%' AND "check" NOT LIKE 'fairplay.%')
     SELECT 'staked', count(*), coalesce(sum(staked), 0) FROM s
     UNION ALL
     SELECT 'at_stake', count(*), coalesce(sum(staked), 0) FROM s

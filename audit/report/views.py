@@ -348,9 +348,10 @@ def _finding(row: Sequence[Any]) -> FindingRow:
 # ------------------------------------------------------------ game panels
 
 
-NIGHT_SQL = "(\"check\" LIKE 'rng.%')"
-"""A shuffle test's finding: about the night's shoes, its ``game_id`` only the game of its
-first evidence hand (schemas/output.md), so it makes no game one with findings."""
+NIGHT_SQL = "(\"check\" LIKE 'rng.%' OR \"check\" LIKE 'fairplay.%')"
+"""A shuffle test's or a fair-play suspicion's finding: about the night's shoes or accounts,
+its ``game_id`` only the game of its first evidence hand (schemas/output.md), so it makes no
+game one with findings (a suspicion's evidence games get their panels as such)."""
 FALLOUT_SQL = "(\"check\" LIKE 'input.%' OR \"check\" IN ('game.unchecked', 'check.skipped'))"
 """A finding that is input fallout, not a rule break: a file, row or hand that could not be
 used (``input.*``), a game or check left unchecked for it (``game.unchecked``,
@@ -396,6 +397,7 @@ def _games(
             f"""
             SELECT game_id, min({RANK_SQL}), count(*), count(DISTINCT hand_id)
             FROM f WHERE game_id IN (SELECT unnest($ids)) AND severity <> 'info'
+              AND NOT {NIGHT_SQL}
             GROUP BY game_id
             """,
             {"ids": extra},
@@ -417,7 +419,7 @@ def _games(
         query(
             db,
             "SELECT game_id, count(*) FROM f WHERE game_id IN (SELECT unnest($ids))"
-            " AND severity = 'info' GROUP BY game_id",
+            f" AND severity = 'info' AND NOT {NIGHT_SQL} GROUP BY game_id",
             {"ids": ids},
         )
     )
@@ -447,9 +449,10 @@ def _games(
 def _game_findings(
     db: duckdb.DuckDBPyConnection, ids: list[str], per_game: int
 ) -> dict[str, list[FindingRow]]:
-    """The first ``per_game`` findings other than info of each game: its rule findings in
-    hand order, then its input fallout (``FALLOUT_SQL``) in hand order, so the fallout of
-    many quarantined hands does not push a rule break out of the panel."""
+    """The first ``per_game`` findings other than info of each game (not a night's,
+    ``NIGHT_SQL``: a suspicion is listed above the panel): its rule findings in hand
+    order, then its input fallout (``FALLOUT_SQL``) in hand order, so the fallout of many
+    quarantined hands does not push a rule break out of the panel."""
     listed: dict[str, list[FindingRow]] = {game: [] for game in ids}
     if not ids:
         return listed
@@ -460,7 +463,8 @@ def _game_findings(
           SELECT *, row_number() OVER (PARTITION BY game_id ORDER BY {FALLOUT_SQL},
                  hand_id NULLS FIRST, seq NULLS FIRST, {RANK_SQL}, "check",
                  player_id NULLS FIRST, message) AS k
-          FROM f WHERE game_id IN (SELECT unnest($ids)) AND severity <> 'info')
+          FROM f WHERE game_id IN (SELECT unnest($ids)) AND severity <> 'info'
+            AND NOT {NIGHT_SQL})
         WHERE k <= {per_game}
         ORDER BY game_id, k
         """,
