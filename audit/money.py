@@ -41,7 +41,7 @@ def points_settlement(
     for the players still in at the show). A player's amount is (their net value points
     less the points charged) x the point value, to the paisa; a sole winner takes what the
     others pay net (the points they are charged, plus the winner's own net value), less the
-    rake on it when it is positive.
+    rake on it when it is positive. With no winner, what the others pay is the rake.
 
     >>> amounts, fee = points_settlement({"B": 9, "C": 120}, ["A"], Decimal("0.50"),
     ...                                  Decimal("10"), {"A": -110, "B": 160, "C": -50})
@@ -49,16 +49,24 @@ def points_settlement(
     ({'B': Decimal('75.50'), 'C': Decimal('-85.00'), 'A': Decimal('8.55')}, Decimal('0.95'))
     >>> points_settlement({"B": 30}, ["A"], Decimal("1"), Decimal("10"))
     ({'B': Decimal('-30.00'), 'A': Decimal('27.00')}, Decimal('3.00'))
+    >>> points_settlement({"A": 80, "B": 0, "C": 0}, [], Decimal("0.50"), Decimal("10"))
+    ({'A': Decimal('-40.00'), 'B': Decimal('0.00'), 'C': Decimal('0.00')}, Decimal('40.00'))
     """
     net = values or {}
     amounts: dict[str, Decimal] = {}
     for player, charged in points.items():
         amounts[player] = money((net.get(player, 0) - charged) * point_value)
     fee = Decimal("0.00")
+    total = -sum(amounts.values(), Decimal("0.00"))
     if len(winners) == 1:
         # What the others pay, net: the hand's money then adds up to the rake exactly,
         # whatever the rounding of each amount (with 13 cards, what the losers pay).
-        total = -sum(amounts.values(), Decimal("0.00"))
         fee = rake(total, rake_pct) if total > 0 else fee
         amounts[winners[0]] = total - fee
+    elif not winners and total > 0:
+        # No winner (an invalid declaration that ends the hand with others still in,
+        # ``declaration.invalid_ends_hand``): what the losers pay is owed to no player,
+        # so the platform holds it, counted as the hand's rake (schemas/money.md), as the
+        # ledger check counts a hand settled as recorded.
+        fee = total
     return amounts, fee

@@ -235,6 +235,27 @@ def test_under_invalid_ends_hand_the_others_are_charged_nothing() -> None:
     ]  # fmt: skip
 
 
+def test_money_of_a_hand_with_no_winner_is_held_as_rake_as_the_replay_judges_it() -> None:
+    """schemas/money.md, "With no winner": under `declaration.invalid_ends_hand` at three
+    players the declarer pays the invalid penalty and no one wins; the platform holds what
+    they pay, counted as the hand's rake, as the replay's ledger check counts it. what-if
+    counted 0.00 rake, so the declarer's money went nowhere (a blind tester, b58)."""
+    other = replace(load_preset("first-life-13"), invalid_ends_hand=True)
+    kw = base(
+        seats={"P1": P1, "P2": P2, "P3": "AD 3D 5H 7C 8D TH JH 2C 4C 6D 8S TS QD"},
+        events=[*base()["events"], "P3 show: AD 3D 5H 7C 8D TH JH 2C 4C 6D 8S TS QD"],
+        results={**WON, "P3": ("lost", 40, "-40.00")},
+    )
+    game, hand = scenario(**kw)
+    out = WhatIf()
+    whatif_unit(GameUnit(game.game_id, game, [hand]), other, out)
+    paid = {r.player_id: r.amount_after for r in out.changes}
+    assert game.point_value is not None
+    assert paid == {"P1": -80 * game.point_value, "P2": Decimal("0.00"), "P3": Decimal("0.00")}
+    assert out.rake_after == 80 * game.point_value
+    assert sum(paid.values()) + out.rake_after == 0  # every paisa is somewhere
+
+
 def test_the_same_rules_change_nothing_after_an_accepted_invalid_declaration() -> None:
     """docs/whatif.md: each hand is replayed under its own rules (their verdict, not the
     record's) and under the other; re-scored under its own ruleset nothing changes. An
