@@ -27,7 +27,7 @@ from audit.games.deals import deals_winner
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
 from audit.games.pool import PoolJudgement, judge_pool
 from audit.games.prize import PrizePool, paid_out, prize_pool
-from audit.games.split import equal_words, split_shares, unmet_needs
+from audit.games.split import equal_words, spare_paise_elsewhere, split_shares, unmet_needs
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
@@ -537,6 +537,14 @@ def _split_payouts(
             paid[row.player] += row.amount
     said = {f.player_id: f.expected for f in unit.findings
             if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
+    given = {p: paid[p] for p in paid}
+    if spare_paise_elsewhere(owed, given, list(seated), lambda order: _shares(
+            kind, [p for p in order if p in owed], scores, pool, game, rules, fee, entries)[0]):
+        # the seeds are silent on who gets the leftover paise: the record's choice is the
+        # rules' too, as the split's check reads it (split.spare_paise_elsewhere)
+        more = and_words([p for p in seated if given[p] > owed[p]])
+        how = _shares(kind, seated, scores, pool, game, rules, fee, entries, spare_to=more)[1]
+        owed = given
     missed = left_out(unit.findings, hands, no, standing, pool.is_eliminated)
     players = in_seat_order(hands, (*standing.active, *missed))
     not_split = _not_split(kind, players, scores, pool, no, game) if missed else ""
@@ -590,10 +598,12 @@ def _shares(
     fee: Decimal,
     entries: int,
     after: int = 0,
+    spare_to: str = "",
 ) -> tuple[dict[str, Decimal], str, tuple[str, ...]]:
     """Each player's share of a split of ``kind`` among ``seated`` (in seat order), how it
-    is made (``after``: the hand it follows, said of an automatic split the rules owed),
-    and the rule behind it."""
+    is made (``after``: the hand it follows, said of an automatic split the rules owed;
+    ``spare_to``: who the record gave the leftover paise, ``split.equal_words``), and the
+    rule behind it."""
     shares = split_shares(
         kind=kind,
         scores=[scores.get(p, 0) for p in seated],
@@ -621,10 +631,10 @@ def _shares(
         how = (
             f"a split by agreement{when} {of}: each player's extra first drops (theirs less "
             f"the fewest) at {per_drop}, {extra * per_drop} in all, the rest, "
-            f"{equal_words(prize - extra * per_drop, len(seated))}"
+            f"{equal_words(prize - extra * per_drop, len(seated), spare_to)}"
         )
     else:
-        how = f"an automatic split{when} {of}: {equal_words(prize, len(seated))}"
+        how = f"an automatic split{when} {of}: {equal_words(prize, len(seated), spare_to)}"
     return dict(zip(seated, shares, strict=True)), how, cite
 
 

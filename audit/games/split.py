@@ -50,19 +50,23 @@ def equal_shares(total: Decimal, n: int) -> list[Decimal]:
     return [(base + (1 if i < extra else 0)) * PAISA for i in range(n)]
 
 
-def equal_words(total: Decimal, n: int) -> str:
+def equal_words(total: Decimal, n: int, spare_to: str = "") -> str:
     """``total`` in ``n`` equal shares as a support agent reads them out, the odd paise
-    said.
+    said: given to the first in seat order, or to ``spare_to`` where the record gave them
+    to others (``spare_paise_elsewhere``).
 
     >>> equal_words(Decimal("90.00"), 2)
     '90.00 in 2 equal shares of 45.00'
     >>> equal_words(Decimal("100.00"), 3)
     '100.00 in 3 equal shares of 33.33, the first in seat order a paisa more'
+    >>> equal_words(Decimal("100.00"), 3, "C")[35:]
+    'C a paisa more (the rules do not say who gets the paise left over)'
     """
     shares = equal_shares(total, n)
     odd = sum(1 for s in shares if s != shares[-1])
     more = "" if not odd else (
-        f", the first {odd} in seat order a paisa more" if odd > 1
+        f", {spare_to} a paisa more (the rules do not say who gets the paise left over)"
+        if spare_to else f", the first {odd} in seat order a paisa more" if odd > 1
         else ", the first in seat order a paisa more")
     return f"{total} in {n} equal shares of {shares[-1]}{more}"
 
@@ -142,6 +146,42 @@ def owed(
     shares = split_shares(kind=kind, scores=[scores[i] for i in seated], pool=pool,
                           entry_fee=entry_fee, entries=entries, rake_pct=rake_pct)  # fmt: skip
     return {active[i]: share for i, share in zip(seated, shares, strict=True)}
+
+
+def spare_paise_elsewhere(
+    expected: dict[str, Decimal],
+    paid: dict[str, Decimal],
+    seat_order: list[str],
+    owed_in: Callable[[list[str]], dict[str, Decimal]],
+) -> bool:
+    """Whether ``paid`` is the split's shares with the leftover paise of its equal part
+    given to other players than the first in seat order (``expected``, the audit's
+    reading): the seeds are silent on leftover paise, so a platform that gives them to
+    others, each share still the equal part cut to the paisa or a paisa more and the
+    shares adding up to the prize, keeps to the rules (a blind tester: two major findings
+    on an honest split of 87.25 in four). ``owed_in`` gives the shares for a seat order;
+    the order tried puts the players paid a paisa more first and those paid a paisa less
+    last, so the shares it gives are ``paid`` only if such a reading exists.
+
+    >>> def shares(order):
+    ...     return dict(zip(order, [Decimal("33.34"), Decimal("33.33"), Decimal("33.33")]))
+    >>> owed_b = {"A": Decimal("33.33"), "B": Decimal("33.34"), "C": Decimal("33.33")}
+    >>> spare_paise_elsewhere(shares(["A", "B", "C"]), owed_b, ["A", "B", "C"], shares)
+    True
+    >>> b_less = {"A": Decimal("33.34"), "B": Decimal("33.32"), "C": Decimal("33.34")}
+    >>> spare_paise_elsewhere(shares(["A", "B", "C"]), b_less, ["A", "B", "C"], shares)
+    False
+    """
+    if set(paid) != set(expected) or paid == expected:
+        return False
+    moved = {player: paid[player] - want for player, want in expected.items()}
+    if any(abs(amount) > PAISA for amount in moved.values()):
+        return False
+    more = [p for p, amount in moved.items() if amount > 0]
+    less = [p for p, amount in moved.items() if amount < 0]
+    order = [*more, *(p for p in dict.fromkeys(seat_order) if p not in moved or not moved[p]),
+             *less]  # fmt: skip
+    return owed_in(order) == paid
 
 
 def split_paid(game: Game) -> dict[str, Decimal]:
@@ -246,10 +286,16 @@ def share_findings(
     share's finding names the split's game event (``seq``), as schemas/output.md says."""
     if not game.ledger or game.entry_fee is None or not active:
         return  # no ledger table: the amounts are not checked here
-    expected = owed(kind=kind, active=active, scores=scores, seat_order=seat_order,
-                    pool=pool, entry_fee=game.entry_fee,
-                    entries=len(seat_order) + rebuys, rake_pct=game.rake_pct)
+    fee, entries = game.entry_fee, len(seat_order) + rebuys
+
+    def owed_in(order: list[str]) -> dict[str, Decimal]:
+        return owed(kind=kind, active=active, scores=scores, seat_order=order, pool=pool,
+                    entry_fee=fee, entries=entries, rake_pct=game.rake_pct)  # fmt: skip
+
+    expected = owed_in(seat_order)
     paid = split_paid(game)
+    if spare_paise_elsewhere(expected, paid, [*seat_order, *active], owed_in):
+        return
     what = "automatic" if kind != "manual" else "agreed"
     for player in [*active, *sorted(set(paid) - set(active))]:
         want, got = expected.get(player, Decimal("0.00")), paid.get(player)

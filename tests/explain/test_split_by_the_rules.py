@@ -14,6 +14,7 @@ from audit.records import GameUnit, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
 from tests.explain.test_winner import fees_and_prize, game_view, hands, won_by
+from tests.games.test_pool import ev, pool_game
 from tests.replay.cases import base
 
 P2_LOSES = base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)})
@@ -113,4 +114,29 @@ def test_deals_chips_that_follow_wrong_points_are_said_as_the_rules_give_them() 
     assert seats["P1"].note == (
         "the recorded 20 chips follow the recorded points of P2: the difference is the "
         "drop.penalty finding's (on P2), not a second fault"
+    )
+
+
+def test_leftover_paise_given_to_another_player_agree_and_say_who_had_them() -> None:
+    """`pool_101.auto_split_above` (000_1729c72ad4c1f885.txt: "equally split"): 25.87 in
+    three shares is 8.62 each and a paisa left over. The seeds do not say who gets it
+    (schemas/money.md); the record gave it to C, the last in seat order. The split's check
+    raises nothing, and explain agrees with each share and says who had the paisa (it said
+    "the first in seat order a paisa more" of a split paid otherwise)."""
+    ledger = [("A", "split", "8.62"), ("B", "split", "8.62"), ("C", "split", "8.63"),
+              (None, "rake", "4.13"), *((p, "buy_in", "-10.00") for p in "ABC")]  # fmt: skip
+    game, played = pool_game([{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}],
+                             [ev(2, None, "auto")], ledger, fee=Decimal("10.00"),
+                             rake=Decimal("13.75"), ended=True)  # fmt: skip
+    view = game_view(game, played)
+    assert view.findings == ()
+    assert view.ledger is not None
+    shares = [p for p in view.ledger.payouts if p.what == "split share"]
+    assert [(p.player, p.rules_give, p.recorded, p.verdict) for p in shares] == [
+        ("A", "8.62", "8.62", "agrees"), ("B", "8.62", "8.62", "agrees"),
+        ("C", "8.63", "8.63", "agrees"),
+    ]  # fmt: skip
+    assert shares[0].how.endswith(
+        "25.87 in 3 equal shares of 8.62, C a paisa more (the rules do not say who gets the "
+        "paise left over)"
     )

@@ -514,20 +514,25 @@ def test_auto_split_seed_example_clean() -> None:
     assert run(*pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger)) == []
 
 
-def test_auto_split_leftover_paise_go_first_in_seat_order() -> None:
-    """000_: equal shares; the reading chosen: leftover paise one each from the first seat
-    (hand 1's first player), whoever acts first in the last hand."""
+def test_auto_split_leftover_paise_may_go_to_any_player() -> None:
+    """000_: equal shares. The seeds are silent on leftover paise (schemas/money.md): the
+    audit's reading gives them one each from the first seat (hand 1's first player), but a
+    platform that gives them to others, every share the equal part or a paisa more and
+    the shares adding up to the prize, keeps to the rules (a blind tester: two major
+    findings on an honest split). A share a paisa under the equal part is still a finding."""
     points = [{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}]
     shares = [("A", "split", "8.63"), ("B", "split", "8.62"), ("C", "split", "8.62")]
     game, hands = pool_game(points, [ev(2, None, "auto")], shares, fee=Decimal("10.00"),
                             rake=Decimal("13.75"))  # fmt: skip
     assert run(game, hands) == []
-    game.ledger = [LedgerRow("A", "split", Decimal("8.62")), *game.ledger[1:]]
-    game.ledger.append(LedgerRow("C", "split", Decimal("0.01")))
-    assert sorted(keys(run(game, hands))) == [
-        ("pool.split", "g1", "h2", "A"),
-        ("pool.split", "g1", "h2", "C"),
-    ]
+    rest = game.ledger[3:]
+    game.ledger = [LedgerRow("A", "split", Decimal("8.62")), LedgerRow("B", "split",
+                   Decimal("8.62")), LedgerRow("C", "split", Decimal("8.63")), *rest]  # fmt: skip
+    assert run(game, hands) == []  # C had the spare paisa
+    game.ledger = [LedgerRow("A", "split", Decimal("8.63")), LedgerRow("B", "split",
+                   Decimal("8.61")), LedgerRow("C", "split", Decimal("8.63")), *rest]  # fmt: skip
+    found = run(game, hands)  # B a paisa under the equal part of 8.62
+    assert sorted(keys(found)) == [("pool.split", "g1", "h2", "B"), ("pool.split", "g1", "h2", "C")]
 
 
 def test_auto_split_wrong_amounts() -> None:
