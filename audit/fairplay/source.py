@@ -35,7 +35,7 @@ def _games(source: str, where: str) -> str:
     """The games of ``source`` whose ids meet ``where``, each game's first row."""
     return (
         "SELECT game_id, table_id, format, chip_type, entry_fee, point_value,"
-        f" cards_per_hand, ruleset, started_at FROM ({source}) WHERE {where}"
+        f" cards_per_hand, max_players, ruleset, started_at FROM ({source}) WHERE {where}"
         " QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1"
     )
 

@@ -130,13 +130,16 @@ class Night:
                 number = self._game(number, list(group), cards=27)
         return self
 
-    def _game(self, number: int, seated: list[str], chip: str = "real", cards: int = 13) -> int:
+    def _game(
+        self, number: int, seated: list[str], chip: str = "real", cards: int = 13, seats: int = 6
+    ) -> int:
         game = f"G{number:05d}"
         start = T0 + timedelta(minutes=int(self.rng.integers(0, 180)))
         self.g.append(
             {"game_id": game, "table_id": f"T{number % 50:03d}", "format": "points",
              "chip_type": chip, "entry_fee": None, "point_value": Decimal("1.0000"),
-             "cards_per_hand": cards, "ruleset": f"standard-{cards}", "started_at": start}
+             "cards_per_hand": cards, "max_players": seats, "ruleset": f"standard-{cards}",
+             "started_at": start}
         )  # fmt: skip
         for player in seated:
             self.sess.append(

@@ -104,6 +104,29 @@ def test_co_seating_expects_the_only_two_players_of_a_lobby_to_share_every_game(
     assert expected == pytest.approx(40)
 
 
+def test_co_seating_expects_the_regulars_of_a_heads_up_table_to_meet() -> None:
+    """co_seating.sql's lobby holds the table size (`games.max_players`): two regulars of
+    the heads-up tables of a stake that also runs six-seat tables sit together because
+    only they chose two seats, not because they chose each other. Without the table size
+    in the stratum their weights were set against the six-seat crowd's and 40 games
+    together looked like friends choosing each other (a blind tester's honest nights: a
+    minor and an info co-seating suspicion, gone with the heads-up stake changed)."""
+    night = Night(seed=7).build()
+    for p in ("R0000", "R0001"):
+        night.device[p], night.ip[p] = f"dev-{p}", f"10.7.0.{p[-1]}"
+        night.skill[p], night.rate[p] = 1.0, 0.2
+    number = len(night.g)
+    for _ in range(40):
+        number = night._game(number, ["R0000", "R0001"], seats=2)
+    con = night.load()
+    tested = co_seating(con, SETTINGS)
+    assert ("R0000", "R0001") not in found(tested.suspicions)
+    [(games, expected)] = con.sql(
+        "SELECT games, expected FROM co_seat WHERE a = 'R0000' AND b = 'R0001'"
+    ).fetchall()
+    assert (games, expected) == (40, pytest.approx(40))
+
+
 def test_shared_device_at_one_table_is_suspect_but_sharing_alone_is_not() -> None:
     night = Night(seed=5)
     night.device["P0011"] = night.device["P0010"]  # one person, two accounts

@@ -2,7 +2,8 @@
 -- predicts.
 --
 -- Null model: random seating (the configuration model). Within a stratum -- one lobby
--- (format, chip type, stake, cards per hand) in one half hour of game starts -- a game's
+-- (format, chip type, stake, cards per hand, table size) in one half hour of game starts
+-- -- a game's
 -- seats are filled independently of who else sits there, in proportion to how much each
 -- account plays in that stratum. An account's weight w in a stratum is the number of
 -- opponents it faced there (over its games, players - 1); 2W is the stratum's total
@@ -34,6 +35,7 @@ CREATE OR REPLACE TEMP TABLE co_lobby AS
 SELECT game_id,
        concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
                  coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
+                 coalesce(CAST(max_players AS VARCHAR), '-'),
                  CAST(time_bucket(INTERVAL 30 MINUTE, started_at) AS VARCHAR)) AS s
 FROM g SEMI JOIN (SELECT DISTINCT game_id FROM seat) USING (game_id)
 
