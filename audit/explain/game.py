@@ -17,7 +17,7 @@ from datetime import datetime
 from audit.explain.clock import UNKNOWN, Clock, brief, span
 from audit.explain.handmoney import amount_words
 from audit.explain.ledgerview import LedgerView
-from audit.explain.payouts import ledger_view, owed_split
+from audit.explain.payouts import ledger_view, owed_split, split_by_rules
 from audit.explain.standing import still_in
 from audit.explain.tables import (
     EventLine,
@@ -27,6 +27,7 @@ from audit.explain.tables import (
     players_of,
     pool_table,
 )
+from audit.explain.terms import TableView, table_view
 from audit.explain.verdicts import (
     RulesWinner,
     hands_words,
@@ -43,9 +44,7 @@ from audit.explain.view import (
     OUTCOME_WORDS,
     FairPlayView,
     FindingView,
-    TableView,
     finding_view,
-    table_view,
 )
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
@@ -239,11 +238,16 @@ def build_game_view(
     left: tuple[str, ...] = ()
     judged = None
     due = None
+    split = None
     if game.format in POOL_FORMATS and rules is not None:
         hands = [item.hand for item in unit.hands]
         judged = judge_pool(game, hands, rules, expected=unit.rules_say())
-        left = still_in(judged, game, hands)  # the record's winner is not the rules'
+        # the record's winner is not the rules'
+        pool = rules.pools.get(game.format)
+        left = still_in(judged, game, hands, unit.findings,
+                        pool.is_eliminated if pool is not None else None)  # fmt: skip
         due = owed_split(judged, game, hands, unit.findings, rules)
+        split = split_by_rules(unit, judged, hands, game, rules)
     # The rules' winner where a finding refuses the recorded one: the header, the game_won
     # line and the prize say so (a blind tester read "won by A" and "A's prize ... agrees"
     # over a deals.chips finding that B has the most chips). Where the rules owed an
@@ -258,7 +262,7 @@ def build_game_view(
         scores = deals_table(unit, game, rules, against)
     elif game.format == "match":
         scores = match_table(unit, game, rules)
-    result = _result(game, against)
+    result = split.result if split is not None and split.refused else _result(game, against)
     # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's
     # checks: what follows from them is said to be the record's, and where the rules' own
     # outcomes leave a pool game (the prize "by the rules" went to the record's winner of a
@@ -286,7 +290,7 @@ def build_game_view(
         ruleset=game.ruleset,
         ruleset_title=rules.title if rules else "(this ruleset cannot be used)",
         deals=f"best of {game.deals_count}" if game.deals_count else "",
-        table=table_view(game),
+        table=table_view(game, unit.findings),
         times=span(clock, running=game.running),
         result=result,
         unknown="",

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
 from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout, signed
 from audit.explain.standing import in_seat_order, left_out
+from audit.explain.terms import counted_read
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
+from audit.games.gamerow import rake_moved, readings
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
-from audit.games.pool import PoolJudgement, judge_pool
+from audit.games.pool import PoolJudgement, Standing, judge_pool
+from audit.games.poolwords import read_new_scores
 from audit.games.prize import PrizePool, paid_out, prize_pool
 from audit.games.split import equal_words, spare_paise_elsewhere, split_shares, unmet_needs
 from audit.money import rake as rake_of
@@ -73,7 +76,11 @@ def ledger_view(
     paid_out = sum((r.amount for r in rows if r.amount > 0), ZERO)
     notes, payouts = _payouts(unit, game, rules, missing, damaged, against)
     money_checks = ("ledger.balance", "pool.split")
-    counted = and_words(refused_rebuys(game, unit.findings)) if payouts else ""
+    read = counted_read(game, unit.findings) if payouts else ""
+    if read:
+        payouts = tuple(_as_read(p, read, unit) for p in payouts)
+    counted = and_words([*refused_rebuys(game, unit.findings), *filter(None, [read])]) \
+        if payouts else ""
     return LedgerView(
         lines=lines,
         paid_in=str(paid_in + ZERO),
@@ -84,6 +91,26 @@ def ledger_view(
         worst=worst_name(f for f in unit.findings if f.check in money_checks),
         counted_as_recorded=counted,
     )
+
+
+def _as_read(p: Payout, read: str, unit: UnitAudit) -> Payout:
+    """A sum of a game whose games row the audit read otherwise (``terms.counted_read``):
+    every sum but the entries rests on the value read, so it is said counted as recorded,
+    and the rake with what the row's own rake would have moved (``gamerow.rake_moved``)."""
+    if p.what == "entry fees":
+        return p
+    counted = and_words([*filter(None, [p.counted]), read])
+    said = readings(unit.findings).get("rake_pct")
+    if p.what != "rake" or said is None or said.recorded is None:
+        return replace(p, counted=counted)
+    moved = rake_moved(unit, Decimal(said.recorded)).strip()
+    taker = "the hands' pots" if unit.game is not None and unit.game.format == "points" \
+        else "the ledger"
+    how = (f"{p.how}: the rake {taker} took, not the games row's {said.recorded}% (the "
+           f"{said.check} finding on the games row)")
+    if moved:
+        how += f"; {moved[0].lower()}{moved[1:].removesuffix('.')}"
+    return replace(p, counted=counted, how=how)
 
 
 def _payouts(
@@ -275,7 +302,12 @@ def _pool_payouts(
     # last player left of a pool game, the one with the most chips of a deals game.
     by_rules = judged.winner if game.format in POOL_FORMATS else deals_winner(
         game, hands, rules, expected=unit.rules_say())  # fmt: skip
-    if against is not None and by_rules is None and money.winner is not None:
+    # The rules know no winner, or the pool check's one player left is the recorded winner
+    # only because a refused elimination dealt another out (``standing.still_in``): the
+    # ledger is judged against the recorded winner, not a winner by the rules.
+    no_winner = by_rules is None or (against is not None and not against.winner
+                                     and by_rules == money.winner)  # fmt: skip
+    if against is not None and no_winner and money.winner is not None:
         return tuple(out) + _recorded_prize(money, paid, against)
     winner = by_rules or money.winner
     # The winner's prize in a row under another player: the ledger check's one finding on
@@ -444,13 +476,15 @@ def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
     """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
     ``pool.rebuy`` finding expects what it lacked): the game's checks count it as recorded
     (``prize.counted_rebuys``); a rebuy at the wrong new score is allowed, one of a player
-    still in (expected ``no rebuy``) is counted nowhere, and a rebuy row written again
-    (expected ``one rebuy event``) is a void repeat of a rebuy counted once."""
+    still in (expected ``no rebuy``) is counted nowhere, a rebuy row written again
+    (expected ``one rebuy event``) is a void repeat of a rebuy counted once, and rebuys
+    given their new scores in another order (expected each one's) are allowed."""
     if game.format not in POOL_FORMATS:
         return ()
     refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
                and f.expected != "no rebuy" and not repeats(f, "rebuy")
-               and not (f.expected or "").lstrip("-").isdigit()}  # fmt: skip
+               and not (f.expected or "").lstrip("-").isdigit()
+               and not read_new_scores(f.expected)}  # fmt: skip
     return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
                  if e.action == "rebuy" and e.seq in refused)  # fmt: skip
 
@@ -502,6 +536,54 @@ def _recorded_prize(
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class SplitByRules:
+    """A pool split the record makes, as the rules see it: the hand it follows (``after``),
+    its ``kind`` by the rules, the table then (``standing``), the players left by the rules
+    (``players``, in seat order, ``missed`` among them: those the record put out whom the
+    rules keep in, ``left_out``), and why the rules make no such split of them
+    (``refused``, ``_not_split``'s words; empty when they make it)."""
+
+    after: int
+    kind: str
+    standing: Standing
+    players: tuple[str, ...]
+    missed: tuple[str, ...]
+    refused: str
+
+    @property
+    def result(self) -> str:
+        """The game's result where the rules refuse the split (``GameView.result``): the
+        record's split, with why the rules make none (a blind tester read "the prize was
+        split by agreement after hand 2" as fact beside a pool.split finding that a manual
+        split needs every score at 61 or more)."""
+        how = "by agreement" if self.kind == "manual" else "automatically"
+        checks = ["pool.elimination"] if self.missed else []
+        return (f"recorded as split {how} after hand {self.after}, though the rules do not "
+                f"allow that split: {self.refused}, so by the rules the game goes on "
+                f"({and_words([*checks, 'pool.split'])}, see the findings)")
+
+
+def split_by_rules(
+    unit: UnitAudit, judged: PoolJudgement, hands: Sequence[Hand], game: Game, rules: Ruleset
+) -> SplitByRules | None:
+    """The record's split of a pool game as the rules see it (``SplitByRules``); ``None``
+    where the game records no split or the pool check has no table after its hand."""
+    split = next((e for e in game.game_events if e.action == "split"), None)
+    pool = rules.pools.get(game.format)
+    if split is None or pool is None or not hands:
+        return None
+    no = split.after_hand_no
+    standing = judged.standings.get(no)
+    if standing is None or not standing.active:
+        return None
+    kind = judged.split_kind or split.split_kind or "auto"
+    missed = left_out(unit.findings, hands, no, standing, pool.is_eliminated)
+    players = in_seat_order(hands, (*standing.active, *missed))
+    refused = _not_split(kind, players, standing.scores, pool, no, game)
+    return SplitByRules(no, kind, standing, tuple(players), missed, refused)
+
+
 def _split_payouts(
     unit: UnitAudit,
     judged: PoolJudgement,
@@ -513,21 +595,21 @@ def _split_payouts(
     """The shares of a pool split (``split.split_shares``) of the split's kind by the rules
     (``judged``): the players still in after the split's hand, with their scores then, in
     the seat order of hand 1. A ``pool.split`` finding's expected share is the pool check's
-    own word and is shown where it names a player. Where the rules keep in a player the
-    record put out (``left_out``), the check's shares are the record's players': the
-    shares are then said as the rules give them with that player, or that the rules make
-    no split, and "not compared" (a blind tester read "B's split share ... agrees" with a
-    player still in by the rules left out of it)."""
-    split = next((e for e in game.game_events if e.action == "split"), None)
+    own word and is shown where it names a player. The split's checks count the record's
+    split of the record's players: where the rules keep in a player the record put out
+    (``left_out``), the shares are said as the rules give them with that player, and "not
+    compared" (a blind tester read "B's split share ... agrees" with a player still in by
+    the rules left out of it); where the rules make no such split (``_not_split``: a split
+    by agreement below its criteria, or not accepted by all), each share is "none" by the
+    rules, with why, and "not compared" (a blind tester read "113.33 by the rules ...
+    agrees" of a manual split the rules forbid)."""
+    reading = split_by_rules(unit, judged, hands, game, rules)
     pool = rules.pools.get(game.format)
-    if split is None or pool is None or not hands:
+    if reading is None or pool is None:
         return ()
-    no = split.after_hand_no
-    standing = judged.standings.get(no)
-    if standing is None or not standing.active:
-        return ()
+    no, kind, standing = reading.after, reading.kind, reading.standing
+    players, missed, not_split = list(reading.players), reading.missed, reading.refused
     scores, rebuys = standing.scores, standing.rebuys
-    kind = judged.split_kind or split.split_kind or "auto"
     entries = len(hands[0].seats) + rebuys
     seated = in_seat_order(hands, standing.active)
     owed, how, cite = _shares(kind, seated, scores, pool, game, rules, fee, entries)
@@ -545,9 +627,6 @@ def _split_payouts(
         more = and_words([p for p in seated if given[p] > owed[p]])
         how = _shares(kind, seated, scores, pool, game, rules, fee, entries, spare_to=more)[1]
         owed = given
-    missed = left_out(unit.findings, hands, no, standing, pool.is_eliminated)
-    players = in_seat_order(hands, (*standing.active, *missed))
-    not_split = _not_split(kind, players, scores, pool, no, game) if missed else ""
     with_them, how_with = _shares(kind, players, scores, pool, game, rules, fee, entries)[:2]
     out = []
     for player in [*players, *sorted(set(paid) - set(players))]:
@@ -557,10 +636,20 @@ def _split_payouts(
             drops = pool.first_drops_left(scores[player])
             score += f", {drops} first drop{'s' if drops != 1 else ''} left"
         score += ": " if score else ""
-        if not missed:
+        mine = f"give {player} {want}" if player in owed else f"give {player} nothing"
+        if not missed and not not_split:
             out.append(Payout("split share", player, want, str(paid.get(player, ZERO)),
                               score + how if player in owed else f"{player} was not in the "
                               "game at the split", cite))  # fmt: skip
+            continue
+        if not missed:
+            words = (f"{score}by the rules {not_split}, so the game is not split after hand "
+                     f"{no} and goes on: no share is due. The split's checks count the split as "
+                     f"recorded, {how}, and {mine}: what differs from the rules is the split "
+                     "itself (the pool.split finding), not a money finding of its "
+                     "shares")  # fmt: skip
+            out.append(Payout("split share", player, "none", str(paid.get(player, ZERO)),
+                              words, cite, judged=want if player in owed else str(ZERO)))
             continue
         record = and_words(seated)
         whose = and_words(missed)
@@ -579,7 +668,6 @@ def _split_payouts(
             if kind == "manual":
                 words += " (had every player left accepted it, the shares would be " + \
                     and_words([f"{p} {with_them[p]}" for p in players]) + ")"
-        mine = f"give {player} {want}" if player in owed else f"give {player} nothing"
         words += (f". The split's checks count the players the record has in, {record}, and "
                   f"{mine}: what differs from the rules is who is in ({elimination}), not a "
                   "money finding of the split")  # fmt: skip

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from audit.findings import Finding
 from audit.games.pool import PoolJudgement, Standing
-from audit.records import Game, Hand
+from audit.records import Game, Hand, named_winners
 
 
 def in_seat_order(hands: Sequence[Hand], players: Iterable[str]) -> list[str]:
@@ -44,14 +44,32 @@ def left_out(
     return tuple(out)
 
 
-def still_in(judged: PoolJudgement, game: Game, hands: Sequence[Hand]) -> tuple[str, ...]:
+def still_in(
+    judged: PoolJudgement,
+    game: Game,
+    hands: Sequence[Hand],
+    findings: Sequence[Finding] = (),
+    eliminated: Callable[[int], bool] | None = None,
+) -> tuple[str, ...]:
     """The players still in by the rules after the last hand of a finished pool game the
     rules give no winner (an elimination they refuse), where the record ends it: its
-    recorded winner is then not the rules' (``()`` otherwise)."""
-    if judged.winner is not None or game.running or not hands or judged.split_kind:
+    recorded winner is then not the rules' (``()`` otherwise). With ``findings`` and the
+    pool's ``eliminated``, also a game the pool check gives its one player left, the
+    recorded winner, where an elimination the rules refuse put a player out before the last
+    hand and the record dealt them into no later one (``left_out``; the finding's words:
+    ``poolwords.dealt_out``): by the rules that player is still in too, so the game has no
+    winner yet (a blind tester read "won by u009" and u009's prize "by the rules ...
+    agrees" beside that finding)."""
+    if game.running or not hands or judged.split_kind:
         return ()
     if not any(e.action == "game_won" for e in game.game_events):
         return ()
     last = judged.standings.get(hands[-1].hand_no)
-    left = last.active if last is not None else ()
-    return tuple(left) if len(left) > 1 else ()
+    if last is None:
+        return ()
+    if judged.winner is None:
+        return tuple(last.active) if len(last.active) > 1 else ()
+    if eliminated is None or named_winners(game) != [judged.winner]:
+        return ()
+    missed = left_out(findings, hands, hands[-1].hand_no, last, eliminated)
+    return tuple(in_seat_order(hands, (*last.active, *missed))) if missed else ()

@@ -22,6 +22,7 @@ from audit.findings import Finding, worst_name
 from audit.games.deals import deal_by_rules, rules_winner
 from audit.games.leaving import gone_for_good
 from audit.games.pool import PoolJudgement
+from audit.games.poolwords import read_new_scores
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
@@ -109,6 +110,10 @@ class _Said:
 REFUSING = ("pool.rebuy", "pool.elimination")
 """The checks whose finding on a game event refuses it, or what it records."""
 
+_NO_MANUAL = "no manual split: it needs "
+"""How a ``pool.split`` finding on a split by agreement against its criteria begins its
+``expected`` (``games.split.manual_findings``)."""
+
 
 def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLine:
     """A game event in words; ``left`` are the players who left the game in the hand it
@@ -119,6 +124,7 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
     flagged = [f for f in said.findings if f.seq == e.seq]
     refused = next((f for f in flagged if f.check in REFUSING), None)
     fee = f" for {game.entry_fee}" if game.entry_fee is not None else ""
+    swap = _swap(said.findings, game, e) if e.action == "rebuy" else None
     limit = ""
     if pool is not None:
         at = pool.elimination_score
@@ -148,6 +154,12 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
             text = (f"{who}'s rebuy is written again (game event {e.seq}): a repeat of the "
                     f"rebuy above, and void: {who} bought back in once, for one entry "
                     "fee")  # fmt: skip
+        case "rebuy" if swap is not None:
+            text = (f"{who} buys back in{fee} (a rebuy), recorded at a new score of {e.score}; "
+                    f"by the rules the new score is {swap[1]}: the record gives the rebuys "
+                    f"after hand {e.after_hand_no} their new scores in the wrong "
+                    "order")  # fmt: skip
+            return EventLine(text, worst_name([*flagged, swap[0]]))
         case "rebuy" if refused is not None and _number(refused.expected):
             text = (f"{who} buys back in{fee} (a rebuy), recorded at a new score of {e.score}; "
                     f"by the rules the new score is {refused.expected}")  # fmt: skip
@@ -162,6 +174,13 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
             text = f"{who} accepts the split"
         case "split_reject":
             text = f"{who} rejects the split"
+        case "split" if any((f.expected or "").startswith(_NO_MANUAL) for f in flagged):
+            # a split by agreement against its criteria: the record's, not the rules'
+            need = next((f.expected or "") for f in flagged
+                        if (f.expected or "").startswith(_NO_MANUAL))  # fmt: skip
+            text = (f"the prize is recorded as split by agreement (a manual split); by the "
+                    f"rules a manual split needs {need.removeprefix(_NO_MANUAL)}: the game "
+                    "goes on")  # fmt: skip
         case "split":
             how = "by agreement (a manual split)" if e.split_kind == "manual" else "automatically"
             text = f"the prize is split {how}"
@@ -181,6 +200,20 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
 
 def _number(value: str | None) -> bool:
     return value is not None and value.lstrip("-").isdigit()
+
+
+def _swap(findings: Iterable[Finding], game: Game, e: GameEvent) -> tuple[Finding, int] | None:
+    """The one ``pool.rebuy`` finding of the rebuys after ``e``'s hand whose new scores the
+    record gives in another order (``audit.games.poolwords.swapped_rebuys``), where it
+    names ``e``'s player, and the rules' new score of ``e``'s rebuy: the finding is on the
+    first of them by turn order, and said beside each (its ``expected`` is no one number,
+    and not a rebuy the rules refuse)."""
+    after = {x.seq: x.after_hand_no for x in game.game_events}
+    for f in findings:
+        scores = read_new_scores(f.expected) if f.check == "pool.rebuy" else {}
+        if e.player in scores and f.seq is not None and after.get(f.seq) == e.after_hand_no:
+            return f, scores[e.player or ""]
+    return None
 
 
 def _rebuy_refused(who: str, f: Finding) -> str:
@@ -264,13 +297,16 @@ def _orphan_events(
 
 
 def _pool_cell(
-    text: str, wrong: Sequence[Finding], back: GameEvent | None, off: str = ""
+    text: str, wrong: Sequence[Finding], back: GameEvent | None, off: str = "",
+    swap: tuple[Finding, int] | None = None,
 ) -> Cell:
     """A player's running score after a hand, as recorded: what the rules make the score
     (``off``: a score off the rules' that is no finding of its own, with why, as
     ``Standing.off`` says it), an elimination they refuse (or one they make and the record
     does not), and a rebuy with what the rules say of it (a blind tester read "(rebuys at
-    40)" beside a pool.rebuy finding that it should be 46)."""
+    40)" beside a pool.rebuy finding that it should be 46); ``swap``: the finding of the
+    rebuys after the hand given their new scores in another order, and the rules' new score
+    of ``back`` (``_swap``)."""
     notes = [f"should be {f.expected}" for f in wrong if f.check == "pool.score"]
     if off and not notes:
         notes.append(off)
@@ -284,7 +320,10 @@ def _pool_cell(
     if back is not None:
         said = next((f for f in wrong if f.check == "pool.rebuy" and f.seq == back.seq), None)
         note = f"rebuys at {back.score}"
-        if said is not None and _number(said.expected):
+        if swap is not None:
+            note += f", should be {swap[1]}"
+            wrong = [*wrong, swap[0]]
+        elif said is not None and _number(said.expected):
             note += f", should be {said.expected}"
         elif said is not None:
             note += ", not allowed by the rules"
@@ -333,7 +372,9 @@ def pool_table(
                 text += " out"
             elif player in left:
                 text += " left"
-            cells.append(_pool_cell(text, wrong, back.get(player), off.get(player, "")))
+            rebuy = back.get(player)
+            swap = _swap(unit.findings, game, rebuy) if rebuy is not None else None
+            cells.append(_pool_cell(text, wrong, rebuy, off.get(player, ""), swap))
         gone |= {p for p in out if p is not None and p not in back} | left
         gone -= set(back)
         rows.append(

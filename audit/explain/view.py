@@ -47,6 +47,7 @@ from audit.explain.points import (
     shown_loser,
     value_view,
 )
+from audit.explain.terms import TableView, table_view
 from audit.explain.turns import TurnView, turn_views
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
@@ -256,42 +257,6 @@ NOT_LOOKED_UP_GAME = FairPlayView(
 
 
 @dataclass(frozen=True)
-class TableView:
-    """A game's table and money terms, as the games table records them; a term the
-    game's format has none of (an entry fee in points rummy) is empty."""
-
-    table_id: str
-    chip_type: str
-    entry_fee: str
-    point_value: str
-    rake_pct: str
-
-    @property
-    def terms(self) -> str:
-        """``table T1, real money, 1.0000 a point, rake 10.00%`` (``practice chips``,
-        ``tournament chips``: a real-money game's amounts are money, not chips)."""
-        money = "real money" if self.chip_type == "real" else f"{self.chip_type} chips"
-        parts = [f"table {self.table_id}", money]
-        if self.entry_fee:
-            parts.append(f"entry fee {self.entry_fee}")
-        if self.point_value:
-            parts.append(f"{self.point_value} a point")
-        parts.append(f"rake {self.rake_pct}")
-        return ", ".join(parts)
-
-
-def table_view(game: Game) -> TableView:
-    """The table and money terms of ``game``."""
-    return TableView(
-        table_id=game.table_id,
-        chip_type=game.chip_type,
-        entry_fee="" if game.entry_fee is None else str(game.entry_fee),
-        point_value="" if game.point_value is None else str(game.point_value),
-        rake_pct=f"{game.rake_pct}%",
-    )
-
-
-@dataclass(frozen=True)
 class HandView:
     """Everything the explanation of one hand says. ``unreplayable`` holds why a hand could
     not be replayed; the hand's other facts are then empty."""
@@ -373,7 +338,8 @@ def build_view(
     if audit is None or game is None or rules is None:
         reason = item.reason or "its game is not in the games table"
         view = _unreplayable(hand, reason, source=source, version=version)
-        return replace(view, table=table_view(game) if game else None, times=span(clock))
+        table = table_view(game, unit.findings) if game else None
+        return replace(view, table=table, times=span(clock))
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
     money = money_findings(hand, game, rules, findings, unit.rules_say())
@@ -419,7 +385,7 @@ def build_view(
         findings=tuple(_finding(f) for f in findings),
         verdict=_verdict(findings, skipped),
         worst=worst_name(findings),
-        table=table_view(game),
+        table=table_view(game, unit.findings),
         times=span(clock),
         skipped=skipped,
         wild_name="Cut card (wild)" if open_melds else "Wild card",

@@ -157,7 +157,7 @@ def read_games_row(
     if len(kept) != 1:
         return out
     column, value, read = kept[0]
-    said = _said(game, column, value, checks)
+    said = _said(out, column, value, checks)
     read.findings = [said, *read.findings]
     for item in read.hands:  # the hands' rows keep the games row as written
         item.row = replace(item.row, format=game.format, ruleset=game.ruleset)
@@ -241,15 +241,15 @@ def roundest(guess: Decimal, tick: Decimal, gives: Callable[[Decimal], bool]) ->
     return min(given, key=key)
 
 
-def implied_rake(out: Audited) -> Decimal | None:
-    """The rake percent the record's money takes, to two decimals: in points rummy what the
-    winners of the hands received against what their losers paid, in a pool or deals game
-    the platform's rake rows (else what the prize and splits leave) against the entries;
-    the roundest value near it (``roundest``) that gives every pot's rake, ``None`` where
-    none does or the record moved no money."""
+def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:
+    """Each pot the record's money moved and the rake it took, ``(pot, rake taken)``: in
+    points rummy each hand's (what its losers paid against what its one winner received),
+    in a pool or deals game the entries (the ``buy_in`` and ``rebuy`` rows) and the
+    platform's rake rows, else what the prize and splits leave; none where a refund row
+    moved the money back."""
     game = out.game
     assert game is not None
-    pots: list[tuple[Decimal, Decimal]] = []  # (pot, rake taken)
+    found: list[tuple[Decimal, Decimal]] = []
     if game.format == Format.POINTS:
         for item in out.hands:
             won = [r for r in item.hand.results if r.outcome == "won"]
@@ -258,27 +258,75 @@ def implied_rake(out: Audited) -> Decimal | None:
                 continue
             pot = -sum((a for a in paid if a is not None), Decimal("0.00"))
             if pot > 0:
-                pots.append((pot, pot - won[0].amount))
-    else:
-        kinds: dict[str, Decimal] = {}
-        for row in game.ledger:
-            kinds[row.kind] = kinds.get(row.kind, Decimal("0.00")) + row.amount
-        kinds = {k: kinds.get(k, Decimal("0.00")) for k in (*kinds, "buy_in", "rebuy", "prize",
-                                                            "split", "refund")}
-        entries = -(kinds["buy_in"] + kinds["rebuy"])
-        taken = kinds["rake"] if "rake" in kinds else entries - kinds["prize"] - kinds["split"]
-        if entries > 0 and not kinds["refund"]:
-            pots.append((entries, taken))
-    if not pots or (game.format == Format.POINTS and len(pots) < _EVIDENCE):
-        return None
-    total = sum((pot for pot, _ in pots), Decimal("0.00"))
-    taken = sum((taken for _, taken in pots), Decimal("0.00"))
-    guess = (taken * 100 / total).quantize(_TWO, ROUND_HALF_UP)
-    found = roundest(guess, _TWO, lambda pct: 0 <= pct < 100 and all(
-        rake(pot, pct) == taken for pot, taken in pots))  # fmt: skip
-    if found is None or (game.format != Format.POINTS and found % _QUARTER):
-        return None  # one pot: only a rake a platform sets (a quarter percent) is a reading
+                found.append((pot, pot - won[0].amount))
+        return found
+    kinds: dict[str, Decimal] = {}
+    for row in game.ledger:
+        kinds[row.kind] = kinds.get(row.kind, Decimal("0.00")) + row.amount
+    kinds = {k: kinds.get(k, Decimal("0.00")) for k in (*kinds, "buy_in", "rebuy", "prize",
+                                                        "split", "refund")}
+    entries = -(kinds["buy_in"] + kinds["rebuy"])
+    taken = kinds["rake"] if "rake" in kinds else entries - kinds["prize"] - kinds["split"]
+    if entries > 0 and not kinds["refund"]:
+        found.append((entries, taken))
     return found
+
+
+def implied_rake(out: Audited) -> Decimal | None:
+    """The rake percent the record's money takes (``pots``), to two decimals: the roundest
+    value near it (``roundest``) that gives every pot's rake, ``None`` where none does or
+    the record moved no money (in points rummy, fewer than two pots)."""
+    game = out.game
+    assert game is not None
+    found = pots(out)
+    if not found or (game.format == Format.POINTS and len(found) < _EVIDENCE):
+        return None
+    total = sum((pot for pot, _ in found), Decimal("0.00"))
+    taken = sum((taken for _, taken in found), Decimal("0.00"))
+    guess = (taken * 100 / total).quantize(_TWO, ROUND_HALF_UP)
+    pct = roundest(guess, _TWO, lambda pct: 0 <= pct < 100 and all(
+        rake(pot, pct) == taken for pot, taken in found))  # fmt: skip
+    if pct is None or (game.format != Format.POINTS and pct % _QUARTER):
+        return None  # one pot: only a rake a platform sets (a quarter percent) is a reading
+    return pct
+
+
+def rake_moved(out: Audited, written: Decimal) -> str:
+    """The money a rake read otherwise moved, in words: the rake the games row's percent
+    (``written``) takes of the record's pots and what it leaves to pay out, against what
+    the record took and paid out (a blind tester's finding gave the two percents and no
+    amount: "12.50 more paid out as prize than the games row gives" was nowhere).
+
+    >>> from types import SimpleNamespace as Ns
+    >>> from audit.records import LedgerRow
+    >>> rows = [LedgerRow("a", "buy_in", Decimal("-125.00")),
+    ...         LedgerRow("b", "buy_in", Decimal("-125.00")),
+    ...         LedgerRow("a", "prize", Decimal("225.00")),
+    ...         LedgerRow(None, "rake", Decimal("25.00"))]
+    >>> rake_moved(Ns(game=Ns(format="pool_101", ledger=rows), hands=[]), Decimal("15.00"))
+    ' By the games row the rake is 37.50 of the 250.00 paid in, leaving 212.50 to pay out; \
+the ledger took 25.00 and paid out 225.00, 12.50 more than the games row gives.'
+    """
+    found = pots(out)
+    if not found:
+        return ""
+    game = out.game
+    assert game is not None
+    total = sum((pot for pot, _ in found), Decimal("0.00"))
+    took = sum((taken for _, taken in found), Decimal("0.00"))
+    by_row = sum((rake(pot, written) for pot, _ in found), Decimal("0.00"))
+    more = by_row - took
+    than = (f"{more} more than" if more > 0 else f"{-more} less than" if more < 0
+            else "as much as")  # fmt: skip
+    if game.format == Format.POINTS:
+        n = len(found)
+        return (f" By the games row the rake of the {n} pot{'s' if n != 1 else ''} is {by_row} "
+                f"of the {total} the losers paid, leaving {total - by_row} to the winners; the "
+                f"record took {took} and the winners received {total - took}, {than} the games "
+                "row gives.")  # fmt: skip
+    return (f" By the games row the rake is {by_row} of the {total} paid in, leaving "
+            f"{total - by_row} to pay out; the ledger took {took} and paid out {total - took}, "
+            f"{than} the games row gives.")
 
 
 _WORDS = {
@@ -293,8 +341,11 @@ _WORDS = {
 }
 
 
-def _said(game: Game, column: str, value: str, checks: list[str]) -> Finding:
-    """The reading's one finding (module docstring)."""
+def _said(out: Audited, column: str, value: str, checks: list[str]) -> Finding:
+    """The reading's one finding (module docstring); a rake's says the money it moved
+    (``rake_moved``)."""
+    game = out.game
+    assert game is not None
     check = next((c for c in CHECK[column] if c in checks), CHECK[column][0])
     was = str(getattr(game, column))
     shown, wrote = value, was
@@ -302,7 +353,23 @@ def _said(game: Game, column: str, value: str, checks: list[str]) -> Finding:
         shown, wrote = FORMAT_NAMES.get(value, value), FORMAT_NAMES.get(was, was)
     shoe = " (its shoes are that ruleset's)" if column == "ruleset" else ""  # (candidates)
     message = _WORDS[column].format(g=game.game_id, v=shown, w=wrote, shoe=shoe)
+    if column == "rake_pct":
+        message += rake_moved(out, game.rake_pct)
     return finding(
         check, game_id=game.game_id, expected=value, recorded=was, message=message,
         rule=contract(f"games.{column}"), severity=Severity.CRITICAL,
     )  # fmt: skip
+
+
+def readings(findings: Sequence[Finding]) -> dict[str, Finding]:
+    """The games row's columns the audit read otherwise, each with its one finding (its
+    ``expected`` the value the game was audited by, its ``recorded`` the row's): what
+    shows the game as read must say the row's value beside it (``explain``)."""
+    out: dict[str, Finding] = {}
+    for f in findings:
+        column = f.rule.split(":", 1)[0].removeprefix("games.")
+        if (column in CHECK and f.check in CHECK[column] and f.rule == contract(f"games.{column}")
+                and f.hand_id is None and f.player_id is None and f.expected is not None
+                and f.recorded is not None):  # fmt: skip
+            out.setdefault(column, f)
+    return out

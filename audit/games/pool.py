@@ -33,7 +33,7 @@ Readings chosen where 000_ allows two:
   ``"still_in"`` counts only the players left after its eliminations), and "the highest
   score of the round" is the highest score among the players still in.
 - Several rebuyers take 1 + highest, 2 + highest, ... in the turn order of the hand just
-  played.
+  played; those scores recorded in another order are one finding naming every player.
 - Auto split: every player left (2 or more, after rebuys) above ``auto_split_above``; a
   game that qualified must split, so one that went on is one finding, on the first hand
   it was due after (not again on the hands played on), and a split then
@@ -61,7 +61,7 @@ from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
-from audit.games.poolwords import dealt_out, ended_early, instead, score_words
+from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
@@ -293,6 +293,8 @@ class _PoolCheck:
                     f"{player} was eliminated after hand {self.gone[player]} but is seated "
                     f"in hand {hand.hand_no} without a rebuy.",
                     hand_id=hand.hand_id, player_id=player,
+                    expected=f"out after hand {self.gone[player]}",
+                    recorded=f"seated in hand {hand.hand_no}",
                 )  # fmt: skip
 
     def absent(self, hand: Hand, before: list[str]) -> None:
@@ -484,6 +486,7 @@ class _PoolCheck:
                     f"{who} is recorded as eliminated after hand {no}, a hand they did "
                     "not play.",
                     hand_id=hand.hand_id, player_id=who, seq=event.seq,
+                    expected=f"a player of hand {no}", recorded=f"not dealt into hand {no}",
                 )  # fmt: skip
         # Who is out follows the rules, each difference being its one finding. A player the
         # rules put out with no row saying so is out: a rebuy of theirs is judged as one,
@@ -688,6 +691,7 @@ class _PoolCheck:
             self.keep(player, expected if allowed else recorded, recorded,
                       f"when {player} rebought after hand {no}")  # fmt: skip
             self.tally[player] = recorded
+        self.out = swapped_rebuys(self.out, hand, in_turn, highest)  # one order, one finding
         return back
 
     # ---------------------------------------------------------------- splits

@@ -1,11 +1,12 @@
 """The words of the pool check's findings (audit/games/pool.py) that follow the pool
-rules: why a score is out or still in, who rebought first after one hand, a running score
-off the rules', what the record did instead of a split it owed, and what a refused
-elimination that ended the game did with the prize."""
+rules: why a score is out or still in, who rebought first after one hand (and the new
+scores of one hand's rebuys given in another order), a running score off the rules', what
+the record did instead of a split it owed, and what a refused elimination that ended the
+game did with the prize."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
@@ -34,6 +35,79 @@ def in_turn(hand: Hand, rebuyers: list[str], highest: int) -> str:
         f"was {', '.join(hand.seats)}: {first} rebought first, at {highest + 1}, "
         + ", ".join(f"then {p} at {highest + 2 + i}" for i, p in enumerate(rest))
     )
+
+
+def swapped_rebuys(
+    found: list[Finding], hand: Hand, rebuyers: list[str], highest: int
+) -> list[Finding]:
+    """``found`` with the findings of rebuys after ``hand`` recorded at a wrong new score
+    (``rebuyers`` in its turn order, the highest score still in ``highest``) that are the
+    rules' new scores given to those players in another order made one finding naming
+    them all, on the first by turn order: one ordering mistake, one finding (a blind
+    tester: two rebuys written in row order were two findings, each telling the whole
+    story). A new score that is simply wrong, no other rebuyer's by the rules, stays its
+    own finding."""
+    wrong = {f.player_id: f for f in found if f.check == "pool.rebuy"
+             and f.hand_id == hand.hand_id and f.player_id in rebuyers
+             and (f.expected or "").isdigit() and (f.recorded or "").isdigit()}  # fmt: skip
+    order = [p for p in rebuyers if p in wrong]
+    cycle = _cycles({p: (int(wrong[p].expected or 0), int(wrong[p].recorded or 0))
+                     for p in order})  # fmt: skip
+    if not cycle:
+        return found
+    rules = {p: int(wrong[p].expected or 0) for p in cycle}
+    given = {p: int(wrong[p].recorded or 0) for p in cycle}
+    words = (f"{and_words(cycle)} rebought after hand {hand.hand_no}, and the record gives "
+             f"them the new scores {and_words([str(s) for s in sorted(rules.values())])} in "
+             f"the wrong order: {and_words([f'{p} at {given[p]}' for p in cycle])} (the "
+             f"highest score still in was {highest} by the rules"
+             f"{in_turn(hand, rebuyers, highest)}).")  # fmt: skip
+    one = replace(wrong[cycle[0]], message=words, expected=new_scores(rules),
+                  recorded=new_scores(given))  # fmt: skip
+    gone = {id(wrong[p]) for p in cycle[1:]}
+    return [one if f is wrong[cycle[0]] else f for f in found if id(f) not in gone]
+
+
+def _cycles(wrong: Mapping[str, tuple[int, int]]) -> list[str]:
+    """The players of ``wrong`` (each rebuy's new score by the rules and as recorded, in
+    turn order) whose recorded score is another's by the rules, whose recorded score is a
+    third's ... back round to their own: the rules' scores given in another order.
+
+    >>> _cycles({"A": (56, 57), "B": (57, 56), "C": (58, 60)})
+    ['A', 'B']
+    >>> _cycles({"A": (56, 57), "B": (57, 58), "C": (58, 56)}), _cycles({"A": (56, 57)})
+    (['A', 'B', 'C'], [])
+    """
+    whose = {rules: player for player, (rules, _) in wrong.items()}
+
+    def back(player: str) -> bool:
+        at = whose.get(wrong[player][1])
+        for _ in wrong:
+            if at is None or at == player:
+                break
+            at = whose.get(wrong[at][1])
+        return at == player
+
+    return [player for player in wrong if back(player)]
+
+
+def new_scores(scores: Mapping[str, int]) -> str:
+    """A swap of rebuys' new scores' ``expected`` or ``recorded``: each player's new score,
+    ``u006 56, u034 57`` (``read_new_scores`` reads it back)."""
+    return ", ".join(f"{player} {score}" for player, score in scores.items())
+
+
+def read_new_scores(text: str | None) -> dict[str, int]:
+    """Each player's new score in a swap's ``expected`` or ``recorded`` (``new_scores``);
+    empty for any other text.
+
+    >>> read_new_scores("u006 56, u034 57"), read_new_scores("57"), read_new_scores(None)
+    ({'u006': 56, 'u034': 57}, {}, {})
+    """
+    pairs = [part.rpartition(" ") for part in (text or "").split(", ")]
+    if not all(player and score.isdigit() for player, _, score in pairs):
+        return {}
+    return {player: int(score) for player, _, score in pairs}
 
 
 def over(pool: PoolRules) -> str:

@@ -71,7 +71,9 @@ class PoolRules:
     rebuy_min_players: int
     rebuy_counts: Literal["hand", "still_in"]
     """Who counts toward ``rebuy_min_players``: everyone who played the hand, the player
-    who lost it included (000_), or only those still in after its eliminations."""
+    who lost it included (000_) and a player who left the game in it not (they are gone
+    from the table: audit/games/leaving.py), or only those still in after its
+    eliminations."""
     rebuy_below: int
     manual_split_min_score: int
     drop_base: int

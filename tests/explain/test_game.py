@@ -27,6 +27,7 @@ from audit.explain import (
 )
 from audit.explain.game import GameView
 from audit.explain.ledgerview import signed
+from audit.explain.payouts import refused_rebuys
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.sim import simulate
 from audit.skipped import skipped_words
@@ -37,6 +38,8 @@ from tests.explain.hands import DISPUTE, INVALID
 from tests.explain.test_golden import PLAIN
 from tests.explain.test_html import QUOTES, SCRIPT
 from tests.games.test_end_to_end import rows, running, tamper
+from tests.games.test_pool import ev
+from tests.games.test_pool import pool_game as pool_game_of
 from tests.replay.cases import base
 from tests.replay.parquet import write_log
 from tests.replay.scenario import scenario
@@ -233,6 +236,40 @@ def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path)
         "[major] pool.rebuy: P2 rebought after hand 2 at 80, but the new score should be " in text
     )
     assert "(hand GP-02, P2, game event 1) rule: pool_101.rebuy_below: " in text
+
+
+def test_rebuys_given_each_others_new_scores_say_each_ones_score_by_the_rules() -> None:
+    """`pool_101.rebuy_below` (000_1729c72ad4c1f885.txt: rebuys "as per their turn in the
+    game with scores 58, 59, 60"): C and E, out after hand 1 (turn order A, C, B, E, D),
+    are written back at each other's new scores, 59 and 58. That is one pool.rebuy finding,
+    on C (blind tester b59); each rebuy's line and cell still say its own score by the
+    rules, and neither rebuy is read as one the rules refuse (the finding's expected names
+    both players, no one number)."""
+    points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57}, {"A": 0, "C": 2, "B": 2, "E": 2,
+                                                                  "D": 2}]  # fmt: skip
+    out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
+    ledger = [*((p, "buy_in", "-100.00") for p in "ACBED"), ("E", "rebuy", "-100.00"),
+              ("C", "rebuy", "-100.00")]  # fmt: skip
+    game, hands = pool_game_of(points, [*out, ev(1, "E", "rebuy", 58), ev(1, "C", "rebuy", 59)],
+                               ledger)  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, hands))
+    assert [(f.check, f.player_id, f.expected) for f in unit.findings
+            if f.check != "game.running"] == [("pool.rebuy", "C", "C 58, E 59")]  # fmt: skip
+    assert refused_rebuys(game, unit.findings) == ()
+    view = build_game_view(unit, source="logs", version="V")
+    assert view.scores is not None
+    row = view.scores.rows[0]
+    assert [(c.note, c.severity) for c in row.cells] == [
+        ("", ""), ("rebuys at 59, should be 58", "major"), ("", ""),
+        ("rebuys at 58, should be 59", "major"), ("", ""),
+    ]  # fmt: skip
+    order = "the record gives the rebuys after hand 1 their new scores in the wrong order"
+    assert [(e.text, e.severity) for e in row.events][2:] == [
+        ("E buys back in for 100.00 (a rebuy), recorded at a new score of 58; by the rules "
+         f"the new score is 59: {order}", "major"),
+        ("C buys back in for 100.00 (a rebuy), recorded at a new score of 59; by the rules "
+         f"the new score is 58: {order}", "major"),
+    ]  # fmt: skip
 
 
 def test_ledger_prize_paid_to_another_player_is_one_finding_and_said_so(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from dataclasses import replace
 from decimal import Decimal
 
 from audit.explain import build_view, render_game_text
-from audit.records import GameUnit, LedgerRow
+from audit.explain.game import GameView
+from audit.records import GameEvent, GameUnit, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
 from tests.explain.test_winner import fees_and_prize, game_view, hands, won_by
@@ -140,3 +141,60 @@ def test_leftover_paise_given_to_another_player_agree_and_say_who_had_them() -> 
         "25.87 in 3 equal shares of 8.62, C a paisa more (the rules do not say who gets the "
         "paise left over)"
     )
+
+
+def manual_split(p1: str, p2: str) -> GameView:
+    """Two hands of 101 pool (P1 20, P2 40 after hand 2), then P2 offers a split, P1
+    accepts and the game is split by agreement; the ledger pays P1 ``p1`` and P2 ``p2``."""
+    game, played = hands(scored([P2_LOSES, P1_DROPS]), game_format="pool_101")
+    events = [GameEvent(2, 1, "P2", "split_offer", None, None),
+              GameEvent(2, 2, "P1", "split_accept", None, None),
+              GameEvent(2, 3, None, "split", None, "manual")]  # fmt: skip
+    ledger = [LedgerRow("P1", "buy_in", Decimal("-100.00")),
+              LedgerRow("P2", "buy_in", Decimal("-100.00")),
+              LedgerRow("P1", "split", Decimal(p1)), LedgerRow("P2", "split", Decimal(p2)),
+              LedgerRow(None, "rake", Decimal("20.00"))]  # fmt: skip
+    return game_view(replace(game, game_events=events, ledger=ledger), played)
+
+
+def test_manual_split_min_score_a_split_the_rules_forbid_has_no_share_by_the_rules_000() -> None:
+    """`pool_101.manual_split_min_score` (000_1729c72ad4c1f885.txt: "Manual Split will be
+    enabled in 101 pool game, only when the Total Score ... greater than or equal to 61"):
+    after hand 2 P1 has 20 and P2 40, P2 offers a split and P1 accepts; the record splits
+    the prize of 180.00 by agreement, 135.00 and 45.00 (the record's manual shares). By the
+    rules there is no split and the game goes on, so no share exists: each is "none" by the
+    rules, "not compared" (the split's checks count the record's split; what is wrong is
+    the split, its one pool.split finding), with why; the result says the record split it
+    though the rules do not allow that split (a blind tester read "u009's split share:
+    113.33 by the rules, 113.33 recorded: agrees" and "the prize was split by agreement"
+    beside that finding)."""
+    view = manual_split("135.00", "45.00")
+    assert [(f.check, f.recorded) for f in view.findings] == [("pool.split", "manual split")]
+    assert view.result == (
+        "recorded as split by agreement after hand 2, though the rules do not allow that "
+        "split: a split by agreement needs every score at 61 or more (the lowest is 20), so by "
+        "the rules the game goes on (pool.split, see the findings)"
+    )
+    assert view.ledger is not None
+    shares = {p.player: p for p in view.ledger.payouts if p.what == "split share"}
+    assert [(p, s.rules_give, s.recorded, s.verdict) for p, s in shares.items()] == [
+        ("P1", "none", "135.00", "not compared"), ("P2", "none", "45.00", "not compared"),
+    ]  # fmt: skip
+    assert shares["P1"].how.startswith(
+        "score 20, 4 first drops left: by the rules a split by agreement needs every score at "
+        "61 or more (the lowest is 20), so the game is not split after hand 2 and goes on: no "
+        "share is due. The split's checks count the split as recorded"
+    )
+    assert view.ledger.owed == ""
+    text = flat(render_game_text(view, width=200))
+    assert "P1's split share: none by the rules, 135.00 recorded: not compared" in text
+    assert ("the prize is recorded as split by agreement (a manual split); by the rules a "
+            "manual split needs every score at 61 or more (the lowest is 20): the game goes "
+            "on") in text
+    assert "agrees" not in text.split("P1's split share")[1]
+    # a share paid otherwise than the record's split gives is its pool.split finding: differs
+    view = manual_split("140.00", "40.00")
+    assert view.ledger is not None
+    assert [(p.player, p.verdict) for p in view.ledger.payouts if p.what == "split share"] == [
+        ("P1", "differs"), ("P2", "differs"),
+    ]  # fmt: skip

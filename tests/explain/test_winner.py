@@ -16,6 +16,7 @@ from audit.explain.game import GameView
 from audit.explain.ledgerview import Payout
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.unit import audit_unit
+from tests.explain.games import _pool_hand
 from tests.explain.test_game import flat
 from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base
 from tests.replay.scenario import scenario
@@ -209,6 +210,46 @@ def test_an_elimination_the_rules_refuse_is_said_as_recorded_and_the_prize_not_c
     text = flat(render_game_text(view, width=200))
     assert "P1's prize: 0.00 by the rules, 180.00 recorded: not compared" in text
     assert "differs" not in text
+
+
+def test_an_elimination_refused_before_the_last_hand_leaves_the_game_with_no_winner_000() -> (
+    None
+):
+    """`pool_101.elimination_score` ("a player whose running score reaches 101 is
+    eliminated") and schemas/money.md step 4: P3 is recorded as eliminated at 33 after hand
+    1 of 2 and dealt into no later hand; P2 is rightly out at 117 after hand 2, and P1 is
+    named the winner and paid the prize of 270.00. The one finding is the elimination's
+    (``poolwords.dealt_out`` says who was named and paid); by the rules P1 and P3 are still
+    in, so the result says the game has no winner yet and the prize, judged against the
+    recorded winner, is "not compared" (a blind tester read "Result: won by u009" and
+    "u009's prize: 27.00 by the rules, 27.00 recorded: agrees ... to u009, who won the
+    game" beside that finding)."""
+    kws = [_pool_hand(1, {"P1": 0, "P2": 77, "P3": 33}),
+           base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)},
+                score_after={"P1": 0, "P2": 117})]  # fmt: skip
+    game, played = hands(kws, game_format="pool_101")
+    fees = [LedgerRow(p, "buy_in", Decimal("-100.00")) for p in ("P1", "P2", "P3")]
+    game = replace(game, game_events=[GameEvent(1, 1, "P3", "eliminated", 33, None),
+                                      GameEvent(2, 2, "P2", "eliminated", 117, None),
+                                      won_by("P1", 2)],
+                   ledger=[*fees, LedgerRow("P1", "prize", Decimal("270.00")),
+                           LedgerRow(None, "rake", Decimal("30.00"))])  # fmt: skip
+    view = game_view(game, played)
+    assert [(f.check, f.player) for f in view.findings] == [("pool.elimination", "P3")]
+    assert view.result == (
+        "recorded as won by P1; by the rules P1 and P3 are still in after the last hand, so "
+        "the game has no winner yet (pool.elimination, see the findings)"
+    )
+    assert view.scores is not None
+    assert [e.text for e in view.scores.rows[1].events][-1] == (
+        "P1 is recorded as winning the game; by the rules P1 and P3 are still in after the "
+        "last hand, so the game has no winner yet"
+    )
+    prize = prizes(view)["P1"]
+    assert (prize.rules_give, prize.recorded, prize.verdict) == ("0.00", "270.00", "not compared")
+    text = flat(render_game_text(view, width=200))
+    assert "P1's prize: 0.00 by the rules, 270.00 recorded: not compared" in text
+    assert "who won the game" not in text
 
 
 def test_a_rebuy_the_rules_do_not_allow_is_said_as_recorded_and_counted_so() -> None:

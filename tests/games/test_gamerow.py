@@ -15,7 +15,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from audit.explain import load_game_view
 from audit.games.gamerow import LEAVES
+from audit.money import rake
 from audit.run import replay_logs
 from audit.sim import simulate
 from tests.games.test_end_to_end import Row, rows, tamper
@@ -103,6 +105,39 @@ def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
     assert (said["expected"], said["recorded"]) == (f"{true:.2f}", f"{true + Decimal('2.50'):.2f}")
     assert said["message"].startswith(f"Every payout of game {game['game_id']} takes a rake "
                                       f"of {true:.2f}%, but its games row says")  # fmt: skip
+    if fmt != "pool_101":  # each hand's pot: the rake by the row against what was taken
+        assert " By the games row the rake of the " in said["message"]
+        assert "the losers paid, leaving" in said["message"]
+        return
+    # the money it moved, said (a blind tester's finding gave the percents alone): the
+    # games row's rake and prize against the ledger's
+    ledger = [r for r in rows(logs, "ledger") if r["game_id"] == game["game_id"]]
+    paid_in = -sum((r["amount"] for r in ledger if r["kind"] in ("buy_in", "rebuy")),
+                   Decimal("0.00"))  # fmt: skip
+    took = sum((r["amount"] for r in ledger if r["kind"] == "rake"), Decimal("0.00"))
+    by_row = rake(paid_in, true + Decimal("2.50"))
+    assert said["message"].endswith(
+        f"wrong. By the games row the rake is {by_row} of the {paid_in} paid in, leaving "
+        f"{paid_in - by_row} to pay out; the ledger took {took} and paid out {paid_in - took}, "
+        f"{by_row - took} more than the games row gives."
+    )
+    # explain shows the game as read, the games row's rake beside the ledger's, and the
+    # sums counting the ledger's rake as recorded (it said "rake 10.00%" and "agrees")
+    view = load_game_view(logs, game["game_id"])
+    assert view.table is not None
+    assert view.table.terms.endswith(
+        f"rake {true + Decimal('2.50'):.2f}% by the games row; the ledger took {true:.2f}%")
+    assert view.ledger is not None
+    assert view.ledger.sums_title == f"By the rules, with the ledger's rake of {true:.2f}% " \
+        "counted as recorded"
+    (fee,) = [p for p in view.ledger.payouts if p.what == "rake"]
+    assert fee.verdict == f"agrees, with the ledger's rake of {true:.2f}% counted as recorded"
+    assert fee.how.endswith(
+        f"the rake the ledger took, not the games row's {true + Decimal('2.50'):.2f}% (the "
+        f"ledger.balance finding on the games row); by the games row the rake is {by_row} of "
+        f"the {paid_in} paid in, leaving {paid_in - by_row} to pay out; the ledger took {took} "
+        f"and paid out {paid_in - took}, {by_row - took} more than the games row gives"
+    )
 
 
 def test_games_ruleset_naming_the_other_preset_is_one_deck_composition(

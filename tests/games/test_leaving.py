@@ -186,6 +186,19 @@ def test_pool_rebuy_min_players_counts_no_player_who_left_the_hand() -> None:
         "(C left it); a rebuy needs at least 3.")
 
 
+def test_pool_rebuy_counts_says_a_player_who_left_the_hand_is_not_counted_000() -> None:
+    """`pool_101.rebuy_counts` and `pool_201.rebuy_counts` (000_1729c72ad4c1f885.txt: "When
+    more than two players are playing at a table, the player who has lost the game ... has
+    an opportunity to Re-Buy"): the rule's words say what the check above does, a player
+    who left the game in the hand not counted (they said "count everyone who played the
+    hand": blind tester b59), and still cite the seed."""
+    for fmt in ("pool_101", "pool_201"):
+        rule = RULES.rule(f"{fmt}.rebuy_counts")
+        assert "the player who lost it and was eliminated included" in rule.text
+        assert "but not a player who left the game in it" in rule.text
+        assert rule.source.startswith("000_1729c72ad4c1f885.txt: 'When more than two players")
+
+
 def test_pool_rebuy_a_player_who_left_has_no_rebuy_and_buys_nothing() -> None:
     """`pool_101.rebuy_below` (schemas/README.md: a player who leaves a pool game has "no
     rebuy"): C leaves in hand 1 at 20 and is dealt into no later hand, and a rebuy is

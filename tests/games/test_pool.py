@@ -348,10 +348,22 @@ def test_elimination_score_copied_from_a_wrong_running_score_is_that_score_findi
 
 
 def test_elimination_seated_again_without_rebuy() -> None:
-    """000_: an eliminated player plays on only by a Re-Buy."""
+    """000_: an eliminated player plays on only by a Re-Buy. The finding says what the
+    rules and the record make of B (it had neither: blind tester b59)."""
     points = [*ELIM[:2], {"A": 0, "B": 0, "C": 20}]
     found = run(*pool_game(points, [ev(2, "B", "eliminated", 110)]))
     assert keys(found) == [("pool.elimination", "g1", "h3", "B")]
+    assert (found[0].expected, found[0].recorded) == ("out after hand 2", "seated in hand 3")
+
+
+def test_elimination_score_a_row_after_a_hand_not_played_says_both_000() -> None:
+    """`pool_101.elimination_score` (000_1729c72ad4c1f885.txt, 101 Pool): D, who never
+    played, is written out after hand 1; the finding says what the rules and the record
+    make of it, not two nulls."""
+    points = [{"A": 20, "B": 30, "C": 0}]
+    (found,) = run(*pool_game(points, [ev(1, "D", "eliminated", 110)]))
+    assert keys([found]) == [("pool.elimination", "g1", "h1", "D")]
+    assert (found.expected, found.recorded) == ("a player of hand 1", "not dealt into hand 1")
 
 
 # ---------------------------------------------------------------- pool.rebuy
@@ -421,21 +433,46 @@ def test_rebuy_several_words_say_who_rebought_first_and_at_what() -> None:
     """`pool_101.rebuy_below`, 000_1729c72ad4c1f885.txt: "the players Re-Buyin will Re-Buy
     as per their turn in the game with scores 58, 59, 60": the turn order of the hand just
     played, whatever the rows' seq. E's rebuy is written first at 58 and C's at 59, but C
-    comes before E in hand 1's turn order: each finding says so and what each gets (it
+    comes before E in hand 1's turn order: the finding says so and what each gets (it
     said only "should be 59 (the highest score still in was 57 by the rules)": a blind
-    tester)."""
+    tester). The two scores given in the wrong order are one finding, on C, the first by
+    turn order, naming both (it was two, each telling the whole story: blind tester b59)."""
     points = [{"A": 35, "C": 110, "B": 22, "E": 105, "D": 57}]
     out = [ev(1, "C", "eliminated", 110), ev(1, "E", "eliminated", 105)]
     found = run(*pool_game(points, [*out, ev(1, "E", "rebuy", 58), ev(1, "C", "rebuy", 59)]))
-    order = (
-        "(the highest score still in was 57 by the rules; rebuys after one hand count up in "
-        "its turn order, which in hand 1 was A, C, B, E, D: C rebought first, at 58, then E "
-        "at 59)."
-    )
-    assert [(f.player_id, f.expected, f.recorded, f.message) for f in found] == [
-        ("E", "59", "58", f"E rebought after hand 1 at 58, but the new score should be 59 {order}"),
-        ("C", "58", "59", f"C rebought after hand 1 at 59, but the new score should be 58 {order}"),
-    ]
+    assert [(f.player_id, f.seq, f.expected, f.recorded, f.message) for f in found] == [(
+        "C", 3, "C 58, E 59", "C 59, E 58",
+        "C and E rebought after hand 1, and the record gives them the new scores 58 and 59 "
+        "in the wrong order: C at 59 and E at 58 (the highest score still in was 57 by the "
+        "rules; rebuys after one hand count up in its turn order, which in hand 1 was A, C, "
+        "B, E, D: C rebought first, at 58, then E at 59).",
+    )]  # fmt: skip
+
+
+def test_rebuy_below_scores_given_round_three_rebuyers_are_one_finding_000() -> None:
+    """`pool_101.rebuy_below`, 000_1729c72ad4c1f885.txt: "as per their turn in the game with
+    scores 58, 59, 60". C, E and D rebuy after hand 1 (turn order A, C, B, E, D; A's 57
+    the highest still in), owed 58,
+    59 and 60; the record gives C 59, E 60 and D 58: the rules' scores, handed round in
+    another order, one finding naming all three."""
+    points = [{"A": 57, "C": 110, "B": 22, "E": 105, "D": 120}]
+    out = [ev(1, p, "eliminated", s) for p, s in (("C", 110), ("E", 105), ("D", 120))]
+    rebuys = [ev(1, "C", "rebuy", 59), ev(1, "E", "rebuy", 60), ev(1, "D", "rebuy", 58)]
+    found = run(*pool_game(points, [*out, *rebuys]))
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("C", "C 58, E 59, D 60", "C 59, E 60, D 58")]
+
+
+def test_rebuy_below_a_score_simply_wrong_beside_a_swap_stays_its_own_finding_000() -> None:
+    """`pool_101.rebuy_below`, 000_1729c72ad4c1f885.txt: "as per their turn in the game with
+    scores 58, 59, 60". C and E have each other's new scores (59 and 58), D has 62, no
+    rebuyer's score by the rules: the swap is one finding, D's wrong score its own."""
+    points = [{"A": 57, "C": 110, "B": 22, "E": 105, "D": 120}]
+    out = [ev(1, p, "eliminated", s) for p, s in (("C", 110), ("E", 105), ("D", 120))]
+    rebuys = [ev(1, "C", "rebuy", 59), ev(1, "E", "rebuy", 58), ev(1, "D", "rebuy", 62)]
+    found = run(*pool_game(points, [*out, *rebuys]))
+    assert sorted((f.player_id, f.expected, f.recorded) for f in found) == [
+        ("C", "C 58, E 59", "C 59, E 58"), ("D", "60", "62")]
 
 
 def test_rebuy_counts_the_player_who_lost() -> None:

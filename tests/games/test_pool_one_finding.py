@@ -180,6 +180,36 @@ def test_pool_rebuy_a_rebuy_row_written_twice_is_one_finding_and_one_entry_000()
     assert (judged.void_rebuys, judged.standings[1].rebuys) == ({2}, 1)
 
 
+def test_pool_rebuy_two_rebuys_written_in_row_order_are_one_finding_000() -> None:
+    """`pool_101.rebuy_below` (000_1729c72ad4c1f885.txt: the players re-buying "will Re-Buy
+    as per their turn in the game with scores 58, 59, 60"; docs/replay.md: "1 +, 2 + ... in
+    that hand's turn order"). C and D are out after hand 2 (turn order A, C, D, B), the
+    highest score still in 55: C rebuys at 56 and D at 57. The platform numbered them in
+    row order, D 56 and C 57, and played on from those scores to C's win. One ordering
+    mistake, one finding naming both, on C, the first by turn order (blind tester b59: two
+    findings, each telling the whole story)."""
+    points = [{"A": 55, "C": 60, "D": 40, "B": 0}, {"A": 0, "C": 50, "D": 70, "B": 20},
+              {"A": 40, "C": 0, "D": 30, "B": 35}, {"A": 80, "C": 25, "D": 40, "B": 0},
+              {"C": 0, "B": 50}]  # fmt: skip
+    events = [ev(2, "C", "eliminated", 110), ev(2, "D", "eliminated", 110),
+              ev(2, "D", "rebuy", 56), ev(2, "C", "rebuy", 57),
+              ev(4, "D", "eliminated", 126), ev(4, "A", "eliminated", 175),
+              ev(5, "B", "eliminated", 105), ev(5, "C", "game_won")]  # fmt: skip
+    ledger = [*((p, "buy_in", "-100.00") for p in "ACDB"), ("D", "rebuy", "-100.00"),
+              ("C", "rebuy", "-100.00"), ("C", "prize", "540.00"), (None, "rake", "60.00")]
+    game, hands = pool_game(points, events, ledger, ended=True)
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.rebuy", "g1", "h2", "C")]
+    assert (found.seq, found.expected, found.recorded) == (3, "C 56, D 57", "C 57, D 56")
+    assert found.message == (
+        "C and D rebought after hand 2, and the record gives them the new scores 56 and 57 in "
+        "the wrong order: C at 57 and D at 56 (the highest score still in was 55 by the rules; "
+        "rebuys after one hand count up in its turn order, which in hand 2 was A, C, D, B: C "
+        "rebought first, at 56, then D at 57)."
+    )
+    assert judge_pool(game, hands, RULES).winner == "C"
+
+
 # ---------------------------------------------------------------- an eliminated row misplaced
 
 MISPLACED = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 30, "C": 40}, {"A": 0, "C": 20}]

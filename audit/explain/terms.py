@@ -1,0 +1,90 @@
+"""A game's table and money terms in words (``TableView``), as its games row records
+them; where the audit read the row otherwise (``games.gamerow``: the game is audited, and
+explained, as read: docs/replay.md), the row's value is said beside the one the record's
+money follows, and the sums "by the rules" count that one as recorded (a blind tester read
+"rake 10.00%" and the rake and prize "agree" by the rules of a game whose games row says
+15.00%)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from audit.findings import Finding
+from audit.games.gamerow import readings
+from audit.records import Game
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A game's table and money terms, as the games table records them; a term the
+    game's format has none of (an entry fee in points rummy) is empty. ``point_value_read``
+    and ``rake_read``: the value the record's money follows where the audit read the games
+    row otherwise (empty: read as written); ``taker``: who took that rake."""
+
+    table_id: str
+    chip_type: str
+    entry_fee: str
+    point_value: str
+    rake_pct: str
+    point_value_read: str = ""
+    rake_read: str = ""
+    taker: str = "the ledger"
+
+    @property
+    def terms(self) -> str:
+        """``table T1, real money, 1.0000 a point, rake 10.00%`` (``practice chips``,
+        ``tournament chips``: a real-money game's amounts are money, not chips); ``rake
+        15.00% by the games row; the ledger took 10.00%`` where the row was read otherwise.
+
+        >>> TableView("T1", "real", "50.00", "", "15.00%", rake_read="10.00%").terms[39:]
+        'rake 15.00% by the games row; the ledger took 10.00%'
+        """
+        money = "real money" if self.chip_type == "real" else f"{self.chip_type} chips"
+        parts = [f"table {self.table_id}", money]
+        if self.entry_fee:
+            parts.append(f"entry fee {self.entry_fee}")
+        if self.point_value:
+            value = f"{self.point_value} a point"
+            if self.point_value_read:
+                value += (f" by the games row; the amounts settle at {self.point_value_read} a "
+                          "point")  # fmt: skip
+            parts.append(value)
+        rake = f"rake {self.rake_pct}"
+        if self.rake_read:
+            rake += f" by the games row; {self.taker} took {self.rake_read}"
+        parts.append(rake)
+        return ", ".join(parts)
+
+
+def table_view(game: Game, findings: Sequence[Finding] = ()) -> TableView:
+    """The table and money terms of ``game``; ``findings``: the game's, whose reading of
+    the games row (``gamerow.readings``) puts the row's value beside the game's as read."""
+    read = readings(findings)
+    value = "" if game.point_value is None else str(game.point_value)
+    said = read.get("point_value")
+    rake = read.get("rake_pct")
+    return TableView(
+        table_id=game.table_id,
+        chip_type=game.chip_type,
+        entry_fee="" if game.entry_fee is None else str(game.entry_fee),
+        point_value=said.recorded or value if said is not None else value,
+        rake_pct=f"{rake.recorded if rake is not None else game.rake_pct}%",
+        point_value_read=value if said is not None else "",
+        rake_read=f"{game.rake_pct}%" if rake is not None else "",
+        taker="the hands' pots" if game.format == "points" else "the ledger",
+    )
+
+
+def counted_read(game: Game, findings: Sequence[Finding]) -> str:
+    """What the game's sums count as recorded where the audit read its games row otherwise
+    (``the ledger's rake of 10.00%``), in the words of ``LedgerView.counted_as_recorded``;
+    empty where it read the row as written."""
+    read: Mapping[str, Finding] = readings(findings)
+    words = []
+    if "point_value" in read:
+        words.append(f"the hands' point value of {game.point_value}")
+    if "rake_pct" in read:
+        whose = "the hands'" if game.format == "points" else "the ledger's"
+        words.append(f"{whose} rake of {game.rake_pct}%")
+    return " and ".join(words)
