@@ -267,6 +267,7 @@ def _summary_line(summary: run.RunSummary) -> None:
     hands = summary.hands
     suspicions = sum(n for check, n in summary.findings.items() if check.startswith("fairplay."))
     checks = sum(n for check, n in summary.findings.items() if check.startswith("rng."))
+    found = sum(summary.findings.values())
     shuffle = run.shuffle_words(summary.rng, summary.rng_tests, checks, summary.rng_weak,
                                 summary.rng_too_few)  # fmt: skip
     typer.echo(
@@ -274,9 +275,10 @@ def _summary_line(summary: run.RunSummary) -> None:
         + f"{sum(hands.values())} hands: {hands.get('verified', 0)} verified, "
         f"{hands.get('discrepancy', 0)} with discrepancies, "
         f"{hands.get('quarantined', 0)} quarantined; "
-        f"{sum(summary.findings.values())} findings"
+        f"{found} finding{'s' * (found != 1)}"
         + (f", worst {summary.worst.value}" if summary.worst else "")
-        + (f"; fair play {'not run' if not summary.fairplay else f'{suspicions} suspicions'}")
+        + "; fair play "
+        + (f"{suspicions} suspicion{'s' * (suspicions != 1)}" if summary.fairplay else "not run")
         + f"; shuffle {shuffle}"
         + f"; outputs in {summary.out}"
     )

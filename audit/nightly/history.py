@@ -6,11 +6,15 @@ outputs: it is what the report's trend section reads, and it is written before t
 like every other output. ``DIR/history.duckdb`` holds the same rows, and every file taken
 (``files``), for queries across nights; it is brought up to the committed night after each
 commit, idempotently (keyed by the night), so a run killed at any point leaves it behind
-at worst, never ahead and never counting a night twice.
+at worst, never ahead and never counting a night twice. It is only a copy: ``history/`` is
+the source of truth, and a run that finds the database open in another process (an
+analyst's query holds DuckDB's lock on it) goes on without it and leaves it to the next
+run to bring up (``held_by``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -390,6 +394,39 @@ def merge(
         name: [r for r in past.get(name, []) if r["night"] < night] + new.get(name, [])
         for name in SCHEMAS
     }
+
+
+_LOCKED = re.compile(r"Could not set lock on file")
+_HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
+
+
+def held_by(error: BaseException) -> str | None:
+    """Who has the database open when DuckDB could not lock it for writing (another
+    process holds it, read-only or not): ``python, PID 19834`` as DuckDB names it, "" when
+    it does not; None when ``error`` is no lock conflict (the file is damaged).
+
+    >>> held_by(OSError('IO Error: Could not set lock on file "h.duckdb": Conflicting lock '
+    ...                 'is held in /usr/bin/python3 (PID 42). However, ...'))
+    'python3, PID 42'
+    >>> held_by(OSError("IO Error: The file is not a valid DuckDB database file!")) is None
+    True
+    """
+    text = str(error)
+    if not _LOCKED.search(text):
+        return None
+    found = _HOLDER.search(text)
+    return f"{Path(found.group(1)).name}, PID {found.group(2)}" if found else ""
+
+
+def recorded_night(path: Path) -> int | None:
+    """The last night ``history.duckdb`` holds, read without writing (DuckDB lets several
+    processes read a database at once); None when it cannot be read so."""
+    try:
+        with duck.connect(str(path), config={"access_mode": "READ_ONLY"}) as db:
+            row = db.execute("SELECT night FROM meta").fetchone()
+    except duckdb.Error:
+        return None
+    return int(row[0]) if row is not None else None
 
 
 def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path | None) -> bool:

@@ -8,7 +8,9 @@ game that is not running, with the rows carried from the last night), the replay
 rows. The night's folder is then renamed to ``DIR/nights/NNNN`` and ``state.json``
 replaced: that replace is the commit. A run killed before it leaves nothing the next run
 keeps; a run killed after it leaves only the history database behind, which the next run
-brings up to date first.
+brings up to date first, and the night unsaid (``work/committed``), which the next run with
+nothing new says, with its exit status. A history database open in another process is left
+behind for the next run, not taken for damage (``finish``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -33,9 +36,11 @@ from audit.nightly.carry import LOGS, RUNNING, Split, Unread, read_running, spli
 from audit.nightly.history import (
     SCHEMAS,
     NightFacts,
+    held_by,
     history_file,
     merge,
     read_history_table,
+    recorded_night,
     sync_database,
     tonight,
     write_history,
@@ -130,9 +135,12 @@ class NightSummary:
     skipped: tuple[str, ...] = ()
     """When nothing was new: the writer's own files found that no night listed yet."""
     unfinished: str = ""
-    """When nothing was new and the last night's run was killed after its commit (this run
-    brought the history up to it): that night's worst severity, whose exit status this run
-    gives, so a scheduler retrying the killed job sees the night's (``finish``)."""
+    """When nothing was new and the last night's run was stopped after its commit, before
+    it could say it (``State.unsaid``): that night's findings and worst severity, whose exit
+    status this run gives, so a scheduler retrying the killed job sees the night's."""
+    database: str = ""
+    """What became of ``history.duckdb`` when it was not simply brought up (``finish``):
+    rebuilt, brought up from behind, or left behind because another process has it open."""
 
     def line(self) -> str:
         """The one line the command prints."""
@@ -151,12 +159,12 @@ class NightSummary:
                        f" ({', '.join(self.skipped[:3])}{' and more' * (n > 3)})")  # fmt: skip
             done = ""
             if self.unfinished:  # a blind tester's retried job exited 0 on a critical night
-                done = (f"; {last} was committed by a run that stopped before it finished: "
-                        f"its findings' worst is {self.unfinished}, exit status "
-                        f"{self.exit_status}")  # fmt: skip
+                done = (f"; {last} was committed by a run that stopped before it could say "
+                        f"so: {self.unfinished}, exit status {self.exit_status}")  # fmt: skip
             return (
                 f"Nothing new since {last}: {files}{own}; {self.running} game"
                 f"{'s' * (self.running != 1)} still running; nothing committed{done}"
+                + self._database()
             )
         hands = self.hands
         changed = ""
@@ -172,13 +180,20 @@ class NightSummary:
             f"{self.running} carried to the next night; {sum(hands.values())} hands: "
             f"{hands.get('verified', 0)} verified, {hands.get('discrepancy', 0)} with "
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
-            f"findings" + (f", worst {self.worst}" if self.worst else "")
-            + (f"; fair play {f'{self.suspicions} suspicions' if self.fairplay else 'not run'}")
+            f"finding{'s' * (self.findings != 1)}" + (f", worst {self.worst}" if self.worst else "")
+            + "; fair play "
+            + (f"{self.suspicions} suspicion{'s' * (self.suspicions != 1)}" if self.fairplay
+               else "not run")
             + "; shuffle "
             + shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed, self.shuffle_weak,
                             self.shuffle_too_few)
             + f"; outputs in {self.folder}"
+            + self._database()
         )
+
+    def _database(self) -> str:
+        """The words about ``history.duckdb``, when it was not simply brought up."""
+        return f"; {self.database}" if self.database else ""
 
     def _again(self) -> str:
         """``: 999 games of earlier nights audited again, their findings with them``: a
@@ -225,38 +240,74 @@ def nightly_logs(
         )
     with open_state(state) as st:
         committed = load_committed(st)
-        unfinished = finish(st)
+        database, held = finish(st)
         try:
             summary = _night(st, committed, logs, workers, fail_on, progress, fairplay, rng,
                              rules)  # fmt: skip
         finally:
-            shutil.rmtree(st.work, ignore_errors=True)
-    if unfinished is not None and not summary.audited:
-        return replace(summary, unfinished=unfinished[1] or "none", exit_status=unfinished[0])
+            shutil.rmtree(st.work, ignore_errors=True)  # work/committed with it: said
+    if not summary.database and not (summary.audited and held):  # else the end's words
+        summary = replace(summary, database=database)
+    if st.unsaid and not summary.audited:
+        status, words = _unsaid(committed, st.night)
+        return replace(summary, unfinished=words, exit_status=status)
     return summary
 
 
-def finish(st: State) -> tuple[int, str | None] | None:
+def finish(st: State, after_commit: bool = False) -> tuple[str, bool]:
     """What follows the commit of the last night, done again at every start (a run may
     have been killed after its commit): the history database brought to it, the carried
-    rows of older nights removed. Where the history was behind (the run that committed
-    the last night was killed before it finished), that night's exit status and worst
-    severity (its run.json), else None: a run with nothing new then exits as that night
-    did, so a scheduler retrying the killed job does not read 0 for a night with findings
-    (a blind tester)."""
+    rows of older nights removed. The words for the line about the database ("" when it
+    was up to date): rebuilt when it was missing, brought up when it was behind (its run
+    stopped first, or found it open), not brought up when another process has it open;
+    and whether another process has it open.
+
+    ``history.duckdb`` is a copy of the committed night's ``history/`` and
+    ``carry/seen.parquet``, which nothing of a night reads: one open in another process
+    (an analyst's query holds DuckDB's lock on it) is no damage, so the night goes on, and
+    the first run that finds it closed brings it up, keyed by the night, every file once
+    (a blind tester's run called the state damaged and exited 2 for a reader's lock, the
+    night committed)."""
     last = st.last
-    with reading(st.folder, st.folder / HISTORY_DB, REBUILD):
-        behind = sync_database(st.folder / HISTORY_DB, last, st.night,
-                               last / CARRY / SEEN if last is not None else None)  # fmt: skip
+    path = st.folder / HISTORY_DB
+    missing = not path.exists()
+    held = None
+    with reading(st.folder, path, REBUILD):
+        try:
+            behind = sync_database(path, last, st.night,
+                                   last / CARRY / SEEN if last is not None else None)  # fmt: skip
+        except duckdb.Error as error:
+            held = held_by(error)
+            if held is None:
+                raise  # damaged: cannot be read
+            behind = False
     if st.nights.is_dir():
-        for path in sorted(st.nights.iterdir()):
-            if path.name.isdigit() and int(path.name) < st.night:
-                shutil.rmtree(path / CARRY, ignore_errors=True)
-    if not behind or last is None:
-        return None
-    with reading(st.folder, last / "run.json"):
-        run = json.loads((last / "run.json").read_text(encoding="utf-8"))
-    return int(run.get("exit_status", 0)), run.get("worst_severity")
+        for path_ in sorted(st.nights.iterdir()):
+            if path_.name.isdigit() and int(path_.name) < st.night:
+                shutil.rmtree(path_ / CARRY, ignore_errors=True)
+    if held is not None:
+        if not after_commit and recorded_night(path) == st.night:
+            return "", True  # up to date already: the reader's lock is no matter
+        return (f"{HISTORY_DB} is open in another process ({held + '; ' if held else ''}a "
+                f"query?), so it was not brought up to night {st.night}: the next run brings "
+                "it up to date once it is closed"), True  # fmt: skip
+    if not behind or last is None or after_commit:
+        return "", False
+    if missing:
+        return (f"{HISTORY_DB} was missing: rebuilt from night {st.night}'s history/ and "
+                "carry/seen.parquet"), False  # fmt: skip
+    return f"{HISTORY_DB} was behind: brought up to night {st.night}", False
+
+
+def _unsaid(committed: Committed, night: int) -> tuple[int, str]:
+    """The exit status of ``night`` and the words for it, from its history row: its run
+    committed it and stopped before it could say it, so the run that finds nothing new
+    says it and exits with its status (a blind tester's retried job exited 0 on a night
+    with critical findings)."""
+    row = next((r for r in committed.history.get("nights", []) if r["night"] == night), {})
+    n, worst = int(row.get("findings") or 0), row.get("worst_severity")
+    words = f"{n} finding{'s' * (n != 1)}" + (f", worst {worst}" if worst else "")
+    return int(row.get("exit_status") or 0), words
 
 
 @dataclass(frozen=True)
@@ -373,6 +424,8 @@ def _night(
     seen = committed.seen
     night = st.night + 1
     st.work.mkdir()
+    if st.unsaid:  # still not said if this run stops too
+        st.mark(st.night)
     intake = take(logs, seen, st.work / "incoming", committed.listed, night)
     checkpoint("taken")
     if not intake.taken and not intake.refused_listed:
@@ -448,7 +501,7 @@ def _night(
     checkpoint("renamed")
     done = st.commit(night)
     checkpoint("committed")
-    finish(done)
+    database, _ = finish(done, after_commit=True)
     checkpoint("finished")
     suspicions = sum(n for check, n in replay.findings.items() if check.startswith("fairplay."))
     return NightSummary(
@@ -478,6 +531,7 @@ def _night(
         exit_status=replay.exit_status,
         opening=replay.opening,
         rules_changed=changed,
+        database=database,
     )
 
 

@@ -8,14 +8,17 @@ DIR/
   nights/0001/ ...  each committed night: its outputs, its history, and (the last one
                     only) carry/: the file hashes seen so far, the rows of running games
                     and the seats kept for table.limit
-  work/             the run in progress: everything is built here, then renamed
+  work/             the run in progress: everything is built here, then renamed;
+                    work/committed names the night it commits, until the run has said it
 ```
 
 A night is committed by one ``os.replace`` of ``state.json`` after its folder was renamed
 into ``nights/``. Whatever a run killed before that point left (``work/``, a night folder
 beyond the committed one) is removed by the next run, which then does the night again;
 whatever it left after it (the history database behind, an old ``carry/``) is finished by
-the next run before anything else.
+the next run before anything else, and a night whose run stopped before it could say it
+(``work/committed`` naming the committed night) is said by the next run that finds nothing
+new, with its exit status.
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ WORK = "work"
 NIGHTS = "nights"
 HISTORY_DB = "history.duckdb"
 CARRY = "carry"
+COMMITTED = "committed"
+"""``work/committed``: the night the run commits, written just before its commit and
+removed with ``work/`` when the run ends, so a run that finds it naming the committed night
+knows that night's run stopped before it could say it (``State.unsaid``)."""
 OURS = frozenset({STATE, LOCK, WORK, NIGHTS, HISTORY_DB, f"{HISTORY_DB}.wal"})
 
 PAUSE_AT = "RUMMY_AUDIT_NIGHTLY_PAUSE_AT"
@@ -81,6 +88,9 @@ class State:
 
     folder: Path
     night: int
+    unsaid: bool = False
+    """The run that committed ``night`` stopped before it ended (``work/committed`` names
+    it): it never said the night nor gave its exit status."""
 
     @property
     def nights(self) -> Path:
@@ -100,9 +110,16 @@ class State:
 
     def commit(self, night: int) -> State:
         """Make ``night`` (its folder already under ``nights/``) the committed one: the one
-        atomic step of a run."""
+        atomic step of a run. ``work/committed`` names it first, so that a run stopped
+        after the commit is known to have not said it (``unsaid``)."""
+        self.mark(night)
         write_state(self.folder, night)
         return State(self.folder, night)
+
+    def mark(self, night: int) -> None:
+        """Write ``work/committed``, naming ``night``: its run has not said it yet."""
+        self.work.mkdir(exist_ok=True)
+        (self.work / COMMITTED).write_text(f"{night}\n", encoding="utf-8")
 
 
 @contextmanager
@@ -122,7 +139,7 @@ def open_state(folder: Path) -> Iterator[State]:
                 slug="state",
             ) from None
         night = read_state(folder)
-        state = State(folder, night)
+        state = State(folder, night, unsaid=bool(night) and _marked(folder) == night)
         _clear_leftovers(state)
         yield state
     finally:
@@ -232,6 +249,14 @@ def sync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _marked(folder: Path) -> int | None:
+    """The night ``work/committed`` names, if a run left it (None: none, or unreadable)."""
+    try:
+        return int((folder / WORK / COMMITTED).read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        return None
 
 
 def _clear_leftovers(state: State) -> None:

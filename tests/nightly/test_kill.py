@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow.parquet as pq
 import pytest
 
 from audit.nightly.history import HISTORY_VERSION
@@ -31,10 +32,10 @@ from audit.nightly.state import PAUSE_AT, PAUSE_FILE
 from tests.nightly.conftest import FIRST, SECOND, Cut
 from tests.nightly.nights import add_night
 
-CHECKPOINTS = ("taken", "replayed", "reported", "renamed", "committed")
+CHECKPOINTS = ("taken", "replayed", "reported", "renamed", "committed", "finished")
 """Before the replay; after it; with the history and the report written; the night's
 folder renamed into place but not committed; committed, the history database not yet
-brought up to it."""
+brought up to it; the database brought up, the run not yet ended (its line not said)."""
 
 GUARD_S = 300
 """How long to wait for the subprocess to reach its checkpoint before failing (a guard
@@ -139,20 +140,31 @@ def test_killed_at_a_checkpoint_and_run_again(
     wait_for(proc, marker.exists)
     kill(proc)
     committed = json.loads((state / "state.json").read_text(encoding="utf-8"))["night"]
-    assert committed == (2 if point == "committed" else 1)
+    after_commit = point in ("committed", "finished")
+    assert committed == (2 if after_commit else 1)
     if point == "committed":
         assert history(state)["meta"] == [(HISTORY_VERSION, 1)]  # behind: the next run brings it up
     again = run(logs, state)
     check_same(state, uninterrupted)
-    if point == "committed":
+    if after_commit:
         # nothing new, but the night the killed run committed is said, and its exit status
         # given, so a scheduler retrying the job sees it (a blind tester's retry exited 0
-        # on a night with critical findings)
+        # on a night with critical findings; killed once the database was brought up, too)
         night = json.loads((uninterrupted / "nights" / "0002" / "run.json").read_text())
-        assert not again.audited
-        assert (again.exit_status, again.unfinished) == (
-            night["exit_status"], night["worst_severity"] or "none")
-        assert "night 2 was committed by a run that stopped before it finished" in again.line()
+        assert night["exit_status"] == 1
+        n, worst = len(pq.read_table(uninterrupted / "nights/0002/findings.parquet")), "critical"
+        assert (again.audited, again.exit_status) == (False, 1)
+        assert again.unfinished == f"{n} findings, worst {worst}"
+        assert (f"; night 2 was committed by a run that stopped before it could say so: {n} "
+                f"findings, worst {worst}, exit status 1") in again.line()  # fmt: skip
+        assert again.line().endswith(
+            "history.duckdb was behind: brought up to night 2" if point == "committed"
+            else "exit status 1"
+        )
+        once_more = run(logs, state)  # said: the next retry has nothing to say but that
+        assert (once_more.audited, once_more.exit_status, once_more.unfinished) == (False, 0, "")
+        assert once_more.line().startswith("Nothing new since night 2: ")
+        assert once_more.line().endswith("nothing committed")
     else:
         assert again.audited
         assert again.unfinished == ""

@@ -620,3 +620,16 @@ def test_a_platform_ruleset_changed_between_nights_is_said(tmp_path: Path) -> No
         "Night 2: platform rules changed since the last night (acme-13 (its text), acme-pool "
         "(not given), acme-vip (new)); games carried in are judged whole under tonight's; "
     )
+
+
+def test_the_line_counts_one_finding_and_one_suspicion_in_the_singular() -> None:
+    """A blind tester read "1 findings, worst major"."""
+    from collections import Counter
+
+    from audit.nightly.night import NightSummary
+
+    line = NightSummary(3, True, Path("state/nights/0003"), hands=Counter(verified=4),
+                        findings=1, worst="major", suspicions=1).line()  # fmt: skip
+    assert "; 1 finding, worst major; fair play 1 suspicion; shuffle " in line
+    line = NightSummary(3, True, Path("state/nights/0003"), findings=2, suspicions=0).line()
+    assert "; 2 findings; fair play 0 suspicions; shuffle " in line

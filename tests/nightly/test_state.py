@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import duckdb
@@ -15,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app
+from audit.nightly import night as night_module
 from tests.nightly.conftest import FIRST, SECOND, Cut, night
 from tests.nightly.nights import add_night
 
@@ -147,3 +152,122 @@ def test_a_history_database_moved_out_is_rebuilt(
         assert db.execute("SELECT count(*), count(DISTINCT sha256) FROM files").fetchall() == [
             (14, 14)
         ]
+
+
+TABLES = ("meta", "nights", "checks", "hands", "money", "suspicions", "files")
+
+
+def database(state: Path) -> dict[str, list[tuple[object, ...]]]:
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        return {t: db.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
+
+
+@contextmanager
+def held(state: Path, tmp_path: Path) -> Iterator[None]:
+    """history.duckdb open read-only in another process, as an analyst's query holds it
+    (docs/nightly.md offers it for queries)."""
+    ready = tmp_path / "holding"
+    ready.unlink(missing_ok=True)
+    code = ("import duckdb, pathlib, sys, time; db = duckdb.connect(sys.argv[1], read_only=True);"
+            " pathlib.Path(sys.argv[2]).touch(); time.sleep(600)")  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", code, str(state / "history.duckdb"), str(ready)])
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists():
+            assert proc.poll() is None, "the reader could not open history.duckdb"
+            assert time.monotonic() < deadline, "the reader never opened history.duckdb"
+            time.sleep(0.02)
+        yield
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _status(state: Path, n: int) -> int:
+    return int(json.loads((state / "nights" / f"{n:04d}" / "run.json").read_text())["exit_status"])
+
+
+LEFT_BEHIND = "history.duckdb is open in another process (python"
+
+
+def test_a_history_database_open_in_another_process_is_no_damage(
+    after_first: tuple[Path, Path],
+    two_nights: tuple[Path, Path],
+    tmp_path: Path,
+) -> None:
+    """A blind tester's analyst held history.duckdb open read-only through a run: it exited
+    2, "--state S is damaged". The database is a copy of history/: the night runs and is
+    committed, the line says the database was not brought up (exit status the night's),
+    and the next run with it closed brings it up to the rows of a run never locked. A run
+    with nothing new over an open database that is up to date says nothing of it."""
+    logs, committed = after_first
+    state = tmp_path / "state"
+    shutil.copytree(committed, state)
+    with held(state, tmp_path):
+        status, output = run(logs, state)
+        assert json.loads((state / "state.json").read_text(encoding="utf-8"))["night"] == 2
+        assert status == _status(state, 2), output
+        assert output.startswith("Night 2: ")
+        assert f"{LEFT_BEHIND}, PID " in output
+        assert output.rstrip().endswith(
+            "so it was not brought up to night 2: the next run brings it up to date once it "
+            "is closed"
+        )
+        assert database(state)["meta"][0][1] == 1
+    status, output = run(logs, state)
+    assert (status, output.count("\n")) == (0, 1), output
+    assert output.startswith("Nothing new since night 2: ")
+    assert output.rstrip().endswith("history.duckdb was behind: brought up to night 2")
+    assert database(state) == database(two_nights[1])
+    with held(state, tmp_path):
+        status, output = run(logs, state)
+    assert status == 0
+    assert output.rstrip().endswith("nothing committed"), output
+
+
+def test_a_history_database_opened_during_the_run_is_no_damage(
+    after_first: tuple[Path, Path],
+    two_nights: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reader that opens history.duckdb after the night is committed: the run exited 2
+    calling the state damaged, the night committed. It ends with the night's exit status
+    and says the database was left behind; the next run brings it up."""
+    logs, committed = after_first
+    state = tmp_path / "state"
+    shutil.copytree(committed, state)
+    with ExitStack() as stack:
+        def opened_at(name: str) -> None:
+            if name == "committed":
+                stack.enter_context(held(state, tmp_path))
+
+        monkeypatch.setattr(night_module, "checkpoint", opened_at)
+        status, output = run(logs, state)
+        assert status == _status(state, 2), output
+        assert output.startswith("Night 2: ")
+        assert f"{LEFT_BEHIND}, PID " in output
+        assert database(state)["meta"][0][1] == 1
+    assert run(logs, state)[0] == 0
+    assert database(state) == database(two_nights[1])
+
+
+def test_a_history_database_removed_is_rebuilt_in_its_own_words(
+    two_nights: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """history.duckdb deleted, as the docs advise for one that cannot be read: the run
+    with nothing new rebuilds it and says so, exit 0 (a blind tester's run said the night
+    "was committed by a run that stopped before it finished", which it was not, and exited
+    1 again for it)."""
+    logs, committed = two_nights
+    state = tmp_path / "state"
+    shutil.copytree(committed, state)
+    (state / "history.duckdb").unlink()
+    status, output = run(logs, state)
+    assert status == 0, output
+    assert "stopped before" not in output
+    assert output.rstrip().endswith(
+        "nothing committed; history.duckdb was missing: rebuilt from night 2's history/ and "
+        "carry/seen.parquet"
+    )
+    assert database(state) == database(committed)
