@@ -81,27 +81,33 @@ def test_co_seating_alone_is_at_most_minor_however_strong() -> None:
     assert s.severity is Severity.MINOR
 
 
-def test_co_seating_expects_the_only_two_players_of_a_lobby_to_share_every_game() -> None:
-    """A heads-up lobby at another stake that only two accounts play: random seating cannot
-    help seating them together, so their forty games are what it expects, not twice it (an
-    account is never drawn as its own opponent: co_seating.sql)."""
-    night = Night(seed=7).build()
-    first, number = len(night.g), len(night.g)
+def _two_alone(night: Night, seats: int = 6, point_value: str = "") -> tuple[Any, int, float]:
+    """Co-seating over ``night`` with 40 more games of R0000 and R0001 alone, at tables of
+    ``seats`` (at ``point_value`` where given): its result, and the pair's games together
+    and expected."""
+    first = number = len(night.g)
     for p in ("R0000", "R0001"):
         night.device[p], night.ip[p] = f"dev-{p}", f"10.7.0.{p[-1]}"
         night.skill[p], night.rate[p] = 1.0, 0.2
     for _ in range(40):
-        number = night._game(number, ["R0000", "R0001"])
-    for game in night.g[first:]:
-        game["point_value"] = Decimal("5.0000")
+        number = night._game(number, ["R0000", "R0001"], seats=seats)
+    for game in night.g[first:] if point_value else ():
+        game["point_value"] = Decimal(point_value)
     con = night.load()
     tested = co_seating(con, SETTINGS)
-    assert ("R0000", "R0001") not in found(tested.suspicions)
     [(games, expected)] = con.sql(
         "SELECT games, expected FROM co_seat WHERE a = 'R0000' AND b = 'R0001'"
     ).fetchall()
-    assert games == 40
-    assert expected == pytest.approx(40)
+    return tested, games, expected
+
+
+def test_co_seating_expects_the_only_two_players_of_a_lobby_to_share_every_game() -> None:
+    """A heads-up lobby at another stake that only two accounts play: random seating cannot
+    help seating them together, so their forty games are what it expects, not twice it (an
+    account is never drawn as its own opponent: co_seating.sql)."""
+    tested, games, expected = _two_alone(Night(seed=7).build(), point_value="5.0000")
+    assert ("R0000", "R0001") not in found(tested.suspicions)
+    assert (games, expected) == (40, pytest.approx(40))
 
 
 def test_co_seating_expects_the_regulars_of_a_heads_up_table_to_meet() -> None:
@@ -111,19 +117,8 @@ def test_co_seating_expects_the_regulars_of_a_heads_up_table_to_meet() -> None:
     in the stratum their weights were set against the six-seat crowd's and 40 games
     together looked like friends choosing each other (a blind tester's honest nights: a
     minor and an info co-seating suspicion, gone with the heads-up stake changed)."""
-    night = Night(seed=7).build()
-    for p in ("R0000", "R0001"):
-        night.device[p], night.ip[p] = f"dev-{p}", f"10.7.0.{p[-1]}"
-        night.skill[p], night.rate[p] = 1.0, 0.2
-    number = len(night.g)
-    for _ in range(40):
-        number = night._game(number, ["R0000", "R0001"], seats=2)
-    con = night.load()
-    tested = co_seating(con, SETTINGS)
+    tested, games, expected = _two_alone(Night(seed=7).build(), seats=2)
     assert ("R0000", "R0001") not in found(tested.suspicions)
-    [(games, expected)] = con.sql(
-        "SELECT games, expected FROM co_seat WHERE a = 'R0000' AND b = 'R0001'"
-    ).fetchall()
     assert (games, expected) == (40, pytest.approx(40))
 
 
