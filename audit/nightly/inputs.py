@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
 from audit.logs.files import not_read, os_why, shown, table_entries
-from audit.logs.footer import refusal
+from audit.logs.footer import HIVE_NULL, folder_keys, refusal
 
 CHUNK = 1 << 20
 
@@ -88,19 +88,29 @@ class SeenFile:
 
 
 def identity(table: str, path: str, sha256: str, refused: bool) -> tuple[str, str, str]:
-    """What a file is known by from night to night. A file the replay reads is its table
-    and content: moved to another partition it is the same file, its rows audited once;
-    in another table's folder the same bytes are another table's file. A file the replay
-    refuses is its path and content: its bytes were never read, so they stand for no rows
-    (an empty file is no copy of another), and the same bytes elsewhere are another file,
-    audited (read) or reported (refused) there.
+    """What a file is known by from night to night. A file the replay reads is its table,
+    its content and the contract columns its Hive partition folders name
+    (``footer.folder_keys``): moved to another partition of columns the contract does not
+    name (``date=``) it is the same file, its rows audited once; under another folder of a
+    contract column the file may leave out (``hand_id=``) the same bytes are other rows (a
+    blind tester's one-row results files of two hands, one skipped as a copy of the other:
+    65 false score.outcome findings); in another table's folder they are another table's
+    file. A file the replay refuses is its path and content: its bytes were never read, so
+    they stand for no rows (an empty file is no copy of another), and the same bytes
+    elsewhere are another file, audited (read) or reported (refused) there.
 
-    >>> identity("hands", "hands/a/p.parquet", "ab", False)
+    >>> identity("hands", "hands/date=1/p.parquet", "ab", False)
     ('read', 'hands', 'ab')
+    >>> identity("results", "results/hand_id=H2/outcome=won/p.parquet", "ab", False)
+    ('read', 'results', 'ab hand_id=H2&outcome=won')
     >>> identity("hands", "hands/a/p.parquet", "ab", True)
     ('refused', 'hands/a/p.parquet', 'ab')
     """
-    return ("refused", path, sha256) if refused else ("read", table, sha256)
+    if refused:
+        return ("refused", path, sha256)
+    keys = sorted(folder_keys(table, path).items())
+    given = "&".join(f"{k}={HIVE_NULL if v is None else v}" for k, v in keys)
+    return ("read", table, f"{sha256} {given}" if given else sha256)
 
 
 @dataclass(frozen=True)
