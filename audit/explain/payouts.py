@@ -21,7 +21,7 @@ from decimal import Decimal
 from audit.explain.handmoney import ZERO
 from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout, signed
 from audit.explain.standing import in_seat_order, left_out
-from audit.explain.terms import counted_read
+from audit.explain.terms import counted_read, rake_taker
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
@@ -30,7 +30,13 @@ from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, se
 from audit.games.pool import PoolJudgement, Standing, judge_pool
 from audit.games.poolwords import read_new_scores
 from audit.games.prize import PrizePool, paid_out, prize_pool
-from audit.games.split import equal_words, spare_paise_elsewhere, split_shares, unmet_needs
+from audit.games.split import (
+    equal_words,
+    spare_paise_elsewhere,
+    split_paid,
+    split_shares,
+    unmet_needs,
+)
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
@@ -104,8 +110,7 @@ def _as_read(p: Payout, read: str, unit: UnitAudit) -> Payout:
     if p.what != "rake" or said is None or said.recorded is None:
         return replace(p, counted=counted)
     moved = rake_moved(unit, Decimal(said.recorded)).strip()
-    taker = "the hands' pots" if unit.game is not None and unit.game.format == "points" \
-        else "the ledger"
+    taker = rake_taker(unit.game) if unit.game is not None else "the ledger"
     how = (f"{p.how}: the rake {taker} took, not the games row's {said.recorded}% (the "
            f"{said.check} finding on the games row)")
     if moved:
@@ -613,13 +618,10 @@ def _split_payouts(
     entries = len(hands[0].seats) + rebuys
     seated = in_seat_order(hands, standing.active)
     owed, how, cite = _shares(kind, seated, scores, pool, game, rules, fee, entries)
-    paid: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for row in game.ledger:
-        if row.kind == "split" and row.player is not None:
-            paid[row.player] += row.amount
+    paid = split_paid(game)
     said = {f.player_id: f.expected for f in unit.findings
             if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
-    given = {p: paid[p] for p in paid}
+    given = dict(paid)
     if spare_paise_elsewhere(owed, given, list(seated), lambda order: _shares(
             kind, [p for p in order if p in owed], scores, pool, game, rules, fee, entries)[0]):
         # the seeds are silent on who gets the leftover paise: the record's choice is the

@@ -23,6 +23,7 @@ from audit.games.deals import deal_by_rules, rules_winner
 from audit.games.leaving import gone_for_good
 from audit.games.pool import PoolJudgement
 from audit.games.poolwords import read_new_scores
+from audit.games.split import NO_MANUAL
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
 from audit.unit import UnitAudit
@@ -110,10 +111,6 @@ class _Said:
 REFUSING = ("pool.rebuy", "pool.elimination")
 """The checks whose finding on a game event refuses it, or what it records."""
 
-_NO_MANUAL = "no manual split: it needs "
-"""How a ``pool.split`` finding on a split by agreement against its criteria begins its
-``expected`` (``games.split.manual_findings``)."""
-
 
 def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLine:
     """A game event in words; ``left`` are the players who left the game in the hand it
@@ -174,12 +171,12 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
             text = f"{who} accepts the split"
         case "split_reject":
             text = f"{who} rejects the split"
-        case "split" if any((f.expected or "").startswith(_NO_MANUAL) for f in flagged):
+        case "split" if any((f.expected or "").startswith(NO_MANUAL) for f in flagged):
             # a split by agreement against its criteria: the record's, not the rules'
             need = next((f.expected or "") for f in flagged
-                        if (f.expected or "").startswith(_NO_MANUAL))  # fmt: skip
+                        if (f.expected or "").startswith(NO_MANUAL))  # fmt: skip
             text = (f"the prize is recorded as split by agreement (a manual split); by the "
-                    f"rules a manual split needs {need.removeprefix(_NO_MANUAL)}: the game "
+                    f"rules a manual split needs {need.removeprefix(NO_MANUAL)}: the game "
                     "goes on")  # fmt: skip
         case "split":
             how = "by agreement (a manual split)" if e.split_kind == "manual" else "automatically"

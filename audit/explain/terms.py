@@ -57,6 +57,12 @@ class TableView:
         return ", ".join(parts)
 
 
+def rake_taker(game: Game) -> str:
+    """Who took the rake the record's money follows: the hands' pots in points rummy, the
+    ledger in a pool or deals game (``gamerow.pots``)."""
+    return "the hands' pots" if game.format == "points" else "the ledger"
+
+
 def table_view(game: Game, findings: Sequence[Finding] = ()) -> TableView:
     """The table and money terms of ``game``; ``findings``: the game's, whose reading of
     the games row (``gamerow.readings``) puts the row's value beside the game's as read."""
@@ -72,7 +78,7 @@ def table_view(game: Game, findings: Sequence[Finding] = ()) -> TableView:
         rake_pct=f"{rake.recorded if rake is not None else game.rake_pct}%",
         point_value_read=value if said is not None else "",
         rake_read=f"{game.rake_pct}%" if rake is not None else "",
-        taker="the hands' pots" if game.format == "points" else "the ledger",
+        taker=rake_taker(game),
     )
 
 

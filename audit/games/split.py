@@ -40,6 +40,11 @@ ACCEPT_RULE = (
 have no key for it (it is not a value to choose), so it is quoted here from 000_."""
 
 
+NO_MANUAL = "no manual split: it needs "
+"""How a ``pool.split`` finding on a split by agreement against its criteria begins its
+``expected`` (``manual_findings``); explain reads the need after it."""
+
+
 def equal_shares(total: Decimal, n: int) -> list[Decimal]:
     """``total`` in ``n`` shares to the paisa, the leftover paise one each to the first.
 
@@ -244,7 +249,7 @@ def manual_findings(
         add(
             "pool.split", key,
             f"{lead}, but a manual split needs {need}.",
-            expected=f"no manual split: it needs {need}", recorded="manual split", **kw,
+            expected=f"{NO_MANUAL}{need}", recorded="manual split", **kw,
         )  # fmt: skip
     # 000_: every player accepts; the one who offered the split accepted it by offering.
     accepted = {e.player for e in events if e.action in ("split_accept", "split_offer")}

@@ -105,11 +105,11 @@ SCHEMAS: dict[str, pa.Schema] = {
 has its ``night``. ``money.measure``: ``staked`` (real-money stakes of the games audited
 that night: pool and deals entries and rebuys, what the points losers paid) and
 ``at_stake`` (the same for the games with a finding of minor or above, not a shuffle
-test's or a fair-play suspicion's, whose game is only its first evidence hand's); a night without a
-ledger table has no money rows (not measured), and one a games or ledger file of which could
-not be read has both rows with ``games`` and ``amount`` null (not known: the sum of the
-files read is not the night's). ``nights.shuffle``: the shuffle tests ran
-(null on nights recorded before the column was added). ``nights.skipped_tables``: the
+test's or a fair-play suspicion's, whose game is only its first evidence hand's); a night
+without a ledger table has no money rows (not measured), and one a games or ledger file of
+which could not be read has both rows with ``games`` and ``amount`` null (not known: the
+sum of the files read is not the night's). ``nights.shuffle``: the shuffle tests ran (null
+on nights recorded before the column was added). ``nights.skipped_tables``: the
 optional tables the night had no row of to read (missing, refused, or holding no row where
 that skips checks: ``skipped_tables``), whose checks (``findings.NOT_RUN_WITHOUT``) did not
 run that night (null on nights recorded before the column was added: not known).
@@ -396,7 +396,6 @@ def merge(
     }
 
 
-_LOCKED = re.compile(r"Could not set lock on file")
 _HOLDER = re.compile(r"Conflicting lock is held in (.+?) \(PID (\d+)\)")
 
 
@@ -412,7 +411,7 @@ def held_by(error: BaseException) -> str | None:
     True
     """
     text = str(error)
-    if not _LOCKED.search(text):
+    if "Could not set lock on file" not in text:
         return None
     found = _HOLDER.search(text)
     return f"{Path(found.group(1)).name}, PID {found.group(2)}" if found else ""

@@ -282,9 +282,9 @@ def finish(st: State, after_commit: bool = False) -> tuple[str, bool]:
                 raise  # damaged: cannot be read
             behind = False
     if st.nights.is_dir():
-        for path_ in sorted(st.nights.iterdir()):
-            if path_.name.isdigit() and int(path_.name) < st.night:
-                shutil.rmtree(path_ / CARRY, ignore_errors=True)
+        for folder in sorted(st.nights.iterdir()):
+            if folder.name.isdigit() and int(folder.name) < st.night:
+                shutil.rmtree(folder / CARRY, ignore_errors=True)
     if held is not None:
         if not after_commit and recorded_night(path) == st.night:
             return "", True  # up to date already: the reader's lock is no matter
