@@ -135,9 +135,12 @@ class NightSummary:
     skipped: tuple[str, ...] = ()
     """When nothing was new: the writer's own files found that no night listed yet."""
     unfinished: str = ""
-    """When nothing was new and the last night's run was stopped after its commit, before
-    it could say it (``State.unsaid``): that night's findings and worst severity, whose exit
-    status this run gives, so a scheduler retrying the killed job sees the night's."""
+    """When the last night's run was stopped after its commit, before it could say it
+    (``State.unsaid``): that night's findings and worst severity."""
+    unfinished_status: int = 0
+    """That night's exit status (its ``history/nights.parquet`` row): this run exits with
+    it, or with tonight's when a night was audited and its status is higher, so a scheduler
+    retrying the killed job sees the night's."""
     database: str = ""
     """What became of ``history.duckdb`` when it was not simply brought up (``finish``):
     rebuilt, brought up from behind, or left behind because another process has it open."""
@@ -160,7 +163,7 @@ class NightSummary:
             done = ""
             if self.unfinished:  # a blind tester's retried job exited 0 on a critical night
                 done = (f"; {last} was committed by a run that stopped before it could say "
-                        f"so: {self.unfinished}, exit status {self.exit_status}")  # fmt: skip
+                        f"so: {self.unfinished}, exit status {self.unfinished_status}")  # fmt: skip
             return (
                 f"Nothing new since {last}: {files}{own}; {self.running} game"
                 f"{'s' * (self.running != 1)} still running; nothing committed{done}"
@@ -189,7 +192,17 @@ class NightSummary:
                             self.shuffle_too_few)
             + f"; outputs in {self.folder}"
             + self._database()
+            + self._unsaid()
         )
+
+    def _unsaid(self) -> str:
+        """The night before this one, when its run committed it and stopped before it
+        could say it: a retry that found new files says both nights (a blind tester's
+        retry with new files said only the new night, and exited 0 after a critical one)."""
+        if not self.unfinished:
+            return ""
+        return (f"; night {self.night - 1} was committed by a run that stopped before it "
+                f"could say so: {self.unfinished}, exit status {self.unfinished_status}")
 
     def _database(self) -> str:
         """The words about ``history.duckdb``, when it was not simply brought up."""
@@ -248,9 +261,10 @@ def nightly_logs(
             shutil.rmtree(st.work, ignore_errors=True)  # work/committed with it: said
     if not summary.database and not (summary.audited and held):  # else the end's words
         summary = replace(summary, database=database)
-    if st.unsaid and not summary.audited:
+    if st.unsaid:
         status, words = _unsaid(committed, st.night)
-        return replace(summary, unfinished=words, exit_status=status)
+        return replace(summary, unfinished=words, unfinished_status=status,
+                       exit_status=max(status, summary.exit_status))
     return summary
 
 
@@ -501,7 +515,11 @@ def _night(
     checkpoint("renamed")
     done = st.commit(night)
     checkpoint("committed")
-    database, _ = finish(done, after_commit=True)
+    try:
+        database, _ = finish(done, after_commit=True)
+    except AuditError as error:  # a copy of what is committed: the night is still said
+        why = str(error).split(" is damaged: ", 1)[-1]
+        database = f"{HISTORY_DB} was not brought up to night {night}: {why}"
     checkpoint("finished")
     suspicions = sum(n for check, n in replay.findings.items() if check.startswith("fairplay."))
     return NightSummary(

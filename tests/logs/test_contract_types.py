@@ -423,3 +423,19 @@ def test_conform_refuses_an_unchecked_table() -> None:
     assert str(refused.value) == (
         "ledger: column `player_id` (string) is missing; add it (and 3 more problems)"
     )
+
+
+def test_an_int96_timestamp_is_refused_with_how_to_write_it(tmp_path: Path) -> None:
+    """schemas/README.md ("Spark"): Parquet's INT96 timestamps (Spark's default) read back
+    as nanoseconds without a time zone, whatever the writer held, so they are refused; the
+    line says why a column written in UTC reads so, and what to write instead (a blind
+    tester's writer wrote UTC and could not tell why it was called ambiguous)."""
+    path = tmp_path / "part-0.parquet"
+    pq.write_table(sample_table("events"), path, use_deprecated_int96_timestamps=True)
+    (problem,) = check_schema("events", pq.read_schema(path), source=SOURCE)
+    assert problem == (
+        f"{SOURCE}: column `ts` is timestamp[ns], but the contract's type is "
+        "timestamp[ms, tz=UTC]; give it time zone UTC: a timestamp without one is ambiguous "
+        "(Parquet's INT96 timestamps, Spark's default, read back so whatever zone was "
+        "written: write TIMESTAMP_MILLIS or TIMESTAMP_MICROS)"
+    )

@@ -184,3 +184,35 @@ def test_killed_in_the_middle_of_its_replay_and_run_again(
     run(logs, state)
     assert not (state / "work").exists()
     check_same(state, uninterrupted)
+
+
+def test_killed_after_its_commit_then_run_again_with_new_files_says_both_nights(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """docs/nightly.md ("Killed and started again"): a run killed after committing night 1,
+    before it could say it, leaves ``work/committed``; the retry that finds the second
+    night's files audits them as night 2 and also says night 1, with its findings and exit
+    status, and exits with the higher of the two (a blind tester's retry with new files
+    said only the new night, so a critical night 1 was never reported)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    first = run(logs, state)
+    (state / "work").mkdir()
+    (state / "work" / "committed").write_text("1\n", encoding="utf-8")  # as killed at "finished"
+    add_night(logs, cut.second, SECOND)
+    again = run(logs, state)
+    assert (again.audited, again.night) == (True, 2)
+    assert first.findings > 0
+    assert first.worst == "critical"
+    words = f"{first.findings} findings, worst critical"
+    assert again.unfinished == words
+    assert again.unfinished_status == first.exit_status == 1
+    own = json.loads((state / "nights" / "0002" / "run.json").read_text())["exit_status"]
+    assert again.exit_status == max(1, own)
+    assert again.line().startswith("Night 2: ")
+    assert again.line().endswith(
+        f"; night 1 was committed by a run that stopped before it could say so: {words}, "
+        "exit status 1")
+    assert not (state / "work").exists()
+    once_more = run(logs, state)  # said: the next run has nothing of it to say
+    assert (once_more.audited, once_more.exit_status, once_more.unfinished) == (False, 0, "")

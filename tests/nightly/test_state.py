@@ -271,3 +271,43 @@ def test_a_history_database_removed_is_rebuilt_in_its_own_words(
         "carry/seen.parquet"
     )
     assert database(state) == database(committed)
+
+
+def test_a_history_database_damaged_after_the_commit_does_not_hide_the_night(
+    after_first: tuple[Path, Path],
+    two_nights: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/nightly.md ("A damaged state folder"): history.duckdb is a copy of what is
+    committed. One that cannot be read when the run brings it up to the night it has just
+    committed does not hide that night: the line says the night and then the database's
+    damage, and the run exits with the night's status (it exited 2 with the damage alone,
+    and the night, committed, was never said). The next run refuses the state until the
+    database is moved out; then it is rebuilt to the rows of a run never damaged."""
+    logs, committed = after_first
+    state = tmp_path / "state"
+    shutil.copytree(committed, state)
+
+    def damaged_at(name: str) -> None:
+        if name == "committed":
+            (state / "history.duckdb").write_bytes(b"not a database" * 100)
+
+    monkeypatch.setattr(night_module, "checkpoint", damaged_at)
+    status, output = run(logs, state)
+    assert json.loads((state / "state.json").read_text(encoding="utf-8"))["night"] == 2
+    assert status == _status(state, 2) != 2, output
+    assert output.startswith("Night 2: ")
+    assert "; history.duckdb was not brought up to night 2: history.duckdb cannot be read (" in (
+        output)
+    assert output.rstrip().endswith(
+        "move history.duckdb out of the state folder and run again: it is rebuilt from the last "
+        "night's history/ and carry/seen.parquet")
+    monkeypatch.undo()
+    status, output = run(logs, state)
+    assert status == 2, output
+    assert f"--state {state} is damaged: history.duckdb cannot be read (" in output
+    (state / "history.duckdb").rename(tmp_path / "moved.duckdb")
+    status, output = run(logs, state)
+    assert status == 0, output
+    assert database(state) == database(two_nights[1])
