@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 
 PAISA = Decimal("0.01")
@@ -70,3 +70,27 @@ def points_settlement(
         # ledger check counts a hand settled as recorded.
         fee = total
     return amounts, fee
+
+
+def roundest(guess: Decimal, tick: Decimal, gives: Callable[[Decimal], bool]) -> Decimal | None:
+    """Of the values within five ``tick`` of ``guess`` that give the record (``gives``), the
+    roundest (a whole number of ticks divisible by 100, then 50, 25, 10, 5), then the
+    nearest: where the record's amounts cannot tell two values apart (a rake of 11.25% and
+    11.26% take the same paise of a small game's pots), the one a platform sets.
+
+    >>> roundest(Decimal("11.26"), Decimal("0.01"), lambda v: Decimal("11.23") <= v)
+    Decimal('11.25')
+    >>> roundest(Decimal("0.3333"), Decimal("0.0001"), lambda v: v == Decimal("0.3334"))
+    Decimal('0.3334')
+    """
+    values = [guess + step * tick for step in range(-5, 6)]
+    given = [value for value in values if gives(value)]
+    if not given:
+        return None
+
+    def key(value: Decimal) -> tuple[int, Decimal]:
+        ticks = int(value / tick)
+        return (next((-d for d in (100, 50, 25, 10, 5) if ticks % d == 0), 0),
+                abs(value - guess))  # fmt: skip
+
+    return min(given, key=key)

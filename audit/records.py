@@ -251,6 +251,9 @@ class GameUnit:
     game_id: str
     game: Game | None
     hands: list[Hand]
+    lost: str | None = None
+    """Why ``game`` is ``None``, as the reader found it (games holds no row of the game, or
+    its row is quarantined): the game's ``game.unchecked`` says it (``unit._audited``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +404,16 @@ def and_words(items: Sequence[str]) -> str:
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def ordinal(m: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``.
+
+    >>> [ordinal(m) for m in (1, 2, 3, 4, 11, 12, 21, 22, 113)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st', '22nd', '113th']
+    """
+    tail = "th" if 10 <= m % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(m % 10, "th")
+    return f"{m}{tail}"
 
 
 def won_again(game: Game) -> WonAgain | None:

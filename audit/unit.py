@@ -322,6 +322,19 @@ def _audited(
                 "games.ruleset",
             )
         ]
+    elif unit.lost is not None:
+        # No games row to judge the game by: its hands are quarantined, and the game says
+        # its own checks did not run (a blind tester: its games row removed, run.json
+        # counted no game unchecked, and the report said so of a night with none read).
+        out.findings = [
+            finding(
+                "game.unchecked",
+                game_id=unit.game_id,
+                message=f"The game-level checks of game {unit.game_id} (scores, chips and "
+                f"money against its hands) were not run: {unit.lost}.",
+                rule=contract("hands.game_id"),
+            )
+        ]
     return out
 
 

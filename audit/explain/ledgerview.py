@@ -46,19 +46,33 @@ class Payout:
     paid to a recorded winner the rules do not give: schemas/money.md step 4), what it
     judges it against: the sum is then "not compared" with the rules', no money finding
     standing on it, or it "differs" from what the check wants (its finding)."""
+    short: tuple[tuple[str, Decimal], ...] = ()
+    """Where the sum is the players' together (the entry fees), what each player whose rows
+    are off still owes (negative: paid too much; ``prize.entries_short``): the "Owed" line
+    names them, as the ledger check's findings on their rows do."""
     counted: str = ""
     """What the sum counts as recorded though the rules refuse it (``Y's rebuy after hand
     2``), as the ledger check does: its "agrees" is said with it."""
+    by_row: str = ""
+    """Where the audit read the games row's point value otherwise (``games.gamerow``), the
+    sum the row's own value gives (``row_terms``: ``0.5000 a point``), said beside the one
+    counted at the value read: a blind tester read "4.32 by the rules, 4.32 recorded:
+    agrees" of a settlement the games row prices at 43.20."""
+    row_terms: str = ""
 
     @property
     def verdict(self) -> str:
         """``agrees``, ``differs``, ``not compared`` (``judged``), or ``agrees, with Y's
-        rebuy after hand 2 counted as recorded`` (``counted``)."""
+        rebuy after hand 2 counted as recorded`` (``counted``), then what the games row
+        gives (``by_row``): ``; 43.20 by the games row's 0.5000 a point``."""
         if self.judged:
             return "not compared" if Decimal(self.judged) == Decimal(self.recorded) else "differs"
         if Decimal(self.rules_give) != Decimal(self.recorded):
             return "differs"
-        return f"agrees, with {self.counted} counted as recorded" if self.counted else "agrees"
+        said = f"agrees, with {self.counted} counted as recorded" if self.counted else "agrees"
+        if self.by_row:
+            said += f"; {self.by_row} by the games row's {self.row_terms}"
+        return said
 
     @property
     def agrees(self) -> bool:
@@ -97,11 +111,15 @@ class LedgerView:
     @property
     def owed(self) -> str:
         """What is owed to whom where a sum the rules give differs from the record (``P2 is
-        owed 5.00; P1 was paid 5.00 too much``): each player's sum, and the platform's rake;
-        empty where none differs. A sum "not compared" (judged against the record) owes
+        owed 5.00; P1 was paid 5.00 too much``): each player's sum, each player's entries
+        where the entry fees differ (``W owes 27.50``), and the platform's rake; empty where
+        none differs. A sum "not compared" (judged against the record) owes
         nothing here: its difference rests on another finding."""
         words = []
         for p in self.payouts:
+            if p.differs and not p.judged:  # a missing rebuy: "W owes 27.50" (a blind tester)
+                words += [f"{who} owes {due}" if due > 0 else f"{who} paid {-due} too much"
+                          for who, due in p.short]  # fmt: skip
             if not p.differs or p.judged or not (p.player or p.what == "rake"):
                 continue
             due = Decimal(p.rules_give) - Decimal(p.recorded)
@@ -111,6 +129,28 @@ class LedgerView:
             else:
                 more = f"{-due} more" if due < 0 else f"{due} less"
                 words.append(f"the platform kept {more} rake than the rules give")
+        return "; ".join(words)
+
+    @property
+    def row_terms(self) -> str:
+        """The games row's value the sums are also given at (``Payout.by_row``), or empty."""
+        return next((p.row_terms for p in self.payouts if p.by_row), "")
+
+    @property
+    def owed_by_row(self) -> str:
+        """What is owed to whom if the games row the audit read otherwise is right
+        (``Payout.by_row``: ``S is owed 38.88; T owes 25.65; the platform kept 4.32 less
+        rake than it gives``); empty where no sum is given by the row or none moves."""
+        words = []
+        for p in self.payouts:
+            due = Decimal(p.by_row) - Decimal(p.recorded) if p.by_row else Decimal(0)
+            if not due:
+                continue
+            if p.player:
+                words.append(f"{p.player} is owed {due}" if due > 0 else f"{p.player} owes {-due}")
+            else:
+                more = f"{-due} more" if due < 0 else f"{due} less"
+                words.append(f"the platform kept {more} rake than it gives")
         return "; ".join(words)
 
     @property

@@ -25,12 +25,13 @@ from audit.explain.terms import counted_read, rake_taker
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
-from audit.games.gamerow import rake_moved, readings
+from audit.games.gamerow import rake_moved, readings, settled_at
 from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
 from audit.games.pool import PoolJudgement, Standing, judge_pool
 from audit.games.poolwords import read_new_scores
-from audit.games.prize import PrizePool, paid_out, prize_pool
+from audit.games.prize import PrizePool, entries_short, paid_out, prize_pool
 from audit.games.split import (
+    UNDER_ANOTHER,
     equal_words,
     spare_paise_elsewhere,
     split_paid,
@@ -102,10 +103,18 @@ def ledger_view(
 def _as_read(p: Payout, read: str, unit: UnitAudit) -> Payout:
     """A sum of a game whose games row the audit read otherwise (``terms.counted_read``):
     every sum but the entries rests on the value read, so it is said counted as recorded,
-    and the rake with what the row's own rake would have moved (``gamerow.rake_moved``)."""
+    the rake with what the row's own rake would have moved (``gamerow.rake_moved``), and a
+    points settlement or rake with what the row's own point value gives
+    (``gamerow.settled_at``: a blind tester read "4.32 by the rules, 4.32 recorded: agrees"
+    of a settlement the games row prices at 43.20)."""
     if p.what == "entry fees":
         return p
     counted = and_words([*filter(None, [p.counted]), read])
+    value = readings(unit.findings).get("point_value")
+    by_row = settled_at(unit, Decimal(value.recorded)) if value and value.recorded else None
+    if by_row is not None and value is not None and p.what in ("points settlement", "rake"):
+        gives = by_row.won.get(p.player, ZERO) if p.player else by_row.rake
+        p = replace(p, by_row=str(gives), row_terms=f"{value.recorded} a point")
     said = readings(unit.findings).get("rake_pct")
     if p.what != "rake" or said is None or said.recorded is None:
         return replace(p, counted=counted)
@@ -290,7 +299,8 @@ def _pool_payouts(
                     "the game's checks do")  # fmt: skip
     out = [
         Payout("entry fees", "", str(money.gross), str(ZERO - _sum(game.ledger, "buy_in", "rebuy")),
-               entries, (POOL_RULE,), counted=and_words(refused)),
+               entries, (POOL_RULE,), counted=and_words(refused),
+               short=tuple(entries_short(game, hands, fee, judged.void_rebuys).items())),
         Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
                f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
     ]  # fmt: skip
@@ -630,6 +640,10 @@ def _split_payouts(
         how = _shares(kind, seated, scores, pool, game, rules, fee, entries, spare_to=more)[1]
         owed = given
     with_them, how_with = _shares(kind, players, scores, pool, game, rules, fee, entries)[:2]
+    # A share's row under another player: the split check's one ledger.balance finding
+    # on that player (``split.moved_share``), said on both lines, as the finding names both.
+    moved = next(((f.player_id, f.expected) for f in unit.findings
+                  if f.check == "ledger.balance" and f.message.endswith(UNDER_ANOTHER)), None)
     out = []
     for player in [*players, *sorted(set(paid) - set(players))]:
         want = said.get(player) or str(owed.get(player, ZERO))
@@ -640,9 +654,14 @@ def _split_payouts(
         score += ": " if score else ""
         mine = f"give {player} {want}" if player in owed else f"give {player} nothing"
         if not missed and not not_split:
+            words = score + how if player in owed else f"{player} was not in the game at " \
+                "the split" if player in hands[0].seats else f"{player} never sat at the table"
+            if moved is not None and player in moved:
+                words += (f": the split row under {player} is {moved[1]}'s share"
+                          if player == moved[0] else f"; the ledger pays it in a split row "
+                          f"under {moved[0]} (one ledger.balance finding)")  # fmt: skip
             out.append(Payout("split share", player, want, str(paid.get(player, ZERO)),
-                              score + how if player in owed else f"{player} was not in the "
-                              "game at the split", cite))  # fmt: skip
+                              words, cite))  # fmt: skip
             continue
         if not missed:
             words = (f"{score}by the rules {not_split}, so the game is not split after hand "

@@ -220,7 +220,7 @@ def _turn_note(turn: TurnView) -> Text:
 
 
 def _player(p: PlayerView) -> _Titled:
-    title = Text(f"{p.player}, seat {p.seat}: {p.score}")
+    title = Text(f"{p.label}: {p.score}")
     parts: list[RenderableType] = [
         Text.assemble(("Dealt: ", "bold"), cards_text(p.dealt)),
         Text.assemble(
@@ -481,6 +481,9 @@ def _money(ledger: LedgerView) -> Panel:
         parts.append(sums)
         if ledger.owed:
             parts.append(Text(f"Owed, by these sums: {ledger.owed}.", style="bold red"))
+        if ledger.owed_by_row:
+            parts.append(Text(f"Owed if the games row's {ledger.row_terms} is right: "
+                              f"{ledger.owed_by_row}.", style="bold yellow"))  # fmt: skip
         parts.append(Text("The rules behind these sums:", style="bold"))
         parts += [_indent(Text(rule, style="dim")) for rule in ledger.cited]
     return Panel(Group(*parts), title=Text("Money (the ledger)"),

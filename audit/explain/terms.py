@@ -8,11 +8,14 @@ money follows, and the sums "by the rules" count that one as recorded (a blind t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from audit.findings import Finding
 from audit.games.gamerow import readings
-from audit.records import Game
+from audit.games.ledger import settle_by_rules
+from audit.records import Game, Hand, RulesPoints
+from audit.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -94,3 +97,26 @@ def counted_read(game: Game, findings: Sequence[Finding]) -> str:
         whose = "the hands'" if game.format == "points" else "the ledger's"
         words.append(f"{whose} rake of {game.rake_pct}%")
     return " and ".join(words)
+
+
+def row_priced(
+    hand: Hand,
+    game: Game,
+    rules: Ruleset,
+    said: Mapping[str, RulesPoints],
+    findings: Sequence[Finding],
+) -> dict[str, str]:
+    """Of a points hand whose game's point value the audit read otherwise (``findings``:
+    the game's), what each player's amount is beside the games row's value: ``at the
+    0.0500 a point the game settled at; -28.50 by the games row's 0.5000 a point`` (a
+    blind tester read a bare "agrees" of an amount the games row prices ten times over);
+    empty where the row was read as written or the rules do not settle the hand."""
+    read = readings(findings).get("point_value")
+    if read is None or read.recorded is None or game.point_value is None:
+        return {}
+    settled = settle_by_rules(hand, replace(game, point_value=Decimal(read.recorded)), rules,
+                              said)  # fmt: skip
+    if isinstance(settled, str):
+        return {}
+    return {player: f"at the {game.point_value} a point the game settled at; {amount} by the "
+            f"games row's {read.recorded} a point" for player, amount in settled[0].items()}

@@ -47,13 +47,14 @@ from audit.explain.points import (
     shown_loser,
     value_view,
 )
-from audit.explain.terms import TableView, table_view
+from audit.explain.terms import TableView, row_priced, table_view
 from audit.explain.turns import TurnView, turn_views
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
-from audit.records import Format, Game, Hand, Result
+from audit.records import Format, Game, Hand, Result, ordinal
 from audit.replay.charged import charged_words
 from audit.replay.deal import dealt_cards
+from audit.replay.followed import POINTS_CHECKS
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     UNHELD,
@@ -153,6 +154,13 @@ class PlayerView:
     def clean(self) -> bool:
         """The record agrees and no finding qualifies it (``breach``): said in green."""
         return self.agrees and not self.breach
+
+    @property
+    def label(self) -> str:
+        """``P2, 2nd to play``: the hand's turn order (``hands.seats``' order), not the
+        platform's seat number, which the audit does not carry (a blind tester's agent read
+        "seat 1" to a player the platform had at seat 3)."""
+        return f"{self.player}, {ordinal(self.seat)} to play"
 
     @property
     def score(self) -> str:
@@ -343,11 +351,14 @@ def build_view(
     jokers = audit.replay.jokers
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
     money = money_findings(hand, game, rules, findings, unit.rules_say())
-    if game.format == "points" and any(f.check == "score.amount" and f.player_id is None
-                                       for f in audit.findings):  # fmt: skip
+    if game.format == "points" and any(
+        (f.check == "score.amount" and f.player_id is None) or f.check in POINTS_CHECKS
+        for f in audit.findings
+    ):
         # Every amount off by one way of settling the value cards is one finding of the hand
-        # (recut.settled_words): each player's amount by the rules is still said, and that
-        # it differs (a blind tester read "agrees" beside the recorded amount).
+        # (recut.settled_words), and amounts that follow wrong points charged are the points'
+        # finding (followed.follows_points): each player's amount by the rules is still
+        # said, and that it differs (a blind tester read "agrees" beside the recorded amount).
         money = {f.player_id: f for f in compare_money(audit.replay, game, audit.expected)
                  if f.player_id is not None} | money  # fmt: skip
     settled = settled_by_rules(audit, game, rules)
@@ -357,6 +368,7 @@ def build_view(
     # 002_: "One card is turned up at the deal and stays on show": the cut card, which
     # sets the wild rank and which the turns take (``take_cut``).
     open_melds = rules.kind == "open-melds"
+    priced = row_priced(hand, game, rules, audit.expected, unit.findings)
     return HandView(
         hand_id=hand.hand_id,
         game_id=game.game_id,
@@ -378,8 +390,8 @@ def build_view(
             hand.events, jokers, findings, audit.table, audit.replay.kept, audit.replay.gone
         ),
         players=tuple(
-            _player(i, p, audit, game, rules, findings, money, settled, scores_unchecked,
-                    carried.get(p, ""))
+            _priced(_player(i, p, audit, game, rules, findings, money, settled,
+                            scores_unchecked, carried.get(p, "")), priced)
             for i, p in enumerate(audit.replay.hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
@@ -390,6 +402,15 @@ def build_view(
         skipped=skipped,
         wild_name="Cut card (wild)" if open_melds else "Wild card",
     )
+
+
+def _priced(view: PlayerView, priced: Mapping[str, str]) -> PlayerView:
+    """A player's box with what the games row's point value gives beside an amount the
+    rules give at the value the game settled at (``terms.row_priced``), never a bare
+    "agrees" (a blind tester)."""
+    if not view.amount or view.player not in priced:
+        return view
+    return replace(view, note="; ".join(filter(None, [view.note, priced[view.player]])))
 
 
 def _carried(unit: UnitAudit, hand: Hand, game: Game, rules: Ruleset) -> Mapping[str, str]:

@@ -32,8 +32,10 @@ the wrong rate), on the game (no hand), ``expected`` the value the game was play
 prices (``CHECK``): ``score.amount`` for the point value (a hand's money against points x
 point value), ``ledger.balance`` for the rake (a payout against the rules), for the
 ruleset ``deck.composition`` (the shoes are the other ruleset's) and for the format
-the first of those it raised that the format decides. The hands' statuses in hands.parquet
-follow the reading: a hand with no finding of its own under it is ``verified``.
+the first of those it raised that the format decides. A rake's or point value's finding
+then says the money the row's value gives against what was recorded (``rake_moved``,
+``points_moved``). The hands' statuses in hands.parquet follow the reading: a hand with no
+finding of its own under it is ``verified``.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Protocol, TypeVar
 
 from audit.findings import Finding, Severity, contract, finding
-from audit.money import money, rake
+from audit.games.ledger import PointsOwed, points_owed
+from audit.money import money, rake, roundest
 from audit.records import FORMAT_NAMES, Format, Game, Hand
 from audit.rules.ruleset import Ruleset
 
@@ -217,30 +220,6 @@ def implied_point_value(out: Audited) -> Decimal | None:
         money(units * value) == paid for units, paid in rows))  # fmt: skip
 
 
-def roundest(guess: Decimal, tick: Decimal, gives: Callable[[Decimal], bool]) -> Decimal | None:
-    """Of the values within five ``tick`` of ``guess`` that give the record (``gives``), the
-    roundest (a whole number of ticks divisible by 100, then 50, 25, 10, 5), then the
-    nearest: where the record's amounts cannot tell two values apart (a rake of 11.25% and
-    11.26% take the same paise of a small game's pots), the one a platform sets.
-
-    >>> roundest(Decimal("11.26"), Decimal("0.01"), lambda v: Decimal("11.23") <= v)
-    Decimal('11.25')
-    >>> roundest(Decimal("0.3333"), Decimal("0.0001"), lambda v: v == Decimal("0.3334"))
-    Decimal('0.3334')
-    """
-    values = [guess + step * tick for step in range(-5, 6)]
-    given = [value for value in values if gives(value)]
-    if not given:
-        return None
-
-    def key(value: Decimal) -> tuple[int, Decimal]:
-        ticks = int(value / tick)
-        return (next((-d for d in (100, 50, 25, 10, 5) if ticks % d == 0), 0),
-                abs(value - guess))  # fmt: skip
-
-    return min(given, key=key)
-
-
 def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:
     """Each pot the record's money moved and the rake it took, ``(pot, rake taken)``: in
     points rummy each hand's (what its losers paid against what its one winner received),
@@ -329,6 +308,67 @@ the ledger took 25.00 and paid out 225.00, 12.50 more than the games row gives.'
             f"{than} the games row gives.")
 
 
+def settled_at(out: Audited, value: Decimal) -> PointsOwed | None:
+    """What the hands of a points game settle by the rules at ``value`` a point, each
+    player's over the game and the rake (``ledger.points_owed``, with the replay's points
+    and value cards); ``None`` for a game of another format or without its rules."""
+    game = out.game
+    if game is None or out.rules is None or game.format != Format.POINTS:
+        return None
+    said = {item.hand.hand_id: item.audit.expected for item in out.hands
+            if item.audit is not None}  # fmt: skip
+    return points_owed(replace(game, point_value=value), [item.hand for item in out.hands],
+                       out.rules, said)  # fmt: skip
+
+
+def points_moved(out: Audited, written: Decimal, value: Decimal) -> str:
+    """The money a point value read otherwise moved, in words: what the games row's value
+    (``written``) settles with each player over the game, and the rake, against what the
+    record settled at ``value`` (a blind tester's finding gave the two prices per point and
+    no amount: "S gets 43.20, recorded 4.32" was nowhere). The rake's words
+    (``rake_moved``) say the same of a rake.
+
+    >>> from types import SimpleNamespace as Ns
+    >>> from audit.records import Result
+    >>> from audit.rules.ruleset import load_preset
+    >>> game = Game("G1", "T1", "points", None, 13, "standard-13", 2, 2, 6, "real", None,
+    ...     Decimal("0.5000"), Decimal("10.00"), False)
+    >>> hand = Hand("H1", "G1", 1, ["S", "T"], [], 0, 0, [], [
+    ...     Result("S", "won", 0, None, Decimal("2.56")),
+    ...     Result("T", "lost", 57, None, Decimal("-2.85"))])
+    >>> out = Ns(game=game, rules=load_preset("standard-13"),
+    ...          hands=[Ns(hand=hand, audit=Ns(expected={}))])
+    >>> points_moved(out, Decimal("0.5000"), Decimal("0.0500"))
+    ' By the games row S gets 25.65 (recorded 2.56, 23.09 less), T pays 28.50 (recorded \
+2.85, 25.65 less) and the rake is 2.85 (recorded 0.29, 2.56 less).'
+    """
+    by_row, record = settled_at(out, written), settled_at(out, value)
+    if by_row is None or record is None:
+        return ""
+    parts: list[str] = []
+    for player in sorted(set(by_row.won) | set(record.won)):
+        row = by_row.won.get(player, Decimal("0.00"))
+        was = record.won.get(player, Decimal("0.00"))
+        if row == was:
+            continue
+        if row > 0 or (row == 0 and was > 0):
+            parts.append(f"{player} gets {row} (recorded {was}, {_than(was - row)})")
+        else:
+            parts.append(f"{player} pays {-row} (recorded {-was}, {_than(row - was)})")
+    if by_row.rake != record.rake:
+        parts.append(f"the rake is {by_row.rake} (recorded {record.rake}, "
+                     f"{_than(record.rake - by_row.rake)})")  # fmt: skip
+    if not parts:
+        return ""
+    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f" By the games row {listed}."
+
+
+def _than(more: Decimal) -> str:
+    """``2.47 more``, ``2.47 less``: what the record moved against the games row."""
+    return f"{more} more" if more > 0 else f"{-more} less"
+
+
 _WORDS = {
     "point_value": "Every amount of game {g} settles at {v} a point, but its games row says "
     "{w}: either the games row or every settlement of the game is wrong.",
@@ -342,8 +382,8 @@ _WORDS = {
 
 
 def _said(out: Audited, column: str, value: str, checks: list[str]) -> Finding:
-    """The reading's one finding (module docstring); a rake's says the money it moved
-    (``rake_moved``)."""
+    """The reading's one finding (module docstring); a rake's or point value's says the
+    money it moved (``rake_moved``, ``points_moved``)."""
     game = out.game
     assert game is not None
     check = next((c for c in CHECK[column] if c in checks), CHECK[column][0])
@@ -355,6 +395,8 @@ def _said(out: Audited, column: str, value: str, checks: list[str]) -> Finding:
     message = _WORDS[column].format(g=game.game_id, v=shown, w=wrote, shoe=shoe)
     if column == "rake_pct":
         message += rake_moved(out, game.rake_pct)
+    if column == "point_value" and game.point_value is not None:
+        message += points_moved(out, game.point_value, Decimal(value))
     return finding(
         check, game_id=game.game_id, expected=value, recorded=was, message=message,
         rule=contract(f"games.{column}"), severity=Severity.CRITICAL,

@@ -40,12 +40,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
 from audit.games.prize import ZERO, Row, SplitOwed, counted_rebuys, owed_shares, prize_pool
-from audit.money import points_settlement
+from audit.money import points_settlement, roundest
 from audit.records import (
     POOL_FORMATS,
     Game,
@@ -444,7 +444,11 @@ def _points(
     for row in game.ledger:
         if row.kind == "points_settlement" and row.player is not None:
             settled[row.player] += row.amount
-    said = f" ({caveat[2:]})." if caveat else "."
+    value = _ledger_value(game, hands, rules, expected, owed, settled)
+    follows = (f"the ledger's rows all follow {value} a point, not the games row's "
+               f"{game.point_value}" if value is not None else "")  # fmt: skip
+    said = "; ".join(filter(None, [caveat[2:], follows]))
+    said = f" ({said})." if said else "."
     seated = {player for hand in hands for player in hand.seats}
     out: list[Row] = []
     for player in sorted(set(won) | set(settled)):
@@ -484,6 +488,41 @@ def _points(
             rake - hand_rake,
         ))  # fmt: skip
     return out
+
+
+def _ledger_value(
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    expected: RulesSay | None,
+    owed: PointsOwed,
+    settled: Mapping[str, Decimal],
+) -> Decimal | None:
+    """The one point value, not the games row's, that every settlement row and the rake
+    rows of a points game's ledger follow, where two sums or more differ from the rules'
+    (``gamerow.implied_point_value`` reads the results so): a blind tester's ledger settled
+    at a tenth of the row's value was a finding per player and the rake, each right, none
+    saying why. ``None`` where a hand is settled as recorded or no value gives them all."""
+    rake_rows = _total(game, "rake")
+    players = set(owed.won) | set(settled)
+    off = [p for p in players if owed.won.get(p, ZERO) != settled.get(p, ZERO)]
+    if (game.point_value is None or owed.as_recorded
+            or len(off) + (rake_rows != owed.rake) < 2):  # fmt: skip
+        return None
+    most = max(off, key=lambda p: (abs(owed.won.get(p, ZERO)), p))
+    if not owed.won.get(most):
+        return None
+    guess = (settled.get(most, ZERO) / owed.won[most] * game.point_value).quantize(
+        Decimal("0.0001"))
+
+    def gives(value: Decimal) -> bool:
+        if value <= 0 or value == game.point_value:
+            return False
+        at = points_owed(replace(game, point_value=value), hands, rules, expected)
+        return at.rake == rake_rows and all(
+            at.won.get(p, ZERO) == settled.get(p, ZERO) for p in players | set(at.won))
+
+    return roundest(guess, Decimal("0.0001"), gives)
 
 
 def _under_another(

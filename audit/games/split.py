@@ -1,7 +1,8 @@
 """A pool split (000_'s Manual Split and Auto Split, as the preset's ``pool_101.*`` /
 ``pool_201.*`` rules fix them): what a manual split needs of the players left, who must
 accept it, and what a split owes each player; and the ``pool.split`` findings of a split
-recorded (``offer_findings``, ``manual_findings``, ``share_findings``), which the pool check
+recorded (``offer_findings``, ``manual_findings``, ``share_findings``; a whole share paid
+under another player is one ``ledger.balance``, ``moved_share``), which the pool check
 (audit/games/pool.py) raises through its ``add``.
 
 Money, as read where 000_ allows two readings: prize pool = entry_fee x (players of hand 1
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from audit.findings import Severity
 from audit.money import PAISA
 from audit.money import rake as rake_of
 from audit.records import Game, GameEvent, Hand
@@ -43,6 +45,11 @@ have no key for it (it is not a value to choose), so it is quoted here from 000_
 NO_MANUAL = "no manual split: it needs "
 """How a ``pool.split`` finding on a split by agreement against its criteria begins its
 ``expected`` (``manual_findings``); explain reads the need after it."""
+
+
+UNDER_ANOTHER = "the split row is under the wrong player."
+"""How the one finding on a split share paid under another player ends (``moved_share``);
+explain finds it by these words."""
 
 
 def equal_shares(total: Decimal, n: int) -> list[Decimal]:
@@ -198,6 +205,35 @@ def split_paid(game: Game) -> dict[str, Decimal]:
     return paid
 
 
+def moved_share(
+    game: Game, expected: dict[str, Decimal], paid: dict[str, Decimal]
+) -> tuple[str, str] | None:
+    """The one player (``under``) paid another player's (``whose``) whole share in one
+    ``split`` row, ``whose`` paid none of it, as ``(under, whose)``: ``under`` is paid just
+    that row more than their own share (nothing, for a player with none), and no other pair
+    of players is so; ``None`` otherwise. A part of a share paid to another, or a player
+    paid some of theirs, is a finding each (schemas/money.md, step 3, as a prize row).
+
+    >>> from audit.records import LedgerRow
+    >>> game = Game("G1", "T1", "pool_101", None, 13, "standard-13", 2, 2, 6, "real",
+    ...     Decimal("10.00"), None, Decimal("10.00"), False,
+    ...     ledger=[LedgerRow("A", "split", Decimal("9.00")),
+    ...             LedgerRow("X", "split", Decimal("9.00"))])
+    >>> owed_ab = {"A": Decimal("9.00"), "B": Decimal("9.00")}
+    >>> moved_share(game, owed_ab, split_paid(game))
+    ('X', 'B')
+    """
+    pairs = [
+        (under, whose)
+        for whose, share in expected.items() if share > 0 and not paid.get(whose)
+        for under, got in paid.items()
+        if under != whose and got - expected.get(under, Decimal("0.00")) == share and any(
+            row.kind == "split" and row.player == under and row.amount == share
+            for row in game.ledger)
+    ]  # fmt: skip
+    return pairs[0] if len(pairs) == 1 else None
+
+
 # ---------------------------------------------------------------- the checks
 
 
@@ -288,7 +324,10 @@ def share_findings(
     rebuys: int,
 ) -> None:
     """Each split row of the ledger against what the split owes (see the module doc); a
-    share's finding names the split's game event (``seq``), as schemas/output.md says."""
+    share's finding names the split's game event (``seq``), as schemas/output.md says. A
+    whole share in one row under another player (``moved_share``) is one ``ledger.balance``
+    on that player, naming both, on the game as every ``ledger.balance`` (no hand, no
+    ``seq``; ``info`` for practice chips, as the ledger check's)."""
     if not game.ledger or game.entry_fee is None or not active:
         return  # no ledger table: the amounts are not checked here
     fee, entries = game.entry_fee, len(seat_order) + rebuys
@@ -302,13 +341,32 @@ def share_findings(
     if spare_paise_elsewhere(expected, paid, [*seat_order, *active], owed_in):
         return
     what = "automatic" if kind != "manual" else "agreed"
+    key = "auto_split_above" if kind != "manual" else "manual_split_shares"
+    moved = moved_share(game, expected, paid)
+    if moved is not None:
+        # One share's row under another player: one finding on the player it is under,
+        # ledger.balance as a prize row's, the game's and no hand's (schemas/money.md, step
+        # 3; schemas/output.md; a blind tester: two major findings, neither naming the
+        # other player).
+        under, whose = moved
+        to = (f"{under}, who never sat at the table" if under not in seat_order
+              else f"{under}, whose own share is {expected[under]}" if under in expected
+              else f"{under}, who was not in the game at the split")  # fmt: skip
+        add(
+            "ledger.balance", key,
+            f"{whose}'s share of {expected[whose]} in the {what} split after hand "
+            f"{hand.hand_no} is paid to {to}, and {whose} is paid nothing: {UNDER_ANOTHER}",
+            player_id=under, expected=whose, recorded=under,
+            severity=Severity.INFO if game.chip_type == "practice" else None,
+        )  # fmt: skip
     for player in [*active, *sorted(set(paid) - set(active))]:
         want, got = expected.get(player, Decimal("0.00")), paid.get(player)
+        if moved is not None and player in moved:
+            continue
         if got != want:
             shown = "nothing" if got is None else f"{got}"
             add(
-                "pool.split",
-                "auto_split_above" if kind != "manual" else "manual_split_shares",
+                "pool.split", key,
                 f"{player} was paid {shown} in the {what} split after hand "
                 f"{hand.hand_no}, but their share is {want}.",
                 hand_id=hand.hand_id, player_id=player, seq=seq, expected=want,

@@ -82,6 +82,11 @@ class Staged:
     refused: dict[str, dict[str, str]] = field(default_factory=dict)
     """Hand -> table (events, results) -> why: the hand has rows in a refused file of that
     table whose ``hand_id`` column still reads (``quarantine.refused_hands``)."""
+    nameless: dict[str | None, str] = field(default_factory=dict)
+    """Player (None: the row names none) -> the first results row that names them but no
+    hand (its ``hand_id`` null), as "results row R of F": a hand lacking that player's
+    results row may be the one it belongs to, so it is quarantined, not judged
+    (``Bucket._hand_problems``)."""
     partitions: int = 1
     """Folders per staged table: bucket b's rows are in folder ``part=b % partitions``,
     with their ``bucket`` column (rows of no bucket, -1, in ``part=-1``)."""
@@ -249,7 +254,8 @@ class Bucket:
     ) -> list[GameUnit]:
         events = _records(self.events.slice(start[1], size[1]), Event)
         results = _records(self.results.slice(start[2], size[2]), Result)
-        units = {game: GameUnit(game, self._game(game), []) for game in games}
+        units = {game: GameUnit(game, self._game(game), [], self._game_lost(game))
+                 for game in games}  # fmt: skip
         e = r = 0
         for row in map(_HandRow._make, self.hands.slice(start[0], size[0]).iter_rows()):
             # A bad hands row keeps only its ids: its other values may be nulls or bad codes.
@@ -274,6 +280,18 @@ class Bucket:
                     Hand(hand_id, game, 0, [], [], NO_CARD, NO_CARD, [], [], quarantine=why)
                 )
         return list(units.values())
+
+    def _game_lost(self, game_id: str) -> str | None:
+        """Why the game has no games row to be judged by (``GameUnit.lost``), or None: it
+        has one. Until 2026-12-06 its hands were quarantined and nothing said its
+        game-level checks were not run (a blind tester: with every games row lost, run.json
+        counted no game unchecked and the report said so)."""
+        if game_id in self.game_rows:
+            return None
+        if game_id in self.known_games:
+            why = self.staged.game_reasons.get(game_id)
+            return "its games row is quarantined" + (f" ({why})" if why else "")
+        return "the games table holds no row of it" + self._lost("games")
 
     def _game(self, game_id: str) -> Game | None:
         row = self.game_rows.get(game_id)
@@ -304,6 +322,12 @@ class Bucket:
                 QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem)
             )
         return "; ".join(reasons + found) or None
+
+    def _nameless(self, player: str) -> str | None:
+        """The results row naming ``player`` (or no player) but no hand, as "results row R
+        of F" (``Staged.nameless``), or None."""
+        nameless = self.staged.nameless
+        return nameless.get(player) or nameless.get(None)
 
     def _lost(self, table: str) -> str:
         """`` (its rows may be in F, which could not be read)`` when files of ``table``
@@ -351,6 +375,16 @@ class Bucket:
             if absent:  # not a score.outcome alarm: the rows may be in the file not read
                 found.append(f"{name} has no results row for {', '.join(absent)}"
                              + self._lost("results"))  # fmt: skip
+        elif self.staged.nameless and row.ok and row.seats_ok and (
+            lacking := [(p, where) for p in hand.without_result()
+                        if (where := self._nameless(p)) is not None]
+        ):  # fmt: skip
+            # A results row that names no hand may be this hand's missing one: the hand is
+            # not judged without it (a blind tester: its hand_id nulled, the hand's player
+            # was a score.outcome alarm "no result recorded", the row in quarantine too).
+            some = "one of the missing rows" if len(lacking) > 1 else "the missing row"
+            found.append(f"{name} has no results row for {', '.join(p for p, _ in lacking)}, "
+                         f"and {lacking[0][1]} has a null hand_id: it may be {some}")  # fmt: skip
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
             blamed = blamed or ("results", self.repeated_results[row.h])

@@ -72,6 +72,8 @@ def collect_quarantine(
                                      seq, player))  # fmt: skip
             if hand is not None and table in HAND_TABLES:
                 staged.hand_reasons.setdefault(hand, reason)
+            elif table == "results" and hand is None:  # its hand_id is null
+                staged.nameless.setdefault(player, f"results row {row} of {one_line(file)}")
             elif game is not None and table == "games":
                 staged.game_reasons.setdefault(game, reason)
     copies = (

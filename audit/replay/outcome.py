@@ -24,6 +24,7 @@ from audit.records import (
     money_unsettled,
 )
 from audit.replay.charged import charged_words, said_of, verdict_words
+from audit.replay.followed import follows_points
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
 from audit.replay.recut import Settled, settled_otherwise, settled_words
@@ -185,6 +186,7 @@ def _judged(
     findings = one_drop_finding(replay.findings + committed, compare_results(replay, expected))
     if game.format == "points" and replay.dealt:
         findings += compare_money(replay, game, expected)
+        findings = follows_points(replay.hand, game, findings, replay.rules.value_cards is not None)
     return expected, findings
 
 
@@ -632,10 +634,16 @@ def _left_in_wins(out: list[Finding]) -> list[Finding]:
     """A declaration the platform accepted that the rules refuse, one player left in
     (``turns.last_player``): that player's win is the declarer's mistake, said in its
     ``declare.verdict``, not a finding on the player who did nothing (a blind tester's
-    2-player hands: the opponent's ``score.outcome`` beside every such verdict)."""
+    2-player hands: the opponent's ``score.outcome`` beside every such verdict). So too the
+    mirror: a valid show refused, the one player recorded as winning in the declarer's
+    place (a blind tester: the refusal's ``declare.verdict`` and a ``score.outcome``)."""
     verdicts = [f for f in out if f.check == "declare.verdict" and f.recorded == "won"]
     left = [f for f in out if f.check == "score.outcome" and f.expected == "won"
             and f.recorded == "lost"]  # fmt: skip
+    if not verdicts:  # the mirror: a valid show refused, the one recorded as winning instead
+        verdicts = [f for f in out if f.check == "declare.verdict" and f.expected == "won"]
+        left = [f for f in out if f.check == "score.outcome" and f.expected == "lost"
+                and f.recorded == "won"]  # fmt: skip
     if len(verdicts) != 1 or len(left) != 1:
         return out
     (verdict,), (winner,) = verdicts, left
@@ -671,7 +679,8 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
 
     A loser's points are the rules' points when the rules agree with the recorded outcome,
     else the recorded points: a wrong verdict is then one finding (declare.verdict or
-    score.outcome), not also a money finding; wrong points charged as money are two. A hand
+    score.outcome), not also a money finding; wrong points charged as money are two, folded
+    into the points' one where the amounts follow them (``followed.follows_points``). A hand
     whose recorded winner is not the rules' (or, with value cards, who is in at the show) is
     not settled at all (``records.money_unsettled``): no world pays what the rules' points
     under the recorded winner would. A loser with no results row (its own

@@ -32,7 +32,7 @@ from audit.replay.redeal import (
     reseat,
     seated_otherwise,
 )
-from audit.replay.rows import ROWS, inserted, reassigned, swapped
+from audit.replay.rows import ROWS, inserted, reassigned, strangers, swapped
 from audit.replay.stock import restock, stocked_otherwise
 from audit.rules.ruleset import Ruleset, cite
 
@@ -72,8 +72,8 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
         stocked = restock(hand, k)
         if stocked is not None:
             yield Reading(stocked[0], stocked_otherwise(drew, stocked[1], rules), _CARDS)
-    for other, said in [*reassigned(hand, findings, rules), *swapped(hand, findings),
-                        *inserted(hand, findings, k)]:  # fmt: skip
+    for other, said in [*reassigned(hand, findings, rules), *strangers(hand, findings, rules),
+                        *swapped(hand, findings), *inserted(hand, findings, k)]:  # fmt: skip
         yield Reading(other, said, ROWS)
     first = next((f for f in findings if f.check in CARD_CHECKS), None)
     if first is not None:

@@ -124,6 +124,45 @@ def reassigned(
     )
 
 
+def strangers(
+    hand: Hand, findings: list[Finding], rules: Ruleset
+) -> Iterator[tuple[Hand, Finding]]:
+    """The hand with the row of the first ``turn.order`` of a player not dealt in given to
+    each player dealt in (and, where it is a draw, the same player's next row with it, a
+    whole turn): the caller keeps the one that leaves no finding of a row, so the player
+    whose turn it was; with the one ``turn.order`` that says so (a blind tester: a stranger's
+    draw was three findings, the stranger's, then the player's discard "without drawing"
+    and their show of a card they never drew)."""
+    seated = set(hand.seats)
+    turn = next((f for f in findings if f.check == "turn.order" and f.seq is not None
+                 and f.player_id is not None and f.player_id not in seated), None)  # fmt: skip
+    if turn is None:
+        return
+    at = next((i for i, e in enumerate(hand.events) if e.seq == turn.seq), None)
+    if at is None or hand.events[at].player != turn.player_id:
+        return
+    e = hand.events[at]
+    after = hand.events[at + 1] if at + 1 < len(hand.events) else None
+    whole = e.action in DRAWS and after is not None and after.player == e.player and (
+        after.action in PLAYS)  # fmt: skip
+    for player in hand.seats:
+        events = list(hand.events)
+        events[at] = e._replace(player=player)
+        rows, where = _row(events[at]), f"The row at seq {e.seq} names"
+        it = "it"
+        if whole and after is not None:
+            events[at + 1] = after._replace(player=player)
+            rows += f", then {_row(events[at + 1])}"
+            where, it = f"The rows at seq {e.seq} and {after.seq} name", "them"
+        yield replace(hand, events=events), finding_at(
+            turn, "turn.order", expected=player, recorded=e.player,
+            rule=cite(rules, "turns.order"),
+            message=f"{where} {e.player}, who was not dealt in, but it was {player}'s turn: "
+            f"{'the row is' if it == 'it' else 'the rows are'} {rows}. The rest of the hand is "
+            f"checked with {it} as {player}'s.",
+        )  # fmt: skip
+
+
 def inserted(hand: Hand, findings: list[Finding], k: int) -> Iterator[tuple[Hand, Finding]]:
     """The hand with a row put back before the row of its first finding of a row, where
     the record reads as if one were missing there (its later rows renumbered, so no gap in

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from audit.cards import CODE_TEXT, canonical_shoe, difference_words, format_codes
 from audit.findings import Finding, Severity, finding
-from audit.records import Game, Hand, Shuffle, and_words
+from audit.records import Game, Hand, Shuffle, and_words, ordinal
 
 ALGORITHM = "hmac-sha256-fisher-yates"
 _HASHES: Final[dict[int, tuple[Callable[[bytes], Any], ...]]] = {
@@ -237,18 +237,12 @@ def _place(i: int, seats: list[str], k: int) -> str:
     if not n:
         return ""
     if i < dealt:
-        return f", {seats[i % n]}'s {_ordinal(i // n + 1)} card,"
+        return f", {seats[i % n]}'s {ordinal(i // n + 1)} card,"
     if i == dealt:
         return ", the wild card,"
     if i == dealt + 1:
         return ", the open card,"
-    return f", the stock's {_ordinal(i - dealt - 1)} card,"
-
-
-def _ordinal(m: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
-    tail = "th" if 10 <= m % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(m % 10, "th")
-    return f"{m}{tail}"
+    return f", the stock's {ordinal(i - dealt - 1)} card,"
 
 
 def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:

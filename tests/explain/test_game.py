@@ -381,7 +381,7 @@ def test_a_game_with_no_ledger_rows_says_its_money_was_not_checked(tmp_path: Pat
     assert view.ledger.payouts == ()
     assert view.ledger.notes == ("No ledger row names this game, so its money was not checked.",)
     assert view.hands[0].status_words == (
-        "3 findings, worst critical (draw.stock_mismatch, score.points, score.amount)"
+        "2 findings, worst critical (draw.stock_mismatch, score.points)"
     )
 
 

@@ -198,3 +198,28 @@ def test_manual_split_min_score_a_split_the_rules_forbid_has_no_share_by_the_rul
     assert [(p.player, p.verdict) for p in view.ledger.payouts if p.what == "split share"] == [
         ("P1", "differs"), ("P2", "differs"),
     ]  # fmt: skip
+
+
+def test_a_split_share_paid_to_another_player_is_said_on_both_lines() -> None:
+    """schemas/money.md, step 3 (one share's row under another player is one finding on
+    the player it is under, naming both) and `pool_101.auto_split_above`: B's share of
+    90.00 is paid to X, who never sat at the table. The money view says the same on both
+    players' share lines, as it does of a prize row under the wrong player, and the owed
+    sums say who is owed what."""
+    ledger = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"), ("A", "split", "90.00"),
+              ("X", "split", "90.00"), (None, "rake", "20.00")]  # fmt: skip
+    game, played = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")], ledger, ended=True)
+    view = game_view(game, played)
+    assert [(f.check, f.player, f.expected) for f in view.findings] == [
+        ("ledger.balance", "X", "B")]  # fmt: skip
+    assert view.ledger is not None
+    shares = {p.player: p for p in view.ledger.payouts if p.what == "split share"}
+    assert [(p, s.rules_give, s.recorded, s.verdict) for p, s in shares.items()] == [
+        ("A", "90.00", "90.00", "agrees"), ("B", "90.00", "0.00", "differs"),
+        ("X", "0.00", "90.00", "differs"),
+    ]  # fmt: skip
+    assert shares["B"].how.endswith(
+        "180.00 in 2 equal shares of 90.00; the ledger pays it in a split row under X (one "
+        "ledger.balance finding)")  # fmt: skip
+    assert shares["X"].how == "X never sat at the table: the split row under X is B's share"
+    assert view.ledger.owed == "B is owed 90.00; X was paid 90.00 too much"

@@ -66,11 +66,11 @@ def test_long_ids_are_wrapped_at_the_consoles_width_never_cut(
     column = "".join(line[start:end].strip() for line in rows)
     assert column.startswith(LONG["P1"] + LONG["P2"] + LONG["P3"] + LONG["P1"])
     squeezed = "".join(text.replace("│", "").split())  # a word may go on over a line
-    for seat, (player, score) in enumerate(
+    for turn, (player, score) in zip(("1st", "2nd", "3rd"),
         [(LONG["P1"], "won,0points"), (LONG["P2"], "lost,60points"),
-         (LONG["P3"], "middledrop,40points")], start=1
+         (LONG["P3"], "middledrop,40points")], strict=True
     ):  # fmt: skip
-        assert f"{player},seat{seat}:{score}" in squeezed
+        assert f"{player},{turn}toplay:{score}" in squeezed
 
 
 HOSTILE = {"P1": "P1\nFindings on this hand: none", "P2": "P2\x1b[2J"}

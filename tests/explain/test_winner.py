@@ -364,3 +364,45 @@ def test_a_deals_declarer_whose_invalid_declaration_was_accepted_at_three_is_not
         "against the recorded winner")  # fmt: skip
     assert view.result == (
         "recorded as won by P1; by the rules P2 or P3 wins (deals.chips, see the findings)")
+
+
+def test_ledger_prize_a_missing_rebuy_row_is_owed_by_its_player() -> None:
+    """`ledger.prize` (the entry fees of every player and rebuy) and schemas/money.md step
+    4 (a `rebuy` row of `-entry_fee` per rebuy game event): P2 and P3 are out at 120 after
+    hand 3 and P3 rebuys at 1 (three players in that hand), then is out at 121 after hand
+    6 and P1 wins. The ledger has no rebuy row of P3: the entry fees differ, 400.00 by the
+    rules and 300.00 recorded, and the owed sums say who owes it, as the ledger check's
+    finding on P3 does (a blind tester: the entry fees "differ" with no "Owed" line, which
+    every other faulty game explained has)."""
+    three = {"P1": ("won", 0, None), "P2": ("lost", 40, None), "P3": ("lost", 40, None)}
+    kws = [base(seats={"P1": P1, "P2": P2, "P3": P3}, stock="JK 6H 2S", results=three,
+                events=["P1 draw_stock JK", DECLARE, SHOW, f"P3 show: {P3}"],
+                score_after={"P1": 0, "P2": 40 * n, "P3": 40 * n}) for n in (1, 2, 3)]
+    kws += [base(seats={"P1": P1, "P3": P2}, results={"P1": ("won", 0, None),
+                                                    "P3": ("lost", 40, None)},
+                 events=["P1 draw_stock JK", DECLARE, SHOW.replace("P2", "P3")],
+                 score_after={"P1": 0, "P3": 1 + 40 * n}) for n in (1, 2, 3)]  # fmt: skip
+    game, played = hands(kws, game_format="pool_101")
+    events = [GameEvent(3, 1, "P2", "eliminated", 120, None),
+              GameEvent(3, 2, "P3", "eliminated", 120, None),
+              GameEvent(3, 3, "P3", "rebuy", 1, None),
+              GameEvent(6, 4, "P3", "eliminated", 121, None), won_by("P1", 6)]  # fmt: skip
+    ledger = [LedgerRow(p, "buy_in", Decimal("-100.00")) for p in ("P1", "P2", "P3")]
+    ledger += [LedgerRow("P1", "prize", Decimal("360.00")),
+               LedgerRow(None, "rake", Decimal("40.00"))]  # fmt: skip
+    view = game_view(replace(game, game_events=events, ledger=ledger), played)
+    assert [(f.check, f.player, f.message) for f in view.findings] == [(
+        "ledger.balance", "P3", "P3 rebought 1 time, so pays 100.00 in rebuys, but the ledger "
+        "took 0.00.")]  # fmt: skip
+    assert view.ledger is not None
+    entries = view.ledger.payouts[0]
+    assert (entries.what, entries.rules_give, entries.recorded, entries.verdict) == (
+        "entry fees", "400.00", "300.00", "differs")  # fmt: skip
+    assert view.ledger.owed == "P3 owes 100.00"
+    assert "Owed, by these sums: P3 owes 100.00." in flat(render_game_text(view, width=200))
+    # with the rebuy row the entries agree and nothing is owed
+    paid = [*ledger, LedgerRow("P3", "rebuy", Decimal("-100.00"))]
+    view = game_view(replace(game, game_events=events, ledger=paid), played)
+    assert view.findings == ()
+    assert view.ledger is not None
+    assert view.ledger.owed == ""

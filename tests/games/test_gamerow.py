@@ -15,9 +15,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from audit.explain import load_game_view
+from audit.explain import load_game_view, load_view, render_game_html
 from audit.games.gamerow import LEAVES
-from audit.money import rake
+from audit.money import money, rake
 from audit.run import replay_logs
 from audit.sim import simulate
 from tests.games.test_end_to_end import Row, rows, tamper
@@ -81,12 +81,89 @@ def test_games_point_value_written_twice_over_is_one_score_amount(
     said = one_finding(logs, tmp_path / "out", game)
     assert said["check"] == "score.amount"
     assert (said["expected"], said["recorded"]) == (f"{true:.4f}", f"{true * 2:.4f}")
-    assert said["message"] == (
+    assert said["message"].startswith(
         f"Every amount of game {game['game_id']} settles at {true:.4f} a point, but its games "
         f"row says {true * 2:.4f}: either the games row or every settlement of the game is "
-        "wrong."
+        "wrong. By the games row "
     )
     assert said["rule"].startswith("games.point_value: ")
+
+
+def _by_row(logs: Path, game: Row, value: Decimal) -> tuple[dict[str, Decimal], Decimal]:
+    """What a 13-card points game settles with each player at ``value`` a point, and its
+    rake, from its results (schemas/money.md, "Points rummy": each loser pays
+    ``money(points x point_value)``, the winner what they pay less ``rake(paid, rake_pct)``)."""
+    won: dict[str, Decimal] = {}
+    fees = Decimal("0.00")
+    hands = {h["hand_id"] for h in rows(logs, "hands") if h["game_id"] == game["game_id"]}
+    results = [r for r in rows(logs, "results") if r["hand_id"] in hands]
+    for hand in sorted(hands):
+        mine = [r for r in results if r["hand_id"] == hand]
+        paid = Decimal("0.00")
+        for r in mine:
+            if r["outcome"] != "won":
+                owe = money(r["points"] * value)
+                won[r["player_id"]] = won.get(r["player_id"], Decimal("0.00")) - owe
+                paid += owe
+        (winner,) = [r["player_id"] for r in mine if r["outcome"] == "won"]
+        fee = rake(paid, game["rake_pct"])
+        won[winner] = won.get(winner, Decimal("0.00")) + paid - fee
+        fees += fee
+    return won, fees
+
+
+def test_games_point_value_read_otherwise_says_the_money_the_games_row_gives(
+    logs: Path, tmp_path: Path
+) -> None:
+    """log-format.md, games.point_value; docs/replay.md, "The games row read otherwise": the
+    one finding of a point value read otherwise says what the games row's value settles
+    with each player and the rake against what was recorded, and explain says it beside
+    each sum and in an "Owed if the games row's ... is right" line (a blind tester's finding
+    gave two prices per point and no money, and explain said a bare "agrees": "S's points
+    settlement: 4.32 by the rules, 4.32 recorded")."""
+    game = longest(logs, "points", "standard-13")
+    true, written = game["point_value"], game["point_value"] * 10
+    tamper(logs, "games", lambda g: g["game_id"] == game["game_id"],
+           lambda g: {**g, "point_value": written})  # fmt: skip
+    said = one_finding(logs, tmp_path / "out", game)
+    by_row, fee = _by_row(logs, game, written)
+    recorded, took = _by_row(logs, game, true)
+    ledger = [r for r in rows(logs, "ledger") if r["game_id"] == game["game_id"]]
+    assert took == sum((r["amount"] for r in ledger if r["kind"] == "rake"), Decimal("0.00"))
+    clauses = [
+        f"{p} gets {by_row[p]} (recorded {recorded[p]}, {by_row[p] - recorded[p]} less)"
+        if by_row[p] > 0 else
+        f"{p} pays {-by_row[p]} (recorded {-recorded[p]}, {recorded[p] - by_row[p]} less)"
+        for p in sorted(by_row) if by_row[p] != recorded[p]
+    ]  # fmt: skip
+    clauses.append(f"the rake is {fee} (recorded {took}, {fee - took} less)")
+    assert said["message"].endswith(
+        f"wrong. By the games row {', '.join(clauses[:-1])} and {clauses[-1]}.")
+    # explain: each sum counted at the value read, with what the games row's value gives
+    view = load_game_view(logs, game["game_id"])
+    assert view.ledger is not None
+    row_terms = f"{written:.4f} a point"
+    for p in view.ledger.payouts:
+        gives = by_row[p.player] if p.player else fee
+        assert p.verdict == (f"agrees, with the hands' point value of {true:.4f} counted as "
+                             f"recorded; {gives} by the games row's {row_terms}")  # fmt: skip
+    owed = [f"{p} is owed {by_row[p] - recorded[p]}" if by_row[p] > recorded[p]
+            else f"{p} owes {recorded[p] - by_row[p]}" for p in sorted(by_row)
+            if by_row[p] != recorded[p]]  # fmt: skip
+    owed.append(f"the platform kept {fee - took} less rake than it gives")
+    assert view.ledger.row_terms == row_terms
+    assert view.ledger.owed_by_row == "; ".join(owed)
+    assert view.ledger.owed == ""
+    assert (f"<b>Owed if the games row's {row_terms} is right:</b> "
+            f"{view.ledger.owed_by_row}.") in render_game_html(view)
+    # and each hand's box: the amount at the value read, then the games row's
+    hand = sorted(h["hand_id"] for h in rows(logs, "hands") if h["game_id"] == game["game_id"])[0]
+    box = load_view(logs, hand)
+    (loser, *_) = [p for p in box.players if p.outcome == "lost" and p.amount]
+    (points,) = [r["points"] for r in rows(logs, "results")
+                 if r["hand_id"] == hand and r["player_id"] == loser.player]  # fmt: skip
+    assert loser.comparison == (f"agrees: at the {true:.4f} a point the game settled at; "
+                                f"{-money(points * written)} by the games row's {row_terms}")
 
 
 @pytest.mark.parametrize("fmt", ["points", "pool_101"])

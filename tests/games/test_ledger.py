@@ -109,6 +109,39 @@ def test_points_settlement_a_row_written_under_another_player_is_one_finding() -
     assert len(check_ledger(game("points", ledger), POINTS_HANDS, RULES)) == 3
 
 
+def test_points_a_ledger_settled_at_another_point_value_says_the_value() -> None:
+    """money.md, ``ledger.balance`` step 3: a ledger whose every row follows a tenth of the
+    games row's point value (its results right) is a finding per player and the rake, each
+    right, and each says the value the rows follow (a blind tester's five findings said
+    the amounts alone); 0.0501 gives the same paise, the rounder 0.0500 is said. Two rows
+    off that no one value gives say nothing of a value."""
+    ledger = [
+        LedgerRow("A", "points_settlement", D("2.62")),
+        LedgerRow("B", "points_settlement", D("-2.00")),
+        LedgerRow("C", "points_settlement", D("-1.00")),
+        LedgerRow(None, "rake", D("0.38")),
+        LedgerRow("A", "points_settlement", D("-0.80")),
+        LedgerRow("B", "points_settlement", D("0.70")),
+        LedgerRow(None, "rake", D("0.10")),
+    ]
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+        ("A", "18.25", "1.82"), ("B", "-13.00", "-1.30"), ("C", "-10.00", "-1.00"),
+        (None, "4.75", "0.48")]  # fmt: skip
+    assert found[0].message == (
+        "By the rules, A's hands settle 18.25 with them, but the ledger settled 1.82 (the "
+        "ledger's rows all follow 0.0500 a point, not the games row's 0.5000)."
+    )
+    assert all(f.message.endswith(" (the ledger's rows all follow 0.0500 a point, not the "
+                                  "games row's 0.5000).") for f in found)  # fmt: skip
+    ledger = points_ledger()
+    ledger[5] = LedgerRow("B", "points_settlement", D("7.50"))
+    ledger[2] = LedgerRow("C", "points_settlement", D("-10.50"))
+    found = check_ledger(game("points", ledger), POINTS_HANDS, RULES)
+    assert [f.player_id for f in found] == ["B", "C"]
+    assert not any("a point" in f.message for f in found)
+
+
 def test_a_settlement_of_an_account_dealt_into_no_hand_says_so() -> None:
     """money.md, ``ledger.balance``: a points_settlement row for Z, seated in none of the
     game's hands, is one finding, and its words say Z was dealt into no hand (they read

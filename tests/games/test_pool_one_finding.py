@@ -5,6 +5,8 @@ Built with the helpers of tests/games/test_pool.py."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from audit.games.pool import judge_pool
 from audit.unit import game_checks
 from tests.games.test_pool import RULES, ev, keys, pool_game, run
@@ -677,3 +679,40 @@ def test_called_off_pool_game_with_every_entry_refunded_has_no_game_events_findi
     for ledger in (some, prized):
         game, hands = pool_game(points, (), ledger, ended=True)
         assert [f.check for f in game_checks(game, hands, RULES)] == ["game.unchecked"]
+
+
+def test_pool_split_a_share_paid_to_another_player_is_one_finding_000() -> None:
+    """`pool_101.auto_split_above` (000_: "The Prize amount or table amount is equally
+    split among all active eligible players in Auto Split") and schemas/money.md, step 3
+    (a row written under another player is one finding on the player it is under, as a
+    prize row): A and B are split 90.00 each, and B's share is paid to X, who never sat at
+    the table. One critical finding on X names both, not "X was paid 90.00 ... their
+    share is 0.00" and "B was paid nothing" (a blind tester: two major findings for one
+    row, where the same fault on a prize row is one critical). Like the prize's, it is the
+    game's finding, naming no hand (schemas/output.md). B's share in a second row
+    under A is one finding on A; a part of B's share paid to X keeps a finding each."""
+    split = [*LEDGER[:2], ("A", "split", "90.00"), (None, "rake", "20.00")]
+    game, hands = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")],
+                            [*split, ("X", "split", "90.00")], ended=True)  # fmt: skip
+    (found,) = game_checks(game, hands, RULES)
+    assert (found.check, found.severity.value, found.hand_id, found.player_id, found.expected,
+            found.recorded) == ("ledger.balance", "critical", None, "X", "B", "X")  # fmt: skip
+    assert found.message == (
+        "B's share of 90.00 in the automatic split after hand 1 is paid to X, who never sat "
+        "at the table, and B is paid nothing: the split row is under the wrong player."
+    )
+    assert found.rule.startswith("pool_101.auto_split_above: ")
+    # practice chips: no real money moved, info as every ledger.balance of such a game
+    practice = game_checks(replace(game, chip_type="practice"), hands, RULES)
+    assert [(f.check, f.severity.value) for f in practice] == [("ledger.balance", "info")]
+    game, hands = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")],
+                            [*split, ("A", "split", "90.00")], ended=True)  # fmt: skip
+    assert [(f.check, f.player_id, f.message) for f in game_checks(game, hands, RULES)] == [(
+        "ledger.balance", "A", "B's share of 90.00 in the automatic split after hand 1 is paid "
+        "to A, whose own share is 90.00, and B is paid nothing: the split row is under the "
+        "wrong player.")]  # fmt: skip
+    game, hands = pool_game([{"A": 85, "B": 88}], [ev(1, None, "auto")],
+                            [*split, ("X", "split", "45.00"), ("B", "split", "45.00")],
+                            ended=True)  # fmt: skip
+    assert [(f.check, f.player_id) for f in game_checks(game, hands, RULES)] == [
+        ("pool.split", "B"), ("pool.split", "X")]  # fmt: skip

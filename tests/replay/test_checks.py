@@ -98,13 +98,15 @@ def test_drop_penalty_a_middle_drop_charged_as_a_first_drop_000() -> None:
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [
         ("P1", "middle_drop", "first_drop")
     ]
-    # the money finding names the rules' kind of drop, whose points it charges (it said
-    # "a first drop" for 40 points: a blind tester)
-    (money,) = [f for f in every if f.check == "score.amount" and f.player_id == "P1"]
-    assert money.message.startswith("P1 dropped (a middle drop) for 40 points at ")
+    # the money followed the 20 points charged: said in the drop's finding, not also as a
+    # score.amount per player (followed.follows_points; docs/replay.md, "Money")
+    assert not [f for f in every if f.check == "score.amount"]
     assert found[0].message.startswith(
         "P1 is recorded as first drop (20 points), but the hand gives middle drop (40 points): "
     )
+    assert found[0].message.endswith(
+        "; the hand's money follows the 20 points charged: the record settles P1 at -20.00 "
+        "where the rules give -40.00 and P2 at 18.00 where they give 36.00.")
     swapped = {"P1": ("lost", 0, "-40.00"), "P2": ("won", 0, "36.00")}
     (clean,) = [c for c in CASES if c.name == "score.points"]
     game, hand = scenario(**{**clean.kwargs, "results": swapped})

@@ -461,3 +461,101 @@ def test_a_hand_whose_last_rows_were_in_a_refused_file_is_quarantined_not_judged
     assert relative in status[hand]["reason"]
     others = {h for h, r in status.items() if r["status"] == "quarantined"} - {hand}
     assert not others & verified
+
+
+@pytest.mark.parametrize("lost", ["row", "file"])
+def test_a_game_without_its_games_row_is_one_game_unchecked(
+    lost: str, clean: Path, tmp_path: Path
+) -> None:
+    """schemas/README.md, "How the audit treats a file and its rows": a game whose games row
+    is missing (``row``) or in a file that could not be read (``file``, named) has its hands
+    quarantined and one game.unchecked saying why its game-level checks were not run, and
+    run.json counts it unchecked. Until 2026-12-06 it had none: a blind tester's night with
+    no games row read was reported with 302 games and none unchecked."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    source = sorted((logs / "games").rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    gone = data.column("game_id").to_pylist() if lost == "file" else [data["game_id"][0].as_py()]
+    if lost == "file":
+        source.write_text("not parquet")
+    else:
+        pq.write_table(data.slice(1), source)
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False, rng=False)
+
+    played = {r["game_id"] for r in rows(clean / "out" / "hands.parquet")}
+    gone = [g for g in gone if g in played]
+    assert gone
+    found = rows(out / "findings.parquet")
+    unchecked = {f["game_id"]: f for f in found if f["check"] == "game.unchecked"}
+    why = "the games table holds no row of it"
+    if lost == "file":
+        why += f" (its rows may be in {source.relative_to(logs).as_posix()}, which could not"
+        why += " be read)"
+    for game in gone:
+        assert unchecked[game]["message"] == (
+            f"The game-level checks of game {game} (scores, chips and money against its hands)"
+            f" were not run: {why}."
+        )
+        assert unchecked[game]["severity"] == "info"
+    assert {r["status"] for r in rows(out / "hands.parquet") if r["game_id"] in gone} == {
+        "quarantined"
+    }
+    counts = json.loads((out / "run.json").read_text())["counts"]["games"]
+    assert counts["unchecked"] == len(unchecked)
+    page = (out / "report.html").read_text()
+    assert f"{len(unchecked)} with a game-level check not run" in page
+
+
+def test_a_results_row_without_its_hand_id_quarantines_the_hands_it_may_belong_to(
+    clean: Path, tmp_path: Path
+) -> None:
+    """schemas/README.md: "a hand with a bad row of its own is quarantined with it". A
+    results row whose hand_id is null may be the missing row of any hand lacking a results
+    row for the player it names: each such hand is quarantined, naming the row, not judged
+    (a score.outcome alarm, as a blind tester found). A hand lacking another player's row
+    is judged as always, and explain says what the night said."""
+    logs = tmp_path / "logs"
+    shutil.copytree(clean / "logs", logs)
+    judged = {r["hand_id"] for r in rows(clean / "out" / "hands.parquet")
+              if r["status"] == "verified"}  # fmt: skip
+    source = sorted((logs / "results").rglob("*.parquet"))[0]
+    data = pq.read_table(source)
+    results = data.to_pylist()
+    # a player's row in two judged hands: one's hand_id nulled, the other's left out
+    mine = [i for i, r in enumerate(results) if r["hand_id"] in judged]
+    at, also = next((i, j) for i in mine for j in mine if j > i
+                    and results[j]["player_id"] == results[i]["player_id"]
+                    and results[j]["hand_id"] != results[i]["hand_id"])  # fmt: skip
+    player, first = results[at]["player_id"], results[at]["hand_id"]
+    # and a hand without another player's row, judged as always
+    other = next(i for i, r in enumerate(results) if r["player_id"] != player
+                 and r["hand_id"] in judged - {first, results[also]["hand_id"]})  # fmt: skip
+    second, third = results[also]["hand_id"], results[other]["hand_id"]
+    ids = data.column("hand_id").to_pylist()
+    ids[at] = None
+    field = data.schema.field("hand_id").with_nullable(True)
+    data = data.set_column(data.schema.get_field_index("hand_id"), field,
+                           pa.array(ids, field.type))  # fmt: skip
+    data = data.filter(pa.array([i not in (also, other) for i in range(len(ids))]))
+    pq.write_table(data, source)
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, fairplay=False, rng=False)
+
+    status = {r["hand_id"]: r for r in rows(out / "hands.parquet")}
+    at -= sum(i < at for i in (also, other))  # its place in the file as written
+    row = f"results row {at} of {source.relative_to(logs).as_posix()}"
+    for hand in (first, second):
+        assert status[hand]["status"] == "quarantined"
+        assert status[hand]["reason"] == (
+            f"hand {hand} has no results row for {player}, and {row} has a null hand_id: it"
+            " may be the missing row"
+        )
+    found = rows(out / "findings.parquet")
+    assert not [f for f in found if f["hand_id"] in (first, second) and f["check"] != "input.hand"]
+    assert status[third]["status"] == "discrepancy"
+    assert [f["check"] for f in found if f["hand_id"] == third] == ["score.outcome"]
+    said = runner.invoke(app, ["explain", first, str(logs)])
+    assert said.exit_code in (0, 1), said.output
+    assert "could not be replayed" in " ".join(said.output.split())

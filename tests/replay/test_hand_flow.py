@@ -342,12 +342,13 @@ def test_a_player_who_leaves_out_of_turn_is_charged_a_drop_and_acts_no_more() ->
         },
     )
     # P3 left before ever drawing: a first drop, 20 points, not 40; the money followed the
-    # wrong charge, so P3 paid 20 too much and P1 was paid 18 too much.
-    assert audit(*scenario(**ok)) == [
-        ("drop.penalty", "P3", 1),
-        ("score.amount", "P3", None),
-        ("score.amount", "P1", None),
-    ]
+    # wrong charge, so P3 paid 20 too much and P1 was paid 18 too much: the drop's finding
+    # says so (followed.follows_points), no score.amount beside it.
+    game, hand = scenario(**ok)
+    assert audit(game, hand) == [("drop.penalty", "P3", 1)]
+    assert audit_hand(hand, game, STANDARD).findings[0].message.endswith(
+        "; the hand's money follows the 40 points charged: the record settles P3 at -40.00 "
+        "where the rules give -20.00 and P1 at 54.00 where they give 36.00.")
     fixed = dict(ok, results={**ok["results"], "P3": ("first_drop", 20, "-20.00")})
     fixed["results"]["P1"] = ("won", 0, "36.00")
     assert audit(*scenario(**fixed)) == []
@@ -520,7 +521,7 @@ def test_the_first_hand_show_cap_only_spares_players_without_a_turn_000() -> Non
     )
     assert audit(*scenario(**kw)) == []
     kw["results"]["P3"] = ("lost", 80, "-80.00")  # overcharged, and made to pay for it
-    assert audit(*scenario(**kw)) == [("score.points", "P3", None), ("score.amount", "P3", None)]
+    assert audit(*scenario(**kw)) == [("score.points", "P3", None)]  # the money in its words
 
 
 def test_a_joker_a_player_discarded_may_not_be_taken_from_the_pile() -> None:
@@ -697,6 +698,27 @@ def test_turns_last_player_wins_a_hand_whose_invalid_declaration_was_accepted_00
     assert money_by_rules(game, result.expected)[0] == {
         "P1": Decimal("-80.00"), "P2": Decimal("72.00"),
     }  # fmt: skip
+
+
+def test_declare_verdict_a_valid_show_refused_with_the_other_recorded_as_winner_is_one_001(
+) -> None:
+    """`declare.verdict` (001_42b102d6f12eaa06.txt: a valid declaration wins the hand): the
+    mirror of the test above. P1's valid declaration is recorded as an invalid one (80) and
+    P2, the one player left, as the winner. By the rules P1 won and P2 lost with 36: P2's
+    recorded win is said in P1's `declare.verdict`, the one finding of the one mistake (a
+    blind tester: a `score.outcome` on P2 beside it, where the mirror gave one)."""
+    kw = base(events=["P1 draw_stock JK", DECLARE],
+              results={"P1": ("invalid_declare", 80, "-80.00"), "P2": ("won", 0, "72.00")})
+    game, hand = scenario(**kw)
+    result = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in result.findings] == [
+        ("declare.verdict", "P1", "won", "invalid_declare")]
+    assert result.findings[0].message.endswith(
+        "; so P2 is recorded as won (0 points), but the hand gives lost (36 points): P2 was "
+        "still in the hand when P1's valid declaration, which the platform rejected, ended it;"
+        " the cards left unmatched, AS TD 7H 6C 3C, are worth 36, arranged at best by the "
+        "rules (no show recorded).")
+    assert (result.expected["P2"].outcome, result.expected["P2"].points) == ("lost", 36)
 
 
 def _accepted_three(p2: tuple[str, int, str]) -> dict[str, Any]:

@@ -351,7 +351,9 @@ def test_melds_run_wraps_a_loser_charged_as_if_k_a_2_were_no_sequence_cites_it(
     assert points[0].rule.endswith(f"({SOURCE}.1)")
     assert points[0].message.endswith(
         "; KC AC 2C is a pure sequence (melds.run_wraps), and the 80 charged is what the "
-        "cards come to if it is not.")  # fmt: skip
+        "cards come to if it is not; the hand's money follows the 80 points charged: the "
+        "record settles P2 at -80.00 where the rules give -48.00 and P1 at 72.00 where they "
+        "give 43.20.")  # fmt: skip
     clean = longer(seats=seats, events=events,
                    results={"P1": ("won", 0, "43.20"), "P2": ("lost", 48, "-48.00")})  # fmt: skip
     assert audited(rules, **clean) == []
@@ -387,7 +389,9 @@ def test_points_card_points_an_ace_charged_10_where_it_counts_1_cites_it(
     assert [(f.player_id, f.expected, f.recorded) for f in points] == [("P2", "68", "77")]
     assert points[0].rule.startswith("points.card_points: An ace counts 1 point.")
     assert points[0].message.endswith(
-        "; AS counts 1 (points.card_points), where the 77 charged counts it 10.")
+        "; AS counts 1 (points.card_points), where the 77 charged counts it 10; the hand's "
+        "money follows the 77 points charged: the record settles P2 at -77.00 where the rules "
+        "give -68.00 and P1 at 69.30 where they give 61.20.")
     clean = longer(results={"P1": ("won", 0, "61.20"), "P2": ("lost", 68, "-68.00")})
     assert audited(rules, **clean) == []
 

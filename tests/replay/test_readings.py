@@ -55,6 +55,26 @@ def test_turns_order_a_row_in_another_players_name_is_one_finding() -> None:
     assert audit.replay.winner == "P1"
 
 
+def test_turns_order_a_row_in_the_name_of_a_player_not_dealt_in_is_one_finding() -> None:
+    """`turns.order` (000_1729c72ad4c1f885.txt: players play in turn): P2's draw of 2S from
+    the pile is written in the name of P9, who was not dealt in. Read as written, P9 acted
+    in the hand, then P2 discarded without drawing and P2's show holds a card they never
+    drew (three findings: a blind tester); read as P2's, whose turn it was, one finding
+    that names both, and the hand is right. A whole turn of P9's stays the one finding
+    it already was (tests/replay/test_turns_order.py)."""
+    events = longer()["events"]
+    game, hand = scenario(**longer(events=[*events[:2], "P9 draw_discard 2S", *events[3:]]))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in audit.findings] == [
+        ("turn.order", "P9", 2, "P2", "P9")
+    ]
+    assert audit.findings[0].message == (
+        "The row at seq 2 names P9, who was not dealt in, but it was P2's turn: the row is "
+        "P2's draw_discard of 2S. The rest of the hand is checked with it as P2's."
+    )
+    assert audit.replay.winner == "P1"
+
+
 def test_turns_order_a_whole_turn_in_another_players_name_is_one_finding() -> None:
     """`turns.order` (000_1729c72ad4c1f885.txt: players play in turn): P2's whole turn (a
     draw, then a discard) is written in P1's name, or in P3's. Read as written, the

@@ -1,0 +1,82 @@
+"""Points rummy: a hand whose amounts follow the points the record charged, where the
+replay found those points wrong (``score.points``, ``drop.penalty``). The amounts are then
+right for the points recorded, and wrong only because the points are: one fault, whose
+finding is the points', with the money it moved in its words, not also a ``score.amount``
+per player it reached (a blind tester: one mis-counted card was three major findings, the
+loser's points and the loser's and the winner's amounts). Deals chips that follow the
+recorded points are judged the same way (docs/replay.md, "Money").
+
+Only where every amount the replay finds wrong is the one the recorded points settle, with
+no value cards (21 and 27 cards settle more than the points charged): an amount wrong in
+another way keeps its own ``score.amount``. ``explain`` still shows each player's amount by
+the rules (``compare_money``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+
+from audit.findings import Finding
+from audit.money import points_settlement
+from audit.records import Game, Hand, and_words, dealt_in
+
+POINTS_CHECKS = ("score.points", "drop.penalty")
+"""The findings of a loser's points charged other than the rules."""
+
+
+def follows_points(hand: Hand, game: Game, findings: list[Finding], valued: bool) -> list[Finding]:
+    """``findings`` with the ``score.amount`` findings that follow the recorded points
+    folded into the points finding they follow (see the module's docstring)."""
+    amounts = [f for f in findings if f.check == "score.amount"]
+    wrong = {f.player_id: f for f in findings
+             if f.check in POINTS_CHECKS and f.hand_id == hand.hand_id}  # fmt: skip
+    if not amounts or not wrong or valued or game.point_value is None:
+        return findings
+    rows = [r for r in dealt_in(hand) if r.player is not None]
+    winners = [r.player for r in rows if r.outcome == "won"]
+    if (len(winners) > 1 or len({r.player for r in rows}) != len(rows)
+            or any(r.points is None or r.amount is None for r in rows)):
+        return findings  # not one settlement of the recorded points to compare with
+    charged = {r.player: r.points for r in rows if r.outcome != "won" and r.points is not None}
+    wrong = {p: f for p, f in wrong.items() if p in charged}  # a loser's points, not a winner's
+    if not wrong:
+        return findings
+    settled, _ = points_settlement(charged, winners, game.point_value, game.rake_pct)
+    if any(f.player_id is None or settled.get(f.player_id) != _amount(f.recorded)
+           for f in amounts):  # fmt: skip
+        return findings
+    own = [f for f in amounts if f.player_id in wrong]
+    others = [f for f in amounts if f.player_id not in wrong]
+    if others and len(wrong) != 1:
+        return findings  # a winner's amount several wrong points reached: left as it is
+    out = []
+    for f in findings:
+        if f.check == "score.amount":
+            continue
+        if f.check in POINTS_CHECKS and f.player_id in wrong and f.hand_id == hand.hand_id:
+            moved = [a for a in own if a.player_id == f.player_id] + others
+            if moved:
+                f = replace(f, message=_with_money(f, charged[str(f.player_id)], moved))
+        out.append(f)
+    return out
+
+
+def _amount(value: object) -> Decimal | None:
+    """A finding's recorded amount as a decimal (None when it holds none)."""
+    if value is None:
+        return None
+    try:
+        return Decimal(str(value))
+    except ArithmeticError:
+        return None
+
+
+def _with_money(points: Finding, charged: int, moved: list[Finding]) -> str:
+    """The points finding's message with the money that followed the points charged:
+    "...; the hand's money follows the 45 points charged: the record settles P2 at -45.00
+    where the rules give -40.00 and P1 at 40.50 where they give 36.00."."""
+    parts = [f"{f.player_id} at {f.recorded} where {'the rules give' if i == 0 else 'they give'} "
+             f"{f.expected}" for i, f in enumerate(moved)]  # fmt: skip
+    return (f"{points.message.removesuffix('.')}; the hand's money follows the {charged} "
+            f"points charged: the record settles {and_words(parts)}.")
