@@ -6,14 +6,15 @@ per player it reached (a blind tester: one mis-counted card was three major find
 loser's points and the loser's and the winner's amounts). Deals chips that follow the
 recorded points are judged the same way (docs/replay.md, "Money").
 
-Only where every amount the replay finds wrong is the one the recorded points settle, with
-no value cards (21 and 27 cards settle more than the points charged): an amount wrong in
-another way keeps its own ``score.amount``. ``explain`` still shows each player's amount by
+Only where every amount the replay finds wrong is the one the recorded points settle (in
+21 and 27 cards with the value cards as the rules settle them): an amount wrong in another
+way keeps its own ``score.amount``. ``explain`` still shows each player's amount by
 the rules (``compare_money``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
 
@@ -25,13 +26,16 @@ POINTS_CHECKS = ("score.points", "drop.penalty")
 """The findings of a loser's points charged other than the rules."""
 
 
-def follows_points(hand: Hand, game: Game, findings: list[Finding], valued: bool) -> list[Finding]:
+def follows_points(
+    hand: Hand, game: Game, findings: list[Finding], values: Mapping[str, int]
+) -> list[Finding]:
     """``findings`` with the ``score.amount`` findings that follow the recorded points
-    folded into the points finding they follow (see the module's docstring)."""
+    folded into the points finding they follow (see the module's docstring); ``values``:
+    each player's net value-card points as the rules settle them (21 and 27 cards)."""
     amounts = [f for f in findings if f.check == "score.amount"]
     wrong = {f.player_id: f for f in findings
              if f.check in POINTS_CHECKS and f.hand_id == hand.hand_id}  # fmt: skip
-    if not amounts or not wrong or valued or game.point_value is None:
+    if not amounts or not wrong or game.point_value is None:
         return findings
     rows = [r for r in dealt_in(hand) if r.player is not None]
     winners = [r.player for r in rows if r.outcome == "won"]
@@ -42,7 +46,7 @@ def follows_points(hand: Hand, game: Game, findings: list[Finding], valued: bool
     wrong = {p: f for p, f in wrong.items() if p in charged}  # a loser's points, not a winner's
     if not wrong:
         return findings
-    settled, _ = points_settlement(charged, winners, game.point_value, game.rake_pct)
+    settled, _ = points_settlement(charged, winners, game.point_value, game.rake_pct, values)
     if any(f.player_id is None or settled.get(f.player_id) != _amount(f.recorded)
            for f in amounts):  # fmt: skip
         return findings

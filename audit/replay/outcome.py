@@ -186,7 +186,8 @@ def _judged(
     findings = one_drop_finding(replay.findings + committed, compare_results(replay, expected))
     if game.format == "points" and replay.dealt:
         findings += compare_money(replay, game, expected)
-        findings = follows_points(replay.hand, game, findings, replay.rules.value_cards is not None)
+        values = {p: e.value.net for p, e in expected.items() if e.value is not None}
+        findings = follows_points(replay.hand, game, findings, values)
     return expected, findings
 
 

@@ -235,6 +235,32 @@ def test_a_wrong_kind_of_drop_in_21_cards_leaves_the_money_judged() -> None:
     assert money_unsettled(hand.results, audit.expected, value_cards=True)
 
 
+def test_drops_points_a_wrong_kind_of_drop_in_21_cards_the_money_follows_is_one_finding() -> (
+    None
+):
+    """`drops.points` (standard-21: a first drop 30, a middle drop 70) and
+    `points.value_cards` (docs/rules-21-27.md): C drops before drawing, recorded as a middle
+    drop at 70, and the hand's amounts are what 70 settles with the value cards as the
+    rules settle them (B +90 for value less 9 points: 81.00; C -70.00; A what the others
+    pay, net: -11.00). The amounts follow the wrong charge: one drop.penalty that says the
+    money, not also a score.amount for C and for A (docs/replay.md, "Money"; a blind
+    tester's 21-card drop was three findings)."""
+    events = [e for e in EVENTS if not e.startswith("C ")]
+    events[4:4] = ["C drop"]
+    results = {"A": ("won", 0, "-11.00"), "B": ("lost", 9, "81.00"),
+               "C": ("middle_drop", 70, "-70.00")}  # fmt: skip
+    game, hand = hand_21(results, events=events, stock="3H 4C 8H")
+    (found,) = audit_hand(hand, game, R21).findings
+    assert (found.check, found.player_id) == ("drop.penalty", "C")
+    assert found.message.endswith(
+        "; the hand's money follows the 70 points charged: the record settles C at -70.00 "
+        "where the rules give -30.00 and A at -11.00 where they give -51.00.")
+    # an amount off in another way as well keeps its own finding
+    game, hand = hand_21({**results, "B": ("lost", 9, "80.00")}, events=events, stock="3H 4C 8H")
+    checks = sorted(f.check for f in audit_hand(hand, game, R21).findings)
+    assert checks == ["drop.penalty", "score.amount", "score.amount", "score.amount"]
+
+
 def test_points_value_cards_a_player_who_declared_wrongly_is_out_of_the_settlement() -> None:
     """points.value_cards (standard-21: "a player who dropped or declared wrongly neither
     pays nor receives"; 000_1729c72ad4c1f885.txt, "The player who has a Marriage in hand
