@@ -29,7 +29,8 @@ import duckdb
 from audit import __version__, duck
 from audit.consistency import check_one_run, check_sections, count_games
 from audit.errors import AuditError, one_line
-from audit.findings import Finding, Severity, contract, finding
+from audit.findings import Finding, Severity
+from audit.logs.quarantine import input_findings
 from audit.logs.reader import (
     EarlierRefused,
     LogRoot,
@@ -87,13 +88,13 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
                                  ledger_rows=stage.ledger_rows)  # fmt: skip
             name = f"b{bucket:06d}-{index:05d}"
             out.add("hands", result.hands, name)
-            out.add("findings", result.findings + _input_findings(result.quarantine), name)
+            out.add("findings", result.findings + input_findings(result.quarantine), name)
             out.add("quarantine", result.quarantine, name)
             out.add("pile", result.pile, name)
             out.add("drops", result.drops, name)
             hands += len(result.hands)
     out.add("quarantine", quarantine, f"b{bucket:06d}")
-    out.add("findings", _input_findings(quarantine), f"b{bucket:06d}")
+    out.add("findings", input_findings(quarantine), f"b{bucket:06d}")
     return hands
 
 
@@ -288,22 +289,6 @@ class RunSummary:
         return f"{cause[0].upper()}{cause[1:]}. " if cause else ""
 
 
-def _input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
-    return [
-        finding(
-            row.check,
-            game_id=row.game_id or "",
-            hand_id=row.hand_id,
-            player_id=row.player_id,
-            seq=row.seq,
-            message=row.reason,
-            rule=contract("log.contract"),
-            recorded=row.file or row.table,  # a file is named from the log root
-        )
-        for row in rows
-    ]
-
-
 def clear_stale_staging(out: Path) -> list[Path]:
     """Remove the staging folders a killed run left in ``out`` and return them.
 
@@ -399,7 +384,7 @@ def replay_logs(
                            {"ids": sorted(lost)})  # fmt: skip
         parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
         parts.add("quarantine", quarantine)
-        parts.add("findings", _input_findings(quarantine) + night_checks(log, seats))
+        parts.add("findings", input_findings(quarantine) + night_checks(log, seats))
         replayed = time.perf_counter()
 
         quarantined = parts.write("quarantine", out / "quarantine.parquet")

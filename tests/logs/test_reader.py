@@ -824,18 +824,18 @@ def test_rows_naming_no_hand_or_game_are_quarantined_not_yielded(tmp_path: Path)
     assert set(hands_of(units)) == {"g0-h0", "g0-h1"}
     assert [(q.table, q.hand_id, q.game_id, q.check, q.reason) for q in quarantine] == [
         (
-            "events",
-            "h9",
-            None,
-            "input.hand",
-            "events rows name hand h9, which hands does not hold (2 rows)",
-        ),
-        (
             "results",
             "h8",
             None,
             "input.hand",
-            "results rows name hand h8, which hands does not hold (1 row)",
+            "rows of results (1 row) name hand h8, which hands does not hold",
+        ),
+        (
+            "events",
+            "h9",
+            None,
+            "input.hand",
+            "rows of events (2 rows) name hand h9, which hands does not hold",
         ),
         (
             "ledger",
@@ -902,7 +902,7 @@ def test_a_night_staged_in_passes_gives_the_records_of_one_pass(
     assert passes == one
     assert {q.reason for q in one[1]} >= {
         "hand g2-h1 appears 2 times in hands",
-        "events rows name hand orphan, which hands does not hold (1 row)",
+        "rows of events (1 row) name hand orphan, which hands does not hold",
     }
     for table, files in (("events", 5), ("hands", 4), ("results", 4)):
         runs = [run for name, run in views if name == table]  # in order, every file once
@@ -1047,3 +1047,24 @@ def test_a_games_ledger_rows_of_one_instant_come_in_the_order_of_what_they_hold(
     assert ledgers[0] == ledgers[1] == [("p1", "points_settlement", "3.00"),
                                         ("p2", "points_settlement", "-4.00"),
                                         (None, "rake", "1.00")]  # fmt: skip
+
+
+def test_log_contract_a_hand_whose_events_and_results_name_no_hands_row_is_one_finding(
+    tmp_path: Path,
+) -> None:
+    """log-format.md (events and results rows name a hand of `hands`): hand h9's events and
+    results rows name a hand the hands table does not hold (its hands file lost, say). Each
+    table's rows are a quarantine row of their own, and the hand is one `input.hand`
+    finding naming both (schemas/README.md; a blind tester: an unreadable hands file was
+    two findings for each of its 334 hands)."""
+    from audit.logs.quarantine import input_findings
+
+    logs = small_log(tmp_path / "logs", games=1)
+    logs.event("draw_stock", hand_id="h9", seq=0)
+    logs.result("p1", hand_id="h9")
+    _, quarantine = read(logs.write(), tmp_path / "work")
+    reason = "rows of events (1 row) and results (1 row) name hand h9, which hands does not hold"
+    assert [(q.table, q.hand_id, q.reason) for q in quarantine] == [
+        ("events", "h9", reason), ("results", "h9", reason)]
+    (found,) = input_findings(quarantine)
+    assert (found.check, found.hand_id, found.message) == ("input.hand", "h9", reason)

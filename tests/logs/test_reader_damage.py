@@ -348,7 +348,7 @@ def test_ids_with_a_newline_are_named_on_one_line(tmp_path: Path) -> None:
     reasons = {q.reason for q in quarantine if q.hand_id != "g0\n-h0" or q.row is not None}
     reasons |= {why for hand, why in quarantined(units).items() if hand != "g0\n-h0"}
     assert all("\n" not in reason and "\t" not in reason for reason in reasons), reasons
-    assert 'events rows name hand bad\\nhand "id", which hands does not hold (5 rows)' in reasons
+    assert 'rows of events (5 rows) name hand bad\\nhand "id", which hands does not hold' in reasons
     assert "hand g0\\n-h0 appears 2 times in hands" in reasons
     assert "ledger rows name game stray\\tgame, which games does not hold (1 row)" in reasons
     assert "hand g1-h0 seats player p\\n1 2 times" in reasons
