@@ -13,7 +13,7 @@ import duckdb
 
 from audit import duck
 from audit.duck import file_literal
-from audit.findings import Finding, contract, finding
+from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot
 from audit.logs.refile import REFILED
@@ -99,6 +99,15 @@ ORDER BY h.game_id, h.hand_no, h.hand_id
 """
 
 
+_BACKWARDS = """
+SELECT hand_id, game_id, hand_no, strftime(CAST(started_at AS TIMESTAMP), '{at}'),
+       strftime(CAST(ended_at AS TIMESTAMP), '{at}')
+FROM {hands} WHERE hand_id IS NOT NULL AND ended_at < started_at
+QUALIFY count(*) OVER (PARTITION BY hand_id) = 1
+ORDER BY game_id, hand_no, hand_id
+"""
+"""Hands that ended before they started (``hand_times``): one of the two times is wrong."""
+
 _NONE_REFILED = "SELECT NULL::VARCHAR AS hand_id, NULL::VARCHAR AS played WHERE false"
 """No hand read into another game: ``hand_times``' first, cheaper query."""
 
@@ -151,6 +160,7 @@ def hand_times(log: LogRoot) -> list[HandTime]:
                                                at="%Y-%m-%d %H:%M:%S")).fetchall()
                 if not rows:
                     break
+            backwards = con.sql(_BACKWARDS.format(hands=hands, at="%Y-%m-%d %H:%M:%S")).fetchall()
     except duckdb.Error as error:
         skipped = finding("check.skipped", game_id="", rule=contract("hands.game_id"),
                           message="hand.time (hands played outside their game's time) could"
@@ -180,6 +190,21 @@ def hand_times(log: LogRoot) -> list[HandTime]:
             rule=contract("hands.game_id"),
         )
         found.append(HandTime(hand_id, game_id, played, said))
+    for hand_id, game_id, hand_no, began, ended in backwards:
+        # A row that cannot be as written, which nothing else reads (the replay does not use
+        # the times): minor, but said (a blind tester's hand ended an hour before it began,
+        # verified and silent).
+        said = finding(
+            "hand.time",
+            game_id=game_id,
+            message=f"Hand {hand_id} (hand no. {hand_no} of game {game_id}) ended at {ended} "
+            f"UTC, before it started at {began} UTC: one of its two times is wrong.",
+            expected=f"at or after {began} UTC",
+            recorded=f"{ended} UTC",
+            rule=contract("hands.ended_at"),
+            severity=Severity.MINOR,
+        )
+        found.append(HandTime(hand_id, game_id, None, said))
     return found
 
 

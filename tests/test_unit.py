@@ -175,6 +175,33 @@ def test_hands_game_id_a_hand_held_twice_is_quarantined_and_its_time_not_judged(
     assert [f for f in findings if f["check"] == "hand.time"] == []
 
 
+def test_hands_ended_at_a_hand_that_ended_before_it_started_is_one_minor_finding(
+    tmp_path: Path,
+) -> None:
+    """log-format.md (hands: started_at, ended_at): hand h3 of g2 is written as ending an
+    hour before it started. The replay does not read the times, so the hand verifies, but
+    a row that cannot be as written is said: one minor `hand.time` naming both times (a
+    blind tester's such hand was verified and silent). Honest times say nothing."""
+    logs = _table_of_two_games(tmp_path)
+    out = tmp_path / "out"
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert [f for f in findings if f["check"] == "hand.time"] == []
+    (h3,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h3"]
+    h3["ended_at"] = h3["started_at"] - timedelta(hours=1)
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (timed,) = [f for f in findings if f["check"] == "hand.time"]
+    assert (timed["severity"], timed["game_id"], timed["expected"], timed["recorded"]) == (
+        "minor", "g2", "at or after 2026-11-29 20:10:00 UTC", "2026-11-29 19:10:00 UTC")
+    assert timed["message"] == (
+        "Hand h3 (hand no. 1 of game g2) ended at 2026-11-29 19:10:00 UTC, before it started "
+        "at 2026-11-29 20:10:00 UTC: one of its two times is wrong.")
+    assert timed["rule"].startswith("hands.ended_at: ")
+    hands = {r["hand_id"]: r["status"] for r in pq.read_table(out / "hands.parquet").to_pylist()}
+    assert hands["h3"] == "verified"
+
+
 def test_hands_game_id_a_hand_that_started_outside_its_games_time_is_one_finding(
     tmp_path: Path,
 ) -> None:
