@@ -193,7 +193,10 @@ def hand_times(log: LogRoot) -> list[HandTime]:
     for hand_id, game_id, hand_no, began, ended in backwards:
         # A row that cannot be as written, which nothing else reads (the replay does not use
         # the times): minor, but said (a blind tester's hand ended an hour before it began,
-        # verified and silent).
+        # verified and silent). A start outside its game's time is the one finding of a
+        # start moved past the hand's end.
+        if hand_id in seen:
+            continue
         said = finding(
             "hand.time",
             game_id=game_id,
