@@ -378,7 +378,7 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
     # alone, and a 21-card loser holding QC KC AC was shown it ungrouped as the best.
     whole, arrangement = best_arrangement_whole(seat.cards, jokers, rules)
     points = min(whole, cap)
-    summary = _best_words(points, want, whole)
+    summary = _best_words(points, want, whole, shown=seat.shown is not None)
     if want.outcome == "invalid_declare" and points == 0 and rules.groupings is not None:
         # A losing hand is charged whatever its groups' sizes; a declaration must be
         # grouped as declaration.groupings says (10 cards: 5+5 or 4+3+3).
@@ -427,11 +427,14 @@ def _meld_order(group: GroupCheck) -> tuple[int, tuple[int, ...]]:
     return _KIND_RANK[group.verdict.kind], group.cards
 
 
-def _best_words(points: int, want: Expected, whole: int) -> str:
+def _best_words(points: int, want: Expected, whole: int, shown: bool = False) -> str:
     """``33 points, 7 fewer than charged``; for an invalid declarer, whether a valid
     declaration was possible. ``whole`` is what the best arrangement comes to before the
     cap: where the cap makes it the same as charged, that is said with it (a blind tester
-    read "120 points, the same as charged" beside every card ungrouped as the best)."""
+    read "120 points, the same as charged" beside every card ungrouped as the best). A
+    loser who ``shown`` their groups is charged them as shown: fewer points are what they
+    could have shown, not a charge owed back (a blind tester's agent read "3 fewer than
+    charged" on a verified hand as a refund due)."""
     if want.outcome == "invalid_declare":
         if points == 0:
             return "0 points: these cards could have made a valid declaration"
@@ -448,5 +451,8 @@ def _best_words(points: int, want: Expected, whole: int) -> str:
     if want.points == points:
         return f"{points} points, the same as charged"
     if want.points is not None and want.points > points:
-        return f"{points} points, {want.points - points} fewer than charged"
+        fewer = f"{points} points, {want.points - points} fewer than charged"
+        if shown:
+            fewer += ", had they shown these groups (the rules charge the groups as shown)"
+        return fewer
     return f"{points} points"

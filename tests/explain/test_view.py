@@ -45,7 +45,11 @@ def test_a_loser_is_charged_card_by_card_and_shown_the_best_arrangement() -> Non
     ]  # fmt: skip
     assert p2.points_detail.steps == ("the cards left unmatched add up to 60", "charged 60 points")
     assert p2.best is not None
-    assert p2.best.summary == "36 points, 24 fewer than charged"
+    # P2 showed their groups: the fewer points are what they could have shown, not a
+    # refund (points.shown; a blind tester's agent read them as one)
+    assert p2.best.summary == (
+        "36 points, 24 fewer than charged, had they shown these groups (the rules charge the "
+        "groups as shown)")
     assert [g.text for g in p2.best.melds] == ["2S 3S 4S", "7D 8D 9D", "TC JC QC"]
     assert [c.code for c in p2.best.unmatched] == ["9S", "7H", "KH", "AD"]
 
