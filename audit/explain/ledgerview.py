@@ -123,8 +123,10 @@ class LedgerView:
             if not p.differs or p.judged or not (p.player or p.what == "rake"):
                 continue
             due = Decimal(p.rules_give) - Decimal(p.recorded)
-            if p.player:
+            if p.player:  # a payer who paid too little owes it, not "was paid too much"
+                payer = Decimal(p.rules_give) < 0 or Decimal(p.recorded) < 0  # (a blind tester)
                 words.append(f"{p.player} is owed {due}" if due > 0
+                             else f"{p.player} owes {-due}" if payer
                              else f"{p.player} was paid {-due} too much")  # fmt: skip
             else:
                 more = f"{-due} more" if due < 0 else f"{due} less"

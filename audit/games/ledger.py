@@ -502,12 +502,22 @@ def _ledger_value(
     rows of a points game's ledger follow, where two sums or more differ from the rules'
     (``gamerow.implied_point_value`` reads the results so): a blind tester's ledger settled
     at a tenth of the row's value was a finding per player and the rake, each right, none
-    saying why. ``None`` where a hand is settled as recorded or no value gives them all."""
+    saying why. ``None`` where a hand is settled as recorded or no value gives them all, and
+    where the ledger pays what the results recorded: its sums then follow the hands' own
+    findings (wrong points charged at the row's value, which another value may give by
+    chance: 74 x 0.5000 = 80 x 0.4625, a blind tester's one-hand game)."""
     rake_rows = _total(game, "rake")
     players = set(owed.won) | set(settled)
     off = [p for p in players if owed.won.get(p, ZERO) != settled.get(p, ZERO)]
     if (game.point_value is None or owed.as_recorded
             or len(off) + (rake_rows != owed.rake) < 2):  # fmt: skip
+        return None
+    recorded: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for hand in hands:
+        for row in hand.results:
+            if row.player is not None and row.amount is not None:
+                recorded[row.player] += row.amount
+    if all(recorded.get(p, ZERO) == settled.get(p, ZERO) for p in players | set(recorded)):
         return None
     most = max(off, key=lambda p: (abs(owed.won.get(p, ZERO)), p))
     if not owed.won.get(most):

@@ -242,14 +242,15 @@ def _hand_ids(path: Path) -> set[str]:
 
 
 def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
-    """The ``input.*`` finding of each quarantine row; rows of several tables left out for
-    one reason (a hand's events and results rows naming a hand the hands table does not
-    hold) are one finding, on the first of them."""
+    """The ``input.*`` finding of each quarantine row; rows left out for one reason (a
+    hand's events and results rows naming a hand the hands table does not hold, both
+    copies of a games row written twice) are one finding, on the first of them (blind
+    testers: two findings for each such hand, and for each such game)."""
     said: set[tuple[str, str | None, str | None, str]] = set()
     unique = []
     for row in rows:
         key = (row.check, row.game_id, row.hand_id, row.reason)
-        if row.hand_id is None or key not in said:
+        if key not in said:
             said.add(key)
             unique.append(row)
     return [

@@ -141,7 +141,7 @@ def audit_hand(
         again = HandReplay(other, game, rules, started_with).run()  # the fewest findings
         if not any(f.check.startswith(leaves) for f in again.findings):
             then, found = _judged(again, game, committed)
-            if len(found) + 1 < len(findings):
+            if len(found) + 1 < len(findings) or _names_whose(said, found, findings):
                 replay, expected, findings = again, then, [said, *found]
     renamed = renamed_result(replay.hand, findings, rules)  # a results row's name: judged
     if renamed is not None:
@@ -157,6 +157,17 @@ def audit_hand(
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
+
+
+def _names_whose(said: Finding, found: list[Finding], findings: list[Finding]) -> bool:
+    """Whether a reading as few findings as the record's says whose row it was where the
+    record's finding of that row names no one: a whole turn of a player not dealt in is
+    one ``turn.order`` either way, and the reading's names the player whose turn it was
+    (a blind tester: "Z9 acted in this hand but was not dealt in", where the docs say it
+    is read as the seated player's turn, ``rows.strangers``)."""
+    return len(found) + 1 == len(findings) and said.expected is not None and any(
+        f.check == said.check and f.seq == said.seq and f.player_id == said.player_id
+        and f.expected is None for f in findings)  # fmt: skip
 
 
 def _explains(replay: HandReplay, game: Game, valued: dict[str, Expected]) -> bool:

@@ -406,3 +406,22 @@ def test_ledger_prize_a_missing_rebuy_row_is_owed_by_its_player() -> None:
     assert view.findings == ()
     assert view.ledger is not None
     assert view.ledger.owed == ""
+
+
+def test_money_points_settlement_a_loser_charged_too_little_owes_it() -> None:
+    """schemas/money.md (`money.points_settlement`): P2 is charged 35 points where the
+    rules give 40 (a first hand show's cap), and the results and the ledger follow the 35.
+    explain's "Owed" line says P2 owes the 5.00 they did not pay, not that they "were paid
+    5.00 too much" (a blind tester read that of a player who was paid nothing), and the
+    winner is owed what the 40 would have paid them."""
+    from tests.replay.cases import base
+    from tests.replay.scenario import scenario
+
+    game, hand = scenario(**base(results={"P1": ("won", 0, "31.50"), "P2": ("lost", 35, "-35.00")}))
+    game.ledger = [LedgerRow("P1", "points_settlement", Decimal("31.50")),
+                   LedgerRow("P2", "points_settlement", Decimal("-35.00")),
+                   LedgerRow(None, "rake", Decimal("3.50"))]  # fmt: skip
+    view = game_view(game, [hand])
+    assert view.ledger is not None
+    assert view.ledger.owed == (
+        "P1 is owed 4.50; P2 owes 5.00; the platform kept 0.50 less rake than the rules give")

@@ -142,6 +142,29 @@ def test_points_a_ledger_settled_at_another_point_value_says_the_value() -> None
     assert not any("a point" in f.message for f in found)
 
 
+def test_points_a_ledger_that_follows_wrong_points_charged_names_no_other_value() -> None:
+    """money.md, ``ledger.balance`` step 3: P2 is charged 44 points where the rules give 40
+    (a first hand show's cap), and the results and the ledger follow the 44 at the games
+    row's 1.0000 a point. 44 x 1.0000 is 40 x 1.1000, but the ledger pays what the results
+    recorded: its sums follow the hand's wrong points (its score.points says so), not
+    another point value (a blind tester's one-hand game was told 0.4625 a point)."""
+    from audit.unit import audit_unit
+    from tests.replay.cases import base
+    from tests.replay.scenario import scenario
+
+    game_, hand = scenario(**base(results={"P1": ("won", 0, "39.60"),
+                                           "P2": ("lost", 44, "-44.00")}))  # fmt: skip
+    game_.ledger = [LedgerRow("P1", "points_settlement", D("39.60")),
+                    LedgerRow("P2", "points_settlement", D("-44.00")),
+                    LedgerRow(None, "rake", D("4.40"))]  # fmt: skip
+    from audit.records import GameUnit
+
+    unit = audit_unit(GameUnit(game_.game_id, game_, [hand]))
+    assert [(f.player_id, f.expected, f.recorded) for f in unit.findings] == [
+        ("P1", "36.00", "39.60"), ("P2", "-40.00", "-44.00"), (None, "4.00", "4.40")]
+    assert not any("a point" in f.message for f in unit.findings)
+
+
 def test_a_settlement_of_an_account_dealt_into_no_hand_says_so() -> None:
     """money.md, ``ledger.balance``: a points_settlement row for Z, seated in none of the
     game's hands, is one finding, and its words say Z was dealt into no hand (they read

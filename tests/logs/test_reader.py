@@ -662,6 +662,12 @@ def test_a_duplicated_game_quarantines_its_hands(tmp_path: Path) -> None:
     ]
     assert units[0].game is None
     assert set(quarantined(units)) == {"g0-h0", "g0-h1"}
+    # both copies are quarantine rows; the duplicated key is one finding (a blind tester:
+    # "game g0 appears 2 times in games" twice)
+    from audit.logs.quarantine import input_findings
+
+    found = [f.message for f in input_findings(quarantine) if f.hand_id is None]
+    assert found.count("game g0 appears 2 times in games") == 1
 
 
 # ---------------------------------------------------------------- hands

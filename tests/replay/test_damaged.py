@@ -506,6 +506,8 @@ def test_a_game_without_its_games_row_is_one_game_unchecked(
     assert counts["unchecked"] == len(unchecked)
     page = (out / "report.html").read_text()
     assert f"{len(unchecked)} with a game-level check not run" in page
+    # the tile does not call them audited (a blind tester: "5 games audited", one unchecked)
+    assert f"games, {len(unchecked)} with their game checks not run</div>" in page
 
 
 def test_a_results_row_without_its_hand_id_quarantines_the_hands_it_may_belong_to(

@@ -60,8 +60,8 @@ def test_turns_order_a_row_in_the_name_of_a_player_not_dealt_in_is_one_finding()
     the pile is written in the name of P9, who was not dealt in. Read as written, P9 acted
     in the hand, then P2 discarded without drawing and P2's show holds a card they never
     drew (three findings: a blind tester); read as P2's, whose turn it was, one finding
-    that names both, and the hand is right. A whole turn of P9's stays the one finding
-    it already was (tests/replay/test_turns_order.py)."""
+    that names both, and the hand is right. A whole turn of P9's is read so too
+    (tests/replay/test_turns_order.py)."""
     events = longer()["events"]
     game, hand = scenario(**longer(events=[*events[:2], "P9 draw_discard 2S", *events[3:]]))
     audit = audit_hand(hand, game, STANDARD)

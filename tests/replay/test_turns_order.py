@@ -5,6 +5,7 @@ a turn of theirs, and the replay follows the record, so no later draw is off by 
 from __future__ import annotations
 
 from audit.records import Game, Hand
+from audit.replay.hand import HandReplay
 from audit.replay.outcome import audit_hand
 from audit.rules.ruleset import load_preset
 from tests.replay.cases import DECLARE, P1, P2, P3, base, longer
@@ -30,9 +31,16 @@ def test_turns_order_a_turn_by_a_player_not_dealt_in_is_one_finding_not_a_cascad
     game, hand = scenario(**kw)
     assert [e.player for e in hand.events[:3]] == ["P9", "P9", "P2"]
     assert audit(game, hand) == [("turn.order", "P9", 0)]
-    # P9's discard, offered to and taken by P2, is no fair-play fact: P9 was not dealt in.
-    replay = audit_hand(hand, game, STANDARD).replay
+    # Read as written, P9's discard, offered to and taken by P2, is no fair-play fact: P9
+    # was not dealt in.
+    replay = HandReplay(hand, game, STANDARD).run()
     assert (replay.offered, replay.takes) == ({("P2", "P1"): 1}, [])
+    # The one finding names whose turn it was: read as P1's, the whole hand is right, so
+    # that reading stands, one finding as before (rows.strangers; a blind tester).
+    (found,) = audit_hand(hand, game, STANDARD).findings
+    assert (found.expected, found.recorded) == ("P1", "P9")
+    assert found.message.startswith(
+        "The rows at seq 0 and 1 name P9, who was not dealt in, but it was P1's turn: ")
 
 
 def test_turns_order_a_turn_after_dropping_is_one_finding_and_its_card_leaves_the_stock() -> None:
