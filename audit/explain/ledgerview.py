@@ -122,15 +122,10 @@ class LedgerView:
                           for who, due in p.short]  # fmt: skip
             if not p.differs or p.judged or not (p.player or p.what == "rake"):
                 continue
+            # a payer who paid too little owes it, not "was paid too much" (a blind tester)
+            payer = Decimal(p.rules_give) < 0 or Decimal(p.recorded) < 0
             due = Decimal(p.rules_give) - Decimal(p.recorded)
-            if p.player:  # a payer who paid too little owes it, not "was paid too much"
-                payer = Decimal(p.rules_give) < 0 or Decimal(p.recorded) < 0  # (a blind tester)
-                words.append(f"{p.player} is owed {due}" if due > 0
-                             else f"{p.player} owes {-due}" if payer
-                             else f"{p.player} was paid {-due} too much")  # fmt: skip
-            else:
-                more = f"{-due} more" if due < 0 else f"{due} less"
-                words.append(f"the platform kept {more} rake than the rules give")
+            words.append(_due(p.player, due, payer, "the rules give"))
         return "; ".join(words)
 
     @property
@@ -143,17 +138,9 @@ class LedgerView:
         """What is owed to whom if the games row the audit read otherwise is right
         (``Payout.by_row``: ``S is owed 38.88; T owes 25.65; the platform kept 4.32 less
         rake than it gives``); empty where no sum is given by the row or none moves."""
-        words = []
-        for p in self.payouts:
-            due = Decimal(p.by_row) - Decimal(p.recorded) if p.by_row else Decimal(0)
-            if not due:
-                continue
-            if p.player:
-                words.append(f"{p.player} is owed {due}" if due > 0 else f"{p.player} owes {-due}")
-            else:
-                more = f"{-due} more" if due < 0 else f"{due} less"
-                words.append(f"the platform kept {more} rake than it gives")
-        return "; ".join(words)
+        dues = [(p.player, Decimal(p.by_row) - Decimal(p.recorded)) for p in self.payouts
+                if p.by_row]  # fmt: skip
+        return "; ".join(_due(who, due, True, "it gives") for who, due in dues if due)
 
     @property
     def cited(self) -> tuple[str, ...]:
@@ -183,3 +170,21 @@ def signed(amount: Decimal, *, whole: bool = False) -> str:
     """
     text = (chips(amount) or "") if whole else str(amount)
     return f"+{text}" if amount > 0 else text
+
+
+def _due(player: str, due: Decimal, payer: bool, than: str) -> str:
+    """What ``due`` more than recorded (negative: less) means for ``player`` (empty: the
+    platform's rake): ``P2 is owed 5.00``, ``P2 owes 5.00`` for a ``payer``, ``P1 was paid
+    5.00 too much``, ``the platform kept 0.50 more rake than {than}``.
+
+    >>> _due("P2", Decimal("5.00"), False, ""), _due("P1", Decimal("-5.00"), False, "")
+    ('P2 is owed 5.00', 'P1 was paid 5.00 too much')
+    >>> _due("", Decimal("-0.50"), False, "the rules give")
+    'the platform kept 0.50 more rake than the rules give'
+    """
+    if not player:
+        more = f"{-due} more" if due < 0 else f"{due} less"
+        return f"the platform kept {more} rake than {than}"
+    if due > 0:
+        return f"{player} is owed {due}"
+    return f"{player} owes {-due}" if payer else f"{player} was paid {-due} too much"

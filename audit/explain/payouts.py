@@ -26,10 +26,18 @@ from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
 from audit.games.gamerow import rake_moved, readings, settled_at
-from audit.games.ledger import BALANCE_RULE, POOL_RULE, points_owed, refunds, settle_by_rules
+from audit.games.ledger import (
+    BALANCE_RULE,
+    POOL_RULE,
+    PointsOwed,
+    entries_short,
+    points_owed,
+    refunds,
+    settle_by_rules,
+)
 from audit.games.pool import PoolJudgement, Standing, judge_pool
 from audit.games.poolwords import read_new_scores
-from audit.games.prize import PrizePool, entries_short, paid_out, prize_pool
+from audit.games.prize import PrizePool, paid_out, prize_pool
 from audit.games.split import (
     UNDER_ANOTHER,
     equal_words,
@@ -85,7 +93,11 @@ def ledger_view(
     money_checks = ("ledger.balance", "pool.split")
     read = counted_read(game, unit.findings) if payouts else ""
     if read:
-        payouts = tuple(_as_read(p, read, unit) for p in payouts)
+        said = readings(unit.findings)
+        value = said.get("point_value")
+        by_row = (settled_at(unit, Decimal(value.recorded))
+                  if value is not None and value.recorded else None)  # fmt: skip
+        payouts = tuple(_as_read(p, read, unit, said, by_row) for p in payouts)
     counted = and_words([*refused_rebuys(game, unit.findings), *filter(None, [read])]) \
         if payouts else ""
     return LedgerView(
@@ -100,22 +112,28 @@ def ledger_view(
     )
 
 
-def _as_read(p: Payout, read: str, unit: UnitAudit) -> Payout:
-    """A sum of a game whose games row the audit read otherwise (``terms.counted_read``):
-    every sum but the entries rests on the value read, so it is said counted as recorded,
-    the rake with what the row's own rake would have moved (``gamerow.rake_moved``), and a
-    points settlement or rake with what the row's own point value gives
-    (``gamerow.settled_at``: a blind tester read "4.32 by the rules, 4.32 recorded: agrees"
-    of a settlement the games row prices at 43.20)."""
+def _as_read(
+    p: Payout,
+    read: str,
+    unit: UnitAudit,
+    found: Mapping[str, Finding],
+    by_row: PointsOwed | None,
+) -> Payout:
+    """A sum of a game whose games row the audit read otherwise (``terms.counted_read``;
+    ``found``, its readings by column, ``gamerow.readings``): every sum but the entries
+    rests on the value read, so it is said counted as recorded, the rake with what the
+    row's own rake would have moved (``gamerow.rake_moved``), and a points settlement or
+    rake with what the row's own point value gives (``by_row``, ``gamerow.settled_at``,
+    worked out once a game: a blind tester read "4.32 by the rules, 4.32 recorded:
+    agrees" of a settlement the games row prices at 43.20)."""
     if p.what == "entry fees":
         return p
     counted = and_words([*filter(None, [p.counted]), read])
-    value = readings(unit.findings).get("point_value")
-    by_row = settled_at(unit, Decimal(value.recorded)) if value and value.recorded else None
+    value = found.get("point_value")
     if by_row is not None and value is not None and p.what in ("points settlement", "rake"):
         gives = by_row.won.get(p.player, ZERO) if p.player else by_row.rake
         p = replace(p, by_row=str(gives), row_terms=f"{value.recorded} a point")
-    said = readings(unit.findings).get("rake_pct")
+    said = found.get("rake_pct")
     if p.what != "rake" or said is None or said.recorded is None:
         return replace(p, counted=counted)
     moved = rake_moved(unit, Decimal(said.recorded)).strip()

@@ -48,7 +48,7 @@ from typing import Any, Final, Protocol, TypeVar
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.ledger import PointsOwed, points_owed
 from audit.money import money, rake, roundest
-from audit.records import FORMAT_NAMES, Format, Game, Hand
+from audit.records import FORMAT_NAMES, Format, Game, Hand, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
 
 
@@ -81,6 +81,8 @@ class Audited(Protocol):
 
     @property
     def hands(self) -> Sequence[_Audited]: ...
+
+    def rules_say(self) -> RulesSay: ...
 
 
 AuditedT = TypeVar("AuditedT", bound=Audited)
@@ -315,10 +317,8 @@ def settled_at(out: Audited, value: Decimal) -> PointsOwed | None:
     game = out.game
     if game is None or out.rules is None or game.format != Format.POINTS:
         return None
-    said = {item.hand.hand_id: item.audit.expected for item in out.hands
-            if item.audit is not None}  # fmt: skip
     return points_owed(replace(game, point_value=value), [item.hand for item in out.hands],
-                       out.rules, said)  # fmt: skip
+                       out.rules, out.rules_say())  # fmt: skip
 
 
 def points_moved(out: Audited, written: Decimal, value: Decimal) -> str:
@@ -336,8 +336,8 @@ def points_moved(out: Audited, written: Decimal, value: Decimal) -> str:
     >>> hand = Hand("H1", "G1", 1, ["S", "T"], [], 0, 0, [], [
     ...     Result("S", "won", 0, None, Decimal("2.56")),
     ...     Result("T", "lost", 57, None, Decimal("-2.85"))])
-    >>> out = Ns(game=game, rules=load_preset("standard-13"),
-    ...          hands=[Ns(hand=hand, audit=Ns(expected={}))])
+    >>> out = Ns(game=game, rules=load_preset("standard-13"), hands=[Ns(hand=hand)],
+    ...          rules_say=lambda: {})
     >>> points_moved(out, Decimal("0.5000"), Decimal("0.0500"))
     ' By the games row S gets 25.65 (recorded 2.56, 23.09 less), T pays 28.50 (recorded \
 2.85, 25.65 less) and the rake is 2.85 (recorded 0.29, 2.56 less).'
@@ -360,8 +360,7 @@ def points_moved(out: Audited, written: Decimal, value: Decimal) -> str:
                      f"{_than(record.rake - by_row.rake)})")  # fmt: skip
     if not parts:
         return ""
-    listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
-    return f" By the games row {listed}."
+    return f" By the games row {and_words(parts)}."
 
 
 def _than(more: Decimal) -> str:

@@ -675,18 +675,45 @@ def _entry_kinds(game: Game) -> tuple[str, ...]:
 Add = Callable[[str | None, Decimal, Decimal, str, Decimal], None]
 
 
+def _entries_owed(
+    game: Game, hands: list[Hand], void: Collection[int]
+) -> dict[str, Mapping[str, int]]:
+    """How many entries each player owes, by kind: a ``buy_in`` for each player seated, a
+    ``rebuy`` for each rebuy game event counted (``counted_rebuys``)."""
+    seated = {player for hand in hands for player in hand.seats}
+    rebuys: dict[str, int] = defaultdict(int)
+    for e in counted_rebuys(game, void):
+        if e.player is not None:
+            rebuys[e.player] += 1
+    return {"buy_in": dict.fromkeys(seated, 1), "rebuy": rebuys}
+
+
+def entries_short(
+    game: Game, hands: list[Hand], fee: Decimal, void: Collection[int] = ()
+) -> dict[str, Decimal]:
+    """What each player's entry rows took less than their entries by the rules
+    (``_entries_owed``, in the game's entry kinds), for each player whose rows are off:
+    positive, what they still owe; negative, what they paid too much. The explain view's
+    "Owed" line says it beside this check's finding on each of their rows."""
+    due: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    owing = _entries_owed(game, hands, void)
+    kinds = _entry_kinds(game)
+    for kind in kinds:
+        for player, times in owing[kind].items():
+            due[player] += fee * times
+    for row in game.ledger:
+        if row.kind in kinds and row.player is not None:
+            due[row.player] += row.amount
+    return {player: amount for player, amount in sorted(due.items()) if amount}
+
+
 def _entries_by_player(
     game: Game, hands: list[Hand], fee: Decimal, add: Add, void: Collection[int]
 ) -> None:
     """Each player's own entries (money.md: a ``buy_in`` of ``-entry_fee`` per player, a
     ``rebuy`` of ``-entry_fee`` per rebuy game event): one player charged too much and
     another too little is two wrong rows, though the total is right."""
-    seated = {player for hand in hands for player in hand.seats}
-    rebuys: dict[str, int] = defaultdict(int)
-    for e in counted_rebuys(game, void):
-        if e.player is not None:
-            rebuys[e.player] += 1
-    owing: dict[str, Mapping[str, int]] = {"buy_in": dict.fromkeys(seated, 1), "rebuy": rebuys}
+    owing = _entries_owed(game, hands, void)
     for kind in _entry_kinds(game):
         owed = owing[kind]
         paid: dict[str | None, Decimal] = defaultdict(lambda: ZERO)

@@ -112,26 +112,6 @@ def counted_rebuys(game: Game, void: Collection[int] = ()) -> list[GameEvent]:
     return [e for e in game.game_events if e.action == "rebuy" and e.seq not in void]
 
 
-def entries_short(game: Game, hands: list[Hand], fee: Decimal,
-                  void: Collection[int] = ()) -> dict[str, Decimal]:
-    """What each player's entry rows (``buy_in``, and ``rebuy`` in pool) took less than
-    their entries by the rules (a buy_in of ``fee`` for a player seated, a ``fee`` per rebuy
-    counted: ``counted_rebuys``), for each player whose rows are off: positive, what they
-    still owe; negative, what they paid too much. The explain view's "Owed" line says it
-    beside the ledger check's finding on each of their rows."""
-    due: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for player in {player for hand in hands for player in hand.seats}:
-        due[player] += fee
-    for e in counted_rebuys(game, void):
-        if e.player is not None:
-            due[e.player] += fee
-    kinds = ("buy_in", "rebuy") if game.format in POOL_FORMATS else ("buy_in",)
-    for row in game.ledger:
-        if row.kind in kinds and row.player is not None:
-            due[row.player] += row.amount
-    return {player: amount for player, amount in sorted(due.items()) if amount}
-
-
 def paid_out(game: Game) -> tuple[dict[str, Decimal], dict[str, set[str]]]:
     """What the ledger paid each player in ``prize`` and ``split`` rows together, and in
     which of the two kinds: a split the rules owed is judged against both (``owed_shares``,

@@ -33,8 +33,7 @@ def follows_points(
     folded into the points finding they follow (see the module's docstring); ``values``:
     each player's net value-card points as the rules settle them (21 and 27 cards)."""
     amounts = [f for f in findings if f.check == "score.amount"]
-    wrong = {f.player_id: f for f in findings
-             if f.check in POINTS_CHECKS and f.hand_id == hand.hand_id}  # fmt: skip
+    wrong = {f.player_id: f for f in findings if f.check in POINTS_CHECKS}
     if not amounts or not wrong or game.point_value is None:
         return findings
     rows = [r for r in dealt_in(hand) if r.player is not None]
@@ -58,7 +57,7 @@ def follows_points(
     for f in findings:
         if f.check == "score.amount":
             continue
-        if f.check in POINTS_CHECKS and f.player_id in wrong and f.hand_id == hand.hand_id:
+        if f.check in POINTS_CHECKS and f.player_id in wrong:
             moved = [a for a in own if a.player_id == f.player_id] + others
             if moved:
                 f = replace(f, message=_with_money(f, charged[str(f.player_id)], moved))
@@ -66,12 +65,12 @@ def follows_points(
     return out
 
 
-def _amount(value: object) -> Decimal | None:
+def _amount(value: str | None) -> Decimal | None:
     """A finding's recorded amount as a decimal (None when it holds none)."""
     if value is None:
         return None
     try:
-        return Decimal(str(value))
+        return Decimal(value)
     except ArithmeticError:
         return None
 

@@ -95,8 +95,8 @@ def reassigned(
                  and f.expected in hand.seats and f.recorded != f.expected), None)  # fmt: skip
     if turn is None or turn.expected is None:
         return
-    at = next((i for i, e in enumerate(hand.events) if e.seq == turn.seq), None)
-    if at is None or hand.events[at].player != turn.recorded:
+    at = _row_of(hand, turn, turn.recorded)
+    if at is None:
         return
     e, player = hand.events[at], turn.expected
 
@@ -104,23 +104,17 @@ def reassigned(
         return finding_at(turn, "turn.order", expected=player, recorded=e.player,
                           message=message, rule=cite(rules, "turns.order"))  # fmt: skip
 
-    events = list(hand.events)
-    events[at] = e._replace(player=player)
-    after = hand.events[at + 1] if at + 1 < len(hand.events) else None
-    if e.action in DRAWS and after is not None and after.player == e.player and (
-            after.action in PLAYS):  # fmt: skip
-        both = list(events)
-        both[at + 1] = after._replace(player=player)
-        rows = f"{_row(e._replace(player=player))}, then {_row(after._replace(player=player))}"
-        yield replace(hand, events=both), said(  # first: it wins a tie
-            f"The rows at seq {e.seq} and {after.seq} name {e.player}, but it was {player}'s "
-            f"turn and the rows are {player}'s ({rows}). The rest of the hand is checked with "
-            f"them as {player}'s."
+    if _whole_turn(hand, at):
+        both, (drew, played) = _renamed(hand, at, player, 2)
+        yield both, said(  # first: it wins a tie
+            f"The rows at seq {drew.seq} and {played.seq} name {e.player}, but it was "
+            f"{player}'s turn and the rows are {player}'s ({_row(drew)}, then {_row(played)})."
+            f" The rest of the hand is checked with them as {player}'s."
         )
-    yield replace(hand, events=events), said(
+    one, (row,) = _renamed(hand, at, player, 1)
+    yield one, said(
         f"The row at seq {e.seq} names {e.player}, but it was {player}'s turn and the row is "
-        f"{player}'s ({_row(e._replace(player=player))}). The rest of the hand is checked "
-        f"with it as {player}'s."
+        f"{player}'s ({_row(row)}). The rest of the hand is checked with it as {player}'s."
     )
 
 
@@ -138,29 +132,44 @@ def strangers(
                  and f.player_id is not None and f.player_id not in seated), None)  # fmt: skip
     if turn is None:
         return
-    at = next((i for i, e in enumerate(hand.events) if e.seq == turn.seq), None)
-    if at is None or hand.events[at].player != turn.player_id:
+    at = _row_of(hand, turn, turn.player_id)
+    if at is None:
         return
-    e = hand.events[at]
-    after = hand.events[at + 1] if at + 1 < len(hand.events) else None
-    whole = e.action in DRAWS and after is not None and after.player == e.player and (
-        after.action in PLAYS)  # fmt: skip
+    e, whole = hand.events[at], _whole_turn(hand, at)
     for player in hand.seats:
-        events = list(hand.events)
-        events[at] = e._replace(player=player)
-        rows, where = _row(events[at]), f"The row at seq {e.seq} names"
-        it = "it"
-        if whole and after is not None:
-            events[at + 1] = after._replace(player=player)
-            rows += f", then {_row(events[at + 1])}"
-            where, it = f"The rows at seq {e.seq} and {after.seq} name", "them"
-        yield replace(hand, events=events), finding_at(
+        other, rows = _renamed(hand, at, player, 2 if whole else 1)
+        where = (f"The rows at seq {e.seq} and {rows[-1].seq} name" if whole
+                 else f"The row at seq {e.seq} names")  # fmt: skip
+        what = ("the rows are " if whole else "the row is ") + ", then ".join(map(_row, rows))
+        yield other, finding_at(
             turn, "turn.order", expected=player, recorded=e.player,
             rule=cite(rules, "turns.order"),
             message=f"{where} {e.player}, who was not dealt in, but it was {player}'s turn: "
-            f"{'the row is' if it == 'it' else 'the rows are'} {rows}. The rest of the hand is "
-            f"checked with {it} as {player}'s.",
+            f"{what}. The rest of the hand is checked with {'them' if whole else 'it'} as "
+            f"{player}'s.",
         )  # fmt: skip
+
+
+def _row_of(hand: Hand, turn: Finding, player: str | None) -> int | None:
+    """The index in ``hand.events`` of the row ``turn`` is on, where ``player`` wrote it."""
+    at = next((i for i, e in enumerate(hand.events) if e.seq == turn.seq), None)
+    return at if at is not None and hand.events[at].player == player else None
+
+
+def _whole_turn(hand: Hand, at: int) -> bool:
+    """Whether the row at ``at`` is a draw and the next row its player's discard or
+    declaration: a whole turn, read in another name as one."""
+    e = hand.events[at]
+    after = hand.events[at + 1] if at + 1 < len(hand.events) else None
+    return e.action in DRAWS and after is not None and after.player == e.player and (
+        after.action in PLAYS)  # fmt: skip
+
+
+def _renamed(hand: Hand, at: int, player: str, n: int) -> tuple[Hand, tuple[Event, ...]]:
+    """The hand with its ``n`` rows from ``at`` in ``player``'s name, and those rows."""
+    events = list(hand.events)
+    events[at : at + n] = [e._replace(player=player) for e in events[at : at + n]]
+    return replace(hand, events=events), tuple(events[at : at + n])
 
 
 def inserted(hand: Hand, findings: list[Finding], k: int) -> Iterator[tuple[Hand, Finding]]:
