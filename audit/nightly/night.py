@@ -64,6 +64,7 @@ from audit.nightly.state import (
     CARRY,
     HISTORY_DB,
     State,
+    StateDamaged,
     checkpoint,
     damaged,
     in_state,
@@ -518,7 +519,7 @@ def _night(
     try:
         database, _ = finish(done, after_commit=True)
     except AuditError as error:  # a copy of what is committed: the night is still said
-        why = str(error).split(" is damaged: ", 1)[-1]
+        why = error.why if isinstance(error, StateDamaged) else str(error)
         database = f"{HISTORY_DB} was not brought up to night {night}: {why}"
     checkpoint("finished")
     suspicions = sum(n for check, n in replay.findings.items() if check.startswith("fairplay."))

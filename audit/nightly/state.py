@@ -199,13 +199,27 @@ REMEDY = "restore the state folder from a backup, or start a new state folder"
 """What a user can do about a damaged state folder (the audit never mends one itself)."""
 
 
-def damaged(folder: Path, what: str, remedy: str = REMEDY) -> AuditError:
+class StateDamaged(AuditError):
+    """A state folder that lacks a file or holds one that cannot be read; ``why`` is what is
+    wrong and what to do, without the folder (a committed night's line ends with it)."""
+
+    slug = "state"
+
+    def __init__(self, folder: Path, what: str, remedy: str) -> None:
+        self.why = f"{what}; {remedy}"
+        super().__init__(f"--state {folder} is damaged: {self.why}")
+
+
+def damaged(folder: Path, what: str, remedy: str = REMEDY) -> StateDamaged:
     """The one line for a state folder that lacks a file or holds one that cannot be read.
 
-    >>> str(damaged(Path("state"), "nights/0002/carry/ is missing", "start a new one"))
+    >>> error = damaged(Path("state"), "nights/0002/carry/ is missing", "start a new one")
+    >>> str(error)
     '--state state is damaged: nights/0002/carry/ is missing; start a new one'
+    >>> error.why
+    'nights/0002/carry/ is missing; start a new one'
     """
-    return AuditError(f"--state {folder} is damaged: {what}; {remedy}", slug="state")
+    return StateDamaged(folder, what, remedy)
 
 
 def in_state(folder: Path, path: Path) -> str:
