@@ -182,6 +182,11 @@ class QuarantineRow:
     not a column of quarantine.parquet, which names the row by file and place."""
     player_id: str | None = None
     """The bad row's player where it reads: its finding's ``player_id`` (likewise)."""
+    together: str | None = None
+    """Where this row is left out for a cause it shares with the other hands of its game
+    (their game has no games row to be read in), what they all do, said of several
+    ("name game G7, which games does not hold"): the rows of one game with the same words
+    are one finding (``input_findings``), each still its own quarantine row."""
 
 
 @dataclass(slots=True)

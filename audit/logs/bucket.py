@@ -311,7 +311,7 @@ class Bucket:
             reasons.append(self.staged.hand_reasons[row.hand_id])
         if row.copies > 1:
             reasons.append(f"hand {one_line(row.hand_id)} appears {row.copies} times in hands")
-        found, blamed = self._hand_problems(row, hand, has_game)
+        found, blamed, together = self._hand_problems(row, hand, has_game)
         if found:
             problem = "; ".join(found)
             game = row.game or None
@@ -319,7 +319,8 @@ class Bucket:
             if blamed is not None:  # a repeated row: named where it is in the input
                 table, (file, index) = blamed[0], self.staged.where(blamed[1])
             self.quarantine.append(
-                QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem)
+                QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem,
+                              together=together if len(found) == 1 else None)
             )
         return "; ".join(reasons + found) or None
 
@@ -336,21 +337,25 @@ class Bucket:
 
     def _hand_problems(
         self, row: _HandRow, hand: Hand, has_game: bool
-    ) -> tuple[list[str], tuple[str, int] | None]:
-        """The hand's own problems, and the table and ``_k`` of the input row they blame
-        when that is one row repeated (a seq, a player's results row), else None."""
+    ) -> tuple[list[str], tuple[str, int] | None, str | None]:
+        """The hand's own problems; the table and ``_k`` of the input row they blame when
+        that is one row repeated (a seq, a player's results row), else None; and, when its
+        game has no games row to be read in, that problem said of all the game's hands
+        (``QuarantineRow.together``: a blind tester's game without its games row was one
+        finding for each of its hands)."""
         name, found = f"hand {one_line(row.hand_id)}", []
         blamed: tuple[str, int] | None = None
+        together = None
         if row.game and not has_game:
+            game = one_line(row.game)
             if row.game in self.known_games:
                 why = self.staged.game_reasons[row.game]
-                found.append(f"{name} is in game {one_line(row.game)}, whose games row is "
-                             f"quarantined: {why}")  # fmt: skip
+                found.append(f"{name} is in game {game}, whose games row is quarantined: {why}")
+                together = f"are in game {game}, whose games row is quarantined: {why}"
             else:
-                found.append(
-                    f"{name} names game {one_line(row.game)}, which games does not hold"
-                    + self._lost("games")
-                )
+                lost = self._lost("games")
+                found.append(f"{name} names game {game}, which games does not hold{lost}")
+                together = f"name game {game}, which games does not hold{lost}"
         if row.ok and not row.seats_ok:
             found.append(seats_problem(name, hand.seats))
         refused = self.staged.refused.get(row.hand_id, {})
@@ -388,7 +393,7 @@ class Bucket:
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
             blamed = blamed or ("results", self.repeated_results[row.h])
-        return found, (blamed if len(found) == 1 else None)
+        return found, (blamed if len(found) == 1 else None), together
 
 
 def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:

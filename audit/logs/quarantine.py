@@ -129,17 +129,22 @@ def collect_quarantine(
         f" LEFT JOIN ({usable}) USING (game_id) WHERE game_id IS NOT NULL"
         " AND NOT coalesce(usable, false) GROUP BY game_id ORDER BY game_id"
     )
+    # Likewise a game's game_events and ledger rows are one reason, one finding (a blind
+    # tester: a game without its games row was a finding for each table and each hand).
+    stray: dict[str, list[tuple[str, int, int, bool]]] = {}
     for table in ("game_events", "ledger"):
         for game, n, key, known in rows(table, strays):
-            held = "whose games row is quarantined" if known else "which games does not hold"
-            reason = f"{table} rows name game {one_line(game)}, {held} ({_rows(n)})"
-            lost = may_be_in(staged.damaged.get("games", ()))  # a refused games file
-            if lost and not known:
-                reason = (f"{table} rows name game {one_line(game)} ({_rows(n)}), which games "
-                          f"does not hold{lost}")  # fmt: skip
-            out.append(
-                QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
-            )
+            stray.setdefault(game, []).append((table, n, key, known))
+    lost = may_be_in(staged.damaged.get("games", ()))  # a refused games file
+    for game, named_by in sorted(stray.items()):
+        known = named_by[0][3]
+        tables = " and ".join(f"{table} ({_rows(n)})" for table, n, _, _ in named_by)
+        held = "whose games row is quarantined" if known else "which games does not hold"
+        reason = f"rows of {tables} name game {one_line(game)}, {held}"
+        if lost and not known:
+            reason += lost
+        out += [QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
+                for table, _, key, _ in named_by]  # fmt: skip
 
 
 def find_orphans(
@@ -243,26 +248,56 @@ def _hand_ids(path: Path) -> set[str]:
 
 def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
     """The ``input.*`` finding of each quarantine row; rows left out for one reason (a
-    hand's events and results rows naming a hand the hands table does not hold, both
-    copies of a games row written twice) are one finding, on the first of them (blind
-    testers: two findings for each such hand, and for each such game)."""
+    hand's events and results rows naming a hand the hands table does not hold, a game's
+    game_events and ledger rows naming a game it does not hold, both copies of a games row
+    written twice) are one finding, on the first of them, and so are the hands of one game
+    left out for their game's sake alone (``QuarantineRow.together``: blind testers, two
+    findings for each such hand, and one for each hand of a game without its games row).
+
+    >>> def hand(n, why="names game G, which games does not hold"):
+    ...     return QuarantineRow("hands", None, None, f"G-{n}", "G", "input.hand",
+    ...                          f"hand G-{n} {why}", together="name game G, which games "
+    ...                          "does not hold")
+    >>> [(f.hand_id, f.message) for f in input_findings([hand(1)])]
+    [('G-1', 'hand G-1 names game G, which games does not hold')]
+    >>> [(f.hand_id, f.message) for f in input_findings([hand(n) for n in range(1, 6)])]
+    [(None, 'The 5 hands G-1, G-2, G-3 and 2 more name game G, which games does not hold')]
+    """
     said: set[tuple[str, str | None, str | None, str]] = set()
-    unique = []
+    unique: list[QuarantineRow] = []
+    games: dict[tuple[str, str | None, str], list[QuarantineRow]] = {}
     for row in rows:
+        if row.together is not None:
+            grouped = games.setdefault((row.check, row.game_id, row.together), [])
+            if not grouped:
+                unique.append(row)
+            grouped.append(row)
+            continue
         key = (row.check, row.game_id, row.hand_id, row.reason)
         if key not in said:
             said.add(key)
             unique.append(row)
-    return [
-        finding(
-            row.check,
-            game_id=row.game_id or "",
-            hand_id=row.hand_id,
-            player_id=row.player_id,
-            seq=row.seq,
-            message=row.reason,
-            rule=contract("log.contract"),
-            recorded=row.file or row.table,  # a file is named from the log root
+    out = []
+    for row in unique:
+        hand, message = row.hand_id, row.reason
+        if row.together is not None:
+            group = games[(row.check, row.game_id, row.together)]
+            hands = list(dict.fromkeys(item.hand_id for item in group if item.hand_id))
+            if len(hands) > 1:
+                named = ", ".join(hands[:3]) + (f" and {len(hands) - 3} more"
+                                               if len(hands) > 3 else "")  # fmt: skip
+                hand = None
+                message = f"The {len(hands)} hands {named} {row.together}"
+        out.append(
+            finding(
+                row.check,
+                game_id=row.game_id or "",
+                hand_id=hand,
+                player_id=row.player_id,
+                seq=row.seq,
+                message=message,
+                rule=contract("log.contract"),
+                recorded=row.file or row.table,  # a file is named from the log root
+            )
         )
-        for row in unique
-    ]
+    return out

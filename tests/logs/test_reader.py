@@ -848,7 +848,7 @@ def test_rows_naming_no_hand_or_game_are_quarantined_not_yielded(tmp_path: Path)
             None,
             "g5",
             "input.row",
-            "ledger rows name game g5, which games does not hold (1 row)",
+            "rows of ledger (1 row) name game g5, which games does not hold",
         ),
     ]
 
@@ -964,13 +964,15 @@ def test_game_rows_sessions_and_their_bad_rows(tmp_path: Path) -> None:
             "game_events",
             "g1",
             "input.row",
-            "game_events rows name game g1, whose games row is quarantined (1 row)",
+            "rows of game_events (1 row) and ledger (2 rows) name game g1, whose games row is "
+            "quarantined",
         ),
         (
             "ledger",
             "g1",
             "input.row",
-            "ledger rows name game g1, whose games row is quarantined (2 rows)",
+            "rows of game_events (1 row) and ledger (2 rows) name game g1, whose games row is "
+            "quarantined",
         ),
     ]
     game = units[0].game

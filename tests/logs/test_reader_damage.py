@@ -149,10 +149,10 @@ def test_tables_files_claim_rows_of_a_game_in_a_refused_games_file_name_that_fil
     bad.write_bytes(b"PAR1 this is not parquet")
     _, quarantine = read(root, tmp_path / "work")
     strays = {q.table: q.reason for q in quarantine if q.game_id == "g2" and q.hand_id is None}
-    for table in ("game_events", "ledger"):
+    for table in ("game_events", "ledger"):  # one reason for both tables: one finding
         assert strays[table] == (
-            f"{table} rows name game g2 (1 row), which games does not hold (its rows may be "
-            f"in games/{PARTITION}/b.parquet, which could not be read)"
+            "rows of game_events (1 row) and ledger (1 row) name game g2, which games does "
+            f"not hold (its rows may be in games/{PARTITION}/b.parquet, which could not be read)"
         )
 
 
@@ -350,7 +350,7 @@ def test_ids_with_a_newline_are_named_on_one_line(tmp_path: Path) -> None:
     assert all("\n" not in reason and "\t" not in reason for reason in reasons), reasons
     assert 'rows of events (5 rows) name hand bad\\nhand "id", which hands does not hold' in reasons
     assert "hand g0\\n-h0 appears 2 times in hands" in reasons
-    assert "ledger rows name game stray\\tgame, which games does not hold (1 row)" in reasons
+    assert "rows of ledger (1 row) name game stray\\tgame, which games does not hold" in reasons
     assert "hand g1-h0 seats player p\\n1 2 times" in reasons
     assert 'bad\nhand "id"' in {q.hand_id for q in quarantine}  # the data stays exact
 

@@ -502,6 +502,19 @@ def test_a_game_without_its_games_row_is_one_game_unchecked(
     assert {r["status"] for r in rows(out / "hands.parquet") if r["game_id"] in gone} == {
         "quarantined"
     }
+    # One finding for the hands of each such game and one for its other rows, each still
+    # its own quarantine row (a blind tester: a finding for each hand and each table).
+    for game in gone:
+        hands = sorted(r["hand_id"] for r in rows(out / "hands.parquet") if r["game_id"] == game)
+        said = [f for f in found if f["game_id"] == game and f["check"].startswith("input.")]
+        held = [q for q in rows(out / "quarantine.parquet") if q["game_id"] == game]
+        assert sorted(q["hand_id"] for q in held if q["hand_id"] is not None) == hands
+        told = [f for f in said if f["check"] == "input.hand"]
+        assert len(told) == 1
+        if len(hands) > 1:
+            assert told[0]["hand_id"] is None
+            assert told[0]["message"].startswith(f"The {len(hands)} hands {hands[0]}, ")
+        assert len([f for f in said if f["check"] == "input.row"]) <= 1
     counts = json.loads((out / "run.json").read_text())["counts"]["games"]
     assert counts["unchecked"] == len(unchecked)
     page = (out / "report.html").read_text()
