@@ -7,6 +7,7 @@ could not be done. Every ``AuditError`` becomes one line on stderr and status 2.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -218,13 +219,16 @@ def nightly(
     atomically, so a run killed at any moment can simply be started again; the history of
     every night (STATE/history.duckdb) feeds the trend section of the night's report.html.
     """
-    from audit.nightly.night import nightly_logs
+    from audit.nightly.night import NightSummary, nightly_logs
+
+    def say(summary: NightSummary) -> None:
+        typer.echo(summary.line())
+        sys.stdout.flush()  # out of the pipe's buffer before work/committed goes
 
     summary = nightly_logs(
         logs=logs, state=state, workers=workers, fail_on=fail_on, progress=progress,
-        fairplay=fairplay, rng=rng, rules=rules,
+        fairplay=fairplay, rng=rng, rules=rules, say=say,
     )  # fmt: skip
-    typer.echo(summary.line())
     raise typer.Exit(code=summary.exit_status)
 
 

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -240,9 +241,15 @@ def nightly_logs(
     fairplay: bool = True,
     rng: bool = True,
     rules: Path | None = None,
+    say: Callable[[NightSummary], None] | None = None,
 ) -> NightSummary:
     """Audit what is new in ``logs`` since the last night committed in ``state``; with
-    ``rules``, under the platform's rulesets of that folder as ``replay_logs`` does."""
+    ``rules``, under the platform's rulesets of that folder as ``replay_logs`` does.
+
+    ``say`` says the night's line; it is called before ``work/`` (and ``work/committed``
+    with it) is removed, so that a run killed in between leaves the night unsaid for the
+    retry to say (a blind tester: killed after ``work/`` went and before the line reached
+    the scheduler's pipe, the night's findings and status were never said)."""
     check_log_root(logs)
     load_rules(rules)  # a broken --rules folder is refused on a night with nothing new too
     where, root = state.resolve(), logs.resolve()
@@ -258,14 +265,18 @@ def nightly_logs(
         try:
             summary = _night(st, committed, logs, workers, fail_on, progress, fairplay, rng,
                              rules)  # fmt: skip
-        finally:
-            shutil.rmtree(st.work, ignore_errors=True)  # work/committed with it: said
-    if not summary.database and not (summary.audited and held):  # else the end's words
-        summary = replace(summary, database=database)
-    if st.unsaid:
-        status, words = _unsaid(committed, st.night)
-        return replace(summary, unfinished=words, unfinished_status=status,
-                       exit_status=max(status, summary.exit_status))
+        except BaseException:
+            shutil.rmtree(st.work, ignore_errors=True)
+            raise
+        if not summary.database and not (summary.audited and held):  # else the end's words
+            summary = replace(summary, database=database)
+        if st.unsaid:
+            status, words = _unsaid(committed, st.night)
+            summary = replace(summary, unfinished=words, unfinished_status=status,
+                              exit_status=max(status, summary.exit_status))  # fmt: skip
+        if say is not None:
+            say(summary)
+        shutil.rmtree(st.work, ignore_errors=True)  # work/committed with it: said
     return summary
 
 

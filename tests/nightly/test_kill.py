@@ -216,3 +216,21 @@ def test_killed_after_its_commit_then_run_again_with_new_files_says_both_nights(
     assert not (state / "work").exists()
     once_more = run(logs, state)  # said: the next run has nothing of it to say
     assert (once_more.audited, once_more.exit_status, once_more.unfinished) == (False, 0, "")
+
+
+def test_the_night_is_said_before_work_committed_is_removed(cut: Cut, tmp_path: Path) -> None:
+    """docs/nightly.md ("Killed and started again"): ``work/`` goes with
+    ``work/committed`` only once the line is said, so a run killed between the two leaves the
+    night for the retry to say. Until 2026-12-06 the line was said by the command after
+    ``work/`` was gone (and sat in the buffer of a scheduler's pipe): a blind tester's run
+    killed there lost the night's line and exit status for good."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    said: list[tuple[str, bool]] = []
+    summary = nightly_logs(
+        logs=logs, state=state, workers=1, progress=False,
+        say=lambda s: said.append((s.line(), (state / "work" / "committed").is_file())),
+    )  # fmt: skip
+    assert said == [(summary.line(), True)]
+    assert summary.audited
+    assert not (state / "work").exists()
