@@ -100,8 +100,12 @@ class NightSummary:
     taken: int = 0
     rewritten: int = 0
     reaudited: int = 0
-    """The games of earlier nights audited again because a file of theirs was rewritten:
-    their findings are raised again (docs/nightly.md), which the line says."""
+    """The games of earlier nights audited again, because a file of theirs was rewritten
+    or rows of theirs came again in tonight's new files (``late``): their findings are
+    raised again (docs/nightly.md), which the line says."""
+    late: int = 0
+    """Of ``reaudited``, the games no rewritten file names: rows of theirs came again in
+    tonight's new files (sent again, or late)."""
     seen_before: int = 0
     duplicates: int = 0
     carried_in: int = 0
@@ -151,9 +155,11 @@ class NightSummary:
         """The one line the command prints."""
         files = (
             f"{self.taken} new file{'s' * (self.taken != 1)}"
-            + (f" ({self.rewritten} rewritten{self._again()})" if self.rewritten else "")
+            + (f" ({self.rewritten} rewritten{self._again(self.reaudited - self.late)})"
+               if self.rewritten else "")
             + f", {self.seen_before} seen on earlier nights"
             + (f", {self.duplicates} same as another" if self.duplicates else "")
+            + self._late()
         )
         if not self.audited:
             last = f"night {self.night}" if self.night else "the first night"
@@ -210,15 +216,27 @@ class NightSummary:
         """The words about ``history.duckdb``, when it was not simply brought up."""
         return f"; {self.database}" if self.database else ""
 
-    def _again(self) -> str:
+    @staticmethod
+    def _again(n: int) -> str:
         """``: 999 games of earlier nights audited again, their findings with them``: a
         blind tester's night read as a new critical night where only a rewritten file's
         games, audited again, repeated an earlier night's findings."""
-        if not self.reaudited:
+        if not n:
             return ""
-        n = self.reaudited
         return (f": {n} game{'s' * (n != 1)} of earlier nights audited again, "
                 f"{'their' if n != 1 else 'its'} findings with them")  # fmt: skip
+
+    def _late(self) -> str:
+        """The games of earlier nights audited again for rows of theirs in tonight's new
+        files (until 2026-12-06 the line said none: a blind tester's night whose one new
+        file re-sent a results row of a game judged two nights before raised that game's
+        finding again, said nowhere but nightly.json; and counted them under a rewritten
+        file when the night held one)."""
+        if not self.late:
+            return ""
+        n, theirs = self.late, "their" if self.late != 1 else "its"
+        return (f", {n} game{'s' * (n != 1)} of earlier nights audited again for {theirs} "
+                f"rows in the new files (sent again or late), {theirs} findings with them")
 
     def _held(self) -> str:
         """Why games carried in were carried on, when a refused file holds their end."""
@@ -541,6 +559,7 @@ def _night(
         taken=len(intake.taken),
         rewritten=len(intake.rewritten),
         reaudited=len(again.games),
+        late=len(again.late),
         seen_before=len(intake.seen_before),
         duplicates=len(intake.duplicates),
         carried_in=len(split.carried_in),

@@ -61,6 +61,9 @@ class Again:
     """Each of ``files``' paths -> the row in the earlier file of each of its rows."""
     refused: list[Unread] = field(default_factory=list)
     """The earlier files the replay refuses that the games' nights took (tonight's path)."""
+    late: list[str] = field(default_factory=list)
+    """Of ``games``, those no rewritten file names: audited again for rows of theirs that
+    tonight's new files hold (sent again, or late), sorted."""
 
 
 def reaudit_rows(
@@ -138,7 +141,7 @@ def reaudit_rows(
             mine = (first[item.path], item.path)
             rewritten_rows[game] = max(rewritten_rows.get(game, mine), mine)
     latest = _latest_games_rows(logs, old, games, rewritten_rows)
-    out = Again(games=sorted(games))
+    out = Again(games=sorted(games), late=sorted(games - set(why)))
     for path, row in sorted(old):
         table = row.table
         if table not in BY_GAME and table not in BY_HAND:
