@@ -27,6 +27,18 @@ worded so (a blind tester: an empty ledger file passed every money check in sile
 empty game_events table is judged, each game's missing winner its own finding)."""
 
 
+def table_limits(log: LogRoot, seats: Path | None = None) -> list[Finding]:
+    """The night's ``table.limit`` findings over the log root's sessions and games files
+    (``table_limit_findings``; ``seats``: those earlier nightly nights judged)."""
+    return table_limit_findings(
+        [Path(log.where(f)) for f in log.files.get("sessions", [])],
+        [Path(log.where(f)) for f in log.files.get("games", [])],
+        log.root,
+        by_name=not (log.uniform("sessions") and log.uniform("games")),
+        earlier=seats,
+    )
+
+
 def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     """Checks over the whole night's files: table limits (with the ``seats`` earlier
     nightly nights judged); and one note per optional table that is missing (or, of
@@ -35,13 +47,7 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     run (skipped, never passed), and for an unreadable sessions file beside sessions rows
     (the games it touched cannot be known). The night's formats are read once, and only
     when a note may need them."""
-    found = table_limit_findings(
-        [Path(log.where(f)) for f in log.files.get("sessions", [])],
-        [Path(log.where(f)) for f in log.files.get("games", [])],
-        log.root,
-        by_name=not (log.uniform("sessions") and log.uniform("games")),
-        earlier=seats,
-    )
+    found = table_limits(log, seats)
     found += hand_time_findings(log)
     empty = [table for table in EMPTY_IS_SILENT
              if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip

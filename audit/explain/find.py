@@ -30,8 +30,9 @@ from audit.logs.reader import (
     refuse_undecodable,
     staging,
 )
-from audit.nightwide import hand_times
+from audit.nightwide import hand_times, table_limits
 from audit.records import NO_CARD, GameUnit, Hand, QuarantineRow
+from audit.skipped import skipped_words
 from audit.unit import UnitAudit, audit_unit
 
 Kind = Literal["hand", "game"]
@@ -75,9 +76,15 @@ def find_game(logs: Path, game_id: str) -> UnitAudit:
         if unit.game_id == game_id:
             audited = audit_unit(unit, missing=frozenset(log.missing_optional),
                                  damaged=log.damaged, ledger_rows=log.ledger_rows)  # fmt: skip
-            # The night's hand.time on a hand its row files here or that was read in here.
+            # The night's hand.time on a hand its row files here or that was read in here,
+            # and its table.limit on this game; without the sessions, that it was not run
+            # (a blind tester: a game with a table.limit finding "agrees with the rules").
             audited.findings += [time.finding for time in hand_times(log)
                                  if time.concerns(game_id)]  # fmt: skip
+            audited.findings += [f for f in table_limits(log) if f.game_id == game_id]
+            if "sessions" in log.missing_optional:
+                audited.skipped["sessions"] = skipped_words(
+                    "sessions", log.unread.get("sessions", ())) or ""  # fmt: skip
             return audited
     raise AuditError(f"the log root has no game {game_id!r}", slug="no-game")
 

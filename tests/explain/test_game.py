@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import replace
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -765,3 +766,39 @@ def test_a_recorded_winner_the_rules_do_not_give_is_not_said_to_agree() -> None:
     assert still_in(PoolJudgement((), one, None, None), game, [hand]) == ()
     assert still_in(PoolJudgement((), both, None, None), replace(game, game_events=[]),
                     [hand]) == ()  # fmt: skip
+
+
+def test_explain_game_lists_its_table_limit_finding_and_says_when_sessions_are_missing(
+    deals_night: Path, tmp_path: Path
+) -> None:
+    """`tables.app_max` (000_1729c72ad4c1f885.txt: 'total of 3 tables can be played upon at
+    any point of time in App'): a player connected to four of the night's tables at once
+    from the app gets the night's table.limit finding on the game where they passed the
+    limit, and explain of that game lists it, never "agrees with the rules". Without a
+    sessions table, explain says table.limit was not run (`tables.optional`). Until
+    2026-12-06 explain said "none: the game's record agrees with the rules" in both cases
+    (a blind tester)."""
+    logs = tmp_path / "logs"
+    shutil.copytree(deals_night, logs)
+    games = sorted(g["game_id"] for g in rows(logs, "games"))[:4]
+    sessions = rows(logs, "sessions")
+    start = min(s["joined_at"] for s in sessions)
+    extra = [{**sessions[0], "player_id": "Z1", "game_id": game, "client": "app",
+              "joined_at": start + timedelta(minutes=i), "left_at": start + timedelta(hours=1)}
+             for i, game in enumerate(games)]  # fmt: skip
+    path = logs / "sessions" / "extra.parquet"
+    pq.write_table(pa.Table.from_pylist(extra, schema=pq.read_schema(
+        next((logs / "sessions").rglob("*.parquet")))), path)  # fmt: skip
+    view = load_game_view(logs, games[3])
+    limit = [f for f in view.findings if f.check == "table.limit"]
+    assert len(limit) == 1
+    assert "Z1 was playing 4 tables at once from the app" in limit[0].message
+    assert "1 game-level finding, worst minor" in view.verdict
+    assert "agrees with the rules" not in flat(render_game_text(view))
+    shutil.rmtree(logs / "sessions")
+    view = load_game_view(logs, games[3])
+    words = skipped_words("sessions")
+    assert words is not None
+    assert words.startswith("The log root has no sessions table, so table.limit")
+    assert view.skipped == (words,)
+    assert "agrees with the rules" not in flat(render_game_text(view))
