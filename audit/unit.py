@@ -278,7 +278,12 @@ def _audited(
     for hand in unit.hands:
         reason = reasons[hand.hand_id]
         if reason is not None or game is None or rules is None:
-            _quarantine_hand(out, hand, reason or "the game is not known")
+            # A ruleset that cannot be used leaves every hand of the game out for that one
+            # cause: their rows are one finding (a blind tester: an unknown ruleset was one
+            # identical finding per hand).
+            alike = game is not None and rules is None and hand.quarantine is None
+            _quarantine_hand(out, hand, reason or "the game is not known",
+                             f"cannot be replayed: {reason}" if alike and reason else None)
             continue
         if rules.kind == "open-melds":  # no drops in a match: only the pile's facts
             audit, replay = audit_open_hand(hand, game, rules, started_with)
@@ -338,15 +343,14 @@ def _audited(
     return out
 
 
-def _quarantine_hand(out: UnitAudit, hand: Hand, why: str) -> None:
+def _quarantine_hand(out: UnitAudit, hand: Hand, why: str, together: str | None = None) -> None:
     """The hand is not replayed: a quarantined row in hands.parquet, and a quarantine row
-    unless the reader has listed it already."""
+    unless the reader has listed it already (``together``: ``QuarantineRow.together``)."""
     out.hands.append(HandAudited(hand, why, None, _quarantined(hand, out.game, why)))
     if hand.quarantine is None:  # the reader has not listed it: its admission did
         hand.quarantine = why  # and the game's checks see a hand that could not be judged
-        out.quarantine.append(
-            QuarantineRow("hands", None, None, hand.hand_id, hand.game_id, "input.hand", why)
-        )
+        out.quarantine.append(QuarantineRow("hands", None, None, hand.hand_id, hand.game_id,
+                                            "input.hand", why, together=together))  # fmt: skip
 
 
 def opening_players(hands: Sequence[Hand]) -> int | None:

@@ -124,6 +124,20 @@ def test_without_the_platform_file_its_games_are_quarantined_with_the_reason(
             "; a platform ruleset is loaded with --rules DIR")
         for r in reasons
     )  # fmt: skip
+    # schemas/output.md: the hands of one game left out for that alone are one finding,
+    # each still its own quarantine row (a blind tester: one identical finding per hand)
+    hands = rows(tmp_path / "out", "hands.parquet")
+    games = {h["game_id"] for h in hands}
+    told = [f for f in rows(tmp_path / "out", "findings.parquet") if f["check"] == "input.hand"]
+    assert sorted(f["game_id"] for f in told) == sorted(games)
+    held = [q for q in rows(tmp_path / "out", "quarantine.parquet") if q["check"] == "input.hand"]
+    assert len(held) == len(hands)
+    for f in told:
+        mine = sorted(h["hand_id"] for h in hands if h["game_id"] == f["game_id"])
+        if len(mine) > 1:
+            assert f["hand_id"] is None
+            assert f["message"].startswith(f"The {len(mine)} hands {mine[0]}, ")
+            assert f"cannot be replayed: game {f['game_id']}: unknown ruleset" in f["message"]
 
 
 def test_a_platform_file_that_lowers_the_cap_gives_score_findings(
