@@ -181,9 +181,10 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
-    """Accounts sharing a device or an IP address that sit at one table through it; their
-    expected games are co-seating's, read from the table ``co_seat`` it leaves, which this
-    drops. Without a sessions table it is skipped (not run), never "tested 0"."""
+    """Accounts sharing a device or an IP address that sit at one table through it (both
+    dealt into the game: a connection alone is no seat); their expected games are
+    co-seating's, read from the table ``co_seat`` it leaves, which this drops. Without a
+    sessions table it is skipped (not run), never "tested 0"."""
     needs = f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions"
     if "sessions" in settings.unread:
         con.execute("DROP TABLE co_seat")

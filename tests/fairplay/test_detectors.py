@@ -136,6 +136,29 @@ def test_shared_device_at_one_table_is_suspect_but_sharing_alone_is_not() -> Non
     assert "a device" in tested.suspicions[0].message
 
 
+
+def test_shared_device_counts_only_games_both_accounts_were_dealt_into() -> None:
+    """docs/fairplay.md, shared_device: the games two accounts "sat at one table" are games
+    both were dealt into. A blind tester's account in no hand, whose sessions rows copied
+    another's (an honest household member who connects and leaves before the deal writes the
+    same), was `major` with both of a real pair, 16 games against 0.00 expected, no evidence
+    hand, and a ring of the three."""
+    night = Night(seed=5)
+    night.device["P0011"] = night.device["P0010"]  # one person, two accounts
+    night.together.append((("P0010", "P0011"), 4))
+    night.build()
+    night.sess += [dict(r, player_id="GHOST") for r in night.sess if r["player_id"] == "P0010"]
+    con = night.load()
+    co_seating(con, SETTINGS)
+    tested = shared_identity(con, SETTINGS)
+    assert found(tested.suspicions) == {("P0010", "P0011")}
+    (pair,) = tested.suspicions
+    assert "(3 accounts use it)" in pair.message  # the ghost still shares the device
+    dealt = {r["hand_id"] for r in night.seat if r["player_id"] == "P0011"}
+    assert pair.evidence_hands
+    assert set(pair.evidence_hands) <= dealt
+    assert rings(tested.suspicions, SETTINGS.thresholds) == []
+
 def test_feeding_is_found_from_the_feeder_to_the_fed_and_not_back() -> None:
     night = Night(seed=6)
     night.together.append((("P0100", "P0101"), 10))

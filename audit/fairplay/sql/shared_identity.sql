@@ -11,6 +11,12 @@
 -- an identifier of more than $max_accounts accounts (a carrier or public network) is not
 -- tested.
 -- Benign reading: a family or flatmates who share a device or a connection.
+-- A game counts only where both accounts were dealt into it (seated in a replayed hand of
+-- it, the table ``seat``), as co-seating counts its games and its expectation: a sessions
+-- row is a connection, not a seat. (Until 2026-12-06 every sessions row counted: a blind
+-- tester's account in no hand, whose rows copied another's, "sat at one table" with it in
+-- 16 games against 0.00 expected, `major`, with no evidence hand.) Sharing itself, and how
+-- many accounts share an identifier, is every sessions row's.
 
 -- name: pairs
 WITH ident AS (
@@ -31,10 +37,13 @@ WITH ident AS (
     FROM members x JOIN members y
       ON x.kind = y.kind AND x.value = y.value AND x.player_id < y.player_id
     GROUP BY ALL
+), dealt AS (  -- the connections to a game the account was dealt into
+    SELECT * FROM ident SEMI JOIN (SELECT DISTINCT player_id, game_id FROM seat) s
+      ON s.player_id = ident.player_id AND s.game_id = ident.game_id
 ), same_table AS (
     SELECT x.player_id AS a, y.player_id AS b, count(DISTINCT x.game_id) AS games,
            count(DISTINCT x.game_id) FILTER (WHERE x.kind = 'device') AS device_games
-    FROM ident x JOIN ident y
+    FROM dealt x JOIN dealt y
       ON x.game_id = y.game_id AND x.kind = y.kind AND x.value = y.value
      AND x.player_id < y.player_id
     JOIN accounts n ON n.kind = x.kind AND n.value = x.value
@@ -55,4 +64,5 @@ JOIN sess x ON x.player_id = f.a
 JOIN sess y ON y.player_id = f.b AND y.game_id = x.game_id
            AND (y.device_id = x.device_id OR y.ip = x.ip)
 JOIN seat h ON h.game_id = x.game_id AND h.player_id = f.a
+JOIN seat k ON k.hand_id = h.hand_id AND k.player_id = f.b  -- a hand both were dealt into
 GROUP BY ALL
