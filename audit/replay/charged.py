@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
-from audit.records import Result
+from audit.records import Result, and_words, ordinal
 from audit.replay.hand import HandReplay
 from audit.replay.seats import Declaration, Seat, ended_on_invalid
 from audit.rules.declaration import GroupCheck, check_groups, valid_words
@@ -52,8 +52,11 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
     Where the wild card is a printed joker and the record's points are what the cards come
     to with the rank it makes wild counted as plain cards, the words say that rank is wild
     and why, and name the cards of it: those counted (0 points each) and those that make a
-    group a sequence or set; the rule is ``jokers.printed_joker_wild_rank``. Where the
-    record's points are what a meld rule read as the presets read it gives (``_as_preset``), or
+    group a sequence or set; the rule is ``jokers.printed_joker_wild_rank``. Where they are
+    what the cards come to with one joker of the cut card counted as a plain card
+    (``_joker_as_plain``), the words name it and the group it completes, and the rule is the
+    one that makes it a joker. Where the record's points are what a meld rule read as the
+    presets read it gives (``_as_preset``), or
     the cards valued as a shipped preset values them (``_valued_otherwise``), the words
     name the group or the cards and the rule is that rule. Otherwise they name the
     jokers counted (``5S is a joker, 0 points``), and the rule is
@@ -68,7 +71,8 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
         said = ", and ".join(parts)
         return (f": {_why_wild(replay)}{': ' + said if said else ''}; the {row.points} charged "
                 f"counts {_ranks(replay)} as plain cards"), WILD_RANK_KEY  # fmt: skip
-    for other in (_as_preset(want, row, seat, replay), _valued_otherwise(want, row, replay)):
+    for other in (_joker_as_plain(want, row, seat, replay), _as_preset(want, row, seat, replay),
+                  _valued_otherwise(want, row, replay)):  # fmt: skip
         if other is not None:
             return other
     if not held or want.score is None:  # open melds' words mark each joker already
@@ -113,19 +117,71 @@ def _plain(jokers: Jokers) -> Jokers:
     return Jokers(None, codes, jokers.wild_card, jokers.kinds)
 
 
-def _as_plain(want: Expected, seat: Seat, replay: HandReplay) -> int | None:
-    """The loser's points with the wild rank's cards counted as plain cards: their groups
-    as shown, or, with no show, the server's best arrangement of their cards."""
+def _as_plain(want: Expected, seat: Seat, replay: HandReplay, plain: Jokers | None = None
+              ) -> int | None:  # fmt: skip
+    """The loser's points with the wild rank's cards (or ``plain``'s jokers alone) counted
+    as plain cards: their groups as shown, or, with no show, the server's best arrangement
+    of their cards."""
     score, rules = want.score, replay.rules
     if score is None:
         return None
-    plain = _plain(replay.jokers)
+    plain = plain if plain is not None else _plain(replay.jokers)
     groups: Sequence[Sequence[int]]
     if seat.shown is not None:
         groups = [g.cards for g in score.groups]
     else:
         groups = best_arrangement(seat.cards, plain, rules, cap=score.cap)[1]
     return score_arrangement(groups, plain, rules, cap=score.cap).points
+
+
+def _joker_as_plain(want: Expected, row: Result, seat: Seat, replay: HandReplay
+                    ) -> tuple[str, str] | None:  # fmt: skip
+    """Where the record charged what the loser's cards come to with one joker of the cut
+    card counted as a plain card (an up or down joker, or a card of the wild rank the cut
+    card sets), the words that name it, why it is a joker and the groups it completes, and
+    the rule that makes it one (``_joker_key``): it decides the difference, not the card
+    points (a blind tester's 27-card down-2 joker 2C scored plain cited the card points and
+    named only the cards left unmatched). A printed joker turned up is ``charged_words``'
+    own reading; a joker that completes no group is ``points.joker_points``'."""
+    score, jokers = want.score, replay.jokers
+    if score is None or score.ready or score.full_count:
+        return None
+    held = dict.fromkeys(c for g in score.groups for c in g.cards if c != JOKER and (
+        c in jokers.kinds[1:] or replay.hand.wild != JOKER) and jokers.is_joker(c))  # fmt: skip
+    for code in held:
+        plain = Jokers(jokers.wild_rank, jokers.codes - {code}, jokers.wild_card, jokers.kinds)
+        made = [f"{g.text} is {_KIND_WORDS[g.verdict.kind]}" for g in score.groups
+                if code in g.cards and g.verdict.kind in _KIND_WORDS
+                and not check_groups([g.cards], plain, replay.rules)[0].verdict.is_valid]
+        if not made or _as_plain(want, seat, replay, plain) != row.points:
+            continue
+        card, key = CODE_TEXT[code], _joker_key(code, jokers)
+        return (f"; {card} is {_joker_words(code, jokers, replay.rules)} ({key}), so "
+                f"{and_words(made)}, and the {row.points} charged is what the cards come to "
+                f"if {card} is a plain card"), key  # fmt: skip
+    return None
+
+
+def _joker_key(code: int, jokers: Jokers) -> str:
+    """The rule that makes ``code`` a joker: an up or down joker one rank off the cut card
+    (``jokers.up_down_jokers``) or further (``jokers.up_down_depth``), else a card of the
+    wild rank (``jokers.wild_rank_from_wild_card``)."""
+    if code not in jokers.kinds[1:]:
+        return "jokers.wild_rank_from_wild_card"
+    return "jokers.up_down_jokers" if jokers.kinds.index(code) <= 2 else "jokers.up_down_depth"
+
+
+def _joker_words(code: int, jokers: Jokers, rules: Ruleset) -> str:
+    """``the 2nd down joker of the cut card 4C``, ``the up joker of the cut card 7H``, or
+    ``a joker, as the cut card 7H makes every 7 one``."""
+    if code not in jokers.kinds[1:]:
+        rank = CODE_TEXT[code][0]
+        every = f"every {_RANK_WORDS.get(rank, rank)}" if jokers.wild_rank else "every copy of it"
+        return f"a joker, as the cut card {jokers.wild_card} makes {every} one"
+    at = jokers.kinds.index(code)
+    nth = f"{ordinal((at + 1) // 2)} " if rules.up_down_depth > 1 else ""
+    return (f"the {nth}{'up' if at % 2 else 'down'} joker of the cut card "
+            f"{CODE_TEXT[jokers.kinds[0]]}")  # fmt: skip
 
 
 def _melded_words(want: Expected, replay: HandReplay) -> list[str]:

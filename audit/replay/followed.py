@@ -79,7 +79,14 @@ def _with_money(points: Finding, charged: int, moved: list[Finding]) -> str:
     """The points finding's message with the money that followed the points charged:
     "...; the hand's money follows the 45 points charged: the record settles P2 at -45.00
     where the rules give -40.00 and P1 at 40.50 where they give 36.00."."""
+    return (f"{points.message.removesuffix('.')}; the hand's money follows the {charged} "
+            f"points charged: {settles_words(moved)}.")
+
+
+def settles_words(moved: list[Finding]) -> str:
+    """``the record settles P2 at -45.00 where the rules give -40.00 and P1 at 40.50 where
+    they give 36.00``: the amounts of ``moved`` (``score.amount`` findings), each player
+    named with their amount as recorded and by the rules."""
     parts = [f"{f.player_id} at {f.recorded} where {'the rules give' if i == 0 else 'they give'} "
              f"{f.expected}" for i, f in enumerate(moved)]  # fmt: skip
-    return (f"{points.message.removesuffix('.')}; the hand's money follows the {charged} "
-            f"points charged: the record settles {and_words(parts)}.")
+    return f"the record settles {and_words(parts)}"

@@ -27,7 +27,7 @@ from audit.replay.charged import charged_words, said_of, verdict_words
 from audit.replay.followed import follows_points
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
-from audit.replay.recut import Settled, settled_otherwise, settled_words
+from audit.replay.recut import Settled, by_one, settled_otherwise, settled_words
 from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status, ended_on_invalid
 from audit.rules.counts import Value, value_of, value_settlement
 from audit.rules.declaration import (
@@ -152,7 +152,7 @@ def audit_hand(
             replay, expected, findings = again, then, [renamed.said, *found]
     left = tuple(p for p, e in expected.items() if e.outcome in _OUT_OF_VALUES)
     ways = [way for way in settled_otherwise(replay.hand, findings, rules, left)
-            if _explains(replay, game, _valued(replay, expected, way))]
+            if _explains(replay, game, expected, _valued(replay, expected, way))]
     if len(ways) == 1:  # every amount off by the value cards settled another way
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
@@ -170,11 +170,15 @@ def _names_whose(said: Finding, found: list[Finding], findings: list[Finding]) -
         and f.expected is None for f in findings)  # fmt: skip
 
 
-def _explains(replay: HandReplay, game: Game, valued: dict[str, Expected]) -> bool:
+def _explains(replay: HandReplay, game: Game, expected: dict[str, Expected],
+              valued: dict[str, Expected]) -> bool:  # fmt: skip
     """Whether every amount recorded is what ``valued`` settles, a value card held: none held
-    is value cards not counted, which many cards give (``recut``), not one card for another."""
-    held = any(e.value is not None and e.value.value.points > 0 for e in valued.values())
-    return held and not compare_money(replay, game, valued)
+    is value cards not counted, which many cards give (``recut``), not one card for another;
+    nor one player's value cards alone off from ``expected``'s (``recut.by_one``)."""
+    ours, held = ({p: e.value.value.points for p, e in out.items() if e.value is not None}
+                  for out in (expected, valued))  # fmt: skip
+    return any(held.values()) and not by_one(ours, held) and not compare_money(
+        replay, game, valued)
 
 
 def _valued(replay: HandReplay, expected: dict[str, Expected], way: Settled

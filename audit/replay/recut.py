@@ -9,7 +9,8 @@ findings, each true and none saying why; one that settles them with a player who
 or declared wrongly, whom the rules leave out, moves them all too (four findings). Where a
 hand's amounts disagree with the rules for two players or more, the caller settles the
 value cards those ways (``settled_otherwise``); where exactly one of them gives every
-recorded amount, its one finding (``settled_words``) stands for them.
+recorded amount, and no one player's value cards alone give them as well (``by_one``),
+its one finding (``settled_words``) stands for them, naming each amount it moved.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import NamedTuple
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF
 from audit.findings import Finding, finding_at
 from audit.records import NO_CARD, Hand
+from audit.replay.followed import settles_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 
@@ -82,6 +84,16 @@ def _near(cut: int, code: int) -> bool:
         SUIT_OF[code] == SUIT_OF[cut] and min(apart, 13 - apart) == 1)
 
 
+def by_one(ours: dict[str, int], read: dict[str, int]) -> bool:
+    """Whether the value cards settled another way (``read``: each player's value points
+    so, against the rules' ``ours``) differ from the rules' for one player alone, among the
+    same players: every amount is then as well that one player's value cards counted
+    wrong, and the other cut card a coincidence (a blind tester's 21-card marriage left
+    unpaid read "as if the cut card were 2S", whose one value card the other loser held,
+    and named no one: two readings fit, so each amount keeps its own ``score.amount``)."""
+    return ours.keys() == read.keys() and sum(ours[p] != read[p] for p in ours) == 1
+
+
 def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: Ruleset
                   ) -> Finding:  # fmt: skip
     """The one finding of a hand whose amounts all follow from the value cards settled as
@@ -89,7 +101,7 @@ def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: 
     first = next(f for f in findings if f.check == "score.amount")
     dealt = Jokers.for_wild_card(hand.wild, rules).kinds
     right = " ".join(CODE_TEXT[c] for c in dealt)
-    many = len({f.player_id for f in findings if f.check == "score.amount"})
+    moved = settles_words([f for f in findings if f.check == "score.amount"])
     place = replace(first, player_id=None, seq=None)
     if settled.jokers is None:
         who = " and ".join(settled.out)
@@ -98,8 +110,7 @@ def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: 
             rule=cite(rules, "points.value_cards"),
             message=f"Every amount of this hand settles the value cards with {who} among the "
             "players who pay and are paid, but a player who drops or declares wrongly "
-            f"neither pays nor receives for value cards: {many} players' amounts are off by "
-            "that alone.",
+            f"neither pays nor receives for value cards; by that alone {moved}.",
         )  # fmt: skip
     said = " ".join(CODE_TEXT[c] for c in settled.jokers.kinds)
     cut = CODE_TEXT[settled.jokers.kinds[0]]
@@ -109,6 +120,6 @@ def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: 
         place, "score.amount", expected=right, recorded=said,
         rule=cite(rules, "points.value_cards"),
         message=f"Every amount of this hand settles the value cards as if the cut card were "
-        f"{cut} (value cards {said}), but the deal turned up {turned} (value cards {right}): "
-        f"{many} players' amounts are off by that alone.",
+        f"{cut} (value cards {said}), but the deal turned up {turned} (value cards {right}); "
+        f"by that alone {moved}.",
     )  # fmt: skip

@@ -235,3 +235,39 @@ def test_game_kind_a_loser_recorded_as_the_winner_cites_the_win_not_the_card_poi
         "hand, and every card counts because it has no sequences;"
     )
     assert found[0].rule.startswith("game.kind: ")
+
+
+def test_jokers_up_down_depth_a_down_2_joker_charged_as_a_plain_card_is_the_rule_of_its_charge(
+) -> None:  # fmt: skip
+    """`jokers.up_down_depth` (000_1729c72ad4c1f885.txt: 'makes use of an extra group of 2
+    Up & 2 Down Jokers'): in 27 cards with JK turned up, AS stands as the cut card and QS
+    is its second down joker, so B's 8S 8H QS is a set and B's six cards left count 36. The
+    record charged 62, what the cards come to with QS a plain card: the `score.points`
+    finding names QS, why it is a joker and the set it completes, and cites that rule (a
+    blind tester's down-2 joker scored plain cited `points.card_points`, naming only the
+    cards left unmatched). Charged 40, no joker's doing, it cites the card points."""
+    declared = ("9H TH JH QH KH / 2D 3D 4D / 8C 9C TC JC / 5D 6D 7D / 6H 7H 8H / KC KD KH / "
+                "2C 3C 4C / 8C 8D 3S")  # fmt: skip
+    a = declared.replace("/", " ").split()
+    a.remove("KH")  # drawn, as the finish card 9S was dealt
+    shown = ("4S 5S 6S / 9D TD JD / 3H 4H 5H / 5C 6C 7C / TD JD QD / 6D 7D 8D / 8S 8H QS / "
+             "2H 7S TH 4C KC 3D")  # fmt: skip
+    events = ["B draw_stock 9S", "B discard 9S", "A draw_stock KH", f"A declare 9S: {declared}",
+              f"B show: {shown}"]  # fmt: skip
+    for charged, key, words in (
+        (62, "jokers.up_down_depth", "; QS is the 2nd down joker of the cut card AS "
+         "(jokers.up_down_depth), so 8S 8H QS is a set, and the 62 charged is what the cards "
+         "come to if QS is a plain card."),
+        (40, "points.card_points", "."),
+    ):  # fmt: skip
+        game, hand = scenario(
+            seats={"B": " ".join(shown.replace("/", " ").split()), "A": " ".join([*a, "9S"])},
+            events=events, results={"B": ("lost", charged, "0"), "A": ("won", 0, "0")},
+            wild="JK", open="4H", stock="9S KH", ruleset="standard-27", decks=3,
+            printed_jokers=3)  # fmt: skip
+        found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+                 if f.check == "score.points"]  # fmt: skip
+        assert [(f.player_id, f.expected, f.recorded) for f in found] == [("B", "36", str(charged))]
+        assert found[0].message == (f"B was charged {charged} points; the cards left unmatched, "
+                                    f"2H 7S TH 4C KC 3D, are worth 36, as shown{words}")
+        assert found[0].rule.startswith(f"{key}: ")

@@ -19,8 +19,14 @@ from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
 from audit.records import Game, GameUnit, Hand, LedgerRow, money_unsettled
 from audit.replay.hand import HandReplay
-from audit.replay.outcome import _valued, audit_hand, expected_outcomes, money_by_rules
-from audit.replay.recut import Settled
+from audit.replay.outcome import (
+    _valued,
+    audit_hand,
+    compare_money,
+    expected_outcomes,
+    money_by_rules,
+)
+from audit.replay.recut import Settled, settled_otherwise
 from audit.rules.counts import value_settlement
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
@@ -308,14 +314,80 @@ def test_points_value_cards_counted_around_another_cut_card_is_one_finding() -> 
     (found,) = audit_hand(hand, game, R21).findings
     assert (found.check, found.player_id, found.expected, found.recorded) == (
         "score.amount", None, "7H 8H 6H", "8H 9H 7H")
-    assert found.message == (
+    assert found.message == (  # each amount it moved named (a blind tester's named no one)
         "Every amount of this hand settles the value cards as if the cut card were 8H (value "
-        "cards 8H 9H 7H), but the deal turned up 7H (value cards 7H 8H 6H): 3 players' "
-        "amounts are off by that alone."
+        "cards 8H 9H 7H), but the deal turned up 7H (value cards 7H 8H 6H); by that alone the "
+        "record settles B at 1.00 where the rules give 151.00, C at -140.00 where they give "
+        "-170.00 and A at 125.10 where they give 17.10."
     )
     for far in ("JD", "QH"):
         _recorded_as(game, hand, Settled(Jokers.for_wild_card(far, R21), ()))
         assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
+
+
+def test_points_value_cards_one_players_value_cards_missed_is_no_other_cut_card() -> None:
+    """points.value_cards (docs/rules-21-27.md; 000_1729c72ad4c1f885.txt, "The player who has
+    a Marriage in hand will get 100 points from each of the players (who have not
+    dropped)"): B holds 7H, the cut card, and 7S; the platform leaves A's up joker 8H
+    unpaid. Every amount moves, and they are also what value cards counted around 7S give,
+    and no other card (B's 7S worth the 10 their 7H is): two readings fit, so each amount
+    keeps its own finding, naming the player, and the hand is not said to be settled
+    around 7S (recut.by_one; a blind tester's marriage left unpaid read "as if the cut card
+    were 2S", naming no one)."""
+    left = Counter({f"{r}{s}": 3 for r in "A23459TJQK" for s in "SHDC"})  # no 6, 7 or 8
+    left.subtract(f"{A} 3H 4C 5H 8H".split())  # nor A's or the stock's cards, nor
+    left.subtract(3 * ["5H", "9H", "AS", "2S", "KS"])  # a value card around 6H, 8H or JK
+    plain = [c for i in range(3) for c in sorted(left) if left[c] > i]  # each card once first
+    b = " ".join(["7H", "7S", *plain[:19]])  # no dublees; C's 5H: not around 6H either
+    c = " ".join(["5H", *plain[19:39]])
+    events = [*EVENTS[:8], f"B show: {b}", f"C show: {c}"]  # each all unmatched
+    results = {"A": ("won", 0, "0"), "B": ("lost", 96, "0"), "C": ("lost", 120, "0")}
+    game, hand = hand_21(results, seats={"A": A, "B": b, "C": c}, events=events)
+    audit = audit_hand(hand, game, R21)
+    assert {p: e.value.value.points for p, e in audit.expected.items() if e.value} == {
+        "A": 10, "B": 10, "C": 0}
+    around_7s = Settled(Jokers.for_wild_card("7S", R21), ())
+    assert {p: e.value.value.points for p, e in _valued(audit.replay, audit.expected,
+                                                        around_7s).items() if e.value} == {
+        "A": 0, "B": 10, "C": 0}  # fmt: skip
+    _recorded_as(game, hand, around_7s)
+    audit = audit_hand(hand, game, R21)
+    fits = [w.jokers.wild_card for w in settled_otherwise(hand, audit.findings, R21, ())
+            if w.jokers and not compare_money(audit.replay, game, _valued(
+                audit.replay, audit.expected, w))]  # fmt: skip
+    assert fits == ["7S"]
+    found = audit.findings
+    assert sorted((f.check, f.player_id) for f in found) == [
+        ("score.amount", "A"), ("score.amount", "B"), ("score.amount", "C")]
+    assert {f.player_id: (f.expected, f.recorded) for f in found} == {
+        "A": ("203.40", "185.40"), "B": ("-86.00", "-76.00"), "C": ("-140.00", "-130.00")}
+
+
+def test_jokers_up_down_jokers_a_joker_charged_as_a_plain_card_is_the_rule_of_its_charge() -> None:
+    """`jokers.up_down_jokers` and `jokers.wild_rank_from_wild_card` (000_1729c72ad4c1f885.txt:
+    'an extra group of Up & Down Jokers apart from the standard set of Printed and Wildcard
+    jokers'; 'All cards of the same rank and any suit as the card selected are also
+    considered jokers'): B's 8H, the up joker, makes AS AD 8H a set, 6H, the down joker, TC
+    JC 6H a sequence, and 7H, the cut card, KS KD 7H a set. Charged what the cards come to
+    with one of them a plain card, the `score.points` finding names it and the group it
+    completes and cites the rule that makes it a joker, not the card points (a blind
+    tester)."""
+    for charged, key, words in (
+        (37, "jokers.up_down_jokers", "8H is the up joker of the cut card 7H "
+         "(jokers.up_down_jokers), so AS AD 8H is a set"),
+        (35, "jokers.up_down_jokers", "6H is the down joker of the cut card 7H "
+         "(jokers.up_down_jokers), so TC JC 6H is an impure sequence"),
+        (36, "jokers.wild_rank_from_wild_card", "7H is a joker, as the cut card 7H makes "
+         "every 7 one (jokers.wild_rank_from_wild_card), so KS KD 7H is a set"),
+    ):  # fmt: skip
+        game, hand = hand_21({**RIGHT, "B": ("lost", charged, "151.00")})
+        (found,) = [f for f in audit_hand(hand, game, R21).findings if f.check == "score.points"]
+        assert found.message == (
+            f"B was charged {charged} points; the cards left unmatched, 2C 3D 4H, are worth 9, "
+            f"as shown; {words}, and the {charged} charged is what the cards come to if "
+            f"{words[:2]} is a plain card."
+        )
+        assert found.rule.startswith(f"{key}: ")
 
 
 def test_points_value_cards_settled_with_a_player_who_dropped_is_one_finding() -> None:
