@@ -293,8 +293,11 @@ def _money(
              for t in MONEY_TABLES}  # fmt: skip
     unread = {str(f.get("table")) for f in run.get("unreadable_files", [])}
     unread |= {table for table, _ in earlier}
-    if not files["ledger"] and "ledger" not in unread:
-        return {}  # no ledger table: the money is not known (the report says so), not 0
+    if (not files["ledger"] or "ledger" in skipped_tables(run)) and "ledger" not in unread:
+        # No ledger table, or its files hold no row (a night whose only ledger file is the
+        # nightly run's own empty one): the money is not known (the report says "no
+        # ledger"), not 0.00 (a blind tester's night of real-money games read "staked 0.00").
+        return {}
     if unread & set(MONEY_TABLES):
         return MONEY_NOT_KNOWN
     if not files["games"]:

@@ -14,7 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from audit.nightly.history import read_history, suspicion_changes, write_history
+from audit.duck import file_literal
+from audit.nightly.history import _money, read_history, suspicion_changes, write_history
 from audit.nightly.night import nightly_logs
 from audit.report.history import HISTORY_TABLES, money_text
 from audit.report.render import write_report
@@ -368,3 +369,34 @@ def test_a_history_without_one_of_its_files_is_refused(
     shutil.copytree(state / "nights" / "0002", out)
     (out / "history" / f"{table}.parquet").unlink()
     refused(out, f"{out} holds a history without history/{table}.parquet, so its trends ")
+
+
+
+def test_a_night_whose_ledger_files_hold_no_row_has_no_money_not_zero(tmp_path: Path) -> None:
+    """schemas/output.md, money.parquet: "no row on a night whose log root has no ledger
+    table". A night whose ledger files hold no row (the nightly run's own empty file, on a
+    night that brought none) ran no ledger.balance, so its money is not known ("no
+    ledger"), never 0.00 (a blind tester's night of real-money games read "staked 0.00");
+    a ledger file with rows is summed."""
+    logs = tmp_path / "logs"
+    (logs / "ledger").mkdir(parents=True)
+    (logs / "games").mkdir()
+    pq.write_table(pa.table({"game_id": ["G1"], "chip_type": ["real"]}), logs / "games/a.parquet")
+    ledger = pa.table({"game_id": pa.array([], pa.string()), "kind": pa.array([], pa.string()),
+                       "amount": pa.array([], pa.decimal128(18, 2))})  # fmt: skip
+    pq.write_table(ledger, logs / "ledger/nightly-empty.parquet")
+    findings = tmp_path / "findings.parquet"
+    pq.write_table(pa.table({"game_id": pa.array([], pa.string()),
+                             "severity": pa.array([], pa.string()),
+                             "check": pa.array([], pa.string())}), findings)  # fmt: skip
+    run = {"inputs": [{"table": "games", "path": "games/a.parquet", "rows": 1},
+                      {"table": "ledger", "path": "ledger/nightly-empty.parquet", "rows": 0}],
+           "missing_optional_tables": []}  # fmt: skip
+    with duckdb.connect() as db:
+        assert _money(db, run, logs, file_literal(str(findings))) == {}
+        paid = pa.table({"game_id": ["G1"], "kind": ["buy_in"],
+                         "amount": pa.array([Decimal("-25.00")], pa.decimal128(18, 2))})
+        pq.write_table(paid, logs / "ledger/b.parquet")
+        run["inputs"].append({"table": "ledger", "path": "ledger/b.parquet", "rows": 1})
+        assert _money(db, run, logs, file_literal(str(findings)))["staked"] == (
+            1, Decimal("25.00"))
