@@ -184,11 +184,13 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
     """Accounts sharing a device or an IP address that sit at one table through it (both
     dealt into the game: a connection alone is no seat); their expected games are
     co-seating's, read from the table ``co_seat`` it leaves, which this drops. Without a
-    sessions table it is skipped (not run), never "tested 0"."""
+    sessions table it is skipped (not run), never "tested 0"; with some of its files
+    unreadable it runs on the rest and says so (``Tested.partial``)."""
     needs = f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions"
     if "sessions" in settings.unread:
         con.execute("DROP TABLE co_seat")
         return Tested("fairplay.shared_device", 0, [], needs, skipped=settings.unread["sessions"])
+    partial = settings.partial.get("sessions", "")
     table = run_sql(con, "shared_identity", "pairs", settings)
     con.execute("DROP TABLE co_seat")  # the last reader of co-seating's pairs
     games, expected = column(table, "games"), column(table, "expected")
@@ -220,7 +222,8 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
         pattern="accounts sharing a device or an IP address that sit at one table",
         benign="a family or flatmates sharing a device or a connection",
     )  # fmt: skip
-    return suspicions(con, "shared_identity", found, settings, words, players=pair, text=text)
+    tested = suspicions(con, "shared_identity", found, settings, words, players=pair, text=text)
+    return replace(tested, partial=partial) if partial else tested
 
 
 # ---------------------------------------------------------------- bots

@@ -101,6 +101,10 @@ class Settings:
     """Optional tables the detectors cannot read -> why, in a few words ("the log root has
     no sessions table"; filled in by the run): a detector resting on one is skipped, never
     reported as having tested nothing."""
+    partial: Mapping[str, str] = field(default_factory=dict)
+    """Optional tables some of whose files could not be read -> which ("sessions/b.parquet
+    could not be read"; filled in by the run): a detector resting on one ran on the rest
+    only, which it says (``Tested.partial``)."""
 
     @property
     def bot_p0(self) -> float:
@@ -190,6 +194,9 @@ class Tested:
     """What one hypothesis is (``Words.needs``): said when none was tested."""
     skipped: str = ""
     """Why the detector did not run (a table it rests on is missing); empty when it ran."""
+    partial: str = ""
+    """Why it ran on part of a table it rests on (files of it that could not be read);
+    empty when it read the whole: its silence says nothing of what it did not read."""
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,7 +38,8 @@ class FairPlay:
             {"check": t.check, "status": "skipped", "why": t.skipped, "suspicions": 0,
              "needs": t.needs} if t.skipped else
             {"check": t.check, "status": "run", "tested": t.tests,
-             "suspicions": len(t.suspicions), "needs": t.needs}
+             "suspicions": len(t.suspicions), "needs": t.needs,
+             **({"partial": t.partial} if t.partial else {})}
             for t in self.tested
         ]  # fmt: skip
 
@@ -84,6 +86,30 @@ def _unread(log: LogRoot) -> dict[str, str]:
     return out
 
 
+def _partial(log: LogRoot, unread: Mapping[str, str]) -> dict[str, str]:
+    """The optional tables read in part (some of their files could not be, the others
+    were), with which files could not (``Settings.partial``): the shared-device detector
+    ran on the rest, and its row said "nothing to test ... the night has none" of a night
+    half of whose sessions it never read (a blind tester).
+
+    >>> from pathlib import Path
+    >>> from audit.logs.footer import InputFile
+    >>> from audit.records import QuarantineRow
+    >>> read = InputFile("sessions", "sessions/a.parquet", 100, "0" * 64, 3)
+    >>> bad = QuarantineRow("sessions", "sessions/b.parquet", None, None, None, "input.file", "")
+    >>> _partial(LogRoot(Path("logs"), {"sessions": [read]}, [bad]), {})
+    {'sessions': 'sessions/b.parquet could not be read'}
+    """
+    out = {}
+    for table in ("sessions",):
+        refused = log.unread.get(table, ())
+        if refused and table not in unread and table not in log.missing_optional:
+            shown = ", ".join(refused[:3]) + (f" and {len(refused) - 3} more" if len(refused) > 3
+                                              else "")  # fmt: skip
+            out[table] = f"{shown} could not be read"
+    return out
+
+
 def _lower(words: str) -> str:
     """A sentence's start (``findings.table_lacking``) to put after a colon or a bracket."""
     return words[:1].lower() + words[1:]
@@ -103,7 +129,9 @@ def run_detectors(log: LogRoot, out: Path, settings: Settings | None = None) -> 
         step = "reading the night"  # named in the error: which step to look at
         try:
             open_night(con, log, out, Path(spill))
-            settings = replace(settings, drop_formats=_drop_formats(con), unread=_unread(log))
+            unread = _unread(log)
+            settings = replace(settings, drop_formats=_drop_formats(con), unread=unread,
+                               partial=_partial(log, unread))
             tested = []
             for detector in (*PAIR_DETECTORS, bots):
                 step = detector.__name__

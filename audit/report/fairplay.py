@@ -17,6 +17,7 @@ import duckdb
 from audit.duck import file_literal
 from audit.fairplay.suspicion import p_text
 from audit.output import nightly_night
+from audit.records import and_words
 from audit.report.base import SEVERITIES, Chart, chart, query, query_one
 
 TOP_SUSPICIONS = 200
@@ -106,6 +107,9 @@ class Detector:
     skipped: str = ""
     """Why it did not run ("the log root has no sessions table"): a detector whose table
     is missing is skipped, not run, and shows no count of hypotheses tested."""
+    partial: str = ""
+    """Why it ran on part of a table it rests on ("sessions/b.parquet could not be read"):
+    its count is of what it read, and its silence no all-clear for the rest."""
 
     @property
     def few(self) -> bool:
@@ -113,7 +117,7 @@ class Detector:
         found nothing: one that raised a suspicion from few did find something, and "its
         silence says nothing" beside its suspicion misled (a blind tester's planted dumper,
         ``major``, under a chip-dumping detector "too few to find anything")."""
-        return (not self.skipped and self.check not in EVERY_CASE
+        return (not self.skipped and not self.partial and self.check not in EVERY_CASE
                 and self.tested < FEW_TESTED and not self.suspicions)  # fmt: skip
 
     @property
@@ -191,7 +195,25 @@ class FairPlayRun:
     def enough(self) -> list[Detector]:
         """The detectors that ran and tested enough to find something (not one of
         ``EVERY_CASE`` that had nothing to test)."""
-        return [d for d in self.detectors if not d.skipped and not d.few and d.tested]
+        return [d for d in self.detectors
+                if not d.skipped and not d.partial and not d.few and d.tested]  # fmt: skip
+
+    @property
+    def partial(self) -> list[Detector]:
+        """The detectors that ran on part of a table they rest on (``Detector.partial``)."""
+        return [d for d in self.detectors if d.partial]
+
+    def partial_words(self) -> str:
+        """The headline's sentence on them (empty when none): a blind tester's night with
+        four of five sessions files unreadable lost a major shared-device suspicion, and
+        the report said nothing of it but a check.skipped among the findings."""
+        part = self.partial
+        if not part:
+            return ""
+        named = "; ".join(f"{d.check}: {d.partial}" for d in part)
+        return (f"{and_words([d.check for d in part])} ran on part of the night's data only "
+                f"({named}): {'its' if len(part) == 1 else 'their'} silence says nothing of "
+                "what could not be read.")  # fmt: skip
 
     def few_words(self) -> str:
         """The headline's sentence on the detectors that tested too few hypotheses to find
@@ -215,7 +237,7 @@ class FairPlayRun:
         """The headline of a run that raised no suspicion: an all-clear only from the
         detectors that had enough data to find something."""
         correction = "without finding one that stands out after correction for many tests."
-        if not self.few:
+        if not self.few and not self.partial:
             return (f"No fair-play suspicion was raised: the detectors ran and tested "
                     f"{self.tested:,} hypotheses {correction}")  # fmt: skip
         enough = self.enough
@@ -301,7 +323,7 @@ def fairplay_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) 
         Detector(str(d["check"]), int(d.get("tested", 0)), int(d.get("suspicions", 0)),
                  str(d.get("needs") or ""),
                  str(d.get("why") or "no reason given") if d.get("status") == "skipped"
-                 else "")
+                 else "", str(d.get("partial") or ""))
         for d in entry.get("detectors", [])
     ]
     tested = sum(d.tested for d in detectors)
@@ -501,4 +523,7 @@ def suspicion_chart(db: duckdb.DuckDBPyConnection, fairplay: FairPlayRun) -> Cha
             if enough
             else f"No fair-play suspicion was raised, but no detector had enough data ({few})."
         )
+    if fairplay.partial:
+        part = ", ".join(d.check for d in fairplay.partial)
+        empty = f"{empty.removesuffix('.')}; on part of the night's data only: {part}."
     return chart("chart-suspicions", title, bars, empty)

@@ -514,3 +514,33 @@ def test_a_detector_whose_table_is_missing_is_skipped_not_tested_zero(
     assert (f"1 of the {total} detectors did not run (fairplay.shared_device: the log root has "
             f"no sessions table), so the night was looked at by the other {total - 1} only."
             ) in status  # fmt: skip
+
+
+def test_a_detector_that_read_part_of_its_table_says_so_never_an_all_clear(
+    night: Path, tmp_path: Path
+) -> None:
+    """schemas/output.md, run.json `fairplay`: a detector that ran on part of a table it
+    rests on (a sessions file that could not be read beside others that could) says so in
+    run.json (`partial`) and in the report's headline and detector table; its silence is no
+    all-clear. Until 2026-12-06 its row said "nothing to test ... the night has none" of a
+    night half of whose sessions it never read (a blind tester)."""
+    logs = tmp_path / "logs"
+    shutil.copytree(_with_own_devices(night, tmp_path / "own").parent / "logs", logs)
+    bad = logs / "sessions" / "bad.parquet"
+    bad.write_bytes(b"PAR1 not parquet")
+    out = tmp_path / "out"
+    replay_logs(logs=logs, out=out, workers=1, progress=False, rng=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    shared = next(d for d in run["fairplay"]["detectors"]
+                  if d["check"] == "fairplay.shared_device")  # fmt: skip
+    assert shared["status"] == "run"
+    assert shared["partial"] == "sessions/bad.parquet could not be read"
+    assert all("partial" not in d for d in run["fairplay"]["detectors"] if d is not shared)
+    detectors = section(fair_section(page(out)), '<table id="detectors">', "</table>")
+    row = detectors.split("<code>fairplay.shared_device</code>")[1].split("</tr>")[0]
+    assert "ran on part of the data: sessions/bad.parquet could not be read" in row
+    assert "nothing to test" not in row
+    status = " ".join(section(fair_section(page(out)), 'id="fairplay-status"', "</p>").split())
+    assert ("fairplay.shared_device ran on part of the night&#39;s data only "
+            "(fairplay.shared_device: sessions/bad.parquet could not be read)") in status
+    assert "the detectors ran and tested" not in status
