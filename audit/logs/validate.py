@@ -313,10 +313,24 @@ def _table_checks(table: str) -> list[_Check]:
         checks.append(_needs("reason", ["drop"]))
         checks.append(_Check("auto AND reason IS NULL AND action NOT IN ('drop', 'reshuffle')",
                              "reason", "auto_reason", "action"))  # fmt: skip
+    if table == "sessions":
+        # A connection that closes before it opens cannot be (schemas/sessions.json:
+        # joined_at "When the connection opened", left_at "When the connection closed"):
+        # one of its times is wrong, so the seats it gives the table limits are not known
+        # (a blind tester's reversed row took a planted 4th table off a player's count, in
+        # silence). Equal times are a connection of no length, not a contradiction.
+        checks.append(_Check("left_at < joined_at", "left_at", "before",
+                             f"{_utc('left_at')} || '|' || {_utc('joined_at')}"))  # fmt: skip
     if table in CLAIM_NEEDS:
         by, needs = CLAIM_NEEDS[table]
         checks += [_needs(column, actions, by) for column, actions in needs.items()]
     return checks
+
+
+def _utc(column: str) -> str:
+    """SQL VARCHAR: a TIMESTAMPTZ column as UTC time (its fraction of a second only when it
+    has one), whatever the connection's time zone."""
+    return f"CAST(timezone('UTC', {quote(column)}) AS VARCHAR) || ' UTC'"
 
 
 @dataclass(frozen=True)
@@ -357,6 +371,9 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
     'rake_pct -15.00 is not a percentage from 0 to 100'
     >>> describe("games", [{"col": "decks", "kind": "least:1", "value": "0"}])
     'decks 0 is less than 1, which no game has'
+    >>> describe("sessions", [{"col": "left_at", "kind": "before",
+    ...                        "value": "2026-11-29 19:10:00 UTC|2026-11-29 19:20:00 UTC"}])
+    'left_at 2026-11-29 19:10:00 UTC is before joined_at 2026-11-29 19:20:00 UTC'
     >>> describe("events", [{"col": "meld", "kind": "needs", "value": "lay_off:null"}])
     'a lay_off row needs a meld (the table meld it targets); meld is null'
     """
@@ -383,6 +400,9 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} {value} is not a percentage from 0 to 100")
             case least if least.startswith("least:"):
                 parts.append(f"{column} {value} is less than {least[6:]}, which no game has")
+            case "before":  # sessions: left_at, then joined_at (``_table_checks``)
+                left, joined = value.split("|", 1)
+                parts.append(f"{column} {left} is before joined_at {joined}")
             case "server":
                 parts.append(f"{column} is null, which only a reshuffle row may be")
             case "auto_reason":

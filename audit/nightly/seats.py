@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from audit import duck
 from audit.duck import file_literal, literal
-from audit.games.tables import MEMORY_LIMIT, SEAT_COLUMNS, earlier_view, seats_sql, view
+from audit.games.tables import MEMORY_LIMIT, earlier_view, seats_sql, sessions_view, view
 
 SEATS = "seats.parquet"
 """``carry/seats.parquet``: the seats kept for the next night's ``table.limit``."""
@@ -97,8 +97,10 @@ def keep_seats(
 
 
 def _sessions(con: duckdb.DuckDBPyConnection, name: str, files: list[Path], root: Path) -> None:
+    """The view ``name`` of the good rows of ``files``, as tonight's table.limit reads them
+    (a quarantined row is no seat, tonight nor on a later night)."""
     if files:
-        view(con, name, files, root, SEAT_COLUMNS)
+        sessions_view(con, name, files, root)
     else:
         con.sql(f"CREATE VIEW {name} AS SELECT player_id, client, game_id, joined_at, left_at"
                 " FROM earlier_seats WHERE false")  # fmt: skip

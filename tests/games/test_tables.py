@@ -150,6 +150,26 @@ def test_clients_are_counted_apart(tmp_path: Path) -> None:
     assert run(tmp_path, seats) == []
 
 
+@pytest.mark.parametrize("bad", ["left_at", "device_id", "reversed"])
+def test_table_limit_counts_no_quarantined_sessions_row(tmp_path: Path, bad: str) -> None:
+    """schemas/README.md: "What rests on a quarantined row is not judged without it". A
+    4th app table whose row the staging quarantines (a null `left_at` or `device_id`, or
+    a `left_at` before its `joined_at`) is no seat: 3 tables, within the limit, as the
+    shared-device detector leaves the row out too. The other rows still count."""
+    seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 5)]
+    seats += [("P2", f"H{i}", "app", i, 60) for i in range(1, 5)]
+    path = write_sessions(tmp_path / "sessions.parquet", seats)
+    rows = pq.read_table(path).to_pylist()
+    if bad == "reversed":
+        rows[3]["joined_at"], rows[3]["left_at"] = rows[3]["left_at"], rows[3]["joined_at"]
+    else:
+        rows[3][bad] = None
+    schema = pa.schema([f.with_nullable(True) for f in CONTRACT["sessions"].arrow_schema])
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path)
+    games = write_games(tmp_path / "games.parquet", {s[1]: "real" for s in seats})
+    assert keys(table_limit_findings([path], [games])) == [("table.limit", "H4", None, "P2")]
+
+
 def test_no_sessions_no_findings() -> None:
     assert table_limit_findings([], []) == []
 

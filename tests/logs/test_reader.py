@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import gc
 from collections import Counter
+from datetime import timedelta
 from decimal import Decimal
 from itertools import pairwise
 from pathlib import Path
@@ -979,6 +980,25 @@ def test_game_rows_sessions_and_their_bad_rows(tmp_path: Path) -> None:
     assert game is not None
     assert [e.seq for e in game.game_events] == [1]
     assert game.ledger == []
+
+
+def test_a_session_that_closes_before_it_opens_is_quarantined(tmp_path: Path) -> None:
+    """schemas/README.md (a row is quarantined when it breaks the contract) and
+    schemas/sessions.json: `joined_at` is when the connection opened, `left_at` when it
+    closed, so a row whose `left_at` is before its `joined_at` is one `input.row` saying
+    so; a connection of no length (equal times) is kept."""
+    logs = small_log(tmp_path / "logs", games=1)
+    later = logbuilder.T0 + timedelta(minutes=30)
+    session = {"game_id": "g0", "client": "app", "ip": "h1", "device_id": "d1"}
+    logs.row("sessions", player_id="p1", joined_at=logbuilder.T0, left_at=later, **session)
+    logs.row("sessions", player_id="p2", joined_at=later, left_at=logbuilder.T0, **session)
+    logs.row("sessions", player_id="p3", joined_at=later, left_at=later, **session)
+    _, quarantine = read(logs.write(), tmp_path / "work")
+    assert [(q.table, q.row, q.game_id, q.check, q.reason.split(": ", 1)[1])
+            for q in quarantine] == [
+        ("sessions", 1, "g0", "input.row",
+         "left_at 2026-11-29 18:00:00 UTC is before joined_at 2026-11-29 18:30:00 UTC"),
+    ]  # fmt: skip
 
 
 def test_file_names_with_glob_characters_are_read_as_named(tmp_path: Path) -> None:

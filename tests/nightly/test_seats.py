@@ -69,6 +69,14 @@ def test_a_night_keeps_the_seats_a_later_seat_can_touch(tmp_path: Path) -> None:
     ]
 
 
+def test_a_quarantined_sessions_row_is_no_seat_kept(tmp_path: Path) -> None:
+    """schemas/README.md: "What rests on a quarantined row is not judged without it": a
+    sessions row whose `left_at` is before its `joined_at` is quarantined, so it is no seat
+    tonight (``table.limit``) nor kept for a later night's."""
+    tonight = [("P1", "G1", "app", 900, 1000), ("P1", "G2", "app", 990, 950)]
+    assert keep(tmp_path / "night", tonight) == [("P1", "G1", 900, 1000, False)]
+
+
 def test_the_seats_kept_do_not_grow_with_the_nights(tmp_path: Path) -> None:
     """Night after night of a steady platform (a seat of 20 minutes every 10 minutes, a day
     a night), the seats kept are those of the last ``MARGIN``: as many every night."""

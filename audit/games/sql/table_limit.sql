@@ -25,7 +25,8 @@
 -- The limits are the ruleset's (tables.app_max, tables.web_max, tables.web_cash_max), given
 -- as the parameters $app_max, $web_max and $web_cash_max.
 -- Input views: sessions (player_id, client, game_id, joined_at, left_at, as in the
--- contract's sessions table, and earlier) and games (game_id, chip_type).
+-- contract's sessions table, and earlier; only the rows the staging does not quarantine,
+-- tables.sessions_view) and games (game_id, chip_type).
 -- Output: one row per episode, ordered by player and time, naming the game that passed the
 -- limit (the least id of the games joined at that moment). A game is a tournament when a
 -- games row says so.
