@@ -212,8 +212,11 @@ class FindingView:
         return f"game event {self.seq}" if self.check in GAME_EVENT_CHECKS else f"seq {self.seq}"
 
 
-GAME_EVENT_CHECKS = frozenset({"pool.elimination", "pool.rebuy", "pool.split"})
-"""The checks whose ``seq`` is a ``game_events.seq`` (schemas/output.md, findings)."""
+GAME_EVENT_CHECKS = frozenset(
+    {"pool.elimination", "pool.rebuy", "pool.split", "pool.winner", "match.winner", "deals.chips"}
+)
+"""The checks whose ``seq`` is a ``game_events.seq`` (schemas/output.md, findings): the
+winners' on a ``game_won`` row written again."""
 
 
 @dataclass(frozen=True)
@@ -386,8 +389,12 @@ def build_view(
         open=card_view(hand.open, jokers),
         jokers=jokers.describe("cut card" if open_melds else "wild card"),
         joker_cards=joker_views(jokers),
+        # A turn is marked by the hand's own findings alone: a game-level finding's seq is
+        # a game_events seq (schemas/output.md), not one of the hand's events (a blind
+        # tester: B's draw at seq 2 marked [major] for A's rebuy, game event 2).
         turns=turn_views(
-            hand.events, jokers, findings, audit.table, audit.replay.kept, audit.replay.gone
+            hand.events, jokers, audit.findings, audit.table, audit.replay.kept,
+            audit.replay.gone,
         ),
         players=tuple(
             _priced(_player(i, p, audit, game, rules, findings, money, settled,

@@ -99,13 +99,18 @@ def new_scores(scores: Mapping[str, int]) -> str:
 
 def read_new_scores(text: str | None) -> dict[str, int]:
     """Each player's new score in a swap's ``expected`` or ``recorded`` (``new_scores``);
-    empty for any other text.
+    empty for any other text. A swap names two players or more (``_cycles``): a lone phrase
+    ending in a number is another finding's, a rebuy the rules refuse for the highest
+    score still in (a blind tester: "highest score still in below 79" read as a swap, so
+    explain's money section said the refused rebuy's entry "agrees" with no word of it).
 
     >>> read_new_scores("u006 56, u034 57"), read_new_scores("57"), read_new_scores(None)
     ({'u006': 56, 'u034': 57}, {}, {})
+    >>> read_new_scores("highest score still in below 79")
+    {}
     """
     pairs = [part.rpartition(" ") for part in (text or "").split(", ")]
-    if not all(player and score.isdigit() for player, _, score in pairs):
+    if len(pairs) < 2 or not all(player and score.isdigit() for player, _, score in pairs):
         return {}
     return {player: int(score) for player, _, score in pairs}
 

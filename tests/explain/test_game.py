@@ -239,6 +239,19 @@ def test_a_rebuy_at_the_wrong_score_is_flagged_on_its_game_event(tmp_path: Path)
     assert "(hand GP-02, P2, game event 1) rule: pool_101.rebuy_below: " in text
 
 
+def test_a_game_event_finding_marks_no_turn_of_the_hand_it_follows(tmp_path: Path) -> None:
+    """schemas/output.md, findings: a game-level finding's ``seq`` is its ``game_events``
+    row's, not one of the hand's events. P2's rebuy at 80 after hand 2 (game event 1) is
+    listed among hand 2's findings, at game event 1, but marks none of its turns: P1's
+    draw and declaration (seqs 0-1) were marked [major] for it (a blind tester)."""
+    hand = load_view(pool_game(tmp_path / "logs", rebuy_score=80), "GP-02")
+    assert [(f.check, f.at) for f in hand.findings] == [("pool.rebuy", "game event 1")]
+    assert [(t.seqs, t.player, t.severity) for t in hand.turns] == [
+        ("0-1", "P1", ""), ("2", "P2", ""), ("3", "P3", ""),
+    ]  # fmt: skip
+    assert "[major]" not in flat(render_text(hand)).partition("Findings on this hand")[0]
+
+
 def test_rebuys_given_each_others_new_scores_say_each_ones_score_by_the_rules() -> None:
     """`pool_101.rebuy_below` (000_1729c72ad4c1f885.txt: rebuys "as per their turn in the
     game with scores 58, 59, 60"): C and E, out after hand 1 (turn order A, C, B, E, D),

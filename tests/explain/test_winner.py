@@ -293,6 +293,47 @@ def test_a_rebuy_the_rules_do_not_allow_is_said_as_recorded_and_counted_so() -> 
     )
 
 
+def test_a_rebuy_the_rules_refuse_for_the_highest_score_is_counted_as_recorded_so() -> None:
+    """`pool_101.rebuy_below` (000_1729c72ad4c1f885.txt: a Re-Buy "can only be fulfilled if
+    the highest score of the round is below 79 points for 101 Rummy"): P3 shows its cards
+    with four cards more ungrouped in hand 1 (charged 48) and has 88 after hand 2, when P2
+    is out at 117 and rebuys at 89. The rules do not allow that rebuy, and the entries,
+    which count it as the ledger check does, are said to agree with it counted as recorded,
+    as a rebuy refused for too few players is (it read a bare "agrees" below the finding
+    that the rebuy is not allowed: a blind tester)."""
+    first = _pool_hand(1, {"P1": 0, "P2": 77, "P3": 48})
+    first["events"] = [*first["events"][:-1], "P3 show: 6H 7H 8H / TS JS QS / AD 2D 3D 4C 9H TH KH"]
+    first["results"] = {**first["results"], "P3": ("lost", 48, None)}
+    game, played = hands([first, _pool_hand(2, {"P1": 0, "P2": 117, "P3": 88}),
+                          _pool_hand(3, {"P1": 0, "P2": 129, "P3": 128})])  # fmt: skip
+    game = replace(game, game_events=[
+        GameEvent(2, 1, "P2", "eliminated", 117, None), GameEvent(2, 2, "P2", "rebuy", 89, None),
+        GameEvent(3, 3, "P2", "eliminated", 129, None),
+        GameEvent(3, 4, "P3", "eliminated", 128, None), won_by("P1", 3),
+    ], ledger=[*(LedgerRow(p, "buy_in", Decimal("-100.00")) for p in ("P1", "P2", "P3")),
+               LedgerRow("P2", "rebuy", Decimal("-100.00")),
+               LedgerRow("P1", "prize", Decimal("360.00")),
+               LedgerRow(None, "rake", Decimal("40.00"))])  # fmt: skip
+    view = game_view(game, played)
+    assert [(f.check, f.expected, f.recorded) for f in view.findings] == [
+        ("pool.rebuy", "highest score still in below 79", "highest score still in 88"),
+    ]  # fmt: skip
+    assert view.ledger is not None
+    assert view.ledger.sums_title == (
+        "By the rules, with P2's rebuy after hand 2 counted as recorded"
+    )
+    entries = view.ledger.payouts[0]
+    assert (entries.what, entries.rules_give, entries.recorded) == (
+        "entry fees", "400.00", "400.00",
+    )  # fmt: skip
+    assert entries.verdict == "agrees, with P2's rebuy after hand 2 counted as recorded"
+    assert entries.how == (
+        "3 players and 1 rebuy at 100.00; the rules do not allow P2's rebuy after hand 2 (the "
+        "pool.rebuy finding), but the entries count every rebuy of a player who was out, as "
+        "the game's checks do"
+    )
+
+
 def test_a_rebuy_of_a_player_still_in_is_counted_in_no_entry() -> None:
     """`pool_101.rebuy_below` (000_: "the player who has lost the game ... has an
     opportunity to Re-Buy") and schemas/money.md step 4: P2, at 40 after hand 1 and still
