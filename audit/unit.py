@@ -32,7 +32,9 @@ from audit.games.formats import out_of_format
 from audit.games.gamerow import read_games_row
 from audit.games.ledger import balance, check_ledger, split_accounted, unpaid_by_rules
 from audit.games.match import check_match
-from audit.games.pool import PoolJudgement, judge_pool
+from audit.games.pool import judge_pool
+from audit.games.poolstate import PoolJudgement
+from audit.games.poolverdict import told_findings
 from audit.games.prize import SplitOwed
 from audit.records import (
     MAX_SEATS,
@@ -311,12 +313,17 @@ def _audited(
         # Each hand as its replay read it (a results row read in its player's name,
         # ``replay.readings.renamed_result``): the game's money reads through it.
         read = {h.hand.hand_id: h.audit.replay.hand for h in out.hands if h.audit is not None}
+        told: dict[str, str] = {}  # a pool hand's refused verdict: what follows in the game
         out.findings = game_checks(
-            game, [read.get(hand.hand_id, hand) for hand in unit.hands], rules,
+            game, [read.get(hand.hand_id, hand) for hand in unit.hands], rules, told=told,
             game_events=events, damaged=damaged, expected=out.rules_say(),
             ledger_rows=ledger_rows, undealt=[h.hand.hand_id for h in out.hands
                                               if h.audit is not None and not h.audit.replay.dealt],
         )  # fmt: skip
+        for item in out.hands:  # what follows in the game from a hand's refused verdict
+            words = told.get(item.hand.hand_id) if item.audit is not None else None
+            if item.audit is not None and words:
+                item.audit = replace(item.audit, findings=told_findings(item.audit.findings, words))
         _mark(out)
     elif game is not None:
         out.findings = [
@@ -399,11 +406,13 @@ def game_checks(
     expected: RulesSay | None = None,
     ledger_rows: bool = False,
     undealt: Collection[str] = (),
+    told: dict[str, str] | None = None,
 ) -> list[Finding]:
     """The game-level checks of one game, after its hands (``expected``: what the rules
     give each player of each replayed hand, ``UnitAudit.rules_say``; ``ledger_rows``: the
     log root's ledger holds rows, of this game or others; ``undealt``: the hands whose
-    shoe the replay could not deal, ``HandReplay.dealt``).
+    shoe the replay could not deal, ``HandReplay.dealt``; ``told``: filled with
+    ``PoolJudgement.told``, for the hands' ``declare.verdict``).
 
     - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
       naming the first missing hand and why; only its ledger's own balance is checked:
@@ -536,6 +545,8 @@ def game_checks(
         # findings, as the ledger's own rows are: ``_ledger_checks``).
         return [*found[:judged], _unchecked(game, "game_events", files,
                                             odd=_odd_words(found[judged:]))]  # fmt: skip
+    if pool is not None and told is not None:
+        told.update(pool.told)
     return split_accounted(found)
 
 

@@ -37,6 +37,7 @@ from audit.explain.verdicts import (
     refused_what,
     rules_winner,
     scores_note,
+    told_winner,
 )
 from audit.explain.view import (
     FORMAT_WORDS,
@@ -255,6 +256,8 @@ def build_game_view(
     # game has no winner yet" beside the pool.split finding).
     against = due.against if due is not None else rules_winner(game, unit.findings,
                                                                view.players, left)  # fmt: skip
+    if against is None and judged is not None and judged.told:  # a last hand's verdict
+        against = told_winner(unit, judged)
     scores = None
     if game.format in POOL_FORMATS:
         scores = pool_table(unit, game, rules, against, judged)

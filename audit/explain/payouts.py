@@ -35,7 +35,8 @@ from audit.games.ledger import (
     refunds,
     settle_by_rules,
 )
-from audit.games.pool import PoolJudgement, Standing, judge_pool
+from audit.games.pool import judge_pool
+from audit.games.poolstate import PoolJudgement, Standing
 from audit.games.poolwords import read_new_scores
 from audit.games.prize import PrizePool, paid_out, prize_pool
 from audit.games.split import (

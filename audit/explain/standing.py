@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from audit.findings import Finding
-from audit.games.pool import PoolJudgement, Standing
+from audit.games.poolstate import PoolJudgement, Standing
 from audit.records import Game, Hand, named_winners
 
 

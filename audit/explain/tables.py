@@ -21,7 +21,7 @@ from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deal_by_rules, rules_winner
 from audit.games.leaving import gone_for_good
-from audit.games.pool import PoolJudgement
+from audit.games.poolstate import PoolJudgement
 from audit.games.poolwords import read_new_scores
 from audit.games.split import NO_MANUAL
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
@@ -351,6 +351,10 @@ def pool_table(
         left = leaving.get(hand.hand_no, frozenset())
         standing = judged.standings.get(hand.hand_no) if judged is not None else None
         off = standing.off if standing is not None else {}
+        if standing is not None and standing.dealt_on:  # dealt after the rules ended it: not
+            # hand "over"s reason said again (a blind tester)
+            off = {p: "out by the rules: a hand played while out" for p in standing.dealt_on
+                   if p not in standing.active}  # fmt: skip
         out = {e.player for e in after if e.action == "eliminated"}
         back: dict[str | None, GameEvent] = {}
         for e in after:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from audit.findings import Finding
 from audit.games.pool import judge_pool
+from audit.games.poolstate import PoolJudgement
 from audit.records import (
     POOL_FORMATS,
     Game,
@@ -299,6 +300,18 @@ def rules_winner(
             continue
         if named[0] and all(p in players for p in named):
             return RulesWinner(f.expected or "", "", (f,))
+    return None
+
+
+def told_winner(unit: UnitAudit, judged: PoolJudgement) -> RulesWinner | None:
+    """The rules' winner of a pool game whose last hand's refused verdict alone gives the
+    recorded winner, said in that hand's ``declare.verdict`` (``PoolJudgement.told``: no
+    ``pool.winner`` of its own); ``None`` for any other game. Without it the header read
+    "won by A" of a prize its ledger.balance said was B's (a blind tester)."""
+    for item in unit.hands:
+        if item.hand.hand_id in judged.told and item.audit is not None and judged.winner:
+            said = tuple(f for f in item.audit.findings if f.check == "declare.verdict")
+            return RulesWinner(judged.winner, "", said)
     return None
 
 

@@ -367,7 +367,7 @@ def build_view(
     settled = settled_by_rules(audit, game, rules)
     skipped = tuple(unit.skipped.values())
     scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped
-    carried = _carried(unit, hand, game, rules) if not scores_unchecked else {}
+    carried, unjudged = _carried(unit, hand, game, rules) if not scores_unchecked else ({}, {})
     # 002_: "One card is turned up at the deal and stays on show": the cut card, which
     # sets the wild rank and which the turns take (``take_cut``).
     open_melds = rules.kind == "open-melds"
@@ -392,13 +392,11 @@ def build_view(
         # A turn is marked by the hand's own findings alone: a game-level finding's seq is
         # a game_events seq (schemas/output.md), not one of the hand's events (a blind
         # tester: B's draw at seq 2 marked [major] for A's rebuy, game event 2).
-        turns=turn_views(
-            hand.events, jokers, audit.findings, audit.table, audit.replay.kept,
-            audit.replay.gone,
-        ),
+        turns=turn_views(hand.events, jokers, audit.findings, audit.table,
+                         audit.replay.kept, audit.replay.gone),
         players=tuple(
             _priced(_player(i, p, audit, game, rules, findings, money, settled,
-                            scores_unchecked, carried.get(p, "")), priced)
+                            scores_unchecked, carried.get(p, ""), unjudged.get(p, "")), priced)
             for i, p in enumerate(audit.replay.hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
@@ -420,17 +418,20 @@ def _priced(view: PlayerView, priced: Mapping[str, str]) -> PlayerView:
     return replace(view, note="; ".join(filter(None, [view.note, priced[view.player]])))
 
 
-def _carried(unit: UnitAudit, hand: Hand, game: Game, rules: Ruleset) -> Mapping[str, str]:
+def _carried(
+    unit: UnitAudit, hand: Hand, game: Game, rules: Ruleset
+) -> tuple[Mapping[str, str], Mapping[str, str]]:
     """Of a pool hand, the players whose recorded score after it is off the rules' with no
     ``pool.score`` on it (it follows from the hand's wrong points, or carries forward a
     wrong score from before: that error's one finding), the rules' score and why
-    (``Standing.off``); empty for any other hand."""
+    (``Standing.off``), then of a hand dealt after the rules ended the game, why its scores
+    are not judged (``Standing.dealt_on``); empty for any other hand."""
     if not Format(game.format).is_pool:
-        return {}
+        return {}, {}
     judged = judge_pool(game, [item.hand for item in unit.hands], rules,
                         expected=unit.rules_say())  # fmt: skip
     standing = judged.standings.get(hand.hand_no)
-    return standing.off if standing is not None else {}
+    return (standing.off, standing.dealt_on) if standing is not None else ({}, {})
 
 
 def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> HandView:
@@ -504,10 +505,12 @@ def _player(
     settled: Settled,
     scores_unchecked: bool = False,
     carried: str = "",
+    unjudged: str = "",
 ) -> PlayerView:
     """One seat; ``scores_unchecked``: the pool checks that judge the score after the hand
     were not run (``UnitAudit.skipped``); ``carried``: the recorded score after the hand is
-    off the rules' with no finding on it, and why (``_carried``)."""
+    off the rules' with no finding on it, and why; ``unjudged``: why it is not judged, the
+    hand dealt after the rules ended the game (``_carried``)."""
     replay = audit.replay
     jokers = replay.jokers
     # A valid declaration the platform rejected ended the hand by the rules: the others'
@@ -532,7 +535,11 @@ def _player(
     # not it (the box said "agrees" beside a match.total finding: a blind tester).
     notes = [f"by the rules the score after the hand is {f.expected} ({f.check})"
              for f in rescored if f.expected is not None]  # fmt: skip
-    if carried and not rescored and row is not None and row.score_after is not None:
+    if unjudged and row is not None and row.score_after is not None:
+        # Dealt after the rules ended the game: no score of the rules' to differ from (a
+        # blind tester: a hand played while out "differed" for the hand before's reason).
+        notes.append(f"the score after the hand is not judged: {unjudged}")
+    elif carried and not rescored and row is not None and row.score_after is not None:
         # Off the rules' by an error found elsewhere (a blind tester: each such hand was a
         # pool.score of its own): it differs, and says why it is no finding here.
         differs = (*differs, "score")

@@ -55,12 +55,12 @@ Readings chosen where 000_ allows two:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
+from audit.games.poolstate import PoolJudgement, Standing, dealt_on
+from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import over as _over
@@ -83,21 +83,6 @@ from audit.records import (
     won_again,
 )
 from audit.rules.ruleset import Ruleset, cite
-
-
-@dataclass(frozen=True)
-class Standing:
-    """The table after one hand and its game events: the players still in (in the hand's
-    turn order, a rebuyer included), each player's running score by the rules, the rebuys
-    taken so far, and (``off``) for each player whose recorded score after the hand is off
-    the rules' with no ``pool.score`` on it, the rules' score and why, in words ("65 by the
-    rules: the record carries forward its score after hand 2"): a score that follows from
-    the record's own points and scores is the finding where it went wrong, not again."""
-
-    active: tuple[str, ...]
-    scores: Mapping[str, int]
-    rebuys: int
-    off: Mapping[str, str] = field(default_factory=dict)
 
 
 class _PoolCheck:
@@ -126,6 +111,7 @@ class _PoolCheck:
         self.void: set[int] = set()  # seqs of rebuys of players still in: no rebuy at all
         self.bought: dict[str, int] = {}  # player -> the hand after which they last rebought
         self.written_out: set[str] = set()  # eliminated by a row the rules refused
+        self.told: Told | None = None  # the last hand's refused verdict (poolverdict)
         self.split_after: int | None = None
         self.was_split = False
         self.split_kind: str | None = None  # the split's kind by the rules
@@ -156,7 +142,8 @@ class _PoolCheck:
             if self.over is not None:  # dealt after the rules' end: seated once, not judged
                 if self.hands[index - 1].hand_no == self.over:
                     self.seated(hand)  # a won game, or an eliminated player, dealt in again
-                self.standings[hand.hand_no] = self.standings[self.over]
+                self.standings[hand.hand_no] = dealt_on(self.standings[self.over], self.over,
+                                                        hand)  # fmt: skip
                 continue
             self.seated(hand)
             self.absent(hand, active)
@@ -195,7 +182,10 @@ class _PoolCheck:
                 self.out = dealt_out(self.out, self.game, self.hands, self.void, active[0])
             on = "" if self.over is None else (
                 f" (after hand {self.over}; the record dealt on to hand {last.hand_no})")
-            if named != active:
+            if named != active and folded(self.told, named, active[0]):
+                # the last hand's refused verdict alone: its words say it (poolverdict)
+                self.out = fold(self.out, self.told, last.hand_id, active[0])
+            elif named != active:
                 self.add(
                     "pool.winner", "elimination_score",
                     f"{active[0]} is the last player left in game {self.game.game_id}{on}, "
@@ -442,6 +432,7 @@ class _PoolCheck:
                     and player not in self.ghosts
                     and not (last and self.game.running)
                 ):
+                    self.by_verdict(hand, player, last)
                     later = self.recorded_after(player, no)  # a row a hand late (a tester)
                     self.add(
                         "pool.elimination", "elimination_score",
@@ -455,6 +446,7 @@ class _PoolCheck:
             elif not self.pool.is_eliminated(score) and player not in leaving:
                 refused.add(player)
                 self.written_out.add(player)
+                self.by_verdict(hand, player, last)
                 if self.early(hand, player, event, score):
                     continue
                 # Dealt in no more: a drop with reason left would have made the row right.
@@ -513,6 +505,21 @@ class _PoolCheck:
                 if player in unrecorded:
                     self.missed.add(player)
         return [p for p in hand.seats if p in still_in or p in back]
+
+    def by_verdict(self, hand: Hand, player: str, last: bool) -> None:
+        """Note ``player``, whose elimination after ``hand``, the game's last, is wrong by
+        the rules (missing, or refused) only because the record followed the hand's refused
+        verdict: the record's score right before it, off after it by that hand's points
+        alone, and their elimination as that recorded score makes it. Its finding stands
+        unless the game's winner follows from the verdict too (``poolverdict.fold``)."""
+        declarer = refused_declarer(hand, self.expected.get(hand.hand_id, {}))
+        no, _, why = self.off_at.get(player, (0, "", ""))
+        score, kept = self.scores.get(player, 0), self.kept.get(player, 0)
+        if (not last or self.game.running or declarer is None or no != hand.hand_no or not why
+                or self.pool.is_eliminated(kept) == self.pool.is_eliminated(score)):  # fmt: skip
+            return
+        self.told = self.told or Told(declarer)
+        self.told.moved[player] = (score, kept)
 
     def once(self, hand: Hand, events: list[GameEvent], action: str) -> dict[str, GameEvent]:
         """The first ``action`` row (``eliminated``, ``rebuy``) of each player after
@@ -760,24 +767,6 @@ class _PoolCheck:
                        self.seat_order, self.rebuys)  # fmt: skip
 
 
-@dataclass(frozen=True)
-class PoolJudgement:
-    """What the pool check makes of one game: its ``findings``, the table after each hand
-    by the rules (``standings``, by hand_no), the ``winner`` by the rules (the one player
-    left after the last hand of a finished game that was not split; ``None`` when the rules
-    know none), the ``split_kind`` by the rules (``None``: not split) and the seqs of the
-    rebuy events of a player still in (``void_rebuys``): no rebuy by the rules, so counted
-    in no entry (``audit.games.prize.counted_rebuys``), and ``due_after``, the first hand
-    after which an auto split was due and not made (the money it owes: ``prize.SplitOwed``)."""
-
-    findings: tuple[Finding, ...]
-    standings: Mapping[int, Standing]
-    winner: str | None
-    split_kind: str | None
-    void_rebuys: frozenset[int] = frozenset()
-    due_after: int | None = None
-
-
 def judge_pool(
     game: Game, hands: list[Hand], rules: Ruleset, *, expected: RulesSay | None = None
 ) -> PoolJudgement:
@@ -788,8 +777,10 @@ def judge_pool(
         return PoolJudgement((), {}, None, None)
     check = _PoolCheck(game, hands, rules, expected)
     found = check.run()
+    told = check.told if check.told is not None and check.told.winner is not None else None
     return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind,
-                         frozenset(check.void), check.due_after)  # fmt: skip
+                         frozenset(check.void), check.due_after,
+                         {hands[-1].hand_id: told_words(game.game_id, told)} if told else {})
 
 
 def check_pool(

@@ -762,7 +762,7 @@ def test_a_recorded_winner_the_rules_do_not_give_is_not_said_to_agree() -> None:
     tester's support agent would have confirmed a prize the audit disputes).
     ``still_in`` names them; the game view's result and prize line use it."""
     from audit.explain.standing import still_in
-    from audit.games.pool import PoolJudgement, Standing
+    from audit.games.poolstate import PoolJudgement, Standing
 
     game_won = GameEvent(5, 7, "A5", "game_won", None, None)
     hand = Hand("G7-05", "G7", 5, ["A5", "C5"], [], 0, 0, [], [])

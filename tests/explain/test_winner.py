@@ -14,6 +14,7 @@ from typing import Any
 from audit.explain import build_game_view, render_game_text
 from audit.explain.game import GameView
 from audit.explain.ledgerview import Payout
+from audit.explain.view import build_view
 from audit.records import Game, GameEvent, GameUnit, Hand, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.games import _pool_hand
@@ -466,3 +467,66 @@ def test_money_points_settlement_a_loser_charged_too_little_owes_it() -> None:
     assert view.ledger is not None
     assert view.ledger.owed == (
         "P1 is owed 4.50; P2 owes 5.00; the platform kept 0.50 less rake than the rules give")
+
+
+def test_declaration_invalid_penalty_in_the_last_pool_hand_is_one_verdict_and_the_prize() -> None:
+    """docs/replay.md ("each such row is one pool.elimination, and what follows from it is
+    not flagged again"), 001_42b102d6f12eaa06.txt ('Invalid declarations receive an
+    80-point penalty') and schemas/money.md step 4: in hand 4 of 101 pool P1's invalid
+    declaration is accepted as a win, P2 charged 40 reaching 120, eliminated, and P1
+    named the winner and paid. By the rules P1's 80 puts P1 out at 120 and P2, the last
+    player left, wins. The findings are the hand's declare.verdict, saying what follows in
+    the game, and the prize paid to P1 (a blind tester: five findings, the eliminations
+    and the winner besides)."""
+    swapped = {**SWAPPED, "results": {"P2": ("won", 0, None), "P1": ("lost", 40, None)},
+               "score_after": {"P1": 40, "P2": 0}}  # fmt: skip
+    kws = [swapped, *(base(results={"P1": ("won", 0, None), "P2": ("lost", 40, None)},
+                           score_after={"P1": 40, "P2": 40 * n}) for n in (1, 2)),
+           base(stock="7D 6H 2S", events=["P1 draw_stock 7D", INVALID, SHOW],
+                results={"P1": ("won", 0, None), "P2": ("lost", 40, None)},
+                score_after={"P1": 40, "P2": 120})]  # fmt: skip
+    game, played = hands(kws, game_format="pool_101")
+    game = replace(game, game_events=[GameEvent(4, 1, "P2", "eliminated", 120, None),
+                                      won_by("P1", 4)],
+                   ledger=fees_and_prize("P1", "180.00", "20.00"))  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, played))
+    assert [(f.check, f.player_id) for f in unit.findings] == [("ledger.balance", "P1")]
+    (verdict,) = unit.hands[3].audit.findings  # type: ignore[union-attr]
+    assert verdict.check == "declare.verdict"
+    assert verdict.message.endswith(
+        "; in game G1, by the rules, P1's penalty puts P1 out at 120 (40 recorded) and P2 "
+        "stays in at 80 (120 recorded, eliminated), so P2, the last player left, wins the "
+        "game, recorded as won by P1.")  # fmt: skip
+    # the game's header names the rules' winner beside the record's (verdicts.told_winner)
+    assert game_view(game, played).result == (
+        "recorded as won by P1; by the rules P2 wins (declare.verdict, see the findings)")
+
+
+def test_pool_elimination_a_hand_played_while_out_is_not_judged_nor_said_to_differ() -> None:
+    """docs/replay.md (a game the rules end with one player left while the record deals on:
+    "the hands dealt after it are not judged"): P2 is charged 10 in hand 3 where the rules
+    give 40 (its score.points), so by the rules P2 is out at 120 after hand 3, and the
+    record, at 90, deals hand 4, a first hand show rightly charged 40. Hand 4's view says
+    its score is not judged, P2 being out by the rules after hand 3 (and why, hand 3
+    named), not that it "differs" for hand 3's reason, and the game's table says it is a
+    hand played while out (a blind tester: "differs (score): ... the record counts 20
+    points for that hand" of a hand charged right)."""
+    charged = [40, 40, 10, 40]
+    kws = [base(results={"P1": ("won", 0, None), "P2": ("lost", c, None)},
+                score_after={"P1": 0, "P2": sum(charged[:n])})
+           for n, c in enumerate(charged, start=1)]  # fmt: skip
+    game, played = hands(kws, game_format="pool_101")
+    game = replace(game, game_events=[GameEvent(4, 1, "P2", "eliminated", 130, None),
+                                      won_by("P1", 4)],
+                   ledger=fees_and_prize("P1", "180.00", "20.00"))  # fmt: skip
+    unit = audit_unit(GameUnit(game.game_id, game, played))
+    view = build_view(unit, "H4", source="logs", version="V")
+    p2 = view.players[1]
+    assert (p2.player, p2.agrees, p2.differs) == ("P2", True, ())
+    assert p2.note == (
+        "the score after the hand is not judged: by the rules P2 was out after hand 3 (120 by "
+        "the rules: the record counts 10 points for hand 3, the rules 40), so hand 4 is one "
+        "P2 played while out")  # fmt: skip
+    scores = game_view(game, played).scores
+    assert scores is not None
+    assert scores.rows[3].cells[1].note == "out by the rules: a hand played while out"

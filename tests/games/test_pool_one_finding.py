@@ -6,8 +6,10 @@ Built with the helpers of tests/games/test_pool.py."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from audit.games.pool import judge_pool
+from audit.replay.outcome import Expected
 from audit.unit import game_checks
 from tests.games.test_pool import RULES, ev, keys, pool_game, run
 
@@ -716,3 +718,63 @@ def test_pool_split_a_share_paid_to_another_player_is_one_finding_000() -> None:
                             ended=True)  # fmt: skip
     assert [(f.check, f.player_id) for f in game_checks(game, hands, RULES)] == [
         ("pool.split", "B"), ("pool.split", "X")]  # fmt: skip
+
+
+# ---------------------------------------------------------------- a refused verdict
+
+
+def _refused_last_hand(b_charged: int) -> tuple[list[dict[str, int]], dict[str, Any]]:
+    """A and B in 101 pool: A at 80, B at 30 after hand 2; in hand 3 the platform accepts
+    A's invalid declaration as a win (A charged 0) and charges B ``b_charged``. By the
+    rules A is charged the 80 (`declaration.invalid_penalty`) and B, the last player left
+    in the hand, wins it at 0 (`turns.last_player`)."""
+    points = [{"A": 80, "B": 0}, {"A": 0, "B": 30}, {"A": 0, "B": b_charged}]
+    said = {"h3": {"A": Expected("invalid_declare", 80, "declaration.invalid_penalty",
+                                 "the declaration was invalid"),
+                   "B": Expected("won", 0, "turns.last_player",
+                                 "was the last player left in the hand")}}  # fmt: skip
+    return points, said
+
+
+def test_declaration_invalid_penalty_eliminations_and_winner_that_follow_it_are_one_finding() -> (
+    None
+):
+    """docs/replay.md ("each such row is one pool.elimination, and what follows from it is
+    not flagged again") and 001_42b102d6f12eaa06.txt ('Invalid declarations receive an
+    80-point penalty'): the only fault is hand 3's invalid declaration recorded as A's win
+    (the hand's declare.verdict). The record then eliminates B at 110, and names A the
+    winner and pays A the prize; by the rules A is out at 160 and B, still in at 30, wins.
+    Those eliminations and the winner follow from the verdict alone: no pool finding, said
+    in the verdict's words (``PoolJudgement.told``); the prize paid to A is money that
+    moved, its own ledger.balance (schemas/money.md). A blind tester: five findings."""
+    points, said = _refused_last_hand(80)
+    events = [ev(3, "B", "eliminated", 110), ev(3, "A", "game_won")]
+    game, hands = pool_game(points, events, LEDGER, ended=True)
+    judged = judge_pool(game, hands, RULES, expected=said)
+    assert (judged.findings, judged.winner) == ((), "B")
+    assert judged.told == {"h3": (
+        "; in game g1, by the rules, A's penalty puts A out at 160 (80 recorded) and B stays "
+        "in at 30 (110 recorded, eliminated), so B, the last player left, wins the game, "
+        "recorded as won by A")}  # fmt: skip
+    (paid,) = game_checks(game, hands, RULES, expected=said)
+    assert (paid.check, paid.player_id, paid.expected, paid.recorded) == (
+        "ledger.balance", "A", "B", "A")  # fmt: skip
+
+
+def test_pool_elimination_wrong_by_the_records_own_score_beside_a_refused_verdict_stands() -> (
+    None
+):
+    """docs/replay.md (one error, one finding): as above, but B is charged 60 in hand 3,
+    reaching 90 by the record's own count, and is recorded as eliminated all the same. That
+    row is wrong for a reason of its own (the record's score does not eliminate B), so it
+    stays a pool.elimination, and the game's winner, resting on it too, stays a pool.winner
+    beside A's missing elimination: the game's story is not the verdict's alone, so nothing
+    is said in the verdict's words."""
+    points, said = _refused_last_hand(60)
+    events = [ev(3, "B", "eliminated", 90), ev(3, "A", "game_won")]
+    game, hands = pool_game(points, events, LEDGER, ended=True)
+    judged = judge_pool(game, hands, RULES, expected=said)
+    assert keys(list(judged.findings)) == [("pool.elimination", "g1", "h3", "A"),
+                                           ("pool.elimination", "g1", "h3", "B"),
+                                           ("pool.winner", "g1", "h3", "B")]  # fmt: skip
+    assert judged.told == {}
