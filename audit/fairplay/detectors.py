@@ -112,9 +112,14 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, n1, k1 = r["a"], r["b"], r["n1"], r["k1"]
         expected = float(found.expected[i])
+        # A dealt no hand without B has no play of their own to compare: the baseline is
+        # the night's rate alone (a blind tester read "from C11's play without C10" of a
+        # player who played every hand with C10)
+        base = (f"{a}'s play without {b}" if r["n0"] else
+                f"the night's rate ({a} was dealt no hand without {b})")  # fmt: skip
         return (
             f"{a} dropped a strong hand early in {k1} of the {n1} hands dealt with {b} at the "
-            f"table, against {expected:.1f} expected from {a}'s play without {b} "
+            f"table, against {expected:.1f} expected from {base} "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{a} drops a strong hand early in {expected:.1f} of {n1} hands with {b}",
             f"{a} dropped a strong hand early in {k1} of {n1} hands with {b}",

@@ -139,9 +139,13 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         money = flows.said(a, b)
         decided = int(r["a_won"]) + int(r["b_won"])
         won = f"{r['b_won']} of the {decided} hands one of them won"
+        # Two who played no hand apart have no results of their own to weigh: an even
+        # share (a blind tester read "from their own results" of such a pair)
+        own = ("an even share: neither was dealt a hand without the other"
+               if not r["a_hands0"] and not r["b_hands0"] else "their own results")
         return (
             f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
-            f"expected from their own results), and {a} conceded {r['a_gave']:.0f} points to "
+            f"expected from {own}), and {a} conceded {r['a_gave']:.0f} points to "
             f"{b} while {b} conceded {r['b_gave']:.0f} to {a}{money} "
             f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
             f"{b} wins {found.expected[i]:.1f} of the {decided} hands {a} or {b} wins",

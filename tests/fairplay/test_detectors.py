@@ -287,6 +287,22 @@ def test_soft_drop_finds_strong_hands_given_up_for_one_partner_only() -> None:
     assert found(tested.suspicions) == {("P0200", "P0201")}
 
 
+def test_soft_drop_of_a_player_dealt_only_with_the_partner_says_its_baseline_is_the_nights(
+) -> None:
+    """docs/fairplay.md, soft drop: "a stratum where A has no hands without B is that prior
+    alone". Its words say so, not "expected from A's play without B" of a player who
+    played every hand with B (a blind tester's pair that only ever played together)."""
+    night = Night(seed=8)
+    night.ids.remove("P0200")  # dealt only below, with P0201: no random table, no filler
+    night.ids.remove("P0201")
+    night.together.append((("P0200", "P0201"), 60))
+    night.soft["P0200", "P0201"] = 0.6
+    tested = soft_drop(night.build().load(), SETTINGS)
+    (s,) = [s for s in tested.suspicions if s.players == ("P0200", "P0201")]
+    assert "expected from the night's rate (P0200 was dealt no hand without P0201)" in s.message
+    assert "play without" not in s.message
+
+
 def ring_night(seed: int) -> Night:
     """P0200, P0201 and P0202 give up strong hands for one another whenever two of them sit
     together; P0203 sits only beside two of them (P0200 with P0201, or with P0202), P0204
@@ -472,6 +488,21 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     s = next(s for s in tested.suspicions if s.players == ("P0240", "P0241"))
     assert s.money is not None
     assert "paid by P0240 in the hands P0241 won" in s.money
+
+
+def test_chip_dumping_of_a_pair_never_apart_says_its_expectation_is_an_even_share() -> None:
+    """docs/fairplay.md, chip dumping: a player's strength comes from their own results in
+    hands without the other. Two who were never dealt a hand apart have none: the words say
+    the expectation is an even share, not "from their own results" (a blind tester)."""
+    night = Night(seed=10)
+    night.ids.remove("P0240")  # dealt only below, with each other: no random table
+    night.ids.remove("P0241")
+    night.together.append((("P0240", "P0241"), 40))
+    night.dumps.add(("P0240", "P0241"))
+    tested = chip_dumping(night.build().load(), SETTINGS)
+    (s,) = [s for s in tested.suspicions if s.players == ("P0240", "P0241")]
+    assert "expected from an even share: neither was dealt a hand without the other)" in s.message
+    assert "their own results" not in s.message
 
 
 def test_chip_dumping_by_the_size_of_losses_alone_is_beyond_the_win_count() -> None:
