@@ -45,6 +45,7 @@ MODULES = (
     "audit/replay/facts.py",
     "audit/unit.py",
     "audit/games/pool.py",
+    "audit/games/poolstate.py",
     "audit/games/deals.py",
     "audit/games/ledger.py",
     "audit/games/prize.py",

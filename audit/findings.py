@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 
 from audit.errors import one_line
+from audit.records import and_more
 
 
 @unique
@@ -344,8 +345,7 @@ def may_be_in(files: Sequence[str]) -> str:
     """
     if not files:
         return ""
-    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
-    return f" (its rows may be in {shown}, which could not be read)"
+    return f" (its rows may be in {and_more(files)}, which could not be read)"
 
 
 def _rule_key(rule: str) -> str:

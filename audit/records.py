@@ -411,6 +411,17 @@ def and_words(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def and_more(items: Sequence[str], shown: int = 3) -> str:
+    """The first ``shown`` of ``items``, and how many more: a list of files or hands that
+    may be long, named in one line.
+
+    >>> and_more(["a"]), and_more(list("abcde"))
+    ('a', 'a, b, c and 2 more')
+    """
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
 def ordinal(m: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``.
 

@@ -320,8 +320,8 @@ def _audited(
             ledger_rows=ledger_rows, undealt=[h.hand.hand_id for h in out.hands
                                               if h.audit is not None and not h.audit.replay.dealt],
         )  # fmt: skip
-        for item in out.hands:  # what follows in the game from a hand's refused verdict
-            words = told.get(item.hand.hand_id) if item.audit is not None else None
+        for item in out.hands if told else ():  # what follows from a hand's refused verdict
+            words = told.get(item.hand.hand_id)
             if item.audit is not None and words:
                 item.audit = replace(item.audit, findings=told_findings(item.audit.findings, words))
         _mark(out)

@@ -20,6 +20,7 @@ from audit.fairplay.source import open_night
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import table_lacking
 from audit.logs.reader import LogRoot
+from audit.records import and_more
 from audit.rules.registry import lookup
 from audit.rules.ruleset import FORMATS
 
@@ -104,9 +105,7 @@ def _partial(log: LogRoot, unread: Mapping[str, str]) -> dict[str, str]:
     for table in ("sessions",):
         refused = log.unread.get(table, ())
         if refused and table not in unread and table not in log.missing_optional:
-            shown = ", ".join(refused[:3]) + (f" and {len(refused) - 3} more" if len(refused) > 3
-                                              else "")  # fmt: skip
-            out[table] = f"{shown} could not be read"
+            out[table] = f"{and_more(refused)} could not be read"
     return out
 
 

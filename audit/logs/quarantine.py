@@ -21,7 +21,7 @@ from audit.findings import Finding, contract, finding, may_be_in
 from audit.logs.bucket import Staged
 from audit.logs.contract import HAND_TABLES, TABLES
 from audit.logs.validate import describe
-from audit.records import QuarantineRow
+from audit.records import QuarantineRow, and_more
 
 
 def _ids(table: str) -> str:
@@ -166,7 +166,7 @@ def find_orphans(
         return {}
     lost = list(staged.damaged.get("hands", ()))
     if lost:
-        files = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+        files = and_more(lost)
         # "may": the file could not be read, so whether it held the row is not known (a
         # blind tester's 11 junk bytes were said to have held it)
         why = f"its hands row is not among the hands read: it may be in {files}, which could "
@@ -284,10 +284,8 @@ def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
             group = games[(row.check, row.game_id, row.together)]
             hands = list(dict.fromkeys(item.hand_id for item in group if item.hand_id))
             if len(hands) > 1:
-                named = ", ".join(hands[:3]) + (f" and {len(hands) - 3} more"
-                                               if len(hands) > 3 else "")  # fmt: skip
                 hand = None
-                message = f"The {len(hands)} hands {named} {row.together}"
+                message = f"The {len(hands)} hands {and_more(hands)} {row.together}"
         out.append(
             finding(
                 row.check,
