@@ -17,6 +17,7 @@ from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
 from audit.logs.reader import LogRoot
 from audit.logs.refile import REFILED
+from audit.logs.validate import row_checks
 from audit.skipped import skipped_words
 
 EMPTY_IS_SILENT = ("ledger", "sessions")
@@ -231,7 +232,7 @@ def night_formats(log: LogRoot) -> set[str] | None:
 _GAPS = """
 WITH ended AS (SELECT game_id FROM {games} WHERE ended_at IS NOT NULL),
 g AS (SELECT DISTINCT game_id FROM {hands} WHERE game_id IN (SELECT game_id FROM ended)),
-s AS (SELECT DISTINCT game_id FROM {sessions} WHERE game_id IS NOT NULL),
+s AS (SELECT DISTINCT game_id FROM {sessions} WHERE game_id IS NOT NULL AND {usable}),
 missing AS (SELECT game_id FROM g ANTI JOIN s USING (game_id))
 SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM missing),
        (SELECT list(game_id ORDER BY game_id)[1:3] FROM missing)
@@ -246,7 +247,8 @@ def session_gaps(log: LogRoot) -> list[Finding]:
     947 games, and read as clean). Only games that ended: a connection is written when it
     ends (its ``left_at``), so a game still running may have none yet. Not when the table
     is missing, holds no row, or has a file that could not be read: ``night_checks`` says
-    those."""
+    those. A game whose only sessions rows are quarantined has none here: table.limit and
+    the detectors do not count a quarantined row (``tables.sessions_view``)."""
     files = log.files.get("sessions", [])
     if not files or not any(f.rows for f in files) or log.unread.get("sessions"):
         return []
@@ -254,8 +256,9 @@ def session_gaps(log: LogRoot) -> list[Finding]:
         return []
     try:
         with duck.connect() as con:
-            row = con.execute(_GAPS.format(hands=scan(log, "hands"), games=scan(log, "games"),
-                                           sessions=scan(log, "sessions"))).fetchone()  # fmt: skip
+            query = _GAPS.format(hands=scan(log, "hands"), games=scan(log, "games"),
+                                 sessions=scan(log, "sessions"), usable=row_checks("sessions").ok)
+            row = con.execute(query).fetchone()
     except duckdb.Error:
         return []  # a damaged file is the staging's to refuse; table.limit says its own
     assert row is not None
@@ -265,7 +268,8 @@ def session_gaps(log: LogRoot) -> list[Finding]:
     named = ", ".join(first) + (" and more" if missing > len(first) else "")
     return [finding(
         "check.skipped", game_id="", rule=contract("sessions.game_id"),
-        message=f"{missing:,} of the night's {total:,} ended games have no sessions row ({named}): "
+        message=f"{missing:,} of the night's {total:,} ended games have no sessions row "
+        f"that is not quarantined ({named}): "
         "table.limit and fairplay.shared_device could not see who played in them or from "
         f"where, and judged the other {total - missing:,} only.",
     )]  # fmt: skip

@@ -314,7 +314,8 @@ def test_sessions_game_id_games_without_a_sessions_row_are_said_not_seen(tmp_pat
     """log-format.md, sessions: "one row per player connection to a game". A night whose
     sessions rows cover g1 but not g2 gets one `check.skipped` saying table.limit and the
     shared-device detector did not see g2 (a blind tester's night had sessions for 5 of
-    its 947 games, and read as clean); with every game covered, none."""
+    its 947 games, and read as clean); a game whose only sessions rows are quarantined
+    (left before they joined) is not covered either; with every game covered, none."""
     logs = _table_of_two_games(tmp_path)
     joined = {"client": "app", "ip": "10.0.0.1", "device_id": "d1", "joined_at": T0,
               "left_at": T0 + timedelta(hours=1)}  # fmt: skip
@@ -326,10 +327,20 @@ def test_sessions_game_id_games_without_a_sessions_row_are_said_not_seen(tmp_pat
     (gap,) = [f for f in findings if f["rule"].startswith("sessions.game_id")]
     assert (gap["check"], gap["severity"], gap["game_id"]) == ("check.skipped", "info", "")
     assert gap["message"] == (
-        "1 of the night's 2 ended games have no sessions row (g2): table.limit and "
-        "fairplay.shared_device could not see who played in them or from where, and judged "
-        "the other 1 only."
+        "1 of the night's 2 ended games have no sessions row that is not quarantined (g2): "
+        "table.limit and fairplay.shared_device could not see who played in them or from "
+        "where, and judged the other 1 only."
     )
+    backwards = {**joined, "joined_at": T0 + timedelta(hours=3), "left_at": T0 + timedelta(hours=2)}
+    for player in ("P1", "P2"):
+        logs.row("sessions", player_id=player, game_id="g2", **backwards)
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert [f["message"].split(" (")[0] for f in findings
+            if f["rule"].startswith("sessions.game_id")] == [
+        "1 of the night's 2 ended games have no sessions row that is not quarantined"]
+    assert len(pq.read_table(out / "quarantine.parquet").to_pylist()) == 2
+    logs.rows["sessions"] = [r for r in logs.rows["sessions"] if r["game_id"] == "g1"]
     for player in ("P1", "P2"):
         logs.row("sessions", player_id=player, game_id="g2", **{
             **joined, "joined_at": T0 + timedelta(hours=2), "left_at": T0 + timedelta(hours=3)})
