@@ -494,6 +494,9 @@ def _deal(
             "the deal's recorded results")  # fmt: skip
     flagged = {f.player_id for f in findings if f.hand_id == hand.hand_id
                and f.check == "deals.chips" and _number(f.expected)}  # fmt: skip
+    if flagged:  # a winner who took what the flagged losers gave: said in their findings
+        flagged |= {r.player for r in hand.results if r.outcome == "won"
+                    and r.amount == -sum(o.amount or ZERO for o in hand.results if o is not r)}
     if all(r.amount == deal.counted.get(r.player) or r.player in flagged for r in hand.results):
         return _Deal(deal.counted)
     return _Deal(deal.counted, f"the recorded chips follow {followed}, which the rules do "

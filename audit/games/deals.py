@@ -387,7 +387,34 @@ def _amount_findings(
     if not wrong:  # every deal of an honest game: no second look at the rules' winner
         return [], went
     swapped = rules_winner(hand, said)
-    return [_chip_finding(hand, row, moved, recorded, swapped, rule) for row in wrong], went
+    took = _took_what_was_given(hand, wrong, winner, swapped, moved[winner])
+    if took is not None:
+        wrong = [row for row in wrong if row.player != winner]
+    return [
+        _chip_finding(hand, row, moved, recorded, swapped, rule, took) for row in wrong
+    ], went
+
+
+def _took_what_was_given(
+    hand: Hand, wrong: list[Result], winner: str, swapped: str | None, want: int
+) -> str | None:
+    """The words for a recorded winner whose chips are the sum the others are recorded as
+    losing, when some of those are wrong: the winner took what the others gave, so the
+    winner's chips follow the losers' wrong ones and are said in their findings, not as a
+    finding of their own (a blind tester's one loser short by 5 chips was two
+    ``deals.chips``, the winner's "should take 95 ... the record shows 90" beside it).
+    None when the winner's chips are not that sum, or the record's winner is not the
+    rules' (``swapped``: ``_chip_finding`` says those)."""
+    if swapped is not None or winner not in {row.player for row in wrong} or len(wrong) < 2:
+        return None
+    amounts = {row.player: row.amount for row in hand.results}
+    if any(amount is None for amount in amounts.values()):
+        return None
+    given = -sum((a for p, a in amounts.items() if p != winner and a is not None), Decimal(0))
+    if amounts[winner] != given:
+        return None
+    return (f"{winner}, who won the deal, took the {chips(given)} chips the others are "
+            f"recorded as losing ({want} by the rules)")
 
 
 def _chip_finding(
@@ -397,11 +424,14 @@ def _chip_finding(
     recorded: dict[str, int],
     swapped: str | None,
     rule: str,
+    took: str | None = None,
 ) -> Finding:
     """One player's chips in a deal that follow neither the rules nor the record. Where
     the record's winner of the deal is not the rules' (``swapped``, the rules' winner), the
     words say the rules' outcome and what the recorded one would have moved, never that a
-    player the rules say lost "won the deal" (the outcome is the hand's own finding)."""
+    player the rules say lost "won the deal" (the outcome is the hand's own finding).
+    ``took`` is what the winner took where it follows this loser's chips
+    (``_took_what_was_given``), said after them."""
     want = moved[row.player]
     shown = "no amount" if row.amount is None else chips(row.amount)
     if swapped is not None and row.outcome == "won":
@@ -441,7 +471,7 @@ def _chip_finding(
         player_id=row.player,
         expected=chips(Decimal(want)),
         recorded=chips(row.amount),
-        message=f"{message}.",
+        message=f"{message}; {took}." if took else f"{message}.",
         rule=rule,
     )
 

@@ -158,3 +158,22 @@ def test_deals_chips_table_says_a_chip_finding_in_its_cell_and_no_why_of_the_dea
         ("total", (("+80", ""), ("-80", "-81 recorded"))),
     ]
     assert [e.text for e in view.scores.rows[1].events] == ["P1 wins the game"]
+
+
+def test_deals_chips_table_a_winner_who_took_what_a_wrong_loser_gave_is_that_losers_cell() -> (
+    None
+):
+    """`deals.chips`: P2's chips in deal 2 are recorded as -41 where the points (40, right)
+    give -40, and P1, who won, took the 41: one finding, P2's (``games.deals``). The winner's
+    cell shows the rules' chips beside the record's, and the deal does not say its chips
+    follow wrong results (a blind tester's deal read "the recorded chips follow the deal's
+    recorded results, which the rules do not give", its points all right)."""
+    view = deals_game(base(results={"P1": ("won", 0, "41.00"), "P2": ("lost", 40, "-41.00")}),
+                      "P1")  # fmt: skip
+    assert view.scores is not None
+    assert grid(view.scores)[2:] == [
+        ("deal 2", (("+41", "+40 by the rules"), ("-41", "should be -40"))),
+        ("total", (("+80", "+81 recorded"), ("-80", "-81 recorded"))),
+    ]
+    assert [e.text for e in view.scores.rows[1].events] == ["P1 wins the game"]
+    assert [(f.check, f.player) for f in view.findings] == [("deals.chips", "P2")]

@@ -105,6 +105,28 @@ def test_deal_chips_missing_amount() -> None:
     assert keys(found) == [("deals.chips", "G1", "G1-01", "B")]
 
 
+def test_deal_chips_a_winner_who_took_what_a_wrong_loser_gave_is_that_losers_finding_000() -> (
+    None
+):
+    """`deals.chips` (000_1729c72ad4c1f885.txt: chips "deducted and credited ... with
+    respect to the player's wins and losses"): C loses 10 points but is recorded losing 8,
+    and B, who won, took the 38 the others are recorded as losing. One fault, one finding:
+    C's, which says what B took (a blind tester had B's "should take 40" beside it). A
+    winner whose chips are not what the others gave keeps a finding of their own."""
+    hands = two_deals()
+    hands[1] = deal(2, "B", {"A": 30, "C": 10}, {"C": "-8", "B": "38"})
+    found = check_deals(game(), hands, RULES)
+    assert keys(found) == [("deals.chips", "G1", "G1-02", "C")]
+    assert found[0].message == (
+        "C lost the deal with 10 points, so should lose 10 chips, but the record shows -8; "
+        "B, who won the deal, took the 38 chips the others are recorded as losing (40 by "
+        "the rules)."
+    )
+    hands[1] = deal(2, "B", {"A": 30, "C": 10}, {"C": "-8", "B": "39"})
+    assert keys(check_deals(game(), hands, RULES)) == [
+        ("deals.chips", "G1", "G1-02", "B"), ("deals.chips", "G1", "G1-02", "C")]
+
+
 def test_game_goes_to_most_chips() -> None:
     """A has 50 - 30 = 20, B 30 - 30 = 0, C -30: A wins; naming B is a finding on B, citing
     deals.chips (the most chips wins), not deals.tie: nobody tied (a blind tester)."""
