@@ -9,7 +9,7 @@ in words, said as recorded where the rules refuse it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import partial
 
@@ -99,13 +99,16 @@ def players_of(hands: Iterable[Hand]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class _Said:
     """What a game's events are said against: its findings, the rules' pool table
-    (``judged``) and the rules' word on its winner (``against``)."""
+    (``judged``) and the rules' word on its winner (``against``); ``told``, by hand number,
+    the ``declare.verdict`` of a hand whose refused verdict says the eliminations and winner
+    that follow (``PoolJudgement.told``)."""
 
     game: Game
     rules: Ruleset | None
     findings: Sequence[Finding]
     against: RulesWinner | None = None
     judged: PoolJudgement | None = None
+    told: Mapping[int, Finding] = field(default_factory=dict)
 
 
 REFUSING = ("pool.rebuy", "pool.elimination")
@@ -132,6 +135,8 @@ def _event_line(e: GameEvent, said: _Said, left: Iterable[str] = ()) -> EventLin
                     "the one above, and void: a player is eliminated once")  # fmt: skip
         case "eliminated" if refused is not None:
             text = _elimination_refused(e, refused, said)
+        case "eliminated" if (kept := _kept_in(e, said)) is not None:
+            return kept
         case "eliminated" if who in left and not (
             pool is not None and e.score is not None and pool.is_eliminated(e.score)
         ):
@@ -247,6 +252,53 @@ def _elimination_refused(e: GameEvent, f: Finding, said: _Said) -> str:
     return f"{recorded}, which the rules refuse ({f.check}, see the findings)"
 
 
+def _kept_in(e: GameEvent, said: _Said) -> EventLine | None:
+    """An elimination the record writes where, by the rules, the hand it follows ended
+    otherwise because of its refused verdict (``PoolJudgement.told``: its ``declare.verdict``
+    says the eliminations and winner that follow, and no ``pool.elimination`` is written):
+    the record's row with the rules' word beside it, flagged with that finding (a blind
+    tester's table said "B is eliminated with a score of 160" of a player the rules keep
+    in at 80). None for any other elimination."""
+    told = said.told.get(e.after_hand_no) if e.after_hand_no is not None else None
+    standing = said.judged.standings.get(e.after_hand_no) if said.judged is not None else None
+    pool = said.rules.pools.get(said.game.format) if said.rules is not None else None
+    if told is None or standing is None or pool is None or e.player not in standing.active:
+        return None
+    who, at = e.player, pool.elimination_score
+    under = f"below the {at} that eliminates" if pool.exactly_eliminates else (
+        f"not above the {at} a player must pass to be out")  # fmt: skip
+    return EventLine(f"{who} is recorded as eliminated with a score of {e.score}; by the rules "
+                     f"{who}'s score is {standing.scores.get(who)}, {under}: {who} is still in "
+                     "(the hand's declare.verdict, see the findings)", told.severity)  # fmt: skip
+
+
+def _told(unit: UnitAudit, judged: PoolJudgement | None) -> dict[int, Finding]:
+    """By hand number, the ``declare.verdict`` of each hand whose words say what its
+    refused verdict makes of the game (``PoolJudgement.told``)."""
+    if judged is None or not judged.told:
+        return {}
+    return {item.hand.hand_no: f for item in unit.hands if item.hand.hand_id in judged.told
+            and item.audit is not None for f in item.audit.findings
+            if f.check == "declare.verdict"}  # fmt: skip
+
+
+def _out_by_the_rules(hand_no: int, said: _Said, out: set[str | None]) -> tuple[EventLine, ...]:
+    """The players a hand's refused verdict puts out by the rules (``_told``) that the record
+    does not eliminate after it, each in a line flagged with that finding."""
+    told = said.told.get(hand_no)
+    standing = said.judged.standings.get(hand_no) if said.judged is not None else None
+    pool = said.rules.pools.get(said.game.format) if said.rules is not None else None
+    if told is None or standing is None or pool is None:
+        return ()
+    return tuple(
+        EventLine(f"by the rules {who} is out, with a score of {score}: the record does not "
+                  "eliminate them (the hand's declare.verdict, see the findings)",
+                  told.severity)
+        for who, score in sorted(standing.scores.items())
+        if who not in standing.active and who not in out and pool.is_eliminated(score)
+    )
+
+
 def _leaving(unit: UnitAudit, game: Game) -> dict[int, frozenset[str]]:
     """Who left the game in each hand (``audit.games.leaving``); not in a running game's
     last hand so far, after which a leaver may yet be dealt in again."""
@@ -339,7 +391,7 @@ def pool_table(
     gives what the rules make it; a score off the rules' by an error found elsewhere says
     the rules' score and why, ``Standing.off``), with the eliminations, rebuys and splits
     after it."""
-    said = _Said(game, rules, unit.findings, against, judged)
+    said = _Said(game, rules, unit.findings, against, judged, _told(unit, judged))
     players = players_of(item.hand for item in unit.hands)
     events = events_after(game)
     leaving = _leaving(unit, game)
@@ -384,7 +436,8 @@ def pool_table(
                 hand_id=hand.hand_id,
                 cells=tuple(cells),
                 totals=(),
-                events=_left_line(left) + tuple(_event_line(e, said, left) for e in after),
+                events=_left_line(left) + tuple(_event_line(e, said, left) for e in after)
+                + _out_by_the_rules(hand.hand_no, said, out),
             )
         )
     keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]

@@ -498,8 +498,21 @@ def test_declaration_invalid_penalty_in_the_last_pool_hand_is_one_verdict_and_th
         "stays in at 80 (120 recorded, eliminated), so P2, the last player left, wins the "
         "game, recorded as won by P1.")  # fmt: skip
     # the game's header names the rules' winner beside the record's (verdicts.told_winner)
-    assert game_view(game, played).result == (
+    view = game_view(game, played)
+    assert view.result == (
         "recorded as won by P1; by the rules P2 wins (declare.verdict, see the findings)")
+    # and its table says the recorded elimination is not the rules', nor the rules' the
+    # record's (a blind tester's read "P2 is eliminated with a score of 120 (101 or more
+    # is out)" and nothing of P1)
+    assert view.scores is not None
+    assert [(e.text, e.severity) for e in view.scores.rows[3].events] == [
+        ("P2 is recorded as eliminated with a score of 120; by the rules P2's score is 80, "
+         "below the 101 that eliminates: P2 is still in (the hand's declare.verdict, see the "
+         "findings)", "critical"),
+        ("P1 is recorded as winning the game; by the rules P2 wins", "critical"),
+        ("by the rules P1 is out, with a score of 120: the record does not eliminate them "
+         "(the hand's declare.verdict, see the findings)", "critical"),
+    ]  # fmt: skip
 
 
 def test_pool_elimination_a_hand_played_while_out_is_not_judged_nor_said_to_differ() -> None:
