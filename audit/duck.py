@@ -35,6 +35,24 @@ def literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def millis(expr: str) -> str:
+    """SQL: the timestamp ``expr``, of any unit, as a TIMESTAMPTZ truncated to the
+    millisecond (schemas/README.md: "Finer units are truncated to the millisecond"). Through
+    nanoseconds, since DuckDB's cast to TIMESTAMPTZ rounds nanoseconds to the microsecond
+    and its ``epoch_ms`` rounds to the millisecond: until 2026-12-06 a game's start 0.9 ms
+    past its first hand's, in a nanosecond column, raised ``hand.time``, and a hand 0.5 ms
+    into its millisecond moved the shuffle tests' order (a blind tester). A time outside
+    the nanosecond range (years 1677 to 2262) is read through microseconds.
+
+    >>> at = "'2026-11-29 18:00:05.0009996+00'::TIMESTAMPTZ_NS"
+    >>> duckdb.sql(f"SELECT {millis(at)}::VARCHAR, epoch_ms({at}::TIMESTAMPTZ)").fetchall()
+    [('2026-11-29 18:00:05+00', 1795975205001)]
+    """
+    cast = f"CAST({expr} AS TIMESTAMPTZ)"
+    return (f"make_timestamptz(coalesce(epoch_ns(TRY_CAST({expr} AS TIMESTAMPTZ_NS)) // 1000000,"
+            f" epoch_us({cast}) // 1000) * 1000)")
+
+
 def file_literal(path: str) -> str:
     """A SQL literal naming exactly one file: DuckDB reads `*`, `?` and `[` as a glob.
 

@@ -10,11 +10,13 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import duckdb
+import pyarrow as pa
 
 from audit import duck
-from audit.duck import file_literal
+from audit.duck import file_literal, millis, quote
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.tables import table_limit_findings
+from audit.logs.contract import load_contract
 from audit.logs.reader import LogRoot
 from audit.logs.refile import REFILED
 from audit.logs.validate import row_checks
@@ -277,7 +279,13 @@ def session_gaps(log: LogRoot) -> list[Finding]:
 
 def scan(log: LogRoot, table: str) -> str:
     """DuckDB's read of every good file of ``table``, for a small query of the night's
-    own (the staging reads the tables for the audit)."""
+    own (the staging reads the tables for the audit), its timestamps truncated to the
+    millisecond as the staging's are (``duck.millis``)."""
     paths = ", ".join(file_literal(log.where(f)) for f in log.files.get(table, []))
-    return (f"read_parquet([{paths}], union_by_name={str(not log.uniform(table)).lower()},"
+    read = (f"read_parquet([{paths}], union_by_name={str(not log.uniform(table)).lower()},"
             " hive_partitioning=false)")  # fmt: skip
+    times = [c.name for c in load_contract()[table].columns if pa.types.is_timestamp(c.arrow_type)]
+    if not times:
+        return read
+    replace = ", ".join(f"{millis(quote(name))} AS {quote(name)}" for name in times)
+    return f"(SELECT * REPLACE ({replace}) FROM {read})"

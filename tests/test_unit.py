@@ -7,6 +7,8 @@ from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.explain import find_game, find_hand, load_view, render_text
@@ -173,6 +175,35 @@ def test_hands_game_id_a_hand_held_twice_is_quarantined_and_its_time_not_judged(
     assert hands["h1"] == "quarantined"
     findings = pq.read_table(out / "findings.parquet").to_pylist()
     assert [f for f in findings if f["check"] == "hand.time"] == []
+
+
+def test_hands_started_at_times_finer_than_a_millisecond_are_truncated_before_judged(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md ("a timestamp in any unit ... Finer units are truncated to the
+    millisecond"): g1's games row is written in nanoseconds, 0.9 ms past the millisecond its
+    first hand started in, as a nanosecond service clock writes it. Truncated, the game
+    starts with its hand: no `hand.time` (a blind tester's such night was a major
+    `hand.time` saying the hand "started at 18:00:05 UTC, outside its game's time
+    (18:00:05 to ...)"). And the shuffle tests' order is the same: every output is the
+    bytes of the night written in milliseconds."""
+    logs = _table_of_two_games(tmp_path)
+    root = logs.write()
+    out = tmp_path / "out"
+    replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    (games,) = (root / "games").rglob("*.parquet")
+    table = pq.read_table(games)
+    for name in ("started_at", "ended_at"):
+        ns = pc.cast(table.column(name), pa.timestamp("ns", tz="UTC"))
+        late = pc.add(ns, pa.scalar(900_000, pa.duration("ns")))
+        table = table.set_column(table.schema.get_field_index(name), name, late)
+    pq.write_table(table, games)
+    again = tmp_path / "again"
+    replay_logs(logs=root, out=again, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(again / "findings.parquet").to_pylist()
+    assert [f["message"] for f in findings if f["check"] == "hand.time"] == []
+    for name in ("findings", "hands", "rng"):
+        assert (out / f"{name}.parquet").read_bytes() == (again / f"{name}.parquet").read_bytes()
 
 
 def test_hands_ended_at_a_hand_that_ended_before_it_started_is_one_minor_finding(

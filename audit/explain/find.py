@@ -17,7 +17,7 @@ from typing import Any, Literal
 import duckdb
 
 from audit import duck
-from audit.duck import file_literal
+from audit.duck import file_literal, millis
 from audit.errors import AuditError, LogFormatError, one_line
 from audit.explain.clock import UNKNOWN, Clock
 from audit.logs.reader import (
@@ -200,9 +200,10 @@ class GameFacts:
     """Table -> its files that could not be read (``LogRoot.damaged``)."""
 
 
-_SPAN = "epoch_ms(started_at::TIMESTAMPTZ), epoch_ms(ended_at::TIMESTAMPTZ)"
-"""When a row ran, in milliseconds: a timestamp of any unit is cast first (DuckDB's
-``epoch_ms`` has no nanosecond form: a blind tester's ns log root was refused)."""
+_SPAN = f"epoch_ms({millis('started_at')}), epoch_ms({millis('ended_at')})"
+"""When a row ran, in milliseconds: a timestamp of any unit, truncated to the millisecond
+(``duck.millis``: DuckDB's ``epoch_ms`` has no nanosecond form, a blind tester's ns log
+root was refused, and it rounds)."""
 
 
 def hand_clock(logs: Path, hand_id: str) -> Clock:

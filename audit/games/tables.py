@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from audit import duck
-from audit.duck import file_literal, literal
+from audit.duck import file_literal, literal, millis
 from audit.errors import LogFormatError, first_line, first_line_under
 from audit.findings import Finding, contract, finding
 from audit.logs.validate import row_checks
@@ -49,11 +49,11 @@ tournament games written once rather than read again by every pass (58 s before)
 SPLIT_ROWS = 8_192
 """Rows a folder's writer holds before it flushes them as a row group."""
 SEAT_COLUMNS = (
-    "player_id, client, game_id, CAST(joined_at AS TIMESTAMPTZ) AS joined_at,"
-    " CAST(left_at AS TIMESTAMPTZ) AS left_at"
+    f"player_id, client, game_id, {millis('joined_at')} AS joined_at,"
+    f" {millis('left_at')} AS left_at"
 )
-"""The sessions columns the limits read (timestamps of any unit: a nanosecond one is a
-type of its own to DuckDB's epoch_ms)."""
+"""The sessions columns the limits read (timestamps of any unit, truncated to the
+millisecond as the contract reads them: ``duck.millis``)."""
 
 
 def seats_sql(rows: str) -> str:

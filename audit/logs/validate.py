@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.cards import CODE_TEXT
-from audit.duck import file_literal, literal, quote
+from audit.duck import file_literal, literal, millis, quote
 from audit.errors import one_line
 from audit.logs.contract import Column, load_contract, type_name
 from audit.records import MAX_SEATS
@@ -92,9 +92,10 @@ def source_sql(
 ) -> str:
     """SQL for the contract columns of every row of `paths`, with `_k`, the row's place in
     the input: `(first_file + file index) << row_bits | row index`. Timestamps are read as
-    TIMESTAMPTZ (any unit); a partition folder never becomes a column. The optional
-    columns no file has (`absent`) read as typed nulls; a file without an optional column
-    that others have reads as null in it (`union_by_name`). With `uniform` (every file has
+    TIMESTAMPTZ (any unit), truncated to the millisecond (`duck.millis`); a partition
+    folder never becomes a column. The optional columns no file has (`absent`) read as
+    typed nulls; a file without an optional column that others have reads as null in it
+    (`union_by_name`). With `uniform` (every file has
     the same schema, column for column) the files' columns are not matched by name: the
     same rows, without DuckDB holding every file's schema at once (about 100 MiB for
     15,000 files)."""
@@ -107,7 +108,7 @@ def source_sql(
     names = ", ".join(
         f"CAST(NULL AS {duck_type(c.arrow_type)}) AS {quote(c.name)}"
         if c.optional and c.name in absent
-        else f"CAST({quote(c.name)} AS TIMESTAMPTZ) AS {quote(c.name)}"
+        else f"{millis(quote(c.name))} AS {quote(c.name)}"
         if pa.types.is_timestamp(c.arrow_type)
         else quote(c.name)
         for c in columns
