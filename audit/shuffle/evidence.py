@@ -55,7 +55,7 @@ def _cell(result: Result, group: Group) -> tuple[str, Bools] | None:
     shoe shows that)."""
     if result.check == "rng.uniformity":
         return _uniformity_cell(group)
-    label = _most_over(result)
+    label = _most_over(result) if result.favoured is None else (result.favoured or None)
     if label is None:
         return None
     codes = group.codes

@@ -66,6 +66,11 @@ class Result:
     cell: tuple[str, int] | None = None
     """A failed test's cell of too many shoes, in words, and how many shoes it holds (its
     ``hands`` are the first of them); not a column of rng.parquet."""
+    favoured: str | None = None
+    """The label of the cell the test's own statistic puts furthest above a fair shuffle
+    (``rng.seat_jokers``: by each seat's variance), whose shoes are its evidence
+    (``evidence.with_evidence``); None to take the chart's (observed against expected);
+    not a column of rng.parquet."""
     adjusted_p: float | None = None
     severity: Severity | None = None
     verdict: str = ""

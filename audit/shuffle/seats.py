@@ -175,6 +175,11 @@ def _seat_test(
         f"{labels_kept[i]} got {total[i] / seen[i]:.3f} {what} a hand against "
         f"{expected[i] / seen[i]:.3f} expected ({share}) over {int(seen[i]):,} hands"
     )
+    # The evidence is the seat furthest above its share by the same z, so the hands named
+    # are the headline seat's when it got more (a blind tester's headline named seat 4,
+    # its evidence seat 6's hands, the chart's means ranking them otherwise).
+    up = int(np.argmax(z))
+    favoured = labels_kept[up] if z[up] > 0 else ""
     rare = [f"{label} ({int(n):,})" for label, n, t in zip(labels, hands, tested, strict=True)
             if n and not t]  # fmt: skip
     if rare:  # seats too rarely sat in to test are named, not dropped in silence
@@ -192,6 +197,7 @@ def _seat_test(
         labels=tuple(labels_kept),
         observed=tuple((total / seen).tolist()),
         expected=tuple((expected / seen).tolist()),
+        favoured=favoured,
     )
 
 

@@ -5,6 +5,7 @@ found, and no output named one of them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ import pyarrow.parquet as pq
 from audit.cards import JOKER
 from audit.findings import Severity
 from audit.rules.ruleset import load_preset
-from audit.shuffle.evidence import EVIDENCE
+from audit.shuffle.evidence import EVIDENCE, with_evidence
 from audit.shuffle.night import ShuffleAudit, games_of, run_tests
 from audit.shuffle.result import Result
 from audit.shuffle.seats import seat_jokers
@@ -86,6 +87,28 @@ def test_rng_seat_jokers_names_the_hands_where_the_favoured_seat_got_more_than_i
     assert r.cell == ("where seat 1 in deal order got more than its share of the printed jokers",
                       over.size)  # fmt: skip
     assert [_row(h) for h in r.hands] == over[:EVIDENCE].tolist()
+
+
+def test_rng_seat_jokers_evidence_is_the_seat_its_headline_names() -> None:
+    """docs/rng.md ("The hands behind a failed test"): the evidence of `rng.seat_jokers` is
+    the hands where the favoured seat got more than its share, the seat its effect names
+    when that seat got more: the seat the test's own z (each seat's variance) puts highest
+    (`Result.favoured`), not the chart's means ranked otherwise (a blind tester's headline
+    named seat 4 in deal order, its evidence seat 6's hands). None above: no evidence."""
+    rng = np.random.default_rng(11)
+    players = rng.integers(2, 7, 2_000)
+    codes = favours_first_seat(SHOE, 2_000, rng, players=players, cards=CARDS, rate=0.2)
+    group, results = _night(codes, players)
+    (r,) = [r for r in results if r.check == "rng.seat_jokers" and r.severity is not None
+            and r.test == "printed jokers by seat in deal order"]  # fmt: skip
+    assert r.favoured == "seat 1 in deal order"
+    assert r.effect.startswith("seat 1 in deal order got ")
+    bare = replace(r, hands=(), cell=None)
+    third = with_evidence(replace(bare, favoured="seat 3 in deal order"), group)
+    assert third.cell is not None
+    assert third.cell[0] == (
+        "where seat 3 in deal order got more than its share of the printed jokers")
+    assert with_evidence(replace(bare, favoured=""), group).cell is None
 
 
 def test_a_fair_night_names_no_evidence_hands() -> None:
