@@ -440,7 +440,10 @@ def pool_table(
                 + _out_by_the_rules(hand.hand_no, said, out),
             )
         )
-    keys = [f"{game.format}.running_score", f"{game.format}.elimination_score"]
+    pool = rules.pools.get(game.format) if rules is not None else None
+    out_at = "elimination_score" if pool is None or pool.exactly_eliminates else (
+        "exactly_eliminates")  # fmt: skip
+    keys = [f"{game.format}.running_score", f"{game.format}.{out_at}"]
     actions = {e.action for e in game.game_events}
     if "rebuy" in actions:
         keys += [f"{game.format}.rebuy_below", f"{game.format}.rebuy_min_players"]

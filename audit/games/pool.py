@@ -128,7 +128,11 @@ class _PoolCheck:
 
     def add(self, check: str, key: str, message: str, **kw: Any) -> None:
         """A finding citing the preset's ``<format>.<key>`` rule, a whole rule key when
-        ``key`` holds a dot (``drops.pool_101``: a hand's points), or ``ACCEPT_RULE``."""
+        ``key`` holds a dot (``drops.pool_101``: a hand's points), or ``ACCEPT_RULE``. The
+        threshold of rules where a player must pass it is ``exactly_eliminates``' (a blind
+        tester's house rules cited "reaches 101 is eliminated" of a player kept in at 101)."""
+        if key == "elimination_score" and not self.pool.exactly_eliminates:
+            key = "exactly_eliminates"
         if key == "split_accept":
             rule = ACCEPT_RULE
         else:

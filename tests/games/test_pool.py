@@ -320,7 +320,12 @@ def test_elimination_words_follow_exactly_eliminates() -> None:
         ("C", "C is recorded as eliminated after hand 2, but has 121 by the rules, not above "
               "the 121 a player must pass to be out: C is still in."),
     ]  # fmt: skip
+    # and cite the rule that says so, not the preset's "reaches 101 is eliminated" (a blind
+    # tester's house rules)
+    assert {f.rule.split(":")[0] for f in found if f.hand_id == "h2"} == {
+        "pool_101.exactly_eliminates"}
     found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 110), ev(2, "C", "eliminated", 80)]))
+    assert found[0].rule.startswith("pool_101.elimination_score: ")
     assert found[0].message == (
         "C is recorded as eliminated after hand 2, but has 80 by the rules, below the 101 that "
         "eliminates: C is still in."
