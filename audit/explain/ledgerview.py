@@ -66,7 +66,10 @@ class Payout:
         rebuy after hand 2 counted as recorded`` (``counted``), then what the games row
         gives (``by_row``): ``; 43.20 by the games row's 0.5000 a point``."""
         if self.judged:
-            return "not compared" if Decimal(self.judged) == Decimal(self.recorded) else "differs"
+            if Decimal(self.judged) != Decimal(self.recorded):
+                return "differs"
+            return f"not compared, {self.counted} counted as recorded" if self.counted else (
+                "not compared")  # fmt: skip
         if Decimal(self.rules_give) != Decimal(self.recorded):
             return "differs"
         said = f"agrees, with {self.counted} counted as recorded" if self.counted else "agrees"

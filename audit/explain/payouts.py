@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.explain.handmoney import ZERO
-from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout, signed
+from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout
+from audit.explain.pointspayouts import points_payouts
 from audit.explain.standing import in_seat_order, left_out
 from audit.explain.terms import counted_read, rake_taker
 from audit.explain.verdicts import RulesWinner
@@ -27,13 +28,10 @@ from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
 from audit.games.gamerow import rake_moved, readings, settled_at
 from audit.games.ledger import (
-    BALANCE_RULE,
     POOL_RULE,
     PointsOwed,
     entries_short,
-    points_owed,
     refunds,
-    settle_by_rules,
 )
 from audit.games.pool import judge_pool
 from audit.games.poolstate import PoolJudgement, Standing
@@ -54,7 +52,6 @@ from audit.records import (
     GameEvent,
     Hand,
     LedgerRow,
-    RulesSay,
     and_words,
     called_off,
     hand_ended,
@@ -209,7 +206,7 @@ def _format_payouts(
 ) -> tuple[tuple[str, ...], tuple[Payout, ...]]:
     """The payouts of a game the ledger checks judge in full, by its format."""
     if game.format == "points":
-        return (balance,), _points_payouts(hands, game, rules, unit.rules_say())
+        return (balance,), points_payouts(hands, game, rules, unit.rules_say())
     if game.entry_fee is None:
         return (balance, "The game records no entry fee, so its entries and prize were "
                 "not checked."), ()  # fmt: skip
@@ -220,61 +217,6 @@ def _format_payouts(
     if not hands:
         return (balance,), ()
     return (balance,), _pool_payouts(unit, hands, game, rules, game.entry_fee, against)
-
-
-def _points_payouts(
-    hands: list[Hand], game: Game, rules: Ruleset, said: RulesSay
-) -> tuple[Payout, ...]:
-    """Each player's settlement against what the rules settle in their hands; the rake
-    rows against the rules' rakes of the hands (``ledger.points_owed``)."""
-    owed = points_owed(game, hands, rules, said)
-    by_rules: dict[str, list[str]] = defaultdict(list)
-    for h in hands:
-        settled_here = settle_by_rules(h, game, rules, said.get(h.hand_id))
-        if not isinstance(settled_here, str):
-            for player, amount in settled_here[0].items():
-                by_rules[player].append(f"hand {h.hand_no} {signed(amount)}")
-    settled: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for row in game.ledger:
-        if row.kind == "points_settlement" and row.player is not None:
-            settled[row.player] += row.amount
-    cite = [BALANCE_RULE]
-    if "money.points_settlement" in rules.rules:
-        cite.append(rules.cite("money.points_settlement"))
-    if rules.value_cards is not None and "points.value_cards" in rules.rules:
-        cite.append(rules.cite("points.value_cards"))  # its choice gives the money with values
-    out = []
-    for player in sorted(set(owed.won) | set(settled)):
-        amounts = [
-            f"hand {h.hand_no} {signed(r.amount)}"
-            for h in hands for r in h.results if r.player == player and r.amount is not None
-        ]  # fmt: skip
-        out.append(
-            Payout(
-                what="points settlement",
-                player=player,
-                rules_give=str(owed.won.get(player, ZERO)),
-                recorded=str(settled.get(player, ZERO)),
-                how="by the rules, "
-                + (", ".join(by_rules[player]) or "none")
-                + "; the amounts recorded for their hands: "
-                + (", ".join(amounts) or "none")
-                + owed.caveat(),
-                rules=tuple(cite),
-            )
-        )
-    out.append(
-        Payout(
-            what="rake",
-            player="",
-            rules_give=str(owed.rake),
-            recorded=str(_sum(game.ledger, "rake")),
-            how="the rules' rake of each hand (on what the losers pay the winner), over the "
-            "hands" + owed.caveat(),
-            rules=tuple(cite),
-        )
-    )
-    return tuple(out)
 
 
 def _pool_payouts(

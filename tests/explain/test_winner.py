@@ -543,3 +543,41 @@ def test_pool_elimination_a_hand_played_while_out_is_not_judged_nor_said_to_diff
     scores = game_view(game, played).scores
     assert scores is not None
     assert scores.rows[3].cells[1].note == "out by the rules: a hand played while out"
+
+
+def test_money_points_settlement_of_a_hand_whose_verdict_the_rules_refuse_is_not_compared() -> (
+    None
+):
+    """schemas/money.md (a hand whose recorded verdict the rules refuse is settled as
+    recorded) and 001_42b102d6f12eaa06.txt ('Invalid declarations receive an 80-point
+    penalty'): at a table of three, P1's invalid declaration is accepted as a win and the
+    ledger pays what the hand records; by the rules the hand goes on. The game's money says
+    each sum resting on that hand alone is not compared, hand 1 counted as recorded, never
+    "agrees" (a blind tester read "8.55 by the rules, 8.55 recorded: agrees" of such a
+    hand); with an honest hand before it the sums agree, with hand 2 counted as recorded."""
+    first, second = invalid_accepted_at_three()
+    first["results"] = {"P2": ("won", 0, "72.00"), "P1": ("lost", 40, "-40.00"),
+                        "P3": ("lost", 40, "-40.00")}  # fmt: skip
+    second["results"] = {"P1": ("won", 0, "72.00"), "P2": ("lost", 40, "-40.00"),
+                         "P3": ("lost", 40, "-40.00")}  # fmt: skip
+
+    def ledger(p1: str, p2: str, p3: str, rake: str) -> list[LedgerRow]:
+        return [LedgerRow(p, "points_settlement", Decimal(a))
+                for p, a in (("P1", p1), ("P2", p2), ("P3", p3))] + [
+                LedgerRow(None, "rake", Decimal(rake))]  # fmt: skip
+
+    game, played = hands([second])
+    view = game_view(replace(game, format="points", ledger=ledger("72.00", "-40.00", "-40.00",
+                                                                  "8.00")), played)  # fmt: skip
+    assert view.ledger is not None
+    assert [(p.what, p.player, p.verdict) for p in view.ledger.payouts] == [
+        ("points settlement", "P1", "not compared, hand 1 counted as recorded"),
+        ("points settlement", "P2", "not compared, hand 1 counted as recorded"),
+        ("points settlement", "P3", "not compared, hand 1 counted as recorded"),
+        ("rake", "", "not compared, hand 1 counted as recorded"),
+    ]
+    game, played = hands([first, second])
+    view = game_view(replace(game, format="points", ledger=ledger("32.00", "32.00", "-80.00",
+                                                                  "16.00")), played)  # fmt: skip
+    assert view.ledger is not None
+    assert {p.verdict for p in view.ledger.payouts} == {"agrees, with hand 2 counted as recorded"}
