@@ -466,11 +466,14 @@ _OTHERWISE: Final = (
     ("melds.ace_high", "ace_high"),
     ("melds.ace_low", "ace_low"),
     ("melds.wild_natural_keeps_pure", "wild_natural_keeps_pure"),
+    ("melds.tunnela_kind", "tunnela_kind"),
 )
 """The meld rules that decide what a sequence is, (key, attribute), that a platform's
 ruleset may read otherwise than the shipped presets: a sequence that turns the corner,
 jokers alone as a sequence, an ace after the king or before the 2, a wild card standing
-for itself in a pure sequence."""
+for itself in a pure sequence, a tunnela as a pure sequence or not (asked only of a ruleset
+with tunnelas: a blind tester's 21-card loser charged as if 5C 5C 5C were no pure sequence
+cited the card points)."""
 
 
 def read_otherwise(rules: Ruleset) -> tuple[tuple[str, Ruleset], ...]:
@@ -500,6 +503,8 @@ def _read_otherwise(rules: Ruleset) -> tuple[tuple[str, Ruleset], ...]:
     presets = [load_preset(p) for p in preset_ids()]
     out = []
     for key, attr in _OTHERWISE:
+        if attr == "tunnela_kind" and not rules.tunnela:
+            continue
         for value in dict.fromkeys(getattr(p, attr) for p in presets):
             if value == getattr(rules, attr):
                 continue

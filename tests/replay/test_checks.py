@@ -271,3 +271,39 @@ def test_jokers_up_down_depth_a_down_2_joker_charged_as_a_plain_card_is_the_rule
         assert found[0].message == (f"B was charged {charged} points; the cards left unmatched, "
                                     f"2H 7S TH 4C KC 3D, are worth 36, as shown{words}")
         assert found[0].rule.startswith(f"{key}: ")
+
+
+def test_melds_tunnela_kind_a_loser_charged_as_if_a_tunnela_were_no_pure_sequence_cites_it(
+) -> None:  # fmt: skip
+    """`melds.tunnela_kind` (standard-21: "A tunnela counts as a pure sequence"; seeds
+    silent, Classic Rummy and Adda52 read it so): in 21 cards B shows 2S 3S 4S, 9D TD JD
+    and the tunnela 5C 5C 5C, three pure sequences, so only 2C 3D 4H count: 9. The record
+    charged 84, what the cards come to if the tunnela is no pure sequence: the `score.points`
+    finding says so and cites that rule (a blind tester's such finding cited
+    `points.card_points` and said only the cards left unmatched). Charged right, no
+    finding on B's points."""
+    a = "2S 3S 4S 5S / 9D TD JD QD / AC 2C 3C / 4D 5D 8H / KC KD KS KH / 9C 9H JK"
+    b = "2S 3S 4S / 9D TD JD / 5C 5C 5C / KS KD 7H / AS AD 8H / TC JC 6H / 2C 3D 4H"
+    c = "KS KD QC QH JS JD TC TH AS AD 9C 9H 8S 8D 6H 6H 2C 4D 3S 5S 2H"
+    held = {p: " ".join(s.replace("/", " ").split()) for p, s in (("A", a), ("B", b), ("C", c))}
+    for charged in (84, 9):
+        game, hand = scenario(
+            seats=held,
+            wild="7H", open="QS", stock="QS 4C 9S 8H",
+            events=["A draw_stock QS", "A discard QS", "B draw_stock 4C", "B discard 4C",
+                    "C draw_stock 9S", "C discard 9S", "A draw_stock 8H", f"A declare 8H: {a}",
+                    f"B show: {b}", f"C show: {c}"],
+            results={"A": ("won", 0, None), "B": ("lost", charged, None),
+                     "C": ("lost", 120, None)},
+            ruleset="standard-21", decks=3, printed_jokers=3, point_value="0.5000")  # fmt: skip
+        found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+                 if f.check == "score.points"]  # fmt: skip
+        if charged == 9:
+            assert found == []
+            continue
+        assert [(f.player_id, f.expected, f.recorded) for f in found] == [("B", "9", "84")]
+        assert found[0].message == (
+            "B was charged 84 points; the cards left unmatched, 2C 3D 4H, are worth 9, as "
+            "shown; 5C 5C 5C is a pure sequence (melds.tunnela_kind), and the 84 charged is "
+            "what the cards come to if it is not.")
+        assert found[0].rule.startswith("melds.tunnela_kind: ")
