@@ -65,7 +65,7 @@ from audit.replay.outcome import (
     rejected_valid,
     seat_by_rules,
 )
-from audit.replay.seats import Declaration, Seat, Status
+from audit.replay.seats import HELD_NOTE, Declaration, Seat, Status
 from audit.rules.declaration import GroupCheck, check_groups, meld_rule_behind, valid_words
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset
@@ -749,7 +749,8 @@ def _arrangement(
 ) -> tuple[str, tuple[GroupCheck, ...]]:
     """Which groups were the player's last word, and how they came to be."""
     if declaration is not None:
-        return "as declared", declaration.check.groups
+        judged = f"arranged at best from the cards held ({HELD_NOTE})"  # declared.held_check
+        return (judged if declaration.on_cards else "as declared"), declaration.check.groups
     if want is not None and want.score is not None:
         if seat.shown is not None:
             return "as shown", want.score.groups

@@ -15,7 +15,7 @@ from typing import Final, Protocol
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
 from audit.records import Result, and_words, ordinal
 from audit.replay.hand import HandReplay
-from audit.replay.seats import Declaration, Seat, ended_on_invalid
+from audit.replay.seats import HELD_NOTE, Declaration, Seat, ended_on_invalid
 from audit.rules.declaration import GroupCheck, check_groups, valid_words
 from audit.rules.melds import Jokers, MeldKind, read_otherwise
 from audit.rules.ruleset import Ruleset, load_preset, preset_ids
@@ -364,7 +364,10 @@ def verdict_words(
     the meld rule that makes the declaration valid (``meld_rule_behind``), named beside its
     group."""
     if declaration.check.valid:
-        words = (f"{player}'s declaration was judged invalid, but it is valid: "
+        # judged on the cards held (``Declaration.on_cards``): its groups are theirs at best
+        valid = (f"the cards {player} held make a valid one ({HELD_NOTE})"
+                 if declaration.on_cards else "it is valid")  # fmt: skip
+        words = (f"{player}'s declaration was judged invalid, but {valid}: "
                  f"{valid_words(declaration.check, rules, behind)}")  # fmt: skip
         if declaration.accepted and row.outcome == "invalid_declare":
             words += (f"; the record writes {player} as an invalid declaration with "

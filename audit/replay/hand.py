@@ -15,6 +15,7 @@ from audit.cards import CODE_TEXT, count_words, difference_words, format_codes
 from audit.findings import Finding, finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.deal import deal_shoe, shoe_spec
+from audit.replay.declared import held_check, mismatch_finding
 from audit.replay.seats import (
     Declaration,
     Seat,
@@ -632,27 +633,22 @@ class HandReplay:
             resync(seat, groups, 1)
         if resync(seat, groups, seat.unheld):
             seat.unheld = 0
-        check = check_declaration(seat.cards, groups, self.jokers, self.rules)
-        if mismatched(seat.cards, groups):
-            self._find(
-                "declare.groups_mismatch",
-                "declaration.groups_exact",
-                f"{seat.player} declared groups that are not exactly their cards: "
-                f"{'; '.join(r for r in check.reasons if r.startswith('the groups'))}.",
-                player=seat.player,
-                seq=e.seq,
-                expected=format_codes(sorted(seat.cards)),
-                recorded=format_codes(sorted(c for g in groups for c in g)),
-            )
-        others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
+        check = judged = check_declaration(seat.cards, groups, self.jokers, self.rules)
+        if mismatched(seat.cards, groups):  # its finding; the cards they held are judged
+            self.findings.append(mismatch_finding(self.hand, self.rules, seat, e, groups))
+            judged = held_check(seat.cards, self.jokers, self.rules)
         recorded = self.recorded_outcomes.get(seat.player)
-        accepted = check.valid if self.by_rules else platform_accepted(
-            check.valid, recorded, [a.action for a in after])  # fmt: skip
+        accepted = judged.valid if self.by_rules else platform_accepted(
+            judged.valid, recorded, [a.action for a in after])  # fmt: skip
+        # accepted, the cards held are judged (``declared``); rejected, the groups recorded
+        on_cards, check = (judged is not check, judged) if accepted else (False, check)
+        others = {p: s.turns for p, s in self.seats.items() if p != seat.player}
         then = None
         if check.valid and not accepted:  # the rules end the hand here (``Declaration.held``)
             then = {p: list(s.cards) for p, s in self.seats.items()
                     if s.status is _IN and p != seat.player}  # fmt: skip
-        self.declarations.append(Declaration(seat.player, e.seq, check, accepted, others, then))
+        self.declarations.append(
+            Declaration(seat.player, e.seq, check, accepted, others, then, on_cards))
         seat.turns += 1
         seat.shown = [list(g) for g in groups]
         if accepted:

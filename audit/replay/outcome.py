@@ -259,11 +259,8 @@ def expected_outcomes(replay: HandReplay) -> dict[str, Expected]:
                 seq=declaration.seq,
             )
         elif declaration is not None:
-            why = "made a valid declaration"
-            if not declaration.accepted:
-                why += ", which the platform rejected"
             rule = declaration.check.broken_rule()
-            out[player] = Expected("won", 0, rule, why, seq=declaration.seq)
+            out[player] = Expected("won", 0, rule, declaration.won_why, seq=declaration.seq)
         elif player == replay.winner:
             out[player] = Expected(
                 "won", 0, "turns.last_player", "was the last player left in the hand"

@@ -67,6 +67,23 @@ class Declaration:
     """A valid declaration the platform rejected: the cards of each other player still in
     when it came. By the rules it ended the hand there, so they lose with these cards; with
     three or more players the record plays on after it, and their cards change."""
+    on_cards: bool = False
+    """The platform accepted groups that are not the declarer's cards (a
+    ``declare.groups_mismatch``): ``check`` judges the best arrangement of the cards they
+    held (``declared.held_check``), not the groups recorded."""
+
+    @property
+    def won_why(self) -> str:
+        """Why the rules have a valid declaration's declarer win: said so where the platform
+        rejected it, or where it was judged on the cards held (``on_cards``)."""
+        if self.on_cards:
+            return f"made a valid declaration, judged on the cards they held: {HELD_NOTE}"
+        rejected = "" if self.accepted else ", which the platform rejected"
+        return f"made a valid declaration{rejected}"
+
+
+HELD_NOTE = "the groups declared are not those cards"
+"""Said beside a declaration judged on the cards held (``Declaration.on_cards``)."""
 
 
 def server_fold(auto: bool, reason: str | None) -> bool:
