@@ -10,11 +10,12 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   (``money.points_settlement``, the arithmetic of ``score.amount``: the rules' points where
   the rules agree with the recorded outcome, else the recorded points; value cards from
   the replay). A wrong ``results.amount`` or ``points`` is the hand's finding, not also the
-  ledger's when the ledger paid the right amount. A results row of a player not dealt in
-  settles nothing (its ``score.outcome`` is the one finding; ``dealt_in``). Where the
-  rules cannot settle a hand here (no point value, not exactly one winner, a player with
-  two rows, value cards without the replay's settlement) its recorded amounts are taken,
-  and the finding says which hands and why;
+  ledger's when the ledger paid the right amount; a ledger that paid what the results
+  record is one finding on the game (``ledgerpaid``), not one per player. A results row
+  of a player not dealt in settles nothing (its ``score.outcome`` is the one finding;
+  ``dealt_in``). Where the rules cannot settle a hand here (no point value, not exactly
+  one winner, a player with two rows, value cards without the replay's settlement) its
+  recorded amounts are taken, and the finding says which hands and why;
 - pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake (a
   deals game has no rebuys: ``counted_rebuys``), ``rake_pct`` of it rounded half-up to
   the paisa (000_1729c72ad4c1f885.txt: "Amount equal to the wagering after deducting the
@@ -44,6 +45,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
+from audit.games.ledgerpaid import paid_as_recorded
+from audit.games.ledgerpaid import recorded as recorded_sums
 from audit.games.prize import ZERO, Row, SplitOwed, counted_rebuys, owed_shares, prize_pool
 from audit.money import points_settlement, roundest
 from audit.records import (
@@ -444,6 +447,10 @@ def _points(
     for row in game.ledger:
         if row.kind == "points_settlement" and row.player is not None:
             settled[row.player] += row.amount
+    paid = paid_as_recorded(game.game_id, hands, (owed.won, owed.rake, owed.caveat()), settled,
+                            _total(game, "rake"), BALANCE_RULE)  # fmt: skip
+    if paid is not None:  # the hands' findings, and the money that followed them once
+        return [paid]
     value = _ledger_value(game, hands, rules, expected, owed, settled)
     follows = (f"the ledger's rows all follow {value} a point, not the games row's "
                f"{game.point_value}" if value is not None else "")  # fmt: skip
@@ -512,11 +519,7 @@ def _ledger_value(
     if (game.point_value is None or owed.as_recorded
             or len(off) + (rake_rows != owed.rake) < 2):  # fmt: skip
         return None
-    recorded: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for hand in hands:
-        for row in hand.results:
-            if row.player is not None and row.amount is not None:
-                recorded[row.player] += row.amount
+    recorded = recorded_sums(hands)
     if all(recorded.get(p, ZERO) == settled.get(p, ZERO) for p in players | set(recorded)):
         return None
     most = max(off, key=lambda p: (abs(owed.won.get(p, ZERO)), p))

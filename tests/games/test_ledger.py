@@ -142,12 +142,15 @@ def test_points_a_ledger_settled_at_another_point_value_says_the_value() -> None
     assert not any("a point" in f.message for f in found)
 
 
-def test_points_a_ledger_that_follows_wrong_points_charged_names_no_other_value() -> None:
+def test_points_a_ledger_that_follows_wrong_points_charged_is_one_finding_on_the_game() -> None:
     """money.md, ``ledger.balance`` step 3: P2 is charged 44 points where the rules give 40
     (a first hand show's cap), and the results and the ledger follow the 44 at the games
     row's 1.0000 a point. 44 x 1.0000 is 40 x 1.1000, but the ledger pays what the results
     recorded: its sums follow the hand's wrong points (its score.points says so), not
-    another point value (a blind tester's one-hand game was told 0.4625 a point)."""
+    another point value (a blind tester's one-hand game was told 0.4625 a point). The
+    money that followed them moved: one critical ledger.balance on the game beside the
+    hand's one score.points, not one per player and the rake (a blind tester: 49 of 68
+    findings were such copies, three for each wrong one-hand game)."""
     from audit.unit import audit_unit
     from tests.replay.cases import base
     from tests.replay.scenario import scenario
@@ -160,9 +163,26 @@ def test_points_a_ledger_that_follows_wrong_points_charged_names_no_other_value(
     from audit.records import GameUnit
 
     unit = audit_unit(GameUnit(game_.game_id, game_, [hand]))
-    assert [(f.player_id, f.expected, f.recorded) for f in unit.findings] == [
-        ("P1", "36.00", "39.60"), ("P2", "-40.00", "-44.00"), (None, "4.00", "4.40")]
+    (audited,) = [h.audit for h in unit.hands if h.audit is not None]
+    found = audited.findings + unit.findings
+    assert [(f.check, f.severity, f.hand_id, f.player_id) for f in found] == [
+        ("score.points", Severity.MAJOR, hand.hand_id, "P2"),
+        ("ledger.balance", Severity.CRITICAL, None, None)]  # fmt: skip
+    said = unit.findings[0]
+    assert (said.expected, said.recorded) == ("P1 36.00, P2 -40.00, rake 4.00",
+                                              "P1 39.60, P2 -44.00, rake 4.40")  # fmt: skip
+    assert said.message == (
+        f"The ledger of game {game_.game_id} paid what its hands' results record, which the "
+        "rules do not give (see the hands' findings): by the rules P1's hands settle 36.00 "
+        "with them (39.60 paid), P2's -40.00 (-44.00 paid), and the rake is 4.00 (4.40 "
+        "taken)."
+    )
     assert not any("a point" in f.message for f in unit.findings)
+    # A ledger that skimmed P1's payout besides (off the results too) names each player.
+    game_.ledger[0] = LedgerRow("P1", "points_settlement", D("35.60"))
+    unit = audit_unit(GameUnit(game_.game_id, game_, [hand]))
+    assert [(f.player_id, f.expected, f.recorded) for f in unit.findings] == [
+        ("P1", "36.00", "35.60"), ("P2", "-40.00", "-44.00"), (None, "4.00", "4.40")]
 
 
 def test_a_settlement_of_an_account_dealt_into_no_hand_says_so() -> None:
@@ -210,18 +230,43 @@ def test_points_settlement_ledger_is_checked_against_the_rules_not_a_wrong_resul
     wrong.results[2] = wrong.results[2]._replace(amount=D("-10.10"))
     hands = [wrong, POINTS_HANDS[1]]
     assert check_ledger(game("points", points_ledger()), hands, RULES) == []
-    # A ledger that mirrors the wrong amount is wrong too, and says what the rules give.
+    # A ledger that also takes C's 0.10 more as rake is wrong, and says what the rules give.
     ledger = points_ledger()
     ledger[2] = LedgerRow("C", "points_settlement", D("-10.10"))
-    ledger[3] = LedgerRow(None, "rake", D("3.85"))
+    ledger[3] = LedgerRow(None, "rake", D("3.95"))
     found = check_ledger(game("points", ledger), hands, RULES)
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [
         ("C", "-10.00", "-10.10"),
-        (None, "4.75", "4.85"),
+        (None, "4.75", "4.95"),
     ]
     assert found[1].message == (
         "The hands of game G1 leave 4.75 of rake by the rules, but the ledger's rake rows "
-        "add up to 4.85."
+        "add up to 4.95."
+    )
+
+
+def test_ledger_balance_a_two_hand_ledger_that_paid_the_results_is_one_finding() -> None:
+    """schemas/money.md step 3 (000_1729c72ad4c1f885.txt: chips "deducted and credited ...
+    with respect to the player's wins and losses"): C's results.amount in hand 1 is -10.10
+    where the rules give -10.00 (the hand's score.amount), and the ledger of the two-hand
+    game paid exactly what the results record: C's -10.10 and the 3.85 of rake it leaves.
+    The money moved is wrong, but the fault is the hand's: one critical finding on the
+    game naming every player's sum and the rake, not one per player and the rake (a blind
+    tester: three critical copies of each wrong hand, ranked above its own finding)."""
+    wrong = hand(1, {"A": "26.25", "B": "-20.00", "C": "-10.00"}, "A")
+    wrong.results[2] = wrong.results[2]._replace(amount=D("-10.10"))
+    ledger = points_ledger()
+    ledger[2] = LedgerRow("C", "points_settlement", D("-10.10"))
+    ledger[3] = LedgerRow(None, "rake", D("3.85"))
+    found = check_ledger(game("points", ledger), [wrong, POINTS_HANDS[1]], RULES)
+    assert [(f.check, f.severity, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("ledger.balance", Severity.CRITICAL, None, "A 18.25, B -13.00, C -10.00, rake 4.75",
+         "A 18.25, B -13.00, C -10.10, rake 4.85")]  # fmt: skip
+    assert found[0].message == (
+        "The ledger of game G1 paid what its hands' results record, which the rules do not "
+        "give (see the hands' findings): by the rules A's hands settle 18.25 with them "
+        "(18.25 paid), B's -13.00 (-13.00 paid), C's -10.00 (-10.10 paid), and the rake is "
+        "4.75 (4.85 taken)."
     )
 
 
