@@ -118,15 +118,21 @@ hands so far), and those with a game-level check not run (``game.unchecked``).""
 def count_games(hands: Path, findings: Path) -> dict[str, int]:
     """run.json's ``counts.games`` (``GAME_COUNTS``) of the outputs ``hands`` and
     ``findings``: a game is counted once whatever its hands and findings (a games row with
-    no hand has its ``game.unchecked`` or ``game.running``, so it is counted too)."""
+    no hand has its ``game.unchecked`` or ``game.running``, so it is counted too). A game
+    with a quarantined hand that is not running is unchecked, with or without its own
+    ``game.unchecked``: a refused file's ``input.file`` finding says so of the games it
+    took hands of (``audit.logs.quarantine.took_words``)."""
     sql = f"""
         WITH f AS (SELECT "check", game_id FROM {read_parquet(findings)}
                    WHERE "check" IN ('game.running', 'game.unchecked') AND game_id <> ''),
-        named AS (SELECT game_id FROM {read_parquet(hands)} WHERE game_id <> ''
-                  UNION SELECT game_id FROM f)
+        h AS (SELECT game_id, status FROM {read_parquet(hands)} WHERE game_id <> ''),
+        named AS (SELECT game_id FROM h UNION SELECT game_id FROM f),
+        unchecked AS (SELECT game_id FROM f WHERE "check" = 'game.unchecked'
+                      UNION SELECT game_id FROM h WHERE status = 'quarantined' AND game_id
+                      NOT IN (SELECT game_id FROM f WHERE "check" = 'game.running'))
         SELECT (SELECT count(*) FROM named),
                (SELECT count(DISTINCT game_id) FROM f WHERE "check" = 'game.running'),
-               (SELECT count(DISTINCT game_id) FROM f WHERE "check" = 'game.unchecked')
+               (SELECT count(*) FROM unchecked)
     """
     try:
         with duck.connect() as db:

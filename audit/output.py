@@ -26,7 +26,7 @@ from audit import duck
 from audit.duck import literal
 from audit.errors import AuditError, first_line
 from audit.fairplay.suspicion import Suspicion
-from audit.findings import COLUMNS, Finding, Severity
+from audit.findings import CATALOG, COLUMNS, Finding, Severity
 from audit.records import HandRow, give_back_memory
 from audit.replay.facts import DropRow, PileRow
 
@@ -80,6 +80,14 @@ QUARANTINE_SCHEMA = pa.schema(
         pa.field("reason", pa.string(), nullable=False),
     ],
     metadata={"rummy_audit.output_version": OUTPUT_VERSION},
+)
+
+TOOK_SCHEMA = pa.schema(
+    [
+        pa.field("file", pa.string(), nullable=False),
+        pa.field("game_id", pa.string()),
+        pa.field("hand_id", pa.string()),
+    ]
 )
 
 
@@ -445,11 +453,14 @@ KINDS = {
     "pile": _Kind(PILE_SCHEMA, "game_id, hand_id, giver, taker"),
     "drops": _Kind(DROPS_SCHEMA, "game_id, hand_id, seq, player_id"),
     "whatif": _Kind(WHATIF_SCHEMA, "game_id, coalesce(hand_no, 0), hand_id, player_id"),
+    # Not an output: what the files refused tonight took out alone, as the workers found it
+    # (``audit.logs.quarantine.Took``), counted in their input.file findings.
+    "took": _Kind(TOOK_SCHEMA, "file, game_id, hand_id", "file"),
 }
 
 
 _SCHEMAS: dict[str, pa.Schema] = {
-    **{name: kind.schema for name, kind in KINDS.items()},
+    **{name: kind.schema for name, kind in KINDS.items() if name != "took"},
     "suspicions": SUSPICIONS_SCHEMA,
     "rng": RNG_SCHEMA,
 }
@@ -618,15 +629,20 @@ def _bytes(paths: Sequence[Path]) -> int:
 
 def _counted(hands: str, findings: str) -> str:
     """The hands' rows with each quarantined hand's findings counted from its input
-    findings (``input.*``, one per quarantine row naming the hand) and the worst of them."""
+    findings (``input.*``, one per quarantine row naming the hand) and the worst of them;
+    a hand no input finding names alone was put aside by one naming several hands (its
+    game's, or a refused file's ``input.file``): that one, at the severity of every input
+    finding (until 2026-12-06 such a hand counted 0 and no severity, a hand quarantined
+    with its own finding 1, major: a blind tester)."""
     ranked = " ".join(f"WHEN '{s.value}' THEN {s.rank}" for s in Severity)
     named = " ".join(f"WHEN {s.rank} THEN '{s.value}'" for s in Severity)
+    input_severity = CATALOG["input.hand"].severity.value
     return (
         "(SELECT h.* REPLACE ("
-        " CASE WHEN h.status = 'quarantined' THEN CAST(coalesce(f.n, 0) AS INTEGER)"
+        " CASE WHEN h.status = 'quarantined' THEN CAST(coalesce(f.n, 1) AS INTEGER)"
         " ELSE h.findings END AS findings,"
-        " CASE WHEN h.status = 'quarantined' THEN f.worst ELSE h.worst_severity END"
-        " AS worst_severity)"
+        f" CASE WHEN h.status = 'quarantined' THEN coalesce(f.worst, '{input_severity}')"
+        " ELSE h.worst_severity END AS worst_severity)"
         f" FROM {hands} h LEFT JOIN ("
         f"  SELECT hand_id AS _fh, count(*) AS n, CASE max(CASE severity {ranked} END)"
         f"  {named} END AS worst FROM {findings}"

@@ -187,6 +187,12 @@ class QuarantineRow:
     (their game has no games row to be read in), what they all do, said of several
     ("name game G7, which games does not hold"): the rows of one game with the same words
     are one finding (``input_findings``), each still its own quarantine row."""
+    refused: tuple[str, ...] = ()
+    """The files refused tonight that alone put this row aside (a hand whose rows were in
+    one, a game whose games row may be): no finding of its own, their ``input.file``
+    finding says what they took out (``input_findings``; blind testers: one refused
+    results file was 300 findings, an ``input.hand`` per hand and a ``game.unchecked`` per
+    game); still its own quarantine row."""
 
 
 @dataclass(slots=True)
@@ -259,6 +265,10 @@ class GameUnit:
     lost: str | None = None
     """Why ``game`` is ``None``, as the reader found it (games holds no row of the game, or
     its row is quarantined): the game's ``game.unchecked`` says it (``unit._audited``)."""
+    refused: frozenset[str] = frozenset()
+    """Its hands quarantined only because files refused tonight held their rows, or its
+    games row (``QuarantineRow.refused``): the files' ``input.file`` findings say so, and
+    the game gets no ``game.unchecked`` for them."""
 
 
 @dataclass(frozen=True, slots=True)

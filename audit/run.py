@@ -30,7 +30,7 @@ from audit import __version__, duck
 from audit.consistency import check_one_run, check_sections, count_games
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity
-from audit.logs.quarantine import input_findings
+from audit.logs.quarantine import input_findings, took, took_words
 from audit.logs.reader import (
     EarlierRefused,
     LogRoot,
@@ -90,11 +90,13 @@ def audit_bucket(parts: Path, stage: Staging, bucket: int) -> int:
             out.add("hands", result.hands, name)
             out.add("findings", result.findings + input_findings(result.quarantine), name)
             out.add("quarantine", result.quarantine, name)
+            out.add("took", took(result.quarantine), name)
             out.add("pile", result.pile, name)
             out.add("drops", result.drops, name)
             hands += len(result.hands)
     out.add("quarantine", quarantine, f"b{bucket:06d}")
     out.add("findings", input_findings(quarantine), f"b{bucket:06d}")
+    out.add("took", took(quarantine), f"b{bucket:06d}")
     return hands
 
 
@@ -384,7 +386,11 @@ def replay_logs(
                            {"ids": sorted(lost)})  # fmt: skip
         parts.add("hands", unplaced(lost, {hand for (hand,) in seen}))
         parts.add("quarantine", quarantine)
-        parts.add("findings", input_findings(quarantine) + night_checks(log, seats))
+        parts.add("took", took(quarantine))
+        # Each refused file's one finding says what it took out alone (blind testers: a
+        # refused results file was 300 findings, one per hand and one per game).
+        taken = took_words(parts.query("took", "SELECT DISTINCT * FROM parts"))
+        parts.add("findings", input_findings(quarantine, taken) + night_checks(log, seats))
         replayed = time.perf_counter()
 
         quarantined = parts.write("quarantine", out / "quarantine.parquet")

@@ -319,6 +319,7 @@ def _audited(
             game_events=events, damaged=damaged, expected=out.rules_say(),
             ledger_rows=ledger_rows, undealt=[h.hand.hand_id for h in out.hands
                                               if h.audit is not None and not h.audit.replay.dealt],
+            refused=unit.refused,
         )  # fmt: skip
         for item in out.hands if told else ():  # what follows from a hand's refused verdict
             words = told.get(item.hand.hand_id)
@@ -407,12 +408,14 @@ def game_checks(
     ledger_rows: bool = False,
     undealt: Collection[str] = (),
     told: dict[str, str] | None = None,
+    refused: Collection[str] = (),
 ) -> list[Finding]:
     """The game-level checks of one game, after its hands (``expected``: what the rules
     give each player of each replayed hand, ``UnitAudit.rules_say``; ``ledger_rows``: the
     log root's ledger holds rows, of this game or others; ``undealt``: the hands whose
     shoe the replay could not deal, ``HandReplay.dealt``; ``told``: filled with
-    ``PoolJudgement.told``, for the hands' ``declare.verdict``).
+    ``PoolJudgement.told``, for the hands' ``declare.verdict``; ``refused``:
+    ``GameUnit.refused``, said by the refused files' findings, not the game's).
 
     - A game whose hands are not all here (``incomplete``) gets one ``game.unchecked``
       naming the first missing hand and why; only its ledger's own balance is checked:
@@ -439,6 +442,9 @@ def game_checks(
             )
         )
     gaps = incomplete(game, hands, damaged.get("hands", ()))
+    # Hands a refused file alone took out: its input.file says so, not a game's (blind tester).
+    said = not game.running and len(gaps) == len(aside := [h for h in hands if h.quarantine])
+    said = said and bool(refused) and all(h.hand_id in refused for h in aside)
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
         # Two hands holding one hand number, or a hand number the hands table lacks between
@@ -452,15 +458,10 @@ def game_checks(
         first, last = min(numbers, default=0), max(numbers, default=0)
         gap = not damaged.get("hands") and bool(numbers) and len(numbers) < last - first + 1
         shared = gap or any(count > 1 for count in numbers.values())
-        found.append(
-            game_unchecked(
-                game,
-                f"The game-level checks of game {game.game_id} (scores, chips and money "
-                f"against its hands) were not run: {gaps[0]}{more}.",
-                "games.hands",
-                Severity.MAJOR if shared else None,
-            )
-        )
+        found += [] if said else [game_unchecked(
+            game, f"The game-level checks of game {game.game_id} (scores, chips and money "
+            f"against its hands) were not run: {gaps[0]}{more}.", "games.hands",
+            Severity.MAJOR if shared else None)]  # fmt: skip
         if "ledger" in game.lost_rows:
             return [*found, _unchecked(game, "ledger")]
         return found + _ledger_checks(game, hands, damaged, check_ledger(

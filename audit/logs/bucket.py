@@ -82,6 +82,12 @@ class Staged:
     refused: dict[str, dict[str, str]] = field(default_factory=dict)
     """Hand -> table (events, results) -> why: the hand has rows in a refused file of that
     table whose ``hand_id`` column still reads (``quarantine.refused_hands``)."""
+    refused_in: dict[str, set[str]] = field(default_factory=dict)
+    """Hand -> the refused files of ``refused`` that hold its rows."""
+    unread: frozenset[str] = frozenset()
+    """The files of ``damaged`` refused tonight (``LogRoot.unread``: not an earlier nightly
+    night's), whose ``input.file`` findings say what they took out
+    (``QuarantineRow.refused``)."""
     nameless: dict[str | None, str] = field(default_factory=dict)
     """Player (None: the row names none) -> the first results row that names them but no
     hand (its ``hand_id`` null), as "results row R of F": a hand lacking that player's
@@ -142,6 +148,7 @@ class Bucket:
 
     def __init__(self, staged: Staged, bucket: int, quarantine: list[QuarantineRow]) -> None:
         self.staged, self.quarantine = staged, quarantine
+        self.folded: set[str] = set()  # hands put aside by refused files alone
         frame = {table: self._read(table, bucket) for table in _STAGED}
         events = _in_seq_order(frame["events"])
         results = frame["results"].sort("_h", "player_id", "_k")
@@ -274,6 +281,12 @@ class Bucket:
             e, r = e + row.n_good_events, r + row.n_good_results
             hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
             units[row.game].hands.append(hand)
+        for unit in units.values():
+            unit.refused = frozenset(h.hand_id for h in unit.hands if h.hand_id in self.folded)
+            if unit.hands and len(unit.refused) == len(unit.hands):
+                # A game without its games row, every hand of it put aside by a refused
+                # file alone: its input.file finding says its checks were not run
+                unit.lost = None
         for game, unit in units.items():  # hands whose own row is lost, placed by sessions
             for hand_id, why in self.orphans.get(game, ()):
                 unit.hands.append(
@@ -318,11 +331,31 @@ class Bucket:
             table, file, index = "hands", None, None
             if blamed is not None:  # a repeated row: named where it is in the input
                 table, (file, index) = blamed[0], self.staged.where(blamed[1])
+            refused = () if reasons else self._refused_only(row, has_game, len(found))
             self.quarantine.append(
                 QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem,
-                              together=together if len(found) == 1 else None)
+                              together=together if len(found) == 1 else None, refused=refused)
             )
+            if refused:
+                self.folded.add(row.hand_id)
         return "; ".join(reasons + found) or None
+
+    def _refused_only(self, row: _HandRow, has_game: bool, problems: int) -> tuple[str, ...]:
+        """The files refused tonight that explain each of the hand's ``problems`` (its rows
+        in them, ``Staged.refused``; its game's games row may be in one), or none: a problem
+        of its own is said in its own finding (``QuarantineRow.refused``)."""
+        staged, files = self.staged, set[str]()
+        explained = 0
+        if row.game and not has_game and row.game not in self.known_games:
+            files.update(staged.damaged.get("games", ()))
+            explained += bool(staged.damaged.get("games"))
+        for table in staged.refused.get(row.hand_id, {}):
+            files.update(f for f in staged.refused_in.get(row.hand_id, ())
+                         if f in staged.damaged.get(table, ()))  # fmt: skip
+            explained += 1
+        if explained < problems or not files or not files <= staged.unread:
+            return ()
+        return tuple(sorted(files))
 
     def _nameless(self, player: str) -> str | None:
         """The results row naming ``player`` (or no player) but no hand, as "results row R

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -141,9 +141,13 @@ def collect_quarantine(
         tables = " and ".join(f"{table} ({_rows(n)})" for table, n, _, _ in named_by)
         held = "whose games row is quarantined" if known else "which games does not hold"
         reason = f"rows of {tables} name game {one_line(game)}, {held}"
+        refused: tuple[str, ...] = ()
         if lost and not known:
             reason += lost
-        out += [QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason)
+            refused = tuple(f for f in staged.damaged["games"] if f in staged.unread)
+            refused = refused if len(refused) == len(staged.damaged["games"]) else ()
+        out += [QuarantineRow(table, staged.where(key)[0], None, None, game, "input.row", reason,
+                              refused=refused)
                 for table, _, key, _ in named_by]  # fmt: skip
 
 
@@ -225,6 +229,7 @@ def refused_hands(
         for rel in staged.damaged.get(table, ()):
             path = sources[rel] if rel in sources else root / rel
             for hand in sorted(_hand_ids(path) if path is not None else ()):
+                staged.refused_in.setdefault(hand, set()).add(rel)
                 staged.refused.setdefault(hand, {}).setdefault(
                     table,
                     f"hand {one_line(hand)} has {table} rows in {one_line(rel)}, which could "
@@ -246,13 +251,70 @@ def _hand_ids(path: Path) -> set[str]:
     return {v for v in values if v is not None}
 
 
-def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
+class Took(NamedTuple):
+    """A hand or game a file refused tonight took out alone (``QuarantineRow.refused``):
+    a row of the replay's ``took`` parts, which the file's ``input.file`` finding counts."""
+
+    file: str
+    game_id: str | None
+    hand_id: str | None
+
+
+def took(rows: Iterable[QuarantineRow]) -> list[Took]:
+    """What each refused file took out, of the quarantine ``rows``."""
+    return [Took(file, row.game_id, row.hand_id) for row in rows for file in row.refused]
+
+
+def took_words(taken: Iterable[tuple[str, str | None, str | None]]) -> dict[str, str]:
+    """File -> what it took out, said after its ``input.file`` finding's message (the hands
+    by game and id, the first three named; ``taken``: ``Took`` rows).
+
+    >>> said = took_words([("r.parquet", "G1", "G1-H2"), ("r.parquet", "G1", "G1-H1"),
+    ...                    ("r.parquet", "G2", "G2-H1"), ("g.parquet", "G3", None)])
+    >>> print(said["r.parquet"].replace(" (", "\\n("))
+    ; without it 3 hands of 2 games could not be audited
+    (quarantined, their games' checks not run): G1-H1, G1-H2, G2-H1
+    >>> print(took_words([("g.parquet", "G3", None)])["g.parquet"])
+    ; without it the rows of 1 game could not be audited (quarantined, its checks not run): G3
+    """
+    hands: dict[str, set[tuple[str, str]]] = {}
+    games: dict[str, set[str]] = {}
+    for file, game, hand in taken:
+        games.setdefault(file, set()).add(game or "")
+        if hand is not None:
+            hands.setdefault(file, set()).add((game or "", hand))
+    out = {}
+    for file, named in games.items():
+        held = sorted(hands.get(file, ()))
+        if held:
+            ids = [hand for _, hand in held]
+            n = len({game for game, _ in held})
+            out[file] = (f"; without it {_count(len(ids), 'hand')} of {_count(n, 'game')} could "
+                         "not be audited (quarantined, their games' checks not run): "
+                         f"{and_more(ids)}")  # fmt: skip
+        else:
+            ids = sorted(named)
+            its = "its" if len(ids) == 1 else "their"
+            out[file] = (f"; without it the rows of {_count(len(ids), 'game')} could not be "
+                         f"audited (quarantined, {its} checks not run): {and_more(ids)}")
+    return out
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def input_findings(
+    rows: Iterable[QuarantineRow], took: Mapping[str, str] | None = None
+) -> list[Finding]:
     """The ``input.*`` finding of each quarantine row; rows left out for one reason (a
     hand's events and results rows naming a hand the hands table does not hold, a game's
     game_events and ledger rows naming a game it does not hold, both copies of a games row
     written twice) are one finding, on the first of them, and so are the hands of one game
     left out for their game's sake alone (``QuarantineRow.together``: blind testers, two
     findings for each such hand, and one for each hand of a game without its games row).
+    Rows a file refused tonight took out alone (``QuarantineRow.refused``) are none: the
+    file's ``input.file`` finding says what it took (``took``: file -> ``took_words``).
 
     >>> def hand(n, why="names game G, which games does not hold"):
     ...     return QuarantineRow("hands", None, None, f"G-{n}", "G", "input.hand",
@@ -267,6 +329,8 @@ def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
     unique: list[QuarantineRow] = []
     games: dict[tuple[str, str | None, str], list[QuarantineRow]] = {}
     for row in rows:
+        if row.refused:
+            continue
         if row.together is not None:
             grouped = games.setdefault((row.check, row.game_id, row.together), [])
             if not grouped:
@@ -280,6 +344,8 @@ def input_findings(rows: Iterable[QuarantineRow]) -> list[Finding]:
     out = []
     for row in unique:
         hand, message = row.hand_id, row.reason
+        if row.check == "input.file" and took and one_line(row.file or "") in took:
+            message += took[one_line(row.file or "")]
         if row.together is not None:
             group = games[(row.check, row.game_id, row.together)]
             hands = list(dict.fromkeys(item.hand_id for item in group if item.hand_id))

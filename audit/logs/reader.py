@@ -669,6 +669,7 @@ def _stage(log: LogRoot, folder: Path, buckets: int, game: str | None = None) ->
             duck.give_back(con, MEMORY_LIMIT)  # what the COPY and the schema's query left cached
         reading = ("sessions",)  # from here on, the other tables are read as staged
         staged.damaged = log.damaged  # the files refused: a stray row's likely cause, named
+        staged.unread = frozenset(f for files in log.unread.values() for f in files)
         collect_quarantine(con, staged, MEMORY_LIMIT)
         refused_hands(staged, log.root, log.sources)
         reading = ("events", "results", "sessions")

@@ -468,10 +468,13 @@ def test_a_game_without_its_games_row_is_one_game_unchecked(
     lost: str, clean: Path, tmp_path: Path
 ) -> None:
     """schemas/README.md, "How the audit treats a file and its rows": a game whose games row
-    is missing (``row``) or in a file that could not be read (``file``, named) has its hands
-    quarantined and one game.unchecked saying why its game-level checks were not run, and
-    run.json counts it unchecked. Until 2026-12-06 it had none: a blind tester's night with
-    no games row read was reported with 302 games and none unchecked."""
+    is missing (``row``) has its hands quarantined and one game.unchecked saying why its
+    game-level checks were not run, and run.json counts it unchecked. Until 2026-12-06 it
+    had none: a blind tester's night with no games row read was reported with 302 games and
+    none unchecked. Where the row may be in a file that could not be read (``file``), that
+    file's one input.file finding says so of all such games and their hands, and run.json
+    still counts them unchecked (until 2026-12-06 each game had its game.unchecked, input.hand
+    and input.row: a blind tester)."""
     logs = tmp_path / "logs"
     shutil.copytree(clean / "logs", logs)
     source = sorted((logs / "games").rglob("*.parquet"))[0]
@@ -489,10 +492,24 @@ def test_a_game_without_its_games_row_is_one_game_unchecked(
     assert gone
     found = rows(out / "findings.parquet")
     unchecked = {f["game_id"]: f for f in found if f["check"] == "game.unchecked"}
-    why = "the games table holds no row of it"
+    counts = json.loads((out / "run.json").read_text())["counts"]["games"]
     if lost == "file":
-        why += f" (its rows may be in {source.relative_to(logs).as_posix()}, which could not"
-        why += " be read)"
+        name = source.relative_to(logs).as_posix()
+        assert not [f for f in found if f["game_id"] in gone]
+        (file,) = [f for f in found if f["check"] == "input.file"]
+        hands = sorted((r["game_id"], r["hand_id"]) for r in rows(out / "hands.parquet")
+                       if r["game_id"] in gone)  # fmt: skip
+        assert file["message"].startswith(f"{name} is not a readable Parquet file: ")
+        assert file["message"].endswith(
+            f"; without it {len(hands)} hands of {len(gone)} games could not be audited "
+            "(quarantined, their games' checks not run): "
+            f"{', '.join(h for _, h in hands[:3])} and {len(hands) - 3} more"
+        )
+        held = {q["hand_id"] for q in rows(out / "quarantine.parquet") if q["game_id"] in gone}
+        assert held - {None} == {h for _, h in hands}
+        assert counts["unchecked"] == len(unchecked) + len(gone)
+        return
+    why = "the games table holds no row of it"
     for game in gone:
         assert unchecked[game]["message"] == (
             f"The game-level checks of game {game} (scores, chips and money against its hands)"
@@ -515,7 +532,6 @@ def test_a_game_without_its_games_row_is_one_game_unchecked(
             assert told[0]["hand_id"] is None
             assert told[0]["message"].startswith(f"The {len(hands)} hands {hands[0]}, ")
         assert len([f for f in said if f["check"] == "input.row"]) <= 1
-    counts = json.loads((out / "run.json").read_text())["counts"]["games"]
     assert counts["unchecked"] == len(unchecked)
     page = (out / "report.html").read_text()
     assert f"{len(unchecked)} with a game-level check not run" in page
