@@ -57,12 +57,14 @@ PLAYERS_SCHEMA = pa.schema(
         pa.field("hands_changed", pa.int64(), nullable=False),
         pa.field("points_before", pa.int64(), nullable=False),
         pa.field("points_after", pa.int64(), nullable=False),
-        pa.field("amount_before", AMOUNT, nullable=False),
-        pa.field("amount_after", AMOUNT, nullable=False),
+        pa.field("amount_before", AMOUNT),
+        pa.field("amount_after", AMOUNT),
         pa.field("outcomes_changed", pa.int64(), nullable=False),
     ]
 )
-"""``whatif_players.parquet``: per player, over the re-scored hands."""
+"""``whatif_players.parquet``: per player, over the re-scored hands. Money is re-scored in
+points rummy only, so a player with no points-rummy hand has no amounts (null; until
+2026-12-06 they were 0.00, read as money that came out even: a blind tester)."""
 
 RESCORED, CHANGED, UNDECIDED = "same", "changed", "undecided"
 ZERO = Decimal("0.00")
@@ -312,7 +314,7 @@ _DIFFERS = (
 _PLAYERS = f"""
 SELECT player_id, count(*), count(*) FILTER (WHERE {_DIFFERS}),
        coalesce(sum(points_before), 0), coalesce(sum(points_after), 0),
-       coalesce(sum(amount_before), 0), coalesce(sum(amount_after), 0),
+       sum(amount_before), sum(amount_after),
        count(*) FILTER (WHERE outcome_before IS DISTINCT FROM outcome_after)
 FROM parts WHERE status <> '{UNDECIDED}' GROUP BY player_id ORDER BY player_id
 """

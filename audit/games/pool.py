@@ -59,7 +59,7 @@ from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games.leaving import gone_for_good, last_seated
-from audit.games.poolstate import PoolJudgement, Standing, dealt_on
+from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
@@ -98,8 +98,7 @@ class _PoolCheck:
         self.kept: dict[str, int] = {}  # the platform's, as recorded
         self.tally: dict[str, int] = {}  # the recorded points added up (from a rebuy's score)
         self.unrecorded: set[str] = set()  # a hand of theirs has no results row: next is as is
-        self.wrong_since: dict[str, str] = {}  # where the recorded score left the rules'
-        self.off_at: dict[str, tuple[int, str, str]] = {}  # ... by hand_no, where and why
+        self.gaps = Gaps()  # where (and why) the recorded score left the rules'
         self.standings: dict[int, Standing] = {}
         self.gone: dict[str, int] = {}  # eliminated (not rebought) -> after which hand
         self.ghosts: set[str] = set()  # eliminated players seated again (reported once)
@@ -152,7 +151,9 @@ class _PoolCheck:
             self.seated(hand)
             self.absent(hand, active)
             self.score(hand)
-            off = self.off(hand)
+            flagged = {f.player_id for f in self.out
+                       if f.check == "pool.score" and f.hand_id == hand.hand_id}  # fmt: skip
+            off = self.gaps.off(hand, self.scores, flagged)
             active = self.after(hand, last)
             self.splits(hand, active, last)
             self.standings[hand.hand_no] = Standing(tuple(active), dict(self.scores), self.rebuys,
@@ -326,41 +327,9 @@ class _PoolCheck:
         self, player: str, rules_score: int, recorded: int, where: str, why: str = "", no: int = 0
     ) -> None:
         """Note both running scores of ``player``, and where (after hand ``no``; 0: at a
-        rebuy) and ``why`` (a hand's wrong points) the record left the rules'."""
+        rebuy) and ``why`` (a hand's wrong points) the record left the rules' (``Gaps``)."""
         self.scores[player], self.kept[player] = rules_score, recorded
-        if recorded == rules_score:
-            self.wrong_since.pop(player, None)
-            self.off_at.pop(player, None)
-        elif player not in self.wrong_since:
-            self.wrong_since[player] = (
-                f"{where} ({recorded} recorded, {rules_score} by the rules"
-                + (f": {why})" if why else ")"))
-            self.off_at[player] = (no, where, why)
-
-    def off(self, hand: Hand) -> dict[str, str]:
-        """``Standing.off`` after ``hand``'s scores: each player of it whose recorded score
-        is off the rules' with no ``pool.score`` on it, the rules' score and why."""
-        flagged = {f.player_id for f in self.out
-                   if f.check == "pool.score" and f.hand_id == hand.hand_id}  # fmt: skip
-        words = {}
-        for player in hand.seats:
-            if player not in self.off_at or player in flagged:
-                continue
-            no, where, why = self.off_at[player]
-            note = f"{self.scores[player]} by the rules"
-            if no == hand.hand_no:
-                words[player] = f"{note}: {why}" if why else note
-            else:
-                words[player] = f"{note}: the record carries forward its score {where}" + (
-                    f", where it counts {why.removeprefix('the record counts ')}" if why else "")
-        return words
-
-    def carried(self, player: str, lead: str) -> str:
-        """`` It carries forward the wrong score recorded after hand 3 (62 recorded, 61 by
-        the rules).`` (``lead`` then the score) while the record of ``player`` is off the
-        rules' running score; empty when it is not."""
-        since = self.wrong_since.get(player)
-        return f" {lead} the wrong score recorded {since}." if since else ""
+        self.gaps.note(player, rules_score, recorded, where, why, no)
 
     def score(self, hand: Hand) -> None:
         """Each ``score_after`` of ``hand``: a ``pool.score`` where it is neither the rules'
@@ -401,13 +370,16 @@ class _PoolCheck:
                           recorded if recorded is not None else counted, where)  # fmt: skip
                 continue
             why = ""
-            if points != result.points and kept == before and recorded == counted:
+            # The hand's own wrong points, counted on by the record: where its score left the
+            # rules' (it was right before), or a gap the hand adds to one carried (Gaps)
+            carried = self.gaps.is_off(player)
+            if points != result.points and recorded == counted and (kept != before) == carried:
                 why = f"the record counts {result.points} points for that hand, the rules {points}"
             if recorded not in (expected, counted, tallied):
                 self.add(
                     "pool.score", "running_score",
                     score_words(hand, player, result, before, points, kept,
-                                self.wrong_since.get(player)),
+                                self.gaps.since(player)),
                     hand_id=hand.hand_id, player_id=player, expected=expected, recorded=recorded,
                 )  # fmt: skip
             self.keep(player, expected, counted if recorded is None else recorded, where, why,
@@ -443,7 +415,7 @@ class _PoolCheck:
                         f"{player} reached {score} after hand {no}, {_over(self.pool)}, but "
                         + (f"their elimination is recorded only after hand {later}, which "
                            "they played while out." if later else "no elimination was recorded.")
-                        + self.carried(player, "The record rests on"),
+                        + self.gaps.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated",
                     )  # fmt: skip
                     unrecorded.append(player)
@@ -460,18 +432,18 @@ class _PoolCheck:
                     "pool.elimination", "elimination_score",
                     f"{player} is recorded as eliminated after hand {no}, but has {score} "
                     f"by the rules, {_under(self.pool)}{quit_}: {player} is still in."
-                    + self.carried(player, "The record rests on"),
+                    + self.gaps.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     recorded="eliminated",
                 )  # fmt: skip
             elif event.score != score and not (
-                player in self.wrong_since and event.score == self.kept.get(player)
+                self.gaps.is_off(player) and event.score == self.kept.get(player)
             ):  # a row that copies the record's wrong running score is its pool.score alone
                 self.add(
                     "pool.elimination", "elimination_score",
                     f"{player}'s elimination after hand {no} is recorded with a score of "
                     f"{event.score}, but by the rules their score was {score}."
-                    + self.carried(player, "The record rests on"),
+                    + self.gaps.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
                     expected=score, recorded=event.score,
                 )  # fmt: skip
@@ -517,7 +489,7 @@ class _PoolCheck:
         alone, and their elimination as that recorded score makes it. Its finding stands
         unless the game's winner follows from the verdict too (``poolverdict.fold``)."""
         declarer = refused_declarer(hand, self.expected.get(hand.hand_id, {}))
-        no, _, why = self.off_at.get(player, (0, "", ""))
+        no, _, why = self.gaps.at.get(player, (0, "", ""))
         score, kept = self.scores.get(player, 0), self.kept.get(player, 0)
         if (not last or self.game.running or declarer is None or no != hand.hand_no or not why
                 or self.pool.is_eliminated(kept) == self.pool.is_eliminated(score)):  # fmt: skip
@@ -688,7 +660,7 @@ class _PoolCheck:
                     player
                 ):
                     lead = f"It counts from {kept_highest}, the highest score still in as recorded,"
-                    why = self.carried(led, lead + " which rests on") if led else ""
+                    why = self.gaps.carried(led, lead + " which rests on") if led else ""
                 self.add(
                     "pool.rebuy", "rebuy_below",
                     f"{player} rebought after hand {no} at {event.score}, but the new score "

@@ -293,15 +293,17 @@ def check_file(path: Path, *, parents: Path | None = None) -> str:
         raise RulesetError(f"{name}: no such ruleset file")
     item = _read(_text(path, name), name)
     ident = item.meta["id"]
-    _no_cycle(item, name, parents, path)
-    folder = load_folder(parents, skip=path, heirs_of=ident) if parents is not None else None
-    others = folder.rulesets() if folder is not None else {}
     presets = set(preset_ids())
     if ident in presets:
+        # Said first, as --rules says it: a preset's id extending that preset was "a
+        # cycle", where the file's own id is the fault (a blind tester)
         raise RulesetError(
             f"{name}: id: {ident!r} is the id of the shipped preset presets/{ident}.toml; give "
             "the platform ruleset an id of its own (it may extend that preset)"
         )
+    _no_cycle(item, name, parents, path)
+    folder = load_folder(parents, skip=path, heirs_of=ident) if parents is not None else None
+    others = folder.rulesets() if folder is not None else {}
     if ident in others:
         raise RulesetError(
             f"{name}: id: {ident!r} is also the id of {others[ident].path} in {parents}; each "

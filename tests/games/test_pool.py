@@ -209,6 +209,36 @@ def test_elimination_score_uses_the_rules_points_of_each_hand() -> None:
     )
 
 
+def test_running_score_names_each_hand_whose_own_wrong_points_the_record_counted_on() -> None:
+    """`pool_101.running_score` (000_1729c72ad4c1f885.txt): B is charged 30 for 40 in hand 1
+    and 40 for 50 in hand 2, each the hand's own finding, and the record counts on from both:
+    110 by the rules after hand 3, 90 recorded. The missing elimination and the table name
+    both hands (a blind tester: all of a 30-point gap was blamed on hand 1's 10), and a hand
+    dealt after the rules ended the game keeps each "that hand" on the hand it follows."""
+    game, hands = pool_game([{"A": 0, "B": 30}, {"A": 0, "B": 40}, {"A": 0, "B": 20},
+                             {"A": 0, "B": 20}], [ev(4, "A", "game_won")], ended=True)  # fmt: skip
+    judged = judge_pool(game, hands, RULES, expected={"h1": {"B": _said(40)},
+                                                      "h2": {"B": _said(50)}})  # fmt: skip
+    assert keys(list(judged.findings)) == [("pool.elimination", "g1", "h3", "B")]
+    assert judged.findings[0].message == (
+        "B reached 110 after hand 3, which eliminates at 101, but no elimination was "
+        "recorded. The record rests on the wrong score recorded after hand 1 (30 recorded, "
+        "40 by the rules: the record counts 30 points for that hand, the rules 40), and "
+        "after hand 2 the record counts 40 points for that hand, the rules 50."
+    )
+    carried = ("the record carries forward its score after hand 1, where it counts 30 "
+               "points for that hand, the rules 40, and after hand 2 counts 40 points for "
+               "that hand, the rules 50")  # fmt: skip
+    assert judged.standings[1].off == {
+        "B": "40 by the rules: the record counts 30 points for that hand, the rules 40"}
+    assert judged.standings[2].off == {"B": f"90 by the rules: {carried}"}
+    assert judged.standings[3].off == {"B": f"110 by the rules: {carried}"}
+    assert judged.standings[4].dealt_on["B"] == (
+        f"by the rules B was out after hand 3 (110 by the rules: {carried}), so hand 4 is "
+        "one B played while out"
+    )
+
+
 def test_elimination_score_right_while_a_hands_points_field_is_wrong_is_not_flagged() -> None:
     """000_ (pool_101.elimination_score): the platform counted B's 41 points (the rules')
     into the running score but wrote 36 in the hand's points field: that field is the

@@ -91,6 +91,25 @@ def test_a_lower_cap_charges_the_heavy_losers_less(logs: Path, tmp_path: Path) -
     assert summary["rulesets"][0]["id"] == "cap-40"
 
 
+def test_players_money_is_null_without_a_points_rummy_hand(logs: Path, tmp_path: Path) -> None:
+    """docs/whatif.md: money is re-scored in points rummy only, so a player's amounts in
+    whatif_players.parquet are those of their points-rummy hands, and null for a player
+    with none (a blind tester: pool-only players showed 0.00, money that came out even)."""
+    out = tmp_path / "out"
+    whatif_logs(logs=logs, out=out, ruleset="first-life-13", workers=1)
+    scored = [r for r in rows(out) if r["status"] != UNDECIDED]
+    players = pq.read_table(out / "whatif_players.parquet").to_pylist()
+    assert any(p["amount_before"] is None for p in players)
+    assert any(p["amount_before"] is not None for p in players)
+    for p in players:
+        mine = [r for r in scored if r["player_id"] == p["player_id"]]
+        for when in ("before", "after"):
+            paid = [r[f"amount_{when}"] for r in mine if r[f"amount_{when}"] is not None]
+            assert p[f"amount_{when}"] == (sum(paid, Decimal("0.00")) if paid else None)
+        if all(r["format"] != "points" for r in mine):
+            assert (p["amount_before"], p["amount_after"]) == (None, None)
+
+
 def test_a_declaration_the_other_rules_refuse_is_undecided(logs: Path, tmp_path: Path) -> None:
     """first-life-13 needs a sequence of 4 or more (003_f375e2c560403297.txt: 'Either First
     Life or Second Life must have 4 or more cards'): a standard-13 show of two 3-card

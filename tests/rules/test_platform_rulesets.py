@@ -132,6 +132,23 @@ def test_an_id_taken_by_a_preset_names_both_files(tmp_path: Path) -> None:
     assert "presets/standard-13.toml" in message
 
 
+def test_an_id_taken_by_a_preset_it_extends_is_the_id_clash_not_a_cycle(
+    tmp_path: Path,
+) -> None:
+    """docs/rulesets.md: "an id that is a preset's ... is an error naming both files". A
+    file with a preset's id that extends that same preset is that error, in check-file as in
+    --rules (a blind tester: check-file called it a cycle, standard-13 -> standard-13)."""
+    path = ruleset(tmp_path, "mine.toml", "standard-13", CAP_60, extends="standard-13")
+    clash = "id: 'standard-13' is the id of the shipped preset presets/standard-13.toml"
+    with pytest.raises(RulesetError) as raised:
+        check_file(path)
+    assert str(raised.value).startswith(f"{path}: {clash}")
+    with pytest.raises(RulesetError) as raised:
+        check_file(path, parents=tmp_path)
+    assert str(raised.value).startswith(f"{path}: {clash}")
+    assert refusal(tmp_path).startswith(f"mine.toml: {clash}")
+
+
 def test_an_id_taken_by_another_file_names_both_files(tmp_path: Path) -> None:
     ruleset(tmp_path, "one.toml", "acme-13", extends="standard-13")
     ruleset(tmp_path, "two.toml", "acme-13", CAP_60, extends="standard-13")
