@@ -97,6 +97,15 @@ class Staged:
     """Folders per staged table: bucket b's rows are in folder ``part=b % partitions``,
     with their ``bucket`` column (rows of no bucket, -1, in ``part=-1``)."""
 
+    def orphans_refused(self) -> tuple[str, ...]:
+        """The hands files refused tonight that may hold the row of every hand that events
+        or results name and hands does not hold (``QuarantineRow.refused``): all of the
+        night's refused hands files, when each was refused tonight; none otherwise (then
+        each such hand is its own ``input.hand``: a blind tester's one corrupt hands file
+        was 77 of them)."""
+        lost = self.damaged.get("hands", ())
+        return tuple(lost) if lost and all(f in self.unread for f in lost) else ()
+
     def where(self, key: int) -> tuple[str, int]:
         return self.files[key >> ROW_BITS], key & ((1 << ROW_BITS) - 1)
 
@@ -287,11 +296,14 @@ class Bucket:
                 # A game without its games row, every hand of it put aside by a refused
                 # file alone: its input.file finding says its checks were not run
                 unit.lost = None
+        held_in = self.staged.orphans_refused()  # their input.file says them (quarantine.py)
         for game, unit in units.items():  # hands whose own row is lost, placed by sessions
             for hand_id, why in self.orphans.get(game, ()):
                 unit.hands.append(
                     Hand(hand_id, game, 0, [], [], NO_CARD, NO_CARD, [], [], quarantine=why)
                 )
+                if held_in:
+                    unit.refused |= {hand_id}
         return list(units.values())
 
     def _game_lost(self, game_id: str) -> str | None:

@@ -110,11 +110,15 @@ def collect_quarantine(
     for table in ("events", "results"):
         for hand, n, key in rows(table, orphans, bucket=-1):  # `_h` NULL: no bucket
             named.setdefault(hand, []).append((table, n, key))
+    # With a hands file refused tonight, each such hand's row may be in it: its input.file
+    # says so of them all (a blind tester: one corrupt hands file was 77 input.hand).
+    held_in = staged.orphans_refused()
     for hand, found in sorted(named.items()):
         tables = " and ".join(f"{table} ({_rows(n)})" for table, n, _ in found)
         reason = (f"rows of {tables} name hand {one_line(hand)}, which hands does not "
                   "hold")  # fmt: skip
-        out += [QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason)
+        out += [QuarantineRow(table, staged.where(key)[0], None, hand, None, "input.hand", reason,
+                              refused=held_in)
                 for table, _, key in found]  # fmt: skip
     games = staged.paths("games")
     usable = (
@@ -279,11 +283,20 @@ def took_words(taken: Iterable[tuple[str, str | None, str | None]]) -> dict[str,
     """
     hands: dict[str, set[tuple[str, str]]] = {}
     games: dict[str, set[str]] = {}
+    nameless: dict[str, set[str]] = {}  # hands named in other tables, of no known game
     for file, game, hand in taken:
+        if game is None and hand is not None:
+            nameless.setdefault(file, set()).add(hand)
+            continue
         games.setdefault(file, set()).add(game or "")
         if hand is not None:
             hands.setdefault(file, set()).add((game or "", hand))
-    out = {}
+    out = {
+        file: (f"; {_count(len(ids), 'hand')} named in other tables "
+               f"{'has' if len(ids) == 1 else 'have'} no hands row to read, which it may hold "
+               f"(quarantined, their games' checks not run): {and_more(sorted(ids))}")
+        for file, ids in nameless.items()
+    }
     for file, named in games.items():
         held = sorted(hands.get(file, ()))
         if held:

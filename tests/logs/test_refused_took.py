@@ -176,3 +176,29 @@ def test_a_quarantined_hand_of_a_finding_naming_several_hands_counts_it(tmp_path
     assert {(h["status"], h["findings"], h["worst_severity"]) for h in hands} == {
         ("quarantined", 1, "major")
     }
+
+
+def test_a_refused_hands_file_is_one_finding_for_the_hands_named_in_other_tables(
+    tmp_path: Path,
+) -> None:
+    """schemas/output.md, findings.parquet: the hands rows of g1 and g2 are in a hands file
+    that is not Parquet, so the hands their events and results rows name are not held; each
+    such hand's row may be in that file, whose one finding names them, not an input.hand
+    each (a blind tester's one corrupt hands file was 77 of them). Each keeps its quarantine
+    rows, and hands.parquet counts that finding for it (1, major)."""
+    root, name = refuse(three_games(tmp_path / "logs"), "hands", {"g1", "g2"})
+    out = tmp_path / "out"
+    found = replay(root, out)
+    assert "input.hand" not in {f["check"] for f in found["findings"]}
+    (file,) = [f for f in found["findings"] if f["check"] == "input.file"]
+    assert file["message"].startswith(f"{name} is not a readable Parquet file")
+    assert file["message"].endswith(
+        "; 4 hands named in other tables have no hands row to read, which it may hold "
+        "(quarantined, their games' checks not run): g1-h0, g1-h1, g2-h0 and 1 more"
+    )
+    took = {"g1-h0", "g1-h1", "g2-h0", "g2-h1"}
+    assert {q["hand_id"] for q in found["quarantine"] if q["check"] == "input.hand"} == took
+    hands = {h["hand_id"]: h for h in found["hands"]}
+    for hand in took:
+        assert (hands[hand]["status"], hands[hand]["findings"], hands[hand]["worst_severity"]) \
+            == ("quarantined", 1, "major")  # fmt: skip
