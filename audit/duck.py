@@ -45,7 +45,8 @@ def millis(expr: str) -> str:
     the nanosecond range (years 1677 to 2262) is read through microseconds.
 
     >>> at = "'2026-11-29 18:00:05.0009996+00'::TIMESTAMPTZ_NS"
-    >>> duckdb.sql(f"SELECT {millis(at)}::VARCHAR, epoch_ms({at}::TIMESTAMPTZ)").fetchall()
+    >>> with duckdb.connect() as con:  # its own: the default one is shared with others
+    ...     con.sql(f"SELECT {millis(at)}::VARCHAR, epoch_ms({at}::TIMESTAMPTZ)").fetchall()
     [('2026-11-29 18:00:05+00', 1795975205001)]
     """
     cast = f"CAST({expr} AS TIMESTAMPTZ)"
