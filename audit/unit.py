@@ -443,8 +443,8 @@ def game_checks(
         )
     gaps = incomplete(game, hands, damaged.get("hands", ()))
     # Hands a refused file alone took out: its input.file says so, not a game's (blind tester).
-    said = not game.running and len(gaps) == len(aside := [h for h in hands if h.quarantine])
-    said = said and bool(refused) and all(h.hand_id in refused for h in aside)
+    said = bool(refused) and not game.running and len(gaps) == len(aside := [  # most: no list
+        h for h in hands if h.quarantine]) and all(h.hand_id in refused for h in aside)
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
         # Two hands holding one hand number, or a hand number the hands table lacks between

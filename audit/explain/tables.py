@@ -19,10 +19,10 @@ from audit.explain.payouts import events_after, repeats
 from audit.explain.points import RuleView
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
-from audit.games.deals import deal_by_rules, rules_winner
+from audit.games.deals import deal_by_rules, rules_winner, took_given
 from audit.games.leaving import gone_for_good
 from audit.games.poolstate import PoolJudgement
-from audit.games.poolwords import read_new_scores
+from audit.games.poolwords import read_new_scores, under
 from audit.games.split import NO_MANUAL
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
@@ -245,10 +245,8 @@ def _elimination_refused(e: GameEvent, f: Finding, said: _Said) -> str:
     standing = said.judged.standings.get(e.after_hand_no) if said.judged is not None else None
     score = standing.scores.get(who) if standing is not None else None
     if f.recorded == "eliminated" and pool is not None and score is not None:
-        at = pool.elimination_score
-        under = f"below the {at} that eliminates" if pool.exactly_eliminates else (
-            f"not above the {at} a player must pass to be out")  # fmt: skip
-        return f"{recorded}; by the rules {who}'s score is {score}, {under}: {who} is still in"
+        return (f"{recorded}; by the rules {who}'s score is {score}, {under(pool)}: {who} is "
+                "still in")
     return f"{recorded}, which the rules refuse ({f.check}, see the findings)"
 
 
@@ -264,12 +262,11 @@ def _kept_in(e: GameEvent, said: _Said) -> EventLine | None:
     pool = said.rules.pools.get(said.game.format) if said.rules is not None else None
     if told is None or standing is None or pool is None or e.player not in standing.active:
         return None
-    who, at = e.player, pool.elimination_score
-    under = f"below the {at} that eliminates" if pool.exactly_eliminates else (
-        f"not above the {at} a player must pass to be out")  # fmt: skip
+    who = e.player
     return EventLine(f"{who} is recorded as eliminated with a score of {e.score}; by the rules "
-                     f"{who}'s score is {standing.scores.get(who)}, {under}: {who} is still in "
-                     "(the hand's declare.verdict, see the findings)", told.severity)  # fmt: skip
+                     f"{who}'s score is {standing.scores.get(who)}, {under(pool)}: {who} is "
+                     "still in (the hand's declare.verdict, see the findings)",
+                     told.severity)  # fmt: skip
 
 
 def _told(unit: UnitAudit, judged: PoolJudgement | None) -> dict[int, Finding]:
@@ -551,8 +548,8 @@ def _deal(
     flagged = {f.player_id for f in findings if f.hand_id == hand.hand_id
                and f.check == "deals.chips" and _number(f.expected)}  # fmt: skip
     if flagged:  # a winner who took what the flagged losers gave: said in their findings
-        flagged |= {r.player for r in hand.results if r.outcome == "won"
-                    and r.amount == -sum(o.amount or ZERO for o in hand.results if o is not r)}
+        flagged |= {r.player for r in hand.results
+                    if r.outcome == "won" and took_given(hand, r.player) is not None}
     if all(r.amount == deal.counted.get(r.player) or r.player in flagged for r in hand.results):
         return _Deal(deal.counted)
     return _Deal(deal.counted, f"the recorded chips follow {followed}, which the rules do "

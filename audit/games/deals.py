@@ -405,16 +405,20 @@ def _took_what_was_given(
     ``deals.chips``, the winner's "should take 95 ... the record shows 90" beside it).
     None when the winner's chips are not that sum, or the record's winner is not the
     rules' (``swapped``: ``_chip_finding`` says those)."""
-    if swapped is not None or winner not in {row.player for row in wrong} or len(wrong) < 2:
-        return None
+    alone = swapped is not None or winner not in {row.player for row in wrong} or len(wrong) < 2
+    given = None if alone else took_given(hand, winner)
+    return None if given is None else (f"{winner}, who won the deal, took the {chips(given)} "
+                                       "chips the others are recorded as losing "
+                                       f"({want} by the rules)")  # fmt: skip
+
+
+def took_given(hand: Hand, winner: str) -> Decimal | None:
+    """The chips the others are recorded as losing, where ``winner``'s are those; or None."""
     amounts = {row.player: row.amount for row in hand.results}
     if any(amount is None for amount in amounts.values()):
         return None
     given = -sum((a for p, a in amounts.items() if p != winner and a is not None), Decimal(0))
-    if amounts[winner] != given:
-        return None
-    return (f"{winner}, who won the deal, took the {chips(given)} chips the others are "
-            f"recorded as losing ({want} by the rules)")
+    return given if amounts.get(winner) == given else None
 
 
 def _chip_finding(
