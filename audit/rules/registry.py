@@ -320,11 +320,49 @@ def check_file(path: Path, *, parents: Path | None = None) -> str:
 
     rules = _build(item, parent_of)
     parent = item.meta.get("extends")
+    notes = "".join(f"; note: {note}" for note in never_apply(rules))
     if parent is None:
-        return f"{name}: ok, {ident} sets all {len(rules.rules)} rules itself"
+        return f"{name}: ok, {ident} sets all {len(rules.rules)} rules itself{notes}"
     base = parent_of(parent)
     changed = [key for key in rules.rules if rules.rules[key].value != base.rules[key].value]
     return (
         f"{name}: ok, {ident} extends {parent}, "
         + (f"changes {', '.join(changed)}" if changed else "changes no value")
+        + notes
     )
+
+
+def never_apply(rules: Ruleset) -> list[str]:
+    """The rules of ``rules`` that no hand or game can bring into play, and drop charges
+    in the unusual order, each ``key: why``: no doc refuses them, so a ruleset holding
+    them is loaded and applied as written, but ``check-file`` says so (a blind tester's
+    house rules: an auto split above every score a player still in can have, a first
+    drop dearer than a middle drop)."""
+    notes = []
+    if rules.first_hand_show_cap >= rules.cap:
+        notes.append(
+            f"points.first_hand_show_cap: {rules.first_hand_show_cap}, not below points.cap "
+            f"({rules.cap}), never lowers a charge"
+        )
+    for fmt in rules.formats:
+        drop = rules.drops.get(fmt)
+        if drop is not None and drop.first > drop.middle:
+            notes.append(
+                f"drops.{fmt}: a first drop ({drop.first} points) costs more than a middle "
+                f"drop ({drop.middle})"
+            )
+        pool = rules.pools.get(fmt)
+        if pool is None:
+            continue
+        top = pool.elimination_score - (1 if pool.exactly_eliminates else 0)
+        out = f"a player still in has at most {top}"
+        if fmt in rules.rebuy_formats and pool.rebuy_below > top:
+            notes.append(f"{fmt}.rebuy_below: {pool.rebuy_below}, and {out}: "
+                         "it never stops a rebuy")  # fmt: skip
+        if fmt in rules.split_formats and pool.manual_split_min_score > top:
+            notes.append(f"{fmt}.manual_split_min_score: {pool.manual_split_min_score}, and "
+                         f"{out}: a manual split is never offered")  # fmt: skip
+        if fmt in rules.split_formats and pool.auto_split_above >= top:
+            notes.append(f"{fmt}.auto_split_above: {pool.auto_split_above}, and {out}: "
+                         "the prize is never split at once")  # fmt: skip
+    return notes

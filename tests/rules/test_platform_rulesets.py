@@ -322,6 +322,37 @@ def test_check_file_says_what_the_file_changes(tmp_path: Path) -> None:
     )
 
 
+def test_check_file_notes_rules_that_never_apply(tmp_path: Path) -> None:
+    """docs/rulesets.md, "Errors": a rule no game can bring into play, or a first drop
+    dearer than a middle drop, is loaded as written and named in check-file's line (a blind
+    tester: such house rules passed without a word). 000_1729c72ad4c1f885.txt's own
+    numbers (cap 80, first-hand cap 40, auto split above 80 in 101 pool) get none."""
+    body = (
+        rule_table("points.first_hand_show_cap", 80)
+        + rule_table("pool_101.auto_split_above", 100)
+        + rule_table("pool_101.manual_split_min_score", 101)
+        + rule_table("pool_201.rebuy_below", 201)
+        + rule_table("drops.pool_201", {"first": 60, "middle": 50})
+    )
+    path = ruleset(tmp_path, "odd.toml", "odd-13", body, extends="standard-13")
+    line = check_file(path)
+    assert line.split("; note: ")[1:] == [
+        "points.first_hand_show_cap: 80, not below points.cap (80), never lowers a charge",
+        "pool_101.manual_split_min_score: 101, and a player still in has at most 100: a "
+        "manual split is never offered",
+        "pool_101.auto_split_above: 100, and a player still in has at most 100: the prize "
+        "is never split at once",
+        "drops.pool_201: a first drop (60 points) costs more than a middle drop (50)",
+        "pool_201.rebuy_below: 201, and a player still in has at most 200: it never stops "
+        "a rebuy",
+    ]
+    bounds = rule_table("pool_101.auto_split_above", 99) + rule_table(
+        "pool_201.rebuy_below", 200
+    )
+    path = ruleset(tmp_path, "edge.toml", "edge-13", bounds, extends="standard-13")
+    assert "; note: " not in check_file(path)
+
+
 def test_check_file_cli_ok_and_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     ruleset(tmp_path, "acme-13.toml", "acme-13", CAP_60, extends="standard-13")
