@@ -187,9 +187,10 @@ class _PoolCheck:
                 self.out = dealt_out(self.out, self.game, self.hands, self.void, active[0])
             on = "" if self.over is None else (
                 f" (after hand {self.over}; the record dealt on to hand {last.hand_no})")
-            if named != active and folded(self.told, named, active[0]):
-                # the last hand's refused verdict alone: its words say it (poolverdict)
-                self.out = fold(self.out, self.told, last.hand_id, active[0])
+            told = self.told  # the last hand's refused verdict, if any
+            if named != active and told is not None and folded(told, named, active[0]):
+                # that verdict alone: its words say it (poolverdict)
+                self.out = fold(self.out, told, last.hand_id, active[0])
             elif named != active:
                 self.add(
                     "pool.winner", "elimination_score",

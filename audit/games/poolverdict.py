@@ -43,20 +43,18 @@ class Told:
     winner: str | None = None
 
 
-def folded(told: Told | None, named: Sequence[str | None], winner: str) -> bool:
+def folded(told: Told, named: Sequence[str | None], winner: str) -> bool:
     """Whether the game's recorded winner (``named``) against the rules' ``winner`` follows
     from ``told``'s verdict alone: the declarer named, both the declarer's and the
     winner's eliminations among those it moved."""
-    return (told is not None and list(named) == [told.declarer]
-            and {told.declarer, winner} <= set(told.moved))  # fmt: skip
+    return list(named) == [told.declarer] and {told.declarer, winner} <= set(told.moved)
 
 
-def fold(found: list[Finding], told: Told | None, last: str, winner: str) -> list[Finding]:
+def fold(found: list[Finding], told: Told, last: str, winner: str) -> list[Finding]:
     """``found`` without the eliminations after the ``last`` hand (its hand_id) that follow
     from its refused verdict alone, the game's ``winner`` following from it too
     (``folded``): no findings of their own, said in the verdict's words
     (``PoolJudgement.told``)."""
-    assert told is not None
     told.winner = winner
     return [f for f in found if not (f.check == "pool.elimination" and f.hand_id == last
             and f.player_id in told.moved)]  # fmt: skip
