@@ -27,9 +27,9 @@ from audit.replay.charged import charged_words, said_of, verdict_words
 from audit.replay.followed import follows_points
 from audit.replay.hand import HandReplay
 from audit.replay.readings import otherwise, renamed_result
-from audit.replay.recut import Settled, by_one, settled_otherwise, settled_words
+from audit.replay.recut import Settled, Worth, by_one, settled_otherwise, settled_words
 from audit.replay.seats import NO_DROP_WORDS, Declaration, Seat, Status, ended_on_invalid
-from audit.rules.counts import Value, value_of, value_settlement
+from audit.rules.counts import ValueShare, value_of, value_settlement
 from audit.rules.declaration import (
     cannot_meet,
     meld_rule_behind,
@@ -51,35 +51,6 @@ _DROP_WORDS = {
 }
 _OUT_OF_VALUES: Final = frozenset({*_DROP_WORDS, "invalid_declare"})
 """The outcomes of players who neither pay nor receive for value cards (points.value_cards)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ValueShare:
-    """One player's part in the value-card settlement of a 21- or 27-card points hand
-    (``points.value_cards``): the value of their cards, and the value points they receive
-    from the others (``net`` > 0) or pay them (``net`` < 0)."""
-
-    value: Value
-    net: int
-    others: int
-    """How many other players are in the settlement (each pays the player their value)."""
-    paid: int
-    """The value points of the others' cards, which the player pays."""
-
-    @property
-    def words(self) -> str:
-        """``7H 8H 6H: 1 marriage (100): 100 from each of 2 others, less their 40``; with
-        one other, ``100 from the other, less their 40`` (a blind tester read "each of 1")."""
-        held = self.value.words or "no value cards"
-        whom = "the other" if self.others == 1 else f"each of {self.others} others"
-        return f"{held}: {self.value.points} from {whom}, less their {self.paid}"
-
-    @property
-    def net_words(self) -> str:
-        """``is paid 160 for value cards``, ``pays 50 for value cards``."""
-        if self.net >= 0:
-            return f"is paid {self.net} for value cards"
-        return f"pays {-self.net} for value cards"
 
 
 @dataclass(slots=True, init=False)
@@ -151,8 +122,10 @@ def audit_hand(
         if explained and len(found) + 1 < len(findings):
             replay, expected, findings = again, then, [renamed.said, *found]
     left = tuple(p for p, e in expected.items() if e.outcome in _OUT_OF_VALUES)
-    ways = [way for way in settled_otherwise(replay.hand, findings, rules, left)
-            if _explains(replay, game, expected, _valued(replay, expected, way))]
+    held = {p: e.value.value for p, e in expected.items() if e.value is not None}
+    candidates = settled_otherwise(replay.hand, findings, rules, left, held, game.point_value)
+    ways = [way for way in candidates
+            if _explains(replay, game, expected, _valued(replay, expected, way), way)]
     if len(ways) == 1:  # every amount off by the value cards settled another way
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
@@ -171,21 +144,22 @@ def _names_whose(said: Finding, found: list[Finding], findings: list[Finding]) -
 
 
 def _explains(replay: HandReplay, game: Game, expected: dict[str, Expected],
-              valued: dict[str, Expected]) -> bool:  # fmt: skip
+              valued: dict[str, Expected], way: Settled) -> bool:  # fmt: skip
     """Whether every amount recorded is what ``valued`` settles, a value card held: none held
     is value cards not counted, which many cards give (``recut``), not one card for another;
-    nor one player's value cards alone off from ``expected``'s (``recut.by_one``)."""
+    nor, around other cards, one player's value cards alone off from ``expected``'s
+    (``recut.by_one``), which is the reading of that player's worth (``Settled.worth``)."""
     ours, held = ({p: e.value.value.points for p, e in out.items() if e.value is not None}
                   for out in (expected, valued))  # fmt: skip
-    return any(held.values()) and not by_one(ours, held) and not compare_money(
-        replay, game, valued)
+    alone = way.worth is None and by_one(ours, held)
+    return any(held.values()) and not alone and not compare_money(replay, game, valued)
 
 
 def _valued(replay: HandReplay, expected: dict[str, Expected], way: Settled
             ) -> dict[str, Expected]:  # fmt: skip
     """``expected`` with the value cards settled ``way`` (``recut``)."""
     out = dict(expected)
-    _settle_values(replay, out, way.jokers, way.out)
+    _settle_values(replay, out, way.jokers, way.out, way.worth)
     return out
 
 
@@ -353,14 +327,14 @@ def plays_on(want: Expected) -> bool:
 
 
 def _settle_values(replay: HandReplay, out: dict[str, Expected], jokers: Jokers | None = None,
-                   also: tuple[str, ...] = ()) -> None:  # fmt: skip
+                   also: tuple[str, ...] = (), worth: Worth | None = None) -> None:  # fmt: skip
     """Points rummy with value cards (``points.value_cards``): the players still in at the
     show (the rules' outcome ``won`` or ``lost``; who dropped, left or declared invalidly
     is out) settle the value of their cards. A loser's cards are those held at the end (or
     when a valid declaration the platform rejected ended the hand: ``seat_by_rules``); the
     declarer's, those declared (the finish card is off the hand: ``HandReplay.declare``).
-    ``jokers`` and ``also`` settle them another way (``recut``): around other value cards,
-    and with those players in too."""
+    ``jokers``, ``also`` and ``worth`` settle them another way (``recut``): around other
+    value cards, with those players in too, or one player's cards worth other points."""
     if replay.game.format != "points":
         return
     counted = jokers or replay.jokers
@@ -371,6 +345,8 @@ def _settle_values(replay: HandReplay, out: dict[str, Expected], jokers: Jokers 
     }
     if len(held) < 2:
         return
+    if worth is not None and worth.player in held:
+        held[worth.player] = replace(held[worth.player], points=worth.points)
     nets = value_settlement({player: v.points for player, v in held.items()})
     total = sum(v.points for v in held.values())
     for player, v in held.items():

@@ -15,8 +15,9 @@ its one finding (``settled_words``) stands for them, naming each amount it moved
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from decimal import Decimal
 from itertools import combinations
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ from audit.cards import CODE_TEXT, JOKER, RANK_OF, SUIT_OF
 from audit.findings import Finding, finding_at
 from audit.records import NO_CARD, Hand
 from audit.replay.followed import settles_words
+from audit.rules.counts import Value
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import Ruleset, cite
 
@@ -32,17 +34,28 @@ AMOUNTS = 2
 is that amount's own mistake."""
 
 
+class Worth(NamedTuple):
+    """One player's value cards counted as ``points`` where the rules count ``held``."""
+
+    player: str
+    points: int
+    held: Value
+
+
 class Settled(NamedTuple):
     """A way the platform may have settled the value cards: around ``jokers``' value cards
     (None: the hand's own), and with the players the rules leave out (``out``, who dropped
-    or declared wrongly) among those who pay and are paid, or not."""
+    or declared wrongly) among those who pay and are paid, or not; or, the others' as the
+    rules count them, one player's worth other points (``worth``)."""
 
     jokers: Jokers | None
     out: tuple[str, ...]
+    worth: Worth | None = None
 
 
 def settled_otherwise(
-    hand: Hand, findings: list[Finding], rules: Ruleset, out: tuple[str, ...]
+    hand: Hand, findings: list[Finding], rules: Ruleset, out: tuple[str, ...],
+    held: Mapping[str, Value], point_value: Decimal | None,
 ) -> Iterator[Settled]:
     """Where the hand has value cards and ``AMOUNTS`` or more amounts the rules disagree
     with (and nothing else is wrong with its money's ground: no verdict or points finding):
@@ -50,7 +63,8 @@ def settled_otherwise(
     smaller group of them (a platform that pays a dropper, after Adda52, but not one who
     declared wrongly: three findings for a blind tester, where all of them in was one);
     then around each card near the hand's cut card (``_near``) whose value cards are not the hand's
-    own."""
+    own; then each player's value cards (``held``, the rules') worth other points
+    (``_worths``)."""
     amounts = sum(1 for f in findings if f.check == "score.amount")
     if rules.value_cards is None or hand.wild == NO_CARD or amounts < AMOUNTS:
         return
@@ -68,6 +82,40 @@ def settled_otherwise(
         if jokers.kinds and jokers.kinds not in seen:
             seen.add(jokers.kinds)
             yield Settled(jokers, ())
+    if point_value:
+        yield from _worths(hand, findings, held, point_value)
+
+
+def _worths(hand: Hand, findings: list[Finding], held: Mapping[str, Value],
+            point_value: Decimal) -> Iterator[Settled]:  # fmt: skip
+    """Each player's value cards worth other points, the others' as the rules count them (a
+    blind tester's 27-card hand settled a player's one up joker, 10, as 30: three
+    ``score.amount`` findings and none saying why). Their worth is read off another
+    loser's amount: one more value point of that player's costs each other player in the
+    settlement one point, so a loser's amount off by ``x`` makes it ``-x / point_value``
+    more. Each reading is only a candidate; the caller keeps it where it gives every
+    amount recorded, and where no other reading does too. Between two players only their
+    difference is settled (one's worth more reads as well as the other's less): none."""
+    if len(held) < 3:
+        return
+    losers = {row.player for row in hand.results if row.outcome == "lost"}
+    off: dict[str, Decimal] = {}
+    for f in findings:
+        if f.check == "score.amount" and f.player_id in losers and f.player_id in held:
+            try:
+                off[f.player_id] = Decimal(f.recorded or "") - Decimal(f.expected or "")
+            except ArithmeticError:
+                continue
+    seen: set[tuple[str, int]] = set()
+    for player, value in sorted(held.items()):
+        for other, x in sorted(off.items()):
+            more = -x / point_value
+            if other == player or more != more.to_integral_value() or not more:
+                continue
+            points = value.points + int(more)
+            if points >= 0 and (player, points) not in seen:
+                seen.add((player, points))
+                yield Settled(None, (), Worth(player, points, value))
 
 
 def _near(cut: int, code: int) -> bool:
@@ -103,6 +151,15 @@ def settled_words(hand: Hand, findings: list[Finding], settled: Settled, rules: 
     right = " ".join(CODE_TEXT[c] for c in dealt)
     moved = settles_words([f for f in findings if f.check == "score.amount"])
     place = replace(first, player_id=None, seq=None)
+    if settled.worth is not None:
+        player, points, value = settled.worth
+        return finding_at(
+            place, "score.amount", expected=f"{player}: {value.points}",
+            recorded=f"{player}: {points}", rule=cite(rules, "points.value_cards"),
+            message=f"Every amount of this hand settles {player}'s value cards as worth "
+            f"{points} points, but by the rules they are worth {value.points} "
+            f"({value.words or 'no value cards'}); by that alone {moved}.",
+        )  # fmt: skip
     if settled.jokers is None:
         who = " and ".join(settled.out)
         return finding_at(

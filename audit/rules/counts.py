@@ -230,3 +230,32 @@ def value_settlement(values: dict[str, int]) -> dict[str, int]:
     """
     total, n = sum(values.values()), len(values)
     return {player: n * v - total for player, v in values.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class ValueShare:
+    """One player's part in the value-card settlement of a 21- or 27-card points hand
+    (``points.value_cards``): the value of their cards, and the value points they receive
+    from the others (``net`` > 0) or pay them (``net`` < 0)."""
+
+    value: Value
+    net: int
+    others: int
+    """How many other players are in the settlement (each pays the player their value)."""
+    paid: int
+    """The value points of the others' cards, which the player pays."""
+
+    @property
+    def words(self) -> str:
+        """``7H 8H 6H: 1 marriage (100): 100 from each of 2 others, less their 40``; with
+        one other, ``100 from the other, less their 40`` (a blind tester read "each of 1")."""
+        held = self.value.words or "no value cards"
+        whom = "the other" if self.others == 1 else f"each of {self.others} others"
+        return f"{held}: {self.value.points} from {whom}, less their {self.paid}"
+
+    @property
+    def net_words(self) -> str:
+        """``is paid 160 for value cards``, ``pays 50 for value cards``."""
+        if self.net >= 0:
+            return f"is paid {self.net} for value cards"
+        return f"pays {-self.net} for value cards"

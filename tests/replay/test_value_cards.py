@@ -15,18 +15,20 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from audit.findings import Finding
 from audit.games.ledger import settle_by_rules
 from audit.money import points_settlement
 from audit.records import Game, GameUnit, Hand, LedgerRow, money_unsettled
 from audit.replay.hand import HandReplay
 from audit.replay.outcome import (
+    _judged,
     _valued,
     audit_hand,
     compare_money,
     expected_outcomes,
     money_by_rules,
 )
-from audit.replay.recut import Settled, settled_otherwise
+from audit.replay.recut import Settled, Worth, settled_otherwise
 from audit.rules.counts import value_settlement
 from audit.rules.melds import Jokers
 from audit.rules.ruleset import load_preset
@@ -325,15 +327,17 @@ def test_points_value_cards_counted_around_another_cut_card_is_one_finding() -> 
         assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
 
 
-def test_points_value_cards_one_players_value_cards_missed_is_no_other_cut_card() -> None:
+def test_points_value_cards_one_players_value_cards_missed_is_that_player_not_another_cut_card(
+) -> None:
     """points.value_cards (docs/rules-21-27.md; 000_1729c72ad4c1f885.txt, "The player who has
     a Marriage in hand will get 100 points from each of the players (who have not
     dropped)"): B holds 7H, the cut card, and 7S; the platform leaves A's up joker 8H
-    unpaid. Every amount moves, and they are also what value cards counted around 7S give,
-    and no other card (B's 7S worth the 10 their 7H is): two readings fit, so each amount
-    keeps its own finding, naming the player, and the hand is not said to be settled
-    around 7S (recut.by_one; a blind tester's marriage left unpaid read "as if the cut card
-    were 2S", naming no one)."""
+    unpaid. Every amount moves, and they are also what value cards counted around 7S give
+    (B's 7S worth the 10 their 7H is): that reading is not taken, as one player's value
+    cards alone differ (recut.by_one; a blind tester's marriage left unpaid read "as if the
+    cut card were 2S", naming no one). The one finding names A's value cards counted as
+    worth 0 (recut.Worth; a blind tester's 27-card up joker paid as 30 was three
+    score.amount findings and none said why)."""
     left = Counter({f"{r}{s}": 3 for r in "A23459TJQK" for s in "SHDC"})  # no 6, 7 or 8
     left.subtract(f"{A} 3H 4C 5H 8H".split())  # nor A's or the stock's cards, nor
     left.subtract(3 * ["5H", "9H", "AS", "2S", "KS"])  # a value card around 6H, 8H or JK
@@ -344,23 +348,55 @@ def test_points_value_cards_one_players_value_cards_missed_is_no_other_cut_card(
     results = {"A": ("won", 0, "0"), "B": ("lost", 96, "0"), "C": ("lost", 120, "0")}
     game, hand = hand_21(results, seats={"A": A, "B": b, "C": c}, events=events)
     audit = audit_hand(hand, game, R21)
-    assert {p: e.value.value.points for p, e in audit.expected.items() if e.value} == {
-        "A": 10, "B": 10, "C": 0}
+    held = {p: e.value.value for p, e in audit.expected.items() if e.value}
+    assert {p: v.points for p, v in held.items()} == {"A": 10, "B": 10, "C": 0}
     around_7s = Settled(Jokers.for_wild_card("7S", R21), ())
     assert {p: e.value.value.points for p, e in _valued(audit.replay, audit.expected,
                                                         around_7s).items() if e.value} == {
         "A": 0, "B": 10, "C": 0}  # fmt: skip
     _recorded_as(game, hand, around_7s)
     audit = audit_hand(hand, game, R21)
-    fits = [w.jokers.wild_card for w in settled_otherwise(hand, audit.findings, R21, ())
-            if w.jokers and not compare_money(audit.replay, game, _valued(
-                audit.replay, audit.expected, w))]  # fmt: skip
-    assert fits == ["7S"]
-    found = audit.findings
-    assert sorted((f.check, f.player_id) for f in found) == [
-        ("score.amount", "A"), ("score.amount", "B"), ("score.amount", "C")]
-    assert {f.player_id: (f.expected, f.recorded) for f in found} == {
-        "A": ("203.40", "185.40"), "B": ("-86.00", "-76.00"), "C": ("-140.00", "-130.00")}
+    fits = [(w.jokers.wild_card if w.jokers else None, w.worth and w.worth[:2])
+            for w in settled_otherwise(hand, _unread(hand, game), R21, (), held, game.point_value)
+            if not compare_money(audit.replay, game, _valued(audit.replay, audit.expected, w))]
+    assert fits == [("7S", None), (None, ("A", 0))]  # the first is one player's alone
+    (found,) = audit.findings
+    assert (found.check, found.player_id, found.expected, found.recorded) == (
+        "score.amount", None, "A: 10", "A: 0")
+    assert found.message == (
+        "Every amount of this hand settles A's value cards as worth 0 points, but by the rules "
+        "they are worth 10 (value cards 8H (10)); by that alone the record settles B at -76.00 "
+        "where the rules give -86.00, C at -130.00 where they give -140.00 and A at 185.40 "
+        "where they give 203.40."
+    )
+
+
+def test_points_value_cards_one_players_value_cards_counted_dearer_is_one_finding() -> None:
+    """points.value_cards (000_1729c72ad4c1f885.txt, "The player who has a Marriage in hand
+    will get 100 points from each of the players (who have not dropped)"): the platform
+    counts C's 6H 6H (30) as 50. Every amount moves by it; the one finding names C and the
+    worth (a blind tester's 27-card hand: three score.amount findings, none saying why). Two
+    players' value cards counted wrong at once are read no such way: each amount keeps its
+    own finding."""
+    game, hand = hand_21(RIGHT)
+    audit = audit_hand(hand, game, R21)
+    c_value = audit.expected["C"].value
+    assert c_value is not None
+    _recorded_as(game, hand, Settled(None, (), Worth("C", 50, c_value.value)))
+    (found,) = audit_hand(hand, game, R21).findings
+    assert (found.check, found.expected, found.recorded) == ("score.amount", "C: 30", "C: 50")
+    assert found.message.startswith(
+        "Every amount of this hand settles C's value cards as worth 50 points, but by the rules "
+        "they are worth 30 (value cards 6H 6H (30)); by that alone the record settles "
+    )
+    hand.results = [r._replace(amount=r.amount + Decimal("1.00") if r.player == "B" else r.amount)
+                    for r in hand.results]  # B's too: no one player's worth gives them
+    assert [f.check for f in audit_hand(hand, game, R21).findings] == ["score.amount"] * 3
+
+
+def _unread(hand: Hand, game: Game) -> list[Finding]:
+    """The hand's findings before any reading of its money (``outcome._judged``)."""
+    return _judged(HandReplay(hand, game, R21).run(), game, [])[1]
 
 
 def test_jokers_up_down_jokers_a_joker_charged_as_a_plain_card_is_the_rule_of_its_charge() -> None:
