@@ -109,6 +109,11 @@ class HistoryView:
     held: list[tuple[str, str]] = field(default_factory=list)
     """(game, file): games carried in whose games row tonight is in a file the replay
     refused, carried on (the night's ``nightly.json``, ``carry.held``)."""
+    running_since: list[tuple[str, int]] = field(default_factory=list)
+    """(game, night): games carried to the next night that were already running before
+    tonight, the longest first (``carry.running``): a game whose end never comes is
+    carried for ever, and the report names it (a blind tester's lost game end showed only
+    as "carried out 1")."""
 
 
 def history_view(out: Path) -> HistoryView | None:
@@ -176,17 +181,31 @@ def history_view(out: Path) -> HistoryView | None:
             [r.at_stake for r in known],
         ),
         held=_held(out),
+        running_since=_running_since(out, current),
     )
+
+
+def _carry(out: Path, key: str) -> dict[str, Any]:
+    """``carry.<key>`` of the night's ``nightly.json``; empty where it cannot be read."""
+    try:
+        data = json.loads((out / NIGHTLY).read_text(encoding="utf-8"))
+        found = data["carry"].get(key, {})
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def _held(out: Path) -> list[tuple[str, str]]:
     """``carry.held`` of the night's ``nightly.json``: (game, file), by game."""
-    try:
-        data = json.loads((out / NIGHTLY).read_text(encoding="utf-8"))
-        held = data["carry"].get("held", {})
-        return sorted((str(game), str(path)) for game, path in held.items())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
+    return sorted((str(game), str(path)) for game, path in _carry(out, "held").items())
+
+
+def _running_since(out: Path, night: int) -> list[tuple[str, int]]:
+    """``carry.running``'s games running since a night before ``night``: (game, night),
+    the longest running first, then by game."""
+    since = [(str(game), first) for game, first in _carry(out, "running").items()
+             if isinstance(first, int) and first < night]  # fmt: skip
+    return sorted(since, key=lambda item: (item[1], item[0]))
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:

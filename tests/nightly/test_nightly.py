@@ -269,6 +269,12 @@ def test_a_game_running_over_three_nights_is_carried_twice_and_judged_the_third(
     assert carried[1]["carried_in"][game] == 1
     assert carried[1]["running"][game] == 1  # still running, since night 1
     assert game in carried[2]["ended"]
+    # docs/nightly.md: the report names a game running since an earlier night (a blind
+    # tester's lost game end showed only as "carried out 1"); one cut tonight is no news
+    reports = [(state / "nights" / f"000{n}" / "report.html").read_text() for n in (1, 2, 3)]
+    assert 'id="trends-running"' not in reports[0]
+    assert f"<code>{game}</code> (since night 1)" in reports[1]
+    assert f"<code>{game}</code>" not in reports[2].split('id="trends-running"')[-1][:2000]
     sql = "SELECT * FROM FILE WHERE game_id = $g ORDER BY ALL"
     for name in ("hands", "findings"):
         assert rows(state / "nights" / "0003" / f"{name}.parquet", sql, g=game) == rows(
