@@ -118,15 +118,22 @@ def deal_shoe(
         if not same and not is_shoe(hand.shoe, spec.decks, spec.printed_jokers):
             expected = shoe_composition(spec.decks, spec.printed_jokers)
             parts = difference_words(expected.elements(), hand.shoe)
+            # A shoe too short to deal is said here, once (a blind tester: an empty shoe
+            # was this finding and the next)
+            short = (f", too few to deal {k} cards to {n} players and turn up the wild and "
+                     "open cards" if len(hand.shoe) < n * k + 2 else "")  # fmt: skip
             find(
                 "deck.composition",
                 "deal.shoes",
                 f"The shoe of {len(hand.shoe)} cards is not "
-                f"{shoe_words(spec.decks, spec.printed_jokers)}: it {' and '.join(parts)}.",
+                f"{shoe_words(spec.decks, spec.printed_jokers)}{short}: it "
+                f"{' and '.join(parts)}.",
                 f"{sum(expected.values())} cards",
                 "; ".join(parts),
             )
     if len(hand.shoe) < n * k + 2:
+        if any(f.check == "deck.composition" for f in found):
+            return found, None
         find(
             "deck.composition",
             "deal.shoes",
