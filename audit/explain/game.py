@@ -18,7 +18,7 @@ from audit.explain.clock import UNKNOWN, Clock, brief, span
 from audit.explain.handmoney import amount_words
 from audit.explain.ledgerview import LedgerView
 from audit.explain.payouts import ledger_view, owed_split, split_by_rules
-from audit.explain.standing import still_in
+from audit.explain.standing import played_out, still_in
 from audit.explain.tables import (
     EventLine,
     ScoreTable,
@@ -49,7 +49,8 @@ from audit.explain.view import (
 )
 from audit.findings import Finding, worst_name
 from audit.games.pool import judge_pool
-from audit.records import POOL_FORMATS, Game, and_words, named_winners
+from audit.games.poolstate import PoolJudgement
+from audit.records import POOL_FORMATS, Game, Hand, and_words, named_winners
 from audit.unit import HandAudited, UnitAudit
 
 
@@ -98,6 +99,10 @@ class GameHandView:
     worst: str
     checks: tuple[str, ...]
     results: tuple[SeatResult, ...]
+    while_out: str = ""
+    """Who played the hand while out by the rules (``standing.played_out``: ``A played it
+    while out by the rules (out after hand 4)``); a blind tester read "verified" of a hand
+    played by a player kept in at exactly 201."""
 
     @property
     def status_words(self) -> str:
@@ -105,10 +110,11 @@ class GameHandView:
         ``quarantined: why``."""
         if self.status == "quarantined":
             return f"quarantined: {self.reason}"
+        but = f"; {self.while_out}" if self.while_out else ""
         if not self.findings:
-            return "verified"
+            return f"no findings of its own{but}" if but else "verified"
         many = "s" if self.findings > 1 else ""
-        return f"{self.findings} finding{many}, worst {self.worst} ({', '.join(self.checks)})"
+        return f"{self.findings} finding{many}, worst {self.worst} ({', '.join(self.checks)})" + but
 
 
 @dataclass(frozen=True)
@@ -265,6 +271,9 @@ def build_game_view(
         scores = deals_table(unit, game, rules, against)
     elif game.format == "match":
         scores = match_table(unit, game, rules)
+    if judged is not None:  # a hand played while out by the rules (a blind tester: at 201)
+        view = replace(view, hands=tuple(_while_out(h, item.hand, judged, unit)
+                                         for h, item in zip(view.hands, unit.hands, strict=True)))
     result = split.result if split is not None and split.refused else _result(game, against)
     # Hands whose recorded outcomes the rules refuse are counted as recorded by the game's
     # checks: what follows from them is said to be the record's, and where the rules' own
@@ -305,6 +314,19 @@ def build_game_view(
 
 
 # ------------------------------------------------------------ facts
+
+
+def _while_out(
+    row: GameHandView, hand: Hand, judged: PoolJudgement, unit: UnitAudit
+) -> GameHandView:
+    """``row`` with who played its hand while out by the rules (``standing.played_out``),
+    and after which hand the rules put them out."""
+    out = played_out(judged, [item.hand for item in unit.hands], hand)
+    if not out:
+        return row
+    words = "; ".join(f"{p} played it while out by the rules (out after hand {n})"
+                      for p, n in out.items())  # fmt: skip
+    return replace(row, while_out=words)
 
 
 def _result(game: Game, against: RulesWinner | None = None) -> str:

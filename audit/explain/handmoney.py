@@ -113,8 +113,9 @@ def hand_amount(hand: Hand, game: Game, row: Result | None, found: Finding | Non
     money was checked and agrees; empty where the rules give none to compare."""
     deals = game.format == "deals"
     if found is not None:
-        if deals and found.expected is not None:
-            return amount_words(Decimal(found.expected), deals=True)
+        amount = amount_of(found.expected)  # a deals.chips "dealt in" is no amount
+        if deals and amount is not None:
+            return amount_words(amount, deals=True)
         return decimal_words(found.expected)
     if row is None or row.amount is None:
         return ""
@@ -188,10 +189,22 @@ def decimal_words(value: str | None) -> str:
     """
     if value is None:
         return ""
+    amount = amount_of(value)
+    return value if amount is None else str(money(amount))
+
+
+def amount_of(value: str | None) -> Decimal | None:
+    """A finding's ``expected`` or ``recorded`` as an amount; ``None`` where it is none: a
+    ``pool.split`` finding's ``split_accept`` names a row, not a share (a blind tester's
+    game view stopped on it with a traceback).
+
+    >>> amount_of("-78"), amount_of("split_accept"), amount_of(None)
+    (Decimal('-78'), None, None)
+    """
     try:
-        return str(money(Decimal(value)))
+        return Decimal(value) if value is not None else None
     except ArithmeticError:
-        return value
+        return None
 
 
 def money_words(player: str, audit: HandAudit, game: Game) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from audit.explain.handmoney import ZERO
+from audit.explain.handmoney import ZERO, amount_of
 from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout
 from audit.explain.pointspayouts import points_payouts
 from audit.explain.standing import in_seat_order, left_out
@@ -590,8 +590,10 @@ def _split_payouts(
     seated = in_seat_order(hands, standing.active)
     owed, how, cite = _shares(kind, seated, scores, pool, game, rules, fee, entries)
     paid = split_paid(game)
-    said = {f.player_id: f.expected for f in unit.findings
-            if f.check == "pool.split" and f.player_id and f.expected is not None}  # fmt: skip
+    # a share a pool.split finding names; its "split_accept" of a player who never accepted
+    # (or rejected) is no share (a blind tester: explain stopped on Decimal("split_accept"))
+    said = {f.player_id: f.expected for f in unit.findings if f.check == "pool.split"
+            and f.player_id and amount_of(f.expected) is not None}  # fmt: skip
     given = dict(paid)
     if spare_paise_elsewhere(owed, given, list(seated), lambda order: _shares(
             kind, [p for p in order if p in owed], scores, pool, game, rules, fee, entries)[0]):

@@ -73,3 +73,20 @@ def still_in(
         return ()
     missed = left_out(findings, hands, hands[-1].hand_no, last, eliminated)
     return tuple(in_seat_order(hands, (*last.active, *missed))) if missed else ()
+
+
+def played_out(judged: PoolJudgement, hands: Sequence[Hand], hand: Hand) -> dict[str, int]:
+    """The players of ``hand`` out by the rules when it was dealt, each with the hand after
+    which the rules put them out: the last hand they played before it, whose table (the
+    pool check's) does not have them still in, and no rebuy brought them back (a rebuyer is
+    in it, a rebuy the rules refuse included). A blind tester's player kept in at exactly
+    201 (no ``eliminated`` row) played the next hand, which the game view called verified
+    and the hand view "agrees"; the replay's one ``pool.elimination`` said they played it
+    while out."""
+    out = {}
+    for player in hand.seats:
+        before = [h.hand_no for h in hands if h.hand_no < hand.hand_no and player in h.seats]
+        standing = judged.standings.get(before[-1]) if before else None
+        if standing is not None and player not in standing.active:
+            out[player] = before[-1]
+    return out

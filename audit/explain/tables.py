@@ -17,6 +17,7 @@ from audit.explain.handmoney import ZERO, deal_chips
 from audit.explain.ledgerview import signed
 from audit.explain.payouts import events_after, repeats
 from audit.explain.points import RuleView
+from audit.explain.standing import played_out
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deal_by_rules, rules_winner, took_given
@@ -342,6 +343,10 @@ def _orphan_events(
     )
 
 
+WHILE_OUT = "out by the rules: a hand played while out"
+"""A running score's note where the player played the hand while out by the rules."""
+
+
 def _pool_cell(
     text: str, wrong: Sequence[Finding], back: GameEvent | None, off: str = "",
     swap: tuple[Finding, int] | None = None,
@@ -389,7 +394,8 @@ def pool_table(
     the rules' score and why, ``Standing.off``), with the eliminations, rebuys and splits
     after it."""
     said = _Said(game, rules, unit.findings, against, judged, _told(unit, judged))
-    players = players_of(item.hand for item in unit.hands)
+    played = [item.hand for item in unit.hands]
+    players = players_of(played)
     events = events_after(game)
     leaving = _leaving(unit, game)
     gone: set[str] = set()
@@ -402,8 +408,9 @@ def pool_table(
         off = standing.off if standing is not None else {}
         if standing is not None and standing.dealt_on:  # dealt after the rules ended it: not
             # hand "over"s reason said again (a blind tester)
-            off = {p: "out by the rules: a hand played while out" for p in standing.dealt_on
-                   if p not in standing.active}  # fmt: skip
+            off = {p: WHILE_OUT for p in standing.dealt_on if p not in standing.active}
+        elif judged is not None:  # out by the rules, dealt in again (a blind tester: at 201)
+            off = {**off, **dict.fromkeys(played_out(judged, played, hand), WHILE_OUT)}
         out = {e.player for e in after if e.action == "eliminated"}
         back: dict[str | None, GameEvent] = {}
         for e in after:

@@ -330,9 +330,9 @@ def _findings(view: HandView) -> Panel:
         table.add_row(Text("-"), Group(head, Text(f"rule: {f.rule}", style="dim")))
     parts: list[RenderableType] = [table]
     if not view.findings:
-        parts = [Text(view.none_found, style="yellow" if view.skipped else "green")]
+        parts = [Text(view.none_found, style="yellow" if view.skipped or view.but else "green")]
     parts += _not_run(view.skipped)
-    border = _border(view.worst, agrees=not view.skipped)
+    border = _border(view.worst, agrees=not (view.skipped or view.but))
     return Panel(Group(*parts), title=Text("Findings on this hand"), border_style=border)
 
 
@@ -419,7 +419,8 @@ def _game_hands(hands: Iterable[GameHandView]) -> Table:
         if h.status == "quarantined":
             status = Text(h.status_words, style="yellow")
         else:
-            status = Text(h.status_words, style=_border(h.worst) if h.findings else "green")
+            status = Text(h.status_words, style=_border(h.worst if h.findings else "",
+                                                        agrees=not h.while_out))
         about = Text.assemble(h.hand_id, "\n", (h.times or "times not recorded", "dim"), "\n")
         table.add_row(Text(str(h.hand_no)), about.append_text(status), results)
     return table

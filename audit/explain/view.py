@@ -24,6 +24,7 @@ from audit.explain.cards import (
     on_its_own,
 )
 from audit.explain.clock import UNKNOWN, Clock, span
+from audit.explain.elsewhere import Elsewhere, elsewhere, hand_verdict
 from audit.explain.handmoney import (
     MONEY_CHECKS,
     ZERO,
@@ -50,7 +51,6 @@ from audit.explain.points import (
 from audit.explain.terms import TableView, row_priced, table_view
 from audit.explain.turns import TurnView, turn_views
 from audit.findings import Finding, worst_name
-from audit.games.pool import judge_pool
 from audit.records import Format, Game, Hand, Result, ordinal
 from audit.replay.charged import charged_words
 from audit.replay.deal import dealt_cards
@@ -301,6 +301,9 @@ class HandView:
     skipped: tuple[str, ...] = ()
     """The checks of the hand's game that were not run (``UnitAudit.skipped``): a hand
     whose findings are none is not said to agree with them."""
+    but: str = ""
+    """What of its players rests on the game's findings elsewhere (``elsewhere.Elsewhere``):
+    whose score after it differs, who played it while out; the verdict says it."""
     wild_name: str = "Wild card"
     """What the header calls ``wild``: the open-melds game's cut card, which its turns
     take (``Cut card (wild)``), else the wild card."""
@@ -318,9 +321,11 @@ class HandView:
     @property
     def none_found(self) -> str:
         """What the findings say when there is none: that the record agrees, unless some
-        checks were not run."""
+        checks were not run or it rests on a finding elsewhere (``but``)."""
         if self.skipped:
             return "none found, but not every check of its game was run:"
+        if self.but:
+            return f"none of its own, but {self.but}."
         return "none: the record agrees with the rules."
 
     @property
@@ -367,7 +372,7 @@ def build_view(
     settled = settled_by_rules(audit, game, rules)
     skipped = tuple(unit.skipped.values())
     scores_unchecked = Format(game.format).is_pool and "game_events" in unit.skipped
-    carried, unjudged = _carried(unit, hand, game, rules) if not scores_unchecked else ({}, {})
+    seen = elsewhere(unit, hand) if not scores_unchecked else Elsewhere()
     # 002_: "One card is turned up at the deal and stays on show": the cut card, which
     # sets the wild rank and which the turns take (``take_cut``).
     open_melds = rules.kind == "open-melds"
@@ -396,15 +401,17 @@ def build_view(
                          audit.replay.kept, audit.replay.gone),
         players=tuple(
             _priced(_player(i, p, audit, game, rules, findings, money, settled,
-                            scores_unchecked, carried.get(p, ""), unjudged.get(p, "")), priced)
+                            scores_unchecked, seen.off.get(p, ""), seen.dealt_on.get(p, ""),
+                            seen.out.get(p, "")), priced)
             for i, p in enumerate(audit.replay.hand.seats, 1)
         ),
         findings=tuple(_finding(f) for f in findings),
-        verdict=_verdict(findings, skipped),
+        verdict=hand_verdict(findings, skipped, seen.but),
         worst=worst_name(findings),
         table=table_view(game, unit.findings),
         times=span(clock),
         skipped=skipped,
+        but=seen.but,
         wild_name="Cut card (wild)" if open_melds else "Wild card",
     )
 
@@ -416,22 +423,6 @@ def _priced(view: PlayerView, priced: Mapping[str, str]) -> PlayerView:
     if not view.amount or view.player not in priced:
         return view
     return replace(view, note="; ".join(filter(None, [view.note, priced[view.player]])))
-
-
-def _carried(
-    unit: UnitAudit, hand: Hand, game: Game, rules: Ruleset
-) -> tuple[Mapping[str, str], Mapping[str, str]]:
-    """Of a pool hand, the players whose recorded score after it is off the rules' with no
-    ``pool.score`` on it (it follows from the hand's wrong points, or carries forward a
-    wrong score from before: that error's one finding), the rules' score and why
-    (``Standing.off``), then of a hand dealt after the rules ended the game, why its scores
-    are not judged (``Standing.dealt_on``); empty for any other hand."""
-    if not Format(game.format).is_pool:
-        return {}, {}
-    judged = judge_pool(game, [item.hand for item in unit.hands], rules,
-                        expected=unit.rules_say())  # fmt: skip
-    standing = judged.standings.get(hand.hand_no)
-    return (standing.off, standing.dealt_on) if standing is not None else ({}, {})
 
 
 def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> HandView:
@@ -459,18 +450,6 @@ def _unreplayable(hand: Hand, reason: str, *, source: str, version: str) -> Hand
         verdict="not replayed",
         worst="",
     )
-
-
-def _verdict(findings: Sequence[Finding], skipped: Sequence[str] = ()) -> str:
-    """The hand's verdict; a hand of a game some checks of which were not run is not said
-    to agree with the rules (a skipped check is never silently passed)."""
-    not_run = "some checks of its game were not run (see the findings)"
-    if not findings:
-        return f"no findings, but {not_run}" if skipped else (
-            "the record agrees with the rules: no findings")  # fmt: skip
-    many = "s" if len(findings) > 1 else ""
-    return f"{len(findings)} finding{many}, worst {worst_name(findings)}" + (
-        f"; {not_run}" if skipped else "")  # fmt: skip
 
 
 def _finding(f: Finding) -> FindingView:
@@ -506,11 +485,13 @@ def _player(
     scores_unchecked: bool = False,
     carried: str = "",
     unjudged: str = "",
+    out: str = "",
 ) -> PlayerView:
     """One seat; ``scores_unchecked``: the pool checks that judge the score after the hand
     were not run (``UnitAudit.skipped``); ``carried``: the recorded score after the hand is
     off the rules' with no finding on it, and why; ``unjudged``: why it is not judged, the
-    hand dealt after the rules ended the game (``_carried``)."""
+    hand dealt after the rules ended the game; ``out``: that they played it while out by the
+    rules (``elsewhere.Elsewhere``)."""
     replay = audit.replay
     jokers = replay.jokers
     # A valid declaration the platform rejected ended the hand by the rules: the others'
@@ -544,6 +525,8 @@ def _player(
         # pool.score of its own): it differs, and says why it is no finding here.
         differs = (*differs, "score")
         notes.append(f"the score after the hand is {carried}")
+    if out:  # a blind tester read "agrees" of a hand played while out, and nothing else
+        notes.append(out)
     by_rules = settled.amounts.get(player)
     dealt = deal_chips(replay.hand, game, audit.expected)
     if by_rules is not None:

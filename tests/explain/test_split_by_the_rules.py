@@ -223,3 +223,37 @@ def test_a_split_share_paid_to_another_player_is_said_on_both_lines() -> None:
         "ledger.balance finding)")  # fmt: skip
     assert shares["X"].how == "X never sat at the table: the split row under X is B's share"
     assert view.ledger.owed == "B is owed 90.00; X was paid 90.00 too much"
+
+
+def test_pool_split_a_split_not_accepted_by_every_player_has_no_share_by_the_rules() -> None:
+    """`pool.split` (000_1729c72ad4c1f885.txt: "Manual Split will only execute if all
+    players accept to have a Manual Split"; docs/replay.md: "so too a split not accepted by
+    every player left"): at 65, 70 and 85 A offers a split, B accepts, and C never accepts
+    (or rejects it), yet the record splits the prize by agreement, 120.00, 120.00 and
+    30.00. Each share is "none" by the rules, "not compared", with why. Until 2026-12-06
+    the game view stopped with a traceback: the pool.split finding's expected
+    "split_accept" was read as C's share (a blind tester)."""
+    ledger = [("A", "split", "120.00"), ("B", "split", "120.00"), ("C", "split", "30.00"),
+              (None, "rake", "30.00"), *((p, "buy_in", "-100.00") for p in "ABC")]  # fmt: skip
+    offered = [ev(1, "A", "split_offer"), ev(1, "B", "split_accept")]
+    for said, c_row in (("never accepted", []), ("rejected", [ev(1, "C", "split_reject")])):
+        game, played = pool_game([{"A": 65, "B": 70, "C": 85}],
+                                 [*offered, *c_row, ev(1, None, "manual")], ledger,
+                                 ended=True)  # fmt: skip
+        view = game_view(game, played)
+        assert [(f.check, f.player, f.expected) for f in view.findings] == [
+            ("pool.split", "C", "split_accept")]  # fmt: skip
+        assert view.findings[0].message.endswith(f"but C {said} the split.")
+        assert view.ledger is not None
+        shares = {p.player: p for p in view.ledger.payouts if p.what == "split share"}
+        assert [(p, s.rules_give, s.recorded, s.verdict) for p, s in shares.items()] == [
+            ("A", "none", "120.00", "not compared"), ("B", "none", "120.00", "not compared"),
+            ("C", "none", "30.00", "not compared"),
+        ]  # fmt: skip
+        assert shares["C"].how.startswith(
+            "score 85, 0 first drops left: by the rules a split by agreement needs every "
+            "player left to accept it, and C did not, so the game is not split after hand 1 "
+            "and goes on: no share is due.")  # fmt: skip
+        assert view.ledger.owed == ""
+        text = flat(render_game_text(view, width=200))
+        assert "C's split share: none by the rules, 30.00 recorded: not compared" in text
