@@ -327,6 +327,7 @@ def replay_logs(
     rules: Path | None = None,
     earlier: Sequence[EarlierRefused] = (),
     seats: Path | None = None,
+    one_copy: bool = True,
 ) -> RunSummary:
     """Replay a log root into ``out``, then (unless ``fairplay`` or ``rng`` is false) run
     the fair-play detectors and the shuffle tests over it; raises ``AuditError`` when the
@@ -337,7 +338,8 @@ def replay_logs(
     ``earlier``: the files an earlier nightly night refused that may hold rows of these
     games, named where rows are missing as if they were among the log root's refused;
     ``seats``: the seats earlier nightly nights judged, for ``table.limit``
-    (``table_limit_findings``' ``earlier``)."""
+    (``table_limit_findings``' ``earlier``); ``one_copy``: a file with the same rows as
+    another is read once (``reader.open_log_root``)."""
     started = time.perf_counter()
     platform = load_rules(rules)
     given, workers = workers, workers or os.cpu_count() or 1
@@ -350,7 +352,7 @@ def replay_logs(
             f"{logs}; write the outputs outside it",
             slug="out",
         )
-    log = open_log_root(logs)
+    log = open_log_root(logs, one_copy=one_copy)
     log.earlier = list(earlier)
     out.mkdir(parents=True, exist_ok=True)
     clear_stale_staging(out)
@@ -446,6 +448,8 @@ def replay_logs(
         },
         "unreadable_files": _unreadable(log),
         "skipped_files": [{"table": table, "path": path} for table, path in log.skipped],
+        "copied_files": [{"table": f.table, "path": f.path, "same_as": same, "size": f.size,
+                          "sha256": f.sha256} for f, same in log.copies],
         "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),
         "rng": _rng_json(shuffles, "--no-rng" if not rng else _IDLE),
         "timings_s": {

@@ -74,6 +74,64 @@ def folder_keys(table: str, rel: str) -> dict[str, str | None]:
     return keys
 
 
+def content_key(table: str, rel: str, sha256: str) -> str:
+    """What a file the replay reads is known by: its content and the contract columns its
+    Hive partition folders name (``folder_keys``). Moved to another partition of columns
+    the contract does not name (``date=``) it is the same rows; under another folder of a
+    contract column the file may leave out (``hand_id=``) the same bytes are other rows (a
+    blind tester's one-row results files of two hands).
+
+    >>> content_key("hands", "hands/date=1/p.parquet", "ab")
+    'ab'
+    >>> content_key("results", "results/hand_id=H2/outcome=won/p.parquet", "ab")
+    'ab hand_id=H2&outcome=won'
+    """
+    keys = sorted(folder_keys(table, rel).items())
+    given = "&".join(f"{k}={HIVE_NULL if v is None else v}" for k, v in keys)
+    return f"{sha256} {given}" if given else sha256
+
+
+def hash_file(path: Path) -> str:
+    """The SHA-256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_HASH_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def one_of_each(
+    root: Path, files: list[InputFile]
+) -> tuple[list[InputFile], list[tuple[InputFile, str]]]:
+    """``files`` (of one table, in path order) without the copies of an earlier one, and
+    those copies, each with the path it copies: the same bytes under the same contract
+    columns of their partition folders (``footer.content_key``). A platform that delivers
+    a file twice (a retried upload, the same part written to two folders) sends its rows
+    once: read twice, every hand in it was its rows repeated, quarantined (a blind tester:
+    a copied events file took out half the night in ``replay``, where ``nightly``, which
+    takes such a copy once, verified it all). Only files of one size are hashed here, so a
+    lookup that hashes nothing else (``hash_files=False``) finds the same copies."""
+    sizes: dict[int, int] = {}
+    for item in files:
+        sizes[item.size] = sizes.get(item.size, 0) + 1
+    first: dict[str, str] = {}
+    kept: list[InputFile] = []
+    copies: list[tuple[InputFile, str]] = []
+    for item in files:
+        if sizes[item.size] > 1:
+            try:
+                digest = item.sha256 or hash_file(root / item.path)
+            except OSError:  # read when its turn comes, and refused then if it must be
+                digest = f"unread {item.path}"
+            key = content_key(item.table, item.path, digest)
+            if key in first:
+                copies.append((item, first[key]))
+                continue
+            first[key] = item.path
+        kept.append(item)
+    return kept, copies
+
+
 def key_array(value: str | None, dtype: pa.DataType, rows: int) -> pa.Array:
     """``rows`` copies of a folder's value in the contract type ``dtype``; a timestamp
     written without a zone is UTC, as the contract's timestamps are.

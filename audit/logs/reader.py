@@ -42,7 +42,7 @@ from audit.errors import AuditError, LogFormatError, first_line, first_line_unde
 from audit.logs.bucket import ROW_BITS, Bucket, Staged
 from audit.logs.contract import HAND_TABLES, REQUIRED_TABLES, TABLES, load_contract
 from audit.logs.files import not_read, shown, table_entries
-from audit.logs.footer import InputFile, complete, inspect_file
+from audit.logs.footer import InputFile, complete, inspect_file, one_of_each
 from audit.logs.quarantine import collect_quarantine, find_orphans, refused_hands
 from audit.logs.refile import REFILED
 from audit.logs.validate import row_checks, source_sql, staged_columns, undecodable_at
@@ -111,6 +111,9 @@ class LogRoot:
     refused_bytes: dict[str, tuple[int, str]] = field(default_factory=dict)
     """A refused file's path -> its size and SHA-256, where it could be read as bytes
     (run.json's ``unreadable_files``: a refused file replaced by another is other logs)."""
+    copies: list[tuple[InputFile, str]] = field(default_factory=list)
+    """Good files with the same rows as an earlier path of their table (``one_of_each``),
+    each with that path: not read, listed in run.json's ``copied_files``."""
     earlier: list[EarlierRefused] = field(default_factory=list)
     """Files an earlier nightly night refused that may hold rows of tonight's games: in
     ``damaged``, not in ``bad_files``."""
@@ -193,11 +196,15 @@ class LogRoot:
             self.missing_optional.append(table)
 
 
-def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
+def open_log_root(root: Path, *, hash_files: bool = True, one_copy: bool = True) -> LogRoot:
     """Find and check the Parquet files of every table under `root` (footers only, except
     the columns a file writes wider than the contract, whose values are range-checked).
     Each file's SHA-256 goes into run.json; ``hash_files=False`` leaves it empty (a
-    one-hand lookup has no run.json).
+    one-hand lookup has no run.json). A file with the same rows as an earlier one of its
+    table is read once (``footer.one_of_each``), unless ``one_copy`` is false: a nightly
+    night's work root, whose files the intake took once each, holds an earlier night's
+    rows of a game beside tonight's, which may be the same bytes and are then rows sent
+    twice (docs/nightly.md).
 
     Raises `SchemaVersionError` for a file of another schema version (the run stops), and
     `LogFormatError` when `root` is not a folder or a required table has no readable file.
@@ -235,6 +242,9 @@ def open_log_root(root: Path, *, hash_files: bool = True) -> LogRoot:
                     log.refused_bytes[rel] = (item.size, item.sha256)
             else:
                 good.append(item)
+        if one_copy:
+            good, copies = one_of_each(root, good)
+            log.copies += copies
         log.files[table] = good
         if good:
             continue

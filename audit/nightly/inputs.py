@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from audit.errors import AuditError
 from audit.logs.contract import REQUIRED_TABLES, TABLES
 from audit.logs.files import not_read, os_why, shown, table_entries
-from audit.logs.footer import HIVE_NULL, folder_keys, refusal
+from audit.logs.footer import content_key, hash_file, refusal
 
 CHUNK = 1 << 20
 
@@ -108,9 +108,7 @@ def identity(table: str, path: str, sha256: str, refused: bool) -> tuple[str, st
     """
     if refused:
         return ("refused", path, sha256)
-    keys = sorted(folder_keys(table, path).items())
-    given = "&".join(f"{k}={HIVE_NULL if v is None else v}" for k, v in keys)
-    return ("read", table, f"{sha256} {given}" if given else sha256)
+    return ("read", table, content_key(table, path, sha256))
 
 
 @dataclass(frozen=True)
@@ -335,14 +333,6 @@ def take(
         )
     intake.listed.sort(key=lambda f: (f.table, f.path))
     return intake
-
-
-def hash_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def copy_file(source: Path, target: Path) -> str:

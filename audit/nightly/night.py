@@ -505,9 +505,11 @@ def _night(
     checkpoint("split")
     earlier = _earlier(logs, intake, [*committed.unread, *again.refused], st.work / "earlier")
     seats = tonight_seats(committed.seats, again.games, st.work / SEATS)
+    # The intake took each file once (``inputs.take``); the root's copies of rows are
+    # rows sent twice (an earlier night's beside tonight's), not one file twice.
     replay = replay_logs(logs=night_root, out=folder, workers=workers, fail_on=fail_on,
-                         progress=progress, fairplay=fairplay, rng=rng,
-                         rules=rules, earlier=earlier, seats=seats)  # fmt: skip
+                         progress=progress, fairplay=fairplay, rng=rng, rules=rules,
+                         earlier=earlier, seats=seats, one_copy=False)  # fmt: skip
     checkpoint("replayed")
     kept = keep_seats(earlier=seats, sessions=_inputs(folder, night_root, "sessions"),
                       games=_inputs(folder, night_root, "games"),

@@ -42,9 +42,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from audit.errors import AuditError
-from audit.logs.footer import refusal
+from audit.logs.footer import hash_file, refusal
 from audit.nightly.carry import BY_GAME, BY_HAND, Unread, as_strings, read_rows
-from audit.nightly.inputs import Intake, SeenFile, TakenFile, hash_file
+from audit.nightly.inputs import Intake, SeenFile, TakenFile
 from audit.output import write_quarantine
 from audit.records import QuarantineRow
 

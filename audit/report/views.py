@@ -181,6 +181,9 @@ class ReportView:
     rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
     """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
     of the file's sha256, the id it extends (``""``: none)."""
+    copied: list[tuple[str, str]] = field(default_factory=list)
+    """(path, same as): files not read as copies of an earlier one (run.json's
+    ``copied_files``, ``footer.one_of_each``)."""
 
     @property
     def replayed(self) -> int:
@@ -242,6 +245,7 @@ def _view(
         lost_hands=int(counts.get("lost_hands", 0)),
         game_counts=counts.get("games"),
         skipped=[(str(f["table"]), str(f["path"])) for f in run.get("skipped_files", [])],
+        copied=[(str(f["path"]), str(f["same_as"])) for f in run.get("copied_files", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),
         worst=run.get("worst_severity") or "none",

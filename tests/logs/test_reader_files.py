@@ -283,6 +283,34 @@ def test_a_writers_own_parquet_files_are_not_read_and_are_listed(tmp_path: Path)
     assert "10 files not read as a writer's own (a name starting with . or _)" in html
 
 
+def test_a_file_delivered_twice_is_read_once_and_listed(tmp_path: Path) -> None:
+    """schemas/README.md, "How the audit treats a file": two files of one table with the
+    same bytes (under the same contract columns of their partition folders:
+    ``footer.content_key``) are one file delivered twice, read once (the first path) and
+    the other listed in run.json's ``copied_files`` and the report. A blind tester's copied
+    events file had every hand in it quarantined by ``replay`` (its rows repeated), where
+    ``nightly`` takes such a copy once and verified them all. A lookup that hashes no file
+    (``explain``) finds the same copy."""
+    root = full_log(tmp_path / "logs").write()
+    (source,) = (root / "events").rglob("*.parquet")
+    shutil.copy(source, source.parent / "part-0-again.parquet")  # read first: "-" < "."
+    first = source.parent.relative_to(root).as_posix() + "/part-0-again.parquet"
+    copy = source.relative_to(root).as_posix()
+    for hashed in (True, False):
+        log = open_log_root(root, hash_files=hashed)
+        assert [(f.path, same) for f, same in log.copies] == [(copy, first)]
+        assert [f.path for f in log.files["events"]] == [first]
+    out = tmp_path / "out"
+    replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    units, quarantine, lost = read_all(root, tmp_path / "work")
+    assert (set(hands_of(units)), quarantined(units), quarantine, lost) == (EVERY, {}, [], set())
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert [(f["path"], f["same_as"]) for f in run["copied_files"]] == [(copy, first)]
+    assert run["counts"]["hands"]["quarantined"] == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "1 file not read as a copy of another file of the same table" in html
+
+
 # ---------------------------------------------------------------- partition keys
 
 
