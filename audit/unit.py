@@ -528,9 +528,9 @@ def game_checks(
     else:
         winner = pool.winner if pool is not None else (
             deals.winner if deals is not None and events else None)
-        found += _ledger_checks(game, hands, damaged, check_ledger(
-            game, hands, rules, game_events=events, expected=expected, winner=winner,
-            void_rebuys=pool.void_rebuys if pool is not None else (),
+        found += _ledger_checks(game, hands, damaged, check_ledger(  # rebuys: rebuyrow.py
+            pool.with_rebuys(game) if pool else game, hands, rules, game_events=events,
+            expected=expected, winner=winner, void_rebuys=pool.void_rebuys if pool else (),
             split_owed=split_owed(game, pool)), expected, undealt)  # fmt: skip
     if deals is not None:
         found += deals.findings

@@ -230,6 +230,7 @@ def _pool_payouts(
     """Entries, rake and the prize (``prize.prize_pool``), or the split shares. The prize
     goes to the rules' winner where the pool check knows one (``check_ledger``'s reading)."""
     judged = judge_pool(game, hands, rules, expected=unit.rules_say())
+    game = judged.with_rebuys(game)  # a rebuy with no rebuy row counts, as the checks count it
     money = prize_pool(game, hands, fee, judged.void_rebuys)
     entries = f"{money.players} player{'s' if money.players != 1 else ''}"
     if game.format in POOL_FORMATS:
@@ -250,6 +251,13 @@ def _pool_payouts(
         entries += (f"; {and_words(void)} {'is' if len(void) == 1 else 'are'} not counted: "
                     "by the rules the player was not eliminated in that hand, so had no "
                     "rebuy to make (the pool.rebuy finding)")  # fmt: skip
+    if judged.unwritten:
+        # audit/games/rebuyrow.py: said, not a bare count of rebuys no event records
+        lacking = and_words([f"{e.player}'s rebuy after hand {e.after_hand_no}"
+                             for e in judged.unwritten])  # fmt: skip
+        entries += (f"; {lacking} {'has' if len(judged.unwritten) == 1 else 'have'} no rebuy "
+                    "event (the pool.elimination finding) and counts as the ledger's rebuy "
+                    "row says")  # fmt: skip
     refused = refused_rebuys(game, unit.findings)
     if refused:
         # every other rebuy row counts, one the rules refuse included
@@ -578,7 +586,8 @@ def _split_payouts(
     the rules left out of it); where the rules make no such split (``_not_split``: a split
     by agreement below its criteria, or not accepted by all), each share is "none" by the
     rules, with why, and "not compared" (a blind tester read "113.33 by the rules ...
-    agrees" of a manual split the rules forbid)."""
+    agrees" of a manual split the rules forbid), the split's checks judging none of a split
+    by agreement's shares then (split.manual_findings)."""
     reading = split_by_rules(unit, judged, hands, game, rules)
     pool = rules.pools.get(game.format)
     if reading is None or pool is None:
@@ -627,13 +636,18 @@ def _split_payouts(
                               words, cite))  # fmt: skip
             continue
         if not missed:
+            # A split by agreement the rules do not make has no share judged (split.py's
+            # manual_findings); an automatic one not due is judged at its equal shares.
+            checks = ("judge none of its shares" if kind == "manual" else
+                      f"count the split as recorded, {how}, and {mine}")  # fmt: skip
             words = (f"{score}by the rules {not_split}, so the game is not split after hand "
-                     f"{no} and goes on: no share is due. The split's checks count the split as "
-                     f"recorded, {how}, and {mine}: what differs from the rules is the split "
-                     "itself (the pool.split finding), not a money finding of its "
-                     "shares")  # fmt: skip
+                     f"{no} and goes on: no share is due. The split's checks {checks}: what "
+                     "differs from the rules is the split itself (the pool.split finding), not "
+                     "a money finding of its shares")  # fmt: skip
+            against = str(paid.get(player, ZERO)) if kind == "manual" else (
+                want if player in owed else str(ZERO))  # fmt: skip
             out.append(Payout("split share", player, "none", str(paid.get(player, ZERO)),
-                              words, cite, judged=want if player in owed else str(ZERO)))
+                              words, cite, judged=against))  # fmt: skip
             continue
         record = and_words(seated)
         whose = and_words(missed)

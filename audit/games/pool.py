@@ -58,6 +58,7 @@ from collections import defaultdict
 from typing import Any
 
 from audit.findings import Finding, finding
+from audit.games import rebuyrow
 from audit.games.leaving import gone_for_good, last_seated
 from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
@@ -70,6 +71,7 @@ from audit.games.split import (
     manual_findings,
     offer_findings,
     share_findings,
+    split_paid,
 )
 from audit.records import (
     Game,
@@ -376,7 +378,8 @@ class _PoolCheck:
             carried = self.gaps.is_off(player)
             if points != result.points and recorded == counted and (kept != before) == carried:
                 why = f"the record counts {result.points} points for that hand, the rules {points}"
-            if recorded not in (expected, counted, tallied):
+            # one seated while out has their seat's one finding: no score by the rules
+            if recorded not in (expected, counted, tallied) and player not in self.ghosts:
                 self.add(
                     "pool.score", "running_score",
                     score_words(hand, player, result, before, points, kept,
@@ -474,6 +477,8 @@ class _PoolCheck:
                or p in leaving]
         still_in = [p for p in hand.seats if p not in out]
         back = self.rebuy(hand, events, out, still_in)
+        back += self.unwritten(hand, [p for p in out if p in eliminated and p not in back
+                                      and p not in self.gone], still_in, len(back))  # fmt: skip
         for player in out:
             if player in back:
                 self.gone.pop(player, None)
@@ -678,6 +683,29 @@ class _PoolCheck:
         self.out = swapped_rebuys(self.out, hand, in_turn, highest)  # one order, one finding
         return back
 
+    def unwritten(self, hand: Hand, out: list[str], still_in: list[str], taken: int) -> list[str]:
+        """``out``'s rebuys after ``hand`` with no ``rebuy`` row (audit/games/rebuyrow.py,
+        which says how they are read), after the ``taken`` rebuys recorded."""
+        no, after = hand.hand_no, self.by_no.get(hand.hand_no + 1)
+        highest = max((self.scores.get(p, 0) for p in still_in), default=0)
+        if after is None or not rebuyrow.allowed(self.pool, hand, still_in, self.leaving, highest):
+            return []
+        back = rebuyrow.seated_again(self.game, after, out)
+        for index, player in enumerate(back):
+            new, going = highest + 1 + taken + index, rebuyrow.going_in(after, player)
+            recorded = new if going is None else going
+            self.bought[player], self.rebuys = no, self.rebuys + 1
+            self.keep(player, new, recorded, f"when {player} rebought after hand {no}")
+            self.tally[player] = recorded
+            self.game = rebuyrow.read_in(self.game, no, player, recorded)  # its row lacking
+            self.add(
+                "pool.elimination", "elimination_score",
+                rebuyrow.words(self.game, player, no, after.hand_no, going, new, highest),
+                hand_id=after.hand_id, player_id=player,
+                expected=f"a rebuy event after hand {no}", recorded="no rebuy event",
+            )  # fmt: skip
+        return back
+
     # ---------------------------------------------------------------- splits
 
     def splits(self, hand: Hand, active: list[str], last: bool) -> None:
@@ -708,6 +736,8 @@ class _PoolCheck:
         self.split_after, self.was_split = no, True
         kw: dict[str, Any] = {"hand_id": hand.hand_id, "seq": split.seq}
         kind = split.split_kind or "auto"
+        made = True  # by the rules: a split they do not make owes no shares (split.py)
+        paid = split_paid(self.game)
         if kind == "manual" and auto_due:
             # 000_: once every player left is above it, the system splits automatically;
             # a split then recorded as manual is one wrong kind, not a manual split that
@@ -722,7 +752,7 @@ class _PoolCheck:
             )  # fmt: skip
             kind = "auto"
         elif kind == "manual":
-            manual_findings(self.add, pool, hand, events, active, scores, kw)
+            made = manual_findings(self.add, pool, hand, events, active, scores, kw, paid)
         elif not auto_due:
             # Offered (and accepted) first: a split by agreement recorded as automatic is one
             # wrong kind, and owes the agreed shares (a blind tester's correct manual shares
@@ -738,10 +768,11 @@ class _PoolCheck:
             )  # fmt: skip
             if agreed:
                 kind = "manual"
-                manual_findings(self.add, pool, hand, events, active, scores, kw)
+                made = manual_findings(self.add, pool, hand, events, active, scores, kw, paid)
         self.split_kind = kind
-        share_findings(self.add, self.game, pool, hand, active, scores, kind, split.seq,
-                       self.seat_order, self.rebuys)  # fmt: skip
+        if made:
+            share_findings(self.add, self.game, pool, hand, active, scores, kind, split.seq,
+                           self.seat_order, self.rebuys)  # fmt: skip
 
 
 def judge_pool(
@@ -757,7 +788,8 @@ def judge_pool(
     told = check.told if check.told is not None and check.told.winner is not None else None
     return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind,
                          frozenset(check.void), check.due_after,
-                         {hands[-1].hand_id: told_words(game.game_id, told)} if told else {})
+                         {hands[-1].hand_id: told_words(game.game_id, told)} if told else {},
+                         tuple(check.game.game_events[len(game.game_events):]))
 
 
 def check_pool(

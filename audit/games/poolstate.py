@@ -9,7 +9,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from audit.findings import Finding
-from audit.records import Hand
+from audit.records import Game, GameEvent, Hand
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,9 @@ class PoolJudgement:
     after which an auto split was due and not made (the money it owes: ``prize.SplitOwed``).
     ``told``: by hand_id, what the eliminations and winner that follow from that hand's
     refused verdict alone make of the game, said in its ``declare.verdict``
-    (audit/games/poolverdict.py)."""
+    (audit/games/poolverdict.py). ``unwritten``: the rebuys the record makes with no
+    ``rebuy`` row in game_events (the pool check's ``unwritten``), as the rows they lack,
+    numbered after the game's own; the ledger's entries count them (``with_rebuys``)."""
 
     findings: tuple[Finding, ...]
     standings: Mapping[int, Standing]
@@ -83,6 +85,15 @@ class PoolJudgement:
     void_rebuys: frozenset[int] = frozenset()
     due_after: int | None = None
     told: Mapping[str, str] = field(default_factory=dict)
+    unwritten: tuple[GameEvent, ...] = ()
+
+    def with_rebuys(self, game: Game) -> Game:
+        """``game`` with the rebuy rows it lacks (``unwritten``), as the ledger's entries
+        and prize are judged: the ledger's rebuy row of a player seated again is their
+        rebuy (docs/replay.md; schemas/money.md, step 4)."""
+        if not self.unwritten:
+            return game
+        return replace(game, game_events=[*game.game_events, *self.unwritten])
 
 
 class Gaps:

@@ -23,7 +23,7 @@ from typing import Any
 from audit.findings import Severity
 from audit.money import PAISA
 from audit.money import rake as rake_of
-from audit.records import Game, GameEvent, Hand
+from audit.records import Game, GameEvent, Hand, and_words
 from audit.rules.ruleset import PoolRules
 
 Add = Callable[..., None]
@@ -268,9 +268,15 @@ def manual_findings(
     active: list[str],
     scores: list[int],
     kw: dict[str, Any],
-) -> None:
+    paid: dict[str, Decimal] | None = None,
+) -> bool:
     """000_: a split by agreement needs its criteria met and every player left to accept
-    it (the one who offered it accepted by offering); ``kw`` names the split's event."""
+    it (the one who offered it accepted by offering); ``kw`` names the split's event.
+    Whether the rules make the split: one they do not make owes no shares, so its shares
+    are not judged as a second finding (``share_findings`` is not run on it), and the
+    finding on its criteria says what the ledger paid (``paid``, the split rows; until
+    2026-12-06 each share was judged as the rules' manual split would pay it, 88.00, 0.00
+    and 0.00 where that split is not allowed: a blind tester's four findings for one)."""
     no = hand.hand_no
     # The offer and the split it led to are one error when the criteria are unmet: the
     # split's finding names who offered it (a blind tester: the same need said twice).
@@ -282,9 +288,12 @@ def manual_findings(
     unmet = unmet_needs(pool, active, scores)
     if unmet is not None:
         key, need = unmet
+        shares = and_words([f"{p} {paid[p]}" for p in paid]) if paid else ""
+        money = (f", so by the rules the game goes on with no share owed (the ledger paid "
+                 f"{shares} in split shares)" if shares else "")  # fmt: skip
         add(
             "pool.split", key,
-            f"{lead}, but a manual split needs {need}.",
+            f"{lead}, but a manual split needs {need}{money}.",
             expected=f"{NO_MANUAL}{need}", recorded="manual split", **kw,
         )  # fmt: skip
     # 000_: every player accepts; the one who offered the split accepted it by offering.
@@ -309,6 +318,7 @@ def manual_findings(
                 hand_id=hand.hand_id, player_id=player, seq=kw["seq"],
                 expected="split_accept", recorded=None,
             )  # fmt: skip
+    return unmet is None and accepted >= set(active) and not rejected
 
 
 def share_findings(

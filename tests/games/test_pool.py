@@ -799,6 +799,40 @@ def test_manual_split_drop_difference() -> None:
     )
 
 
+def test_manual_split_min_score_a_split_against_its_criteria_owes_no_share_000() -> None:
+    """`pool_101.manual_split_min_score` (000_1729c72ad4c1f885.txt: 'Manual Split will be
+    enabled in 101 pool game, only when the Total Score ... greater than or equal to 61'):
+    made at 50, 70, 85, the split is one finding, saying what the ledger paid (90.00 each);
+    its shares are not judged as the agreed split would pay them (180.00, 90.00, 0.00), a
+    split the rules do not make owing none (docs/replay.md; a blind tester's F20: four
+    findings, three of them shares of 88.00, 0.00 and 0.00)."""
+    ledger = [("A", "split", "90.00"), ("B", "split", "90.00"), ("C", "split", "90.00")]
+    found = run(*pool_game([{"A": 50, "B": 70, "C": 85}], [*AGREED, ev(1, None, "manual")],
+                           ledger))  # fmt: skip
+    assert keys(found) == [("pool.split", "g1", "h1", None)]
+    assert found[0].message == (
+        "A offered a split after hand 1 and the game was split by agreement, but a manual "
+        "split needs every score at 61 or more (the lowest is 50), so by the rules the game "
+        "goes on with no share owed (the ledger paid A 90.00, B 90.00 and C 90.00 in split "
+        "shares)."
+    )
+    assert (found[0].expected, found[0].recorded) == (
+        "no manual split: it needs every score at 61 or more (the lowest is 50)", "manual split")
+
+
+def test_split_accept_a_split_not_accepted_owes_no_share_000() -> None:
+    """000_1729c72ad4c1f885.txt: 'Manual Split will only execute if all players accept'. C
+    rejects a split the record makes anyway, paid in equal shares: C's reject is the one
+    finding, the shares not judged as the agreed ones (120.00, 120.00, 30.00) of a split the
+    rules do not make (docs/replay.md)."""
+    events = [ev(1, "A", "split_offer"), ev(1, "B", "split_accept"), ev(1, "C", "split_reject"),
+              ev(1, None, "manual")]  # fmt: skip
+    ledger = [("A", "split", "90.00"), ("B", "split", "90.00"), ("C", "split", "90.00")]
+    found = run(*pool_game(MANUAL, events, ledger))
+    assert keys(found) == [("pool.split", "g1", "h1", "C")]
+    assert found[0].message.endswith("but C rejected the split.")
+
+
 # ---------------------------------------------------------------- the simulator
 
 

@@ -289,6 +289,58 @@ def test_pool_rebuy_a_rebuyer_never_dealt_in_again_is_one_finding_000() -> None:
     assert judge_pool(game, hands, RULES).winner == "A"
 
 
+def _rebuy_row_only(score: int = 51, ledger_row: bool = True) -> tuple[Any, Any]:
+    """C out at 105 after hand 2 rebuys at ``score`` (the rules' 51: 1 + B's 50), with the
+    ledger's rebuy row (``ledger_row``) but no rebuy game_events row; B out at 110 after
+    hand 3, C out after hand 4 (at 102 from 51), and A wins the prize of 4 entries (3
+    without the row)."""
+    points = [{"A": 0, "B": 20, "C": 80}, {"A": 0, "B": 30, "C": 25}, {"A": 0, "B": 60, "C": 10},
+              {"A": 0, "C": 41}]  # fmt: skip
+    events = [ev(2, "C", "eliminated", 105), ev(2, "C", "rebuy", score),
+              ev(3, "B", "eliminated", 110), ev(4, "C", "eliminated", score + 51),
+              ev(4, "A", "game_won")]  # fmt: skip
+    entries = 4 if ledger_row else 3
+    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"),
+              *([("C", "rebuy", "-100.00")] if ledger_row else []),
+              ("A", "prize", f"{90 * entries}.00"), (None, "rake", f"{10 * entries}.00")]
+    game, hands = pool_game(points, events, ledger, ended=True)
+    return replace(game, game_events=[e for e in game.game_events if e.action != "rebuy"]), hands
+
+
+def test_pool_elimination_a_rebuy_with_no_rebuy_row_is_one_finding_000() -> None:
+    """`pool_101.elimination_score`, `pool_101.rebuy_below` (000_: the player who lost 'has
+    an opportunity to Re-Buy', at 1 + the highest score still in). C, out at 105 after hand
+    2, is dealt into hand 3 at 51 with the ledger's rebuy row of 100.00 but no rebuy event:
+    the ledger and the scores say C rebought, so the missing row is the one finding; C is
+    back in at 51 and the ledger, which took C's rebuy and paid A the prize of 4 entries, is
+    right (a blind tester's F24: five findings, a pool.score that kept C out and three
+    critical ledger.balance on a ledger that balanced to the paisa)."""
+    game, hands = _rebuy_row_only()
+    (found,) = game_checks(game, hands, RULES)
+    assert keys([found]) == [("pool.elimination", "g1", "h3", "C")]
+    assert found.message == (
+        "C was eliminated after hand 2 and is seated in hand 3 with no rebuy event, but the "
+        "ledger's rebuy row of 100.00 for C and C's score of 51 going into hand 3 say C "
+        "rebought after hand 2: the rebuy's game_events row is missing."
+    )
+    assert (found.expected, found.recorded) == ("a rebuy event after hand 2", "no rebuy event")
+    judged = judge_pool(game, hands, RULES)
+    assert [(e.after_hand_no, e.player, e.action, e.score) for e in judged.unwritten] == [
+        (2, "C", "rebuy", 51)]
+    assert (judged.winner, judged.standings[2].rebuys, judged.standings[3].scores["C"]) == (
+        "A", 1, 61)
+    # a new score the record counts on from that is not the rules': said in the one finding
+    (off,) = game_checks(*_rebuy_row_only(60), RULES)
+    assert off.message.endswith(
+        "say C rebought after hand 2 (by the rules the new score is 51, 1 + the highest score "
+        "still in, 50): the rebuy's game_events row is missing.")
+    # with no ledger rebuy row, C stays out: seated without a rebuy, the one finding (not
+    # also C's score after hand 3, 61, "by the rules 105 + 10 = 115": C is out)
+    (seated,) = run(*_rebuy_row_only(ledger_row=False))
+    assert seated.message == (
+        "C was eliminated after hand 2 but is seated in hand 3 without a rebuy.")
+
+
 def test_pool_elimination_a_player_still_in_not_dealt_into_the_next_hand_is_one_finding_000(
 ) -> None:
     """`pool_101.elimination_score` (000_, 101 Pool: a player is out only at 101). C, at 30
