@@ -274,6 +274,8 @@ CONTRACT: dict[str, str] = {
     "games.ruleset": "names a preset shipped with the audit (log-format.md), or a platform "
     "ruleset loaded with --rules (docs/rulesets.md)",
     "games.ended_at": "null while the game is still running (log-format.md)",
+    "games.started_at": "when the game started: its ended_at, once set, is at or after it "
+    "(log-format.md, games.started_at, ended_at)",
     "hands.ended_at": "when the hand ended: at or after its started_at (log-format.md, "
     "hands.started_at, ended_at)",
     "games.max_players": "the table's size (log-format.md)",

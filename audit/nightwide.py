@@ -97,15 +97,17 @@ h AS (SELECT hand_id, game_id, hand_no, started_at FROM {hands}
       QUALIFY count(*) OVER (PARTITION BY hand_id) = 1)
 SELECT h.hand_id, h.game_id, h.hand_no, strftime(CAST(h.started_at AS TIMESTAMP), '{at}'),
        strftime(CAST(g.started_at AS TIMESTAMP), '{at}'),
-       strftime(CAST(g.ended_at AS TIMESTAMP), '{at}'),
+       strftime(CAST(g.ended_at AS TIMESTAMP), '{at}'), g.ended_at < g.started_at,
        (SELECT string_agg(o.game_id, ', ' ORDER BY o.game_id) FROM g o
         WHERE o.table_id = g.table_id AND o.game_id <> g.game_id
           AND o.started_at <= h.started_at AND (o.ended_at IS NULL OR h.started_at <= o.ended_at)),
        r.played
 FROM h JOIN g USING (game_id) LEFT JOIN refiled r ON r.hand_id = h.hand_id
-WHERE h.started_at < g.started_at OR h.started_at > g.ended_at
+WHERE h.started_at < g.started_at OR (h.started_at > g.ended_at AND g.ended_at >= g.started_at)
 ORDER BY h.game_id, h.hand_no, h.hand_id
 """
+"""Hands that started outside their game's time (``hand_times``): before its start, or after
+its end when that end is not before its start (``_GAME_BACKWARDS``: then the start alone)."""
 
 
 _BACKWARDS = """
@@ -116,6 +118,16 @@ QUALIFY count(*) OVER (PARTITION BY hand_id) = 1
 ORDER BY game_id, hand_no, hand_id
 """
 """Hands that ended before they started (``hand_times``): one of the two times is wrong."""
+
+_GAME_BACKWARDS = """
+SELECT game_id, strftime(CAST(started_at AS TIMESTAMP), '{at}'),
+       strftime(CAST(ended_at AS TIMESTAMP), '{at}')
+FROM (SELECT DISTINCT game_id, started_at, ended_at FROM {games} WHERE game_id IS NOT NULL)
+QUALIFY count(ended_at) OVER (PARTITION BY game_id) = 1 AND ended_at < started_at
+ORDER BY game_id
+"""
+"""Games rows that ended before they started (``hand_times``): one of the two times is wrong
+(a game written again while it runs is one game, its one ended row the one read)."""
 
 _NONE_REFILED = "SELECT NULL::VARCHAR AS hand_id, NULL::VARCHAR AS played WHERE false"
 """No hand read into another game: ``hand_times``' first, cheaper query."""
@@ -151,7 +163,9 @@ def hand_times(log: LogRoot) -> list[HandTime]:
     no finding naming the hand). Where the hand's time and number show the game it was
     played in, the staging reads it there (``audit.logs.refile``) and this finding is the
     one the mistake gives, saying so. Only the start is compared: a platform may end a
-    game at the declaration and its hand at the last show. One finding a hand (its game's
+    game at the declaration and its hand at the last show. A games row that ended before it
+    started is its own minor ``hand.time``, and its hands are compared with its start alone
+    (``_OUTSIDE``). One finding a hand (its game's
     rows repeated are the reader's to refuse). A hand id held by two hands rows (equal ones
     too) is quarantined with both (schemas/README.md), so neither row's time is judged: a
     blind tester's hand written again under another game got a ``hand.time`` from the
@@ -170,6 +184,8 @@ def hand_times(log: LogRoot) -> list[HandTime]:
                 if not rows:
                     break
             backwards = con.sql(_BACKWARDS.format(hands=hands, at="%Y-%m-%d %H:%M:%S")).fetchall()
+            reversed_games = con.sql(_GAME_BACKWARDS.format(games=games,
+                                                            at="%Y-%m-%d %H:%M:%S")).fetchall()
     except duckdb.Error as error:
         skipped = finding("check.skipped", game_id="", rule=contract("hands.game_id"),
                           message="hand.time (hands played outside their game's time) could"
@@ -177,11 +193,13 @@ def hand_times(log: LogRoot) -> list[HandTime]:
         return [HandTime("", "", None, skipped)]
     found: list[HandTime] = []
     seen: set[str] = set()
-    for hand_id, game_id, hand_no, began, start, end, fits, played in rows:
+    for hand_id, game_id, hand_no, began, start, end, reversed_game, fits, played in rows:
         if hand_id in seen:
             continue
         seen.add(hand_id)
         span = f"{start} to {end} UTC" if end is not None else f"from {start} UTC, still running"
+        if reversed_game:  # its games row's own finding says the end is wrong or the start
+            span = f"from {start} UTC"
         then = (f"; game {fits} of the same table was running then" if fits and ", " not in fits
                 else f"; games {fits} of the same table were running then" if fits else "")
         why = f": it may be another game's{then}"
@@ -217,6 +235,21 @@ def hand_times(log: LogRoot) -> list[HandTime]:
             severity=Severity.MINOR,
         )
         found.append(HandTime(hand_id, game_id, None, said))
+    for game_id, start, end in reversed_games:
+        # The games row's, not its hands': until 2026-12-06 a game that ended before it
+        # started was a major hand.time on its first hand, "outside its game's time (18:12:20
+        # to 17:12:20 UTC)" (a blind tester). Its hands are judged against its start only.
+        said = finding(
+            "hand.time",
+            game_id=game_id,
+            message=f"Game {game_id} ended at {end} UTC, before it started at {start} UTC: one "
+            "of its two times is wrong, so its hands were checked against its start only.",
+            expected=f"at or after {start} UTC",
+            recorded=f"{end} UTC",
+            rule=contract("games.started_at"),
+            severity=Severity.MINOR,
+        )
+        found.append(HandTime("", game_id, None, said))
     return found
 
 

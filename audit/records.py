@@ -218,6 +218,22 @@ class Game:
     lost_rows: tuple[str, ...] = ()
     """``game_events`` and/or ``ledger`` when a row of that table naming this game was
     quarantined (input.row): the checks resting on that table are not run."""
+    gameless: tuple[str, ...] = ()
+    """The night's hands rows whose ``game_id`` is null, as "hands row R of F"
+    (``Staged.gameless``): a hand this game lacks may be one of them, and its
+    ``game.unchecked`` names them (``unit.incomplete``)."""
+
+    def unnamed(self, *, alone: bool = False) -> str:
+        """`` (hands row R of F has a null game_id: it may be one of its hands)`` when the
+        night has hands rows that name no game (``gameless``), else "": where a hand the game
+        lacks may be. ``alone``: the game has no hand, said whole ("no hands row names it
+        (...)"), not that the hands table holds none of its hands, which it may (b84)."""
+        if not self.gameless:
+            return ""
+        rows, one = and_more(self.gameless), len(self.gameless) == 1
+        said = (f" ({rows} has a null game_id: it may be one of its hands)" if one
+                else f" ({rows} have a null game_id: they may be some of its hands)")  # fmt: skip
+        return f"no hands row names it{said}" if alone else said
 
 
 class Shuffle(NamedTuple):

@@ -177,7 +177,7 @@ class UnitAudit:
 def _quarantined(hand: Hand, game: Game | None, reason: str) -> HandRow:
     return HandRow(
         hand_id=hand.hand_id,
-        game_id=hand.game_id,
+        game_id=hand.game_id or None,  # "": its row names no game (null, not "": b84)
         hand_no=hand.hand_no or None,  # 0: its hands row is lost, its number unknown
         format=game.format if game else None,
         ruleset=game.ruleset if game else None,
@@ -374,8 +374,8 @@ def incomplete(game: Game, hands: list[Hand], lost: Sequence[str] = ()) -> list[
     be in play: it is left out of the game's checks rather than counted missing. ``lost``:
     the hands files that could not be read, named where a hands row is missing (the game
     view said "the hands table holds none of its hands" and not where they may be: a
-    blind tester)."""
-    where = may_be_in(lost)
+    blind tester); else the rows naming no game (``Game.unnamed``, b84)."""
+    where = may_be_in(lost) or game.unnamed()
     if game.running and hands and hands[-1].quarantine is not None:
         hands = hands[:-1]
     why = [f"hand {h.hand_id} could not be replayed ({h.quarantine})" for h in hands
@@ -392,8 +392,8 @@ def incomplete(game: Game, hands: list[Hand], lost: Sequence[str] = ()) -> list[
     if after > last:
         why.append(f"its game events follow hand no. {after}, which the hands table does not "
                    f"hold{where}")  # fmt: skip
-    if not hands and not game.running:
-        why.append(f"the hands table holds none of its hands{where}")
+    if not hands and not game.running:  # a hands row naming no game may be one (b84)
+        why.append(game.unnamed(alone=True) or f"the hands table holds none of its hands{where}")
     return why
 
 
@@ -448,7 +448,7 @@ def game_checks(
     if gaps:
         more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
         # Two hands holding one hand number, or a hand number the hands table lacks between
-        # two it holds with no unreadable hands file to hold it, is the platform's own
+        # two it holds with no unreadable file or row of no game to hold it, is the platform's own
         # record at fault, which no other finding reports: major, so that a night does not
         # pass on it (blind testers: a points game's money went unchecked with exit 0, for
         # a number held twice and for a gap). Hands missing before the first held may be
@@ -456,7 +456,7 @@ def game_checks(
         # replayed has its own finding; the game's is then a note.
         numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
         first, last = min(numbers, default=0), max(numbers, default=0)
-        gap = not damaged.get("hands") and bool(numbers) and len(numbers) < last - first + 1
+        gap = not (damaged.get("hands") or game.gameless) and 0 < len(numbers) < last - first + 1
         shared = gap or any(count > 1 for count in numbers.values())
         found += [] if said else [game_unchecked(
             game, f"The game-level checks of game {game.game_id} (scores, chips and money "

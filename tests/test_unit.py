@@ -406,3 +406,82 @@ def test_deal_shoes_a_hand_its_shoe_cannot_deal_is_judged_on_its_shoe_alone(
         ("its recorded shoe is too short to deal, so the rules give no outcome and no amount",
          "", (), False)}  # fmt: skip
     assert "did not finish" not in render_text(view)
+
+
+def test_hands_game_id_a_null_game_id_is_one_input_row_and_no_game_named_nothing(
+    tmp_path: Path,
+) -> None:
+    """log-format.md: `hands.game_id` names the game a hand was dealt in. g2's one hand,
+    h3, is written with a null game_id: its `input.row` is the finding, and hands.parquet
+    gives the hand a null game_id (schemas/output.md: `string ?`), not "". g2, which then
+    has no hand, is not said to have none in the hands table, which may hold it: its
+    `game.unchecked` names the row (a blind tester: a `game.unchecked` of a game named "",
+    and g2's saying "the hands table holds none of its hands"). explain says the same of
+    g2. A row naming no game is its own finding, so a hand number it may fill is no major
+    gap (g1's hand no. 2 below)."""
+    logs = _table_of_two_games(tmp_path)
+    (h3,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h3"]
+    h3["game_id"] = None
+    root = logs.write()
+    out = tmp_path / "out"
+    summary = replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    findings = [f for f in pq.read_table(out / "findings.parquet").to_pylist()
+                if f["check"] != "check.skipped"]  # fmt: skip
+    assert [(f["check"], f["game_id"], f["hand_id"]) for f in findings] == [
+        ("input.row", "", "h3"), ("game.unchecked", "g2", None)]
+    where = findings[0]["message"].removesuffix(": game_id is null")
+    assert where.startswith("hands row ")
+    assert findings[1]["severity"] == "info"
+    assert findings[1]["message"] == (
+        "The game-level checks of game g2 (scores, chips and money against its hands) were "
+        f"not run: no hands row names it ({where} has a null game_id: it may be one of its "
+        "hands).")
+    assert [f.message for f in find_game(root, "g2").findings] == [findings[1]["message"]]
+    hands = {r["hand_id"]: r for r in pq.read_table(out / "hands.parquet").to_pylist()}
+    assert (hands["h3"]["game_id"], hands["h3"]["status"]) == (None, "quarantined")
+    assert summary.exit_status == 1  # the input.row, major
+    h3["game_id"] = "g2"
+    logs.quick_hand("h4", game_id="g1", hand_no=3)
+    (h2,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h2"]
+    h2["game_id"] = None
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (unchecked,) = [f for f in findings if f["check"] == "game.unchecked"]
+    assert (unchecked["game_id"], unchecked["severity"]) == ("g1", "info")
+    assert "no hand no. 2 of it was read from the hands table (hands row " in unchecked["message"]
+    assert "has a null game_id: it may be one of its hands)" in unchecked["message"]
+
+
+def test_games_started_at_a_game_that_ended_before_it_started_is_one_minor_finding(
+    tmp_path: Path,
+) -> None:
+    """log-format.md (games: started_at, ended_at): g2's games row is written as ending an
+    hour before it started. One minor `hand.time` says so of the games row, naming both
+    times, as of a hand that did (a blind tester: a major `hand.time` on g2's blameless
+    hand, "outside its game's time (20:00:00 to 19:00:00 UTC)"). Its hands are compared with
+    its start alone: h3, after it, is fine; a hand before it is still said, from the start."""
+    logs = _table_of_two_games(tmp_path)
+    (g2,) = [r for r in logs.rows["games"] if r["game_id"] == "g2"]
+    g2["ended_at"] = g2["started_at"] - timedelta(hours=1)
+    root = logs.write()
+    out = tmp_path / "out"
+    summary = replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    (timed,) = [f for f in findings if f["check"] != "check.skipped"]
+    assert (timed["check"], timed["severity"], timed["game_id"], timed["hand_id"]) == (
+        "hand.time", "minor", "g2", None)
+    assert (timed["expected"], timed["recorded"]) == (
+        "at or after 2026-11-29 20:00:00 UTC", "2026-11-29 19:00:00 UTC")
+    assert timed["message"] == (
+        "Game g2 ended at 2026-11-29 19:00:00 UTC, before it started at 2026-11-29 20:00:00 "
+        "UTC: one of its two times is wrong, so its hands were checked against its start only.")
+    assert timed["rule"].startswith("games.started_at: ")
+    assert summary.exit_status == 0
+    assert [f.message for f in find_game(root, "g2").findings] == [timed["message"]]
+    (h3,) = [r for r in logs.rows["hands"] if r["hand_id"] == "h3"]
+    h3["started_at"] = T0 + timedelta(hours=1, minutes=50)
+    replay_logs(logs=logs.write(), out=out, workers=1, progress=False, fairplay=False)
+    findings = pq.read_table(out / "findings.parquet").to_pylist()
+    assert [f["message"] for f in findings if f["check"] == "hand.time"] == [timed["message"], (
+        "Hand h3 (hand no. 1 of game g2) started at 2026-11-29 19:50:00 UTC, outside its game's "
+        "time (from 2026-11-29 20:00:00 UTC): it may be another game's.")]

@@ -93,6 +93,9 @@ class Staged:
     hand (its ``hand_id`` null), as "results row R of F": a hand lacking that player's
     results row may be the one it belongs to, so it is quarantined, not judged
     (``Bucket._hand_problems``)."""
+    gameless: list[str] = field(default_factory=list)
+    """The hands rows whose ``game_id`` is null, as "hands row R of F" (their ``input.row``
+    says each): a hand a game lacks may be one of them (``Game.gameless``)."""
     partitions: int = 1
     """Folders per staged table: bucket b's rows are in folder ``part=b % partitions``,
     with their ``bucket`` column (rows of no bucket, -1, in ``part=-1``)."""
@@ -157,6 +160,7 @@ class Bucket:
 
     def __init__(self, staged: Staged, bucket: int, quarantine: list[QuarantineRow]) -> None:
         self.staged, self.quarantine = staged, quarantine
+        self.gameless = tuple(staged.gameless)  # one tuple shared by every game (Game.gameless)
         self.folded: set[str] = set()  # hands put aside by refused files alone
         frame = {table: self._read(table, bucket) for table in _STAGED}
         events = _in_seq_order(frame["events"])
@@ -311,7 +315,10 @@ class Bucket:
         has one. Until 2026-12-06 its hands were quarantined and nothing said its
         game-level checks were not run (a blind tester: with every games row lost, run.json
         counted no game unchecked and the report said so)."""
-        if game_id in self.game_rows:
+        if game_id in self.game_rows or not game_id:
+            # Not the hands whose row names no game (``Staged.gameless``): each row's
+            # input.row says it, and a game named "" is no game (until 2026-12-06 they were
+            # a game.unchecked of "game " beside it: a blind tester).
             return None
         if game_id in self.known_games:
             why = self.staged.game_reasons.get(game_id)
@@ -327,6 +334,7 @@ class Bucket:
             game_events=self.game_events.get(game_id, []),
             ledger=self.ledger.get(game_id, []),
             lost_rows=self.lost_rows.get(game_id, ()),
+            gameless=self.gameless,
         )
 
     def _quarantine(self, row: _HandRow, hand: Hand, has_game: bool) -> str | None:

@@ -70,6 +70,8 @@ def collect_quarantine(
             reason = f"{table} row {row} of {one_line(file)}: {describe(table, problems)}"
             out.append(QuarantineRow(table, file, row, hand, game, "input.row", reason,
                                      seq, player))  # fmt: skip
+            if table == "hands" and game is None:  # may be a hand a game lacks (Game.gameless)
+                staged.gameless.append(f"hands row {row} of {one_line(file)}")
             if hand is not None and table in HAND_TABLES:
                 staged.hand_reasons.setdefault(hand, reason)
             elif table == "results" and hand is None:  # its hand_id is null

@@ -778,11 +778,13 @@ def _create_views(
     )
     if game is not None:
         keep = f"game_id = {literal(game)}"
-        if table == "hands":  # as the night reads them (``night_refiled``, ``_stage``)
+        if table == "hands":  # as the night reads them (``night_refiled``, ``_stage``), and
+            # the rows naming no game, which may be its hands (``Staged.gameless``)
             keep = (f"({keep} AND (hand_id IS NULL"
                     " OR hand_id NOT IN (SELECT hand_id FROM night_refiled)))"
                     " OR hand_id IN (SELECT hand_id FROM night_refiled"
-                    f" WHERE played = {literal(game)})")  # fmt: skip
+                    f" WHERE played = {literal(game)})"
+                    " OR game_id IS NULL")  # fmt: skip
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
             hands = [row[0] for row in con.sql("SELECT DISTINCT hand_id FROM raw_hands").fetchall()]
             keep = f"hand_id IN ({', '.join(literal(h) for h in hands if h) or 'NULL'})"

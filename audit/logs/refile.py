@@ -7,7 +7,8 @@ ledger of a game that had done nothing wrong blamed, critical, in 49 of them. Th
 read as the game's it was played in when three facts agree (``REFILED``):
 
 - it started outside its recorded game's time (``started_at`` before the game's start or
-  after its end: the ``hand.time`` check, ``audit.nightwide``);
+  after its end, when that end is not before the start: the ``hand.time`` check,
+  ``audit.nightwide``);
 - exactly one other game of the same table was running then, and its other hands, if it
   has any, seat one of the hand's players at least (a blind tester's hand whose start was
   written wrong, into a game its players never sat in, was moved there);
@@ -34,7 +35,8 @@ outside AS (SELECT h.hand_id, min(h.game_id) AS game_id, min(h.hand_no) AS hand_
                    any_value(list_transform(h.seats, lambda s: s.player_id)) AS players
             FROM {hands} h JOIN g USING (game_id)
             WHERE h.hand_id IS NOT NULL AND h.hand_no IS NOT NULL
-              AND (h.started_at < g.started_at OR h.started_at > g.ended_at)
+              AND (h.started_at < g.started_at
+                   OR (h.started_at > g.ended_at AND g.ended_at >= g.started_at))
             GROUP BY h.hand_id HAVING count(DISTINCT h.game_id) = 1
               AND count(DISTINCT h.hand_no) = 1 AND count(DISTINCT h.started_at) = 1),
 fits AS (SELECT o.hand_id, min(r.game_id) AS played, count(*) AS games
