@@ -285,6 +285,10 @@ class GameUnit:
     """Its hands quarantined only because files refused tonight held their rows, or its
     games row (``QuarantineRow.refused``): the files' ``input.file`` findings say so, and
     the game gets no ``game.unchecked`` for them."""
+    lacking: tuple[str, ...] = ()
+    """The events files refused tonight whose hands are found by what they lack
+    (``Staged.lacking``): a hand whose events stop before it ends is theirs to say, as
+    ``refused``'s hands are."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from audit.errors import RulesetError
-from audit.findings import (
-    Finding,
-    Severity,
-    contract,
-    finding,
-    may_be_in,
-    worst,
-)
+from audit.findings import Finding, Severity, contract, finding, may_be_in, worst
 from audit.games.deals import judge_deals
 from audit.games.formats import out_of_format
 from audit.games.gamerow import read_games_row
@@ -297,7 +290,8 @@ def _audited(
             # so its replay proves nothing (a turn.order alarm about data not read).
             last = hand.events[-1].seq if hand.events else None
             _quarantine_hand(out, hand, f"hand {hand.hand_id}'s events stop at seq {last} "
-                             f"before the hand ends{may_be_in(lost_events)}")  # fmt: skip
+                             f"before the hand ends{may_be_in(lost_events)}",
+                             refused=unit.lacking)  # its refused file's input.file says it
             continue
         if rules.kind == "open-melds":
             out.pile += replay.pile_facts()
@@ -319,7 +313,7 @@ def _audited(
             game_events=events, damaged=damaged, expected=out.rules_say(),
             ledger_rows=ledger_rows, undealt=[h.hand.hand_id for h in out.hands
                                               if h.audit is not None and not h.audit.replay.dealt],
-            refused=unit.refused,
+            refused=unit.refused | {q.hand_id or "" for q in out.quarantine if q.refused},
         )  # fmt: skip
         for item in out.hands if told else ():  # what follows from a hand's refused verdict
             words = told.get(item.hand.hand_id)
@@ -351,14 +345,16 @@ def _audited(
     return out
 
 
-def _quarantine_hand(out: UnitAudit, hand: Hand, why: str, together: str | None = None) -> None:
+def _quarantine_hand(out: UnitAudit, hand: Hand, why: str, together: str | None = None,
+                     refused: tuple[str, ...] = ()) -> None:  # fmt: skip
     """The hand is not replayed: a quarantined row in hands.parquet, and a quarantine row
-    unless the reader has listed it already (``together``: ``QuarantineRow.together``)."""
+    unless the reader has listed it already (``together``, ``refused``: QuarantineRow's)."""
     out.hands.append(HandAudited(hand, why, None, _quarantined(hand, out.game, why)))
     if hand.quarantine is None:  # the reader has not listed it: its admission did
         hand.quarantine = why  # and the game's checks see a hand that could not be judged
         out.quarantine.append(QuarantineRow("hands", None, None, hand.hand_id, hand.game_id,
-                                            "input.hand", why, together=together))  # fmt: skip
+                                            "input.hand", why, together=together,
+                                            refused=refused))  # fmt: skip
 
 
 def opening_players(hands: Sequence[Hand]) -> int | None:
@@ -441,12 +437,16 @@ def game_checks(
                 rule=contract("games.ended_at"),
             )
         )
-    gaps = incomplete(game, hands, damaged.get("hands", ()))
-    # Hands a refused file alone took out: its input.file says so, not a game's (blind tester).
-    said = bool(refused) and not game.running and len(gaps) == len(aside := [  # most: no list
-        h for h in hands if h.quarantine]) and all(h.hand_id in refused for h in aside)
-    if gaps:
-        more = f" (and {len(gaps) - 1} more)" if len(gaps) > 1 else ""
+    gaps, numbers = incomplete(game, hands, damaged.get("hands", ())), Counter(
+        h.hand_no for h in hands if h.hand_no > 0)  # fmt: skip
+    # Hands a refused file alone took out, and the numbers missing those of them placed here
+    # by sessions (hand_no 0) may hold: its input.file says so, not a game's (blind testers).
+    aside = [h for h in hands if h.quarantine] if refused and not game.running else []
+    top = max([*numbers, *(e.after_hand_no for e in game.game_events)], default=0) if aside else 0
+    said = bool(aside) and all(h.hand_id in refused for h in aside) and max(numbers.values(),
+        default=1) == 1 and top - len(numbers) <= sum(h.hand_no == 0 for h in aside)  # fmt: skip
+    if gaps:  # "more" reasons, not hands (until 2026-12-06 "(and 3 more)" of a game of 3)
+        more = f" (and {len(gaps) - 1} more reason{'s' * (len(gaps) > 2)})" * (len(gaps) > 1)
         # Two hands holding one hand number, or a hand number the hands table lacks between
         # two it holds with no unreadable file or row of no game to hold it, is the platform's own
         # record at fault, which no other finding reports: major, so that a night does not
@@ -454,7 +454,6 @@ def game_checks(
         # a number held twice and for a gap). Hands missing before the first held may be
         # an earlier batch's (a game that ran on from it); a hand that could not be read or
         # replayed has its own finding; the game's is then a note.
-        numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
         first, last = min(numbers, default=0), max(numbers, default=0)
         gap = not (damaged.get("hands") or game.gameless) and 0 < len(numbers) < last - first + 1
         shared = gap or any(count > 1 for count in numbers.values())

@@ -84,6 +84,10 @@ class Staged:
     table whose ``hand_id`` column still reads (``quarantine.refused_hands``)."""
     refused_in: dict[str, set[str]] = field(default_factory=dict)
     """Hand -> the refused files of ``refused`` that hold its rows."""
+    handless: dict[str, list[str]] = field(default_factory=dict)
+    """Table (events, results) -> its refused files whose ``hand_id`` column cannot be read
+    either (not Parquet, empty, truncated): their hands are found by what they lack
+    (``lacking``)."""
     unread: frozenset[str] = frozenset()
     """The files of ``damaged`` refused tonight (``LogRoot.unread``: not an earlier nightly
     night's), whose ``input.file`` findings say what they took out
@@ -108,6 +112,18 @@ class Staged:
         was 77 of them)."""
         lost = self.damaged.get("hands", ())
         return tuple(lost) if lost and all(f in self.unread for f in lost) else ()
+
+    def lacking(self, table: str) -> tuple[str, ...]:
+        """The files of ``table`` (events, results) refused tonight whose hands are found by
+        what they lack (``handless``): a hand lacking rows of ``table`` may have had them
+        there, and their ``input.file`` findings say so (``QuarantineRow.refused``); none
+        when one was refused on an earlier nightly night (each such hand is then its own
+        ``input.hand``). Nothing tells such a hand from one that lacks its rows for another
+        reason the same night (any split into files reads the same): both are counted
+        with the file, each keeping its reason in quarantine.parquet (a blind tester: one
+        truncated events file was 111 ``input.hand`` and 87 ``game.unchecked``)."""
+        files = self.handless.get(table, ())
+        return tuple(files) if files and all(f in self.unread for f in files) else ()
 
     def where(self, key: int) -> tuple[str, int]:
         return self.files[key >> ROW_BITS], key & ((1 << ROW_BITS) - 1)
@@ -274,8 +290,9 @@ class Bucket:
     ) -> list[GameUnit]:
         events = _records(self.events.slice(start[1], size[1]), Event)
         results = _records(self.results.slice(start[2], size[2]), Result)
-        units = {game: GameUnit(game, self._game(game), [], self._game_lost(game))
-                 for game in games}  # fmt: skip
+        lacking = self.staged.lacking("events")  # a hand's events may stop where it was
+        units = {game: GameUnit(game, self._game(game), [], self._game_lost(game),
+                                lacking=lacking) for game in games}  # fmt: skip
         e = r = 0
         for row in map(_HandRow._make, self.hands.slice(start[0], size[0]).iter_rows()):
             # A bad hands row keeps only its ids: its other values may be nulls or bad codes.
@@ -344,14 +361,14 @@ class Bucket:
             reasons.append(self.staged.hand_reasons[row.hand_id])
         if row.copies > 1:
             reasons.append(f"hand {one_line(row.hand_id)} appears {row.copies} times in hands")
-        found, blamed, together = self._hand_problems(row, hand, has_game)
+        found, blamed, together, lacks = self._hand_problems(row, hand, has_game)
         if found:
             problem = "; ".join(found)
             game = row.game or None
             table, file, index = "hands", None, None
             if blamed is not None:  # a repeated row: named where it is in the input
                 table, (file, index) = blamed[0], self.staged.where(blamed[1])
-            refused = () if reasons else self._refused_only(row, has_game, len(found))
+            refused = () if reasons else self._refused_only(row, has_game, len(found), lacks)
             self.quarantine.append(
                 QuarantineRow(table, file, index, row.hand_id, game, "input.hand", problem,
                               together=together if len(found) == 1 else None, refused=refused)
@@ -360,12 +377,18 @@ class Bucket:
                 self.folded.add(row.hand_id)
         return "; ".join(reasons + found) or None
 
-    def _refused_only(self, row: _HandRow, has_game: bool, problems: int) -> tuple[str, ...]:
+    def _refused_only(
+        self, row: _HandRow, has_game: bool, problems: int, lacks: list[str]
+    ) -> tuple[str, ...]:
         """The files refused tonight that explain each of the hand's ``problems`` (its rows
-        in them, ``Staged.refused``; its game's games row may be in one), or none: a problem
-        of its own is said in its own finding (``QuarantineRow.refused``)."""
+        in them, ``Staged.refused``; its game's games row may be in one; rows it lacks of a
+        table in ``lacks``, whose refused files' hands are found so, ``Staged.lacking``), or
+        none: a problem of its own is said in its own finding (``QuarantineRow.refused``)."""
         staged, files = self.staged, set[str]()
         explained = 0
+        for table in lacks:
+            files.update(lacked := staged.lacking(table))
+            explained += bool(lacked)
         if row.game and not has_game and row.game not in self.known_games:
             files.update(staged.damaged.get("games", ()))
             explained += bool(staged.damaged.get("games"))
@@ -390,13 +413,14 @@ class Bucket:
 
     def _hand_problems(
         self, row: _HandRow, hand: Hand, has_game: bool
-    ) -> tuple[list[str], tuple[str, int] | None, str | None]:
+    ) -> tuple[list[str], tuple[str, int] | None, str | None, list[str]]:
         """The hand's own problems; the table and ``_k`` of the input row they blame when
-        that is one row repeated (a seq, a player's results row), else None; and, when its
-        game has no games row to be read in, that problem said of all the game's hands
+        that is one row repeated (a seq, a player's results row), else None; when its game
+        has no games row to be read in, that problem said of all the game's hands
         (``QuarantineRow.together``: a blind tester's game without its games row was one
-        finding for each of its hands)."""
-        name, found = f"hand {one_line(row.hand_id)}", []
+        finding for each of its hands); and the table of each problem that is rows it lacks
+        (no events, a gap in seq, no results row), which a refused file may have held."""
+        name, found, lacks = f"hand {one_line(row.hand_id)}", [], []
         blamed: tuple[str, int] | None = None
         together = None
         if row.game and not has_game:
@@ -416,6 +440,7 @@ class Bucket:
             found.append(refused["events"])
         elif row.n_events == 0:
             found.append(f"{name} has no events" + self._lost("events"))
+            lacks.append("events")
         elif not row.seq_ok:
             seqs, keys = self.broken_seqs[row.h]
             repeat = repeated_seq(seqs)
@@ -423,16 +448,20 @@ class Bucket:
                 found += seq_problem(name, seqs)
                 blamed = ("events", keys[repeat])
             else:  # seqs missing at its start or between two: the rows not read may hold them
-                found += [problem + self._lost("events") for problem in seq_problem(name, seqs)]
+                gaps = seq_problem(name, seqs)
+                found += [problem + self._lost("events") for problem in gaps]
+                lacks += ["events"] * len(gaps)
         if "results" in refused:
             found.append(refused["results"])
         elif row.n_results == 0:
             found.append(f"{name} has no results" + self._lost("results"))
+            lacks.append("results")
         elif self.staged.damaged.get("results") and row.ok and row.seats_ok:
             absent = hand.without_result()
             if absent:  # not a score.outcome alarm: the rows may be in the file not read
                 found.append(f"{name} has no results row for {', '.join(absent)}"
                              + self._lost("results"))  # fmt: skip
+                lacks.append("results")
         elif self.staged.nameless and row.ok and row.seats_ok and (
             lacking := [(p, where) for p in hand.without_result()
                         if (where := self._nameless(p)) is not None]
@@ -446,7 +475,7 @@ class Bucket:
         elif not row.results_unique:
             found.append(results_problem(name, [result.player for result in hand.results]))
             blamed = blamed or ("results", self.repeated_results[row.h])
-        return found, (blamed if len(found) == 1 else None), together
+        return found, (blamed if len(found) == 1 else None), together, lacks
 
 
 def _records(frame: pl.DataFrame, kind: type[_T]) -> list[_T]:

@@ -224,17 +224,21 @@ def refused_hands(
     """Hands with rows in an events or results file that was refused (``staged.damaged``)
     but whose ``hand_id`` column still reads (a file refused for another column's type or
     a corrupt page elsewhere), into ``staged.refused``: ``Bucket`` quarantines each naming
-    the file, as its replay would lack those rows. Where the column cannot be read either,
-    the hands are found by what they lack (no events, no results row for a seated
-    player); without this a hand whose last events were in the file and that still looked
-    whole was judged on the rows left (a blind tester's refused file holding a last show).
+    the file, as its replay would lack those rows. Where the column cannot be read either
+    (``staged.handless``), the hands are found by what they lack (no events, no results row
+    for a seated player); without this a hand whose last events were in the file and that
+    still looked whole was judged on the rows left (a blind tester's refused file holding a
+    last show).
     ``sources``: where the files an earlier nightly night refused are (not under ``root``;
     None: gone, their hands found by what they lack)."""
     sources = sources or {}
     for table in ("events", "results"):
         for rel in staged.damaged.get(table, ()):
             path = sources[rel] if rel in sources else root / rel
-            for hand in sorted(_hand_ids(path) if path is not None else ()):
+            hands = _hand_ids(path) if path is not None else None
+            if hands is None:
+                staged.handless.setdefault(table, []).append(rel)
+            for hand in sorted(hands or ()):
                 staged.refused_in.setdefault(hand, set()).add(rel)
                 staged.refused.setdefault(hand, {}).setdefault(
                     table,
@@ -243,17 +247,17 @@ def refused_hands(
                 )
 
 
-def _hand_ids(path: Path) -> set[str]:
-    """The hand ids of a refused file's ``hand_id`` column; none when it cannot be read
+def _hand_ids(path: Path) -> set[str] | None:
+    """The hand ids of a refused file's ``hand_id`` column; None when it cannot be read
     (nor from what is not a regular file: opening a pipe named ``*.parquet`` waits for a
     writer for ever, and a blind tester's run hung there)."""
     if not path.is_file():
-        return set()
+        return None
     try:
         column = pq.ParquetFile(path).read(columns=["hand_id"]).column("hand_id")
         values = pc.unique(pc.cast(column, pa.string()).combine_chunks()).to_pylist()
     except (pa.ArrowException, OSError, ValueError, KeyError):
-        return set()
+        return None
     return {v for v in values if v is not None}
 
 
