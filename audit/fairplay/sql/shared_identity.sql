@@ -10,6 +10,16 @@
 -- Benjamini-Hochberg correction, so an address many accounts share needs stronger evidence;
 -- an identifier of more than $max_accounts accounts (a carrier or public network) is not
 -- tested.
+-- A device is one screen: two people who share it use it in turn, never at one table at the
+-- same moment. So a pair sharing a device is also tested on the games at one table where
+-- both were connected through it at once (their sessions on it overlap in time): the only
+-- innocent way is a device_id that is not one device (a fingerprint collision), whose
+-- chance is taken as (accounts on it - 1) / ($max_accounts - 1), certain where an
+-- identifier counts as public; given a collision, the two meet as random seating puts
+-- them together. The pair's p-value is the smaller of this one and the one above,
+-- doubled (Bonferroni). (Until 2026-12-06 a device counted as an address: a blind tester's one
+-- person on P025 and P026, one device at once in 5 games of 14 each, against 1.16
+-- expected for two regulars of one lobby, was tested and not suspected.)
 -- Benign reading: a family or flatmates who share a device or a connection.
 -- A game counts only where both accounts were dealt into it (seated in a replayed hand of
 -- it, the table ``seat``), as co-seating counts its games and its expectation: a sessions
@@ -48,12 +58,26 @@ WITH ident AS (
      AND x.player_id < y.player_id
     JOIN accounts n ON n.kind = x.kind AND n.value = x.value
     GROUP BY ALL
+), seated AS (
+    SELECT DISTINCT player_id, game_id FROM seat
+), at_once AS (  -- both dealt into the game, both on one device at the same moment
+    SELECT x.player_id AS a, y.player_id AS b, count(DISTINCT x.game_id) AS at_once,
+           min(n.accounts) AS device_accounts
+    FROM sess x JOIN sess y
+      ON x.game_id = y.game_id AND x.device_id = y.device_id AND x.player_id < y.player_id
+     AND x.joined_at < y.left_at AND y.joined_at < x.left_at
+    JOIN accounts n ON n.kind = 'device' AND n.value = x.device_id
+    JOIN seated u ON u.player_id = x.player_id AND u.game_id = x.game_id
+    JOIN seated v ON v.player_id = y.player_id AND v.game_id = x.game_id
+    GROUP BY ALL
 )
 SELECT s.a, s.b, s.device, s.ip, s.accounts,
        coalesce(t.games, 0) AS games, coalesce(t.device_games, 0) AS device_games,
-       coalesce(c.expected, 0.0) AS expected
+       coalesce(o.at_once, 0) AS at_once, coalesce(o.device_accounts, s.accounts)
+       AS device_accounts, coalesce(c.expected, 0.0) AS expected
 FROM shared s
 LEFT JOIN same_table t USING (a, b)
+LEFT JOIN at_once o USING (a, b)
 LEFT JOIN co_seat c USING (a, b)
 ORDER BY a, b
 
