@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -25,6 +26,7 @@ from audit.fairplay.engine import (
     Words,
     column,
     create_table,
+    ids,
     run_sql,
     screened,
     suspicions,
@@ -92,8 +94,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
     steps = {"seats": "chip_seat", "players": "chip_player", "sizes": "chip_size"}
-    pairs_in_parts(con, settings, "chip_dumping", steps, "SELECT sum(n - 1) FROM chip_seat",
-                   "chip_pairs")  # fmt: skip
+    pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs", keep=True)
 
     sizes: set[int] = set()  # the night's hand sizes, where several: the benign reading
 
@@ -132,6 +133,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             decided * share, col["b_won"], flow, min_p=np.power(share, decided),
         )  # fmt: skip
 
+    _second_pass(con, settings, test)
     found, flows = _moving(con, settings, "chip_pairs", test)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
@@ -170,6 +172,36 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     )  # fmt: skip
     return suspicions(con, "chip_dumping", found, settings, words, players=pair, text=text,
                       money=flows.money)  # fmt: skip
+
+
+_MEETINGS = "SELECT sum(n - 1) FROM chip_seat"
+"""Chip dumping's meetings of two players in a hand, for its pairs' parts."""
+
+
+def _second_pass(
+    con: duckdb.DuckDBPyConnection, settings: Settings, test: Callable[[pa.Table], Hypotheses]
+) -> None:
+    """Chip dumping's pairs table ``chip_pairs`` again, leaving out each player's hands
+    dealt with a partner the first pass suspected (significant at ``BEYOND_ALPHA`` after
+    Benjamini-Hochberg, the effect floor beaten), both ways: from the player's own record
+    and from every other pair's count, never from the count of the two. A dumper's hands
+    thrown to the partner made the dumper weak by their own results, and an ordinary run
+    of wins against them a dumping (until 2026-12-06: a blind tester's P062, who lost all
+    58 hands one of them won to P063, made honest P070 a dumper to P062, 15 of 19 against
+    6.7 expected, q = 0.0066, and a ring of the three). Left in the other pairs' counts,
+    the partner's wins at the dumper's table, against a record without the gifts, made
+    dumpers of the third players there (synthetic nights). Nothing suspected on the first
+    pass, the first pass's table stands: the same bits."""
+    guard = replace(settings, thresholds=replace(settings.thresholds, report=BEYOND_ALPHA))
+    first = screened(con, "chip_pairs", guard, test).correct(guard)
+    pairs = list(zip(ids(first.table, "a"), ids(first.table, "b"), strict=True))
+    flagged = [pairs[i] for i in np.flatnonzero(first.report)]
+    steps = {"players": "chip_player", "sizes": "chip_size"}
+    if flagged:
+        run_sql(con, "chip_dumping", "aside", settings, flagged=flagged)
+        pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs")
+    for table in ("chip_seat", *(() if flagged else steps.values())):
+        con.execute(f"DROP TABLE {table}")
 
 
 def _sized_share(

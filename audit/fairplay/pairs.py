@@ -368,10 +368,13 @@ def pairs_in_parts(
     steps: Mapping[str, str],
     meetings: str,
     name: str,
+    *,
+    keep: bool = False,
 ) -> None:
     """Run ``detector``'s ``steps`` (section -> the temp table it makes), then its ``pairs``
     statement in parts of about ``MEETINGS_PER_PART`` meetings (``meetings``: SQL counting
-    them over the steps' tables) into the table ``name``; the steps' tables dropped after."""
+    them over the steps' tables) into the table ``name``; the steps' tables dropped after,
+    or kept for a second pass (``keep``: chip dumping's)."""
     for section in steps:
         run_sql(con, detector, section, settings)
     (count,) = con.sql(f"SELECT coalesce(({meetings}), 0)").fetchall()[0]
@@ -379,5 +382,5 @@ def pairs_in_parts(
     for part in range(parts):
         create_table(con, detector, "pairs", settings, name,
                      {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
-    for table in steps.values():
+    for table in () if keep else steps.values():
         con.execute(f"DROP TABLE {table}")

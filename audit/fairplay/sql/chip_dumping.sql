@@ -34,6 +34,12 @@
 -- tester's honest P07, who won 81 % of 236 hands at 10 cards and 23 % of 124 at 13, named a
 -- 10-card opponent as a dumper at minor (69 of 81 against 47.0 expected; 60.0 now). On a
 -- night of one hand size (sizes = 1) nothing changes: the same bits.
+-- Partners set aside (since 2026-12-06): a second pass leaves out each player's hands dealt
+-- with a partner the first pass suspected, both ways, from their own record and from every
+-- other pair's count, never from the two's (flows._second_pass; `aside`). Until then a
+-- dumper's hands thrown to the partner made the dumper weak by their own results: a blind
+-- tester's P062, who lost all 58 hands one of them won to P063, made honest P070 a dumper
+-- to P062 (15 of 19 against 6.7 expected; 12.4 now) and a ring of the three.
 -- Benign reading: a weak player who loses to a strong one (on a night of several hand sizes,
 -- or to one strong only at the hand size they met at) whose own record elsewhere, or at
 -- that size, is too thin to show it.
@@ -49,8 +55,26 @@ WITH hand AS (
 )
 SELECT s.hand_id, s.player_id, CAST(coalesce(s.points, 0) AS DOUBLE) AS pts,
        h.n, h.winner, s.outcome IN ('first_drop', 'middle_drop') AS dropped,
-       coalesce(s.cards_per_hand, 0) AS k
+       coalesce(s.cards_per_hand, 0) AS k,
+       0 AS asides, CAST(NULL AS VARCHAR) AS partner
 FROM seat s JOIN hand h USING (hand_id)
+
+-- name: aside
+-- The second pass's seats set aside: each player's seats in the hands dealt with a partner
+-- of a pair the first pass suspected (flagged: a, b), both ways, with how many such
+-- partners sat in (asides) and one of them (partner). They leave the player's own record
+-- and every other pair's count, never the count of the player and that partner.
+UPDATE chip_seat SET asides = z.asides, partner = z.partner
+FROM (
+    SELECT x.hand_id, x.player_id, count(DISTINCT y.player_id) AS asides,
+           min(y.player_id) AS partner
+    FROM flagged f
+    JOIN chip_seat x ON x.player_id = f.a OR x.player_id = f.b
+    JOIN chip_seat y ON y.hand_id = x.hand_id
+                    AND y.player_id = CASE WHEN x.player_id = f.a THEN f.b ELSE f.a END
+    GROUP BY ALL
+) z
+WHERE chip_seat.hand_id = z.hand_id AND chip_seat.player_id = z.player_id
 
 -- name: players
 CREATE OR REPLACE TEMP TABLE chip_player AS
@@ -59,14 +83,14 @@ SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(C
        count(*) FILTER (WHERE winner <> player_id) AS losses,
        coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded,
        count(*) FILTER (WHERE dropped) AS drops
-FROM chip_seat GROUP BY player_id
+FROM chip_seat WHERE asides = 0 GROUP BY player_id
 
 -- name: sizes
 -- Each player's record at each hand size (k, cards per hand).
 CREATE OR REPLACE TEMP TABLE chip_size AS
 SELECT player_id, k, count(*) FILTER (WHERE winner = player_id) AS wins, count(*) AS hands,
        sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS fair
-FROM chip_seat GROUP BY player_id, k
+FROM chip_seat WHERE asides = 0 GROUP BY player_id, k
 
 -- name: pairs
 -- One part of the pairs: those whose first player's hash falls in part $part of $parts.
@@ -74,21 +98,39 @@ FROM chip_seat GROUP BY player_id, k
 -- there without the other (the lists *_s, in the order of the sizes), and summed (pair):
 -- counts and whole points, and the fractions as DECIMAL, so the sums are the same bits as
 -- one sum over the hands.
-WITH cell AS (
-    SELECT a.player_id AS a, b.player_id AS b, a.k, count(*) AS hands,
-           sum(CAST(1.0 / a.n AS DECIMAL(38, 18))) AS fair,
-           count(*) FILTER (WHERE a.winner = a.player_id) AS a_won,
-           count(*) FILTER (WHERE a.winner = b.player_id) AS b_won,
-           coalesce(sum(a.pts) FILTER (WHERE a.winner = b.player_id), 0) AS a_gave,
-           coalesce(sum(b.pts) FILTER (WHERE a.winner = a.player_id), 0) AS b_gave,
-           count(*) FILTER (WHERE a.winner <> a.player_id) AS a_lost,
-           coalesce(sum(a.pts) FILTER (WHERE a.winner <> a.player_id), 0) AS a_conc,
-           count(*) FILTER (WHERE a.winner <> b.player_id) AS b_lost,
-           coalesce(sum(b.pts) FILTER (WHERE a.winner <> b.player_id), 0) AS b_conc,
-           count(*) FILTER (WHERE b.dropped) AS b_drops
+WITH meet AS (
+    -- counted: a hand neither sat in with a partner set aside (the second pass) other than
+    -- each other; the pair's own figures are over those, what comes off each player's own
+    -- record over their hands not set aside (*1)
+    SELECT a.*, b.player_id AS other, b.pts AS other_pts, b.dropped AS other_dropped,
+           b.asides AS other_asides,
+           (a.asides = 0 OR (a.asides = 1 AND a.partner = b.player_id))
+           AND (b.asides = 0 OR (b.asides = 1 AND b.partner = a.player_id)) AS counted
     FROM chip_seat a JOIN chip_seat b ON a.hand_id = b.hand_id AND a.player_id <> b.player_id
     WHERE hash(a.player_id) % $parts = $part
-    GROUP BY ALL
+), cell AS (
+    SELECT player_id AS a, other AS b, k, count(*) FILTER (WHERE counted) AS hands,
+           coalesce(sum(CAST(1.0 / n AS DECIMAL(38, 18))) FILTER (WHERE counted), 0) AS fair,
+           count(*) FILTER (WHERE counted AND winner = player_id) AS a_won,
+           count(*) FILTER (WHERE counted AND winner = other) AS b_won,
+           coalesce(sum(pts) FILTER (WHERE counted AND winner = other), 0) AS a_gave,
+           coalesce(sum(other_pts) FILTER (WHERE counted AND winner = player_id), 0) AS b_gave,
+           count(*) FILTER (WHERE counted AND other_dropped) AS b_drops,
+           count(*) FILTER (WHERE asides = 0) AS a_hands1,
+           coalesce(sum(CAST(1.0 / n AS DECIMAL(38, 18))) FILTER (WHERE asides = 0), 0)
+               AS a_fair1,
+           count(*) FILTER (WHERE asides = 0 AND winner = player_id) AS a_won1,
+           count(*) FILTER (WHERE asides = 0 AND winner <> player_id) AS a_lost,
+           coalesce(sum(pts) FILTER (WHERE asides = 0 AND winner <> player_id), 0) AS a_conc,
+           count(*) FILTER (WHERE other_asides = 0) AS b_hands1,
+           coalesce(sum(CAST(1.0 / n AS DECIMAL(38, 18))) FILTER (WHERE other_asides = 0), 0)
+               AS b_fair1,
+           count(*) FILTER (WHERE other_asides = 0 AND winner = other) AS b_won1,
+           count(*) FILTER (WHERE other_asides = 0 AND winner <> other) AS b_lost,
+           coalesce(sum(other_pts) FILTER (WHERE other_asides = 0 AND winner <> other), 0)
+               AS b_conc,
+           count(*) FILTER (WHERE other_asides = 0 AND other_dropped) AS b_drops1
+    FROM meet GROUP BY ALL
 ), pair AS (
     SELECT c.a, c.b, CAST(sum(c.hands) AS BIGINT) AS hands, CAST(sum(c.fair) AS DOUBLE) AS fair,
            CAST(sum(c.a_won) AS BIGINT) AS a_won, CAST(sum(c.b_won) AS BIGINT) AS b_won,
@@ -96,18 +138,26 @@ WITH cell AS (
            CAST(sum(c.a_lost) AS BIGINT) AS a_lost, sum(c.a_conc) AS a_conc,
            CAST(sum(c.b_lost) AS BIGINT) AS b_lost, sum(c.b_conc) AS b_conc,
            CAST(sum(c.b_drops) AS BIGINT) AS b_drops,
-           list(c.hands ORDER BY c.k) AS hands_s,
-           list(CAST(c.fair AS DOUBLE) ORDER BY c.k) AS fair_s,
-           list(c.a_won + c.b_won ORDER BY c.k) AS decided_s,
-           list(sa.wins - c.a_won ORDER BY c.k) AS a_wins0_s,
-           list(sa.hands - c.hands ORDER BY c.k) AS a_hands0_s,
-           list(CAST(sa.fair - c.fair AS DOUBLE) ORDER BY c.k) AS a_fair0_s,
-           list(sb.wins - c.b_won ORDER BY c.k) AS b_wins0_s,
-           list(sb.hands - c.hands ORDER BY c.k) AS b_hands0_s,
-           list(CAST(sb.fair - c.fair AS DOUBLE) ORDER BY c.k) AS b_fair0_s
-    FROM cell c
-    JOIN chip_size sa ON sa.player_id = c.a AND sa.k = c.k
-    JOIN chip_size sb ON sb.player_id = c.b AND sb.k = c.k
+           CAST(sum(c.a_hands1) AS BIGINT) AS a_hands1, sum(c.a_fair1) AS a_fair1,
+           CAST(sum(c.a_won1) AS BIGINT) AS a_won1,
+           CAST(sum(c.b_hands1) AS BIGINT) AS b_hands1, sum(c.b_fair1) AS b_fair1,
+           CAST(sum(c.b_won1) AS BIGINT) AS b_won1,
+           CAST(sum(c.b_drops1) AS BIGINT) AS b_drops1,
+           -- the sizes where they have hands counted (the second pass may leave none)
+           list(c.hands ORDER BY c.k) FILTER (c.hands > 0) AS hands_s,
+           list(CAST(c.fair AS DOUBLE) ORDER BY c.k) FILTER (c.hands > 0) AS fair_s,
+           list(c.a_won + c.b_won ORDER BY c.k) FILTER (c.hands > 0) AS decided_s,
+           list(coalesce(sa.wins, 0) - c.a_won1 ORDER BY c.k) FILTER (c.hands > 0) AS a_wins0_s,
+           list(coalesce(sa.hands, 0) - c.a_hands1 ORDER BY c.k) FILTER (c.hands > 0) AS a_hands0_s,
+           list(CAST(coalesce(sa.fair, 0) - c.a_fair1 AS DOUBLE) ORDER BY c.k)
+               FILTER (c.hands > 0) AS a_fair0_s,
+           list(coalesce(sb.wins, 0) - c.b_won1 ORDER BY c.k) FILTER (c.hands > 0) AS b_wins0_s,
+           list(coalesce(sb.hands, 0) - c.b_hands1 ORDER BY c.k) FILTER (c.hands > 0) AS b_hands0_s,
+           list(CAST(coalesce(sb.fair, 0) - c.b_fair1 AS DOUBLE) ORDER BY c.k)
+               FILTER (c.hands > 0) AS b_fair0_s
+    FROM cell c  -- a player's record at a size may be all set aside (the second pass)
+    LEFT JOIN chip_size sa ON sa.player_id = c.a AND sa.k = c.k
+    LEFT JOIN chip_size sb ON sb.player_id = c.b AND sb.k = c.k
     GROUP BY c.a, c.b
 ), night AS (
     -- spread: the variance of the players' strengths beyond chance (method of moments,
@@ -143,20 +193,25 @@ WITH cell AS (
     FROM drift
 )
 SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
-       pa.wins - p.a_won AS a_wins0, pa.fair - p.fair AS a_fair0,
-       pa.wins + pa.losses - p.hands AS a_hands0,
-       pb.wins - p.b_won AS b_wins0, pb.fair - p.fair AS b_fair0,
-       pb.wins + pb.losses - p.hands AS b_hands0,
-       pa.losses - p.a_lost AS a_losses0, pa.conceded - p.a_conc AS a_conc0,
-       pb.losses - p.b_lost AS b_losses0, pb.conceded - p.b_conc AS b_conc0,
-       p.b_drops, pb.drops - p.b_drops AS b_drops0, night.mu, night.folds, night.spread,
+       coalesce(pa.wins, 0) - p.a_won1 AS a_wins0,
+       coalesce(pa.fair, 0) - CAST(p.a_fair1 AS DOUBLE) AS a_fair0,
+       coalesce(pa.wins + pa.losses, 0) - p.a_hands1 AS a_hands0,
+       coalesce(pb.wins, 0) - p.b_won1 AS b_wins0,
+       coalesce(pb.fair, 0) - CAST(p.b_fair1 AS DOUBLE) AS b_fair0,
+       coalesce(pb.wins + pb.losses, 0) - p.b_hands1 AS b_hands0,
+       coalesce(pa.losses, 0) - p.a_lost AS a_losses0,
+       coalesce(pa.conceded, 0) - p.a_conc AS a_conc0,
+       coalesce(pb.losses, 0) - p.b_lost AS b_losses0,
+       coalesce(pb.conceded, 0) - p.b_conc AS b_conc0,
+       p.b_drops, coalesce(pb.drops, 0) - p.b_drops1 AS b_drops0, night.mu, night.folds,
+       night.spread,
        night.sizes, sized.drift, coalesce(da.x2, 0) AS a_x2, coalesce(da.df, 0) AS a_df,
        coalesce(db.x2, 0) AS b_x2, coalesce(db.df, 0) AS b_df, p.hands_s, p.fair_s,
        p.decided_s, p.a_wins0_s, p.a_hands0_s, p.a_fair0_s, p.b_wins0_s, p.b_hands0_s,
        p.b_fair0_s
 FROM pair p
-JOIN chip_player pa ON pa.player_id = p.a
-JOIN chip_player pb ON pb.player_id = p.b
+LEFT JOIN chip_player pa ON pa.player_id = p.a
+LEFT JOIN chip_player pb ON pb.player_id = p.b
 CROSS JOIN night CROSS JOIN sized
 LEFT JOIN drift da ON da.player_id = p.a
 LEFT JOIN drift db ON db.player_id = p.b

@@ -1,0 +1,46 @@
+"""Chip dumping's second pass (docs/fairplay.md, "fairplay.chip_dumping", partners set
+aside): a player's own record leaves out the hands dealt with a partner the first pass
+suspected, and so does every other pair's count."""
+
+from __future__ import annotations
+
+from audit.fairplay.engine import Settings
+from audit.fairplay.flows import chip_dumping
+from tests.fairplay.night import Night
+
+SETTINGS = Settings()
+
+
+def _dumper_and_a_rival(seed: int) -> Night:
+    """P0040, strong, throws most hands to P0041 over a hundred extra games, and plays
+    thirty more against honest, average P0042, winning there as a strong player does."""
+    night = Night(seed=seed, players=100)
+    night.skill["P0040"] = 3.0
+    night.skill["P0042"] = 1.0
+    night.together.append((("P0040", "P0041"), 100))
+    night.together.append((("P0040", "P0042"), 30))
+    night.dumps.add(("P0040", "P0041"))
+    return night.build()
+
+
+def test_chip_dumping_leaves_out_a_dumpers_hands_with_the_partner_from_their_record() -> None:
+    """A dumper's hands thrown to the partner made the dumper weak by their own results, and
+    an honest opponent who lost to the dumper as to any strong player a dumper too (a blind
+    tester's night: P062 lost all 58 hands to P063, and honest P070, who lost 15 of 19 to
+    P062 against 6.7 expected, was suspected at info, with a ring of the three). Here
+    P0042 lost 30 of the 42 hands one of them won to P0040 (17.7 expected from P0040's
+    record with the thrown hands: info); without them, 23.2, and only the dumper stands."""
+    tested = chip_dumping(_dumper_and_a_rival(3).load(), SETTINGS)
+    pairs = {s.players: s for s in tested.suspicions}
+    assert set(pairs) == {("P0040", "P0041")}
+    assert pairs["P0040", "P0041"].severity.value == "major"
+
+
+def test_chip_dumping_leaves_out_the_partners_wins_at_the_dumpers_table_from_others() -> None:
+    """Those hands leave every other pair's count too: the partner's wins in the hands the
+    dumper threw, counted against the partner's record without them, made dumpers of the
+    third players at those tables (tried first, the hands left in the other pairs' counts:
+    four of them at info on this night)."""
+    tested = chip_dumping(_dumper_and_a_rival(5).load(), SETTINGS)
+    assert not [s for s in tested.suspicions if s.players[1] == "P0041" and s.players[0] != "P0040"]
+    assert ("P0040", "P0041") in {s.players for s in tested.suspicions}
