@@ -437,15 +437,16 @@ def game_checks(
                 rule=contract("games.ended_at"),
             )
         )
-    gaps, numbers = incomplete(game, hands, damaged.get("hands", ())), Counter(
-        h.hand_no for h in hands if h.hand_no > 0)  # fmt: skip
-    # Hands a refused file alone took out, and the numbers missing those of them placed here
-    # by sessions (hand_no 0) may hold: its input.file says so, not a game's (blind testers).
-    aside = [h for h in hands if h.quarantine] if refused and not game.running else []
-    top = max([*numbers, *(e.after_hand_no for e in game.game_events)], default=0) if aside else 0
-    said = bool(aside) and all(h.hand_id in refused for h in aside) and max(numbers.values(),
-        default=1) == 1 and top - len(numbers) <= sum(h.hand_no == 0 for h in aside)  # fmt: skip
+    gaps = incomplete(game, hands, damaged.get("hands", ()))
     if gaps:  # "more" reasons, not hands (until 2026-12-06 "(and 3 more)" of a game of 3)
+        numbers = Counter(h.hand_no for h in hands if h.hand_no > 0)
+        # Hands a refused file alone took out (the numbers missing, those of them the sessions
+        # place here, hand_no 0): its input.file says so, not a game's (blind testers).
+        aside = [h for h in hands if h.quarantine] if refused and not game.running else []
+        top = max([*numbers, *(e.after_hand_no for e in game.game_events)], default=0)
+        once, placed = max(numbers.values(), default=1) == 1, sum(h.hand_no == 0 for h in aside)
+        said = bool(aside) and all(h.hand_id in refused for h in aside) and once and (
+            top - len(numbers) <= placed)
         more = f" (and {len(gaps) - 1} more reason{'s' * (len(gaps) > 2)})" * (len(gaps) > 1)
         # Two hands holding one hand number, or a hand number the hands table lacks between
         # two it holds with no unreadable file or row of no game to hold it, is the platform's own
