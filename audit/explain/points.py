@@ -269,10 +269,12 @@ def points_view(want: Expected, jokers: Jokers, rules: Ruleset) -> PointsView | 
              if not g.verdict.is_valid and len(g.cards) >= rules.min_meld_size
              and (rule := group_rule(g.verdict.reason, ""))]  # fmt: skip
     steps: list[str] = []
+    # jokers set aside alone count 0 by it, whatever else is counted (a blind tester: 9H and
+    # JK shown as groups of one card, only the card points were cited)
+    if score.spare_jokers():
+        keys.append("points.joker_points")
     if not lines:
         steps.append(f"every card is in a valid sequence or set{score.spare_words()}: 0 points")
-        if score.spare_jokers():  # their 0 is what leaves nothing to count
-            keys.append("points.joker_points")
     elif score.requirement_met:
         steps.append(f"the cards left unmatched add up to {total}")
     else:

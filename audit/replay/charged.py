@@ -61,7 +61,8 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
     name the group or the cards and the rule is that rule. Otherwise they name the
     jokers counted (``5S is a joker, 0 points``), and the rule is
     ``points.joker_points`` where the record charged them their face value, else the
-    rule that decided the points (``want.rule_key``)."""
+    rule that decided the points (``want.rule_key``); jokers set aside alone (a group of
+    jokers) are named too where it is their face value the record charged."""
     held = _jokers_held(want, seat, replay)
     rules = replay.rules
     wild = _wild_rank_cards(want, replay)
@@ -75,7 +76,19 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
                   _valued_otherwise(want, row, replay)):  # fmt: skip
         if other is not None:
             return other
-    if not held or want.score is None:  # open melds' words mark each joker already
+    if want.score is None:  # open melds' words mark each joker already
+        return "", want.rule_key
+    # jokers set aside in a group of their own count 0 as well: charged their face value,
+    # they are the ones at stake (a blind tester's 13-card 9H shown alone cited the rule
+    # that makes 9H a joker, as a 21-card joker completing a group does)
+    spare = list(want.score.spare_jokers())
+    if spare and not _jokers_at_stake(held, want, row, replay) and _jokers_at_stake(
+            held + spare, want, row, replay):  # fmt: skip
+        words = _jokers_words(held + spare, rules.joker_points)
+        words += f", {_names(spare)} set aside" if held else ", set aside"
+        words += " as jokers alone" if len(spare) > 1 else " as a joker alone"
+        return f": {f'{_why_wild(replay)}: ' if wild else ''}{words}", "points.joker_points"
+    if not held:
         return "", want.rule_key
     words = _jokers_words(held, rules.joker_points)
     if wild:
@@ -150,8 +163,11 @@ def _joker_as_plain(want: Expected, row: Result, seat: Seat, replay: HandReplay
         c in jokers.kinds[1:] or replay.hand.wild != JOKER) and jokers.is_joker(c))  # fmt: skip
     for code in held:
         plain = Jokers(jokers.wild_rank, jokers.codes - {code}, jokers.wild_card, jokers.kinds)
+        # a group of jokers alone is completed by none of them: a joker set aside counted
+        # as its card is ``points.joker_points``' reading (``charged_words``; a blind tester)
         made = [f"{g.text} is {_KIND_WORDS[g.verdict.kind]}" for g in score.groups
                 if code in g.cards and g.verdict.kind in _KIND_WORDS
+                and g.verdict.kind is not MeldKind.JOKERS
                 and not check_groups([g.cards], plain, replay.rules)[0].verdict.is_valid]
         if not made or _as_plain(want, seat, replay, plain) != row.points:
             continue
@@ -358,11 +374,14 @@ def verdict_words(
     row: Result,
     rules: Ruleset,
     behind: tuple[str, GroupCheck] | None = None,
+    *,
+    left: str | None = None,
 ) -> str:
     """A ``declare.verdict``'s words: the rules' verdict, and where the declarer's row and
     the events after it disagree (``platform_accepted``), what the row says; ``behind``,
     the meld rule that makes the declaration valid (``meld_rule_behind``), named beside its
-    group."""
+    group; ``left``, the one player an invalid declaration ended on the others' shows
+    leaves in: nobody plays on, they win (their recorded loss follows, ``_left_in_wins``)."""
     if declaration.check.valid:
         # judged on the cards held (``Declaration.on_cards``): its groups are theirs at best
         valid = (f"the cards {player} held make a valid one ({HELD_NOTE})"
@@ -376,7 +395,11 @@ def verdict_words(
         return words + "."
     words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
         declaration.check.reasons)  # fmt: skip
-    if ended_on_invalid(declaration, row.outcome):
+    if ended_on_invalid(declaration, row.outcome) and left is not None:
+        # at a 2-player table nobody plays on: the one left wins (a blind tester)
+        words += (f"; the record charges {player} the penalty ({row.points} points), then "
+                  f"scores {left}'s show as if the declaration were valid")  # fmt: skip
+    elif ended_on_invalid(declaration, row.outcome):
         words += (f"; the record charges {player} the penalty ({row.points} points), but the "
                   "others' shows after it end the hand there, where play goes on")  # fmt: skip
     return words + "."

@@ -532,20 +532,33 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
         # the declarer's verdict: the record ended the hand on an invalid declaration, or
         # turned a valid one round (or an invalid one)
         ended = declaration is not None and ended_on_invalid(declaration, row.outcome)
+        # ended with one player left in, who wins (``turns.last_player``): the rules end the
+        # hand there too, so the fault is only that player's loss, if recorded (a blind
+        # tester's 2-player hand: "where play goes on" is false there)
+        left = _left_in(expected, player) if ended else None
+        left_row = recorded.get(left) if left is not None else None
+        left = left if left_row is not None else None
+        if left_row is not None and left_row.outcome == "won":
+            ended = False  # the record is the rules': the penalty, and the one left won
         turned = row.outcome != want.outcome and {row.outcome, want.outcome} <= {
             "won", "invalid_declare"}  # fmt: skip
         if declaration is not None and (ended or turned):
             # a valid declaration refused: the meld rule the platform read as the presets do,
             # where one refuses it too, else the requirement it meets (``broken_rule``)
             behind = meld_rule_behind(declaration.check, replay.jokers, rules)
+            said: tuple[str, str] = (want.outcome, row.outcome)
+            if ended:
+                said = ("play goes on", "the hand ended on the others' shows")
+                if left_row is not None:  # said of the one left, whose loss is the fault
+                    said = (f"{left} won", f"{left} {left_row.outcome}")
             add(
                 "declare.verdict",
                 behind[0] if behind is not None else declaration.check.broken_rule(),
-                verdict_words(player, declaration, row, rules, behind),
+                verdict_words(player, declaration, row, rules, behind, left=left),
                 player_id=player,
                 seq=declaration.seq,
-                expected="play goes on" if ended else want.outcome,
-                recorded="the hand ended on the others' shows" if ended else row.outcome,
+                expected=said[0],
+                recorded=said[1],
             )
             if not ended:
                 continue
@@ -619,6 +632,13 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
     return _left_in_wins(out)
 
 
+def _left_in(expected: Mapping[str, Expected], declarer: str) -> str | None:
+    """The one player the rules leave in, and so the winner, after ``declarer``'s invalid
+    declaration (``after_refused``), if one is."""
+    left = [p for p, e in expected.items() if p != declarer and e.outcome == "won"]
+    return left[0] if len(left) == 1 else None
+
+
 def _left_in_wins(out: list[Finding]) -> list[Finding]:
     """A declaration the platform accepted that the rules refuse, one player left in
     (``turns.last_player``): that player's win is the declarer's mistake, said in its
@@ -626,7 +646,9 @@ def _left_in_wins(out: list[Finding]) -> list[Finding]:
     2-player hands: the opponent's ``score.outcome`` beside every such verdict). So too the
     mirror: a valid show refused, the one player recorded as winning in the declarer's
     place (a blind tester: the refusal's ``declare.verdict`` and a ``score.outcome``)."""
-    verdicts = [f for f in out if f.check == "declare.verdict" and f.recorded == "won"]
+    # recorded won, or (ended on the others' shows) said of the one left: "P2 won"
+    verdicts = [f for f in out if f.check == "declare.verdict"
+                and (f.recorded == "won" or str(f.expected).endswith(" won"))]  # fmt: skip
     left = [f for f in out if f.check == "score.outcome" and f.expected == "won"
             and f.recorded == "lost"]  # fmt: skip
     if not verdicts:  # the mirror: a valid show refused, the one recorded as winning instead

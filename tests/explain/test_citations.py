@@ -7,7 +7,7 @@ from typing import Any
 
 from audit.explain import render_html, render_text
 from tests.explain.test_view import view_of
-from tests.replay.cases import DECLARE, P1, base
+from tests.replay.cases import DECLARE, P1, base, longer
 
 NO_PURE = "7S QS 7H QH 5D 7D 9D TD 6C 7C 8C QC JK"
 P2_PLAIN = "2S 3S 4S AH 8H 9H TH AD 3D KD KD 2C 3C"
@@ -85,6 +85,23 @@ def test_a_loser_with_a_joker_left_over_is_not_told_every_card_is_in_a_meld() ->
     assert p2.why.startswith(said)
     assert p2.points_detail is not None
     assert p2.points_detail.steps[0] == f"{said}: 0 points"
+    assert [r.key for r in p2.points_detail.rules] == ["points.joker_points"]
+
+
+def test_points_joker_points_a_joker_set_aside_alone_is_cited_beside_cards_counted() -> None:
+    """A loser who showed 8C alone with eights wild and counts other cards: "The rules
+    behind these points" listed only points.card_points, though 8C counted 0 as a joker
+    (points.joker_points, 004_4c9baa4cf67655ae.txt: 'Jokers: 0 points'; a blind tester's
+    9H and JK shown as groups of one card)."""
+    show = "P2 show: TC JC QC / 2D 4D 8H / AS 3C 5D 7H 6C TD / 8C"
+    kwargs = longer()
+    kwargs["events"] = [*kwargs["events"][:-1], show]
+    kwargs["results"] = {"P1": ("won", 0, "36.90"), "P2": ("lost", 41, "-41.00")}
+    p2 = view_of(kwargs).players[1]
+    assert (p2.outcome, p2.points, p2.agrees) == ("lost", "41", True)
+    assert p2.points_detail is not None
+    assert p2.rule is not None
+    assert p2.rule.key == "points.card_points"
     assert [r.key for r in p2.points_detail.rules] == ["points.joker_points"]
 
 

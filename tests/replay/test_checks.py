@@ -165,6 +165,37 @@ def test_a_joker_left_in_hand_counts_0_and_a_charge_of_its_face_value_cites_that
         assert found[0].rule.startswith(f"{key}: ")
 
 
+def test_points_joker_points_a_wild_joker_set_aside_alone_charged_its_face_value_cites_004(
+) -> None:  # fmt: skip
+    """004_4c9baa4cf67655ae.txt: 'Jokers: 0 points' (`points.joker_points`; docs/replay.md,
+    "Outcomes and points": the record's points with each wild joker counted as its card).
+    With eights wild, P2 shows 8C alone, a group of jokers (`melds.jokers_only_group`), and
+    is left with AS 3C 5D 7H 6C TD: 41 points. Recorded 49, 8C charged as an 8: the
+    `score.points` finding says 8C is a joker of 0 points and cites the joker rule (a blind
+    tester's 13-card 9H shown alone cited `jokers.wild_rank_from_wild_card`, "9H is a group
+    of jokers, and the 42 charged is what the cards come to if 9H is a plain card", the
+    words docs/replay.md keeps for a 21- or 27-card joker completing a group). Recorded 45,
+    not the joker's doing, it cites the card points."""
+    show = "P2 show: TC JC QC / 2D 4D 8H / AS 3C 5D 7H 6C TD / 8C"
+    kwargs = longer()
+    kwargs["events"] = [*kwargs["events"][:-1], show]
+    for charged, key, words in ((49, "points.joker_points",
+                                 ": 8C is a joker, 0 points, set aside as a joker alone"),
+                                (45, "points.card_points", "")):  # fmt: skip
+        results = {"P1": ("won", 0, "69.30"), "P2": ("lost", charged, "-77.00")}
+        game, hand = scenario(**{**kwargs, "results": results})
+        found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+                 if f.check == "score.points"]  # fmt: skip
+        assert [(f.player_id, f.expected, f.recorded) for f in found] == [
+            ("P2", "41", str(charged))
+        ]
+        assert found[0].message == (
+            f"P2 was charged {charged} points; the cards left unmatched, AS 3C 5D 7H 6C TD, "
+            f"are worth 41, as shown{words}."
+        )
+        assert found[0].rule.startswith(f"{key}: ")
+
+
 def test_an_ace_charged_as_a_joker_says_the_printed_joker_made_aces_wild() -> None:
     """`jokers.printed_joker_wild_rank` (log-format.md: a printed joker turned up as the
     wild card makes a rank wild, "usually aces"): the score.points finding that counts AS

@@ -87,3 +87,59 @@ def test_platform_accepted_follows_the_row_unless_the_hand_ends_on_shows() -> No
     assert not platform_accepted(True, None, play)
     assert platform_accepted(True, None, [])
     assert not platform_accepted(False, None, [])
+
+
+def _two(p2: tuple[str, int, str], events: list[str] | None = None) -> dict[str, Any]:
+    """Two players: P1 draws 7D and declares invalidly (``INVALID``); P2 shows."""
+    return base(
+        stock="7D 6H 2S",
+        events=events or ["P1 draw_stock 7D", INVALID, SHOW],
+        results={"P1": ("invalid_declare", 80, "-80.00"), "P2": p2},
+    )
+
+
+def test_turns_last_player_an_invalid_declaration_ended_on_the_one_left_s_show_is_one() -> None:
+    """docs/replay.md ("Declaring"): at a two-player table P1's invalid declaration leaves
+    P2 alone, who wins with 0 points (`turns.last_player`); P2's show after it says the
+    platform accepted it, and a loss recorded for P2 is the same mistake, said in P1's one
+    `declare.verdict`. It was that verdict, saying "where play goes on" (nobody plays on
+    here), and a `score.outcome` on P2 beside it (a blind tester). Recorded as won, P2's
+    show changes nothing: the rules end the hand there too, and no finding follows."""
+    game, hand = scenario(**_two(("lost", 40, "-40.00")))
+    result = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in result.findings] == [
+        ("declare.verdict", "P1", 1, "P2 won", "P2 lost")
+    ]
+    assert result.findings[0].message == (
+        "P1's declaration was accepted, but it is invalid: KD KC KS 7D is neither a sequence "
+        "nor a set: its cards mix suits and ranks; the record charges P1 the penalty (80 "
+        "points), then scores P2's show as if the declaration were valid; so P2 is recorded "
+        "as lost (40 points), but the hand gives won (0 points): P2 was the last player left "
+        "in the hand once P1's invalid declaration put P1 out."
+    )
+    assert (result.expected["P2"].outcome, result.expected["P2"].points) == ("won", 0)
+    assert _found(_two(("won", 0, "72.00"))) == []
+
+
+def test_turns_last_player_one_left_after_a_drop_is_the_verdict_s_too_three_players() -> None:
+    """The same rule with three seats (docs/replay.md, "Declaring"): P3 dropped, so P1's
+    invalid declaration leaves P2 alone; P2's show recorded as a loss is P1's one
+    `declare.verdict`, beside P3's drop, which is right."""
+    turns = ["P1 draw_stock 2S", "P1 discard 2S", "P2 draw_stock 6H", "P2 discard 6H"]
+    results = {"P1": ("invalid_declare", 80, "-80.00"), "P2": ("lost", 77, "-77.00"),
+               "P3": ("first_drop", 20, "-20.00")}  # fmt: skip
+    kw = base(
+        seats={"P1": P1, "P2": P2, "P3": P3},
+        stock="2S 6H 7D",
+        events=[*turns, "P3 drop", "P1 draw_stock 7D", INVALID, SHOW],
+        results=results,
+    )
+    game, hand = scenario(**kw)
+    result = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in result.findings] == [
+        ("declare.verdict", "P1", "P2 won", "P2 lost")
+    ]
+    assert result.findings[0].message.endswith(
+        "; so P2 is recorded as lost (77 points), but the hand gives won (0 points): P2 was "
+        "the last player left in the hand once P1's invalid declaration put P1 out."
+    )
