@@ -57,6 +57,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             pa.field("fairplay", pa.bool_(), nullable=False),
             pa.field("shuffle", pa.bool_()),
             pa.field("skipped_tables", pa.list_(pa.string())),
+            pa.field("absent_tables", pa.list_(pa.string())),
             pa.field("suspicions", pa.int64(), nullable=False),
             pa.field("suspicions_opened", pa.int64(), nullable=False),
             pa.field("suspicions_closed", pa.int64(), nullable=False),
@@ -113,6 +114,10 @@ on nights recorded before the column was added). ``nights.skipped_tables``: the
 optional tables the night had no row of to read (missing, refused, or holding no row where
 that skips checks: ``skipped_tables``), whose checks (``findings.NOT_RUN_WITHOUT``) did not
 run that night (null on nights recorded before the column was added: not known).
+``nights.absent_tables``: those of them the log root had no table of to read (missing, or
+every file refused: run.json's ``missing_optional_tables``), so that a night whose ledger
+table held no row reads "no ledger rows", not "no ledger" (until 2026-12-06 it read "no
+ledger": a blind tester); null on nights recorded before the column was added.
 ``suspicions.change``: ``opened``, ``kept`` (open the night before too) or ``closed`` (open
 the night before, not raised that night; ``severity`` is then the last one raised)."""
 
@@ -138,7 +143,7 @@ CREATE TABLE IF NOT EXISTS nights (     -- a row per night: what it took and fou
   games_audited BIGINT, games_carried_in BIGINT, games_ended BIGINT, games_running BIGINT,
   hands BIGINT, findings BIGINT, worst_severity VARCHAR, exit_status TINYINT,
   fairplay BOOLEAN, suspicions BIGINT, suspicions_opened BIGINT, suspicions_closed BIGINT,
-  shuffle BOOLEAN, skipped_tables VARCHAR[]);
+  shuffle BOOLEAN, skipped_tables VARCHAR[], absent_tables VARCHAR[]);
 CREATE TABLE IF NOT EXISTS checks (     -- a row per night per check (and severity) found
   night INTEGER, "check" VARCHAR, severity VARCHAR, findings BIGINT);
 CREATE TABLE IF NOT EXISTS hands (      -- a row per night per hand status
@@ -201,7 +206,7 @@ def tonight(
             f"SELECT count(DISTINCT game_id) FROM read_parquet({hands_file}) "
             "WHERE game_id IS NOT NULL"
         ).fetchall()[0][0]
-        money = _money(db, run, logs, findings, facts.unread)
+        money = _money(db, run, logs, findings, facts.unread, hands_file)
     # The detectors looked at something only when a hand was replayed: a night of empty
     # or quarantined files opens and closes nothing (it closed every open suspicion).
     replayed = sum(n for status, n in statuses if status != "quarantined")
@@ -240,6 +245,7 @@ def tonight(
             "fairplay": fair,
             "shuffle": run.get("rng", {}).get("status") == "run" and replayed > 0,
             "skipped_tables": skipped_tables(run),
+            "absent_tables": sorted(run.get("missing_optional_tables", [])),
             "suspicions": sum(1 for s in suspicions if s["change"] != "closed"),
             "suspicions_opened": sum(1 for s in suspicions if s["change"] == "opened"),
             "suspicions_closed": sum(1 for s in suspicions if s["change"] == "closed"),
@@ -284,9 +290,14 @@ def _money(
     logs: Path,
     findings: str,
     earlier: Iterable[tuple[str, str]] = (),
+    hands: str = "",
 ) -> Money:
     """Real-money stakes of the night's games, and of those with a finding of minor or
-    above: exact decimals summed by DuckDB over the files the replay read. Not known
+    above or a quarantined hand in ``hands`` (the night's hands.parquet): exact decimals
+    summed by DuckDB over the files the replay read. A hand a refused file took has no
+    finding of its own, only the file's ``input.file`` (no ``game_id``), yet its game went
+    unchecked as much as one with its own ``input.hand`` (until 2026-12-06 a refused
+    results file's 9 games were not at stake: a blind tester). Not known
     (``MONEY_NOT_KNOWN``) when a games or ledger file of the night, or one an earlier night
     refused that may hold rows of its games (``earlier``: table, path), could not be read."""
     files = {t: [file_literal(str(logs / i["path"])) for i in run["inputs"] if i["table"] == t]
@@ -302,6 +313,9 @@ def _money(
         return MONEY_NOT_KNOWN
     if not files["games"]:
         return {"staked": (0, Decimal("0.00")), "at_stake": (0, Decimal("0.00"))}
+    quarantined = ("\n      UNION SELECT DISTINCT CAST(game_id AS VARCHAR) FROM "
+                   f"read_parquet({hands}) WHERE status = 'quarantined' AND game_id <> ''"
+                   if hands else "")  # fmt: skip
     sql = f"""
     WITH g AS (
       SELECT DISTINCT CAST(game_id AS VARCHAR) AS game_id
@@ -321,7 +335,7 @@ def _money(
     bad AS (
       SELECT DISTINCT game_id FROM read_parquet({findings})
       WHERE game_id <> '' AND severity IN ('critical', 'major', 'minor')
-        AND "check" NOT LIKE 'rng.%' AND "check" NOT LIKE 'fairplay.%')
+        AND "check" NOT LIKE 'rng.%' AND "check" NOT LIKE 'fairplay.%'{quarantined})
     SELECT 'staked', count(*), coalesce(sum(staked), 0) FROM s
     UNION ALL
     SELECT 'at_stake', count(*), coalesce(sum(staked), 0) FROM s
@@ -443,6 +457,7 @@ def sync_database(path: Path, night_folder: Path | None, night: int, seen: Path 
         # nights' rows read null: not known).
         db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS shuffle BOOLEAN")
         db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS skipped_tables VARCHAR[]")
+        db.execute("ALTER TABLE nights ADD COLUMN IF NOT EXISTS absent_tables VARCHAR[]")
         row = db.execute("SELECT history_version, night FROM meta").fetchone()
         if row is not None and int(row[0]) > HISTORY_VERSION:
             from audit.errors import AuditError

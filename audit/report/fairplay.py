@@ -233,6 +233,26 @@ class FairPlayRun:
         return (f"{len(few)} detectors tested too few to find anything ({named}; {why}): "
                 f"their silence says nothing of the rest of the night.")  # fmt: skip
 
+    def tile_words(self) -> str:
+        """The headline tile's qualification (empty when every detector looked at the whole
+        night): "4 of 8 detectors could not judge the whole night (4 too few to test)", so
+        the tile alone is no all-clear (it read "0 fair-play suspicions" while 4 of 8 had
+        too little data: a blind tester).
+
+        >>> FairPlayRun(True, "", [Detector("fairplay.bot", 0, 0, "account with"),
+        ...     Detector("fairplay.shared_device", 0, 0, "", "no sessions table"),
+        ...     Detector("fairplay.ring", 0, 0)], 0, 0, False, "").tile_words()
+        '2 of 3 detectors could not judge the whole night (1 too few to test, 1 not run)'
+        """
+        kinds = ((len(self.few), "too few to test"), (len(self.partial), "part of the data"),
+                 (len(self.skipped), "not run"))  # fmt: skip
+        short = sum(n for n, _ in kinds)
+        if not short:
+            return ""
+        why = ", ".join(f"{n} {words}" for n, words in kinds if n)
+        return (f"{short} of {len(self.detectors)} detectors could not judge the whole night "
+                f"({why})")
+
     def quiet_words(self) -> str:
         """The headline of a run that raised no suspicion: an all-clear only from the
         detectors that had enough data to find something."""

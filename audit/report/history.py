@@ -175,7 +175,8 @@ def history_view(out: Path) -> HistoryView | None:
         ),
         money_chart=chart(
             "chart-money",
-            "Money at stake per night (games with a finding of minor or above)",
+            "Money at stake per night (games with a finding of minor or above or a "
+            "quarantined hand)",
             [(f"night {r.night}", _paise(money, r.night), "sev-major") for r in known],
             "No night whose money is known yet.",
             [r.at_stake for r in known],
@@ -220,8 +221,10 @@ def _night_row(
     money: dict[tuple[int, str], tuple[int | None, Decimal | None]],
 ) -> NightRow:
     night = int(n["night"])
-    staked = _money_cell(money, night, "staked")
-    at_stake = _money_cell(money, night, "at_stake")
+    absent = n.get("absent_tables")
+    rowless = absent is not None and "ledger" not in absent
+    staked = _money_cell(money, night, "staked", rowless)
+    at_stake = _money_cell(money, night, "at_stake", rowless)
     return NightRow(
         night=night,
         current=night == current,
@@ -250,24 +253,34 @@ def _night_row(
 
 NOT_MEASURED = "no ledger"
 """The money cells of a night whose log root had no ledger table: not known, never 0.00."""
+NO_ROWS = "no ledger rows"
+"""The money cells of a night whose ledger table held no row (the night's ``absent_tables``
+does not name it): no ``ledger.balance`` ran, so not 0.00, but not a log root without a
+ledger either (until 2026-12-06 it read "no ledger": a blind tester)."""
 NOT_KNOWN = "not known"
 """The money cells of a night a games or ledger file of which could not be read (its money
 rows are null): the sum of the files read is not the night's, so never 0.00."""
 
 
 def _money_cell(
-    money: dict[tuple[int, str], tuple[int | None, Decimal | None]], night: int, measure: str
+    money: dict[tuple[int, str], tuple[int | None, Decimal | None]],
+    night: int,
+    measure: str,
+    rowless: bool = False,
 ) -> tuple[int | None, str]:
     """A night's games and amount of ``measure``, for the table: ``NOT_MEASURED`` without
-    a ledger table (no row), ``NOT_KNOWN`` when a file could not be read (a null row).
+    a ledger table (no row), ``NO_ROWS`` (no row, ``rowless``) when its ledger table held
+    no row, ``NOT_KNOWN`` when a file could not be read (a null row).
 
     >>> _money_cell({(1, "staked"): (3, Decimal("12.5"))}, 1, "staked")
     (3, '12.50')
     >>> _money_cell({(1, "staked"): (None, None)}, 1, "staked"), _money_cell({}, 1, "staked")
     ((None, 'not known'), (None, 'no ledger'))
+    >>> _money_cell({}, 1, "staked", rowless=True)
+    (None, 'no ledger rows')
     """
     if (night, measure) not in money:
-        return None, NOT_MEASURED
+        return None, NO_ROWS if rowless else NOT_MEASURED
     games, amount = money[(night, measure)]
     if games is None or amount is None:
         return None, NOT_KNOWN

@@ -178,6 +178,15 @@ class ReportView:
     """run.json's ``counts.games`` (``consistency.GAME_COUNTS``): the games audited, those
     still running and those with a game-level check not run; None for an older run.json,
     whose report does not count games."""
+    unchecked_by_file: int = 0
+    """Of ``game_counts``' unchecked, the games with no ``game.unchecked``: a quarantined
+    hand's, the game not running, which a refused file's ``input.file`` says it took
+    (schemas/output.md); the others' ``game.unchecked`` says which and why (until 2026-12-06
+    the page sent a reader to "0 game.unchecked findings" for 9 such games: a blind tester)."""
+    passes: list[tuple[str, str]] = field(default_factory=list)
+    """(command, fail_on) of each later ``fairplay`` or ``rng`` run over the replay, in
+    order (run.json's ``passes``): the arguments row is the replay's, so a page showed
+    ``fairplay=False rng=False`` above sections those passes ran (a blind tester)."""
     rulesets: list[tuple[str, str, str, str]] = field(default_factory=list)
     """The platform rulesets the run loaded (``--rules``): id, file, the first 12 hex digits
     of the file's sha256, the id it extends (``""``: none)."""
@@ -244,6 +253,7 @@ def _view(
         ],
         lost_hands=int(counts.get("lost_hands", 0)),
         game_counts=counts.get("games"),
+        unchecked_by_file=query_one(db, UNCHECKED_BY_FILE_SQL),
         skipped=[(str(f["table"]), str(f["path"])) for f in run.get("skipped_files", [])],
         copied=[(str(f["path"]), str(f["same_as"])) for f in run.get("copied_files", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
@@ -279,6 +289,7 @@ def _view(
             suspicion_chart(db, fairplay),
         ],
         history=history,
+        passes=[(str(p.get("command")), str(p.get("fail_on"))) for p in run.get("passes", [])],
         rulesets=[
             (str(r["id"]), str(r["file"]), str(r["sha256"])[:12], str(r.get("extends") or ""))
             for r in run.get("rulesets", [])
@@ -360,6 +371,15 @@ FALLOUT_SQL = "(\"check\" LIKE 'input.%' OR \"check\" IN ('game.unchecked', 'che
 """A finding that is input fallout, not a rule break: a file, row or hand that could not be
 used (``input.*``), a game or check left unchecked for it (``game.unchecked``,
 ``check.skipped``)."""
+
+
+UNCHECKED_BY_FILE_SQL = """
+    SELECT count(DISTINCT game_id) FROM h WHERE status = 'quarantined' AND game_id <> ''
+      AND game_id NOT IN (SELECT game_id FROM f WHERE game_id <> ''
+                          AND "check" IN ('game.running', 'game.unchecked'))
+"""
+"""The games ``consistency.count_games`` counts unchecked for a quarantined hand alone,
+without a ``game.unchecked`` of their own (``ReportView.unchecked_by_file``)."""
 
 
 def _games(

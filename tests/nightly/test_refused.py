@@ -7,6 +7,7 @@ they are in the log root (docs/nightly.md)."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -284,3 +285,45 @@ def test_a_night_whose_ledger_or_sessions_files_cannot_be_read_says_so_as_replay
     named = f"{table}/date={FIRST}/part-0.parquet"
     assert len(said) == 1
     assert said[0][0].startswith(f"None of the log root's {table} files could be read ({named}), ")
+
+
+def test_the_games_a_refused_file_kept_from_their_checks_are_at_stake(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """docs/nightly.md, "The history": `at_stake` is the stakes of the games with a finding
+    of minor or above or a quarantined hand. Night 1's results of three real-money games in
+    a file of their own, cut short: their hands are quarantined under the file's one
+    `input.file`, which names no game, and they count at stake as a game with a hand
+    quarantined for its own `input.hand` does (a blind tester's refused results file left
+    17 hands of 9 games quarantined and at stake "0 games, 0.00")."""
+    first_games = cut.first["games"].to_pylist()
+    real = {g["game_id"] for g in first_games if g["chip_type"] == "real" and g["ended_at"]}
+    hands = cut.first["hands"]
+    games = sorted(real & set(hands.column("game_id").to_pylist()))[:3]
+    theirs = hands.filter(pc.is_in(hands.column("game_id"), value_set=pa.array(games)))
+    results = cut.first["results"]
+    taken = pc.is_in(results.column("hand_id"), value_set=theirs.column("hand_id"))
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, {**cut.first, "results": results.filter(pc.invert(taken))}, FIRST)
+    apart = logs / "results" / f"date={FIRST}" / "part-b.parquet"
+    pq.write_table(results.filter(taken), apart)
+    refuse(apart, "truncated")
+    night(logs, state)
+    first = state / "nights" / "0001"
+    held = rows(first / "hands.parquet",
+                "SELECT DISTINCT game_id FROM FILE WHERE status = 'quarantined'")  # fmt: skip
+    assert sorted(game for (game,) in held) == games
+    bad = rows(first / "findings.parquet",
+               "SELECT DISTINCT game_id FROM FILE WHERE game_id <> '' AND severity IN "
+               f"('critical', 'major', 'minor') AND {LEAVE_OUT}")  # fmt: skip
+    named = {game for (game,) in bad}
+    assert not named & set(games)  # no finding names them: the file's input.file says them
+    staked: dict[str, Decimal] = {}
+    for row in cut.first["ledger"].to_pylist():
+        if row["game_id"] in {g["game_id"] for g in first_games if g["chip_type"] == "real"}:
+            paid = -row["amount"] if row["kind"] in ("buy_in", "rebuy") or (
+                row["kind"] == "points_settlement" and row["amount"] < 0) else Decimal(0)
+            staked[row["game_id"]] = staked.get(row["game_id"], Decimal(0)) + paid
+    at_stake = [staked[g] for g in staked if g in named or g in games]
+    assert set(games) <= set(staked)
+    assert money(first)[(1, "at_stake")] == (len(at_stake), sum(at_stake, Decimal("0.00")))

@@ -249,7 +249,11 @@ def test_checks_that_did_not_run_read_not_run_never_zero(cut: Cut, tmp_path: Pat
     assert (rows[1]["fairplay"], rows[1]["shuffle"]) == (True, True)
     assert (rows[2]["fairplay"], rows[2]["shuffle"]) == (False, False)
     assert rows[1]["skipped_tables"] == rows[2]["skipped_tables"] == ["ledger"]
+    assert rows[1]["absent_tables"] == rows[2]["absent_tables"] == ["ledger"]
     assert history["money"] == []
+    view = build_view(state / "nights" / "0002").history
+    assert view is not None
+    assert [(n.staked, n.at_stake) for n in view.nights] == [("no ledger", "no ledger")] * 2
     html = page(state / "nights" / "0002")
     checks = html.split('id="trends-checks"')[1].split("</table>")[0]
     for row in checks.split("<tr>")[2:]:
@@ -400,3 +404,29 @@ def test_a_night_whose_ledger_files_hold_no_row_has_no_money_not_zero(tmp_path: 
         run["inputs"].append({"table": "ledger", "path": "ledger/b.parquet", "rows": 1})
         assert _money(db, run, logs, file_literal(str(findings)))["staked"] == (
             1, Decimal("25.00"))
+
+
+def test_a_ledger_table_without_rows_reads_no_ledger_rows_not_no_ledger(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """docs/nightly.md, "The history": "no ledger" is a night whose log root has no ledger
+    table. Night 1's ledger table holds a file with no row: its money is not 0.00 (no
+    ledger.balance ran) but not a log root without a ledger either, so history/nights
+    records no absent table and the trend cells read "no ledger rows" (they read "no
+    ledger": a blind tester's night of empty tables)."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, {**cut.first, "ledger": cut.first["ledger"].slice(0, 0)}, FIRST)
+    night(logs, state)
+    first = state / "nights" / "0001"
+    history = read_history(first)
+    assert history["money"] == []
+    assert [(n["skipped_tables"], n["absent_tables"]) for n in history["nights"]] == [
+        (["ledger"], [])
+    ]
+    view = build_view(first).history
+    assert view is not None
+    assert [(n.staked, n.at_stake) for n in view.nights] == [("no ledger rows", "no ledger rows")]
+    cells = page(first).split('id="trends-nights"')[1].split("</table>")[0]
+    assert "0.00" not in cells
+    with duckdb.connect(str(state / "history.duckdb"), read_only=True) as db:
+        assert db.execute("SELECT absent_tables FROM nights").fetchall() == [([],)]

@@ -23,7 +23,8 @@ from audit.report import views
 from audit.report.render import write_report
 from audit.report.views import build_view
 from tests.logs.logbuilder import LogBuilder
-from tests.report.nights import fair_night
+from tests.logs.test_reader_damage import full_log, split_by_game
+from tests.report.nights import big_night, fair_night, write_shuffle
 
 
 def words(out: Path, anchor: str) -> str:
@@ -197,3 +198,81 @@ def test_the_quarantine_lists_the_rows_that_are_causes_before_the_hands_they_cos
             "the contract), then the hands quarantined (<code>input.hand</code>)") in html
     # quarantine.parquet is the run's: the report does not rewrite it
     assert pq.read_table(out / "quarantine.parquet").equals(table)
+
+
+def test_games_a_refused_file_took_are_sent_to_its_input_file_not_to_game_unchecked(
+    tmp_path: Path,
+) -> None:
+    """schemas/output.md: the games a refused file took hands of get no `game.unchecked`;
+    its `input.file` says what it took. Game g2's results in a file of their own, not
+    Parquet: the banner and the games row send the reader to that finding for its game,
+    never to "0 game.unchecked findings" (a blind tester's page said so of 9 such games)."""
+    root, b = split_by_game(full_log(tmp_path / "logs"), "results")
+    b.write_bytes(b"not parquet at all")
+    out = tmp_path / "out"
+    CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress"])
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["counts"]["games"]["unchecked"] == 1
+    assert "game.unchecked" not in run["counts"]["findings"]
+    assert build_view(out).unchecked_by_file == 1
+    cause = " ".join((out / "report.html").read_text(encoding="utf-8")
+                     .split('id="cause"')[1].split("</p>")[0].split())  # fmt: skip
+    assert "0 <code>game.unchecked</code>" not in cause
+    assert ("Start here: the 2 quarantined hands below follow from it where their reason "
+            "names a row that could not be read; the 1 game of those hands, whose checks did "
+            "not run, gets no <code>game.unchecked</code>: the <code>input.file</code> finding "
+            "of the file below says what it took;") in cause  # fmt: skip
+    games = words(out, "run-games").split("</tr>")[0]
+    assert ("1 with a game-level check not run (none has a <code>game.unchecked</code>, for a "
+            "quarantined hand: a file that could not be read took its hands, as its "
+            "<code>input.file</code> finding says)") in games  # fmt: skip
+
+
+def test_the_arguments_row_is_followed_by_the_later_passes_and_the_tile_by_what_could_not_run(
+    tmp_path: Path,
+) -> None:
+    """schemas/output.md, run.json: `arguments` are the replay's, `passes` the later
+    `fairplay` and `rng` commands. After `replay --no-fairplay --no-rng`, `fairplay` and
+    `rng`, the page names the passes under `fairplay=False rng=False` (it showed those
+    alone above the sections the passes ran: a blind tester), and the fair-play tile says
+    how many detectors could not judge the night (it read "0 fair-play suspicions" alone
+    while 4 of 8 had too little data: a blind tester)."""
+    root = full_log(tmp_path / "logs").write()
+    out = tmp_path / "out"
+    CliRunner().invoke(app, ["replay", str(root), "--out", str(out), "--no-progress",
+                             "--no-fairplay", "--no-rng"])  # fmt: skip
+    assert 'id="run-passes"' not in (out / "report.html").read_text(encoding="utf-8")
+    for command, fail_on in (("fairplay", "critical"), ("rng", "major")):
+        CliRunner().invoke(app, [command, str(root), "--out", str(out), "--fail-on", fail_on])
+    view = build_view(out)
+    assert view.passes == [("fairplay", "critical"), ("rng", "major")]
+    assert ("fairplay", "False") in view.arguments
+    said = words(out, "run-passes").split("</tr>")[0]
+    assert said.startswith("><th>later passes</th><td>then <code>rummy-audit fairplay</code> "
+                           "(<code>fail_on=critical</code>), then <code>rummy-audit rng</code> "
+                           "(<code>fail_on=major</code>): the arguments above are the "
+                           "replay's")  # fmt: skip
+    short = [d for d in view.fairplay.detectors if d.few or d.skipped or d.partial]
+    assert short  # a night of 6 hands: most detectors have too little data
+    tile = words(out, "tile-fairplay").split("</div>")[0]
+    assert (f"<b>0</b>fair-play suspicions; {len(short)} of {len(view.fairplay.detectors)} "
+            "detectors could not judge the whole night (") in tile  # fmt: skip
+
+
+def test_the_shuffle_tile_says_how_many_tests_could_not_run(tmp_path: Path) -> None:
+    """docs/rng.md: a test not run is never reported as passed. A night whose shoes fill
+    some tests and not others: the tile reads "0 of N shuffle tests failed; M could not
+    run (too few shoes)", not "0 shuffle tests failed" alone (a blind tester's night ran 1
+    test of 287)."""
+    out = big_night(tmp_path / "out", findings=0, shuffle=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    run["rng"] = write_shuffle(out, 800, players=[2] * 700 + [6] * 100, biased=False)
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    write_report(out)
+    tests, too_few = run["rng"]["tests"], run["rng"]["too_few_shoes"]
+    assert tests
+    assert too_few
+    assert not run["rng"]["biased"]
+    tile = words(out, "tile-shuffle").split("</div>")[0]
+    assert tile == (f"><b>0</b>of {tests:,} shuffle tests failed; {too_few:,} could not run "
+                    "(too few shoes)")  # fmt: skip
