@@ -153,9 +153,17 @@ def _hand(
     after = HandReplay(hand, game, other, opening, by_rules=True).run()
     was, will = _decided(expected_outcomes(before)), _decided(expected_outcomes(after))
     undecided = _undecided(before, after)
-    note = undecided or _broken(before, after, other)
     paid_before, fee_before = money_by_rules(game, was)
     paid_after, fee_after = money_by_rules(game, will)
+    unknown = _unpriced(was) | _unpriced(will)
+    if unknown and (paid_before or paid_after):
+        # the winner's amount and the rake rest on points the rules do not give: not known
+        # (until 2026-12-06 the winner got a definite 0.00: a blind tester)
+        paid_before, paid_after = _known(paid_before, was), _known(paid_after, will)
+        fee_before = fee_after = ZERO
+    broken, unpriced = _broken(before, after, other), _unpriced_words(unknown, game)
+    both = f"{broken.removesuffix('.')}; {unpriced}" if broken and unpriced else ""
+    note = undecided or both or broken or unpriced
     rows = []
     for player in hand.seats:
         b, a = was.get(player), will.get(player)
@@ -180,6 +188,28 @@ def _decided(said: dict[str, Expected]) -> dict[str, Expected]:
     its own rules names with the recorded outcome and the one under ``by_rules`` not at
     all; counted as changed, the same ruleset changed a blind tester's 8 outcomes."""
     return {player: want for player, want in said.items() if not plays_on(want)}
+
+
+def _unpriced(said: dict[str, Expected]) -> dict[str, str]:
+    """The losers whose points the rules do not give, with why (a show of other cards than
+    held, ``declaration.groups_exact``): the replay takes their recorded points, but what-if
+    re-scores by the rules alone, so what the winner takes from them is not known."""
+    return {p: e.why for p, e in said.items() if e.outcome != "won" and e.points is None}
+
+
+def _known(paid: dict[str, Decimal], said: dict[str, Expected]) -> dict[str, Decimal]:
+    """``paid`` less the winners' amounts, which rest on every loser's points."""
+    return {p: amount for p, amount in paid.items()
+            if p not in said or said[p].outcome != "won"}  # fmt: skip
+
+
+def _unpriced_words(unknown: dict[str, str], game: Game) -> str:
+    """Why a points-rummy hand's winner has no amount (``_unpriced``), or ``""``."""
+    if not unknown or game.format != "points" or game.point_value is None:
+        return ""
+    who = ", ".join(f"{p} ({why})" for p, why in sorted(unknown.items()))
+    return (f"the rules give no points for {who}, so the winner's amount and the rake are "
+            "not re-scored")
 
 
 def _undecided(before: HandReplay, after: HandReplay) -> str:

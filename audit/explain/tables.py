@@ -16,14 +16,14 @@ from functools import partial
 from audit.explain.handmoney import ZERO, deal_chips
 from audit.explain.ledgerview import signed
 from audit.explain.payouts import events_after, repeats
-from audit.explain.points import RuleView
+from audit.explain.points import RuleView, rule_view
 from audit.explain.standing import played_out
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deal_by_rules, rules_winner, took_given
 from audit.games.leaving import gone_for_good
 from audit.games.poolstate import PoolJudgement
-from audit.games.poolwords import read_new_scores, under
+from audit.games.poolwords import out_rule, read_new_scores, under
 from audit.games.split import NO_MANUAL
 from audit.records import POOL_FORMATS, Game, GameEvent, Hand, Result, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
@@ -445,8 +445,7 @@ def pool_table(
             )
         )
     pool = rules.pools.get(game.format) if rules is not None else None
-    out_at = "elimination_score" if pool is None or pool.exactly_eliminates else (
-        "exactly_eliminates")  # fmt: skip
+    out_at = "elimination_score" if pool is None else out_rule(pool)
     keys = [f"{game.format}.running_score", f"{game.format}.{out_at}"]
     actions = {e.action for e in game.game_events}
     if "rebuy" in actions:
@@ -460,9 +459,24 @@ def pool_table(
         "hands (eliminations, rebuys, splits)",
         players=players,
         rows=tuple(rows),
-        rules=_rules(rules, keys) + ((LEAVING,) if leaving else ()),
+        rules=_rules(rules, keys) + _exactly(unit, game, rules) + ((LEAVING,) if leaving else ()),
         notes=_orphan_events(unit, said, events),
     )
+
+
+def _exactly(unit: UnitAudit, game: Game, rules: Ruleset | None) -> tuple[RuleView, ...]:
+    """``exactly_eliminates``, with the preset's choice, where a score is exactly the
+    threshold that eliminates: the seeds never say it is out (until 2026-12-06 "P2 is
+    eliminated with a score of 101" cited only 000_'s "101 Pool": a blind tester)."""
+    pool = rules.pools.get(game.format) if rules is not None else None
+    if rules is None or pool is None or not pool.exactly_eliminates:
+        return ()  # a threshold to pass: ``exactly_eliminates`` is the table's rule already
+    key = f"{game.format}.exactly_eliminates"
+    scores = [e.score for e in game.game_events if e.action == "eliminated"]
+    scores += [r.score_after for item in unit.hands for r in item.hand.results]
+    cited = any(f.rule.startswith(f"{key}:") for f in unit.findings)
+    view = rule_view(rules, key, choice=True)
+    return (view,) if view is not None and (cited or pool.elimination_score in scores) else ()
 
 
 def _cells(

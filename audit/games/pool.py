@@ -64,6 +64,7 @@ from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
+from audit.games.poolwords import out_rule as _out_rule
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
 from audit.games.split import (
@@ -127,13 +128,11 @@ class _PoolCheck:
         self.leaving = gone_for_good(hands)  # hand_no -> who is out by leaving after it
         self.last_hand = last_seated(hands)  # player -> the last hand they are dealt into
 
-    def add(self, check: str, key: str, message: str, **kw: Any) -> None:
+    def add(self, check: str, key: str, message: str, at: int | None = None, **kw: Any) -> None:
         """A finding citing the preset's ``<format>.<key>`` rule, a whole rule key when
-        ``key`` holds a dot (``drops.pool_101``: a hand's points), or ``ACCEPT_RULE``. The
-        threshold of rules where a player must pass it is ``exactly_eliminates``' (a blind
-        tester's house rules cited "reaches 101 is eliminated" of a player kept in at 101)."""
-        if key == "elimination_score" and not self.pool.exactly_eliminates:
-            key = "exactly_eliminates"
+        ``key`` holds a dot (``drops.pool_101``: a hand's points), or ``ACCEPT_RULE``. An
+        elimination's is ``poolwords.out_rule``'s, ``at`` the score it turns on (exactly 101)."""
+        key = _out_rule(self.pool, at) if key == "elimination_score" else key
         if key == "split_accept":
             rule = ACCEPT_RULE
         else:
@@ -420,7 +419,7 @@ class _PoolCheck:
                         + (f"their elimination is recorded only after hand {later}, which "
                            "they played while out." if later else "no elimination was recorded.")
                         + self.gaps.carried(player, "The record rests on"),
-                        hand_id=hand.hand_id, player_id=player, expected="eliminated",
+                        hand_id=hand.hand_id, player_id=player, expected="eliminated", at=score,
                     )  # fmt: skip
                     unrecorded.append(player)
             elif not self.pool.is_eliminated(score) and player not in leaving:
@@ -562,6 +561,7 @@ class _PoolCheck:
             f"play{also}: it belongs after hand {hand.hand_no}.",
             hand_id=after.hand_id, player_id=player, seq=row.seq,
             expected=f"after hand {hand.hand_no}", recorded=f"after hand {after.hand_no}",
+            at=score,
         )  # fmt: skip
         return True
 
@@ -589,6 +589,7 @@ class _PoolCheck:
             f"{after.hand_no}.",
             hand_id=hand.hand_id, player_id=player, seq=row.seq,
             expected=f"after hand {after.hand_no}", recorded=f"after hand {hand.hand_no}",
+            at=reached,
         )  # fmt: skip
         return True
 

@@ -131,6 +131,23 @@ def over(pool: PoolRules) -> str:
         f"above the {at} a player must pass to be out")
 
 
+def out_rule(pool: PoolRules, at: int | None = None) -> str:
+    """The key of the rule an elimination rests on: ``elimination_score``, or
+    ``exactly_eliminates`` where a player must pass the threshold (a blind tester's house
+    rules cited "reaches 101 is eliminated" of a player kept in at 101) or where the score
+    ``at`` is the threshold itself, which the seeds never say is out: the preset's choice
+    (until 2026-12-06 a score of exactly 101 cited only 000_'s "101 Pool", a blind tester).
+
+    >>> rules = PoolRules(elimination_score=101, exactly_eliminates=True,
+    ...     rebuy_min_players=3, rebuy_counts="hand", rebuy_below=79, manual_split_min_score=61,
+    ...     drop_base=100, drop_step=20, split_drop_difference=(1, 2), auto_split_above=80)
+    >>> out_rule(rules, 120), out_rule(rules, 101), out_rule(rules)
+    ('elimination_score', 'exactly_eliminates', 'elimination_score')
+    """
+    exact = not pool.exactly_eliminates or at == pool.elimination_score
+    return "exactly_eliminates" if exact else "elimination_score"
+
+
 def under(pool: PoolRules) -> str:
     """Why a score is still in (``over``'s words)."""
     at = pool.elimination_score

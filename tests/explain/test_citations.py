@@ -1,12 +1,16 @@
 """The rule behind each verdict explain gives: a declaration's broken or met requirement, a
-joker left over, a set holding a suit twice, a wild-rank card standing for itself."""
+joker left over, a set holding a suit twice, a wild-rank card standing for itself, a pool
+score of exactly 101."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from audit.explain import render_html, render_text
+from audit.explain import render_game_html, render_game_text, render_html, render_text
+from audit.records import GameEvent
 from tests.explain.test_view import view_of
+from tests.explain.test_winner import game_view, hands, pool_hands, won_by
 from tests.replay.cases import DECLARE, P1, base, longer
 
 NO_PURE = "7S QS 7H QH 5D 7D 9D TD 6C 7C 8C QC JK"
@@ -50,6 +54,24 @@ def test_a_valid_declaration_cites_the_pure_sequence_it_needed_too() -> None:
     assert p1.rule is not None
     assert p1.rule.key == "declaration.min_runs"
     assert [r.key for r in p1.declaration_rules] == ["declaration.min_pure_runs"]
+
+
+def test_declaration_min_runs_an_accepted_valid_declaration_says_why_it_is_valid() -> None:
+    """`declaration.min_runs` and `declaration.min_pure_runs` (000_1729c72ad4c1f885.txt:
+    'It is mandatory to form two groups which are sequences'): a valid declaration the
+    platform accepted lists its melds and the sequences they hold, as one it rejected
+    does; until 2026-12-06 the panel printed "P1's declaration is valid:" and nothing
+    after it (a blind tester)."""
+    view = view_of(base())
+    p1 = view.players[0]
+    why = ("its groups are melds, 2H 3H 4H (pure sequence), 5S 6S 7S (pure sequence), "
+           "9C 9D 9S (set), KD KC KS JK (set), and hold the 2 sequences, one of them pure, "
+           "that a declaration needs")  # fmt: skip
+    assert p1.declaration_reasons == (why,)
+    lines = [line.strip("│ ") for line in render_text(view, width=300).splitlines()]
+    said = lines.index("P1's declaration is valid:")
+    assert lines[said + 1] == f"- {why}"
+    assert f"<li>{why}</li>" in render_html(view)
 
 
 def test_a_wild_rank_card_standing_for_itself_cites_its_rule_and_is_no_joker_there() -> None:
@@ -143,3 +165,49 @@ def test_a_201_pool_first_drop_cites_the_presets_choice_where_the_seeds_differ_0
         " ".join(render_text(view, width=200).split())
     )
     assert "Choice: 004_4c9baa4cf67655ae.txt gives one table" in render_html(view)
+
+
+P2_24 = "AS 2S 3S 4D 5D 6D 5C 6C 7C KH KD 2C 2H"
+"""P2's cards for a hand charged 24: three pure sequences, KH KD 2C 2H left unmatched."""
+
+
+def test_exactly_eliminates_an_elimination_at_exactly_101_cites_the_presets_choice() -> None:
+    """`pool_101.exactly_eliminates` ("A score of exactly 101 eliminates", "seeds silent";
+    000_1729c72ad4c1f885.txt's "101 Pool" never says 101 itself is out): P2 reaches 101
+    (77, then 24). The running pool scores cite that rule with the preset's choice, as a
+    201-pool drop does, whether the elimination is recorded or missing (then its finding
+    cites it too); until 2026-12-06 "P2 is eliminated with a score of 101 (101 or more is
+    out)" cited only `pool_101.elimination_score` (a blind tester)."""
+    second = base(
+        seats={"P1": P1, "P2": P2_24},
+        events=["P1 draw_stock JK", DECLARE, "P2 show: AS 2S 3S / 4D 5D 6D / 5C 6C 7C / KH KD "
+                "2C 2H"],
+        results={"P1": ("won", 0, None), "P2": ("lost", 24, None)},
+        score_after={"P1": 0, "P2": 101},
+    )  # fmt: skip
+    first = longer(results={"P1": ("won", 0, None), "P2": ("lost", 77, None)},
+                   score_after={"P1": 0, "P2": 77})  # fmt: skip
+    game, played = hands([first, second], game_format="pool_101", point_value=None)
+    out = GameEvent(2, 1, "P2", "eliminated", 101, None)
+    for events, findings in (([out, won_by("P1", 2)], []), ([won_by("P1", 2)], ["P2"])):
+        view = game_view(replace(game, game_events=events), played)
+        assert [f.player for f in view.findings if f.check == "pool.elimination"] == findings
+        assert all(f.rule.startswith("pool_101.exactly_eliminates: ") for f in view.findings
+                   if f.check == "pool.elimination")  # fmt: skip
+        assert view.scores is not None
+        cited = {r.key: r for r in view.scores.rules}
+        assert cited["pool_101.exactly_eliminates"].choice.startswith("Majority practice")
+        text = " ".join(render_game_text(view, width=200).split())
+        assert ("pool_101.exactly_eliminates: A score of exactly 101 eliminates. (seeds "
+                "silent) Choice: Majority practice ('reaches 101')") in text  # fmt: skip
+        assert "Choice: Majority practice" in render_game_html(view)
+
+
+def test_a_pool_score_short_of_101_cites_no_exactly_eliminates() -> None:
+    """`pool_101.exactly_eliminates` is cited only where a score is exactly 101: P2 at 80
+    (40 and 40, 000_1729c72ad4c1f885.txt) is below it and the table cites
+    `pool_101.elimination_score` alone."""
+    game, played = pool_hands(2)
+    view = game_view(game, played)
+    assert view.scores is not None
+    assert "pool_101.exactly_eliminates" not in {r.key for r in view.scores.rules}

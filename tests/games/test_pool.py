@@ -362,6 +362,25 @@ def test_elimination_words_follow_exactly_eliminates() -> None:
     )
 
 
+def test_exactly_eliminates_a_score_of_exactly_101_cites_the_presets_choice() -> None:
+    """`pool_101.exactly_eliminates` ("A score of exactly 101 eliminates", source "seeds
+    silent": 000_1729c72ad4c1f885.txt's "101 Pool" never says 101 itself is out). B at
+    exactly 101 with no eliminated row, or with the row written a hand late, is out by
+    that rule, the preset's choice, and its finding cites it; until 2026-12-06 it cited
+    only `pool_101.elimination_score` (000_'s "101 Pool": a blind tester). At 110 it
+    still cites `elimination_score`."""
+    exact = [{"A": 0, "B": 80, "C": 40}, {"A": 0, "B": 21, "C": 40}, {"A": 0, "C": 20}]
+    for events in ([], [ev(3, "B", "eliminated", 101)]):
+        (found,) = run(*pool_game(exact, events))
+        assert (found.check, found.player_id) == ("pool.elimination", "B")
+        assert found.message.startswith("B reached 101 after hand 2, which eliminates at 101")
+        assert found.rule == (
+            "pool_101.exactly_eliminates: A score of exactly 101 eliminates. (seeds silent)"
+        )
+    (found,) = run(*pool_game(ELIM))
+    assert found.rule.startswith("pool_101.elimination_score: ")
+
+
 def test_elimination_wrong_final_score() -> None:
     """log-format.md: the eliminated row's score is the final score."""
     found = run(*pool_game(ELIM, [ev(2, "B", "eliminated", 100)]))

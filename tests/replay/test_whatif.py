@@ -19,7 +19,7 @@ from audit.rules.ruleset import Ruleset, load_preset
 from audit.sim import simulate
 from audit.whatif import CHANGED, UNDECIDED, WhatIf, whatif_logs, whatif_unit
 from tests.explain.test_view import ACCEPTED_INVALID
-from tests.replay.cases import P1, P2, WON, base
+from tests.replay.cases import DECLARE, P1, P2, WON, base
 from tests.replay.scenario import scenario
 
 CAP_40 = '[points.cap]\nvalue = 40\ntext = "At most 40."\nsource = "test"\n'
@@ -326,3 +326,26 @@ def test_a_ruleset_whose_invalid_declaration_ends_the_hand_leaves_a_played_on_ha
               rules=N(invalid_ends_hand=False, id="standard-13"))
     assert _undecided(own, other).startswith("under standard-13 the others play on after an "
                                              "invalid declaration")  # fmt: skip
+
+
+def test_groups_exact_a_show_of_other_cards_leaves_the_winners_amount_unknown() -> None:
+    """declaration.groups_exact (000_1729c72ad4c1f885.txt: 'the player needs to validate all
+    the Sequences and Sets he has made from his 10/13/21/27 cards'): P2 shows a KH they do
+    not hold, so the rules give P2 no points and what-if (the rules, not the record) has no
+    amount for P2; P1's amount is what P2 pays less the rake, so it is not known either
+    (docs/whatif.md): it was a definite 0.00, and the hand's rake 0.00 (a blind tester)."""
+    kw = base(events=["P1 draw_stock JK", DECLARE,
+                      "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD KH"])  # fmt: skip
+    game, hand = scenario(**kw)
+    out = WhatIf()
+    whatif_unit(GameUnit(game.game_id, game, [hand]), load_preset("standard-13"), out)
+    assert [(r.player_id, r.outcome_before, r.points_before, r.amount_before, r.amount_after,
+             r.status) for r in out.changes] == [
+        ("P1", "won", 0, None, None, "same"),
+        ("P2", "lost", None, None, None, "same"),
+    ]  # fmt: skip
+    assert {r.note for r in out.changes} == {
+        "the rules give no points for P2 (showed other cards than held), so the winner's "
+        "amount and the rake are not re-scored"
+    }
+    assert (out.rake_before, out.rake_after) == (Decimal("0.00"), Decimal("0.00"))
