@@ -263,6 +263,10 @@ class Hand:
     """Why the hand cannot be replayed (a bad row, a gap in seq, no results...)."""
     shuffle: Shuffle | None = None
     """The provably-fair commitment, when the platform records one."""
+    moved: tuple[tuple[int, str], ...] = ()
+    """Never recorded: a reading of the record (``redeal.moved``) that the platform dealt
+    these shoe positions to these seats, not to the seat the procedure gives them
+    (``deal.dealt_cards``)."""
 
     def without_result(self) -> list[str]:
         """The players dealt in (in turn order) that the hand's results rows leave out."""

@@ -619,7 +619,9 @@ def _player(
         differs=tuple(word if d == "amount" else d for d in differs),
         severity=worst_name(f for f in findings if f.player_id == player),
         dealt=card_views(
-            sorted(dealt_cards(replay.hand.shoe, replay.hand.seats, game.cards_per_hand)[player]),
+            # as the reading dealt them: a card read as dealt to another seat is shown there
+            sorted(dealt_cards(replay.hand.shoe, replay.hand.seats, game.cards_per_hand,
+                               replay.hand.moved)[player]),
             jokers,
         ),
         declaration=_declaration_words(declaration),

@@ -164,19 +164,24 @@ def deal_shoe(
         )
     stock = hand.shoe[n * k + 2 :]
     stock.reverse()  # the top of the stock is the end of the list: pop() draws
-    return found, Dealt(dealt_cards(hand.shoe, hand.seats, k), stock, open_card)
+    return found, Dealt(dealt_cards(hand.shoe, hand.seats, k, hand.moved), stock, open_card)
 
 
-def dealt_cards(shoe: list[int], seats: list[str], k: int) -> dict[str, list[int]]:
+def dealt_cards(
+    shoe: list[int], seats: list[str], k: int, moved: tuple[tuple[int, str], ...] = ()
+) -> dict[str, list[int]]:
     """The deal procedure: one card to each seat in turn, ``k`` times; ``shoe[i]`` for
     ``i < n*k`` goes to ``seats[i mod n]`` (log-format.md, hands.seats). Fewer cards when
     the shoe is short (``explain`` shows them); a player seated twice, whose hand the reader
-    quarantines, gets the cards of both seats.
+    quarantines, gets the cards of both seats. ``moved``: positions a reading of the record
+    deals to another seat (``Hand.moved``), one seat then holding more cards than ``k``.
 
     >>> dealt_cards([10, 20, 11, 21, 12, 22, 5, 6], ["P1", "P2"], 3)
     {'P1': [10, 11, 12], 'P2': [20, 21, 22]}
     >>> dealt_cards([10, 20, 11, 21, 12], ["P1", "P2"], 3)
     {'P1': [10, 11, 12], 'P2': [20, 21]}
+    >>> dealt_cards([10, 20, 11, 21, 12, 22, 5, 6], ["P1", "P2"], 3, ((5, "P1"),))
+    {'P1': [10, 11, 12, 22], 'P2': [20, 21]}
     """
     n = len(seats)
     cards: dict[str, list[int]] = {p: [] for p in seats}
@@ -186,6 +191,9 @@ def dealt_cards(shoe: list[int], seats: list[str], k: int) -> dict[str, list[int
     else:
         for i in range(n * k):
             cards[seats[i % n]].append(shoe[i])
+    for at, seat in moved:
+        cards[seats[at % n]].remove(shoe[at])
+        cards[seat].append(shoe[at])
     return cards
 
 

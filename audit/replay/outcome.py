@@ -108,11 +108,13 @@ def audit_hand(
     replay = HandReplay(hand, game, rules, started_with).run()
     committed = commitment_findings(hand, game, shoe_of(replay))
     expected, findings = _judged(replay, game, committed)
-    for other, said, leaves in otherwise(hand, replay.findings, game.cards_per_hand, rules):
+    readings = otherwise(hand, replay.findings, game.cards_per_hand, rules)
+    for other, said, leaves, ties in readings:
         again = HandReplay(other, game, rules, started_with).run()  # the fewest findings
         if not any(f.check.startswith(leaves) for f in again.findings):
             then, found = _judged(again, game, committed)
-            if len(found) + 1 < len(findings) or _names_whose(said, found, findings):
+            tied = ties and replay.hand is hand and len(found) + 1 == len(findings)
+            if len(found) + 1 < len(findings) or tied or _names_whose(said, found, findings):
                 replay, expected, findings = again, then, [said, *found]
     renamed = renamed_result(replay.hand, findings, rules)  # a results row's name: judged
     if renamed is not None:

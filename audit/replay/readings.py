@@ -28,12 +28,14 @@ from audit.replay.redeal import (
     CARD_CHECKS,
     dealt_otherwise,
     dealt_wild,
+    moved,
     redeal,
     reseat,
     seated_otherwise,
+    turned_up,
 )
 from audit.replay.rows import ROWS, inserted, reassigned, strangers, swapped
-from audit.replay.stock import restock, stocked_otherwise
+from audit.replay.stock import reopened, restock, stocked_otherwise
 from audit.rules.ruleset import Ruleset, cite
 
 
@@ -45,6 +47,12 @@ class Reading(NamedTuple):
     """The one finding that says so."""
     leaves: tuple[str, ...]
     """The checks (by prefix) none of which its replay may leave: what it must explain."""
+    ties: bool = False
+    """It stands against the record as it reads at as few findings as the record's: a card
+    a seat played that the shoe deals to a seat that never plays it, and nothing else out
+    of place (``redeal.moved``), is one finding either way, and this one says where the
+    card came from (a blind tester's 14 cards dealt to one player, 12 to the other, were
+    "a card they did not hold" until 2026-12-06)."""
 
 
 _CARDS = tuple(sorted(CARD_CHECKS))
@@ -69,6 +77,9 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
             yield Reading(replace(hand, seats=seats), said, _CARDS)
     drew = next((f for f in findings if f.check == "draw.stock_mismatch"), None)
     if drew is not None:
+        swapped_open = reopened(hand, findings, k, rules)
+        if swapped_open is not None:
+            yield Reading(*swapped_open, (*_CARDS, "draw.stock_mismatch"))
         stocked = restock(hand, k)
         if stocked is not None:
             yield Reading(stocked[0], stocked_otherwise(drew, stocked[1], rules), _CARDS)
@@ -79,7 +90,12 @@ def otherwise(hand: Hand, findings: list[Finding], k: int, rules: Ruleset) -> It
     if first is not None:
         redealt = redeal(hand, k)
         if redealt is not None:
-            yield Reading(redealt.hand, dealt_otherwise(first, redealt, rules), _CARDS)
+            turned = turned_up(hand, redealt, findings, k, rules)
+            said = dealt_otherwise(first, redealt, rules) if turned is None else turned
+            yield Reading(redealt.hand, said, _CARDS)
+        shifted = moved(hand, k)
+        if shifted is not None:
+            yield Reading(shifted.hand, dealt_otherwise(first, shifted, rules), _CARDS, True)
 
 
 RESULTS = ("score.outcome",)

@@ -19,6 +19,14 @@ and keeps that replay only where it leaves no card out of place and fewer findin
 the first finding of the first replay then stands alone, with words that name the cards
 dealt otherwise.
 
+A seat may also have been dealt a card of another's on top of its own, the other seat
+dealt one fewer (``moved``: a blind tester's 14 cards and 12), which no trade explains
+where the player plays every card it was dealt and the other seat shows its 12; that
+reading stands even at as many findings as the record's (``readings.Reading.ties``). A
+seat's card turned up as the wild card (or open card) in place of the one the seat then
+played is the trade of that card with the wild card's place, said as the ``deal.mismatch``
+it is (``turned_up``).
+
 A hand whose seats are recorded in another order than the players took their turns
 (``reseat``) is the same kind of fault one step earlier: the platform dealt and played in
 its own seat order, and read in the recorded one every turn is out of turn and every card
@@ -36,7 +44,7 @@ from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
 from audit.findings import Finding, finding_at
-from audit.records import DRAWS, NO_CARD, PLAYS, Action, Hand
+from audit.records import DRAWS, NO_CARD, PLAYS, Action, Hand, ordinal
 from audit.rules.ruleset import Ruleset, cite
 
 CARD_CHECKS = frozenset({"discard.not_in_hand", "declare.groups_mismatch"})
@@ -71,6 +79,8 @@ class Redeal(NamedTuple):
     unseen: int
     """Cards given back in exchange that the record never shows played (where they went is
     the audit's choice, so the words do not name them)."""
+    sizes: str = ""
+    """A deal of other sizes than ``k`` (``moved``): ``14 cards to P1 and 12 to P2``."""
 
 
 def needed(hand: Hand) -> dict[str, Counter[int]]:
@@ -137,6 +147,43 @@ def redeal(hand: Hand, k: int) -> Redeal | None:
                 spare[q][back] += 1  # the seat did not need it: it may give it on
     moves, unseen = _moves(hand, shoe, n * k, need)
     return Redeal(replace(hand, shoe=shoe), moves, unseen)
+
+
+def moved(hand: Hand, k: int) -> Redeal | None:
+    """The hand dealt with each card a seat played and was not dealt given to it from the
+    seat the shoe deals it to, where that seat never plays it, nothing given back: a
+    platform that dealt one seat a card of another's (a blind tester's 14 cards to one
+    player and 12 to the other), which no trade explains (the player declares all 14, the
+    other shows 12). ``None`` where a card played lies at no other seat's place, or the
+    seats keep ``k`` cards each (a trade: ``redeal``'s)."""
+    n = len(hand.seats)
+    if n < 2 or len(hand.shoe) < n * k:
+        return None
+    places = {p: range(i, n * k, n) for i, p in enumerate(hand.seats)}
+    dealt = {p: Counter(hand.shoe[i] for i in places[p]) for p in hand.seats}
+    need = needed(hand)
+    spare = {p: dealt[p] - need[p] for p in hand.seats}
+    size = dict.fromkeys(hand.seats, k)
+    moves: list[Move] = []
+    for p in hand.seats:
+        for card in sorted((need[p] - dealt[p]).elements()):
+            q = next((q for q in hand.seats if q != p and spare[q][card]), None)
+            if q is None:
+                return None
+            taken = {m.at for m in moves}
+            at = next(i for i in places[q] if hand.shoe[i] == card and i not in taken)
+            spare[q][card] -= 1
+            size[p], size[q] = size[p] + 1, size[q] - 1
+            moves.append(Move(card, p, q, at))
+    other = [(p, m) for p, m in size.items() if m != k]
+    if not other:
+        return None
+    said = [f"{m} to {p}" for p, m in other]
+    said[0] = f"{other[0][1]} card{'s' if other[0][1] != 1 else ''} to {other[0][0]}"
+    sizes = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    moves.sort(key=lambda m: m.at)
+    to = tuple((m.at, m.to) for m in moves)
+    return Redeal(replace(hand, moved=to), moves, 0, sizes)
 
 
 def _undealt(hand: Hand, dealt: int) -> dict[int, int]:
@@ -235,6 +282,8 @@ def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
         if back
         else ""
     )
+    if redealt.sizes:
+        also += f" (the cards played read as a deal of {redealt.sizes})"
     return finding_at(
         first,
         first.check,
@@ -243,6 +292,47 @@ def dealt_otherwise(first: Finding, redealt: Redeal, rules: Ruleset) -> Finding:
         message=(
             "The players did not play the cards the recorded shoe deals them: "
             f"{moves}{also}. The rest of the hand is checked as dealt so."
+        ),
+        rule=cite(rules, "deal.procedure"),
+    )
+
+
+def turned_up(
+    hand: Hand, redealt: Redeal, findings: list[Finding], k: int, rules: Ruleset
+) -> Finding | None:
+    """The one finding of a redeal that moves only the deal's wild card (or open card) to
+    the seat that played it, giving back the one recorded in its place: the platform dealt
+    that card and turned up one of the seat's instead, and the hands row recorded the card
+    turned up (the replay's ``deal.mismatch``). It says both, with the deal's check and
+    the mismatch's cards; ``None`` for any other redeal. Until 2026-12-06 the mismatch
+    was left out and the one finding said only "which the shoe deals to no player (it has
+    one as the wild card)" (a blind tester's wild card turned up one card early)."""
+    if len(redealt.moves) != 1 or redealt.unseen or redealt.sizes:
+        return None
+    (m,) = redealt.moves
+    name = {"the wild card": "wild card", "the open card": "open card"}.get(m.dealt_to)
+    if name is None:
+        return None
+    shown = hand.wild if name == "wild card" else hand.open
+    n = len(hand.seats)
+    seat = hand.seats.index(m.to)  # its copy dealt last: the one turned up in its place
+    src = max((i for i in range(seat, n * k, n) if hand.shoe[i] == shown), default=None)
+    card, other = CODE_TEXT[m.card], CODE_TEXT[shown]
+    said = next((f for f in findings if f.check == "deal.mismatch"
+                 and (f.expected, f.recorded) == (card, other)), None)  # fmt: skip
+    if src is None or said is None or redealt.hand.shoe[m.at] != shown:
+        return None
+    return finding_at(
+        said,
+        "deal.mismatch",
+        expected=said.expected,
+        recorded=said.recorded,
+        message=(
+            f"The {name} recorded is {other} (shoe position {src}, {m.to}'s "
+            f"{ordinal(src // n + 1)} card by the deal), but the deal turns up {card} "
+            f"(position {m.at}) as the {name}, which {m.to} played: the platform dealt "
+            f"{card} to {m.to} and turned up {other} in its place. The rest of the hand is "
+            "checked as dealt so."
         ),
         rule=cite(rules, "deal.procedure"),
     )

@@ -75,6 +75,40 @@ def restock(hand: Hand, k: int) -> tuple[Hand, list[Drawn]] | None:
     return replace(hand, shoe=shoe, events=events), moved
 
 
+def reopened(hand: Hand, findings: list[Finding], k: int, rules: Ruleset
+             ) -> tuple[Hand, Finding] | None:  # fmt: skip
+    """The hand with its open card and the stock's top card swapped, where the open card
+    recorded is the stock's top (its ``deal.mismatch``) and the first stock draw takes the
+    deal's open card: the platform turned up the card under the open card and left the
+    open card on top of the stock. One finding, the mismatch's, that says so: the reverse
+    of a draw from the pile of the deal's open card (``HandReplay._open_card``; until
+    2026-12-06 the draw was a second finding, "from deeper in the stock", a blind
+    tester)."""
+    at = len(hand.seats) * k + 1  # the open card's place; the stock's top is next
+    if len(hand.shoe) <= at + 1 or hand.open != hand.shoe[at + 1] or hand.open == hand.shoe[at]:
+        return None
+    dealt, other = CODE_TEXT[hand.shoe[at]], CODE_TEXT[hand.open]
+    said = next((f for f in findings if f.check == "deal.mismatch"
+                 and (f.expected, f.recorded) == (dealt, other)), None)  # fmt: skip
+    drew = next((e for e in hand.events if e.action in _STOCK_OR_RESHUFFLE), None)
+    if said is None or drew is None or drew.card != hand.shoe[at]:
+        return None
+    shoe = [*hand.shoe[:at], hand.open, hand.shoe[at], *hand.shoe[at + 2 :]]
+    words = (f"The open card recorded is {other}, but the deal puts {dealt} face up to start "
+             f"the discard pile, and the first stock draw took {dealt} ({drew.player} at seq "
+             f"{drew.seq}): the platform turned up {other}, the stock's top card (shoe "
+             f"position {at + 1}), and left {dealt} (position {at}) on top of the stock, the "
+             "two swapped. The rest of the hand is checked so.")  # fmt: skip
+    return replace(hand, shoe=shoe), finding_at(
+        said, "deal.mismatch", expected=said.expected, recorded=said.recorded, message=words,
+        rule=cite(rules, "deal.procedure"))  # fmt: skip
+
+
+_STOCK_OR_RESHUFFLE = frozenset({Action.DRAW_STOCK.value, Action.RESHUFFLE.value})
+"""The first of these says what the platform left on top of the stock (a reshuffle first:
+nothing the deal left)."""
+
+
 def _regroup(e: Event, group: list[int]) -> Event:
     return e._replace(groups=[group, *(e.groups or [])[1:]])
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from audit.cards import parse_code
 from audit.replay.outcome import audit_hand
-from audit.replay.redeal import Move, redeal
+from audit.replay.redeal import Move, moved, redeal
 from audit.rules.ruleset import load_preset
 from tests.replay.cases import DECLARE, P1, P2, P3, SHOW, base, longer
 from tests.replay.scenario import scenario
@@ -226,5 +226,99 @@ def test_turns_draw_top_card_two_stock_cards_drawn_in_each_others_places_are_one
         "position 28, which holds 5C (the shoe has 6H at 31); 5C was drawn as shoe position "
         "31, which holds 6H (the shoe has 5C at 28). The rest of the hand is checked with "
         "the stock in the order drawn."
+    )
+    assert audit.replay.winner == "P1"
+
+
+P2_5H = P2.replace("QC", "5H")
+"""P2's cards with 5H its 13th, shoe position 25 (a card P1's hearts run takes)."""
+
+
+def test_deal_procedure_a_card_dealt_to_another_seat_alone_is_one_finding() -> None:
+    """`deal.procedure` (log-format.md: `shoe[i]` goes to `seats[i mod n]`): the platform
+    dealt P2's 13th card, 5H, to P1 (14 cards to P1, 12 to P2; a blind tester's
+    f09e_declare_14_show_12). P1 declares all 14, P2 shows its 12. Read from the shoe both
+    groups are off (two `declare.groups_mismatch`), and no trade of two cards explains it:
+    one finding, at P1's declaration, naming the card and the deal it reads as."""
+    events = ["P1 draw_stock JK", "P1 declare QH: 2H 3H 4H 5H / 5S 6S 7S / 9C 9D 9S / "
+              "KD KC KS JK", "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD"]  # fmt: skip
+    game, hand = scenario(**base(seats={"P1": P1, "P2": P2_5H}, events=events))
+    found = moved(hand, 13)
+    assert found is not None
+    assert found.moves == [Move(parse_code("5H"), "P1", "P2", 25)]
+    assert found.hand.moved == ((25, "P1"),)
+    assert redeal(hand, 13) is None  # P1 plays every card it was dealt: none to give back
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in audit.findings] == [
+        ("declare.groups_mismatch", "P1", 1, "5H to P2", "5H to P1")
+    ]
+    (f,) = audit.findings
+    assert f.message == (
+        "The players did not play the cards the recorded shoe deals them: 5H (shoe position "
+        "25) was played by P1, not P2 (the cards played read as a deal of 14 cards to P1 and "
+        "12 to P2). The rest of the hand is checked as dealt so."
+    )
+    assert f.rule.startswith("deal.procedure")
+    assert audit.replay.winner == "P1"
+
+
+def test_deal_procedure_a_discard_of_a_card_dealt_to_another_seat_that_drops_is_the_deal(
+) -> None:
+    """`deal.procedure`: the same deal (14 cards to P1, 12 to P2), P1 discards 5H and
+    later drops (a blind tester's f09_dealt_14_12). Read from the shoe it is one
+    `discard.not_in_hand` too, but the deal says where the card came from: at as few
+    findings, the deal's reading stands."""
+    events = ["P1 draw_stock JK", "P1 discard 5H", "P2 draw_stock 2S", "P2 discard 2S",
+              "P1 drop"]  # fmt: skip
+    results = {"P1": ("middle_drop", 40, "-40.00"), "P2": ("won", 0, "36.00")}
+    game, hand = scenario(**base(seats={"P1": P1, "P2": P2_5H}, events=events,
+                                 results=results))  # fmt: skip
+    (f,) = audit_hand(hand, game, STANDARD).findings
+    assert (f.check, f.player_id, f.seq) == ("discard.not_in_hand", "P1", 1)
+    assert "5H (shoe position 25) was played by P1, not P2 (the cards played read as a deal " \
+        "of 14 cards to P1 and 12 to P2)" in f.message
+    assert f.rule.startswith("deal.procedure")
+
+
+def test_deal_procedure_a_seats_card_turned_up_as_the_wild_card_is_one_deal_mismatch() -> None:
+    """`deal.procedure` (log-format.md: `shoe[n*k]` is the wild card): the platform turned
+    up P2's 13th card, QC (position 25), as the wild card, dealt P2 the deal's wild card
+    8S (position 26) in its place, and recorded QC (a blind tester's f03b_wild_shifted).
+    One `deal.mismatch` that names both cards and where they lie, not a card "the shoe
+    deals to no player"; P2's show of 8S is theirs."""
+    events = ["P1 draw_stock JK", DECLARE, "P2 show: AS 3C 5D 7H 8H TC JC 2D 4D 6C 8C TD 8S"]
+    game, hand = scenario(**base(events=events, recorded_wild="QC"))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.player_id, f.seq, f.expected, f.recorded) for f in audit.findings] == [
+        ("deal.mismatch", None, None, "8S", "QC")
+    ]
+    assert audit.findings[0].message == (
+        "The wild card recorded is QC (shoe position 25, P2's 13th card by the deal), but the "
+        "deal turns up 8S (position 26) as the wild card, which P2 played: the platform dealt "
+        "8S to P2 and turned up QC in its place. The rest of the hand is checked as dealt so."
+    )
+    assert audit.findings[0].rule.startswith("deal.procedure")
+    assert audit.replay.winner == "P1"
+
+
+def test_deal_procedure_an_open_card_left_on_top_of_the_stock_is_one_deal_mismatch() -> None:
+    """`deal.procedure` (log-format.md: `shoe[n*k+1]` is the open card, the stock the
+    rest): the platform turned up the stock's top card, 2S (position 28), as the open card
+    and left the deal's open card AC (position 27) on top of the stock, which the first
+    stock draw takes (a blind tester's f07b_open_skipped). One `deal.mismatch` that says
+    the two were swapped, not a second finding for the draw "from deeper in the stock"."""
+    events = ["P1 draw_stock AC", "P1 discard AC", "P2 draw_discard AC", "P2 discard AC",
+              "P1 draw_stock JK", DECLARE, SHOW]  # fmt: skip
+    game, hand = scenario(**longer(events=events, stock="2S JK 6H 7D"))
+    hand = replace(hand, open=parse_code("2S"))
+    audit = audit_hand(hand, game, STANDARD)
+    assert [(f.check, f.expected, f.recorded) for f in audit.findings] == [
+        ("deal.mismatch", "AC", "2S")
+    ]
+    assert audit.findings[0].message == (
+        "The open card recorded is 2S, but the deal puts AC face up to start the discard "
+        "pile, and the first stock draw took AC (P1 at seq 0): the platform turned up 2S, the "
+        "stock's top card (shoe position 28), and left AC (position 27) on top of the stock, "
+        "the two swapped. The rest of the hand is checked so."
     )
     assert audit.replay.winner == "P1"
