@@ -54,7 +54,7 @@ from audit.findings import Finding, worst_name
 from audit.records import Format, Game, Hand, Result, ordinal
 from audit.replay.charged import charged_words
 from audit.replay.deal import dealt_cards
-from audit.replay.followed import POINTS_CHECKS
+from audit.replay.followed import POINTS_CHECKS, WINNER_FOLLOWS
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     UNHELD,
@@ -360,13 +360,15 @@ def build_view(
     findings = [*audit.findings, *(f for f in unit.findings if f.hand_id == hand_id)]
     money = money_findings(hand, game, rules, findings, unit.rules_say())
     if game.format == "points" and any(
-        (f.check == "score.amount" and f.player_id is None) or f.check in POINTS_CHECKS
-        for f in audit.findings
+        (f.check == "score.amount" and (f.player_id is None or WINNER_FOLLOWS in f.message))
+        or f.check in POINTS_CHECKS for f in audit.findings
     ):
         # Every amount off by one way of settling the value cards is one finding of the hand
         # (recut.settled_words), and amounts that follow wrong points charged are the points'
-        # finding (followed.follows_points): each player's amount by the rules is still
-        # said, and that it differs (a blind tester read "agrees" beside the recorded amount).
+        # finding (followed.follows_points), a winner's that follows the losers' recorded
+        # amounts a loser's (followed.follows_losers): each player's amount by the rules is
+        # still said, and that it differs (a blind tester read "agrees" beside the recorded
+        # amount).
         money = {f.player_id: f for f in compare_money(audit.replay, game, audit.expected)
                  if f.player_id is not None} | money  # fmt: skip
     settled = settled_by_rules(audit, game, rules)

@@ -109,9 +109,11 @@ written raised (the first of all where it raised none of them)."""
 
 _QUIET: Final = frozenset({"game.running", "check.skipped"})
 _EVIDENCE: Final = 2
-"""The fewest amounts (losers' rows, or points pots) a point value or rake must explain to
-be read off the record: one wrong amount fits some value by itself (a blind tester's
-overcharged loser of a one-hand game read as "settles at 0.1420 a point")."""
+"""The fewest amounts (losers' rows, or points pots whose rake the games row's percent does
+not give) a point value or rake must explain to be read off the record: one wrong amount
+fits some value by itself (a blind tester's overcharged loser of a one-hand game read as
+"settles at 0.1420 a point"; another's one pot raked a paisa high, beside a pot whose rake
+both rates give, read as 14.00% for 13.75%)."""
 _QUARTER: Final = Decimal("0.25")
 _FOUR: Final = Decimal("0.0001")
 _TWO: Final = Decimal("0.01")
@@ -256,11 +258,15 @@ def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:
 def implied_rake(out: Audited) -> Decimal | None:
     """The rake percent the record's money takes (``pots``), to two decimals: the roundest
     value near it (``roundest``) that gives every pot's rake, ``None`` where none does or
-    the record moved no money (in points rummy, fewer than two pots)."""
+    the record moved no money (in points rummy, fewer than two pots whose rake the games
+    row's percent does not give: a pot it gives is no evidence of another rate, so a hand
+    overcharged by a paisa beside one whose rake fits both rates is that hand's fault, not
+    a rake read otherwise; a blind tester's 13.75% game was read as 14.00% so)."""
     game = out.game
     assert game is not None
     found = pots(out)
-    if not found or (game.format == Format.POINTS and len(found) < _EVIDENCE):
+    apart = [pot for pot, taken in found if rake(pot, game.rake_pct) != taken]
+    if not found or (game.format == Format.POINTS and len(apart) < _EVIDENCE):
         return None
     total = sum((pot for pot, _ in found), Decimal("0.00"))
     taken = sum((taken for _, taken in found), Decimal("0.00"))

@@ -11,9 +11,10 @@ points rummy, ``-(points_settlement) = rake``. On top of the balance:
   the rules agree with the recorded outcome, else the recorded points; value cards from
   the replay). A wrong ``results.amount`` or ``points`` is the hand's finding, not also the
   ledger's when the ledger paid the right amount; a ledger that paid what the results
-  record is one finding on the game (``ledgerpaid``), not one per player. A results row
-  of a player not dealt in settles nothing (its ``score.outcome`` is the one finding;
-  ``dealt_in``). Where the rules cannot settle a hand here (no point value, not exactly
+  record is one finding on the game (``ledgerpaid``), not one per player, and so is one
+  with no rows for one hand (``ledgerpaid.unpaid_hand``). A results row of a player not
+  dealt in settles nothing (its ``score.outcome`` is the one finding; ``dealt_in``).
+  Where the rules cannot settle a hand here (no point value, not exactly
   one winner, a player with two rows, value cards without the replay's settlement) its
   recorded amounts are taken, and the finding says which hands and why;
 - pool and deals: the prize pool is ``entry_fee x (players + rebuys)`` less the rake (a
@@ -45,7 +46,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
-from audit.games.ledgerpaid import paid_as_recorded
+from audit.games.ledgerpaid import paid_as_recorded, unpaid_hand
 from audit.games.ledgerpaid import recorded as recorded_sums
 from audit.games.prize import ZERO, Row, SplitOwed, counted_rebuys, owed_shares, prize_pool
 from audit.money import points_settlement, roundest
@@ -449,6 +450,9 @@ def _points(
             settled[row.player] += row.amount
     paid = paid_as_recorded(game.game_id, hands, (owed.won, owed.rake, owed.caveat()), settled,
                             _total(game, "rake"), BALANCE_RULE)  # fmt: skip
+    if paid is None:  # else a hand with no rows: one finding, not each player's and the rake
+        paid = unpaid_hand(game.game_id, hands, (owed, owed.caveat()), settled, _total(
+            game, "rake"), lambda hand: points_owed(game, [hand], rules, expected), BALANCE_RULE)
     if paid is not None:  # the hands' findings, and the money that followed them once
         return [paid]
     value = _ledger_value(game, hands, rules, expected, owed, settled)

@@ -1,16 +1,18 @@
 """A points game's ledger that paid what its hands' results record (``ledger._points``):
 where the rules settle otherwise, the difference is the hands' own findings', and the money
-that followed them is one ``ledger.balance`` on the game (schemas/money.md, step 3)."""
+that followed them is one ``ledger.balance`` on the game (schemas/money.md, step 3). So too
+a ledger with no rows for one hand (``unpaid_hand``): one fault, one finding on the game."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
+from typing import Protocol
 
 from audit.findings import finding
 from audit.games.prize import ZERO, Row
-from audit.records import Hand
+from audit.records import Hand, and_words
 
 
 def recorded(hands: list[Hand]) -> dict[str, Decimal]:
@@ -84,3 +86,77 @@ def paid_as_recorded(
         rule=rule,
     )
     return found, rake - owed_rake + sum(off, ZERO)
+
+
+class Owed(Protocol):
+    """What the rules settle (``ledger.PointsOwed``): each player's amount, and the rake."""
+
+    @property
+    def won(self) -> Mapping[str, Decimal]: ...
+    @property
+    def rake(self) -> Decimal: ...
+
+
+def unpaid_hand(
+    game_id: str,
+    hands: list[Hand],
+    owed: tuple[Owed, str],
+    settled: Mapping[str, Decimal],
+    rake: Decimal,
+    each: Callable[[Hand], Owed],
+    rule: str,
+) -> Row | None:
+    """The one ``ledger.balance`` of a points game whose ledger has no rows for one hand:
+    each player's ``points_settlement`` rows and the ``rake`` rows are what the rules settle
+    over the game (``owed``, with ``PointsOwed.caveat``) less what they settle in that one
+    hand (``each``), two of those sums or more off (one row missing is that player's own
+    finding). The ledger names no hand (log-format.md, ledger), so the hand is the one whose
+    settlement is all the ledger is short, only where exactly one hand is. A blind tester's
+    hand with all seven rows missing was seven critical findings, one per player and the
+    rake, none saying a hand was unpaid. None otherwise.
+
+    >>> from types import SimpleNamespace as Ns
+    >>> from audit.games.ledger import BALANCE_RULE
+    >>> one = Hand("H1", "G1", 1, ["A", "B"], [], 0, 0, [], [])
+    >>> two = Hand("H2", "G1", 2, ["A", "B"], [], 0, 0, [], [])
+    >>> each = {"H1": Ns(won={"A": Decimal("9.00"), "B": Decimal("-10.00")}, rake=Decimal("1.00")),
+    ...         "H2": Ns(won={"A": Decimal("-4.00"), "B": Decimal("3.60")}, rake=Decimal("0.40"))}
+    >>> game = Ns(won={"A": Decimal("5.00"), "B": Decimal("-6.40")}, rake=Decimal("1.40"))
+    >>> found, moved = unpaid_hand("G1", [one, two], (game, ""), {"A": Decimal("9.00"),
+    ...     "B": Decimal("-10.00")}, Decimal("1.00"), lambda h: each[h.hand_id], BALANCE_RULE)
+    >>> print(found.message)  # doctest: +NORMALIZE_WHITESPACE
+    The ledger of game G1 has no rows for hand H2, which the rules settle with A at -4.00 and
+    B at 3.60, and a rake of 0.40: the ledger paid the game's other hands as the rules settle
+    them, and none of that one.
+    >>> found.expected, found.recorded, moved
+    ('H2: A -4.00, B 3.60, rake 0.40', 'H2: no rows', Decimal('0.00'))
+    """
+    game, caveat = owed
+    players = set(game.won) | set(settled)
+    if sum(game.won.get(p, ZERO) != settled.get(p, ZERO) for p in players) + (
+            rake != game.rake) < 2:  # fmt: skip
+        return None
+    unpaid = []
+    for hand in hands:
+        its = each(hand)
+        if rake == game.rake - its.rake and any(its.won.values()) and all(
+                settled.get(p, ZERO) == game.won.get(p, ZERO) - its.won.get(p, ZERO)
+                for p in players | set(its.won)):  # fmt: skip
+            unpaid.append((hand.hand_id, its))
+    if len(unpaid) != 1:
+        return None
+    hand_id, its = unpaid[0]
+    amounts = sorted(its.won.items())
+    words = and_words([f"{p} at {a}" for p, a in amounts])
+    found = finding(
+        "ledger.balance",
+        game_id=game_id,
+        expected=f"{hand_id}: {', '.join(f'{p} {a}' for p, a in amounts)}, rake {its.rake}",
+        recorded=f"{hand_id}: no rows",
+        message=f"The ledger of game {game_id} has no rows for hand {hand_id}, which the rules "
+        f"settle with {words}, and a rake of {its.rake}: the ledger paid the game's other "
+        f"hands as the rules settle them, and none of that one{caveat}.",
+        rule=rule,
+    )
+    moved = sum((settled.get(p, ZERO) - game.won.get(p, ZERO) for p in players), ZERO)
+    return found, moved + rake - game.rake

@@ -10,6 +10,13 @@ Only where every amount the replay finds wrong is the one the recorded points se
 21 and 27 cards with the value cards as the rules settle them): an amount wrong in another
 way keeps its own ``score.amount``. ``explain`` still shows each player's amount by
 the rules (``compare_money``).
+
+So too the winner's amount where it is what the losers' amounts as recorded pay, less the
+rules' rake on them, and a loser's amount is wrong with the points right (``follows_losers``,
+a paisa rounded the wrong way, a drop charged at another rate): the winner's amount is
+right for what the losers paid, and wrong only because a loser's is, so it is said in that
+loser's ``score.amount``, not as its own (a blind tester's "X1 won 1.26 from the losers",
+where they had paid 1.24, beside the two losers' findings of that one rounding).
 """
 
 from __future__ import annotations
@@ -19,19 +26,57 @@ from dataclasses import replace
 from decimal import Decimal
 
 from audit.findings import Finding
-from audit.money import points_settlement
+from audit.money import points_settlement, rake
 from audit.records import Game, Hand, and_words, dealt_in
 
 POINTS_CHECKS = ("score.points", "drop.penalty")
 """The findings of a loser's points charged other than the rules."""
+WINNER_FOLLOWS = "; the winner's amount follows the losers' amounts as recorded"
+"""The words a loser's ``score.amount`` ends with where the winner's is folded into it
+(``follows_losers``): ``explain`` still says the winner's amount by the rules."""
 
 
 def follows_points(
     hand: Hand, game: Game, findings: list[Finding], values: Mapping[str, int]
 ) -> list[Finding]:
     """``findings`` with the ``score.amount`` findings that follow the recorded points
-    folded into the points finding they follow (see the module's docstring); ``values``:
-    each player's net value-card points as the rules settle them (21 and 27 cards)."""
+    folded into the points finding they follow, and a winner's that follows the losers'
+    amounts as recorded into the first loser's (``follows_losers``; see the module's
+    docstring); ``values``: each player's net value-card points as the rules settle them
+    (21 and 27 cards)."""
+    return follows_losers(hand, game, _follows_charged(hand, game, findings, values), values)
+
+
+def follows_losers(
+    hand: Hand, game: Game, findings: list[Finding], values: Mapping[str, int]
+) -> list[Finding]:
+    """``findings`` with the one winner's ``score.amount`` folded into the first loser's
+    where the winner's amount is what the losers' recorded amounts pay less the rules'
+    rake on them (the module's docstring). Not where value cards are settled (``values``):
+    their amounts are read together (``recut``)."""
+    amounts = [f for f in findings if f.check == "score.amount"]
+    rows = [r for r in dealt_in(hand) if r.player is not None]
+    winners = [r for r in rows if r.outcome == "won"]
+    if (values or len(winners) != 1 or hand.without_result()
+            or len({r.player for r in rows}) != len(rows) or any(r.amount is None for r in rows)):
+        return findings  # fmt: skip
+    won = [f for f in amounts if f.player_id == winners[0].player]
+    lost = [f for f in amounts if f.player_id != winners[0].player]
+    paid = -sum((r.amount for r in rows if r.outcome != "won" and r.amount is not None),
+                Decimal("0.00"))  # fmt: skip
+    fee = rake(paid, game.rake_pct) if paid > 0 else Decimal("0.00")
+    if len(won) != 1 or not lost or winners[0].amount != paid - fee:
+        return findings
+    words = (f"{lost[0].message.removesuffix('.')}{WINNER_FOLLOWS}, {paid} paid less the "
+             f"{game.rake_pct}% rake of {fee}: {settles_words(won)}.")  # fmt: skip
+    return [replace(f, message=words) if f is lost[0] else f for f in findings if f is not won[0]]
+
+
+def _follows_charged(
+    hand: Hand, game: Game, findings: list[Finding], values: Mapping[str, int]
+) -> list[Finding]:
+    """The ``score.amount`` findings that follow the recorded points folded into the
+    points finding they follow (``follows_points``)."""
     amounts = [f for f in findings if f.check == "score.amount"]
     wrong = {f.player_id: f for f in findings if f.check in POINTS_CHECKS}
     if not amounts or not wrong or game.point_value is None:

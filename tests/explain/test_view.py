@@ -230,6 +230,19 @@ def test_a_wrong_kind_of_drop_is_settled_at_the_rules_points_001() -> None:
     assert p3.rule.key == "turns.last_player"
 
 
+def test_a_winner_whose_amount_follows_the_losers_recorded_amounts_is_shown_to_differ() -> None:
+    """schemas/money.md, "Points rummy": P2's 77 points at 0.0050 a point, 0.385, recorded
+    as -0.38 (half-up gives -0.39), and P1's 0.34 what that 0.38 pays less the 10% rake:
+    one score.amount, P2's, says both (followed.follows_losers), and P1 is still shown the
+    rules' 0.35 beside the recorded 0.34, not "agrees"."""
+    view = view_of(longer(point_value="0.0050", results={
+        "P1": ("won", 0, "0.34"), "P2": ("lost", 77, "-0.38")}))  # fmt: skip
+    assert [(f.check, f.player) for f in view.findings] == [("score.amount", "P2")]
+    p1, p2 = view.players
+    assert (p1.amount, p1.agrees, p1.differs) == ("0.35", False, ("amount",))
+    assert (p2.amount, p2.agrees, p2.differs) == ("-0.39", False, ("amount",))
+
+
 def test_a_middle_drop_recorded_as_lost_is_settled_at_the_rules_points_001() -> None:
     """`drops.points` (001_: 'Middle drop | 40 points'): a middle drop recorded as a hand
     lost at the full 80 is a wrong charge on a loser, not a wrong verdict (the winner is
@@ -240,12 +253,19 @@ def test_a_middle_drop_recorded_as_lost_is_settled_at_the_rules_points_001() -> 
                                       "P3": ("won", 0, "108.00")}}  # fmt: skip
     view = view_of(hand)
     p1 = view.players[0]
+    # P3's 108.00 is what P1's recorded 80.00 and P2's 40.00 pay less the 10% rake: said in
+    # P1's score.amount (followed.follows_losers), and P3 is still shown the rules' 72.00
     assert [(f.check, f.player) for f in view.findings] == [
-        ("score.outcome", "P1"), ("score.amount", "P1"), ("score.amount", "P3"),
+        ("score.outcome", "P1"), ("score.amount", "P1"),
     ]  # fmt: skip
     assert (p1.outcome, p1.points, p1.amount) == ("middle drop", "40", "-40.00")
     amounts = {f.player: (f.expected, f.recorded) for f in view.findings[1:]}
-    assert amounts == {"P1": ("-40.00", "-80.00"), "P3": ("72.00", "108.00")}
+    assert amounts == {"P1": ("-40.00", "-80.00")}
+    assert view.findings[1].message.endswith(
+        "; the winner's amount follows the losers' amounts as recorded, 120.00 paid less the "
+        "10.00% rake of 12.00: the record settles P3 at 108.00 where the rules give 72.00.")
+    p3 = view.players[2]
+    assert (p3.amount, p3.agrees, p3.differs) == ("72.00", False, ("amount",))
 
 
 def test_a_show_of_other_cards_is_not_compared_not_said_to_agree() -> None:

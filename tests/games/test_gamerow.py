@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,9 +19,13 @@ import pytest
 from audit.explain import load_game_view, load_view, render_game_html
 from audit.games.gamerow import LEAVES
 from audit.money import money, rake
+from audit.records import GameUnit, LedgerRow
 from audit.run import replay_logs
 from audit.sim import simulate
+from audit.unit import audit_unit
 from tests.games.test_end_to_end import Row, rows, tamper
+from tests.replay.cases import base, longer
+from tests.replay.scenario import scenario
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +220,32 @@ def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
         f"the {paid_in} paid in, leaving {paid_in - by_row} to pay out; the ledger took {took} "
         f"and paid out {paid_in - took}, {by_row - took} more than the games row gives"
     )
+
+
+def test_games_rake_pct_a_pot_the_games_rows_rate_gives_is_no_evidence_of_another() -> None:
+    """docs/replay.md, "The games row read otherwise" (log-format.md, games.rake_pct): a
+    game at 13.25%, 0.0250 a point. Hand 1's pot of 1.00 is raked 0.14 where 0.13 is due,
+    its winner paid 0.86 (the rules' 0.87); hand 2's pot of 1.93 is raked 0.26, which
+    13.25% and 13.50% both give. Only hand 1 tells the rates apart, and one pot fits some
+    rake by itself: the hand's score.amount and the ledger that paid it, not "every payout
+    takes a rake of 13.50%" with the short winner said nowhere (a blind tester)."""
+    over = {"point_value": "0.0250", "rake_pct": "13.25"}
+    game, first = scenario(**base(**over, results={
+        "P1": ("won", 0, "0.86"), "P2": ("lost", 40, "-1.00")}))  # fmt: skip
+    _, second = scenario(**longer(**over, hand_id="H2", results={
+        "P1": ("won", 0, "1.67"), "P2": ("lost", 77, "-1.93")}))  # fmt: skip
+    assert rake(Decimal("1.93"), Decimal("13.50")) == Decimal("0.26")
+    game.ledger = [LedgerRow(r.player, "points_settlement", r.amount)
+                   for h in (first, second) for r in h.results if r.amount is not None]
+    game.ledger += [LedgerRow(None, "rake", Decimal("0.14")), LedgerRow(None, "rake",
+                                                                         Decimal("0.26"))]
+    unit = audit_unit(GameUnit(game.game_id, game, [first, replace(second, hand_no=2)]))
+    found = [f for h in unit.hands if h.audit is not None for f in h.audit.findings]
+    assert [(f.check, f.hand_id, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("score.amount", "H1", "P1", "0.87", "0.86")]
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in unit.findings] == [
+        ("ledger.balance", None, "P1 2.54, P2 -2.93, rake 0.39",
+         "P1 2.53, P2 -2.93, rake 0.40")]  # fmt: skip
 
 
 def test_games_ruleset_naming_the_other_preset_is_one_deck_composition(

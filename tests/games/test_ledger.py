@@ -89,6 +89,33 @@ def test_points_settlement_differs_from_results() -> None:
     assert found[0].message.startswith("By the rules, B's hands settle -13.00 with them, but")
 
 
+def test_ledger_balance_a_hand_with_no_ledger_rows_is_one_finding() -> None:
+    """schemas/money.md, ``ledger.balance`` step 3 (log-format.md, ledger: a row names no
+    hand): hand 2's three rows (A -8.00, B 7.00, rake 1.00) are all missing, every sum the
+    ledger holds is hand 1's: one critical finding on the game naming the hand and what it
+    settles, not one per player and the rake (a blind tester: seven critical findings for
+    one hand's rows). Hand 1's rows missing instead name hand 1; another row off besides
+    keeps a finding per player, as does one row missing alone."""
+    found = check_ledger(game("points", points_ledger()[:4]), POINTS_HANDS, RULES)
+    assert [(f.check, f.severity, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("ledger.balance", Severity.CRITICAL, None, "G1-02: A -8.00, B 7.00, rake 1.00",
+         "G1-02: no rows")]  # fmt: skip
+    assert found[0].message == (
+        "The ledger of game G1 has no rows for hand G1-02, which the rules settle with A at "
+        "-8.00 and B at 7.00, and a rake of 1.00: the ledger paid the game's other hands as "
+        "the rules settle them, and none of that one."
+    )
+    found = check_ledger(game("points", points_ledger()[4:]), POINTS_HANDS, RULES)
+    assert [f.recorded for f in found] == ["G1-01: no rows"]
+    skimmed = [*points_ledger()[:3], LedgerRow(None, "rake", D("3.70"))]
+    found = check_ledger(game("points", skimmed), POINTS_HANDS, RULES)
+    assert [(f.player_id, f.recorded) for f in found] == [("A", "26.25"), ("B", "-20.00"),
+                                                         (None, "3.70")]
+    one_row = [row for i, row in enumerate(points_ledger()) if i != 5]  # B's 7.00
+    found = check_ledger(game("points", one_row), POINTS_HANDS, RULES)
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("B", "-13.00", "-20.00")]
+
+
 def test_points_settlement_a_row_written_under_another_player_is_one_finding() -> None:
     """log-format.md, ledger (`player_id`; schemas/money.md: each player's settlement rows
     add up to what their hands settle): C's -10.00 is written under B. B is off by just
@@ -622,7 +649,10 @@ def test_a_game_is_called_off_when_refunded_without_reaching_its_end() -> None:
     unended = {POINTS_HANDS[1].hand_id: {}}
     assert check_ledger(game("points", first_only), POINTS_HANDS, RULES, expected=unended) == []
     found = check_ledger(game("points", first_only), POINTS_HANDS, RULES)
-    assert [f.player_id for f in found] == ["A", "B", None, "A"]
+    # hand 2's rows are all missing there: one finding for them (``unpaid_hand``), and the
+    # refund's
+    assert [(f.player_id, f.recorded) for f in found] == [
+        (None, "G1-02: no rows"), ("A", "refund 0.00")]
 
 
 def test_a_refund_beyond_what_the_player_paid_in_a_game_called_off_is_one_finding() -> None:

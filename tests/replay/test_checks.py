@@ -114,6 +114,30 @@ def test_drop_penalty_a_middle_drop_charged_as_a_first_drop_000() -> None:
     assert all("(0 points), but the hand gives won" not in f.message for f in found)
 
 
+def test_score_amount_a_winner_who_follows_the_losers_recorded_amounts_is_said_once() -> None:
+    """schemas/money.md, "Points rummy" (``money.points_settlement``: amounts rounded
+    half-up to the paisa): P2 lost 77 points at 0.0050 a point, 0.385, which the record
+    rounds down to -0.38 (the rules' -0.39), and P1's 0.34 is what P2's recorded 0.38 pays
+    less the 10.00% rake of 0.04 (the rules' 0.35). One fault: P2's score.amount, whose
+    words say the winner's amount followed, not also P1's, "P1 won 0.39 from the losers",
+    where P2 paid 0.38 (a blind tester). A winner's amount wrong another way keeps its own."""
+    game, hand = scenario(**longer(point_value="0.0050", results={
+        "P1": ("won", 0, "0.34"), "P2": ("lost", 77, "-0.38")}))  # fmt: skip
+    found = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("score.amount", "P2", "-0.39", "-0.38")]
+    assert found[0].message == (
+        "P2 lost 77 points at 0.0050 a point, so the amount should be -0.39, but the record "
+        "shows -0.38; the winner's amount follows the losers' amounts as recorded, 0.38 paid "
+        "less the 10.00% rake of 0.04: the record settles P1 at 0.34 where the rules give 0.35."
+    )
+    game, hand = scenario(**longer(point_value="0.0050", results={
+        "P1": ("won", 0, "0.33"), "P2": ("lost", 77, "-0.38")}))  # fmt: skip
+    found = audit_hand(hand, game, load_preset(game.ruleset)).findings
+    assert [(f.check, f.player_id) for f in found] == [
+        ("score.amount", "P2"), ("score.amount", "P1")]
+
+
 def test_results_one_row_per_seated_player_standard_13() -> None:
     """The log contract (log-format.md, results: "one row per seated player"), in
     standard-13 (000_1729c72ad4c1f885.txt's points rummy): the loser P2's row left out is
