@@ -94,7 +94,8 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
     steps = {"seats": "chip_seat", "players": "chip_player", "sizes": "chip_size"}
-    pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs", keep=True)
+    pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs",
+                   _WEIGHT)
 
     sizes: set[int] = set()  # the night's hand sizes, where several: the benign reading
 
@@ -176,6 +177,11 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 _MEETINGS = "SELECT sum(n - 1) FROM chip_seat"
 """Chip dumping's meetings of two players in a hand, for its pairs' parts."""
+_WEIGHT = 4
+"""What one of chip dumping's meetings weighs against co-seating's (``pairs_in_parts``): its
+pairs carry about 40 sums and lists each (the second pass's records without the partners,
+each hand size's lists), and the million-hand night's pairs in one part took DuckDB past its
+512 MB limit (until 2026-12-07: "could not allocate block", and no suspicion reported)."""
 
 
 def _second_pass(
@@ -191,17 +197,20 @@ def _second_pass(
     6.7 expected, q = 0.0066, and a ring of the three). Left in the other pairs' counts,
     the partner's wins at the dumper's table, against a record without the gifts, made
     dumpers of the third players there (synthetic nights). Nothing suspected on the first
-    pass, the first pass's table stands: the same bits."""
+    pass, the first pass's table stands: the same bits. The seats are built again for the
+    second pass rather than kept through the first pass's test, which then holds only the
+    pairs in DuckDB's memory."""
     guard = replace(settings, thresholds=replace(settings.thresholds, report=BEYOND_ALPHA))
     first = screened(con, "chip_pairs", guard, test).correct(guard)
     pairs = list(zip(ids(first.table, "a"), ids(first.table, "b"), strict=True))
     flagged = [pairs[i] for i in np.flatnonzero(first.report)]
-    steps = {"players": "chip_player", "sizes": "chip_size"}
     if flagged:
+        run_sql(con, "chip_dumping", "seats", settings)
         run_sql(con, "chip_dumping", "aside", settings, flagged=flagged)
-        pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs")
-    for table in ("chip_seat", *(() if flagged else steps.values())):
-        con.execute(f"DROP TABLE {table}")
+        steps = {"players": "chip_player", "sizes": "chip_size"}
+        pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs",
+                       _WEIGHT)
+        con.execute("DROP TABLE chip_seat")
 
 
 def _sized_share(

@@ -368,19 +368,19 @@ def pairs_in_parts(
     steps: Mapping[str, str],
     meetings: str,
     name: str,
-    *,
-    keep: bool = False,
+    weight: int = 1,
 ) -> None:
     """Run ``detector``'s ``steps`` (section -> the temp table it makes), then its ``pairs``
     statement in parts of about ``MEETINGS_PER_PART`` meetings (``meetings``: SQL counting
-    them over the steps' tables) into the table ``name``; the steps' tables dropped after,
-    or kept for a second pass (``keep``: chip dumping's)."""
+    them over the steps' tables) into the table ``name``; the steps' tables dropped after.
+    ``weight``: how many of co-seating's meetings one of the detector's weighs in DuckDB's
+    memory (chip dumping's, about 40 sums and lists a pair, 4)."""
     for section in steps:
         run_sql(con, detector, section, settings)
     (count,) = con.sql(f"SELECT coalesce(({meetings}), 0)").fetchall()[0]
-    parts = duck.passes(int(count), MEETINGS_PER_PART)
+    parts = duck.passes(int(count) * weight, MEETINGS_PER_PART)
     for part in range(parts):
         create_table(con, detector, "pairs", settings, name,
                      {"parts": parts, "part": part}, append=part > 0)  # fmt: skip
-    for table in () if keep else steps.values():
+    for table in steps.values():
         con.execute(f"DROP TABLE {table}")

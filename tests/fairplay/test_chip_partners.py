@@ -44,3 +44,28 @@ def test_chip_dumping_leaves_out_the_partners_wins_at_the_dumpers_table_from_oth
     tested = chip_dumping(_dumper_and_a_rival(5).load(), SETTINGS)
     assert not [s for s in tested.suspicions if s.players[1] == "P0041" and s.players[0] != "P0040"]
     assert ("P0040", "P0041") in {s.players for s in tested.suspicions}
+
+
+def test_chip_dumping_holds_no_seat_table_while_the_first_pass_is_tested(monkeypatch) -> None:
+    """The seats are built again for the second pass, not kept through the first pass's
+    test, so that DuckDB holds only the pairs then (the million-hand night ran out of
+    DuckDB's memory in chip dumping: benchmarks/README.md, "Fair play"). Both passes still
+    run here (the dumper is found) and every table made is dropped."""
+    import audit.fairplay.flows as flows
+
+    con = _dumper_and_a_rival(3).load()
+    before = {name for (name,) in con.sql("SELECT table_name FROM duckdb_tables()").fetchall()}
+    held: list[set[str]] = []
+    screen = flows.screened
+
+    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        held.append({name for (name,) in con.sql(
+            "SELECT table_name FROM duckdb_tables()").fetchall()} - before)  # fmt: skip
+        return screen(*args, **kwargs)
+
+    monkeypatch.setattr(flows, "screened", watched)
+    tested = chip_dumping(con, SETTINGS)
+    assert ("P0040", "P0041") in {s.players for s in tested.suspicions}
+    assert held == [{"chip_pairs"}, {"chip_pairs"}]  # the first pass, then the second's
+    assert {name for (name,) in con.sql("SELECT table_name FROM duckdb_tables()").fetchall()
+            } == before  # fmt: skip

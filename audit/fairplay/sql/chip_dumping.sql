@@ -68,10 +68,9 @@ UPDATE chip_seat SET asides = z.asides, partner = z.partner
 FROM (
     SELECT x.hand_id, x.player_id, count(DISTINCT y.player_id) AS asides,
            min(y.player_id) AS partner
-    FROM flagged f
-    JOIN chip_seat x ON x.player_id = f.a OR x.player_id = f.b
-    JOIN chip_seat y ON y.hand_id = x.hand_id
-                    AND y.player_id = CASE WHEN x.player_id = f.a THEN f.b ELSE f.a END
+    FROM (SELECT a AS p, b AS q FROM flagged UNION SELECT b, a FROM flagged) f
+    JOIN chip_seat x ON x.player_id = f.p  -- each way: equality joins, no nested loop
+    JOIN chip_seat y ON y.hand_id = x.hand_id AND y.player_id = f.q
     GROUP BY ALL
 ) z
 WHERE chip_seat.hand_id = z.hand_id AND chip_seat.player_id = z.player_id
