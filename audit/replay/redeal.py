@@ -111,12 +111,10 @@ def needed(hand: Hand) -> dict[str, Counter[int]]:
 def redeal(hand: Hand, k: int) -> Redeal | None:
     """The hand dealt as its record plays it, or ``None`` where no trade of dealt cards
     between seats explains what the seats played (or none is needed)."""
-    n = len(hand.seats)
-    if n < 2 or len(hand.shoe) < n * k:
+    seen = _seen(hand, k)
+    if seen is None:
         return None
-    places = {p: range(i, n * k, n) for i, p in enumerate(hand.seats)}
-    dealt = {p: Counter(hand.shoe[i] for i in places[p]) for p in hand.seats}
-    need = needed(hand)
+    n, places, dealt, need = seen
     missing = {p: need[p] - dealt[p] for p in hand.seats}
     if not any(missing.values()):
         return None
@@ -156,12 +154,10 @@ def moved(hand: Hand, k: int) -> Redeal | None:
     player and 12 to the other), which no trade explains (the player declares all 14, the
     other shows 12). ``None`` where a card played lies at no other seat's place, or the
     seats keep ``k`` cards each (a trade: ``redeal``'s)."""
-    n = len(hand.seats)
-    if n < 2 or len(hand.shoe) < n * k:
+    seen = _seen(hand, k)
+    if seen is None:
         return None
-    places = {p: range(i, n * k, n) for i, p in enumerate(hand.seats)}
-    dealt = {p: Counter(hand.shoe[i] for i in places[p]) for p in hand.seats}
-    need = needed(hand)
+    _, places, dealt, need = seen
     spare = {p: dealt[p] - need[p] for p in hand.seats}
     size = dict.fromkeys(hand.seats, k)
     moves: list[Move] = []
@@ -184,6 +180,20 @@ def moved(hand: Hand, k: int) -> Redeal | None:
     moves.sort(key=lambda m: m.at)
     to = tuple((m.at, m.to) for m in moves)
     return Redeal(replace(hand, moved=to), moves, 0, sizes)
+
+
+def _seen(
+    hand: Hand, k: int
+) -> tuple[int, dict[str, range], dict[str, Counter[int]], dict[str, Counter[int]]] | None:
+    """The seats, each seat's places in the shoe by the deal procedure, the cards dealt
+    there and the cards the seat's rows play (``needed``); ``None`` for fewer than two seats
+    or a shoe too short to deal."""
+    n = len(hand.seats)
+    if n < 2 or len(hand.shoe) < n * k:
+        return None
+    places = {p: range(i, n * k, n) for i, p in enumerate(hand.seats)}
+    dealt = {p: Counter(hand.shoe[i] for i in places[p]) for p in hand.seats}
+    return n, places, dealt, needed(hand)
 
 
 def _undealt(hand: Hand, dealt: int) -> dict[int, int]:
