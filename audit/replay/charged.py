@@ -395,11 +395,9 @@ def verdict_words(
         return words + "."
     words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
         declaration.check.reasons)  # fmt: skip
-    if ended_on_invalid(declaration, row.outcome) and left is not None:
-        # at a 2-player table nobody plays on: the one left wins (a blind tester)
-        words += (f"; the record charges {player} the penalty ({row.points} points), then "
-                  f"scores {left}'s show as if the declaration were valid")  # fmt: skip
-    elif ended_on_invalid(declaration, row.outcome):
-        words += (f"; the record charges {player} the penalty ({row.points} points), but the "
-                  "others' shows after it end the hand there, where play goes on")  # fmt: skip
+    if ended_on_invalid(declaration, row.outcome):
+        # with one player left nobody plays on: that player wins (a blind tester)
+        words += (f"; the record charges {player} the penalty ({row.points} points), " + (
+            f"then scores {left}'s show as if the declaration were valid" if left is not None
+            else "but the others' shows after it end the hand there, where play goes on"))
     return words + "."

@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from audit.cards import CODE_TEXT
 from audit.findings import Finding, finding_at
-from audit.records import DRAWS, NO_CARD, PLAYS, Action, Hand, ordinal
+from audit.records import DRAWS, NO_CARD, PLAYS, Action, Hand, and_words, ordinal
 from audit.rules.ruleset import Ruleset, cite
 
 CARD_CHECKS = frozenset({"discard.not_in_hand", "declare.groups_mismatch"})
@@ -176,10 +176,9 @@ def moved(hand: Hand, k: int) -> Redeal | None:
         return None
     said = [f"{m} to {p}" for p, m in other]
     said[0] = f"{other[0][1]} card{'s' if other[0][1] != 1 else ''} to {other[0][0]}"
-    sizes = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     moves.sort(key=lambda m: m.at)
     to = tuple((m.at, m.to) for m in moves)
-    return Redeal(replace(hand, moved=to), moves, 0, sizes)
+    return Redeal(replace(hand, moved=to), moves, 0, and_words(said))
 
 
 def _seen(
