@@ -218,6 +218,8 @@ def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Rulese
 
     run = _best_run(text, naturals, wild, n, rules)
     if isinstance(run, Verdict):
+        if run.jokers and not naturals and _wild_set(wild, rules):
+            return _wild_set_run(text, wild[0], run)
         return run
     meld_set = _best_set(text, naturals, wild, n, rules)
     if isinstance(meld_set, Verdict):
@@ -270,6 +272,29 @@ def _plain_meld(cards: list[int], jokers: Jokers, rules: Ruleset) -> Verdict | N
     if ranks[0] == ranks[-1] and len(suits) == n and n <= rules.max_set_size:
         return Verdict(MeldKind.SET, f"{format_codes(cards)} is a set")
     return None
+
+
+def _wild_set(wild: list[int], rules: Ruleset) -> bool:
+    """Whether wild cards alone are a set as printed: one rank, every suit once."""
+    return (
+        len({_RANK_OF[c] for c in wild}) == 1
+        and len({_SUIT_OF[c] for c in wild}) == len(wild)
+        and len(wild) <= rules.max_set_size
+    )
+
+
+def _wild_set_run(text: str, card: int, run: Verdict) -> Verdict:
+    """A set of the wild rank read as the sequence its jokers can stand for (it counts
+    toward the declaration's sequences), in words that say it is a set too: "9H 9S 9D is
+    a sequence with 2 jokers" read to a player who laid three nines confused (a blind
+    tester, 2026-12-07)."""
+    rank = CODE_TEXT[card][:-1]
+    return Verdict(
+        run.kind,
+        f"{text} is a set of {rank}s, and as every {rank} is a joker it counts as a "
+        f"sequence with {run.jokers} joker{'s' if run.jokers != 1 else ''}",
+        run.jokers,
+    )
 
 
 def _jokers_only(text: str, n: int, rules: Ruleset) -> Verdict:

@@ -456,3 +456,22 @@ def test_jokers_only_group_is_a_group_where_no_card_stands_as_itself_003() -> No
     assert "a wild-rank card beside jokers stands in its own place" in (
         STANDARD.rule("melds.jokers_only_group").choice
     )
+
+
+def test_a_set_of_the_wild_rank_counts_as_a_sequence_and_says_it_is_a_set_001() -> None:
+    """`melds.wild_natural_keeps_pure` (standard-13): three nines when 9 is wild are jokers
+    that can stand for a sequence, which counts toward the declaration's sequences; they are
+    also a set as printed (001_: 'A set is 3-4 cards of the same rank from different
+    suits'), and the reason says both (a blind tester read "a sequence with 2 jokers" to a
+    player who laid three nines)."""
+    nines = verdict("9H 9S 9D", jokers=Jokers.of_rank(9))
+    assert nines == Verdict(
+        MeldKind.IMPURE_RUN,
+        "9H 9S 9D is a set of 9s, and as every 9 is a joker it counts as a sequence with 2 "
+        "jokers",
+        2,
+    )
+    # two nines of one suit are no set: the plain sequence reading stands
+    assert verdict("9H 9H 9D", jokers=Jokers.of_rank(9)).reason == (
+        "9H 9H 9D is a sequence with 2 jokers"
+    )
