@@ -296,9 +296,13 @@ def _table_checks(table: str) -> list[_Check]:
                                  f"CAST({column} AS VARCHAR)"))  # fmt: skip
         checks.append(_Check("rake_pct < 0 OR rake_pct > 100", "rake_pct", "percent",
                              "CAST(rake_pct AS VARCHAR)"))  # fmt: skip
-        for column, least in (("decks", 1), ("max_players", 2), ("deals_count", 1)):
+        for column, least in (("decks", 1), ("max_players", 2)):
             checks.append(_Check(f"{column} < {least}", column, f"least:{least}",
                                  f"CAST({column} AS VARCHAR)"))  # fmt: skip
+        # log-format.md: "2 = best of 2, 3 = best of 3". Until 2026-12-07 a 5 was judged
+        # as a best of 5, its finding citing the rule "after the game's deals (2 or 3)".
+        checks.append(_Check("deals_count NOT IN (2, 3)", "deals_count", "deals",
+                             "CAST(deals_count AS VARCHAR)"))  # fmt: skip
     if table == "events":
         checks.append(_Check("seq < 0", "seq", "negative", "CAST(seq AS VARCHAR)"))
         checks.append(
@@ -372,6 +376,8 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
     'rake_pct -15.00 is not a percentage from 0 to 100'
     >>> describe("games", [{"col": "decks", "kind": "least:1", "value": "0"}])
     'decks 0 is less than 1, which no game has'
+    >>> describe("games", [{"col": "deals_count", "kind": "deals", "value": "5"}])
+    'deals_count 5 is not 2 or 3 (best of 2 or best of 3), which every deals game is'
     >>> describe("sessions", [{"col": "left_at", "kind": "before",
     ...                        "value": "2026-11-29 19:10:00 UTC|2026-11-29 19:20:00 UTC"}])
     'left_at 2026-11-29 19:10:00 UTC is before joined_at 2026-11-29 19:20:00 UTC'
@@ -399,6 +405,9 @@ def describe(table: str, problems: list[Mapping[str, Any]]) -> str:
                 parts.append(f"{column} {value} is not a position: hands count from 1")
             case "percent":
                 parts.append(f"{column} {value} is not a percentage from 0 to 100")
+            case "deals":
+                parts.append(f"{column} {value} is not 2 or 3 (best of 2 or best of 3), "
+                             "which every deals game is")  # fmt: skip
             case least if least.startswith("least:"):
                 parts.append(f"{column} {value} is less than {least[6:]}, which no game has")
             case "before":  # sessions: left_at, then joined_at (``_table_checks``)
