@@ -30,6 +30,7 @@ from audit import __version__, duck
 from audit.consistency import check_one_run, check_sections, count_games
 from audit.errors import AuditError, one_line
 from audit.findings import Finding, Severity
+from audit.logs.footer import ignored_columns
 from audit.logs.quarantine import input_findings, took, took_words
 from audit.logs.reader import (
     EarlierRefused,
@@ -448,6 +449,7 @@ def replay_logs(
         },
         "unreadable_files": _unreadable(log),
         "skipped_files": [{"table": table, "path": path} for table, path in log.skipped],
+        "ignored_columns": ignored_columns(log.files),
         "copied_files": [{"table": f.table, "path": f.path, "same_as": same, "size": f.size,
                           "sha256": f.sha256} for f, same in log.copies],
         "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),

@@ -49,6 +49,10 @@ class InputFile:
     source: str = ""
     """Where the file's rows are read from, when not from the log root's ``path``: the
     completed copy of a file with ``keys``."""
+    ignored: tuple[str, ...] = ()
+    """The file's columns the contract does not name, in its order: read by no check
+    (schemas/README.md: platforms add their own), listed in run.json's
+    ``ignored_columns`` and the report, so that a misspelt optional column is seen."""
 
 
 HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
@@ -223,7 +227,10 @@ def inspect_file(table: str, path: Path, rel: str, hash_files: bool) -> tuple[In
     )
     # One string per layout, not one per file: a night's 21,000 files held 6.5 MB of copies.
     layout = sys.intern(";".join(f"{f.name}:{f.type}" for f in schema))
-    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout, keys)
+    named = _NAMES.get(table) or _NAMES.setdefault(
+        table, frozenset(c.name for c in load_contract()[table].columns))
+    ignored = tuple(name for name in schema.names if name not in named)
+    item = InputFile(table, rel, size, sha, meta.num_rows, lacks, layout, keys, "", ignored)
     source = one_line(rel)
     file_schema_version(meta.metadata, source)
     if refused:
@@ -239,6 +246,26 @@ def inspect_file(table: str, path: Path, rel: str, hash_files: bool) -> tuple[In
         if not problems and not wider_columns(table, schema):
             _CLEAN_LAYOUTS.add((table, layout))
     return item, "; ".join(problems)
+
+
+_NAMES: dict[str, frozenset[str]] = {}
+"""Each table's contract column names (``inspect_file``'s ignored columns)."""
+
+
+def ignored_columns(files: dict[str, list[InputFile]]) -> list[dict[str, object]]:
+    """run.json's ``ignored_columns``: each (table, column) the contract does not name and
+    a file of the table holds, with how many files hold it, sorted.
+
+    >>> item = InputFile("hands", "hands/a.parquet", 1, "", 1, ignored=("region",))
+    >>> ignored_columns({"hands": [item, item]})
+    [{'table': 'hands', 'column': 'region', 'files': 2}]
+    """
+    counts: dict[tuple[str, str], int] = {}
+    for table, items in files.items():
+        for item in items:
+            for name in item.ignored:
+                counts[table, name] = counts.get((table, name), 0) + 1
+    return [{"table": t, "column": c, "files": n} for (t, c), n in sorted(counts.items())]
 
 
 _CLEAN_LAYOUTS: set[tuple[str, str]] = set()

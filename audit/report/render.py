@@ -42,6 +42,7 @@ REPORT_RUN: dict[str, Shape] = {
     "missing_optional_tables?": [str],
     "unreadable_files?": [{"table": str, "path": str, "reason": str}],
     "skipped_files?": [{"table": str, "path": str}],
+    "ignored_columns?": [{"table": str, "column": str, "files": int}],
     "copied_files?": [{"table": str, "path": str, "same_as": str, "size": int, "sha256": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
     "commitments?": {"hands": int, "replayed": int, "hash_only": int, "quarantined?": int},

@@ -146,6 +146,9 @@ class ReportView:
     skipped: list[tuple[str, str]]
     """(table, path) of the files not read as a writer's own (run.json's ``skipped_files``:
     a name starting with ``.`` or ``_``)."""
+    ignored: list[tuple[str, str, int]]
+    """(table, column, files) of the columns the contract does not name (run.json's
+    ``ignored_columns``): read by no check."""
     timings: list[tuple[str, float]]
     exit_status: int
     worst: str
@@ -256,6 +259,8 @@ def _view(
         unchecked_by_file=query_one(db, UNCHECKED_BY_FILE_SQL),
         skipped=[(str(f["table"]), str(f["path"])) for f in run.get("skipped_files", [])],
         copied=[(str(f["path"]), str(f["same_as"])) for f in run.get("copied_files", [])],
+        ignored=[(str(c["table"]), str(c["column"]), int(c["files"]))
+                 for c in run.get("ignored_columns", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),
         worst=run.get("worst_severity") or "none",

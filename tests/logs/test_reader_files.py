@@ -396,3 +396,38 @@ def test_a_file_of_another_table_in_a_tables_folder_is_refused_saying_whose_it_l
     )
     units, _, _ = read_all(root, tmp_path / "work")
     assert set(quarantined(units)) == {"g2-h0", "g2-h1"}
+
+
+def test_columns_the_contract_does_not_name_are_read_by_no_check_and_listed(
+    tmp_path: Path,
+) -> None:
+    """schemas/README.md: extra columns are allowed and ignored (platforms add their own),
+    and run.json's ``ignored_columns`` and the report list each one with how many files
+    hold it. A blind tester's ``platform_extra`` on every table left no trace anywhere, so
+    a misspelt column would go unseen."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = full_log(tmp_path / "logs").write()
+    plain = tmp_path / "plain"
+    assert replay_logs(logs=root, out=plain, workers=1, progress=False, fairplay=False)
+    for table in ("hands", "events"):
+        for path in (root / table).rglob("*.parquet"):
+            data = pq.read_table(path)
+            extra = data.append_column("platform_region", pa.array(["in"] * data.num_rows))
+            pq.write_table(extra.replace_schema_metadata(data.schema.metadata), path)
+    out = tmp_path / "out"
+    assert replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    files = {t: len(list((root / t).rglob("*.parquet"))) for t in ("hands", "events")}
+    assert run["ignored_columns"] == [
+        {"table": "events", "column": "platform_region", "files": files["events"]},
+        {"table": "hands", "column": "platform_region", "files": files["hands"]},
+    ]
+    for name in ("hands.parquet", "findings.parquet"):  # read by no check
+        assert (out / name).read_bytes() == (plain / name).read_bytes()
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "2 columns the contract does not name, read by no check" in html
+    assert "<code>events.platform_region</code>" in html
+    plain_run = json.loads((plain / "run.json").read_text(encoding="utf-8"))
+    assert plain_run["ignored_columns"] == []
