@@ -218,7 +218,7 @@ def _classify(group: tuple[int, ...], joker_codes: frozenset[int], rules: Rulese
 
     run = _best_run(text, naturals, wild, n, rules)
     if isinstance(run, Verdict):
-        if run.jokers and not naturals and _wild_set(wild, rules):
+        if run.jokers and len(wild) == n and _wild_set(wild, rules):
             return _wild_set_run(text, wild[0], run)
         return run
     meld_set = _best_set(text, naturals, wild, n, rules)

@@ -471,7 +471,10 @@ def test_a_set_of_the_wild_rank_counts_as_a_sequence_and_says_it_is_a_set_001() 
         "jokers",
         2,
     )
-    # two nines of one suit are no set: the plain sequence reading stands
+    # a printed joker is no 9, and two nines of one suit are no set: the plain words stand
+    assert verdict("9H 9S JK", jokers=Jokers.of_rank(9)).reason == (
+        "9H 9S JK is a sequence with 2 jokers"
+    )
     assert verdict("9H 9H 9D", jokers=Jokers.of_rank(9)).reason == (
         "9H 9H 9D is a sequence with 2 jokers"
     )
