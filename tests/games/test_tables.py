@@ -150,6 +150,22 @@ def test_clients_are_counted_apart(tmp_path: Path) -> None:
     assert run(tmp_path, seats) == []
 
 
+def test_a_table_moved_to_the_other_client_and_back_is_not_held_on_the_first_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """`tables.app_max` = 3, each client counted apart. P1 plays G2 from the app, then from
+    the web for 40 minutes, then from the app again, and opens a 3rd app table (G5) while
+    G2 is on the web: 3 app tables at most (a blind tester's night read G2 as an app table
+    from its first app join to its last app leave, a 4th beside 3). A 4th app table while
+    G2 is back on the app is still over the limit."""
+    seats = [("P1", "G1", "app", 0, 120), ("P1", "G3", "app", 0, 120)]
+    seats += [("P1", "G2", "app", 0, 10), ("P1", "G2", "web", 10, 50), ("P1", "G2", "app", 50, 60)]
+    assert run(tmp_path, [*seats, ("P1", "G5", "app", 20, 29)]) == []
+    found = run(tmp_path, [*seats, ("P1", "G5", "app", 20, 55)])
+    assert keys(found) == [("table.limit", "G2", None, "P1")]
+    assert "at 2026-11-29 18:50:00 UTC" in found[0].message
+
+
 @pytest.mark.parametrize("bad", ["left_at", "device_id", "reversed"])
 def test_table_limit_counts_no_quarantined_sessions_row(tmp_path: Path, bad: str) -> None:
     """schemas/README.md: "What rests on a quarantined row is not judged without it". A

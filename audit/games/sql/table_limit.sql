@@ -7,7 +7,9 @@
 -- from the app more than 3 games; from the web more than 5 games, or more than 3 games that
 -- are not tournament games (chip_type practice or real; a game missing from `games` counts
 -- as not a tournament). A player is seated in a game, on one client, from their first join
--- to their last leave of it (reconnections to one game are one seat); seats are half-open,
+-- to their last leave of a run of connections to it on that client, none on the other
+-- between (reconnections to one game are one seat; since 2026-12-07 a move to the other
+-- client and back is three); seats are half-open,
 -- [joined_at, left_at), so leaving one table as another opens is not two at once.
 -- Each episode is reported once: the first moment the count passes the limit, after a
 -- moment (or the start) within it.
@@ -37,20 +39,41 @@
 WITH tournaments AS (
     SELECT DISTINCT game_id FROM games WHERE chip_type = 'tournament'
 ),
+-- A run of a player's rows of one game on one client, in the order they joined, is one
+-- seat (`run`: the gaps-and-islands difference of two row numbers; the earlier rows'
+-- seats are their rows of each such run, an earlier night's rows coming before tonight's):
+-- a player who moved the game to the other client and back held it on the other client
+-- meanwhile (a blind tester: app, then web for 40 minutes, then app again read as an app
+-- table all along, and a 4th app table beside 3). Only the games a player joined from both
+-- clients are numbered so (`two_clients`, a few); the others' rows of a client are one run.
+two_clients AS (
+    SELECT player_id, game_id FROM sessions
+    GROUP BY player_id, game_id HAVING min(client) <> max(client)
+),
+islands AS (
+    SELECT player_id, client, earlier, game_id, joined_at, left_at, 0 AS run
+    FROM sessions ANTI JOIN two_clients USING (player_id, game_id)
+    UNION ALL
+    SELECT player_id, client, earlier, game_id, joined_at, left_at,
+           row_number() OVER (PARTITION BY player_id, game_id ORDER BY joined_at, left_at, client)
+           - row_number() OVER (PARTITION BY player_id, game_id, client
+                                ORDER BY joined_at, left_at) AS run
+    FROM sessions SEMI JOIN two_clients USING (player_id, game_id)
+),
 seats AS (
     SELECT player_id, client, earlier, game_id, joined_at, left_at,
            t.game_id IS NULL AS cash
     FROM (
         SELECT player_id, client, false AS earlier, game_id, min(joined_at) AS joined_at,
                max(left_at) AS left_at
-        FROM sessions
-        GROUP BY player_id, client, game_id
+        FROM islands
+        GROUP BY player_id, client, game_id, run
         UNION ALL
         SELECT player_id, client, true AS earlier, game_id, min(joined_at) AS joined_at,
                max(left_at) AS left_at
-        FROM sessions
+        FROM islands
         WHERE earlier
-        GROUP BY player_id, client, game_id
+        GROUP BY player_id, client, game_id, run
     ) LEFT JOIN tournaments AS t USING (game_id)
 ),
 moves AS (
