@@ -202,7 +202,10 @@ def hand_times(log: LogRoot) -> list[HandTime]:
             span = f"from {start} UTC"
         then = (f"; game {fits} of the same table was running then" if fits and ", " not in fits
                 else f"; games {fits} of the same table were running then" if fits else "")
-        why = f": it may be another game's{then}"
+        # No game of its table running then: "it may be another game's" named none (a
+        # blind tester).
+        why = (f": it may be another game's{then}" if fits
+               else ": no game of its table was running then, so its time or its game's is wrong")
         if played is not None:  # read into the game it was played in (audit.logs.refile)
             why = (f": game {played} of the same table was running then and holds no hand"
                    f" no. {hand_no} of its own, so the hand was played in it and is audited"

@@ -484,4 +484,5 @@ def test_games_started_at_a_game_that_ended_before_it_started_is_one_minor_findi
     findings = pq.read_table(out / "findings.parquet").to_pylist()
     assert [f["message"] for f in findings if f["check"] == "hand.time"] == [timed["message"], (
         "Hand h3 (hand no. 1 of game g2) started at 2026-11-29 19:50:00 UTC, outside its game's "
-        "time (from 2026-11-29 20:00:00 UTC): it may be another game's.")]
+        "time (from 2026-11-29 20:00:00 UTC): no game of its table was running then, so its "
+        "time or its game's is wrong.")]
