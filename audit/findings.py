@@ -180,7 +180,7 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.TABLE_LIMIT, MN, "a player sat at more tables at once than the client allows"),
     (Code.TABLE_SEATS, MJ, "a hand seats more players than the table has (games.max_players)"),
     (Code.HAND_TIME, MJ, "a hand started before its game started or after it ended: it may be "
-     "another game's; or it ended before it started (minor)"),
+     "another game's; or it ended before it started, or its events' times go backwards (minor)"),
     (Code.GAME_RUNNING, INF, "the game was still running when the batch was cut"),
     (Code.CHECK_SKIPPED, INF, "a check could not run on all the data: a table is missing, holds "
      "no row, or a file of it is unreadable"),
@@ -278,6 +278,8 @@ CONTRACT: dict[str, str] = {
     "(log-format.md, games.started_at, ended_at)",
     "hands.ended_at": "when the hand ended: at or after its started_at (log-format.md, "
     "hands.started_at, ended_at)",
+    "events.ts": "when the server accepted the action: a hand's events, in seq order, are "
+    "stamped each at or after the one before (log-format.md, events.seq, ts)",
     "games.max_players": "the table's size (log-format.md)",
     "hands.game_id": "the game a hand was dealt in: one table session, from its started_at "
     "to its ended_at (log-format.md)",

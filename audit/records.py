@@ -14,7 +14,10 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum, unique
-from typing import Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from audit.findings import Finding
 
 NO_CARD: Final = -1
 MAX_SEATS: Final = 127
@@ -267,6 +270,9 @@ class Hand:
     """Never recorded: a reading of the record (``redeal.moved``) that the platform dealt
     these shoe positions to these seats, not to the seat the procedure gives them
     (``deal.dealt_cards``)."""
+    clock: Finding | None = None
+    """Its events' times going backwards in seq order: the one minor ``hand.time`` the
+    reader found (``audit.logs.clock``), which joins its replay's findings."""
 
     def without_result(self) -> list[str]:
         """The players dealt in (in turn order) that the hand's results rows leave out."""

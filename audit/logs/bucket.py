@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 
 from audit.errors import one_line
 from audit.findings import may_be_in
+from audit.logs.clock import backwards, clock_finding
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
@@ -188,6 +189,9 @@ class Bucket:
         )
         self.results = results.filter(pl.col("_ok")).select(_RESULT_COLUMNS)
         per_hand = event_stats(events)
+        # Hands whose events' times go backwards by seq (``audit.logs.clock``): a few
+        # vector operations over the bucket's events, before their times are dropped.
+        self.clocks = backwards(events)
         broken = per_hand.filter(~pl.col("seq_ok"))["_h"]
         self.broken_seqs: dict[int, tuple[list[int | None], list[int]]] = {
             h: (seqs, keys)
@@ -310,6 +314,8 @@ class Bucket:
             )
             e, r = e + row.n_good_events, r + row.n_good_results
             hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
+            if row.h in self.clocks and hand.quarantine is None:  # a quarantined hand: no more
+                hand.clock = clock_finding(hand, self.clocks[row.h])
             units[row.game].hands.append(hand)
         for unit in units.values():
             unit.refused = frozenset(h.hand_id for h in unit.hands if h.hand_id in self.folded)

@@ -395,7 +395,8 @@ def _stage_queries(buckets: int) -> dict[str, str]:
         "hands": f"SELECT _h, _game, {staged_columns('hands')}, {checked}, _copies,"
         " _k = _first_k AS _first, coalesce(_bucket, -1) AS bucket"
         f" FROM {_PASS}",
-        "events": f"SELECT _h, {staged_columns('events')}, {by_hand} FROM {_PASS}",
+        "events": f"SELECT _h, {staged_columns('events')}, epoch_ms(ts) AS _t, {by_hand}"
+        f" FROM {_PASS}",
         "results": f"SELECT _h, {staged_columns('results')}, {by_hand} FROM {_PASS}",
         "game_events": f"SELECT {staged_columns('game_events')}, {checked},"
         " count(*) OVER (PARTITION BY game_id, seq) AS _copies,"

@@ -771,5 +771,6 @@ def audit_open_hand(
     findings = list(replay.findings)
     findings += commitment_findings(hand, game, shoe_of(replay.base))
     findings = one_drop_finding(findings, compare_results(replay.base, expected))
+    findings = [*findings, hand.clock] if hand.clock is not None else findings  # the reader's
     status = "discrepancy" if findings else "verified"
     return HandAudit(status, findings, replay.base, expected, replay.table), replay

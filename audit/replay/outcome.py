@@ -131,6 +131,7 @@ def audit_hand(
     if len(ways) == 1:  # every amount off by the value cards settled another way
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
+    findings = [*findings, hand.clock] if hand.clock is not None else findings  # the reader's
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
 
 
