@@ -2,7 +2,9 @@
 findings): the table limits over every sessions file, the hands played outside their game's
 time (``hand_time_findings``), and one ``check.skipped`` note for
 each optional table the night lacks, could not read, or whose files hold no row, naming
-the checks that could not run (skipped, never passed)."""
+the checks that could not run (skipped, never passed); and one ``deck.commitment`` note for
+each shuffle algorithm the hands name whose shoes the audit does not replay
+(``audit.shuffle.schemes``)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from audit.logs.contract import load_contract
 from audit.logs.reader import LogRoot
 from audit.logs.refile import REFILED
 from audit.logs.validate import row_checks
+from audit.shuffle.schemes import scheme_findings
 from audit.skipped import skipped_words
 
 EMPTY_IS_SILENT = ("ledger", "sessions")
@@ -48,10 +51,12 @@ def night_checks(log: LogRoot, seats: Path | None = None) -> list[Finding]:
     ``EMPTY_IS_SILENT``, holds no row: when its other files could not be read, it says
     so as for a table none of whose files could be read), naming the checks that could not
     run (skipped, never passed), and for an unreadable sessions file beside sessions rows
-    (the games it touched cannot be known). The night's formats are read once, and only
-    when a note may need them."""
+    (the games it touched cannot be known); one per shuffle algorithm whose shoes are not
+    replayed (``scheme_findings``). The night's formats are read once, and only when a note
+    may need them."""
     found = table_limits(log, seats)
     found += hand_time_findings(log)
+    found += scheme_findings(log)
     empty = [table for table in EMPTY_IS_SILENT
              if log.files.get(table) and not any(f.rows for f in log.files[table])]  # fmt: skip
     night = night_formats(log) if log.missing_optional or empty else None

@@ -60,7 +60,7 @@ from audit.records import HandRow, QuarantineRow
 from audit.report.render import write_report
 from audit.rules import memo
 from audit.rules.registry import PlatformRules, load_rules, using
-from audit.shuffle.commitment import ALGORITHM
+from audit.shuffle.schemes import commitment_counts
 from audit.unit import audit_games
 
 if TYPE_CHECKING:
@@ -439,7 +439,7 @@ def replay_logs(
         "missing_optional_tables": sorted(log.missing_optional),
         "run_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "hands_span": _hands_span(log),
-        **_commitments(log, out),
+        **commitment_counts(log, out),
         "counts": {
             "hands": {s: hands.get(s, 0) for s in ("verified", "discrepancy", "quarantined")},
             "hands_total": sum(hands.values()),
@@ -686,37 +686,6 @@ def _hands_span(log: LogRoot) -> dict[str, str | None]:
         return None if value is None else one_line(str(value))
 
     return {"first_started_at": iso(first), "last_ended_at": iso(last)}
-
-
-def _commitments(log: LogRoot, out: Path) -> dict[str, dict[str, int]]:
-    """run.json's ``commitments``: the hands the replay kept (not quarantined) whose hands
-    row carries a provably-fair commitment (``hands.shuffle``, every field recorded: a null
-    one makes the row invalid), by what ``deck.commitment`` checked of them: the seed's
-    hash and the shoe its seeds shuffle to (``replayed``: the one algorithm it can replay),
-    or the hash alone (``hash_only``: another algorithm); and the quarantined hands whose
-    hands row carries one (``quarantined``: never replayed, so none of them is checked).
-    Nothing when they cannot be counted (the report then says it does not know)."""
-    kept = duck.file_literal(str(out / "hands.parquet"))
-    hands = f"SELECT hand_id, status FROM read_parquet({kept})"
-    sql = (
-        "SELECT struct_extract(shuffle, 'algorithm') = $known, count(*)"
-        f" FROM ({log.sql('hands')}) WHERE shuffle IS NOT NULL AND hand_id IN (SELECT hand_id"
-        f" FROM ({hands}) WHERE status <> 'quarantined') GROUP BY ALL"
-    )
-    unchecked = (
-        f"SELECT count(DISTINCT hand_id) FROM ({log.sql('hands')}) WHERE shuffle IS NOT NULL"
-        f" AND hand_id IN (SELECT hand_id FROM ({hands}) WHERE status = 'quarantined')"
-    )
-    try:
-        with duck.connect() as con:
-            rows = dict(con.execute(sql, {"known": ALGORITHM}).fetchall())
-            found = con.execute(unchecked).fetchall()
-    except duckdb.Error:
-        return {}
-    replayed, hash_only = int(rows.get(True, 0)), int(rows.get(False, 0) + rows.get(None, 0))
-    quarantined = int(found[0][0]) if found else 0
-    return {"commitments": {"hands": replayed + hash_only, "replayed": replayed,
-                            "hash_only": hash_only, "quarantined": quarantined}}  # fmt: skip
 
 
 def _rulesets_json(platform: PlatformRules | None) -> list[dict[str, str | None]]:

@@ -45,7 +45,8 @@ REPORT_RUN: dict[str, Shape] = {
     "ignored_columns?": [{"table": str, "column": str, "files": int}],
     "copied_files?": [{"table": str, "path": str, "same_as": str, "size": int, "sha256": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
-    "commitments?": {"hands": int, "replayed": int, "hash_only": int, "quarantined?": int},
+    "commitments?": {"hands": int, "replayed": int, "hash_only": int, "shoe_only?": int,
+                     "unchecked?": int, "quarantined?": int},
     "fairplay?": {"status": str, "why?": (str, None)},
     "rng?": {"status": str, "why?": (str, None)},
 }

@@ -174,6 +174,12 @@ class Commitments:
     quarantined: int | None = None
     """Quarantined hands whose hands row carries one: never replayed, so never checked;
     None when run.json does not count them (an older one)."""
+    shoe_only: int = 0
+    """The shoe alone: ``algorithm``, but a commitment that is a digest of no hash function
+    the audit knows (0 in an older run.json, which counted them as replayed in full)."""
+    unchecked: int = 0
+    """Neither: another algorithm and such a commitment (0 in an older run.json, which
+    counted them as checked by the seed's hash: a blind tester)."""
 
 
 def commitments(run: dict[str, Any]) -> Commitments:
@@ -184,8 +190,11 @@ def commitments(run: dict[str, Any]) -> Commitments:
     if not isinstance(entry, dict) or any(type(entry.get(key)) is not int for key in keys):
         return Commitments(known=False)
     quarantined = entry.get("quarantined")
+    shoe_only, unchecked = (entry.get(key) for key in ("shoe_only", "unchecked"))
     return Commitments(True, entry["hands"], entry["replayed"], entry["hash_only"],
-                       quarantined=quarantined if type(quarantined) is int else None)
+                       quarantined=quarantined if type(quarantined) is int else None,
+                       shoe_only=shoe_only if type(shoe_only) is int else 0,
+                       unchecked=unchecked if type(unchecked) is int else 0)  # fmt: skip
 
 
 def shuffle_run(db: duckdb.DuckDBPyConnection, run: dict[str, Any], out: Path) -> ShuffleRun:

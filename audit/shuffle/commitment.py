@@ -9,7 +9,7 @@ both ``deck.commitment``:
   functions it may be (``_HASHES``: 64 hex digits SHA-256, SHA3-256 or BLAKE2s ...), and
   the seed must hash to it under one of them. An empty commitment, or one that is not hex,
   is a broken commitment (critical); a hex digest of another length cannot be checked and
-  says so (info), never passing in silence.
+  says so (info), never passing in silence. Either case, and ``SPACE`` around it trimmed.
 - **The shoe.** For the one scheme this audit can replay, ``algorithm =
   "hmac-sha256-fisher-yates"`` (schemas/README.md, "Provably-fair shuffles"): the ruleset's
   shoe in canonical order (AS 2S ... KS AH ... KC, each card once per deck in a row, then
@@ -18,7 +18,8 @@ both ``deck.commitment``:
   the byte stream ``HMAC-SHA256(server_seed, f"{client_seed}:{nonce}:{block}")``, blocks
   0, 1, 2 ... of 32 bytes each, that is below ``2**32 - 2**32 % (i + 1)``, modulo
   ``i + 1``. The result, index 0 dealt first, must be the recorded shoe. Another algorithm
-  is not reproduced (the hash is still checked).
+  is not reproduced (the hash is still checked), and the night says so once for each such
+  name (``audit.shuffle.schemes``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,14 @@ _HASHES: Final[dict[int, tuple[Callable[[bytes], Any], ...]]] = {
 }
 """The standard hash functions a hex digest of each length may be, the usual first: a
 commitment holds when the seed hashes to it under any of them."""
+DIGEST_LENGTHS: Final = tuple(_HASHES)
+"""The lengths of hex digest a commitment is checked at (run.json's count of them:
+``audit.shuffle.schemes``)."""
 _HEX: Final = frozenset("0123456789abcdef")
+SPACE: Final = " \t\n\r\f\v"
+"""The whitespace trimmed around a commitment before it is read (schemas/README.md): a
+stray line break is no missing commitment. ASCII only, so that run.json's count of the
+hashes checked (``audit.shuffle.schemes``, in SQL) trims the same."""
 RULE_HASH = (
     "hands.shuffle: the revealed server_seed hashes to the server_seed_hash committed "
     "before the hand (log-format.md, hands.shuffle)"
@@ -120,15 +128,17 @@ def commitment_findings(
     if shuffle is None:
         return []
     out = []
-    if shuffle.server_seed is not None:
-        broken = _hash_finding(hand, shuffle.server_seed, shuffle.server_seed_hash or "")
-        if broken is not None:
-            out.append(broken)
     # A game recording no shoe (0 decks, fewer than 0 jokers) has its own finding from the
     # replay (``deal.shoes``): there is no shoe to shuffle the seeds over.
     decks, jokers = shoe if shoe is not None else (game.decks, game.printed_jokers)
     playable = decks >= 1 and jokers >= 0
     seeded = shuffle.algorithm == ALGORITHM and None not in (shuffle.server_seed, shuffle.nonce)
+    if shuffle.server_seed is not None:
+        broken = _hash_finding(
+            hand, shuffle.server_seed, shuffle.server_seed_hash or "", seeded and playable
+        )
+        if broken is not None:
+            out.append(broken)
     if seeded and playable:
         wanted = reproduce(shuffle, decks, jokers)
         recorded = (game.decks, game.printed_jokers)
@@ -245,10 +255,11 @@ def _place(i: int, seats: list[str], k: int) -> str:
     return f", the stock's {ordinal(i - dealt - 1)} card,"
 
 
-def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:
+def _hash_finding(hand: Hand, seed: str, commitment: str, replayed: bool) -> Finding | None:
     """The ``deck.commitment`` finding of a revealed ``seed`` against the ``commitment``
-    published before the hand, or None when it hashes to it."""
-    committed = commitment.strip().lower()
+    published before the hand, or None when it hashes to it (``replayed``: the hand's
+    shoe is replayed from its seeds, which a commitment that cannot be checked says)."""
+    committed = commitment.strip(SPACE).lower()
     hashes = _HASHES.get(len(committed), ())
     if hashes:  # the usual function first: a hand's one hash on the common path
         data = seed.encode()
@@ -261,8 +272,10 @@ def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:
             "deck.commitment",
             game_id=hand.game_id,
             hand_id=hand.hand_id,
-            expected=committed,
-            recorded=usual,
+            # The commitment as the log writes it (audit-output.md: recorded is "what the
+            # log says"), not as it was compared, lower-cased and trimmed (a blind tester).
+            expected=usual,
+            recorded=commitment,
             message=f"The server seed revealed for hand {hand.hand_id} does not hash to the "
             "commitment published before the hand, so the shuffle cannot be shown to be fair.",
             rule=RULE_HASH,
@@ -274,9 +287,18 @@ def _hash_finding(hand: Hand, seed: str, commitment: str) -> Finding | None:
             hand_id=hand.hand_id,
             severity=Severity.INFO,
             recorded=f"{len(committed)} hex digits",
+            # "(the shoe still was)" was said of every hand, where a hand of another
+            # algorithm has no shoe replayed either: nothing of it was checked (a blind
+            # tester).
             message=f"The commitment of hand {hand.hand_id} is a digest of {len(committed)} "
             "hex digits, of no hash function the audit knows, so its revealed seed was not "
-            "checked against it (the shoe still was).",
+            "checked against it"
+            + (
+                " (its shoe was still replayed from its seeds)."
+                if replayed
+                else f", and its shoe was not replayed either (its algorithm is not {ALGORITHM}"
+                "), so nothing of its shuffle was checked."
+            ),
             rule=RULE_HASH,
         )
     return finding(

@@ -152,7 +152,42 @@ def test_deck_commitment_unknown_schemes_are_held_to_the_hash_only(tmp_path: Pat
     seed = "platform-x seed"
     shuffle["server_seed"] = seed
     shuffle["server_seed_hash"] = hashlib.sha512(seed.encode()).hexdigest().upper()
-    assert audit(tmp_path, shuffle=shuffle) == []  # a random shoe: not reproduced, hash right
+    # a random shoe: not reproduced, hash right; the night's one note that it was not
+    # replayed (schemas/README.md, "Provably-fair shuffles"), no finding of the hand
+    (note,) = audit(tmp_path, shuffle=shuffle)
+    assert (note["check"], note["severity"], note["hand_id"]) == ("deck.commitment", "info", None)
+
+
+def test_deck_commitment_a_mismatch_records_the_commitment_as_the_log_writes_it(
+    tmp_path: Path,
+) -> None:
+    """docs/contract/audit-output.md: ``recorded`` is "what the log says". A commitment in
+    capitals with a trailing line break is compared trimmed and lower-cased, but recorded as
+    written (it showed the trimmed, lower-cased text, a blind tester); ``expected`` is the
+    revealed seed's hash."""
+    shuffle = commitment()
+    shoe = fair_shoe(shuffle)
+    published = hashlib.sha256(b"another seed").hexdigest().upper() + "\n"
+    (found,) = audit(tmp_path, shoe=shoe, shuffle={**shuffle, "server_seed_hash": published})
+    assert (found["check"], found["severity"]) == ("deck.commitment", "critical")
+    assert found["recorded"] == published.replace("\n", "\\n")  # one line, as written
+    assert found["expected"] == hashlib.sha256(SEED.encode()).hexdigest()
+
+
+def test_deck_commitment_whitespace_around_the_commitment_is_trimmed(tmp_path: Path) -> None:
+    """schemas/README.md, "Provably-fair shuffles": spaces, tabs and line breaks around
+    ``server_seed_hash`` are trimmed (a stray line break is no missing commitment), as the
+    contract now says; whitespace inside it is not hex."""
+    readme = (Path(__file__).parents[2] / "schemas" / "README.md").read_text()
+    assert "spaces, tabs and line breaks around it are trimmed" in " ".join(readme.split())
+    shuffle = commitment()
+    shoe = fair_shoe(shuffle)
+    padded = f" \t{shuffle['server_seed_hash'].upper()}\r\n"
+    assert audit(tmp_path, shoe=shoe, shuffle={**shuffle, "server_seed_hash": padded}) == []
+    split = shuffle["server_seed_hash"][:32] + " " + shuffle["server_seed_hash"][32:]
+    (found,) = audit(tmp_path / "split", shoe=shoe,
+                     shuffle={**shuffle, "server_seed_hash": split})  # fmt: skip
+    assert (found["severity"], "not a hex digest" in found["message"]) == ("critical", True)
 
 
 @pytest.mark.parametrize("name", ["md5", "sha1", "sha3_224", "sha3_256", "blake2s", "blake2b"])
@@ -202,7 +237,35 @@ def test_deck_commitment_a_digest_of_an_unknown_length_is_said_not_checked(
         "info",
         "20 hex digits",
     )
-    assert "was not checked" in found["message"]
+    assert found["message"] == (
+        "The commitment of hand H1 is a digest of 20 hex digits, of no hash function the "
+        "audit knows, so its revealed seed was not checked against it (its shoe was still "
+        "replayed from its seeds)."
+    )
+
+
+def test_deck_commitment_a_digest_of_an_unknown_length_of_another_algorithm_checks_nothing(
+    tmp_path: Path,
+) -> None:
+    """A blind tester's 50-digit digest under another algorithm was said "not checked
+    against it (the shoe still was)", where another algorithm's shoe is never replayed
+    (schemas/README.md, "Provably-fair shuffles"): the hand's finding says nothing of its
+    shuffle was checked; the night's note says the algorithm's shoes were not replayed."""
+    shuffle = {**commitment(algorithm="platform-x-v2"), "server_seed_hash": "ab" * 25}
+    found = audit(tmp_path, shuffle=shuffle)
+    (hand,) = [f for f in found if f["hand_id"] == "H1"]
+    assert (hand["check"], hand["severity"], hand["recorded"]) == (
+        "deck.commitment",
+        "info",
+        "50 hex digits",
+    )
+    assert hand["message"] == (
+        "The commitment of hand H1 is a digest of 50 hex digits, of no hash function the "
+        "audit knows, so its revealed seed was not checked against it, and its shoe was not "
+        f"replayed either (its algorithm is not {ALGORITHM}), so nothing of its shuffle was "
+        "checked."
+    )
+    assert "still" not in hand["message"]
 
 
 def test_deck_commitment_the_canonical_shoe_is_code_order_deck_by_deck() -> None:

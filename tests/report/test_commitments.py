@@ -50,7 +50,8 @@ def test_a_night_whose_hands_carry_no_commitment_says_none_was_checked(tmp_path:
     root, out = logs.write(), tmp_path / "out"
     run = replay(root, out)
     assert run["rng"]["status"] == "run"
-    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "quarantined": 0}
+    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "shoe_only": 0,
+                                  "unchecked": 0, "quarantined": 0}  # fmt: skip
     words = shuffle_words(out)
     assert ("No hand carried a provably-fair commitment (<code>hands.shuffle</code>), so "
             "<code>deck.commitment</code> checked none.") in words  # fmt: skip
@@ -83,7 +84,8 @@ def test_the_hands_with_a_commitment_are_counted_by_what_was_checked(tmp_path: P
     root, out = logs.write(), tmp_path / "out"
     run = replay(root, out, "--no-rng")
     assert run["counts"]["hands"]["quarantined"] == 2
-    assert run["commitments"] == {"hands": 3, "replayed": 1, "hash_only": 2, "quarantined": 2}
+    assert run["commitments"] == {"hands": 3, "replayed": 1, "hash_only": 2, "shoe_only": 0,
+                                  "unchecked": 0, "quarantined": 2}  # fmt: skip
     words = shuffle_words(out)
     found = run["counts"]["findings"].get("deck.commitment", 0)
     assert (f"3 of the 4 hands replayed carried a provably-fair commitment, checked hand by hand "
@@ -112,7 +114,8 @@ def test_a_night_with_every_hand_quarantined_counts_their_unchecked_commitments(
     root, out = logs.write(), tmp_path / "out"
     run = replay(root, out)
     assert run["counts"]["hands"] == {"verified": 0, "discrepancy": 0, "quarantined": 3}
-    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "quarantined": 2}
+    assert run["commitments"] == {"hands": 0, "replayed": 0, "hash_only": 0, "shoe_only": 0,
+                                  "unchecked": 0, "quarantined": 2}  # fmt: skip
     assert ("no hand was replayed, so no provably-fair commitment was checked either. 2 of the "
             "3 quarantined hands carried one and went unchecked: a quarantined hand is not "
             "replayed.") in shuffle_words(out)  # fmt: skip
@@ -148,3 +151,47 @@ def test_a_count_of_the_wrong_shape_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["report", str(out)])
     assert result.exit_code == 2, result.output
     assert "commitments.hands is a string, not an integer" in result.output
+
+
+def test_the_hands_whose_commitment_is_of_no_known_hash_are_not_called_checked(
+    tmp_path: Path,
+) -> None:
+    """schemas/output.md (run.json ``commitments``, report.html): a commitment of 48 hex
+    digits, of no hash function the audit knows, under the scheme (its shoe alone checked)
+    and under another algorithm (nothing checked): the report counted them "replayed in
+    full (the seed's hash, and the shoe ...)" and "by the seed's hash only" (a blind
+    tester); it says what of them was checked. An older run.json without the two counts
+    still reads."""
+    fair = commitment("seed-one")
+    shoe = [CODE_TEXT[c] for c in reproduce(Shuffle(**fair), 2, 2)]
+    other = {**commitment("seed-two", algorithm="platform-x-v2"), "server_seed_hash": "cd" * 25}
+    logs = (
+        LogBuilder(tmp_path / "logs")
+        .game("g1")
+        .quick_hand("h1", shoe=shoe, shuffle={**fair, "server_seed_hash": "ab" * 24})
+        .quick_hand("h2", shuffle=other)
+    )
+    root, out = logs.write(), tmp_path / "out"
+    run = replay(root, out, "--no-rng")
+    assert run["commitments"] == {"hands": 2, "replayed": 0, "hash_only": 0, "shoe_only": 1,
+                                  "unchecked": 1, "quarantined": 0}  # fmt: skip
+    found = run["counts"]["findings"]["deck.commitment"]
+    assert (f"2 hands carried a provably-fair commitment, checked hand by hand by <code>"
+            f"deck.commitment</code> ({found} findings): 0 replayed in full (the seed's hash, "
+            f"and the shoe its seeds shuffle to by <code>{ALGORITHM}</code>), 0 by the seed's "
+            f"hash only (another algorithm, which the audit cannot replay), 1 by the shoe only "
+            f"(<code>{ALGORITHM}</code>, but the commitment is a digest of no hash function the "
+            "audit knows, so the seed's hash was not checked), 1 not checked at all (another "
+            "algorithm, and a commitment that is a digest of no hash function the audit "
+            "knows).") in shuffle_words(out)  # fmt: skip
+    for key in ("shoe_only", "unchecked"):
+        del run["commitments"][key]
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    result = CliRunner().invoke(app, ["report", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "by the shoe only" not in shuffle_words(out)
+    run["commitments"]["unchecked"] = "one"
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    result = CliRunner().invoke(app, ["report", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "commitments.unchecked is a string, not an integer" in result.output

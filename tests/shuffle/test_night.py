@@ -220,6 +220,7 @@ def test_run_json_counts_the_commitments_deck_commitment_checked(
     assert carried
     run = json.loads((night[1] / "run.json").read_text())
     assert run["commitments"] == {"hands": len(carried), "replayed": len(carried), "hash_only": 0,
+                                  "shoe_only": 0, "unchecked": 0,
                                   "quarantined": len(unchecked)}  # fmt: skip
     assert build_view(night[1]).commitments.replayed == len(carried)
     html = " ".join((night[1] / "report.html").read_text().split())
