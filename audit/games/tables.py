@@ -2,10 +2,12 @@
 
 The rule and the pattern are stated at the top of ``sql/table_limit.sql``; this module
 loads the sessions and games Parquet files as views, runs that query and turns each
-episode (the first moment a player passed their client's limit) into a ``table.limit``
-finding on the game whose seat passed it. The nightly audit gives it the seats earlier
-nights judged (``earlier``): those that touch one of tonight's are judged with them, and
-an episode they alone took over the limit is not reported again (docs/nightly.md).
+episode (from the first moment a player passed their client's limit to the first back
+within it) into a ``table.limit`` finding on the game whose seat passed it, with the
+episode's peak, the games counted then, and its end. The nightly audit gives it the seats
+earlier nights judged (``earlier``): those that touch one of tonight's are judged with
+them, and an episode they alone took over the limit is not reported again
+(docs/nightly.md).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ folder and thread while it writes them, so a folder per pass (80 at ten million 
 10.4M sessions rows) ran out of memory under ``MEMORY_LIMIT``. Now that night is judged
 in 21 s, 125 MiB above the process's base (a million hands: 2.4 s, about 100), with the
 tournament games written once rather than read again by every pass (58 s before)."""
+PEAK_GAMES_NAMED = 6
+"""The games a ``table.limit`` message names at the peak; more are counted ("and N more")."""
 SPLIT_ROWS = 8_192
 """Rows a folder's writer holds before it flushes them as a row group."""
 SEAT_COLUMNS = (
@@ -303,10 +307,18 @@ def _finding(
     tables: int,
     cash_tables: int,
     game_id: str,
+    peak: int,
+    peak_ms: int,
+    games: list[str],
+    ended_ms: int,
     *,
     rules: Ruleset,
 ) -> Finding:
-    at = datetime.fromtimestamp(at_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    """The episode's finding: its first count and moment, its peak (``recorded``) with the
+    games counted then, and its end. Until 2026-12-07 it gave the first count only, which
+    was the peak or not as the tables happened to join a second apart or at once, and
+    neither the games nor how long it lasted (a blind tester)."""
+    at = datetime.fromtimestamp(at_ms / 1000, UTC)
     where = "the app" if client == "app" else "the web"
     if client == "app":
         limit, count, what, key = rules.table_app_max, tables, "tables", "tables.app_max"
@@ -315,13 +327,28 @@ def _finding(
     else:
         limit, count, what = rules.table_web_cash_max, cash_tables, "cash or practice tables"
         key = "tables.web_cash_max"
+    named = ", ".join(games[:PEAK_GAMES_NAMED])
+    if len(games) > PEAK_GAMES_NAMED:
+        named += f" and {len(games) - PEAK_GAMES_NAMED} more"
+    if peak_ms == at_ms:
+        first = f"{count} {what} at once from {where} ({named}) at {_moment(at_ms)}"
+    else:
+        first = (f"{count} {what} at once from {where} at {_moment(at_ms)}, up to {peak}"
+                 f" ({named}) at {_moment(peak_ms, at)}")  # fmt: skip
     return finding(
         "table.limit",
         game_id=game_id,
         player_id=player,
         expected=f"at most {limit} {what} on {client}",
-        recorded=f"{count} {what} on {client}",
-        message=f"{player} was playing {count} {what} at once from {where} at {at}, "
-        f"more than the {limit} allowed.",
+        recorded=f"{peak} {what} on {client}",
+        message=f"{player} was playing {first}, until {_moment(ended_ms, at)}, more than"
+        f" the {limit} allowed.",
         rule=rules.cite(key),
     )
+
+
+def _moment(ms: int, since: datetime | None = None) -> str:
+    """The moment ``ms`` in UTC, its date left out when it is ``since``'s."""
+    moment = datetime.fromtimestamp(ms / 1000, UTC)
+    same_day = since is not None and moment.date() == since.date()
+    return moment.strftime("%H:%M:%S UTC" if same_day else "%Y-%m-%d %H:%M:%S UTC")

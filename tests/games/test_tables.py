@@ -84,9 +84,59 @@ def test_app_four_tables_at_once(tmp_path: Path) -> None:
     seats = [("P1", f"G{i}", "app", i, 60) for i in range(1, 5)]
     found = run(tmp_path, seats)
     assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert found[0].recorded == "4 tables on app"
     assert found[0].message == (
-        "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, "
-        "more than the 3 allowed."
+        "P1 was playing 4 tables at once from the app (G1, G2, G3, G4) at 2026-11-29 18:04:00"
+        " UTC, until 19:00:00 UTC, more than the 3 allowed."
+    )
+
+
+def test_app_limit_episode_gives_its_peak_its_games_and_its_end(tmp_path: Path) -> None:
+    """`tables.app_max` = 3 (000_1729c72ad4c1f885.txt). A blind tester's player at 3 app
+    tables opened GX5, then GX6 while GX5 was open: 4 tables, then 5, then 4 as GX5
+    closed, then 3. One finding, on GX5 when the 4th opened, whose `recorded` is the peak,
+    naming the games at the peak and the end, the first moment back within the limit
+    (until 2026-12-06 it said 4, and neither GX6 nor how long it lasted)."""
+    seats = [("PX", f"GX{i}", "app", 0, 120) for i in (1, 2, 3)]
+    seats += [("PX", "GX5", "app", 70, 72), ("PX", "GX6", "app", 71, 74)]
+    found = run(tmp_path, seats)
+    assert keys(found) == [("table.limit", "GX5", None, "PX")]
+    assert found[0].recorded == "5 tables on app"
+    assert found[0].message == (
+        "PX was playing 4 tables at once from the app at 2026-11-29 19:10:00 UTC, up to 5"
+        " (GX1, GX2, GX3, GX5, GX6) at 19:11:00 UTC, until 19:14:00 UTC, more than the 3"
+        " allowed."
+    )
+
+
+def test_app_limit_tables_opened_at_once_give_the_same_peak_as_one_after_the_other(
+    tmp_path: Path,
+) -> None:
+    """`tables.app_max`: the blind tester's two extra tables opened at the same moment: the
+    same peak of 5 and the same games as when they opened a minute apart (the count no
+    longer depends on the order they joined in)."""
+    seats = [("PX", f"GX{i}", "app", 0, 120) for i in (1, 2, 3)]
+    seats += [("PX", "GX6", "app", 70, 72), ("PX", "GX5", "app", 70, 74)]
+    found = run(tmp_path, seats)
+    assert keys(found) == [("table.limit", "GX5", None, "PX")]
+    assert found[0].recorded == "5 tables on app"
+    assert found[0].message == (
+        "PX was playing 5 tables at once from the app (GX1, GX2, GX3, GX5, GX6) at 2026-11-29"
+        " 19:10:00 UTC, until 19:14:00 UTC, more than the 3 allowed."
+    )
+
+
+def test_app_limit_episode_never_back_within_it_ends_at_the_last_leave(tmp_path: Path) -> None:
+    """`tables.app_max`: 8 app tables, none closed before the last leave of the night (the
+    next day, 01:00): the episode ends there; the peak names 6 games and counts the rest."""
+    seats = [("P1", f"G{i}", "app", i, 7 * 60) for i in range(1, 9)]
+    found = run(tmp_path, seats)
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert found[0].recorded == "8 tables on app"
+    assert found[0].message == (
+        "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, up to 8"
+        " (G1, G2, G3, G4, G5, G6 and 2 more) at 18:08:00 UTC, until 2026-11-30 01:00:00 UTC,"
+        " more than the 3 allowed."
     )
 
 
@@ -143,6 +193,22 @@ def test_web_four_cash_tables(tmp_path: Path) -> None:
     assert "4 cash or practice tables at once from the web" in found[0].message
 
 
+def test_web_cash_limit_episode_peaks_in_cash_tables_and_names_them(tmp_path: Path) -> None:
+    """`tables.web_cash_max` = 3: 4 cash tables on the web and a tournament (T1), 5 tables
+    in all, within `tables.web_max`; then a 5th cash table. The peak is of the count that
+    passed its limit first, the cash or practice tables, 5, and names those only."""
+    seats = [("P1", f"G{i}", "web", i, 60) for i in range(1, 5)]
+    seats += [("P1", "T1", "web", 2, 60), ("P1", "G5", "web", 10, 20)]
+    found = run(tmp_path, seats, {"T1": "tournament"})
+    assert keys(found) == [("table.limit", "G4", None, "P1")]
+    assert found[0].recorded == "5 cash or practice tables on web"
+    assert found[0].message == (
+        "P1 was playing 4 cash or practice tables at once from the web at 2026-11-29 18:04:00"
+        " UTC, up to 5 (G1, G2, G3, G4, G5) at 18:10:00 UTC, until 19:00:00 UTC, more than"
+        " the 3 allowed."
+    )
+
+
 def test_clients_are_counted_apart(tmp_path: Path) -> None:
     """3 tables from the app and 3 from the web: each client is within its limit."""
     seats = [("P1", f"A{i}", "app", i, 60) for i in range(1, 4)]
@@ -157,13 +223,16 @@ def test_a_table_moved_to_the_other_client_and_back_is_not_held_on_the_first_mea
     the web for 40 minutes, then from the app again, and opens a 3rd app table (G5) while
     G2 is on the web: 3 app tables at most (a blind tester's night read G2 as an app table
     from its first app join to its last app leave, a 4th beside 3). A 4th app table while
-    G2 is back on the app is still over the limit."""
+    G2 is back on the app is still over the limit, and names G2 among the games at it."""
     seats = [("P1", "G1", "app", 0, 120), ("P1", "G3", "app", 0, 120)]
     seats += [("P1", "G2", "app", 0, 10), ("P1", "G2", "web", 10, 50), ("P1", "G2", "app", 50, 60)]
     assert run(tmp_path, [*seats, ("P1", "G5", "app", 20, 29)]) == []
     found = run(tmp_path, [*seats, ("P1", "G5", "app", 20, 55)])
     assert keys(found) == [("table.limit", "G2", None, "P1")]
-    assert "at 2026-11-29 18:50:00 UTC" in found[0].message
+    assert found[0].message == (
+        "P1 was playing 4 tables at once from the app (G1, G2, G3, G5) at 2026-11-29 18:50:00"
+        " UTC, until 18:55:00 UTC, more than the 3 allowed."
+    )
 
 
 @pytest.mark.parametrize("bad", ["left_at", "device_id", "reversed"])
@@ -276,8 +345,8 @@ def test_earlier_seats_that_touch_tonights_are_counted(tmp_path: Path) -> None:
     found = with_earlier(tmp_path, earlier, tonight)
     assert keys(found) == [("table.limit", "G4", None, "P1")]
     assert found[0].message == (
-        "P1 was playing 4 tables at once from the app at 2026-11-29 18:04:00 UTC, "
-        "more than the 3 allowed."
+        "P1 was playing 4 tables at once from the app (G1, G2, G3, G4) at 2026-11-29 18:04:00"
+        " UTC, until 18:30:00 UTC, more than the 3 allowed."
     )
     assert run(tmp_path, tonight) == []
 

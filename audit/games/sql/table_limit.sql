@@ -12,7 +12,12 @@
 -- client and back is three); seats are half-open,
 -- [joined_at, left_at), so leaving one table as another opens is not two at once.
 -- Each episode is reported once: the first moment the count passes the limit, after a
--- moment (or the start) within it.
+-- moment (or the start) within it, with its peak (the most of the count that passed the
+-- limit, and the first moment it was reached), the games the player was seated at then,
+-- and its end (the first moment back within the limit: at the latest the last leave).
+-- Until 2026-12-07 an episode gave only its first count, which was the peak or not as the
+-- tables happened to join a second apart or at once, and neither its games nor its end (a
+-- blind tester).
 --
 -- Seats judged on an earlier night (the nightly audit's, docs/nightly.md) come as rows with
 -- `earlier` true, beside tonight's: they count as any seat, and an episode that their rows
@@ -30,12 +35,17 @@
 -- contract's sessions table, and earlier; only the rows the staging does not quarantine,
 -- tables.sessions_view) and games (game_id, chip_type).
 -- Output: one row per episode, ordered by player and time, naming the game that passed the
--- limit (the least id of the games joined at that moment). A game is a tournament when a
--- games row says so.
+-- limit (the least id of the games joined at that moment), the counts then, the peak, its
+-- moment and games (the games counted: every one, or the cash and practice ones when that
+-- count passed the web's limit), and the end. A game is a tournament when a games row says
+-- so.
 --
 -- The seats are named once below: a CTE named twice is held whole in memory by DuckDB,
 -- which took it past its memory limit at a million hands. The episodes are told apart
--- (`runs`, `known`) over the moments the count crosses a limit only: a few rows.
+-- (`runs`, `known`) over the moments the count crosses a limit and, of every row's world,
+-- those over it only: a few rows. The games at a peak are read from the sessions again, of
+-- the few players with an episode only (`peak_seats`): naming `seats` or `islands` again
+-- would hold them whole until the episodes are known.
 WITH tournaments AS (
     SELECT DISTINCT game_id FROM games WHERE chip_type = 'tournament'
 ),
@@ -103,14 +113,14 @@ flagged AS (
     FROM counts
 ),
 -- The moments an episode starts (over, after a moment within the limit or the start) and,
--- of every row's world, ends.
+-- of every row's world, ends, and the moments it is over the limit (for its peak).
 crossings AS (
     SELECT * FROM (
         SELECT *, coalesce(lag(over) OVER (PARTITION BY player_id, client, earlier
                                            ORDER BY ts), false) AS was_over
         FROM flagged
     )
-    WHERE over <> was_over AND (over OR NOT earlier)
+    WHERE CASE WHEN earlier THEN over AND NOT was_over ELSE over OR was_over END
 ),
 -- An episode's crossings share `run`, the count of episodes of every row ended before.
 runs AS (
@@ -118,10 +128,63 @@ runs AS (
     FROM crossings
 ),
 known AS (
-    SELECT *, bool_or(earlier) OVER (PARTITION BY player_id, client, run) AS reported
+    SELECT *, bool_or(earlier) OVER (PARTITION BY player_id, client, run) AS reported,
+           lead(ts) OVER (PARTITION BY player_id, client, earlier ORDER BY ts) AS next_ts
     FROM runs
+),
+-- Tonight's episodes: each moment over the limit, with the count that passed it at the
+-- start (`all_tables`: every table, else the web's cash and practice ones) and its peak.
+tonight AS (
+    SELECT *, max(counted) OVER (PARTITION BY player_id, client, run) AS peak
+    FROM (
+        SELECT *, CASE WHEN all_tables THEN tables ELSE cash_tables END AS counted
+        FROM (
+            SELECT *, first_value(client = 'app' OR tables > $web_max)
+                      OVER (PARTITION BY player_id, client, run ORDER BY ts) AS all_tables
+            FROM known
+            WHERE over AND NOT earlier AND NOT reported
+        )
+    )
+),
+-- The end is the moment after the last one over the limit (its world's next crossing).
+episodes AS (
+    SELECT player_id, client, min(ts) AS ts, arg_min(tables, ts) AS tables,
+           arg_min(cash_tables, ts) AS cash_tables, arg_min(game_id, ts) AS game_id,
+           any_value(all_tables) AS all_tables, any_value(peak) AS peak,
+           min(ts) FILTER (WHERE counted = peak) AS peak_ts, max(next_ts) AS ended
+    FROM tonight
+    GROUP BY player_id, client, run
+),
+-- The seats of the players with an episode, as `islands` and `seats` make them (a game
+-- joined from both clients numbered in runs), from every row.
+peak_seats AS (
+    SELECT player_id, client, game_id, min(joined_at) AS joined_at, max(left_at) AS left_at
+    FROM (
+        SELECT *,
+               CASE WHEN min(client) OVER g = max(client) OVER g THEN 0
+                    ELSE row_number() OVER (g ORDER BY joined_at, left_at, client)
+                         - row_number() OVER (PARTITION BY player_id, game_id, client
+                                              ORDER BY joined_at, left_at) END AS run
+        FROM sessions SEMI JOIN episodes USING (player_id)
+        WINDOW g AS (PARTITION BY player_id, game_id)
+    )
+    GROUP BY player_id, client, game_id, run
+),
+-- The games counted at each peak: the player's seats open then (the cash and practice
+-- ones only when those passed the limit).
+peak_games AS (
+    SELECT e.player_id, e.client, e.ts, list(DISTINCT s.game_id ORDER BY s.game_id) AS games
+    FROM episodes AS e
+    JOIN peak_seats AS s
+      ON s.player_id = e.player_id AND s.client = e.client
+     AND s.joined_at <= e.peak_ts AND s.left_at > e.peak_ts
+    WHERE e.all_tables
+       OR s.game_id NOT IN (SELECT game_id FROM games
+                            WHERE chip_type = 'tournament' AND game_id IS NOT NULL)
+    GROUP BY e.player_id, e.client, e.ts
 )
-SELECT e.player_id, e.client, epoch_ms(e.ts) AS at_ms, e.tables, e.cash_tables, e.game_id
-FROM known AS e
-WHERE e.over AND NOT e.earlier AND NOT e.reported
+SELECT e.player_id, e.client, epoch_ms(e.ts) AS at_ms, e.tables, e.cash_tables, e.game_id,
+       e.peak, epoch_ms(e.peak_ts) AS peak_ms, g.games, epoch_ms(e.ended) AS ended_ms
+FROM episodes AS e
+LEFT JOIN peak_games AS g USING (player_id, client, ts)
 ORDER BY e.player_id, e.ts, e.client
