@@ -14,10 +14,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum, unique
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol
-
-if TYPE_CHECKING:
-    from audit.findings import Finding
+from typing import Final, NamedTuple, Protocol
 
 NO_CARD: Final = -1
 MAX_SEATS: Final = 127
@@ -249,6 +246,16 @@ class Shuffle(NamedTuple):
     nonce: int | None
 
 
+class Backwards(NamedTuple):
+    """A hand's first event stamped earlier than the event before it, in ``seq`` order:
+    both seqs and their times (epoch milliseconds, UTC; ``audit.logs.clock``)."""
+
+    seq: int
+    ts: int
+    before_seq: int
+    before_ts: int
+
+
 @dataclass(slots=True)
 class Hand:
     """One row of ``hands`` with its events (in seq order) and its results rows."""
@@ -270,9 +277,9 @@ class Hand:
     """Never recorded: a reading of the record (``redeal.moved``) that the platform dealt
     these shoe positions to these seats, not to the seat the procedure gives them
     (``deal.dealt_cards``)."""
-    clock: Finding | None = None
-    """Its events' times going backwards in seq order: the one minor ``hand.time`` the
-    reader found (``audit.logs.clock``), which joins its replay's findings."""
+    clock: Backwards | None = None
+    """Its events' times going backwards in seq order, as the reader found them
+    (``audit.logs.clock``): its replay adds the one minor ``hand.time`` they are."""
 
     def without_result(self) -> list[str]:
         """The players dealt in (in turn order) that the hand's results rows leave out."""

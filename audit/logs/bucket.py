@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from audit.errors import one_line
 from audit.findings import may_be_in
-from audit.logs.clock import backwards, clock_finding
+from audit.logs.clock import backwards
 from audit.logs.validate import (
     SEATS_OK,
     event_stats,
@@ -315,7 +315,7 @@ class Bucket:
             e, r = e + row.n_good_events, r + row.n_good_results
             hand.quarantine = self._quarantine(row, hand, units[row.game].game is not None)
             if row.h in self.clocks and hand.quarantine is None:  # a quarantined hand: no more
-                hand.clock = clock_finding(hand, self.clocks[row.h])
+                hand.clock = self.clocks[row.h]
             units[row.game].hands.append(hand)
         for unit in units.values():
             unit.refused = frozenset(h.hand_id for h in unit.hands if h.hand_id in self.folded)

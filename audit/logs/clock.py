@@ -5,9 +5,10 @@ the server accepted the action (log-format.md), so an event stamped earlier than
 before it says the server's clock or the events' order is wrong. Until 2026-12-07 nothing
 read the events' times (a blind tester's hand, its event 1 stamped five minutes before its
 event 0, was verified). The replay does not use them: the hand is still replayed, and the
-one minor ``hand.time`` joins its findings (``Hand.clock``). Equal times are kept (two
-actions accepted in one millisecond); times outside the hand's ``started_at`` and
-``ended_at`` are not judged (a writer may stamp the hand's row otherwise).
+one minor ``hand.time`` joins its findings (``Hand.clock``, ``clock_finding``). Equal
+times are kept (two actions accepted in one millisecond); times outside the hand's
+``started_at`` and ``ended_at`` are not judged (a writer may stamp the hand's row
+otherwise).
 
 ``backwards`` finds the hands set-wise over a bucket's events (``audit.logs.bucket``), a few
 vector operations whatever the number of events; only the hands it finds are seen in Python.
@@ -16,13 +17,12 @@ vector operations whatever the number of events; only the hands it finds are see
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import NamedTuple
 
 import polars as pl
 
 from audit.errors import one_line
 from audit.findings import Finding, Severity, contract, finding
-from audit.records import Hand
+from audit.records import Backwards, Hand
 
 _ACTION_WORDS = {
     "draw_stock": "draw from the stock",
@@ -32,16 +32,6 @@ _ACTION_WORDS = {
     "swap_joker": "joker swap",
 }
 """An action in the words of a message; any other is its name, its ``_`` a space."""
-
-
-class Backwards(NamedTuple):
-    """A hand's first event stamped earlier than the event before it, in ``seq`` order:
-    both seqs and their times (epoch milliseconds, UTC)."""
-
-    seq: int
-    ts: int
-    before_seq: int
-    before_ts: int
 
 
 def backwards(events: pl.DataFrame) -> dict[int, Backwards]:

@@ -26,6 +26,7 @@ from typing import Final
 
 from audit.cards import CODE_TEXT, JOKER, format_codes
 from audit.findings import Finding
+from audit.logs.clock import clock_finding
 from audit.records import Action, Event, Game, Hand
 from audit.replay.facts import PileRow
 from audit.replay.hand import HandReplay
@@ -771,6 +772,7 @@ def audit_open_hand(
     findings = list(replay.findings)
     findings += commitment_findings(hand, game, shoe_of(replay.base))
     findings = one_drop_finding(findings, compare_results(replay.base, expected))
-    findings = [*findings, hand.clock] if hand.clock is not None else findings  # the reader's
+    if hand.clock is not None:  # the events' times, as the reader found them
+        findings = [*findings, clock_finding(hand, hand.clock)]
     status = "discrepancy" if findings else "verified"
     return HandAudit(status, findings, replay.base, expected, replay.table), replay

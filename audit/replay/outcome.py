@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Final
 
 from audit.findings import Finding, Severity, finding
+from audit.logs.clock import clock_finding
 from audit.money import money, points_settlement
 from audit.records import (
     FORMAT_NAMES,
@@ -131,7 +132,8 @@ def audit_hand(
     if len(ways) == 1:  # every amount off by the value cards settled another way
         said = settled_words(replay.hand, findings, ways[0], rules)
         findings = [said, *(f for f in findings if f.check != "score.amount")]
-    findings = [*findings, hand.clock] if hand.clock is not None else findings  # the reader's
+    if hand.clock is not None:  # the events' times, as the reader found them
+        findings = [*findings, clock_finding(hand, hand.clock)]
     return HandAudit("discrepancy" if findings else "verified", findings, replay, expected)
 
 
