@@ -12,6 +12,7 @@ import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum, unique
 from typing import Final, NamedTuple, Protocol
@@ -467,6 +468,22 @@ def and_more(items: Sequence[str], shown: int = 3) -> str:
     """
     more = f" and {len(items) - shown} more" if len(items) > shown else ""
     return ", ".join(items[:shown]) + more
+
+
+def when(moment: datetime | None, *, after: datetime | None = None) -> str:
+    """``2026-11-29 18:00:00 UTC``; only the time when ``after`` is the same day; empty
+    when not known.
+
+    >>> start = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+    >>> when(start), when(start.replace(minute=5), after=start)
+    ('2026-11-29 18:00:00 UTC', '18:05:00 UTC')
+    """
+    if moment is None:
+        return ""
+    moment = moment.astimezone(UTC)
+    if after is not None and after.astimezone(UTC).date() == moment.date():
+        return moment.strftime("%H:%M:%S UTC")
+    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def ordinal(m: int) -> str:

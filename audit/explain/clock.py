@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from audit.records import when
+
 
 @dataclass(frozen=True)
 class Clock:
@@ -34,22 +36,6 @@ UNKNOWN = Clock()
 
 def _at(ms: int | None) -> datetime | None:
     return None if ms is None else datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)
-
-
-def when(moment: datetime | None, *, after: datetime | None = None) -> str:
-    """``2026-11-29 18:00:00 UTC``; only the time when ``after`` is the same day; empty
-    when not known.
-
-    >>> start = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
-    >>> when(start), when(start + timedelta(minutes=5), after=start)
-    ('2026-11-29 18:00:00 UTC', '18:05:00 UTC')
-    """
-    if moment is None:
-        return ""
-    moment = moment.astimezone(UTC)
-    if after is not None and after.astimezone(UTC).date() == moment.date():
-        return moment.strftime("%H:%M:%S UTC")
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def duration(clock: Clock) -> str:

@@ -24,7 +24,7 @@ from audit.duck import file_literal, literal, millis
 from audit.errors import LogFormatError, first_line, first_line_under
 from audit.findings import Finding, contract, finding
 from audit.logs.validate import row_checks
-from audit.records import give_back_memory
+from audit.records import and_more, give_back_memory, when
 from audit.rules.ruleset import Ruleset, load_preset
 
 PLATFORM_RULES = "standard-13"
@@ -318,7 +318,7 @@ def _finding(
     games counted then, and its end. Until 2026-12-07 it gave the first count only, which
     was the peak or not as the tables happened to join a second apart or at once, and
     neither the games nor how long it lasted (a blind tester)."""
-    at = datetime.fromtimestamp(at_ms / 1000, UTC)
+    at = _at(at_ms)
     where = "the app" if client == "app" else "the web"
     if client == "app":
         limit, count, what, key = rules.table_app_max, tables, "tables", "tables.app_max"
@@ -327,28 +327,23 @@ def _finding(
     else:
         limit, count, what = rules.table_web_cash_max, cash_tables, "cash or practice tables"
         key = "tables.web_cash_max"
-    named = ", ".join(games[:PEAK_GAMES_NAMED])
-    if len(games) > PEAK_GAMES_NAMED:
-        named += f" and {len(games) - PEAK_GAMES_NAMED} more"
+    named = and_more(games, PEAK_GAMES_NAMED)
     if peak_ms == at_ms:
-        first = f"{count} {what} at once from {where} ({named}) at {_moment(at_ms)}"
+        first = f"{count} {what} at once from {where} ({named}) at {when(at)}"
     else:
-        first = (f"{count} {what} at once from {where} at {_moment(at_ms)}, up to {peak}"
-                 f" ({named}) at {_moment(peak_ms, at)}")  # fmt: skip
+        first = (f"{count} {what} at once from {where} at {when(at)}, up to {peak}"
+                 f" ({named}) at {when(_at(peak_ms), after=at)}")  # fmt: skip
     return finding(
         "table.limit",
         game_id=game_id,
         player_id=player,
         expected=f"at most {limit} {what} on {client}",
         recorded=f"{peak} {what} on {client}",
-        message=f"{player} was playing {first}, until {_moment(ended_ms, at)}, more than"
+        message=f"{player} was playing {first}, until {when(_at(ended_ms), after=at)}, more than"
         f" the {limit} allowed.",
         rule=rules.cite(key),
     )
 
 
-def _moment(ms: int, since: datetime | None = None) -> str:
-    """The moment ``ms`` in UTC, its date left out when it is ``since``'s."""
-    moment = datetime.fromtimestamp(ms / 1000, UTC)
-    same_day = since is not None and moment.date() == since.date()
-    return moment.strftime("%H:%M:%S UTC" if same_day else "%Y-%m-%d %H:%M:%S UTC")
+def _at(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)

@@ -19,13 +19,9 @@ from audit.findings import Finding, Severity, finding
 from audit.logs.reader import LogRoot
 from audit.shuffle.commitment import ALGORITHM, DIGEST_LENGTHS, SPACE
 
-_TRIMMED = (
-    "regexp_replace(coalesce(struct_extract(shuffle, 'server_seed_hash'), ''), $space, '',"
-    " 'g')"
-)
+_TRIMMED = "trim(coalesce(struct_extract(shuffle, 'server_seed_hash'), ''), $space)"
 """SQL: a hands row's commitment as ``deck.commitment`` reads it (``SPACE`` trimmed from
-either end: the pattern ``_SPACE``)."""
-_SPACE = f"^[{SPACE}]+|[{SPACE}]+$"
+either end)."""
 _JUDGED = (
     f"(struct_extract(shuffle, 'server_seed') IS NOT NULL AND (NOT regexp_full_match("
     f"{_TRIMMED}, '[0-9a-fA-F]+') OR length({_TRIMMED}) IN {DIGEST_LENGTHS}))"
@@ -63,7 +59,7 @@ def commitment_counts(log: LogRoot, out: Path) -> dict[str, dict[str, int]]:
     )
     try:
         with duck.connect() as con:
-            given = {"known": ALGORITHM, "space": _SPACE}
+            given = {"known": ALGORITHM, "space": SPACE}
             rows = {(a, b): n for a, b, n in con.execute(sql, given).fetchall()}
             found = con.execute(unchecked).fetchall()
     except duckdb.Error:
