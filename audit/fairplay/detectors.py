@@ -151,18 +151,22 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
                     "SELECT sum(n * (n - 1) // 2) FROM co_size", "co_seat")  # fmt: skip
 
     def test(table: pa.Table) -> Hypotheses:
-        games, expected = column(table, "games"), column(table, "expected")
+        # the games the two chose: tournament tables are seated by the platform (a pair
+        # who met only there is not tested)
+        games, expected = column(table, "chosen"), column(table, "chosen_expected")
         met = poisson_sf(np.ones_like(expected), expected)
         return Hypotheses(
-            table, np.minimum(1.0, poisson_sf(games, expected) / np.maximum(met, 1e-300)),
+            table, np.where(games > 0, np.minimum(1.0, poisson_sf(games, expected)
+                                                  / np.maximum(met, 1e-300)), 1.0),
             expected, games, games / np.maximum(expected, 1e-12),
+            min_p=np.where(games > 0, 0.0, 1.0),
         )  # fmt: skip
 
     found = screened(con, "co_seat", settings, test).correct(settings)
     expected = found.expected
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
-        a, b, x, lam = r["a"], r["b"], r["games"], float(expected[i])
+        a, b, x, lam = r["a"], r["b"], r["chosen"], float(expected[i])
         return (
             f"{a} and {b} sat at the same table in {x} games, against {lam:.2f} expected from "
             f"their play volume ({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
@@ -172,7 +176,7 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.co_seating",
-        needs="pair of accounts dealt into one game",
+        needs="pair of accounts dealt into one game outside tournaments",
         statistic="Poisson: games shared, against random seating in proportion to each "
                   "account's play in its lobby and half hour (the configuration model)",
         pattern="two accounts seated together far more often than their play volume predicts",

@@ -345,8 +345,11 @@ def suspicions(
     players: Callable[[Mapping[str, Any]], tuple[str, ...]],
     text: Text,
     money: Callable[[Mapping[str, Any]], str | None] = lambda row: None,
+    most: Callable[[Mapping[str, Any]], Severity] | None = None,
 ) -> Tested:
-    """The reported hypotheses as suspicions, with their evidence hands."""
+    """The reported hypotheses as suspicions, with their evidence hands; each at most
+    ``words.most`` and, where given, ``most`` of its row (a statistic the detector's other
+    evidence does not bear out: chip dumping's count of wins with no bigger losses)."""
     picked = [int(i) for i in np.flatnonzero(found.report)]
     rows = [found.row(i) for i in picked]
     accounts = [players(row) for row in rows]
@@ -356,8 +359,8 @@ def suspicions(
     for i, row, who, pair in zip(picked, rows, accounts, pairs, strict=True):
         severity = settings.thresholds.severity(float(found.q[i]))
         assert severity is not None  # reported means q <= the report threshold
-        if severity.rank > words.most.rank:
-            severity = words.most
+        for cap in (words.most, most(row) if most else words.most):
+            severity = cap if severity.rank > cap.rank else severity
         message, want, seen = text(row, i)
         out.append(
             Suspicion(

@@ -18,6 +18,7 @@ from typing import Any
 import duckdb
 import numpy as np
 import pyarrow as pa
+from numpy.typing import NDArray
 
 from audit.fairplay.engine import (
     Hypotheses,
@@ -32,8 +33,16 @@ from audit.fairplay.engine import (
     suspicions,
 )
 from audit.fairplay.pairs import Strata, pair, pairs_in_parts
-from audit.fairplay.stats import BEYOND_ALPHA, Array, bennett_sf, binom_sf, chi2_sf
+from audit.fairplay.stats import (
+    BEYOND_ALPHA,
+    Array,
+    bennett_sf,
+    binom_sf,
+    chi2_sf,
+    normal_sf,
+)
 from audit.fairplay.suspicion import how_sure
+from audit.findings import Severity
 
 
 def _strength(
@@ -115,7 +124,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         played = np.maximum((1.0 - fold_ab) / (1.0 - fold0), 1.0)
         skill_b = _strength(col["b_wins0"], col["b_hands0"] / played, col["b_fair0"] / played,
                             prior, size)  # fmt: skip
-        mu_a = (col["a_conc0"] + c * mu) / (col["a_losses0"] + c)
+        mu_a = _mean_loss(col, c)
         mu_b = (col["b_conc0"] + c * mu) / (col["b_losses0"] + c)
         decided = col["a_won"] + col["b_won"]  # the hands one of the two won
         share = skill_b / (skill_a + skill_b)  # B's share of them, by their own results
@@ -137,6 +146,12 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     _second_pass(con, settings, test)
     found, flows = _moving(con, settings, "chip_pairs", test)
 
+    def as_elsewhere(r: Mapping[str, Any]) -> bool:
+        """A's record without B shows A's losses to B to be of A's usual size
+        (``_as_elsewhere``): the count of wins alone speaks."""
+        col = {name: np.array([float(r[name])]) for name in _SIZES}
+        return bool(_as_elsewhere(col, settings.win_prior)[0])
+
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
         money = flows.said(a, b)
@@ -146,11 +161,20 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         # share (a blind tester read "from their own results" of such a pair)
         own = ("an even share: neither was dealt a hand without the other"
                if not r["a_hands0"] and not r["b_hands0"] else "their own results")
+        each = f"{r['a_gave'] / r['b_won']:.1f} a hand" if r["b_won"] else "none"
+        losses0 = int(r["a_losses0"])
+        apart = (f"{r['a_conc0'] / losses0:.1f} a hand in their {losses0} losses without {b}"
+                 if losses0 else f"no hand lost without {b}")  # fmt: skip
+        alone = "" if not as_elsewhere(r) else (
+            f" {a}'s losses to {b} are no bigger than their {losses0} without {b} show, so "
+            "the count of wins alone speaks, as a weak player's against a strong one would: "
+            "info at most."
+        )
         return (
             f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
             f"expected from {own}), and {a} conceded {r['a_gave']:.0f} points to "
-            f"{b} while {b} conceded {r['b_gave']:.0f} to {a}{money} "
-            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"{b} ({each}; {apart}) while {b} conceded {r['b_gave']:.0f} to {a}{money} "
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).{alone}",
             f"{b} wins {found.expected[i]:.1f} of the {decided} hands {a} or {b} wins",
             f"{b} won {won}; {a} conceded {r['a_gave']:.0f} points to {b}, {b} "
             f"{r['b_gave']:.0f} to {a}",
@@ -171,10 +195,15 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
                 "record elsewhere is too thin to show it"),
         effect_name="flow ratio",
     )  # fmt: skip
+    def most(r: Mapping[str, Any]) -> Severity:
+        return Severity.INFO if as_elsewhere(r) else Severity.MAJOR
+
     return suspicions(con, "chip_dumping", found, settings, words, players=pair, text=text,
-                      money=flows.money)  # fmt: skip
+                      money=flows.money, most=most)  # fmt: skip
 
 
+_SIZES = ("b_won", "a_gave", "a_conc0", "a_conc20", "a_losses0", "mu", "mu2")
+"""The columns of a chip-dumping pair ``_as_elsewhere`` reads."""
 _MEETINGS = "SELECT sum(n - 1) FROM chip_seat"
 """Chip dumping's meetings of two players in a hand, for its pairs' parts."""
 _WEIGHT = 4
@@ -182,6 +211,62 @@ _WEIGHT = 4
 pairs carry about 40 sums and lists each (the second pass's records without the partners,
 each hand size's lists), and the million-hand night's pairs in one part took DuckDB past its
 512 MB limit (until 2026-12-07: "could not allocate block", and no suspicion reported)."""
+
+
+def _mean_loss(col: Mapping[str, Array], prior: float) -> Array:
+    """A's mean concession in the hands A lost without B, shrunk toward the night's mean
+    (``mu``) by ``prior`` losses."""
+    return (col["a_conc0"] + prior * col["mu"]) / (col["a_losses0"] + prior)
+
+
+def _as_elsewhere(col: Mapping[str, Array], prior: float) -> NDArray[np.bool_]:
+    """Chip dumping's loss sizes: where A's own record shows A's losses in the hands B won
+    to be of A's usual size, the count of wins alone speaks, and a suspicion is ``info``
+    at most (docs/fairplay.md, "Loss sizes"). A dumper plays on to lose the full count
+    where a drop would cost a fraction, the money being the point; a weak player who never
+    drops loses to a strong friend as to anyone, and Luce's share does not hold in a race
+    between a strong and a weak player (until 2026-12-07 a blind tester's honest P04, who
+    won 3 of the 55 hands one of them won against P03, the night's strongest, with 33.3
+    expected, and conceded 64.5 a hand to P03 against 58.3 in 69 losses without, was
+    P03's dumper at major). Shown means: A lost at least as many hands without B as B won
+    from A, and what A conceded there is not beyond chance (``_bigger``, at
+    ``BEYOND_ALPHA``). A shorter record says nothing either way, and the count stands: the
+    simulator's dumpers play nearly all their hands with the partner.
+
+    >>> one = lambda v: np.array([float(v)])
+    >>> night = {"mu": one(40), "mu2": one(2000)}  # the night's: 40 a loss, spread 20
+    >>> usual = {**night, "b_won": one(20), "a_gave": one(20 * 42), "a_conc0": one(40 * 40),
+    ...          "a_conc20": one(40 * 2000), "a_losses0": one(40)}  # 42 a hand, 40 elsewhere
+    >>> _as_elsewhere(usual, 5.0).tolist(), _as_elsewhere({**usual, "a_gave": one(1600)}, 5.0)[0]
+    ([True], np.False_)
+    >>> _as_elsewhere({**usual, "a_losses0": one(19)}, 5.0).tolist()  # too few to show it
+    [False]
+    """
+    return np.asarray((col["a_losses0"] >= col["b_won"])
+                      & (_bigger(col, prior) > BEYOND_ALPHA), dtype=np.bool_)  # fmt: skip
+
+
+def _bigger(col: Mapping[str, Array], prior: float) -> Array:
+    """How likely A concedes so much in the hands B won, were each of those concessions one
+    of A's losses without B (one-sided, normal): their mean (``_mean_loss``) and variance,
+    each shrunk toward the night's by ``prior`` losses; the mean's own error widens the
+    variance, as in loss dumping.
+
+    >>> one = lambda v: np.array([float(v)])
+    >>> night = {"mu": one(40), "mu2": one(2000)}  # the night's: 40 a loss, spread 20
+    >>> full = {**night, "b_won": one(20), "a_gave": one(1600), "a_conc0": one(40 * 40),
+    ...         "a_conc20": one(40 * 2000), "a_losses0": one(40)}  # the full 80, 20 times
+    >>> float(_bigger(full, 5.0)[0]) < 1e-4
+    True
+    >>> usual = {**full, "a_gave": one(20 * 42)}  # 42 a hand: as elsewhere
+    >>> float(_bigger(usual, 5.0)[0]) > 0.3
+    True
+    """
+    n, losses0, mean = col["b_won"], col["a_losses0"], _mean_loss(col, prior)
+    spread = np.maximum((col["a_conc20"] + prior * col["mu2"]) / (losses0 + prior) - mean**2,
+                        1.0)  # fmt: skip
+    variance = n * spread * (1.0 + n / (losses0 + prior))
+    return normal_sf((col["a_gave"] - n * mean) / np.sqrt(np.maximum(variance, 1e-9)))
 
 
 def _second_pass(

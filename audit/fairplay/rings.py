@@ -9,7 +9,9 @@ as the weakest link it needs to hold together: its q-value is the bottleneck of 
 spanning tree of its members (every edge is already significant on its own). A weak link
 between accounts already joined by stronger ones is redundant, so it cannot make the ring
 weaker than the links without it (a blind tester's ring of two major feeding links came out
-`info` from a third, weak one); its evidence is the best hands of all its edges.
+`info` from a third, weak one); nor stronger than that link's suspicions are (one a
+detector holds at `info` whatever its q-value holds the ring there); its evidence is the
+best hands of all its edges.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ def rings(
         severity = thresholds.severity(weakest)
         if severity is None:
             continue
+        # and at most its needed link's: a suspicion its detector holds at info whatever
+        # its q-value (chip dumping's count of wins alone) holds a ring there too
+        most = max((s.severity for s in found_link if s.check != SEATING), key=lambda s: s.rank)
+        severity = most if severity.rank > most.rank else severity
         hands: list[str] = []
         games: list[str] = []
         for *_, found in edges:

@@ -3,6 +3,8 @@ in what was seen (schemas/output.md, "Fair-play findings")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from audit.fairplay.rings import rings
 from audit.fairplay.suspicion import Suspicion
 from audit.findings import Severity, Thresholds
@@ -69,6 +71,20 @@ def test_a_redundant_weak_link_does_not_make_the_ring_weaker() -> None:
         "(the weakest link needed to join them all, P0271-P0272, has q = 2.8e-58; "
         "P0271-P0273 is weaker but not needed to join them)."
     )
+
+
+def test_a_ring_is_no_more_severe_than_its_needed_links_suspicion() -> None:
+    """docs/fairplay.md, `fairplay.ring`: chip dumping holds a count of wins that no bigger
+    losses bear out at `info`, whatever its q-value; a ring that needs that link is `info`
+    too, where its q-value alone would make it `major`."""
+    pairs = [
+        _pair("fairplay.collusion", "P1", "P2", 1e-9),
+        replace(_pair("fairplay.chip_dumping", "P3", "P2", 1e-7), severity=Severity.INFO),
+    ]
+    (ring,) = rings(pairs, Thresholds())
+    assert (ring.severity, ring.q_value) == (Severity.INFO, 1e-7)
+    (whole,) = rings([pairs[0], replace(pairs[1], severity=Severity.MAJOR)], Thresholds())
+    assert whole.severity is Severity.MAJOR
 
 
 def test_a_chain_whose_only_way_through_is_a_weak_link_stays_weak() -> None:

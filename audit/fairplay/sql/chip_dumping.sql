@@ -40,6 +40,12 @@
 -- dumper's hands thrown to the partner made the dumper weak by their own results: a blind
 -- tester's P062, who lost all 58 hands one of them won to P063, made honest P070 a dumper
 -- to P062 (15 of 19 against 6.7 expected; 12.4 now) and a ring of the three.
+-- Loss sizes (since 2026-12-07): where A's losses without B (their sum and sum of squares,
+-- conceded2; mu2 the night's mean square) are at least as many as B's wins from A and show
+-- what A conceded in those to be of A's usual size, the count of wins alone speaks and the
+-- suspicion is info at most (flows._as_elsewhere): Luce's share does not hold in a race,
+-- and a blind tester's honest weak P04 lost to the night's strongest as to anyone, no
+-- bigger, and was named P03's dumper at major.
 -- Benign reading: a weak player who loses to a strong one (on a night of several hand sizes,
 -- or to one strong only at the hand size they met at) whose own record elsewhere, or at
 -- that size, is too thin to show it.
@@ -81,6 +87,7 @@ CREATE OR REPLACE TEMP TABLE chip_player AS
 SELECT player_id, count(*) FILTER (WHERE winner = player_id) AS wins, CAST(sum(CAST(1.0 / n AS DECIMAL(38, 18))) AS DOUBLE) AS fair,
        count(*) FILTER (WHERE winner <> player_id) AS losses,
        coalesce(sum(pts) FILTER (WHERE winner <> player_id), 0) AS conceded,
+       coalesce(sum(pts * pts) FILTER (WHERE winner <> player_id), 0) AS conceded2,
        count(*) FILTER (WHERE dropped) AS drops
 FROM chip_seat WHERE asides = 0 GROUP BY player_id
 
@@ -121,6 +128,8 @@ WITH meet AS (
            count(*) FILTER (WHERE asides = 0 AND winner = player_id) AS a_won1,
            count(*) FILTER (WHERE asides = 0 AND winner <> player_id) AS a_lost,
            coalesce(sum(pts) FILTER (WHERE asides = 0 AND winner <> player_id), 0) AS a_conc,
+           coalesce(sum(pts * pts) FILTER (WHERE asides = 0 AND winner <> player_id), 0)
+               AS a_conc2,
            count(*) FILTER (WHERE other_asides = 0) AS b_hands1,
            coalesce(sum(CAST(1.0 / n AS DECIMAL(38, 18))) FILTER (WHERE other_asides = 0), 0)
                AS b_fair1,
@@ -135,6 +144,7 @@ WITH meet AS (
            CAST(sum(c.a_won) AS BIGINT) AS a_won, CAST(sum(c.b_won) AS BIGINT) AS b_won,
            sum(c.a_gave) AS a_gave, sum(c.b_gave) AS b_gave,
            CAST(sum(c.a_lost) AS BIGINT) AS a_lost, sum(c.a_conc) AS a_conc,
+           sum(c.a_conc2) AS a_conc2,
            CAST(sum(c.b_lost) AS BIGINT) AS b_lost, sum(c.b_conc) AS b_conc,
            CAST(sum(c.b_drops) AS BIGINT) AS b_drops,
            CAST(sum(c.a_hands1) AS BIGINT) AS a_hands1, sum(c.a_fair1) AS a_fair1,
@@ -162,6 +172,7 @@ WITH meet AS (
     -- spread: the variance of the players' strengths beyond chance (method of moments,
     -- wins about Poisson given a strength: E (W - F)^2 = F + v F^2), summed exactly
     SELECT sum(conceded) / greatest(sum(losses), 1) AS mu,
+           sum(conceded2) / greatest(sum(losses), 1) AS mu2,
            sum(drops) / greatest(sum(wins + losses), 1) AS folds,
            (CAST(sum(CAST((wins - fair) * (wins - fair) AS DECIMAL(38, 12))) AS DOUBLE)
             - sum(wins)) / greatest(CAST(sum(CAST(fair * fair AS DECIMAL(38, 12))) AS DOUBLE), 1e-9)
@@ -200,10 +211,11 @@ SELECT p.a, p.b, p.hands, p.fair, p.a_gave, p.b_gave, p.a_won, p.b_won,
        coalesce(pb.wins + pb.losses, 0) - p.b_hands1 AS b_hands0,
        coalesce(pa.losses, 0) - p.a_lost AS a_losses0,
        coalesce(pa.conceded, 0) - p.a_conc AS a_conc0,
+       coalesce(pa.conceded2, 0) - p.a_conc2 AS a_conc20,
        coalesce(pb.losses, 0) - p.b_lost AS b_losses0,
        coalesce(pb.conceded, 0) - p.b_conc AS b_conc0,
-       p.b_drops, coalesce(pb.drops, 0) - p.b_drops1 AS b_drops0, night.mu, night.folds,
-       night.spread,
+       p.b_drops, coalesce(pb.drops, 0) - p.b_drops1 AS b_drops0, night.mu, night.mu2,
+       night.folds, night.spread,
        night.sizes, sized.drift, coalesce(da.x2, 0) AS a_x2, coalesce(da.df, 0) AS a_df,
        coalesce(db.x2, 0) AS b_x2, coalesce(db.df, 0) AS b_df, p.hands_s, p.fair_s,
        p.decided_s, p.a_wins0_s, p.a_hands0_s, p.a_fair0_s, p.b_wins0_s, p.b_hands0_s,
