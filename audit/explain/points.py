@@ -31,7 +31,7 @@ from audit.replay.outcome import (
 )
 from audit.replay.seats import Seat
 from audit.rules.counts import value_of
-from audit.rules.declaration import GroupCheck
+from audit.rules.declaration import GroupCheck, check_declaration
 from audit.rules.explain import best_arrangement_whole, pure_runs, unmet_why, with_why
 from audit.rules.melds import Jokers, MeldKind, group_rule
 from audit.rules.ruleset import Ruleset
@@ -380,7 +380,12 @@ def best_view(seat: Seat, want: Expected | None, jokers: Jokers, rules: Ruleset)
     # alone, and a 21-card loser holding QC KC AC was shown it ungrouped as the best.
     whole, arrangement = best_arrangement_whole(seat.cards, jokers, rules)
     points = min(whole, cap)
-    summary = _best_words(points, want, whole, shown=seat.shown is not None)
+    # 21 and 27 cards: a hand whose cards make a valid declaration is charged a loser's
+    # ready hand (points.ready_hand, 2), not 0; an invalid declarer holding one could have
+    # won (a blind tester's 21-card player was told no valid declaration was possible)
+    valid = (want.outcome == "invalid_declare" and rules.ready_hand is not None
+             and check_declaration(seat.cards, arrangement, jokers, rules).valid)  # fmt: skip
+    summary = _best_words(points, want, whole, shown=seat.shown is not None, valid=valid)
     if want.outcome == "invalid_declare" and points == 0 and rules.groupings is not None:
         # A losing hand is charged whatever its groups' sizes; a declaration must be
         # grouped as declaration.groupings says (10 cards: 5+5 or 4+3+3).
@@ -429,16 +434,19 @@ def _meld_order(group: GroupCheck) -> tuple[int, tuple[int, ...]]:
     return _KIND_RANK[group.verdict.kind], group.cards
 
 
-def _best_words(points: int, want: Expected, whole: int, shown: bool = False) -> str:
+def _best_words(
+    points: int, want: Expected, whole: int, shown: bool = False, valid: bool = False
+) -> str:
     """``33 points, 7 fewer than charged``; for an invalid declarer, whether a valid
-    declaration was possible. ``whole`` is what the best arrangement comes to before the
-    cap: where the cap makes it the same as charged, that is said with it (a blind tester
-    read "120 points, the same as charged" beside every card ungrouped as the best). A
-    loser who ``shown`` their groups is charged them as shown: fewer points are what they
-    could have shown, not a charge owed back (a blind tester's agent read "3 fewer than
-    charged" on a verified hand as a refund due)."""
+    declaration was possible (no points left, or ``valid``: the best arrangement is one,
+    which a loser is charged ``points.ready_hand`` for at 21 and 27 cards). ``whole`` is
+    what the best arrangement comes to before the cap: where the cap makes it the same as
+    charged, that is said with it (a blind tester read "120 points, the same as charged"
+    beside every card ungrouped as the best). A loser who ``shown`` their groups is charged
+    them as shown: fewer points are what they could have shown, not a charge owed back (a
+    blind tester's agent read "3 fewer than charged" on a verified hand as a refund due)."""
     if want.outcome == "invalid_declare":
-        if points == 0:
+        if points == 0 or valid:
             return "0 points: these cards could have made a valid declaration"
         charged = ""
         if want.points is not None:

@@ -195,6 +195,7 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
                 "record elsewhere is too thin to show it"),
         effect_name="flow ratio",
     )  # fmt: skip
+
     def most(r: Mapping[str, Any]) -> Severity:
         return Severity.INFO if as_elsewhere(r) else Severity.MAJOR
 
@@ -237,8 +238,10 @@ def _as_elsewhere(col: Mapping[str, Array], prior: float) -> NDArray[np.bool_]:
     >>> night = {"mu": one(40), "mu2": one(2000)}  # the night's: 40 a loss, spread 20
     >>> usual = {**night, "b_won": one(20), "a_gave": one(20 * 42), "a_conc0": one(40 * 40),
     ...          "a_conc20": one(40 * 2000), "a_losses0": one(40)}  # 42 a hand, 40 elsewhere
-    >>> _as_elsewhere(usual, 5.0).tolist(), _as_elsewhere({**usual, "a_gave": one(1600)}, 5.0)[0]
-    ([True], np.False_)
+    >>> _as_elsewhere(usual, 5.0).tolist()
+    [True]
+    >>> _as_elsewhere({**usual, "a_gave": one(1600)}, 5.0).tolist()  # the full 80, 20 times
+    [False]
     >>> _as_elsewhere({**usual, "a_losses0": one(19)}, 5.0).tolist()  # too few to show it
     [False]
     """

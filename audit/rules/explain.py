@@ -187,8 +187,14 @@ def check_groups_text(args: Sequence[str], *, wild: str | None, rules: Ruleset) 
                     f"at best the cards are worth {whole}, capped at {best},")  # fmt: skip
         else:
             head = f"{best} points,"
+        scored = score_arrangement(arrangement, jokers, rules)
+        if scored.ready and best:  # 21 and 27 cards: a loser's ready hand, charged 2
+            valid = check_declaration(hand, arrangement, jokers, rules).valid
+            also = ", and a valid declaration" if valid else ""
+            head = (f"{best} points as a losing hand, the hand ready ({scored.ready}: "
+                    f"points.ready_hand){also},")  # fmt: skip
         lines.append(f"best possible: {head} arranged as:")
-        best_groups = score_arrangement(arrangement, jokers, rules).groups
+        best_groups = scored.groups
         melds = [g for g in best_groups if g.verdict.is_valid]
         loose = [c for g in best_groups if not g.verdict.is_valid for c in g.cards]
         lines += [f"  {_group_line(i, g)}" for i, g in enumerate(melds, 1)]

@@ -23,6 +23,7 @@ from tests.explain.test_fairplay import flat
 from tests.explain.test_html import QUOTES, hostile_hand
 from tests.replay.cases import base, longer
 from tests.replay.scenario import cards, parse_event, scenario
+from tests.replay.test_value_cards import A as VALUE_A
 from tests.replay.test_value_cards import B as VALUE_B
 from tests.replay.test_value_cards import C as VALUE_C
 
@@ -317,6 +318,36 @@ def test_a_ten_card_wrong_show_is_shown_a_declaration_in_the_sizes_allowed_000()
     assert p1.best.summary == "0 points: these cards could have made a valid declaration"
     assert sorted(len(g.cards) for g in p1.best.melds) == [3, 3, 4]
     assert [g.text for g in p1.best.melds] == ["2H 3H 4H", "5H 6H 7H", "TC JC QC KC"]
+
+
+def test_a_21_card_wrong_show_of_a_ready_hand_could_have_been_a_valid_declaration() -> None:
+    """`points.ready_hand` (standard-21, seeds silent; Classic Rummy): a 21-card loser whose
+    cards are every one in melds meeting the requirement is charged 2, not 0. An invalid
+    declarer holding such cards could have won: A lays the worked example's 21 cards as
+    two groups of 11 and 10 (120 points). They were told "no valid declaration was
+    possible ...; the fewest points they could leave are 2" above the valid declaration
+    itself (a blind tester)."""
+    view = view_of(
+        {
+            "seats": {"A": VALUE_A, "B": VALUE_B},
+            "wild": "7H",
+            "open": "QS",
+            "stock": "3H 4C 8H",
+            "events": ["A draw_stock 3H", "A discard 3H", "B draw_stock 4C", "B discard 4C",
+                       "A draw_stock 8H",
+                       "A declare 8H: 2S 3S 4S 5S 9D TD JD QD AC 2C 3C / "
+                       "4D 5D 8H KC KD KS KH 9C 9H JK"],
+            "results": {"A": ("invalid_declare", 120, "-120.00"), "B": ("won", 0, "108.00")},
+            "ruleset": "standard-21",
+            "decks": 3,
+            "printed_jokers": 3,
+        }
+    )  # fmt: skip
+    a = view.players[0]
+    assert (a.outcome, a.points, a.declaration) == ("invalid declaration", "120", "invalid")
+    assert a.best is not None
+    assert a.best.summary == "0 points: these cards could have made a valid declaration"
+    assert "pure sequence" in [g.kind for g in a.best.melds]
 
 
 ACCEPTED_INVALID: dict[str, object] = {

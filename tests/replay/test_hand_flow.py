@@ -594,6 +594,10 @@ def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:
     assert (found.expected, found.recorded) == ("80", "20")
     assert "where no drop is allowed: the full count, 80" in found.message
     assert found.rule.startswith("drops.deals: No drop is allowed in deals rummy")  # not points.cap
+    # and the rule says what such a drop costs, with 000_'s full count (a blind tester read
+    # "80" beside a rule that gave no figure)
+    assert "charged the full count (points.cap)" in found.rule
+    assert "A maximum Full count is 80 points" in found.rule
 
 
 def test_pool_201_drops_cost_25_and_50_000() -> None:

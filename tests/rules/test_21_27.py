@@ -477,6 +477,28 @@ def test_points_unmet_requirement_a_loser_shown_ungrouped_is_told_the_pure_seque
     assert "best possible: 120 points, as arranged" in laid, laid
 
 
+def test_points_ready_hand_is_said_to_be_a_valid_declaration_where_it_is_one() -> None:
+    """`points.ready_hand` (standard-21: seeds silent; Classic Rummy: "A player having six
+    Dublees in hand in 21 card rummy, when another player declares, will lose only 2
+    points"): the best a 21-card hand of three pure sequences and every card melded comes
+    to is 2 points as a loser's, and it is a valid declaration, which `rules check` says
+    (a blind tester read "best possible: 2 points" beside a declaration as one that could
+    not win). Six dublees are ready too, but no declaration (eight are)."""
+    from audit.rules.explain import check_groups_text
+
+    text = check_groups_text(["2S 3S 4S 5S 9D TD JD QD AC 2C 3C", "4D 5D 8H KC KD KS KH 9C 9H JK"],
+                             wild="7H", rules=R21)  # fmt: skip
+    assert ("best possible: 2 points as a losing hand, the hand ready (every card lies in "
+            "melds that meet the declaration requirement: points.ready_hand), and a valid "
+            "declaration, arranged as:") in text, text  # fmt: skip
+    assert "declaration: INVALID" in text  # as laid, in two groups
+    six = check_groups_text(["2S 2S 4D 4D 6C 6C 9H 9H TS TS JD JD QC 3S 5D AH KC 8C QD 2H 5C"],
+                            wild="7H", rules=R21)  # fmt: skip
+    assert "the hand was ready (the hand holds 6 dublees)" in six
+    assert "best possible: 2 points, as arranged" in six
+    assert "valid declaration" not in six
+
+
 def test_points_unmet_requirement_27_cards_a_loser_told_each_pure_sequence_held() -> None:
     """`points.unmet_requirement` (standard-27: "pure_runs_exempt", seeds silent on 27
     cards; 003_f375e2c560403297.txt for the 13-card rule it extends): a 27-card loser
