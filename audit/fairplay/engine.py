@@ -81,6 +81,10 @@ class Settings:
     toward (and of the night's that B's own is shrunk toward)."""
     min_hands: int = 10
     """Chip dumping: pairs that shared fewer hands of a flow format are not tested."""
+    loss_record: int = 20
+    """Chip dumping: the losses without B that make A's record long enough to weigh A's
+    losses to B against (or as many as B won from A, if fewer); shorter, the record cannot
+    tell a weak friend from a dumper, and a suspicion is ``minor`` at most."""
     flow_formats: tuple[str, ...] = ("points", "deals")
     """Formats where a loser's points go to the winner (money or chips)."""
     max_accounts: int = 50
@@ -348,8 +352,8 @@ def suspicions(
     most: Callable[[Mapping[str, Any]], Severity] | None = None,
 ) -> Tested:
     """The reported hypotheses as suspicions, with their evidence hands; each at most
-    ``words.most`` and, where given, ``most`` of its row (a statistic the detector's other
-    evidence does not bear out: chip dumping's count of wins with no bigger losses)."""
+    ``words.most`` and, where given, ``most`` of its row (what the detector's other
+    evidence allows: chip dumping's count of wins, by the loser's record of losses)."""
     picked = [int(i) for i in np.flatnonzero(found.report)]
     rows = [found.row(i) for i in picked]
     accounts = [players(row) for row in rows]

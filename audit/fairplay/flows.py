@@ -146,11 +146,13 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     _second_pass(con, settings, test)
     found, flows = _moving(con, settings, "chip_pairs", test)
 
-    def as_elsewhere(r: Mapping[str, Any]) -> bool:
-        """A's record without B shows A's losses to B to be of A's usual size
-        (``_as_elsewhere``): the count of wins alone speaks."""
+    def most(r: Mapping[str, Any]) -> Severity:
+        """The most a pair's suspicion is (docs/fairplay.md, "Loss sizes"): ``minor`` where
+        A's record without B is too thin to weigh A's losses to B against, ``info`` where
+        it shows them of A's usual size (``_loss_sizes``)."""
         col = {name: np.array([float(r[name])]) for name in _SIZES}
-        return bool(_as_elsewhere(col, settings.win_prior)[0])
+        long, usual = _loss_sizes(col, settings.win_prior, settings.loss_record)
+        return Severity.MINOR if not long[0] else Severity.INFO if usual[0] else Severity.MAJOR
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]
@@ -165,11 +167,16 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         losses0 = int(r["a_losses0"])
         apart = (f"{r['a_conc0'] / losses0:.1f} a hand in their {losses0} losses without {b}"
                  if losses0 else f"no hand lost without {b}")  # fmt: skip
-        alone = "" if not as_elsewhere(r) else (
-            f" {a}'s losses to {b} are no bigger than their {losses0} without {b} show, so "
-            "the count of wins alone speaks, as a weak player's against a strong one would: "
-            "info at most."
-        )
+        cap, uncapped = most(r), settings.thresholds.severity(float(found.q[i]))
+        alone = ""
+        if cap is Severity.INFO:
+            alone = (f" {a}'s losses to {b} are no bigger than their {losses0} without {b} "
+                     "show, so the count of wins alone speaks, as a weak player's against a "
+                     "strong one would: info at most.")  # fmt: skip
+        elif cap is Severity.MINOR and uncapped is not None and uncapped.rank > cap.rank:
+            alone = (f" {a}'s record without {b} is too thin ({losses0} losses) to tell a "
+                     "weak player's losses to a strong friend from a dumper's: minor at "
+                     "most.")  # fmt: skip
         return (
             f"In {r['hands']} hands together {b} won {won} (against {found.expected[i]:.1f} "
             f"expected from {own}), and {a} conceded {r['a_gave']:.0f} points to "
@@ -196,15 +203,12 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         effect_name="flow ratio",
     )  # fmt: skip
 
-    def most(r: Mapping[str, Any]) -> Severity:
-        return Severity.INFO if as_elsewhere(r) else Severity.MAJOR
-
     return suspicions(con, "chip_dumping", found, settings, words, players=pair, text=text,
                       money=flows.money, most=most)  # fmt: skip
 
 
 _SIZES = ("b_won", "a_gave", "a_conc0", "a_conc20", "a_losses0", "mu", "mu2")
-"""The columns of a chip-dumping pair ``_as_elsewhere`` reads."""
+"""The columns of a chip-dumping pair ``_loss_sizes`` reads."""
 _MEETINGS = "SELECT sum(n - 1) FROM chip_seat"
 """Chip dumping's meetings of two players in a hand, for its pairs' parts."""
 _WEIGHT = 4
@@ -220,33 +224,38 @@ def _mean_loss(col: Mapping[str, Array], prior: float) -> Array:
     return (col["a_conc0"] + prior * col["mu"]) / (col["a_losses0"] + prior)
 
 
-def _as_elsewhere(col: Mapping[str, Array], prior: float) -> NDArray[np.bool_]:
-    """Chip dumping's loss sizes: where A's own record shows A's losses in the hands B won
-    to be of A's usual size, the count of wins alone speaks, and a suspicion is ``info``
-    at most (docs/fairplay.md, "Loss sizes"). A dumper plays on to lose the full count
-    where a drop would cost a fraction, the money being the point; a weak player who never
-    drops loses to a strong friend as to anyone, and Luce's share does not hold in a race
-    between a strong and a weak player (until 2026-12-07 a blind tester's honest P04, who
-    won 3 of the 55 hands one of them won against P03, the night's strongest, with 33.3
-    expected, and conceded 64.5 a hand to P03 against 58.3 in 69 losses without, was
-    P03's dumper at major). Shown means: A lost at least as many hands without B as B won
-    from A, and what A conceded there is not beyond chance (``_bigger``, at
-    ``BEYOND_ALPHA``). A shorter record says nothing either way, and the count stands: the
-    simulator's dumpers play nearly all their hands with the partner.
+def _loss_sizes(
+    col: Mapping[str, Array], prior: float, record: int
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Chip dumping's loss sizes (docs/fairplay.md): whether A's record without B is long
+    enough to weigh A's losses in the hands B won against (at least ``record`` losses, or
+    as many as B won from A if fewer), and, where it is, whether it shows them of A's usual
+    size (not beyond chance, ``_bigger``, at ``BEYOND_ALPHA``). A dumper plays on to lose
+    the full count where a drop would cost a fraction, the money being the point; a weak
+    player who never drops loses to a strong friend as to anyone, and Luce's share does not
+    hold in a race between a strong and a weak player. Shown of the usual size, the count
+    of wins alone speaks and a suspicion is ``info`` at most (until 2026-12-07 a blind
+    tester's honest P04, who won 3 of the 55 hands one of them won against P03, the
+    night's strongest, with 33.3 expected, and conceded 64.5 a hand to P03 against 58.3 in
+    69 losses without, was P03's dumper at major). Too short a record cannot tell a weak
+    friend from a dumper, and a suspicion is ``minor`` at most (a blind tester's weak
+    player who played nearly only with a strong friend, 12 losses without, was the
+    friend's dumper at major on 3 nights of 4); the simulator's dumpers, who play nearly
+    every hand with the partner, are then ``minor`` at most too.
 
     >>> one = lambda v: np.array([float(v)])
     >>> night = {"mu": one(40), "mu2": one(2000)}  # the night's: 40 a loss, spread 20
     >>> usual = {**night, "b_won": one(20), "a_gave": one(20 * 42), "a_conc0": one(40 * 40),
     ...          "a_conc20": one(40 * 2000), "a_losses0": one(40)}  # 42 a hand, 40 elsewhere
-    >>> _as_elsewhere(usual, 5.0).tolist()
-    [True]
-    >>> _as_elsewhere({**usual, "a_gave": one(1600)}, 5.0).tolist()  # the full 80, 20 times
-    [False]
-    >>> _as_elsewhere({**usual, "a_losses0": one(19)}, 5.0).tolist()  # too few to show it
-    [False]
+    >>> [x.tolist() for x in _loss_sizes(usual, 5.0, 20)]
+    [[True], [True]]
+    >>> [x.tolist() for x in _loss_sizes({**usual, "a_gave": one(1600)}, 5.0, 20)]  # all 80
+    [[True], [False]]
+    >>> [x.tolist() for x in _loss_sizes({**usual, "a_losses0": one(12)}, 5.0, 20)]  # thin
+    [[False], [False]]
     """
-    return np.asarray((col["a_losses0"] >= col["b_won"])
-                      & (_bigger(col, prior) > BEYOND_ALPHA), dtype=np.bool_)  # fmt: skip
+    long = np.asarray(col["a_losses0"] >= np.minimum(col["b_won"], record), dtype=np.bool_)
+    return long, np.asarray(long & (_bigger(col, prior) > BEYOND_ALPHA), dtype=np.bool_)
 
 
 def _bigger(col: Mapping[str, Array], prior: float) -> Array:

@@ -71,8 +71,8 @@ def rings(
         severity = thresholds.severity(weakest)
         if severity is None:
             continue
-        # and at most its needed link's: a suspicion its detector holds at info whatever
-        # its q-value (chip dumping's count of wins alone) holds a ring there too
+        # and at most its needed link's: a suspicion its detector holds below what its
+        # q-value gives (chip dumping's, by the loser's record) holds a ring there too
         most = max((s.severity for s in found_link if s.check != SEATING), key=lambda s: s.rank)
         severity = most if severity.rank > most.rank else severity
         hands: list[str] = []

@@ -522,18 +522,38 @@ def test_chip_dumping_finds_points_flowing_one_way() -> None:
     assert "paid by P0240 in the hands P0241 won" in s.money
 
 
-def test_chip_dumping_of_a_full_count_lost_to_the_partner_is_more_than_info() -> None:
-    """docs/fairplay.md, chip dumping, "Loss sizes": the dumper plays on to lose the full
-    count to the partner (80 here, about 58 a hand lost without the partner), which bears
-    out the count of wins: the suspicion keeps the severity its q-value gives."""
+def _dumper_with_a_record(usual: bool) -> Suspicion:
+    """P0240 throws most hands to P0241 (losing the full 80 each), and plays 30 more games
+    without P0241 (a record of their usual losses); with ``usual``, each hand P0241 won
+    costs P0240 what an honest loser's does instead. The pair's suspicion."""
     night = Night(seed=10)
     night.together.append((("P0240", "P0241"), 16))
     night.dumps.add(("P0240", "P0241"))
-    (s,) = [s for s in chip_dumping(night.build().load(), SETTINGS).suspicions
+    night.build()
+    number, others = len(night.g), [p for p in night.ids if p not in ("P0240", "P0241")]
+    rng = random.Random(7)
+    for _ in range(30):
+        number = night._game(number, ["P0240", *rng.sample(others, 4)])
+    won = {r["hand_id"] for r in night.seat if r["player_id"] == "P0241" and r["outcome"] == "won"}
+    for r in night.seat if usual else ():
+        if r["player_id"] == "P0240" and r["hand_id"] in won:
+            r["points"] = 80 if rng.random() < 0.25 else rng.randint(2, 79)
+            r["amount"] = Decimal(-r["points"])
+    (s,) = [s for s in chip_dumping(night.load(), SETTINGS).suspicions
             if s.players == ("P0240", "P0241")]  # fmt: skip
-    assert s.severity is not Severity.INFO
-    assert "a hand in their 19 losses without P0241)" in s.message
-    assert "info at most" not in s.message
+    assert s.q_value <= SETTINGS.thresholds.major  # major by its q-value alone
+    return s
+
+
+def test_chip_dumping_of_a_full_count_lost_to_the_partner_keeps_its_severity() -> None:
+    """docs/fairplay.md, chip dumping, "Loss sizes": the dumper plays on to lose the full
+    count to the partner (80 in the hands thrown, 74.5 a hand in all) against a record of
+    65 losses without them at 50.5 a hand, which bears the count of wins out: the
+    suspicion is `major`, as its q-value."""
+    s = _dumper_with_a_record(usual=False)
+    assert s.severity is Severity.MAJOR
+    assert "(74.5 a hand; 50.5 a hand in their 65 losses without P0241)" in s.message
+    assert "at most" not in s.message
 
 
 def test_chip_dumping_of_wins_alone_with_losses_of_the_usual_size_is_info_at_most() -> None:
@@ -543,28 +563,32 @@ def test_chip_dumping_of_wins_alone_with_losses_of_the_usual_size_is_info_at_mos
     tester's honest P04 won 3 of the 55 hands one of them won against P03 (33.3 expected),
     conceding 64.5 a hand to P03 and 58.3 without: P03's dumper at major until 2026-12-07.
     Here the partner wins as often as a dumper's, but the loser concedes what they concede
-    in their many losses elsewhere: reported, at info, and the message says why. (A record
-    elsewhere shorter than the hands lost to the partner says nothing either way: the
-    dumper of `test_chip_dumping_of_a_full_count_lost_to_the_partner_is_more_than_info`.)"""
-    night = Night(seed=10)
-    night.together.append((("P0240", "P0241"), 16))
-    night.dumps.add(("P0240", "P0241"))
-    night.build()
-    number, others = len(night.g), [p for p in night.ids if p not in ("P0240", "P0241")]
-    rng = random.Random(7)
-    for _ in range(30):  # a record without P0241 long enough to show P0240's usual losses
-        number = night._game(number, ["P0240", *rng.sample(others, 4)])
-    won = {r["hand_id"] for r in night.seat if r["player_id"] == "P0241" and r["outcome"] == "won"}
-    for r in night.seat:
-        if r["player_id"] == "P0240" and r["hand_id"] in won:  # as an honest loser's
-            r["points"] = 80 if rng.random() < 0.25 else rng.randint(2, 79)
-            r["amount"] = Decimal(-r["points"])
-    (s,) = [s for s in chip_dumping(night.load(), SETTINGS).suspicions
-            if s.players == ("P0240", "P0241")]  # fmt: skip
-    assert s.q_value <= SETTINGS.thresholds.minor  # minor or major by its q-value alone
+    in their 65 losses without the partner: reported, at info, and the message says why."""
+    s = _dumper_with_a_record(usual=True)
     assert s.severity is Severity.INFO
     assert s.message.endswith("without P0241 show, so the count of wins alone speaks, as a "
                               "weak player's against a strong one would: info at most.")
+
+
+def test_chip_dumping_on_a_record_too_thin_to_weigh_the_losses_is_minor_at_most() -> None:
+    """docs/fairplay.md, chip dumping, "Loss sizes": a weak player who plays only with a
+    strong friend has no record of their own to weigh their losses to the friend against,
+    and their results cannot tell them from a dumper (a blind tester's honest weak player,
+    12 losses without the friend, was the friend's dumper at major on 3 nights of 4).
+    P0240 (strength 0.5) and P0241 (6) meet only at one table: reported, with the q-value
+    of a major, at minor, and the message says why."""
+    night = Night(seed=10)
+    night.ids.remove("P0240")  # dealt only below, with each other
+    night.ids.remove("P0241")
+    night.skill["P0240"], night.skill["P0241"] = 0.5, 6.0
+    night.together.append((("P0240", "P0241"), 40))
+    (s,) = [s for s in chip_dumping(night.build().load(), SETTINGS).suspicions
+            if s.players == ("P0240", "P0241")]  # fmt: skip
+    assert s.q_value <= SETTINGS.thresholds.major
+    assert s.severity is Severity.MINOR
+    assert s.message.endswith("P0240's record without P0241 is too thin (0 losses) to tell "
+                              "a weak player's losses to a strong friend from a dumper's: "
+                              "minor at most.")  # fmt: skip
 
 
 def test_chip_dumping_of_a_pair_never_apart_says_its_expectation_is_an_even_share() -> None:

@@ -40,12 +40,12 @@
 -- dumper's hands thrown to the partner made the dumper weak by their own results: a blind
 -- tester's P062, who lost all 58 hands one of them won to P063, made honest P070 a dumper
 -- to P062 (15 of 19 against 6.7 expected; 12.4 now) and a ring of the three.
--- Loss sizes (since 2026-12-07): where A's losses without B (their sum and sum of squares,
--- conceded2; mu2 the night's mean square) are at least as many as B's wins from A and show
--- what A conceded in those to be of A's usual size, the count of wins alone speaks and the
--- suspicion is info at most (flows._as_elsewhere): Luce's share does not hold in a race,
--- and a blind tester's honest weak P04 lost to the night's strongest as to anyone, no
--- bigger, and was named P03's dumper at major.
+-- Loss sizes (since 2026-12-07): A's losses in the hands B won are weighed against A's
+-- losses without B (their sum and sum of squares, conceded2; mu2 the night's mean square):
+-- shown of A's usual size, the count of wins alone speaks and the suspicion is info at
+-- most; too few to weigh them, minor at most (flows._loss_sizes). Luce's share does not
+-- hold in a race: a blind tester's honest weak P04 lost to the night's strongest as to
+-- anyone, no bigger, and was named P03's dumper at major.
 -- Benign reading: a weak player who loses to a strong one (on a night of several hand sizes,
 -- or to one strong only at the hand size they met at) whose own record elsewhere, or at
 -- that size, is too thin to show it.
