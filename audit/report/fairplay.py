@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from audit.duck import file_literal
+from audit.fairplay.rings import SEATING
 from audit.fairplay.suspicion import p_text
 from audit.output import nightly_night
 from audit.records import and_words
@@ -296,6 +297,9 @@ class Edge:
     width: float
     title: str
     """The pair and its checks."""
+    link: bool = True
+    """The pair is suspected of something done at the table, a link of the ring; False for
+    a pair only seated together too often (co-seating makes no link: audit/fairplay/rings.py)."""
 
 
 @dataclass(frozen=True)
@@ -309,6 +313,11 @@ class RingGraph:
     height: int
     nodes: list[Node]
     edges: list[Edge]
+
+    @property
+    def links(self) -> int:
+        """The ring's links (its finding's count), not the lines of co-seating alone."""
+        return sum(e.link for e in self.edges)
 
 
 def evidence_refs(suspicions: Iterable[SuspicionRow]) -> dict[str, list[SuspicionRef]]:
@@ -503,6 +512,7 @@ def ring_graph(
                 severity=strongest,
                 width=_EDGE_WIDTH.get(strongest, 1.5),
                 title=f"{a} and {b}: {checks} ({strongest})",
+                link=any(c != SEATING for c, _ in found),
             )
         )
     edges.sort(key=lambda e: -ranks.get(e.severity, len(ranks)))  # the strongest drawn last

@@ -157,9 +157,31 @@ def test_a_ring_is_drawn_with_a_node_per_account_and_an_edge_per_suspicious_pair
     assert svg.count('<circle class="node"') == 4
     assert svg.count('<line class="edge') == 3
     assert svg.count('<line class="edge sev-major"') == 1
+    assert graph.links == 3
+    assert "&middot;\n      3 suspicious pairs</figcaption>" in svg
     for player in ring.players:
         assert f"<title>{escape(player)}</title>" in svg
     assert f'href="#{graph.anchor}">graph</a>' in html
+
+
+def test_a_rings_caption_counts_its_links_apart_from_pairs_only_seated_together(
+    tmp_path: Path,
+) -> None:
+    """docs/fairplay.md, `fairplay.ring`: co-seating alone makes no link. The drawing shows
+    every pair suspicion among the ring's accounts, so a pair only seated together too
+    often is a line too; the caption said "4 suspicious pairs" beside a finding of 3 (a
+    blind tester). It gives the links, and the other lines apart."""
+    pairs = [*pair_suspicions(), suspicion("fairplay.co_seating", ("R1", "R4"), 0.005, ["G3-01"])]
+    out = fair_night(tmp_path / "out", with_ring(pairs))
+    write_report(out)
+    (graph,) = build_view(out).rings
+    assert (len(graph.edges), graph.links) == (4, 3)
+    ring = next(s for s in build_view(out).suspicions if s.check == "fairplay.ring")
+    assert "joined by 3 suspicious pairs" in ring.message
+    svg = section(page(out), f'<figure class="ring" id="{graph.anchor}">', "</figure>")
+    assert ("3 suspicious pairs, and 1 more line of pairs only seated together too "
+            "often</figcaption>") in svg  # fmt: skip
+    assert svg.count('<line class="edge') == 4
 
 
 @pytest.mark.parametrize("accounts", [3, 7, 12, 20])
