@@ -41,6 +41,7 @@ from audit.fairplay.pairs import pair, pair_rates, pairs_in_parts
 from audit.fairplay.stats import BEYOND_ALPHA, binom_sf, fewer, poisson_sf
 from audit.fairplay.suspicion import how_sure
 from audit.findings import Severity
+from audit.records import and_words
 
 
 def _pct(x: float) -> str:
@@ -117,10 +118,14 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         # player who played every hand with C10)
         base = (f"{a}'s play without {b}" if r["n0"] else
                 f"the night's rate ({a} was dealt no hand without {b})")  # fmt: skip
+        alike = found.alike.get(i, [])  # partners the hands cannot tell from B
+        also = (f" {and_words(alike)} {'was' if len(alike) == 1 else 'were'} dealt into "
+                f"exactly the same hands, so the hands cannot tell which of "
+                f"{and_words([b, *alike])} {a} did it for." if alike else "")  # fmt: skip
         return (
             f"{a} dropped a strong hand early in {k1} of the {n1} hands dealt with {b} at the "
             f"table, against {expected:.1f} expected from {base} "
-            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
+            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).{also}",
             f"{a} drops a strong hand early in {expected:.1f} of {n1} hands with {b}",
             f"{a} dropped a strong hand early in {k1} of {n1} hands with {b}",
         )

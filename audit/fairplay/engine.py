@@ -221,6 +221,9 @@ class Hypotheses:
     (``screened``): every one testable, with a p-value at most the report threshold, and
     ``family`` hypotheses were testable in all. Their q-values are then the family's
     wherever they reach the report threshold."""
+    alike: dict[int, list[str]] = field(default_factory=dict)
+    """Row -> the other players whose hands with the row's A are exactly the row's, so that
+    the data cannot tell which of them A did it for (``pairs._not_explained``)."""
     q: Array = field(init=False)
     report: NDArray[np.bool_] = field(init=False)
     tests: int = field(init=False)

@@ -69,3 +69,22 @@ def test_chip_dumping_holds_no_seat_table_while_the_first_pass_is_tested(monkeyp
     assert held == [{"chip_pairs"}, {"chip_pairs"}]  # the first pass, then the second's
     assert {name for (name,) in con.sql("SELECT table_name FROM duckdb_tables()").fetchall()
             } == before  # fmt: skip
+
+
+def test_chip_dumping_keeps_a_suspected_pair_every_hand_of_which_held_another() -> None:
+    """The second pass leaves out the hands dealt with a partner the first pass suspected;
+    a pair every hand of which held another such partner had no count left, and vanished
+    (a blind tester's dumper D1, whose partner D2 sat at one table of four with D1 and two
+    others in every hand, all three suspected with D2 on the first pass: no chip-dumping
+    suspicion at all). Their first pass's count stands: P0240, who throws most hands to
+    P0241 at a table of four that never changes, is `major`; the two others, who lose to
+    P0241 at that table as to a strong player, are named too, on records too thin to weigh
+    their losses (docs/fairplay.md, "Loss sizes"), `minor` at most."""
+    night = Night(seed=10)
+    night.ids.remove("P0241")  # dealt only at the table of four
+    night.together.append((("P0240", "P0241", "P0242", "P0243"), 40))
+    night.dumps.add(("P0240", "P0241"))
+    found = {s.players: s for s in chip_dumping(night.build().load(), SETTINGS).suspicions}
+    assert found["P0240", "P0241"].severity.value == "major"
+    assert set(found) == {("P0240", "P0241"), ("P0242", "P0241"), ("P0243", "P0241")}
+    assert {found[p, "P0241"].severity.value for p in ("P0242", "P0243")} <= {"minor", "info"}

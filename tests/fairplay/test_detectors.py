@@ -335,6 +335,24 @@ def test_soft_drop_of_a_player_dealt_only_with_the_partner_says_its_baseline_is_
     assert "play without" not in s.message
 
 
+def test_soft_drop_says_which_partners_the_hands_cannot_tell_apart() -> None:
+    """docs/fairplay.md, soft drop: "two partners of A who always sit together are no
+    explanation of each other". P0200, dealt only at one table of four that never changes,
+    gives up strong hands for P0203: the pair named is the first by id, P0201, and it was
+    named alone (a blind tester's S1, who dropped for S2, named with H1 only). The message
+    says the others were in exactly the same hands."""
+    night = Night(seed=8)
+    for p in ("P0200", "P0201", "P0202", "P0203"):
+        night.ids.remove(p)  # dealt only at the table of four
+    night.together.append((("P0200", "P0201", "P0202", "P0203"), 40))
+    night.soft["P0200", "P0203"] = 0.6
+    (s,) = soft_drop(night.build().load(), SETTINGS).suspicions
+    assert s.players == ("P0200", "P0201")
+    assert s.message.endswith("P0202 and P0203 were dealt into exactly the same hands, so "
+                              "the hands cannot tell which of P0201, P0202 and P0203 P0200 "
+                              "did it for.")  # fmt: skip
+
+
 def ring_night(seed: int) -> Night:
     """P0200, P0201 and P0202 give up strong hands for one another whenever two of them sit
     together; P0203 sits only beside two of them (P0200 with P0201, or with P0202), P0204
