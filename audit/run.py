@@ -42,6 +42,7 @@ from audit.logs.reader import (
     read_bucket,
     staging,
 )
+from audit.logs.unused import ignored_values
 from audit.nightwide import night_checks, scan
 from audit.output import (
     OUTPUT_VERSION,
@@ -450,6 +451,7 @@ def replay_logs(
         "unreadable_files": _unreadable(log),
         "skipped_files": [{"table": table, "path": path} for table, path in log.skipped],
         "ignored_columns": ignored_columns(log.files),
+        "ignored_values": ignored_values(log),
         "copied_files": [{"table": f.table, "path": f.path, "same_as": same, "size": f.size,
                           "sha256": f.sha256} for f, same in log.copies],
         "fairplay": _fairplay_json(fair, "--no-fairplay" if not fairplay else _IDLE),

@@ -43,6 +43,7 @@ REPORT_RUN: dict[str, Shape] = {
     "unreadable_files?": [{"table": str, "path": str, "reason": str}],
     "skipped_files?": [{"table": str, "path": str}],
     "ignored_columns?": [{"table": str, "column": str, "files": int}],
+    "ignored_values?": [{"table": str, "column": str, "format": str, "rows": int}],
     "copied_files?": [{"table": str, "path": str, "same_as": str, "size": int, "sha256": str}],
     "rulesets?": [{"id": str, "file": (str, None), "sha256": str, "extends?": (str, None)}],
     "commitments?": {"hands": int, "replayed": int, "hash_only": int, "shoe_only?": int,

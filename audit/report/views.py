@@ -149,6 +149,9 @@ class ReportView:
     ignored: list[tuple[str, str, int]]
     """(table, column, files) of the columns the contract does not name (run.json's
     ``ignored_columns``): read by no check."""
+    unused: list[tuple[str, str, str, int]]
+    """(table, column, format, rows) of the values in a column the game's format gives no
+    meaning to (run.json's ``ignored_values``): read by no check."""
     timings: list[tuple[str, float]]
     exit_status: int
     worst: str
@@ -261,6 +264,8 @@ def _view(
         copied=[(str(f["path"]), str(f["same_as"])) for f in run.get("copied_files", [])],
         ignored=[(str(c["table"]), str(c["column"]), int(c["files"]))
                  for c in run.get("ignored_columns", [])],
+        unused=[(str(v["table"]), str(v["column"]), str(v["format"]), int(v["rows"]))
+                for v in run.get("ignored_values", [])],
         timings=[(k, float(v)) for k, v in run["timings_s"].items()],
         exit_status=int(run["exit_status"]),
         worst=run.get("worst_severity") or "none",

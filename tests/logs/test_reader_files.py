@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -431,3 +432,35 @@ def test_columns_the_contract_does_not_name_are_read_by_no_check_and_listed(
     assert "<code>events.platform_region</code>" in html
     plain_run = json.loads((plain / "run.json").read_text(encoding="utf-8"))
     assert plain_run["ignored_columns"] == []
+
+
+def test_values_in_columns_their_games_format_gives_no_meaning_are_listed(
+    tmp_path: Path,
+) -> None:
+    """log-format.md gives `entry_fee` to "pool and deals", `score_after` to "pool" and
+    `amount` to points and deals. A value written in another format's game is read by no
+    check (a blind tester's `amount` on pool rows, `score_after` on points rows, `entry_fee`
+    on points games left no trace), so run.json's ``ignored_values`` and the report list
+    each (table, column, format) with its rows; the outputs are as without them."""
+    logs = full_log(tmp_path / "logs")
+    plain_root = logs.write()
+    plain = tmp_path / "plain"
+    assert replay_logs(logs=plain_root, out=plain, workers=1, progress=False, fairplay=False)
+    for game in logs.rows["games"]:
+        game["entry_fee"] = Decimal("10.00")
+    for row in logs.rows["results"]:
+        row["score_after"] = 40
+    root = logs.write()  # the same files, written again
+    out = tmp_path / "out"
+    assert replay_logs(logs=root, out=out, workers=1, progress=False, fairplay=False)
+    run = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert run["ignored_values"] == [
+        {"table": "games", "column": "entry_fee", "format": "points", "rows": 3},
+        {"table": "results", "column": "score_after", "format": "points",
+         "rows": len(logs.rows["results"])},
+    ]  # fmt: skip
+    for name in ("hands.parquet", "findings.parquet"):  # read by no check
+        assert (out / name).read_bytes() == (plain / name).read_bytes()
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "<code>games.entry_fee</code> in points games (3 rows)" in html
+    assert json.loads((plain / "run.json").read_text(encoding="utf-8"))["ignored_values"] == []
