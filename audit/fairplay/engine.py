@@ -366,8 +366,8 @@ def suspicions(
     for i, row, who, pair in zip(picked, rows, accounts, pairs, strict=True):
         severity = settings.thresholds.severity(float(found.q[i]))
         assert severity is not None  # reported means q <= the report threshold
-        for cap in (words.most, most(row) if most else words.most):
-            severity = cap if severity.rank > cap.rank else severity
+        caps = (words.most, most(row)) if most else (words.most,)
+        severity = min((severity, *caps), key=lambda s: s.rank)
         message, want, seen = text(row, i)
         out.append(
             Suspicion(

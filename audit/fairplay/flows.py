@@ -146,13 +146,17 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     _second_pass(con, settings, test)
     found, flows = _moving(con, settings, "chip_pairs", test)
 
+    # the most each pair's suspicion is (docs/fairplay.md, "Loss sizes"): minor where A's
+    # record without B is too thin to weigh A's losses to B against, info where it shows
+    # them of A's usual size
+    long, usual = _loss_sizes({name: column(found.table, name) for name in _SIZES},
+                              settings.win_prior, settings.loss_record)  # fmt: skip
+    pairs = zip(ids(found.table, "a"), ids(found.table, "b"), strict=True)
+    caps = {pair: Severity.MINOR if not held else Severity.INFO if same else Severity.MAJOR
+            for pair, held, same in zip(pairs, long, usual, strict=True)}  # fmt: skip
+
     def most(r: Mapping[str, Any]) -> Severity:
-        """The most a pair's suspicion is (docs/fairplay.md, "Loss sizes"): ``minor`` where
-        A's record without B is too thin to weigh A's losses to B against, ``info`` where
-        it shows them of A's usual size (``_loss_sizes``)."""
-        col = {name: np.array([float(r[name])]) for name in _SIZES}
-        long, usual = _loss_sizes(col, settings.win_prior, settings.loss_record)
-        return Severity.MINOR if not long[0] else Severity.INFO if usual[0] else Severity.MAJOR
+        return caps[r["a"], r["b"]]
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b = r["a"], r["b"]

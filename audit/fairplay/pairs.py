@@ -279,11 +279,12 @@ def _not_explained(
         # partners in exactly these hands are no explanation of each other: the one of
         # them kept (the smallest p, then the first by id) says the others could be it (a
         # blind tester's S1, who dropped for S2 at one table of four, was named with H1)
-        mine = hands[player, partner]
-        alike = sorted(o for o in others[player, partner]
-                       if o != partner and hands.get((player, o)) == mine)  # fmt: skip
-        if keep[i] and alike:
-            found.alike[i] = alike
+        if keep[i]:
+            mine = hands[player, partner]
+            alike = sorted(o for o in others[player, partner]
+                           if o != partner and hands.get((player, o)) == mine)  # fmt: skip
+            if alike:
+                found.alike[i] = alike
     return keep
 
 

@@ -26,10 +26,10 @@ and deals buy-in", "points rummy: money per point", "points rummy ...; deals ...
 
 
 def ignored_values(log: LogRoot) -> list[dict[str, object]]:
-    """Each (table, column, format) of ``UNUSED`` with a value in a game of that format:
-    how many rows (a games row once per game, however many nights wrote it), sorted.
-    Nothing when they cannot be counted (a table missing or unreadable). One pass over
-    each table: about 2 s over a million-hand night (its results, joined to the games)."""
+    """Each (table, column, format) of ``UNUSED`` with a value in a game of that format, in
+    ``UNUSED``'s order: how many rows (a games row once per game, however many nights
+    wrote it). Nothing when they cannot be counted (a table missing or unreadable). One
+    pass over the results, joined to the games: about 2 s over a million-hand night."""
     if not all(log.files.get(t) for t in ("games", "hands", "results")):
         return []
     counted = {table: [c for t, c, _ in UNUSED if t == table] for table in ("games", "results")}

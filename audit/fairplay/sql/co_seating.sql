@@ -89,16 +89,20 @@ WITH together AS (
 ), expected AS (
     -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum
     -- of doubles is not, and the p-value would change in its last digits from run to run).
-    SELECT m.a, m.b, any_value(m.games) AS games, any_value(m.chosen) AS chosen,
-           CAST(sum(CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
-                             AS DECIMAL(38, 18))) AS DOUBLE) AS expected,
-           CAST(coalesce(sum(CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
-                                  AS DECIMAL(38, 18))) FILTER (WHERE NOT total.platform), 0)
-                AS DOUBLE) AS chosen_expected
-    FROM mine m
-    JOIN co_weight wb ON wb.p = m.b AND wb.si = m.si
-    JOIN co_total total ON total.si = m.si
-    GROUP BY m.a, m.b
+    -- Each stratum's share (x) once, summed over all of them and over those outside
+    -- tournaments (chosen_expected: see the top).
+    SELECT a, b, any_value(games) AS games, any_value(chosen) AS chosen,
+           CAST(sum(x) AS DOUBLE) AS expected,
+           CAST(coalesce(sum(x) FILTER (WHERE NOT platform), 0) AS DOUBLE) AS chosen_expected
+    FROM (
+        SELECT m.a, m.b, m.games, m.chosen, total.platform,
+               CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
+                    AS DECIMAL(38, 18)) AS x
+        FROM mine m
+        JOIN co_weight wb ON wb.p = m.b AND wb.si = m.si
+        JOIN co_total total ON total.si = m.si
+    )
+    GROUP BY a, b
 )
 SELECT least(pa.player_id, pb.player_id) AS a, greatest(pa.player_id, pb.player_id) AS b,
        e.games, e.expected, e.chosen, e.chosen_expected
