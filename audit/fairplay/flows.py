@@ -102,7 +102,8 @@ def _win_prior(spread: float, least: float) -> float:
 def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """B wins the hands between A and B far beyond their own results, and the points flow
     the same way (fairplay.chip_dumping)."""
-    steps = {"seats": "chip_seat", "players": "chip_player", "sizes": "chip_size"}
+    steps = {"seats": "chip_seat", "players": "chip_player", "sizes": "chip_size",
+             "candidates": "chip_cand"}
     pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs",
                    _WEIGHT)
 
@@ -213,8 +214,8 @@ def chip_dumping(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 _SIZES = ("b_won", "a_gave", "a_conc0", "a_conc20", "a_losses0", "mu", "mu2")
 """The columns of a chip-dumping pair ``_loss_sizes`` reads."""
-_MEETINGS = "SELECT sum(n - 1) FROM chip_seat"
-"""Chip dumping's meetings of two players in a hand, for its pairs' parts."""
+_MEETINGS = "SELECT sum(meets) FROM chip_cand"
+"""Chip dumping's meetings of two players in a hand, of the pairs it sums, for its parts."""
 _WEIGHT = 4
 """What one of chip dumping's meetings weighs against co-seating's (``pairs_in_parts``): its
 pairs carry about 40 sums and lists each (the second pass's records without the partners,
@@ -308,7 +309,7 @@ def _second_pass(
     if flagged:
         run_sql(con, "chip_dumping", "seats", settings)
         run_sql(con, "chip_dumping", "aside", settings, flagged=flagged)
-        steps = {"players": "chip_player", "sizes": "chip_size"}
+        steps = {"players": "chip_player", "sizes": "chip_size", "candidates": "chip_cand"}
         pairs_in_parts(con, settings, "chip_dumping", steps, _MEETINGS, "chip_pairs",
                        _WEIGHT)
         con.execute("DROP TABLE chip_seat")

@@ -102,7 +102,7 @@ def pair_rates(
             least = np.where(column(table, "hands") >= settings.pair_hands, least, 1.0)
         return Hypotheses(
             table.append_column("alpha", pa.array(alpha)).append_column("beta", pa.array(beta)),
-            betabinom_sf(k1, n1, alpha, beta), expected, k1,
+            betabinom_sf(k1, n1, alpha, beta, upto=settings.thresholds.report), expected, k1,
             np.where(expected > 0, k1 / np.maximum(expected, 1e-12), 0.0),
             min_p=least,
         )  # fmt: skip

@@ -54,5 +54,26 @@ def test_betabinom_sf_keeps_its_digits_far_in_the_tail(n: int, a: int, b: int, a
     assert float(tail[0]) == pytest.approx(float(exact), rel=1e-6, abs=0.0)
 
 
+ROW = st.tuples(st.integers(-2, 420), st.integers(0, 400), st.floats(0.05, 80.0),
+                st.floats(0.05, 80.0))
+
+
+@given(st.lists(ROW, min_size=1, max_size=60), st.sampled_from([1e-4, 0.01, 0.05]))
+@settings(max_examples=200, deadline=None)
+def test_betabinom_sf_screened_up_to_a_threshold_gives_scipys_bits_wherever_they_reach_it(
+    rows: list[tuple[int, int, float, float]], upto: float
+) -> None:
+    """``pair_rates`` asks only for the tails that could be reported: every tail at most
+    ``upto`` is the same bits as the whole computation's, and every other one still above
+    ``upto`` and close to its value (``screened`` drops it)."""
+    k, n, a, b = (np.array([float(r[i]) for r in rows]) for i in range(4))
+    whole = stats.betabinom_sf(k, n, a, b)
+    screened = stats.betabinom_sf(k, n, a, b, upto=upto)
+    reached = whole <= upto
+    assert np.array_equal(screened[reached], whole[reached])
+    assert np.all(screened[~reached] > upto)
+    assert np.allclose(screened, whole, rtol=1e-9, atol=1e-12)
+
+
 def test_doctests() -> None:
     assert doctest.testmod(stats).failed == 0
