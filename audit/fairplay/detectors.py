@@ -260,7 +260,7 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
 
 SEATS_PER_PART = 800_000
 """The bot test judges the accounts' decision times in parts of the accounts (by their
-hash), one for about this many seats dealt (about ten decisions each): ranking each
+number), one for about this many seats dealt (about ten decisions each): ranking each
 account's times of each kind holds all of a part's decision times at once."""
 BOT_ROWS = 16_384
 """Rows a part's Parquet writer holds before it writes them as a row group."""
@@ -304,7 +304,8 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             columns = ("a", "action", "median_s")
             for a, action, t in zip(*(kinds.column(c).to_pylist() for c in columns), strict=True):
                 medians.setdefault(str(a), []).append(f"{KINDS[str(action)]} {float(t):.2f} s")
-        con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part")
+        con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part;"
+                    " DROP TABLE bot_player; DROP TABLE bot_hand")
     stretch = _stretches(con, flagged, settings)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
@@ -340,30 +341,31 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path) -> None:
-    """Every account's timed decisions, written under ``folder`` in parts by the hash of the
-    account (the view ``decision`` reads them all), and each part's accounts centred in
-    turn into the table ``bot_accounts``: a part is read alone, so the night is read once
-    however many parts it has."""
+    """Every account's timed decisions, written under ``folder`` in parts by the account's
+    number (``bot_player``; the view ``decision`` reads them all, by name and kind), and
+    each part's accounts centred in turn into the table ``bot_accounts``: a part is read
+    alone, so the night is read once however many parts it has."""
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
     parts = duck.passes(int(seats), SEATS_PER_PART)
+    run_sql(con, "bots", "players", settings)
+    run_sql(con, "bots", "hands", settings)
     query = statements("bots")["decisions"]
-    duck.copy_parts(con, query, folder, "part", BOT_ROWS, params={"parts": parts})
+    duck.copy_parts(con, query, folder, "part", BOT_ROWS,
+                    params={"parts": parts, "kinds": list(KINDS)})  # fmt: skip
     written = sorted(folder.glob("part=*"), key=lambda path: int(path.name[len("part="):]))
-    if not written:  # not one timed decision in the night
-        con.execute(
-            "CREATE OR REPLACE TEMP VIEW decision AS SELECT CAST(NULL AS VARCHAR) AS player_id,"
-            " CAST(NULL AS VARCHAR) AS action, CAST(NULL AS DOUBLE) AS lt WHERE false"
-        )
-    else:
-        files = literal(str(folder / "*" / "*.parquet"))
-        con.execute("CREATE OR REPLACE TEMP VIEW decision AS SELECT player_id, action, lt"
-                    f" FROM read_parquet({files}, hive_partitioning = false)")  # fmt: skip
+    numbered = ("CAST(NULL AS INTEGER) AS pn, CAST(NULL AS UTINYINT) AS ac, CAST(NULL AS DOUBLE)"
+                " AS lt WHERE false")  # not one timed decision in the night
+    if written:
+        numbered = ("pn, ac, lt FROM read_parquet("
+                    f"{literal(str(folder / '*' / '*.parquet'))}, hive_partitioning = false)")
+    kinds = "[" + ", ".join(literal(kind) for kind in KINDS) + "]"
+    con.execute(f"CREATE OR REPLACE TEMP VIEW decision AS SELECT p.player_id, {kinds}[d.ac]"
+                f" AS action, d.lt FROM (SELECT {numbered}) d JOIN bot_player p USING (pn)")
     for i, part in enumerate(written or [None]):
-        source = "decision" if part is None else (
+        source = f"(SELECT {numbered})" if part is None else (
             f"read_parquet({literal(str(part / '*.parquet'))}, hive_partitioning = false)"
         )  # fmt: skip
-        con.execute("CREATE OR REPLACE TEMP VIEW decision_part AS SELECT player_id, action,"
-                    f" lt FROM {source}")  # fmt: skip
+        con.execute(f"CREATE OR REPLACE TEMP VIEW decision_part AS SELECT pn, ac, lt FROM {source}")
         create_table(con, "bots", "accounts", settings, "bot_accounts", append=i > 0)
 
 
