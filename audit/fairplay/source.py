@@ -11,7 +11,8 @@ are checked here against the contract's row checks. The views, each a few column
   the platform recorded (outcome, points, amount), written once to Parquet, in passes over
   the games (``duck.in_passes``: ten million hands in one pass ran out of 512MB);
 - ``ev``: the events of replayed hands (hand_id, seq, ts, player_id, action, auto);
-- ``sess``: good sessions rows; ``pile`` and ``drops``: the replay's facts
+- ``sess``: good sessions rows, written once to Parquet (the night's sessions files are
+  many, and checked row by row); ``pile`` and ``drops``: the replay's facts
   (audit/replay/facts.py).
 """
 
@@ -78,9 +79,12 @@ def open_night(con: duckdb.DuckDBPyConnection, log: LogRoot, out: Path, work: Pa
         f" FROM ({log.sql('events')}) SEMI JOIN hs USING (hand_id)"
     )
     checks = row_checks("sessions")
+    good = work / "sess.parquet"  # read about seven times: the log's files checked once
     con.execute(
-        "CREATE TEMP VIEW sess AS SELECT player_id, game_id, client, ip, device_id,"
-        f" joined_at, left_at FROM ({log.sql('sessions')}) WHERE {checks.ok}"
+        "COPY (SELECT player_id, game_id, client, ip, device_id, joined_at, left_at"
+        f" FROM ({log.sql('sessions')}) WHERE {checks.ok}) TO {duck.literal(str(good))}"
+        " (FORMAT parquet)"
     )
+    con.execute(f"CREATE TEMP VIEW sess AS SELECT * FROM read_parquet({file_literal(str(good))})")
     con.execute(f"CREATE TEMP VIEW pile AS SELECT * FROM {_output(out, 'pile.parquet')}")
     con.execute(f"CREATE TEMP VIEW drops AS SELECT * FROM {_output(out, 'drops.parquet')}")
