@@ -99,7 +99,7 @@ def rings(
                         f"{len(edges)} suspicious pairs: {links} (the weakest link needed "
                         f"to join them all, {a_link}-{b_link}, has {p_is('q', weakest)}"
                         f"{unneeded}).",
-                expected_text=f"{accounts}: 0 suspicious pairs among them, so no ring",
+                expected_text=f"{accounts}: joined by no suspicious pair",
                 recorded_text=f"{accounts}: {links}",
                 pattern="connected groups of three or more accounts joined by suspicious pairs",
             )

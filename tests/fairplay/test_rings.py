@@ -31,7 +31,7 @@ def test_the_ring_names_every_account_in_expected_and_recorded() -> None:
     for account in ("P0167", "P0168", "P0169"):
         assert account in finding.expected
         assert account in finding.recorded
-    assert finding.expected == "P0167, P0168, P0169: 0 suspicious pairs among them, so no ring"
+    assert finding.expected == "P0167, P0168, P0169: joined by no suspicious pair"
     assert finding.recorded.startswith("P0167, P0168, P0169: P0167-P0168 (collusion)")
 
 
