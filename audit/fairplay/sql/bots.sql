@@ -50,9 +50,9 @@ WHERE NOT auto AND secs > 0 AND ac IS NOT NULL AND pn IS NOT NULL
 -- name: accounts
 -- The accounts of one part, whose decisions are the view decision_part (pn, ac, lt: the
 -- account's and the kind's numbers, `players`). A decision's median is of the others of
--- its kind, from the sorted kind's middle three: with m of the
--- kind and h = (m + 1) // 2, the others' median is x(h + 1) or x(h) when m is even (below
--- or above the middle), and the mean of two of x(h - 1), x(h), x(h + 1) when it is odd.
+-- its kind, from the sorted kind's middle three: with m of the kind and h = (m + 1) // 2,
+-- the others' median is x(h + 1) or x(h) when m is even (below or above the middle), and
+-- the mean of two of x(h - 1), x(h), x(h + 1) when it is odd.
 WITH ranked AS (
     SELECT pn, ac, lt,
            row_number() OVER (PARTITION BY pn, ac ORDER BY lt) AS i,
