@@ -282,7 +282,7 @@ def _summary_line(summary: run.RunSummary) -> None:
         f"{found} finding{'s' * (found != 1)}"
         + (f", worst {summary.worst.value}" if summary.worst else "")
         + "; fair play "
-        + (f"{suspicions} suspicion{'s' * (suspicions != 1)}" if summary.fairplay else "not run")
+        + run.fairplay_words(summary.fairplay, suspicions, summary.fairplay_skipped)
         + f"; shuffle {shuffle}"
         + f"; outputs in {summary.out}"
     )

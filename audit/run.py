@@ -251,6 +251,9 @@ class RunSummary:
     """The shuffle checks (``rng.*`` findings) at ``info``: weak evidence, not failed."""
     rng_too_few: int = 0
     """Shuffle tests that could not run for too few shoes (run.json's ``too_few_shoes``)."""
+    fairplay_skipped: tuple[str, ...] = ()
+    """The fair-play detectors that did not run though the others did (run.json's
+    ``skipped``: a table missing, a clock that does not time decisions)."""
 
     @property
     def cause(self) -> str:
@@ -606,6 +609,25 @@ def _idle(hands: Mapping[str, int]) -> bool:
     return int(hands.get("verified", 0)) + int(hands.get("discrepancy", 0)) == 0
 
 
+def fairplay_words(ran: bool, suspicions: int, skipped: tuple[str, ...] = ()) -> str:
+    """What the one-line summaries (replay, fairplay, nightly) say of the fair-play
+    detectors: not run, or the suspicions, and the detectors that did not run though the
+    others did: "0 suspicions" alone read as an all-clear of a night whose bot test had
+    not run (its event times timed no decision).
+
+    >>> fairplay_words(True, 3)
+    '3 suspicions'
+    >>> fairplay_words(True, 1, ("fairplay.bot",))
+    '1 suspicion (fairplay.bot not run)'
+    >>> fairplay_words(False, 0)
+    'not run'
+    """
+    if not ran:
+        return "not run"
+    gone = f" ({', '.join(skipped)} not run)" if skipped else ""
+    return f"{suspicions} suspicion{'s' * (suspicions != 1)}{gone}"
+
+
 def shuffle_words(
     ran: bool, tests: int | None, checks: int, weak: int = 0, too_few: int = 0
 ) -> str:
@@ -764,5 +786,7 @@ def _conclude(run: dict[str, Any], tally: _Tally, fail_on: Severity, out: Path) 
     lost = int(run["counts"].get("lost_hands", 0))
     tests = int(run.get("rng", {}).get("tests", 0)) if tested else 0
     too_few = int(run.get("rng", {}).get("too_few_shoes", 0)) if tested else 0
+    skipped = tuple(d["check"] for d in run["fairplay"].get("detectors", [])
+                    if d.get("status") == "skipped")  # fmt: skip
     return RunSummary(hands, tally.by_check, severity, status, out, ran, tested, unreadable, lost,
-                      tests, tally.rng_weak, too_few)  # fmt: skip
+                      tests, tally.rng_weak, too_few, skipped)  # fmt: skip

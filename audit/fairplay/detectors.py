@@ -287,8 +287,16 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             np.where(n > 0, (k / np.maximum(n, 1)) / p0, 0.0),
         )  # fmt: skip
 
+    needs = (f"account with {settings.min_decisions} or more timed decisions, each with "
+             "another of its kind")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="rummy-audit-", dir=duck.spill_folder(con)) as work:
         _decisions(con, settings, Path(work) / "decisions")
+        untimed = _untimed(con, settings)
+        if untimed:
+            con.execute("DROP VIEW decision; DROP VIEW decision_number;"
+                        " DROP TABLE bot_player; DROP TABLE bot_hand")  # fmt: skip
+            return Tested("fairplay.bot", 0, [], needs, skipped=untimed)
+        _accounts(con, settings, Path(work) / "decisions")
         found = screened(con, "bot_accounts", settings, test, key=("player_id",))
         found.correct(settings)
         flagged = [r["player_id"] for r in map(found.row, np.flatnonzero(found.report).tolist())]
@@ -305,7 +313,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             for a, action, t in zip(*(kinds.column(c).to_pylist() for c in columns), strict=True):
                 medians.setdefault(str(a), []).append(f"{KINDS[str(action)]} {float(t):.2f} s")
         con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part;"
-                    " DROP TABLE bot_player; DROP TABLE bot_hand")
+                    " DROP VIEW decision_number; DROP TABLE bot_player; DROP TABLE bot_hand")
     stretch = _stretches(con, flagged, settings)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
@@ -328,8 +336,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
     words = Words(
         "fairplay.bot",
-        needs=f"account with {settings.min_decisions} or more timed decisions, each with "
-              "another of its kind",
+        needs=needs,
         statistic="binomial: decisions within the window around the median time of their "
                   "kind, against the most a person's spread allows",
         pattern="decision times too regular for a person",
@@ -342,9 +349,8 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path) -> None:
     """Every account's timed decisions, written under ``folder`` in parts by the account's
-    number (``bot_player``; the view ``decision`` reads them all, by name and kind), and
-    each part's accounts centred in turn into the table ``bot_accounts``: a part is read
-    alone, so the night is read once however many parts it has."""
+    number (``bot_player``): the view ``decision_number`` reads them all by numbers
+    (``pn``, ``ac``, ``lt``), the view ``decision`` by name and kind."""
     (seats,) = con.sql("SELECT count(*) FROM seat").fetchall()[0]
     parts = duck.passes(int(seats), SEATS_PER_PART)
     run_sql(con, "bots", "players", settings)
@@ -359,8 +365,33 @@ def _decisions(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path)
         numbered = ("pn, ac, lt FROM read_parquet("
                     f"{literal(str(folder / '*' / '*.parquet'))}, hive_partitioning = false)")
     kinds = "[" + ", ".join(literal(kind) for kind in KINDS) + "]"
+    con.execute(f"CREATE OR REPLACE TEMP VIEW decision_number AS SELECT {numbered}")
     con.execute(f"CREATE OR REPLACE TEMP VIEW decision AS SELECT p.player_id, {kinds}[d.ac]"
-                f" AS action, d.lt FROM (SELECT {numbered}) d JOIN bot_player p USING (pn)")
+                " AS action, d.lt FROM decision_number d JOIN bot_player p USING (pn)")
+
+
+def _untimed(con: duckdb.DuckDBPyConnection, settings: Settings) -> str:
+    """Why the night's event times cannot time a decision, in words (``clock``: over every
+    account, the decisions of a kind spread less than one person's may); empty when they
+    can, or when the night has fewer decisions than one account needs to be tested. Run
+    on a simulated honest night of 600 games whose every event was set 2 s after the one
+    before it, the test found each of its 344 accounts machine-regular (344 ``major``
+    suspicions), each a finding of the log's clock, none of a player."""
+    row = run_sql(con, "bots", "clock", settings).to_pylist()[0]
+    n, sd = int(row["n"] or 0), row["sd"]
+    if n < settings.min_decisions or sd is None or sd >= settings.sigma:
+        return ""
+    return (f"the night's event times do not time decisions: its {n:,} timed decisions, all "
+            f"accounts together, spread {sd:.2f} within a kind (log-sd), less than one "
+            f"person's least ({settings.sigma:.2f}), as when each event is a fixed step after "
+            "the one before it; no account can be told from the others by its times")
+
+
+def _accounts(con: duckdb.DuckDBPyConnection, settings: Settings, folder: Path) -> None:
+    """Each part's accounts centred in turn into the table ``bot_accounts``: a part is
+    read alone, so the night is read once however many parts it has."""
+    written = sorted(folder.glob("part=*"), key=lambda path: int(path.name[len("part="):]))
+    numbered = "pn, ac, lt FROM decision_number"
     for i, part in enumerate(written or [None]):
         source = f"(SELECT {numbered})" if part is None else (
             f"read_parquet({literal(str(part / '*.parquet'))}, hive_partitioning = false)"

@@ -77,7 +77,7 @@ from audit.nightly.state import (
 from audit.output import NIGHTLY, read_run, write_json
 from audit.report.render import write_report
 from audit.rules.registry import load_rules
-from audit.run import replay_logs, shuffle_words
+from audit.run import fairplay_words, replay_logs, shuffle_words
 
 SEEN = "seen.parquet"
 LISTED = "listed.parquet"
@@ -131,6 +131,8 @@ class NightSummary:
     """Shuffle tests with enough shoes to run (0: none could; None: not counted)."""
     shuffle_too_few: int = 0
     """Shuffle tests that had too few shoes to run."""
+    fairplay_skipped: tuple[str, ...] = ()
+    """The fair-play detectors that did not run though the others did."""
     exit_status: int = 0
     opening: str = ""
     """The replay's files that could not be read and hands lost, as its line opens with
@@ -193,8 +195,7 @@ class NightSummary:
             f"discrepancies, {hands.get('quarantined', 0)} quarantined; {self.findings} "
             f"finding{'s' * (self.findings != 1)}" + (f", worst {self.worst}" if self.worst else "")
             + "; fair play "
-            + (f"{self.suspicions} suspicion{'s' * (self.suspicions != 1)}" if self.fairplay
-               else "not run")
+            + fairplay_words(self.fairplay, self.suspicions, self.fairplay_skipped)
             + "; shuffle "
             + shuffle_words(self.rng, self.shuffle_tests, self.shuffle_failed, self.shuffle_weak,
                             self.shuffle_too_few)
@@ -579,6 +580,7 @@ def _night(
         rng=replay.rng,
         shuffle_tests=replay.rng_tests,
         shuffle_too_few=replay.rng_too_few,
+        fairplay_skipped=replay.fairplay_skipped,
         exit_status=replay.exit_status,
         opening=replay.opening,
         rules_changed=changed,

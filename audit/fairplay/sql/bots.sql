@@ -47,6 +47,23 @@ FROM (
 )
 WHERE NOT auto AND secs > 0 AND ac IS NOT NULL AND pn IS NOT NULL
 
+-- name: clock
+-- The night's timed decisions over every account, each kind's log-times about that kind's
+-- mean: how many, and their pooled spread (log-sd). The null model says one person's
+-- decisions of a kind spread at least sigma (Settings). A whole night of accounts spreading
+-- less than one person may is a clock that does not time decisions (each event a fixed
+-- step after the one before it, as a log a program wrote), not a night of bots: the test
+-- cannot tell its accounts apart, and does not run (detectors.bots).
+SELECT sum(m) AS n,
+       sqrt(greatest(CAST(sum(CAST(s2 - s1 * s1 / m AS DECIMAL(38, 18))) AS DOUBLE)
+                     / (sum(m) - count(*)), 0)) AS sd
+FROM (
+    SELECT ac, count(*) AS m,
+           CAST(sum(CAST(lt AS DECIMAL(38, 18))) AS DOUBLE) AS s1,
+           CAST(sum(CAST(lt * lt AS DECIMAL(38, 18))) AS DOUBLE) AS s2
+    FROM decision_number GROUP BY ac HAVING count(*) >= 2
+)
+
 -- name: accounts
 -- The accounts of one part, whose decisions are the view decision_part (pn, ac, lt: the
 -- account's and the kind's numbers, `players`). A decision's median is of the others of
