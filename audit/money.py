@@ -17,13 +17,19 @@ def money(value: Decimal) -> Decimal:
     return value.quantize(PAISA, rounding=ROUND_HALF_UP)
 
 
-def rake(amount: Decimal, pct: Decimal) -> Decimal:
-    """The platform's fee of ``pct`` percent on ``amount``, to the paisa.
+def rake(amount: Decimal, pct: Decimal, rounding: str = ROUND_HALF_UP) -> Decimal:
+    """The platform's fee of ``pct`` percent on ``amount``, to the paisa; half up, as
+    money.md says, unless ``rounding`` names another way (the readings of a record).
 
     >>> rake(Decimal("30.00"), Decimal("12.75"))
     Decimal('3.83')
+    >>> pot, pct = Decimal("1.93"), Decimal("12.50")
+    >>> rake(pot, pct), rake(pot, pct, "ROUND_CEILING")
+    (Decimal('0.24'), Decimal('0.25'))
     """
-    return money(amount * pct / 100)
+    if rounding == ROUND_HALF_UP:
+        return money(amount * pct / 100)
+    return (amount * pct / 100).quantize(PAISA, rounding=rounding)
 
 
 def points_settlement(

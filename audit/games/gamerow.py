@@ -42,7 +42,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import (
+    ROUND_CEILING,
+    ROUND_FLOOR,
+    ROUND_HALF_DOWN,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    Decimal,
+)
 from typing import Any, Final, Protocol, TypeVar
 
 from audit.findings import Finding, Severity, contract, finding
@@ -114,6 +121,8 @@ not give) a point value or rake must explain to be read off the record: one wron
 fits some value by itself (a blind tester's overcharged loser of a one-hand game read as
 "settles at 0.1420 a point"; another's one pot raked a paisa high, beside a pot whose rake
 both rates give, read as 14.00% for 13.75%)."""
+_OTHER_ROUNDING: Final = (ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_DOWN)
+"""The roundings of a rake other than money.md's half up that a platform's code may use."""
 _QUARTER: Final = Decimal("0.25")
 _FOUR: Final = Decimal("0.0001")
 _TWO: Final = Decimal("0.01")
@@ -261,13 +270,20 @@ def implied_rake(out: Audited) -> Decimal | None:
     the record moved no money (in points rummy, fewer than two pots whose rake the games
     row's percent does not give: a pot it gives is no evidence of another rate, so a hand
     overcharged by a paisa beside one whose rake fits both rates is that hand's fault, not
-    a rake read otherwise; a blind tester's 13.75% game was read as 14.00% so)."""
+    a rake read otherwise; a blind tester's 13.75% game was read as 14.00% so). Nor where
+    the games row's percent gives every pot's rake rounded another way than half up
+    (money.md), up or down: that is the rounding, each pot's fault (a blind tester's
+    12.50% rounded up to the paisa at each hand was read as "every payout takes a rake of
+    13.00%", and its hands verified)."""
     game = out.game
     assert game is not None
     found = pots(out)
     apart = [pot for pot, taken in found if rake(pot, game.rake_pct) != taken]
     if not found or (game.format == Format.POINTS and len(apart) < _EVIDENCE):
         return None
+    if any(all(rake(pot, game.rake_pct, rounding) == taken for pot, taken in found)
+           for rounding in _OTHER_ROUNDING):  # fmt: skip
+        return None  # the row's percent, rounded otherwise: each pot's own fault
     total = sum((pot for pot, _ in found), Decimal("0.00"))
     taken = sum((taken for _, taken in found), Decimal("0.00"))
     guess = (taken * 100 / total).quantize(_TWO, ROUND_HALF_UP)

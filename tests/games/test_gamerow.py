@@ -248,6 +248,31 @@ def test_games_rake_pct_a_pot_the_games_rows_rate_gives_is_no_evidence_of_anothe
          "P1 2.53, P2 -2.93, rake 0.40")]  # fmt: skip
 
 
+def test_games_rake_pct_rounded_up_at_every_pot_is_each_pots_fault_not_another_rate() -> None:
+    """schemas/money.md, "Numbers and rounding" (the rake half up to the paisa) and
+    docs/replay.md, "The games row read otherwise": a game at 12.50%, 0.0250 a point,
+    whose rake is rounded up at every hand. The pots of 1.93 are raked 0.25 (0.24 is due,
+    0.24125 half up), which 13.00% half up also gives, as it gives hand 1's 0.13 of 1.00.
+    The row's percent is right and the rounding wrong: each short winner's score.amount,
+    not "every payout takes a rake of 13.00%" with every hand verified (a blind tester)."""
+    over = {"point_value": "0.0250", "rake_pct": "12.50"}
+    game, first = scenario(**base(**over, results={
+        "P1": ("won", 0, "0.87"), "P2": ("lost", 40, "-1.00")}))  # fmt: skip
+    later = [scenario(**longer(**over, hand_id=hand, results={
+        "P1": ("won", 0, "1.68"), "P2": ("lost", 77, "-1.93")}))[1] for hand in ("H2", "H3")]
+    assert rake(Decimal("1.93"), Decimal("13.00")) == Decimal("0.25")
+    hands = [first, *(replace(h, hand_no=n) for n, h in enumerate(later, start=2))]
+    game.ledger = [LedgerRow(r.player, "points_settlement", r.amount)
+                   for h in hands for r in h.results if r.amount is not None]
+    game.ledger += [LedgerRow(None, "rake", Decimal(t)) for t in ("0.13", "0.25", "0.25")]
+    unit = audit_unit(GameUnit(game.game_id, game, hands))
+    found = [f for h in unit.hands if h.audit is not None for f in h.audit.findings]
+    assert [(f.check, f.hand_id, f.player_id, f.expected, f.recorded) for f in found] == [
+        ("score.amount", "H2", "P1", "1.69", "1.68"), ("score.amount", "H3", "P1", "1.69", "1.68")]
+    assert [f.check for f in unit.findings] == ["ledger.balance"]
+    assert not any("takes a rake of" in f.message for f in unit.findings)
+
+
 def test_games_ruleset_naming_the_other_preset_is_one_deck_composition(
     logs: Path, tmp_path: Path
 ) -> None:
