@@ -41,6 +41,7 @@ from audit.games.split import (
     UNDER_ANOTHER,
     equal_words,
     spare_paise_elsewhere,
+    spare_paise_to,
     split_paid,
     split_shares,
     unmet_needs,
@@ -604,11 +605,14 @@ def _split_payouts(
     said = {f.player_id: f.expected for f in unit.findings if f.check == "pool.split"
             and f.player_id and amount_of(f.expected) is not None}  # fmt: skip
     given = dict(paid)
-    if spare_paise_elsewhere(owed, given, list(seated), lambda order: _shares(
-            kind, [p for p in order if p in owed], scores, pool, game, rules, fee, entries)[0]):
+    def owed_in(order: list[str]) -> dict[str, Decimal]:
+        return _shares(kind, [p for p in order if p in owed], scores, pool, game, rules, fee,
+                       entries)[0]  # fmt: skip
+
+    if spare_paise_elsewhere(owed, given, list(seated), owed_in):
         # the seeds are silent on who gets the leftover paise: the record's choice is the
         # rules' too, as the split's check reads it (split.spare_paise_elsewhere)
-        more = and_words([p for p in seated if given[p] > owed[p]])
+        more = and_words(spare_paise_to(owed, given, list(seated), owed_in))
         how = _shares(kind, seated, scores, pool, game, rules, fee, entries, spare_to=more)[1]
         owed = given
     with_them, how_with = _shares(kind, players, scores, pool, game, rules, fee, entries)[:2]

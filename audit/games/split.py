@@ -77,7 +77,8 @@ def equal_words(total: Decimal, n: int, spare_to: str = "") -> str:
     shares = equal_shares(total, n)
     odd = sum(1 for s in shares if s != shares[-1])
     more = "" if not odd else (
-        f", {spare_to} a paisa more (the rules do not say who gets the paise left over)"
+        f", {spare_to} a paisa more{' each' * (odd > 1)} (the rules do not say who gets the"
+        " paise left over)"
         if spare_to else f", the first {odd} in seat order a paisa more" if odd > 1
         else ", the first in seat order a paisa more")
     return f"{total} in {n} equal shares of {shares[-1]}{more}"
@@ -186,14 +187,45 @@ def spare_paise_elsewhere(
     """
     if set(paid) != set(expected) or paid == expected:
         return False
-    moved = {player: paid[player] - want for player, want in expected.items()}
-    if any(abs(amount) > PAISA for amount in moved.values()):
+    if any(abs(paid[player] - want) > PAISA for player, want in expected.items()):
         return False
+    return owed_in(_record_order(expected, paid, seat_order)) == paid
+
+
+def _record_order(
+    expected: dict[str, Decimal], paid: dict[str, Decimal], seat_order: list[str]
+) -> list[str]:
+    """The seat order ``spare_paise_elsewhere`` reads the record by: the players paid a
+    paisa more than ``expected`` first, those paid a paisa less last."""
+    moved = {player: paid[player] - want for player, want in expected.items()}
     more = [p for p, amount in moved.items() if amount > 0]
     less = [p for p, amount in moved.items() if amount < 0]
-    order = [*more, *(p for p in dict.fromkeys(seat_order) if p not in moved or not moved[p]),
-             *less]  # fmt: skip
-    return owed_in(order) == paid
+    return [*more, *(p for p in dict.fromkeys(seat_order) if p not in moved or not moved[p]),
+            *less]  # fmt: skip
+
+
+def spare_paise_to(
+    expected: dict[str, Decimal],
+    paid: dict[str, Decimal],
+    seat_order: list[str],
+    owed_in: Callable[[list[str]], dict[str, Decimal]],
+) -> list[str]:
+    """The players a record that ``spare_paise_elsewhere`` gave the leftover paise of the
+    equal part, in seat order: each one whose share falls by a paisa when they are put
+    last. Not only those paid more than ``expected``: one who would have had a paisa first
+    in seat order and had it still is among them (a blind tester's 24.50 in three, paid
+    8.17, 8.16 and 8.17, was said "in 3 equal shares of 8.16, C a paisa more": 24.49).
+
+    >>> def shares(order):
+    ...     return dict(zip(order, [Decimal("8.17"), Decimal("8.17"), Decimal("8.16")]))
+    >>> paid = {"A": Decimal("8.17"), "B": Decimal("8.16"), "C": Decimal("8.17")}
+    >>> spare_paise_to(shares(["A", "B", "C"]), paid, ["A", "B", "C"], shares)
+    ['A', 'C']
+    """
+    order = _record_order(expected, paid, seat_order)
+    shares = owed_in(order)
+    return [p for p in dict.fromkeys(seat_order)
+            if shares[p] > owed_in([q for q in order if q != p] + [p])[p]]  # fmt: skip
 
 
 def split_paid(game: Game) -> dict[str, Decimal]:

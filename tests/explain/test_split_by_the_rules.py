@@ -143,6 +143,28 @@ def test_leftover_paise_given_to_another_player_agree_and_say_who_had_them() -> 
     )
 
 
+def test_two_leftover_paise_are_said_of_both_players_who_had_them() -> None:
+    """`pool_101.auto_split_above` and schemas/money.md (leftover paise): 26.00 in three
+    is 8.66 each and two paise left over, by seat order A's and B's. The record gave them
+    to A and C (8.67, 8.66, 8.67): explain names both, each a paisa more (it said "C a
+    paisa more", three shares of 24.49 in all: a blind tester)."""
+    ledger = [("A", "split", "8.67"), ("B", "split", "8.66"), ("C", "split", "8.67"),
+              (None, "rake", "4.00"), *((p, "buy_in", "-10.00") for p in "ABC")]  # fmt: skip
+    game, played = pool_game([{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}],
+                             [ev(2, None, "auto")], ledger, fee=Decimal("10.00"),
+                             rake=Decimal("13.33"), ended=True)  # fmt: skip
+    view = game_view(game, played)
+    assert view.findings == ()
+    assert view.ledger is not None
+    shares = [p for p in view.ledger.payouts if p.what == "split share"]
+    assert [(p.player, p.recorded, p.verdict) for p in shares] == [
+        ("A", "8.67", "agrees"), ("B", "8.66", "agrees"), ("C", "8.67", "agrees")]
+    assert shares[0].how.endswith(
+        "26.00 in 3 equal shares of 8.66, A and C a paisa more each (the rules do not say "
+        "who gets the paise left over)"
+    )
+
+
 def manual_split(p1: str, p2: str) -> GameView:
     """Two hands of 101 pool (P1 20, P2 40 after hand 2), then P2 offers a split, P1
     accepts and the game is split by agreement; the ledger pays P1 ``p1`` and P2 ``p2``."""
