@@ -26,7 +26,7 @@ from audit.explain.terms import counted_read, rake_taker
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
-from audit.games.gamerow import rake_moved, readings, settled_at
+from audit.games.gamerow import pots, rake_moved, readings, settled_at
 from audit.games.ledger import (
     POOL_RULE,
     PointsOwed,
@@ -49,6 +49,7 @@ from audit.games.split import (
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
+    Format,
     Game,
     GameEvent,
     Hand,
@@ -93,10 +94,16 @@ def ledger_view(
     read = counted_read(game, unit.findings) if payouts else ""
     if read:
         said = readings(unit.findings)
-        value = said.get("point_value")
-        by_row = (settled_at(unit, Decimal(value.recorded))
-                  if value is not None and value.recorded else None)  # fmt: skip
-        payouts = tuple(_as_read(p, read, unit, said, by_row) for p in payouts)
+        value, cut = said.get("point_value"), said.get("rake_pct")
+        by_row, terms = None, ""
+        if value is not None and value.recorded:
+            by_row, terms = settled_at(unit, Decimal(value.recorded)), f"{value.recorded} a point"
+        elif cut is not None and cut.recorded:
+            # the row's own rake, each winner's (a blind tester: the winner paid short by a
+            # rake read otherwise was named nowhere)
+            by_row = _by_row_rake(unit, game, payouts, Decimal(cut.recorded))
+            terms = f"rake of {cut.recorded}%"
+        payouts = tuple(_as_read(p, read, unit, said, by_row, terms) for p in payouts)
     counted = and_words([*refused_rebuys(game, unit.findings), *filter(None, [read])]) \
         if payouts else ""
     return LedgerView(
@@ -111,27 +118,45 @@ def ledger_view(
     )
 
 
+def _by_row_rake(
+    unit: UnitAudit, game: Game, payouts: Sequence[Payout], pct: Decimal
+) -> PointsOwed | None:
+    """What the games row's own rake (``pct``), where the audit read the rake otherwise,
+    gives each winner and the platform: a points game's settlements (``settled_at``); a
+    pool or deals game's one prize, of the entries (``gamerow.pots``) less its rake, where
+    one player takes it all (no split, no refund); else ``None``."""
+    if game.format == Format.POINTS:
+        return None if game.point_value is None else settled_at(unit, game.point_value, pct)
+    found = pots(unit)
+    won = [p.player for p in payouts if p.what == "prize" and p.player]
+    if len(found) != 1 or len(won) != 1 or any(p.what == "split share" for p in payouts):
+        return None
+    entries = found[0][0]
+    cut = rake_of(entries, pct)
+    return PointsOwed({won[0]: entries - cut}, cut)
+
+
 def _as_read(
     p: Payout,
     read: str,
     unit: UnitAudit,
     found: Mapping[str, Finding],
     by_row: PointsOwed | None,
+    terms: str = "",
 ) -> Payout:
     """A sum of a game whose games row the audit read otherwise (``terms.counted_read``;
     ``found``, its readings by column, ``gamerow.readings``): every sum but the entries
     rests on the value read, so it is said counted as recorded, the rake with what the
     row's own rake would have moved (``gamerow.rake_moved``), and a points settlement or
-    rake with what the row's own point value gives (``by_row``, ``gamerow.settled_at``,
-    worked out once a game: a blind tester read "4.32 by the rules, 4.32 recorded:
-    agrees" of a settlement the games row prices at 43.20)."""
+    rake with what the row's own point value or rake gives (``by_row``, at ``terms``,
+    ``gamerow.settled_at``, worked out once a game: a blind tester read "4.32 by the rules,
+    4.32 recorded: agrees" of a settlement the games row prices at 43.20)."""
     if p.what == "entry fees":
         return p
     counted = and_words([*filter(None, [p.counted]), read])
-    value = found.get("point_value")
-    if by_row is not None and value is not None and p.what in ("points settlement", "rake"):
+    if by_row is not None and terms and p.what in ("points settlement", "prize", "rake"):
         gives = by_row.won.get(p.player, ZERO) if p.player else by_row.rake
-        p = replace(p, by_row=str(gives), row_terms=f"{value.recorded} a point")
+        p = replace(p, by_row=str(gives), row_terms=terms)
     said = found.get("rake_pct")
     if p.what != "rake" or said is None or said.recorded is None:
         return replace(p, counted=counted)

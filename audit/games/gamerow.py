@@ -332,15 +332,19 @@ the ledger took 25.00 and paid out 225.00, 12.50 more than the games row gives.'
             f"{than} the games row gives.")
 
 
-def settled_at(out: Audited, value: Decimal) -> PointsOwed | None:
-    """What the hands of a points game settle by the rules at ``value`` a point, each
-    player's over the game and the rake (``ledger.points_owed``, with the replay's points
-    and value cards); ``None`` for a game of another format or without its rules."""
+def settled_at(
+    out: Audited, value: Decimal, rake_pct: Decimal | None = None
+) -> PointsOwed | None:
+    """What the hands of a points game settle by the rules at ``value`` a point (and
+    ``rake_pct``, else the game's rake), each player's over the game and the rake
+    (``ledger.points_owed``, with the replay's points and value cards); ``None`` for a game
+    of another format or without its rules."""
     game = out.game
     if game is None or out.rules is None or game.format != Format.POINTS:
         return None
-    return points_owed(replace(game, point_value=value), [item.hand for item in out.hands],
-                       out.rules, out.rules_say())  # fmt: skip
+    game = replace(game, point_value=value, rake_pct=game.rake_pct if rake_pct is None
+                   else rake_pct)  # fmt: skip
+    return points_owed(game, [item.hand for item in out.hands], out.rules, out.rules_say())
 
 
 def points_moved(out: Audited, written: Decimal, value: Decimal) -> str:

@@ -190,6 +190,15 @@ def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
     if fmt != "pool_101":  # each hand's pot: the rake by the row against what was taken
         assert " By the games row the rake of the " in said["message"]
         assert "the losers paid, leaving" in said["message"]
+        # explain: each winner's settlement by the games row's rake, and who is owed what
+        view = load_game_view(logs, game["game_id"])
+        assert view.ledger is not None
+        row = f"rake of {true + Decimal('2.50'):.2f}%"
+        won = [p for p in view.ledger.payouts if p.what == "points settlement" and p.by_row
+               and Decimal(p.by_row) < Decimal(p.recorded)]  # fmt: skip
+        assert won and all(p.row_terms == row for p in won)
+        assert view.ledger.owed_by_row.startswith(f"{won[0].player} owes ")
+        assert "the platform kept " in view.ledger.owed_by_row
         return
     # the money it moved, said (a blind tester's finding gave the percents alone): the
     # games row's rake and prize against the ledger's
@@ -213,7 +222,16 @@ def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
     assert view.ledger.sums_title == f"By the rules, with the ledger's rake of {true:.2f}% " \
         "counted as recorded"
     (fee,) = [p for p in view.ledger.payouts if p.what == "rake"]
-    assert fee.verdict == f"agrees, with the ledger's rake of {true:.2f}% counted as recorded"
+    row = f"rake of {true + Decimal('2.50'):.2f}%"
+    assert fee.verdict == (f"agrees, with the ledger's rake of {true:.2f}% counted as recorded; "
+                           f"{by_row} by the games row's {row}")  # fmt: skip
+    # and what the games row's rake gives the winner: who is owed what if it is right (a
+    # blind tester: the winner the reading pays short was named nowhere)
+    (prize,) = [p for p in view.ledger.payouts if p.what == "prize"]
+    assert prize.by_row == f"{paid_in - by_row}"
+    assert view.ledger.owed_by_row == (
+        f"the platform kept {by_row - took} less rake than it gives; {prize.player} owes "
+        f"{by_row - took}")  # fmt: skip
     assert fee.how.endswith(
         f"the rake the ledger took, not the games row's {true + Decimal('2.50'):.2f}% (the "
         f"ledger.balance finding on the games row); by the games row the rake is {by_row} of "
