@@ -319,6 +319,18 @@ def _pool_payouts(
                                      and by_rules == money.winner)  # fmt: skip
     if against is not None and no_winner and money.winner is not None:
         return tuple(out) + _recorded_prize(money, paid, against)
+    if against is not None and no_winner and not against.winner and paid and (
+            against.check == "deals.chips"):
+        # the rules' game is not over (a tied deals game owes one more deal) and no winner is
+        # recorded: no prize is due by the rules yet, and the ledger check judges none of its
+        # prize rows (a blind tester's split of a tie read "W009 was paid 4.81 too much" in
+        # explain, beside findings with no money finding)
+        return tuple(out) + tuple(
+            Payout("prize", player or "", str(ZERO), str(paid[player]),
+                   f"{against.words}; no prize is due by the rules until it has one, and the "
+                   f"ledger's prize rows are not judged ({against.see('the game-level findings')})",
+                   (POOL_RULE,), judged=str(paid[player]))
+            for player in sorted(paid, key=str))  # fmt: skip
     winner = by_rules or money.winner
     # The winner's prize in a row under another player: the ledger check's one finding on
     # that player (``ledger._under_another``), said on both lines, as the finding names both.

@@ -159,6 +159,27 @@ def test_a_deals_game_ended_on_a_tied_lead_has_no_winner_by_the_rules() -> None:
     )
 
 
+def test_a_tied_deals_game_split_with_no_winner_recorded_owes_no_prize_yet() -> None:
+    """`deals.tie` ("When the lead is tied after the last deal, one more deal is played"):
+    0 to 0 after two deals, no game_won row, and the ledger splits the prize, 90.00 each.
+    The replay's one finding is the deals.chips one (one more deal); its ledger check
+    judges no prize of a game the rules have not ended, so explain says each prize row
+    "not compared", not "P1 was paid 90.00 too much" with no money finding beside it (a
+    blind tester)."""
+    game, played = hands([base(results=P1_WINS), {**SWAPPED, "results": {
+        "P2": ("won", 0, "40.00"), "P1": ("lost", 40, "-40.00")}}], game_format="deals")
+    ledger = [*fees_and_prize("P1", "90.00", "20.00"), LedgerRow("P2", "prize", Decimal("90.00"))]
+    view = game_view(replace(game, ledger=ledger), played)
+    assert [(f.check, f.expected) for f in view.findings] == [("deals.chips", "one more deal")]
+    paid = prizes(view)
+    assert [(p, paid[p].rules_give, paid[p].recorded, paid[p].verdict) for p in paid] == [
+        ("P1", "0.00", "90.00", "not compared"), ("P2", "0.00", "90.00", "not compared")]
+    assert paid["P1"].how.startswith(
+        "by the rules the lead on chips is tied after the last deal, so one more deal is "
+        "played: the game has no winner yet; no prize is due by the rules until it has one")
+    assert view.ledger is not None and view.ledger.owed == ""
+
+
 # ------------------------------------------------------------ pool
 
 
