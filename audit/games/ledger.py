@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from audit.findings import Finding, Severity, finding
-from audit.games.ledgerpaid import paid_as_recorded, unpaid_hand
+from audit.games.ledgerpaid import missing_rows, paid_as_recorded, unpaid_hand
 from audit.games.ledgerpaid import recorded as recorded_sums
 from audit.games.prize import ZERO, Row, SplitOwed, counted_rebuys, owed_shares, prize_pool
 from audit.money import points_settlement, roundest
@@ -476,7 +476,10 @@ def _points(
             player_id=player,
             expected=won[player],
             recorded=settled[player],
-            message=f"By the rules, {whose}, but the ledger settled {settled[player]}" + said,
+            message=f"By the rules, {whose}, but the ledger settled {settled[player]}" + said
+            + missing_rows(player, hands, [r.amount for r in game.ledger if r.player == player
+                                           and r.kind == "points_settlement"],
+                           lambda hand: points_owed(game, [hand], rules, expected).won),
             rule=BALANCE_RULE,
         )
         out.append((found, settled[player] - won[player]))

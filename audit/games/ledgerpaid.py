@@ -5,7 +5,7 @@ a ledger with no rows for one hand (``unpaid_hand``): one fault, one finding on 
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Protocol
@@ -160,3 +160,41 @@ def unpaid_hand(
     )
     moved = sum((settled.get(p, ZERO) - game.won.get(p, ZERO) for p in players), ZERO)
     return found, moved + rake - game.rake
+
+
+def missing_rows(
+    player: str,
+    hands: list[Hand],
+    rows: list[Decimal],
+    settle: Callable[[Hand], Mapping[str, Decimal]],
+) -> str:
+    """The hands of a points game that no settlement row of ``player``'s pays, in words,
+    where each of their ``rows`` is one hand's amount by the rules (``settle``) and one
+    hand or more has none: a blind tester's missing row was said as two sums ("U037's hands
+    settle -156.00 with them, but the ledger settled -100.00"), the hand nowhere. Empty
+    where the rows are not one a hand (a game's rows added up, a row of no hand's amount)
+    or a missing amount is two hands' (either may be the one).
+
+    >>> hands = [Hand(f"H{n}", "G", n, ["A", "B"], [], 0, 0, [], []) for n in (1, 2)]
+    >>> owed = {"H1": {"A": Decimal("-1.00")}, "H2": {"A": Decimal("-0.56")}}
+    >>> missing_rows("A", hands, [Decimal("-1.00")], lambda hand: owed[hand.hand_id])
+    " No settlement row of A's is hand 2's -0.56."
+    >>> missing_rows("A", hands, [Decimal("-1.56")], lambda hand: owed[hand.hand_id])
+    ''
+    """
+    amounts = [(hand, settle(hand).get(player, ZERO)) for hand in hands if player in hand.seats]
+    left = Counter(rows)
+    missing = []
+    for hand, amount in amounts:
+        if amount == ZERO:
+            continue
+        if left[amount] > 0:
+            left[amount] -= 1
+        else:
+            missing.append((hand, amount))
+    if +left or not missing or any(
+            sum(1 for _, a in amounts if a == amount) > 1 for _, amount in missing):
+        return ""
+    named = and_words([f"hand {hand.hand_no}'s {amount}" for hand, amount in missing])
+    return f" No settlement row of {player}'s is {named}."
+

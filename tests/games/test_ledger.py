@@ -114,6 +114,14 @@ def test_ledger_balance_a_hand_with_no_ledger_rows_is_one_finding() -> None:
     one_row = [row for i, row in enumerate(points_ledger()) if i != 5]  # B's 7.00
     found = check_ledger(game("points", one_row), POINTS_HANDS, RULES)
     assert [(f.player_id, f.expected, f.recorded) for f in found] == [("B", "-13.00", "-20.00")]
+    # and names the hand whose row it is: the sums alone left it to the reader (a blind
+    # tester); a game's rows added up into one a player name no hand
+    assert found[0].message.endswith(" No settlement row of B's is hand 2's 7.00.")
+    added = [row for i, row in enumerate(points_ledger()) if i not in (1, 5)]
+    found = check_ledger(game("points", [*added, LedgerRow("B", "points_settlement",
+                                                            D("-13.50"))]), POINTS_HANDS, RULES)
+    assert [f.player_id for f in found] == ["B"]
+    assert "No settlement row" not in found[0].message
 
 
 def test_points_settlement_a_row_written_under_another_player_is_one_finding() -> None:
