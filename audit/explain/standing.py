@@ -89,4 +89,12 @@ def played_out(judged: PoolJudgement, hands: Sequence[Hand], hand: Hand) -> dict
         standing = judged.standings.get(before[-1]) if before else None
         if standing is not None and player not in standing.active:
             out[player] = before[-1]
+            # out since the first of the hands they played out of in a row (a blind
+            # tester's player out after hand 2, their row after hand 4, read "out after
+            # hand 3" of hand 4)
+            for no in reversed(before[:-1]):
+                since = judged.standings.get(no)
+                if since is None or player in since.active:
+                    break
+                out[player] = no
     return out

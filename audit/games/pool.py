@@ -2,28 +2,27 @@
 and splits, as 000_ describes them and the preset's ``pool_101.*`` / ``pool_201.*``
 rules fix them.
 
-The running score checked is the rules' running score: the sum of the rules' points of
-each hand (``expected``, from the hands' replay; where it is not given, the rules cannot
-say, or the rules or the record make the player the winner, the recorded ``points``,
-unless the rules decide the whole hand their own way: ``records.verdict_points``),
-restarted at a rebuy at the rules' new score (1 + the highest score still in). A
-``pool.score`` (citing ``<format>.running_score``) is a ``score_after`` that is neither
-that nor the record's own count (``_PoolCheck.score``):
-one error, one finding (docs/replay.md), so a score that follows from a hand's wrong
-points is that hand's finding, one counted on from a rebuy's wrong new score is the
-rebuy's, and a wrong score carried forward right is found once, where it was recorded, not
-on each later hand (a blind tester: one wrong drop was five findings). A running score
-that is right while a hand's ``points`` field is not is the hand's ``score.points`` alone.
-Eliminations, the rebuy threshold and new scores, the split criteria and the split shares
-all use the same rules' running score, and the players still in by the rules: a player
-recorded as eliminated below the threshold is still in, one the rules put out with no
-``eliminated`` row is out (and the last player left is the winner the ledger's prize is
-judged against), each difference being its one finding (an elimination refused after the
-last hand that left one player, named the winner and paid, says so: ``ended_early``; the
-prize is not a second finding). A rebuy brings a player back; a
-rebuy the rules do not allow is one finding, and the player's score goes on from the
-recorded new score. A rebuy of a player still in is no rebuy at all: its one finding, and
-its entry is counted nowhere (``PoolJudgement.void_rebuys``).
+The running score checked is the rules' running score: the sum of the rules' points of each
+hand (``expected``, from the hands' replay; where it is not given, the rules cannot say, or
+the rules or the record make the player the winner, the recorded ``points``, unless the
+rules decide the whole hand their own way: ``records.verdict_points``), restarted at a
+rebuy at the rules' new score (1 + the highest score still in). A ``pool.score`` (citing
+``<format>.running_score``) is a ``score_after`` that is neither that nor the record's own
+count (``_PoolCheck.score``): one error, one finding (docs/replay.md), so a score that
+follows from a hand's wrong points is that hand's finding, one counted on from a rebuy's
+wrong new score is the rebuy's, and a wrong score carried forward right is found once,
+where it was recorded, not on each later hand (a blind tester: one wrong drop was five
+findings). A running score that is right while a hand's ``points`` field is not is the
+hand's ``score.points`` alone. Eliminations, the rebuy threshold and new scores, the split
+criteria and the split shares all use the same rules' running score, and the players still
+in by the rules: a player recorded as eliminated below the threshold is still in, one the
+rules put out with no ``eliminated`` row is out (and the last player left is the winner the
+ledger's prize is judged against), each difference being its one finding (an elimination
+refused after the last hand that left one player, named the winner and paid, says so:
+``ended_early``; the prize is not a second finding). A rebuy brings a player back; a rebuy
+the rules do not allow is one finding, and the player's score goes on from the recorded new
+score. A rebuy of a player still in is no rebuy at all: its one finding, and its entry is
+counted nowhere (``PoolJudgement.void_rebuys``).
 
 Readings chosen where 000_ allows two:
 
@@ -416,8 +415,9 @@ class _PoolCheck:
                     self.add(
                         "pool.elimination", "elimination_score",
                         f"{player} reached {score} after hand {no}, {_over(self.pool)}, but "
-                        + (f"their elimination is recorded only after hand {later}, which "
-                           "they played while out." if later else "no elimination was recorded.")
+                        + (f"their elimination is recorded only after hand {later}: they played "
+                           f"{later - no} hand{'s' * (later > no + 1)} while out." if later
+                           else "no elimination was recorded.")
                         + self.gaps.carried(player, "The record rests on"),
                         hand_id=hand.hand_id, player_id=player, expected="eliminated", at=score,
                     )  # fmt: skip
@@ -529,14 +529,14 @@ class _PoolCheck:
             )  # fmt: skip
         return {player: written[0] for player, written in rows.items()}
 
-    def recorded_after(self, player: str, no: int) -> int | None:
-        """Hand ``no`` + 1, when ``player`` played it and has an ``eliminated`` row after it:
-        their elimination, written a hand late."""
-        after = self.by_no.get(no + 1)
-        played = after is not None and player in after.seats
-        rows = self.events.get(no + 1, []) if played else []
-        out = any(e.action == "eliminated" and e.player == player for e in rows)
-        return no + 1 if out else None
+    def recorded_after(self, who: str, no: int) -> int | None:
+        """The hand after ``no`` with ``who``'s ``eliminated`` row after it, all played by
+        them: the row written late (two hands late read "no elimination was recorded")."""
+        while (after := self.by_no.get(no + 1)) is not None and who in after.seats:
+            no += 1
+            if any(e.action == "eliminated" and e.player == who for e in self.events.get(no, [])):
+                return no
+        return None
 
     def late(self, hand: Hand, player: str, score: int) -> bool:
         """``player``, out by the rules after ``hand`` with no row saying so, has their

@@ -79,7 +79,7 @@ def test_pool_elimination_a_hand_played_while_out_is_marked_in_both_views() -> N
     )  # fmt: skip
     (found,) = unit.findings
     assert (found.check, found.hand_id, found.player_id) == ("pool.elimination", "H2", "P2")
-    assert found.message.endswith("recorded only after hand 3, which they played while out.")
+    assert found.message.endswith("recorded only after hand 3: they played 1 hand while out.")
     game = build_game_view(unit, source="logs", version="V")
     row = game.hands[2]
     assert (row.status, row.status_words) == (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from audit.explain.standing import played_out
 from audit.games.pool import judge_pool
 from audit.replay.outcome import Expected
 from audit.unit import game_checks
@@ -387,8 +388,25 @@ def test_pool_elimination_a_row_written_after_a_hand_played_while_out_says_so_00
     found = [f for f in game_checks(game, hands, RULES) if f.check == "pool.elimination"]
     assert found[0].message == (
         "B reached 110 after hand 2, which eliminates at 101, but their elimination is "
-        "recorded only after hand 3, which they played while out."
+        "recorded only after hand 3: they played 1 hand while out."
     )
+
+
+def test_pool_elimination_a_row_written_two_hands_late_says_so_000() -> None:
+    """`pool_101.elimination_score` (000_, 101 Pool): B reaches 110 after hand 2 and plays
+    hands 3 and 4 before the row that writes them out: recorded two hands late, not "no
+    elimination was recorded" (a blind tester's row two hands late read so). The game
+    view says hand 4 B played while out after hand 2, not 3."""
+    points = [{"A": 0, "B": 80, "C": 10}, {"A": 0, "B": 30, "C": 20}, {"A": 20, "B": 0, "C": 0},
+              {"A": 0, "B": 5, "C": 10}]  # fmt: skip
+    game, hands = pool_game(points, [ev(4, "B", "eliminated", 115)])
+    found = [f for f in game_checks(game, hands, RULES) if f.check == "pool.elimination"]
+    assert found[0].message == (
+        "B reached 110 after hand 2, which eliminates at 101, but their elimination is "
+        "recorded only after hand 4: they played 2 hands while out."
+    )
+    judged = judge_pool(game, hands, RULES)
+    assert played_out(judged, hands, hands[3]) == {"B": 2}
 
 
 def test_game_events_action_a_pool_game_that_ended_with_no_row_is_one_finding_000() -> None:
