@@ -297,7 +297,8 @@ def _pool_payouts(
                entries, (POOL_RULE,), counted=and_words(refused),
                short=tuple(entries_short(game, hands, fee, judged.void_rebuys).items())),
         Payout("rake", "", str(money.rake), str(_sum(game.ledger, "rake")),
-               f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,)),
+               f"{game.rake_pct}% of {money.gross}, rounded half-up to the paisa", (POOL_RULE,),
+               counted=and_words(refused)),
     ]  # fmt: skip
     due = owed_split(judged, game, hands, unit.findings, rules)
     if due is not None:  # its split rows are the shares it owes, not a split recorded
@@ -346,10 +347,17 @@ def _pool_payouts(
             who = f"{rules_say} (the game is recorded as won by {named})"
         if under is not None:
             who += f"; the ledger's prize row is under {under} (one ledger.balance finding)"
+        back = [e.after_hand_no for e in game.game_events if e.action == "rebuy"
+                and e.player == winner and f"{winner}'s rebuy after hand {e.after_hand_no}"
+                in refused]  # fmt: skip
+        if back:  # in the game only by a rebuy the rules refuse (a blind tester read "agrees")
+            who += (f", in it only by a rebuy the rules do not allow (the pool.rebuy finding): "
+                    f"by the rules {winner} was out after hand {back[0]}, and the prize is "
+                    "theirs only as recorded")  # fmt: skip
         out.append(
             Payout("prize", winner, str(money.prize), str(paid[winner]),
                    f"{money.gross} of entry fees less {money.rake} of rake, to {winner}, "
-                   + who, (POOL_RULE,))
+                   + who, (POOL_RULE,), counted=and_words(refused))
         )  # fmt: skip
     for player in sorted((p for p in paid if p != winner), key=str):
         why = (f": the prize row under {player} is {winner}'s prize" if player == under

@@ -165,6 +165,31 @@ def test_two_leftover_paise_are_said_of_both_players_who_had_them() -> None:
     )
 
 
+def test_a_winner_in_the_game_only_by_a_refused_rebuy_has_their_prize_counted_as_recorded() -> None:
+    """`pool_101.rebuy_min_players` (000_: "When more than two players are playing at a
+    table, the player who has lost the game ... has an opportunity to Re-Buy"): at a table
+    of two, B is out at 110 after hand 2, rebuys at 31 (refused: one finding), and wins
+    the game after hand 3. The ledger pays B the three entries' prize, as the game's
+    checks count the rebuy: the prize agrees only with it counted as recorded, and says
+    B was out after hand 2 by the rules (it read a bare "agrees ... to B, who won the
+    game": a blind tester)."""
+    ledger = [("A", "buy_in", "-100.00"), ("B", "buy_in", "-100.00"), ("B", "rebuy", "-100.00"),
+              ("B", "prize", "270.00"), (None, "rake", "30.00")]  # fmt: skip
+    game, played = pool_game([{"A": 0, "B": 60}, {"A": 0, "B": 50}, {"A": 110, "B": 0}],
+                             [ev(2, "B", "eliminated", 110), ev(2, "B", "rebuy", 1),
+                              ev(3, "A", "eliminated", 110), ev(3, "B", "game_won")], ledger,
+                             ended=True)  # fmt: skip
+    view = game_view(game, played)
+    assert [f.check for f in view.findings] == ["pool.rebuy"]
+    assert view.ledger is not None
+    (prize,) = [p for p in view.ledger.payouts if p.what == "prize"]
+    assert (prize.player, prize.rules_give, prize.recorded) == ("B", "270.00", "270.00")
+    assert prize.verdict == "agrees, with B's rebuy after hand 2 counted as recorded"
+    assert prize.how.endswith(
+        "in it only by a rebuy the rules do not allow (the pool.rebuy finding): by the rules "
+        "B was out after hand 2, and the prize is theirs only as recorded")
+
+
 def manual_split(p1: str, p2: str) -> GameView:
     """Two hands of 101 pool (P1 20, P2 40 after hand 2), then P2 offers a split, P1
     accepts and the game is split by agreement; the ledger pays P1 ``p1`` and P2 ``p2``."""
