@@ -210,9 +210,11 @@ def amount_of(value: str | None) -> Decimal | None:
 def money_words(player: str, audit: HandAudit, game: Game) -> str:
     """How the rules' amount of a points hand is made, said beside it (a blind tester:
     "my money is wrong" had no sum to read out but in a finding): ``40 points at 0.2500 a
-    point``; the winner's, ``the others pay 11.25: B 40 and C 5 points at 0.2500 a point,
-    less the 10.00% rake of 1.13``. Empty for another format, a hand with value cards
-    (``points.ValueView.money`` says those), or where a player's points are not the rules'.
+    point`` (``5 points at 0.0250 a point, 0.125 rounded half-up to the paisa`` where a
+    part of a paisa is rounded); the winner's, ``the others pay 11.25: B 40 and C 5 points
+    at 0.2500 a point, less the 10.00% rake of 1.13``. Empty for another format, a hand with
+    value cards (``points.ValueView.money`` says those), or where a player's points are not
+    the rules'.
     """
     want = audit.expected.get(player)
     if (game.format != "points" or game.point_value is None or want is None
@@ -220,7 +222,10 @@ def money_words(player: str, audit: HandAudit, game: Game) -> str:
         return ""
     value = game.point_value
     if want.outcome != "won":
-        return f"{want.points} points at {value} a point"
+        exact = want.points * value
+        # a part of a paisa: the rounding said (a blind tester read -0.13 as 5 x 0.0250)
+        cut = "" if exact == money(exact) else f", {exact.normalize()} rounded half-up to the paisa"
+        return f"{want.points} points at {value} a point{cut}"
     losers = [(p, e.points) for p, e in audit.expected.items() if e.outcome != "won"]
     if any(points is None for _, points in losers):
         return ""

@@ -242,6 +242,8 @@ def test_a_winner_whose_amount_follows_the_losers_recorded_amounts_is_shown_to_d
     p1, p2 = view.players
     assert (p1.amount, p1.agrees, p1.differs) == ("0.35", False, ("amount",))
     assert (p2.amount, p2.agrees, p2.differs) == ("-0.39", False, ("amount",))
+    # the part of a paisa rounded is said (a blind tester read -0.13 as 5 x 0.0250)
+    assert p2.money == "77 points at 0.0050 a point, 0.385 rounded half-up to the paisa"
 
 
 def test_a_middle_drop_recorded_as_lost_is_settled_at_the_rules_points_001() -> None:
