@@ -14,6 +14,7 @@ from typing import Final, Protocol
 
 from audit.cards import CODE_TEXT, JOKER, RANK_OF, code_of, format_codes
 from audit.records import Result, and_words, ordinal
+from audit.replay.declared import held_check
 from audit.replay.hand import HandReplay
 from audit.replay.seats import HELD_NOTE, Declaration, Seat, ended_on_invalid
 from audit.rules.declaration import GroupCheck, check_groups, valid_words
@@ -376,12 +377,17 @@ def verdict_words(
     behind: tuple[str, GroupCheck] | None = None,
     *,
     left: str | None = None,
+    jokers: Jokers | None = None,
 ) -> str:
     """A ``declare.verdict``'s words: the rules' verdict, and where the declarer's row and
     the events after it disagree (``platform_accepted``), what the row says; ``behind``,
     the meld rule that makes the declaration valid (``meld_rule_behind``), named beside its
     group; ``left``, the one player an invalid declaration ended on the others' shows
-    leaves in: nobody plays on, they win (their recorded loss follows, ``_left_in_wins``)."""
+    leaves in: nobody plays on, they win (their recorded loss follows, ``_left_in_wins``).
+    With the hand's ``jokers``, an invalid declaration of cards that laid otherwise make a
+    valid one says so (``declared.held_check``): the groups shown are judged, and a support
+    agent reading the finding alone told a player their cards could not declare (a blind
+    tester's 10 cards shown 6+4, which make 5+5)."""
     if declaration.check.valid:
         # judged on the cards held (``Declaration.on_cards``): its groups are theirs at best
         valid = (f"the cards {player} held make a valid one ({HELD_NOTE})"
@@ -395,6 +401,10 @@ def verdict_words(
         return words + "."
     words = f"{player}'s declaration was accepted, but it is invalid: " + "; ".join(
         declaration.check.reasons)  # fmt: skip
+    cards = [card for group in declaration.check.groups for card in group.cards]
+    if jokers is not None and not declaration.on_cards and held_check(cards, jokers, rules).valid:
+        words += ("; the same cards laid otherwise make a valid declaration, but a declaration "
+                  "is judged on the groups shown")  # fmt: skip
     if ended_on_invalid(declaration, row.outcome):
         # with one player left nobody plays on: that player wins (a blind tester)
         words += (f"; the record charges {player} the penalty ({row.points} points), " + (

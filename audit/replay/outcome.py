@@ -559,7 +559,8 @@ def compare_results(replay: HandReplay, expected: dict[str, Expected]) -> list[F
             add(
                 "declare.verdict",
                 behind[0] if behind is not None else declaration.check.broken_rule(),
-                verdict_words(player, declaration, row, rules, behind, left=left),
+                verdict_words(player, declaration, row, rules, behind, left=left,
+                              jokers=replay.jokers),
                 player_id=player,
                 seq=declaration.seq,
                 expected=said[0],

@@ -121,6 +121,28 @@ def test_turns_last_player_an_invalid_declaration_ended_on_the_one_left_s_show_i
     assert _found(_two(("won", 0, "72.00"))) == []
 
 
+def test_declaration_judged_as_shown_says_when_the_cards_laid_otherwise_are_valid() -> None:
+    """docs/replay.md ("Declaring"): a declaration is judged on the groups shown. P1 draws
+    4S and shows KD KC KS 4S, no meld, where 4S 5S 6S 7S and KD KC KS make a valid
+    declaration of the same cards, and the record has P1 win: the verdict stands, and its
+    words say the cards could have declared, as explain does (a blind tester: a support
+    agent reading the finding alone would tell the player their cards could not declare).
+    P1's 7D, which no meld takes, is not said so."""
+    shown = "P1 declare QH: 2H 3H 4H / 5S 6S 7S / 9C 9D 9S / KD KC KS 4S"
+    game, hand = scenario(**base(
+        stock="4S 6H 2S", events=["P1 draw_stock 4S", shown, SHOW],
+        results={"P1": ("won", 0, "36.00"), "P2": ("lost", 40, "-40.00")}))
+    verdict = next(f for f in audit_hand(hand, game, STANDARD).findings
+                   if f.check == "declare.verdict")
+    assert verdict.check == "declare.verdict"
+    assert "; the same cards laid otherwise make a valid declaration, but a declaration is " \
+        "judged on the groups shown" in verdict.message
+    game, hand = scenario(**_two(("lost", 40, "-40.00")))
+    (verdict,) = audit_hand(hand, game, STANDARD).findings
+    assert verdict.check == "declare.verdict"
+    assert "laid otherwise" not in verdict.message
+
+
 def test_turns_last_player_one_left_after_a_drop_is_the_verdict_s_too_three_players() -> None:
     """The same rule with three seats (docs/replay.md, "Declaring"): P3 dropped, so P1's
     invalid declaration leaves P2 alone; P2's show recorded as a loss is P1's one
