@@ -22,11 +22,11 @@ from audit.explain.handmoney import ZERO, amount_of
 from audit.explain.ledgerview import KIND_WORDS, LedgerLine, LedgerView, Payout
 from audit.explain.pointspayouts import points_payouts
 from audit.explain.standing import in_seat_order, left_out
-from audit.explain.terms import counted_read, rake_taker
+from audit.explain.terms import by_row_rake, counted_read, rake_taker
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deals_winner
-from audit.games.gamerow import pots, rake_moved, readings, settled_at
+from audit.games.gamerow import rake_moved, readings, settled_at
 from audit.games.ledger import (
     POOL_RULE,
     PointsOwed,
@@ -49,7 +49,6 @@ from audit.games.split import (
 from audit.money import rake as rake_of
 from audit.records import (
     POOL_FORMATS,
-    Format,
     Game,
     GameEvent,
     Hand,
@@ -101,7 +100,7 @@ def ledger_view(
         elif cut is not None and cut.recorded:
             # the row's own rake, each winner's (a blind tester: the winner paid short by a
             # rake read otherwise was named nowhere)
-            by_row = _by_row_rake(unit, game, payouts, Decimal(cut.recorded))
+            by_row = by_row_rake(unit, game, payouts, Decimal(cut.recorded))
             terms = f"rake of {cut.recorded}%"
         payouts = tuple(_as_read(p, read, unit, said, by_row, terms) for p in payouts)
     counted = and_words([*refused_rebuys(game, unit.findings), *filter(None, [read])]) \
@@ -116,24 +115,6 @@ def ledger_view(
         worst=worst_name(f for f in unit.findings if f.check in money_checks),
         counted_as_recorded=counted,
     )
-
-
-def _by_row_rake(
-    unit: UnitAudit, game: Game, payouts: Sequence[Payout], pct: Decimal
-) -> PointsOwed | None:
-    """What the games row's own rake (``pct``), where the audit read the rake otherwise,
-    gives each winner and the platform: a points game's settlements (``settled_at``); a
-    pool or deals game's one prize, of the entries (``gamerow.pots``) less its rake, where
-    one player takes it all (no split, no refund); else ``None``."""
-    if game.format == Format.POINTS:
-        return None if game.point_value is None else settled_at(unit, game.point_value, pct)
-    found = pots(unit)
-    won = [p.player for p in payouts if p.what == "prize" and p.player]
-    if len(found) != 1 or len(won) != 1 or any(p.what == "split share" for p in payouts):
-        return None
-    entries = found[0][0]
-    cut = rake_of(entries, pct)
-    return PointsOwed({won[0]: entries - cut}, cut)
 
 
 def _as_read(

@@ -11,10 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from audit.explain.ledgerview import Payout
 from audit.findings import Finding
-from audit.games.gamerow import readings
-from audit.games.ledger import settle_by_rules
-from audit.records import Game, Hand, RulesPoints
+from audit.games.gamerow import Audited, pots, readings, settled_at
+from audit.games.ledger import PointsOwed, settle_by_rules
+from audit.money import rake as rake_of
+from audit.records import Format, Game, Hand, RulesPoints
 from audit.rules.ruleset import Ruleset
 
 
@@ -120,3 +122,21 @@ def row_priced(
         return {}
     return {player: f"at the {game.point_value} a point the game settled at; {amount} by the "
             f"games row's {read.recorded} a point" for player, amount in settled[0].items()}
+
+
+def by_row_rake(
+    unit: Audited, game: Game, payouts: Sequence[Payout], pct: Decimal
+) -> PointsOwed | None:
+    """What the games row's own rake (``pct``), where the audit read the rake otherwise,
+    gives each winner and the platform: a points game's settlements (``settled_at``); a
+    pool or deals game's one prize, of the entries (``gamerow.pots``) less its rake, where
+    one player takes it all (no split, no refund); else ``None``."""
+    if game.format == Format.POINTS:
+        return None if game.point_value is None else settled_at(unit, game.point_value, pct)
+    found = pots(unit)
+    won = [p.player for p in payouts if p.what == "prize" and p.player]
+    if len(found) != 1 or len(won) != 1 or any(p.what == "split share" for p in payouts):
+        return None
+    entries = found[0][0]
+    cut = rake_of(entries, pct)
+    return PointsOwed({won[0]: entries - cut}, cut)
