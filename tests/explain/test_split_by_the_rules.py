@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from audit.explain import build_view, render_game_text
 from audit.explain.game import GameView
+from audit.explain.ledgerview import Payout
 from audit.records import GameEvent, GameUnit, LedgerRow
 from audit.unit import audit_unit
 from tests.explain.test_game import flat
@@ -118,21 +119,29 @@ def test_deals_chips_that_follow_wrong_points_are_said_as_the_rules_give_them() 
     )
 
 
+def three_way_split(shares: str, rake: str, pct: str) -> list[Payout]:
+    """A 101 pool game of A, B and C at 10.00 each, split automatically after hand 2, the
+    ledger paying ``shares`` (A's, B's and C's) and a rake of ``rake`` (``pct``): explain's
+    split shares, the game having no finding."""
+    paid = shares.split()
+    ledger = [*((p, "split", a) for p, a in zip("ABC", paid, strict=True)), (None, "rake", rake),
+              *((p, "buy_in", "-10.00") for p in "ABC")]  # fmt: skip
+    game, played = pool_game([{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}],
+                             [ev(2, None, "auto")], ledger, fee=Decimal("10.00"),
+                             rake=Decimal(pct), ended=True)  # fmt: skip
+    view = game_view(game, played)
+    assert view.findings == ()
+    assert view.ledger is not None
+    return [p for p in view.ledger.payouts if p.what == "split share"]
+
+
 def test_leftover_paise_given_to_another_player_agree_and_say_who_had_them() -> None:
     """`pool_101.auto_split_above` (000_1729c72ad4c1f885.txt: "equally split"): 25.87 in
     three shares is 8.62 each and a paisa left over. The seeds do not say who gets it
     (schemas/money.md); the record gave it to C, the last in seat order. The split's check
     raises nothing, and explain agrees with each share and says who had the paisa (it said
     "the first in seat order a paisa more" of a split paid otherwise)."""
-    ledger = [("A", "split", "8.62"), ("B", "split", "8.62"), ("C", "split", "8.63"),
-              (None, "rake", "4.13"), *((p, "buy_in", "-10.00") for p in "ABC")]  # fmt: skip
-    game, played = pool_game([{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}],
-                             [ev(2, None, "auto")], ledger, fee=Decimal("10.00"),
-                             rake=Decimal("13.75"), ended=True)  # fmt: skip
-    view = game_view(game, played)
-    assert view.findings == ()
-    assert view.ledger is not None
-    shares = [p for p in view.ledger.payouts if p.what == "split share"]
+    shares = three_way_split("8.62 8.62 8.63", "4.13", "13.75")
     assert [(p.player, p.rules_give, p.recorded, p.verdict) for p in shares] == [
         ("A", "8.62", "8.62", "agrees"), ("B", "8.62", "8.62", "agrees"),
         ("C", "8.63", "8.63", "agrees"),
@@ -148,15 +157,7 @@ def test_two_leftover_paise_are_said_of_both_players_who_had_them() -> None:
     is 8.66 each and two paise left over, by seat order A's and B's. The record gave them
     to A and C (8.67, 8.66, 8.67): explain names both, each a paisa more (it said "C a
     paisa more", three shares of 24.49 in all: a blind tester)."""
-    ledger = [("A", "split", "8.67"), ("B", "split", "8.66"), ("C", "split", "8.67"),
-              (None, "rake", "4.00"), *((p, "buy_in", "-10.00") for p in "ABC")]  # fmt: skip
-    game, played = pool_game([{"A": 40, "B": 40, "C": 40}, {"B": 45, "C": 45, "A": 45}],
-                             [ev(2, None, "auto")], ledger, fee=Decimal("10.00"),
-                             rake=Decimal("13.33"), ended=True)  # fmt: skip
-    view = game_view(game, played)
-    assert view.findings == ()
-    assert view.ledger is not None
-    shares = [p for p in view.ledger.payouts if p.what == "split share"]
+    shares = three_way_split("8.67 8.66 8.67", "4.00", "13.33")
     assert [(p.player, p.recorded, p.verdict) for p in shares] == [
         ("A", "8.67", "agrees"), ("B", "8.66", "agrees"), ("C", "8.67", "agrees")]
     assert shares[0].how.endswith(
