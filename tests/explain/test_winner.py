@@ -177,7 +177,8 @@ def test_a_tied_deals_game_split_with_no_winner_recorded_owes_no_prize_yet() -> 
     assert paid["P1"].how.startswith(
         "by the rules the lead on chips is tied after the last deal, so one more deal is "
         "played: the game has no winner yet; no prize is due by the rules until it has one")
-    assert view.ledger is not None and view.ledger.owed == ""
+    assert view.ledger is not None
+    assert view.ledger.owed == ""
 
 
 # ------------------------------------------------------------ pool

@@ -196,7 +196,8 @@ def test_games_rake_pct_written_otherwise_is_one_ledger_balance(
         row = f"rake of {true + Decimal('2.50'):.2f}%"
         won = [p for p in view.ledger.payouts if p.what == "points settlement" and p.by_row
                and Decimal(p.by_row) < Decimal(p.recorded)]  # fmt: skip
-        assert won and all(p.row_terms == row for p in won)
+        assert won
+        assert all(p.row_terms == row for p in won)
         assert view.ledger.owed_by_row.startswith(f"{won[0].player} owes ")
         assert "the platform kept " in view.ledger.owed_by_row
         return
