@@ -27,8 +27,6 @@ def rake(amount: Decimal, pct: Decimal, rounding: str = ROUND_HALF_UP) -> Decima
     >>> rake(pot, pct), rake(pot, pct, "ROUND_CEILING")
     (Decimal('0.24'), Decimal('0.25'))
     """
-    if rounding == ROUND_HALF_UP:
-        return money(amount * pct / 100)
     return (amount * pct / 100).quantize(PAISA, rounding=rounding)
 
 

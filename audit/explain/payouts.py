@@ -250,8 +250,8 @@ def _pool_payouts(
         entries += f"; a {game.format} game has no rebuys, so {what} not counted"
     again = {f.seq for f in unit.findings if f.check == "pool.rebuy" and f.seq is not None
              and repeats(f, "rebuy")}  # fmt: skip
-    void = [f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
-            if e.action == "rebuy" and e.seq in set(judged.void_rebuys) - again]  # fmt: skip
+    void = rebuy_words(e for e in game.game_events
+                       if e.action == "rebuy" and e.seq in set(judged.void_rebuys) - again)
     entries += _repeated_rebuys(game, judged.void_rebuys, again, fee)
     if void:
         # a rebuy of a player still in is no rebuy (prize.counted_rebuys): not counted
@@ -265,7 +265,8 @@ def _pool_payouts(
         entries += (f"; {lacking} {'has' if len(judged.unwritten) == 1 else 'have'} no rebuy "
                     "event (the pool.elimination finding) and counts as the ledger's rebuy "
                     "row says")  # fmt: skip
-    refused = refused_rebuys(game, unit.findings)
+    refusals = refused_events(game, unit.findings)
+    refused = rebuy_words(refusals)
     if refused:
         # every other rebuy row counts, one the rules refuse included
         # (prize.counted_rebuys): said so, not a bare "agrees" beside its pool.rebuy
@@ -328,9 +329,7 @@ def _pool_payouts(
             who = f"{rules_say} (the game is recorded as won by {named})"
         if under is not None:
             who += f"; the ledger's prize row is under {under} (one ledger.balance finding)"
-        back = [e.after_hand_no for e in game.game_events if e.action == "rebuy"
-                and e.player == winner and f"{winner}'s rebuy after hand {e.after_hand_no}"
-                in refused]  # fmt: skip
+        back = [e.after_hand_no for e in refusals if e.player == winner]
         if back:  # in the game only by a rebuy the rules refuse (a blind tester read "agrees")
             who += (f", in it only by a rebuy the rules do not allow (the pool.rebuy finding): "
                     f"by the rules {winner} was out after hand {back[0]}, and the prize is "
@@ -483,21 +482,30 @@ def _repeated_rebuys(
     return words
 
 
+def rebuy_words(events: Iterable[GameEvent]) -> tuple[str, ...]:
+    """``Y's rebuy after hand 2`` for each rebuy event."""
+    return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in events)
+
+
 def refused_rebuys(game: Game, findings: Sequence[Finding]) -> tuple[str, ...]:
-    """``Y's rebuy after hand 2`` for each rebuy of a pool game the rules do not allow (its
+    """``Y's rebuy after hand 2`` for each of ``refused_events``."""
+    return rebuy_words(refused_events(game, findings))
+
+
+def refused_events(game: Game, findings: Sequence[Finding]) -> list[GameEvent]:
+    """Each rebuy event of a pool game the rules do not allow (its
     ``pool.rebuy`` finding expects what it lacked): the game's checks count it as recorded
     (``prize.counted_rebuys``); a rebuy at the wrong new score is allowed, one of a player
     still in (expected ``no rebuy``) is counted nowhere, a rebuy row written again
     (expected ``one rebuy event``) is a void repeat of a rebuy counted once, and rebuys
     given their new scores in another order (expected each one's) are allowed."""
     if game.format not in POOL_FORMATS:
-        return ()
+        return []
     refused = {f.seq for f in findings if f.check == "pool.rebuy" and f.seq is not None
                and f.expected != "no rebuy" and not repeats(f, "rebuy")
                and not (f.expected or "").lstrip("-").isdigit()
                and not read_new_scores(f.expected)}  # fmt: skip
-    return tuple(f"{e.player}'s rebuy after hand {e.after_hand_no}" for e in game.game_events
-                 if e.action == "rebuy" and e.seq in refused)  # fmt: skip
+    return [e for e in game.game_events if e.action == "rebuy" and e.seq in refused]
 
 
 def _recorded_prize(

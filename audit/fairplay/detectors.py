@@ -262,6 +262,9 @@ SEATS_PER_PART = 800_000
 """The bot test judges the accounts' decision times in parts of the accounts (by their
 number), one for about this many seats dealt (about ten decisions each): ranking each
 account's times of each kind holds all of a part's decision times at once."""
+_DROP_DECISIONS = ("DROP VIEW decision; DROP VIEW decision_number; DROP TABLE bot_player;"
+                   " DROP TABLE bot_hand")
+"""What ``_decisions`` leaves on the connection, dropped when the bot test is done."""
 BOT_ROWS = 16_384
 """Rows a part's Parquet writer holds before it writes them as a row group."""
 
@@ -293,8 +296,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         _decisions(con, settings, Path(work) / "decisions")
         untimed = _untimed(con, settings)
         if untimed:
-            con.execute("DROP VIEW decision; DROP VIEW decision_number;"
-                        " DROP TABLE bot_player; DROP TABLE bot_hand")  # fmt: skip
+            con.execute(_DROP_DECISIONS)
             return Tested("fairplay.bot", 0, [], needs, skipped=untimed)
         _accounts(con, settings, Path(work) / "decisions")
         found = screened(con, "bot_accounts", settings, test, key=("player_id",))
@@ -312,8 +314,7 @@ def bots(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
             columns = ("a", "action", "median_s")
             for a, action, t in zip(*(kinds.column(c).to_pylist() for c in columns), strict=True):
                 medians.setdefault(str(a), []).append(f"{KINDS[str(action)]} {float(t):.2f} s")
-        con.execute("DROP TABLE bot_accounts; DROP VIEW decision; DROP VIEW decision_part;"
-                    " DROP VIEW decision_number; DROP TABLE bot_player; DROP TABLE bot_hand")
+        con.execute(f"DROP TABLE bot_accounts; DROP VIEW decision_part; {_DROP_DECISIONS}")
     stretch = _stretches(con, flagged, settings)
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
