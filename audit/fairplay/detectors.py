@@ -48,6 +48,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
+def _times(n: int) -> str:
+    """How many times, in words.
+
+    >>> [_times(n) for n in (1, 2, 3)]
+    ['once', 'twice', '3 times']
+    """
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
 def _set_aside(con: duckdb.DuckDBPyConnection, settings: Settings) -> None:
     """The table ``feed_aside``: each B's hands dealt with a player A whom B plays for,
     taking significantly fewer discards with A at the table than both elsewhere and the
@@ -148,10 +157,13 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 
 
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
-    """Pairs seated together more often than random seating predicts (Poisson, given that
-    the pair met at all). Leaves the table ``co_seat`` for ``shared_identity``."""
-    steps = {"players": "co_player", "lobbies": "co_lobby", "games": "co_game",
-             "seated": "co_gp", "sizes": "co_size", "weights": "co_weight", "totals": "co_total"}
+    """Pairs who sit down at one table together more often than random seating predicts
+    (Poisson, given that the pair met at all; co_seating.sql counts sittings, not games).
+    Leaves the tables ``co_seat`` (the pairs) and ``co_game`` (the games in table order)
+    for ``shared_identity``."""
+    run_sql(con, "co_seating", "games", settings)
+    steps = {"players": "co_player", "seated": "co_gp", "sizes": "co_size",
+             "weights": "co_weight", "totals": "co_total"}
     pairs_in_parts(con, settings, "co_seating", steps,
                     "SELECT sum(n * (n - 1) // 2) FROM co_size", "co_seat")  # fmt: skip
 
@@ -171,19 +183,30 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     expected = found.expected
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
-        a, b, x, lam = r["a"], r["b"], r["chosen"], float(expected[i])
+        a, b, lam = r["a"], r["b"], float(expected[i])
+        sure = how_sure(float(found.p[i]), float(found.q[i]), found.tests)
+        if r["chosen"] == r["chosen_games"]:  # every game they shared, they sat down to
+            return (
+                f"{a} and {b} sat at the same table in {r['chosen']} games, against {lam:.2f} "
+                f"expected from their play volume ({sure}).",
+                f"{a} and {b} at one table in {lam:.2f} games",
+                f"{a} and {b} at one table in {r['chosen']} games",
+            )
         return (
-            f"{a} and {b} sat at the same table in {x} games, against {lam:.2f} expected from "
-            f"their play volume ({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
-            f"{a} and {b} at one table in {lam:.2f} games",
-            f"{a} and {b} at one table in {x} games",
+            f"{a} and {b} sat down at the same table together {_times(r['chosen'])} and "
+            f"stayed for {r['chosen_games']} games in all, against {lam:.2f} times expected "
+            f"from their play volume ({sure}).",
+            f"{a} and {b} sat down at one table together {lam:.2f} times",
+            f"{a} and {b} sat down at one table together {_times(r['chosen'])}",
         )
 
     words = Words(
         "fairplay.co_seating",
         needs="pair of accounts dealt into one game outside tournaments",
-        statistic="Poisson: games shared, against random seating in proportion to each "
-                  "account's play in its lobby and half hour (the configuration model)",
+        statistic="Poisson: times sat down at one table together (a game where either sat "
+                  "down, not staying on from the table's game before), against random "
+                  "seating in proportion to each account's play in its lobby and half hour "
+                  "(the configuration model)",
         pattern="two accounts seated together far more often than their play volume predicts",
         benign="friends or family who choose to play together",
         # sitting together is what friends do: at most a lead (a blind tester's honest
@@ -204,50 +227,70 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
     so (``Tested.partial``)."""
     needs = f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions"
     if "sessions" in settings.unread:
-        con.execute("DROP TABLE co_seat")
+        con.execute("DROP TABLE co_seat; DROP TABLE co_game")
         return Tested("fairplay.shared_device", 0, [], needs, skipped=settings.unread["sessions"])
     partial = settings.partial.get("sessions", "")
     table = run_sql(con, "shared_identity", "pairs", settings)
-    con.execute("DROP TABLE co_seat")  # the last reader of co-seating's pairs
-    games, expected = column(table, "games"), column(table, "expected")
-    lam = np.maximum(expected, 1e-12)
-    p = np.where(games > 0, poisson_sf(games, lam), 1.0)
-    # One device at one table at the same moment: innocent only by a fingerprint collision
-    # (shared_identity.sql); the pair's p-value is the smaller of the two, doubled. Until
-    # 2026-12-06 a device counted as an address (a blind tester's P025-P026 missed).
-    at_once = column(table, "at_once")
+    con.execute("DROP TABLE co_seat; DROP TABLE co_game")  # the last reader of co-seating's
+    sittings, lam = column(table, "sittings"), np.maximum(column(table, "expected"), 1e-12)
+    p = np.where(sittings > 0, poisson_sf(sittings, lam), 1.0)
+    # One device at one table at the same moment: innocent only by a fingerprint collision,
+    # counted in games (shared_identity.sql); the pair's p-value is the smaller of the two,
+    # doubled. Until 2026-12-06 a device counted as an address (a blind tester's P025-P026).
+    at_once, lam_games = column(table, "at_once"), np.maximum(column(table, "expected_games"),
+                                                              1e-12)  # fmt: skip
     collision = np.minimum(
         1.0, (column(table, "device_accounts") - 1) / max(settings.max_accounts - 1, 1)
     )
-    once = np.where(at_once > 0, collision * poisson_sf(at_once, lam), 1.0)
+    once = np.where(at_once > 0, collision * poisson_sf(at_once, lam_games), 1.0)
     device = column(table, "device") > 0
+    by_once = device & (once < p)  # the test that decides the pair's p-value
+    observed, expected = np.where(by_once, at_once, sittings), np.where(by_once, lam_games, lam)
     found = Hypotheses(
         table, np.where(device, np.minimum(1.0, 2 * np.minimum(p, once)), p),
-        expected, games, np.where(games > 0, games / lam, 0.0),
+        expected, observed, np.where(observed > 0, observed / expected, 0.0),
         weights=1.0 / np.maximum(column(table, "accounts") - 1, 1),
     ).correct(settings)  # fmt: skip
 
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
-        a, b, x, lam = r["a"], r["b"], r["games"], float(expected[i])
+        a, b, x = r["a"], r["b"], float(found.expected[i])
         what = {(True, True): "a device and an IP address", (True, False): "a device"}.get(
             (r["device"], r["ip"]), "an IP address"
         )
         moment = f", {r['at_once']} with both on it at the same moment" if r["device"] else ""
+        games = f"{r['games']} games ({r['device_games']} from one device{moment})"
+        share = f"{a} and {b} share {what} ({r['accounts']} accounts use it) and"
+        sure = how_sure(float(found.p[i]), float(found.q[i]), found.tests)
+        if by_once[i]:
+            return (
+                f"{share} sat at one table through it in {games}, against {x:.2f} expected "
+                f"from their play volume if the device were two with one fingerprint "
+                f"({sure}).",
+                f"{a} and {b} at one table in {x:.2f} games",
+                f"{a} and {b} on one device at one table at once in {r['at_once']} games",
+            )
+        if r["sittings"] == r["games"]:
+            return (
+                f"{share} sat at one table through it in {games}, against {x:.2f} expected "
+                f"from their play volume ({sure}).",
+                f"{a} and {b} at one table in {x:.2f} games",
+                f"{a} and {b} at one table through {what} in {r['games']} games",
+            )
         return (
-            f"{a} and {b} share {what} ({r['accounts']} accounts use it) and sat at one table "
-            f"through it in {x} games ({r['device_games']} from one device{moment}), against "
-            f"{lam:.2f} expected from their play volume "
-            f"({how_sure(float(found.p[i]), float(found.q[i]), found.tests)}).",
-            f"{a} and {b} at one table in {lam:.2f} games",
-            f"{a} and {b} at one table through {what} in {x} games",
+            f"{share} sat down at one table together through it {_times(r['sittings'])}, for "
+            f"{games}, against {x:.2f} times expected from their play volume ({sure}).",
+            f"{a} and {b} sat down at one table together {x:.2f} times",
+            f"{a} and {b} sat down at one table together through {what} "
+            f"{_times(r['sittings'])}",
         )
 
     words = Words(
         "fairplay.shared_device",
         needs=needs,
-        statistic="Poisson: games at one table through a shared device or address, against "
-                  "random seating; for a device, also games on it at the same moment, "
-                  "against a fingerprint collision; weighted by the accounts sharing it",
+        statistic="Poisson: times sat down at one table together through a shared device or "
+                  "address, against random seating; for a device, also games on it at the "
+                  "same moment, against a fingerprint collision; weighted by the accounts "
+                  "sharing it",
         pattern="accounts sharing a device or an IP address that sit at one table",
         benign="a family or flatmates sharing a device or a connection",
     )  # fmt: skip

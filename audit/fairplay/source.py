@@ -6,7 +6,7 @@ a row the contract refused never reaches a detector: a bad row of ``hands``, ``e
 are checked here against the contract's row checks. The views, each a few columns wide:
 
 - ``g``: games (game_id, table_id, format, chip_type, entry_fee, point_value,
-  cards_per_hand, ruleset, started_at);
+  cards_per_hand, max_players, ruleset, started_at, ended_at);
 - ``seat``: one row per player dealt into a replayed hand, with the game's columns and what
   the platform recorded (outcome, points, amount), written once to Parquet, in passes over
   the games (``duck.in_passes``: ten million hands in one pass ran out of 512MB);
@@ -36,7 +36,8 @@ def _games(source: str, where: str) -> str:
     """The games of ``source`` whose ids meet ``where``, each game's first row."""
     return (
         "SELECT game_id, table_id, format, chip_type, entry_fee, point_value,"
-        f" cards_per_hand, max_players, ruleset, started_at FROM ({source}) WHERE {where}"
+        f" cards_per_hand, max_players, ruleset, started_at, ended_at FROM ({source})"
+        f" WHERE {where}"
         " QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY _k) = 1"
     )
 

@@ -131,12 +131,17 @@ class Night:
         return self
 
     def _game(
-        self, number: int, seated: list[str], chip: str = "real", cards: int = 13, seats: int = 6
+        self, number: int, seated: list[str], chip: str = "real", cards: int = 13, seats: int = 6,
+        table: str = "", start: datetime | None = None, hands: int = 0,
     ) -> int:
+        """Game ``number`` of ``seated``, at ``table`` from ``start`` where given (else at
+        one of fifty tables, from a random minute of three hours), of ``hands`` hands of
+        eight minutes (else one to three)."""
         game = f"G{number:05d}"
-        start = T0 + timedelta(minutes=int(self.rng.integers(0, 180)))
+        minute = int(self.rng.integers(0, 180))
+        start = start or T0 + timedelta(minutes=minute)
         self.g.append(
-            {"game_id": game, "table_id": f"T{number % 50:03d}", "format": "points",
+            {"game_id": game, "table_id": table or f"T{number % 50:03d}", "format": "points",
              "chip_type": chip, "entry_fee": None, "point_value": Decimal("1.0000"),
              "cards_per_hand": cards, "max_players": seats, "ruleset": f"standard-{cards}",
              "started_at": start}
@@ -147,9 +152,11 @@ class Night:
                  "device_id": self.device[player], "joined_at": start,
                  "left_at": start + timedelta(minutes=30)}
             )  # fmt: skip
-        for h in range(int(self.rng.integers(1, 4))):
+        hands = hands or int(self.rng.integers(1, 4))
+        for h in range(hands):
             self._hand(game, f"{game}-{h + 1:02d}", seated, start + timedelta(minutes=8 * h),
                        chip, cards)  # fmt: skip
+        self.g[-1]["ended_at"] = start + timedelta(minutes=8 * hands)
         return number + 1
 
     def _hand(

@@ -123,8 +123,8 @@ def test_co_seating_expects_the_regulars_of_a_heads_up_table_to_meet() -> None:
 
 
 def _one_table(chip: str) -> tuple[Any, list[str]]:
-    """A night with six more accounts, T0000-T0005, who play 30 games at one table of
-    chip type ``chip``, the same six every game."""
+    """A night with six more accounts, T0000-T0005, who play 30 games at tables of the
+    night of chip type ``chip``, the same six every game."""
     night = Night(seed=4).build()
     six = [f"T000{i}" for i in range(6)]
     for p in six:
@@ -134,6 +134,16 @@ def _one_table(chip: str) -> tuple[Any, list[str]]:
     for _ in range(30):
         number = night._game(number, six, chip=chip)
     return night.load(), six
+
+
+def _sticky(night: Night, seated: list[list[str]], table: str, gap: timedelta) -> Night:
+    """``night`` with one one-hand game at ``table`` for each line-up of ``seated``, from the
+    night's start, each beginning ``gap`` after the one before ended."""
+    number, start = len(night.g), T0
+    for players in seated:
+        number = night._game(number, players, table=table, start=start, hands=1)
+        start = night.g[-1]["ended_at"] + gap
+    return night
 
 
 def test_co_seating_leaves_out_the_tables_a_tournament_seats() -> None:
@@ -152,6 +162,83 @@ def test_co_seating_leaves_out_the_tables_a_tournament_seats() -> None:
     con, six = _one_table("real")
     pairs = {s.players for s in co_seating(con, SETTINGS).suspicions if set(s.players) <= set(six)}
     assert len(pairs) == 15
+
+
+def test_co_seating_counts_a_sitting_not_every_deal_of_it() -> None:
+    """co_seating.sql, "Sittings": six players who stay at one table for 20 deals, each deal
+    a games row of its own (the contract's "a 'game' in points"), sat down together once.
+    A blind tester's honest night of such sticky tables gave 346 co-seating suspicions
+    when each deal counted as a seating (the same six at 20 tables of the night are
+    suspected: ``_one_table``). Games more than ``break_minutes`` apart are sittings each."""
+    six = [f"T000{i}" for i in range(6)]
+
+    def together(gap: timedelta) -> tuple[Any, tuple[int, int]]:
+        night = Night(seed=4).build()
+        for p in six:
+            night.device[p], night.ip[p] = f"dev-{p}", f"10.8.0.{p[-1]}"
+            night.skill[p], night.rate[p] = 1.0, 0.2
+        con = _sticky(night, [six] * 20, "TS", gap).load()
+        tested = co_seating(con, SETTINGS)
+        [row] = con.sql(
+            "SELECT games, sittings FROM co_seat WHERE a = 'T0000' AND b = 'T0001'"
+        ).fetchall()
+        return tested, row
+
+    tested, row = together(timedelta(seconds=20))
+    assert row == (20, 1)
+    assert not [s for s in tested.suspicions if set(s.players) & set(six)]
+    _, row = together(timedelta(minutes=SETTINGS.break_minutes + 1))
+    assert row == (20, 20)
+
+
+def test_co_seating_names_the_times_a_pair_sat_down_together() -> None:
+    """A pair who sit down together at sticky tables again and again (two deals each time,
+    with others) is counted by its sittings, and the message says how many and how long;
+    its evidence is the games where they sat down, one a sitting."""
+    night = Night(seed=4).build()
+    first = len(night.g)
+    pair = ["R0000", "R0001"]
+    for p in pair:
+        night.device[p], night.ip[p] = f"dev-{p}", f"10.7.0.{p[-1]}"
+        night.skill[p], night.rate[p] = 1.0, 0.2
+    for sitting in range(7):
+        others = [f"P{(7 * sitting + k) % 100:04d}" for k in range(3)]
+        _sticky(night, [pair + others] * 2, f"S{sitting}", timedelta(seconds=20))
+        for game in night.g[-2:]:  # the sittings one after another, in the night's hours
+            game["started_at"] += timedelta(minutes=25 * sitting)
+            game["ended_at"] += timedelta(minutes=25 * sitting)
+    con = night.load()
+    (s,) = [s for s in co_seating(con, SETTINGS).suspicions if list(s.players) == pair]
+    assert s.observed == 7
+    assert "sat down at the same table together 7 times and stayed for 14 games" in s.message
+    sat_down = {game["game_id"] for game in night.g[first::2]}
+    assert len(s.evidence_games) == SETTINGS.evidence
+    assert set(s.evidence_games) <= sat_down
+
+
+def test_shared_address_at_a_sticky_table_is_one_sitting_but_one_device_at_once_is_not() -> None:
+    """shared_identity.sql: two accounts on one address (a carrier's, a household's) who
+    stay at one table for 20 deals sat down together once (a blind tester's honest pair on a
+    carrier's address, 17 deals of a sticky table, was suspected); two accounts on one
+    device at the same moment for those 20 deals are one person in two seats, counted in
+    games, and suspected."""
+    pair = ["H0000", "H0001"]
+
+    def shared(device: bool) -> list[Any]:
+        night = Night(seed=4).build()
+        for p in pair:
+            night.skill[p], night.rate[p] = 1.0, 0.2
+        night.ip["H0000"] = night.ip["H0001"] = "10.6.6.6"
+        night.device["H0000"], night.device["H0001"] = "dev-h", "dev-h" if device else "dev-h1"
+        seated = [pair + (["P0050", "P0051"] if k < 10 else ["P0052", "P0053"]) for k in range(20)]
+        con = _sticky(night, seated, "TS", timedelta(seconds=20)).load()
+        co_seating(con, SETTINGS)
+        return [s for s in shared_identity(con, SETTINGS).suspicions if list(s.players) == pair]
+
+    assert shared(device=False) == []
+    (s,) = shared(device=True)
+    assert s.observed == 20
+    assert "20 with both on it at the same moment" in s.message
 
 
 def test_shared_device_at_one_table_is_suspect_but_sharing_alone_is_not() -> None:
