@@ -156,12 +156,17 @@ def soft_drop(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
 # ---------------------------------------------------------------- seating and identity
 
 
+_DROP_CO_SEATING = "DROP VIEW co_stay; DROP TABLE co_game; DROP TABLE co_seat"
+"""What ``co_seating`` leaves on the connection, dropped by ``shared_identity``."""
+
+
 def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     """Pairs who sit down at one table together more often than random seating predicts
     (Poisson, given that the pair met at all; co_seating.sql counts sittings, not games).
-    Leaves the tables ``co_seat`` (the pairs) and ``co_game`` (the games in table order)
-    for ``shared_identity``."""
+    Leaves the tables ``co_seat`` (the pairs) and ``co_game`` (the games) and the view
+    ``co_stay`` (each player's sittings) for ``shared_identity``."""
     run_sql(con, "co_seating", "games", settings)
+    run_sql(con, "co_seating", "stays", settings)
     steps = {"players": "co_player", "seated": "co_gp", "sizes": "co_size",
              "weights": "co_weight", "totals": "co_total"}
     pairs_in_parts(con, settings, "co_seating", steps,
@@ -185,17 +190,11 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     def text(r: Mapping[str, Any], i: int) -> tuple[str, str, str]:
         a, b, lam = r["a"], r["b"], float(expected[i])
         sure = how_sure(float(found.p[i]), float(found.q[i]), found.tests)
-        if r["chosen"] == r["chosen_games"]:  # every game they shared, they sat down to
-            return (
-                f"{a} and {b} sat at the same table in {r['chosen']} games, against {lam:.2f} "
-                f"expected from their play volume ({sure}).",
-                f"{a} and {b} at one table in {lam:.2f} games",
-                f"{a} and {b} at one table in {r['chosen']} games",
-            )
+        games = r["chosen_games"]
+        stayed = "one game each time" if games == r["chosen"] else f"{games} games in all"
         return (
-            f"{a} and {b} sat down at the same table together {_times(r['chosen'])} and "
-            f"stayed for {r['chosen_games']} games in all, against {lam:.2f} times expected "
-            f"from their play volume ({sure}).",
+            f"{a} and {b} sat down at the same table together {_times(r['chosen'])}, for "
+            f"{stayed}, against {lam:.2f} times expected from their play volume ({sure}).",
             f"{a} and {b} sat down at one table together {lam:.2f} times",
             f"{a} and {b} sat down at one table together {_times(r['chosen'])}",
         )
@@ -227,11 +226,11 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
     so (``Tested.partial``)."""
     needs = f"device_id or ip that 2 to {settings.max_accounts} accounts share in the sessions"
     if "sessions" in settings.unread:
-        con.execute("DROP TABLE co_seat; DROP TABLE co_game")
+        con.execute(_DROP_CO_SEATING)
         return Tested("fairplay.shared_device", 0, [], needs, skipped=settings.unread["sessions"])
     partial = settings.partial.get("sessions", "")
     table = run_sql(con, "shared_identity", "pairs", settings)
-    con.execute("DROP TABLE co_seat; DROP TABLE co_game")  # the last reader of co-seating's
+    con.execute(_DROP_CO_SEATING)  # the last reader of co-seating's tables
     sittings, lam = column(table, "sittings"), np.maximum(column(table, "expected"), 1e-12)
     p = np.where(sittings > 0, poisson_sf(sittings, lam), 1.0)
     # One device at one table at the same moment: innocent only by a fingerprint collision,
@@ -268,13 +267,6 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
                 f"({sure}).",
                 f"{a} and {b} at one table in {x:.2f} games",
                 f"{a} and {b} on one device at one table at once in {r['at_once']} games",
-            )
-        if r["sittings"] == r["games"]:
-            return (
-                f"{share} sat at one table through it in {games}, against {x:.2f} expected "
-                f"from their play volume ({sure}).",
-                f"{a} and {b} at one table in {x:.2f} games",
-                f"{a} and {b} at one table through {what} in {r['games']} games",
             )
         return (
             f"{share} sat down at one table together through it {_times(r['sittings'])}, for "

@@ -136,10 +136,12 @@ def _one_table(chip: str) -> tuple[Any, list[str]]:
     return night.load(), six
 
 
-def _sticky(night: Night, seated: list[list[str]], table: str, gap: timedelta) -> Night:
-    """``night`` with one one-hand game at ``table`` for each line-up of ``seated``, from the
-    night's start, each beginning ``gap`` after the one before ended."""
-    number, start = len(night.g), T0
+def _sticky(
+    night: Night, seated: list[list[str]], table: str, gap: timedelta, start: datetime = T0
+) -> Night:
+    """``night`` with one one-hand game at ``table`` for each line-up of ``seated``, from
+    ``start``, each beginning ``gap`` after the one before ended."""
+    number = len(night.g)
     for players in seated:
         number = night._game(number, players, table=table, start=start, hands=1)
         start = night.g[-1]["ended_at"] + gap
@@ -191,6 +193,34 @@ def test_co_seating_counts_a_sitting_not_every_deal_of_it() -> None:
     assert row == (20, 20)
 
 
+def test_co_seating_tells_tables_of_one_id_at_two_stakes_apart() -> None:
+    """co_seating.sql, "Sittings": a table is its table_id within its lobby, and a player's
+    last game there is theirs. A second blind tester's honest night numbered each lobby's
+    tables alike (T001 at three stakes at once): read by the table's previous game,
+    whatever its stake, every deal was a fresh seating again (159 suspicions). Here two
+    sticky tables called T001, at 1.00 and 0.10 a point, deal in turn; one player sits out
+    a deal and comes back, which is staying."""
+    night = Night(seed=4).build()
+    high, low = [f"T000{i}" for i in range(6)], [f"T001{i}" for i in range(6)]
+    for p in high + low:
+        night.device[p], night.ip[p] = f"dev-{p}", f"10.8.1.{p[-2:]}"
+        night.skill[p], night.rate[p] = 1.0, 0.2
+    lineups = [high if k != 10 else high[:5] for k in range(20)]  # T0005 sits out deal 11
+    _sticky(night, lineups, "T001", timedelta(seconds=20))
+    first = len(night.g)
+    _sticky(night, [low] * 20, "T001", timedelta(seconds=20), T0 + timedelta(minutes=4))
+    for game in night.g[first:]:
+        game["point_value"] = Decimal("0.1000")
+    con = night.load()
+    tested = co_seating(con, SETTINGS)
+    assert not [s for s in tested.suspicions if set(s.players) & set(high + low)]
+    rows = dict(con.sql(
+        "SELECT a || '-' || b, (games, sittings) FROM co_seat"
+        " WHERE a IN ('T0000', 'T0010') AND b IN ('T0001', 'T0005', 'T0011')"
+    ).fetchall())  # fmt: skip
+    assert rows == {"T0000-T0001": (20, 1), "T0000-T0005": (19, 1), "T0010-T0011": (20, 1)}
+
+
 def test_co_seating_names_the_times_a_pair_sat_down_together() -> None:
     """A pair who sit down together at sticky tables again and again (two deals each time,
     with others) is counted by its sittings, and the message says how many and how long;
@@ -210,7 +240,7 @@ def test_co_seating_names_the_times_a_pair_sat_down_together() -> None:
     con = night.load()
     (s,) = [s for s in co_seating(con, SETTINGS).suspicions if list(s.players) == pair]
     assert s.observed == 7
-    assert "sat down at the same table together 7 times and stayed for 14 games" in s.message
+    assert "sat down at the same table together 7 times, for 14 games in all" in s.message
     sat_down = {game["game_id"] for game in night.g[first::2]}
     assert len(s.evidence_games) == SETTINGS.evidence
     assert set(s.evidence_games) <= sat_down

@@ -1,17 +1,21 @@
 -- Co-seating: two accounts who sit down at one table together far more often than their
 -- play volume predicts.
 --
--- Sittings: a player seated in a game who was also seated in the table's game just before
--- (the same table_id, that game ended less than $break_minutes minutes before this one
--- began) stayed; otherwise they sat down. A pair's sitting together begins at a game both
--- are in where either sat down, and lasts while both stay: the unit counted is the
--- sitting, not the game. Players who stay seated deal after deal did not choose each other
--- again at every deal, and the contract lets a points platform write each deal as a game of
--- its own (log-format.md, hands: a "game" in points). (Until 2026-12-07 the games were
--- counted: a blind tester's honest night of sticky six-seat tables, one games row a deal,
--- gave 346 co-seating suspicions, each pair's hours at one table counted as a hundred
--- random seatings.) Where every game is a table of its own, or a table's players change
--- every game, each game is a sitting and nothing changes.
+-- Sittings: a player seated in a game whose last game at the same table (the same
+-- table_id in the same lobby) ended less than $break_minutes minutes before this one began
+-- stayed; otherwise they sat down. A pair's sitting together begins at a game both are in
+-- where either sat down, and lasts while both stay: the unit counted is the sitting, not
+-- the game. Players who stay seated deal after deal did not choose each other again at
+-- every deal, and the contract lets a points platform write each deal as a game of its own
+-- (log-format.md, hands: a "game" in points). (Until 2026-12-07 the games were counted: a
+-- blind tester's honest night of sticky six-seat tables, one games row a deal, gave 346
+-- co-seating suspicions, each pair's hours at one table counted as a hundred random
+-- seatings.) A table is its table_id within its lobby, as a platform may number each
+-- lobby's tables alike (a second tester's honest night with T001 at three stakes at once
+-- gave 159 suspicions while the table's previous game, whatever its stake, said who
+-- stayed); a player's last game at the table is theirs, so sitting out a deal or two is
+-- staying. Where every game is a table of its own, each game is a sitting and nothing
+-- changes.
 --
 -- Null model: random seating (the configuration model). Within a stratum -- one lobby
 -- (format, chip type, stake, cards per hand, table size) in one half hour of game starts
@@ -41,50 +45,60 @@
 -- none with half hours). Fifteen minutes lost planted pairs that play less (recall 0.85 on
 -- a 4,000-game night); half hours keep them (benchmarks/README.md, fair play).
 
--- The tables below number players, games and strata (players and strata in no particular
--- order, games in table order; only within this run) so that the joins over every seat
--- hold integers, not ids: at ten million hands the same joins over ids ran out of 512MB.
+-- The tables below number players, games and strata (in no particular order: only within
+-- this run) so that the joins over every seat hold integers, not ids: at ten million hands
+-- the same joins over ids ran out of 512MB.
 
 -- name: players
 CREATE OR REPLACE TEMP TABLE co_player AS
 SELECT player_id, CAST(row_number() OVER () AS INTEGER) AS p FROM (SELECT DISTINCT player_id FROM seat)
 
 -- name: games
--- One row per game dealt (gm numbered in table order: by table, then start), its stratum
--- (si), and prev: the table's game just before (gm - 1), when it ended less than
--- $break_minutes minutes before this one began (a player seated in both stayed: see
--- sittings at the top). Left for shared identity, which drops it.
+-- One row per game dealt (gm), its stratum (si), and its table (tk: the table_id within its
+-- lobby, see sittings at the top). Left for shared identity, which drops it.
 CREATE OR REPLACE TEMP TABLE co_game AS
 WITH lobby AS (
-    SELECT game_id, table_id, started_at, ended_at,
+    SELECT game_id, started_at, ended_at,
            coalesce(chip_type = 'tournament', false) AS platform,
            concat_ws('|', format, chip_type, coalesce(CAST(entry_fee AS VARCHAR), '-'),
                      coalesce(CAST(point_value AS VARCHAR), '-'), CAST(cards_per_hand AS VARCHAR),
-                     coalesce(CAST(max_players AS VARCHAR), '-'),
-                     CAST(time_bucket(INTERVAL 30 MINUTE, started_at) AS VARCHAR)) AS s
+                     coalesce(CAST(max_players AS VARCHAR), '-')) AS lobby,
+           table_id
     FROM g SEMI JOIN (SELECT DISTINCT game_id FROM seat) USING (game_id)
-), numbered AS (
-    SELECT l.game_id, l.table_id, l.started_at, l.ended_at, l.platform, st.si,
-           CAST(row_number() OVER (ORDER BY l.table_id, l.started_at, l.game_id) AS INTEGER) AS gm
-    FROM lobby l
-    JOIN (SELECT s, CAST(row_number() OVER () AS INTEGER) AS si FROM (SELECT DISTINCT s FROM lobby)) st
-      USING (s)
+), strata AS (
+    SELECT *, concat_ws('|', lobby, CAST(time_bucket(INTERVAL 30 MINUTE, started_at) AS VARCHAR))
+              AS s
+    FROM lobby
 )
-SELECT game_id, gm, si, platform,
-       CASE WHEN table_id IS NOT NULL AND lag(ended_at) OVER (PARTITION BY table_id ORDER BY gm)
-                 >= started_at - to_minutes(CAST($break_minutes AS BIGINT))
-            THEN gm - 1 END AS prev
-FROM numbered
+SELECT l.game_id, CAST(row_number() OVER () AS INTEGER) AS gm, st.si, l.platform,
+       CASE WHEN l.table_id IS NOT NULL THEN hash(l.table_id, l.lobby) END AS tk,
+       l.started_at, l.ended_at,
+       l.started_at - to_minutes(CAST($break_minutes AS BIGINT)) AS stay_from
+FROM strata l
+JOIN (SELECT s, CAST(row_number() OVER () AS INTEGER) AS si FROM (SELECT DISTINCT s FROM strata)) st
+  USING (s)
+
+-- name: stays
+-- Each player's games: fresh where they sat down (they had no game at the same table that
+-- ended less than stay_from's minutes before this one began), and their sittings at each
+-- table numbered (sitting). Read by co-seating and by shared identity.
+CREATE OR REPLACE TEMP VIEW co_stay AS
+WITH played AS (
+    SELECT s.player_id, s.game_id, cg.tk, cg.started_at,
+           cg.tk IS NULL OR NOT coalesce(lag(cg.ended_at) OVER at_table >= cg.stay_from, false)
+           AS fresh
+    FROM (SELECT DISTINCT player_id, game_id FROM seat) s JOIN co_game cg USING (game_id)
+    WINDOW at_table AS (PARTITION BY s.player_id, cg.tk ORDER BY cg.started_at, s.game_id)
+)
+SELECT player_id, game_id, tk, fresh,
+       sum(CAST(fresh AS INTEGER)) OVER (PARTITION BY player_id, tk ORDER BY started_at, game_id)
+       AS sitting
+FROM played
 
 -- name: seated
--- fresh: the player sat down at this game (was not seated in the table's game just before)
 CREATE OR REPLACE TEMP TABLE co_gp AS
-WITH gp AS (
-    SELECT DISTINCT cg.gm, cp.p, cg.platform, cg.prev
-    FROM seat JOIN co_game cg USING (game_id) JOIN co_player cp USING (player_id)
-)
-SELECT gp.gm, gp.p, gp.platform, o.gm IS NULL AS fresh
-FROM gp LEFT JOIN gp o ON o.gm = gp.prev AND o.p = gp.p
+SELECT cg.gm, cp.p, cg.platform, st.fresh
+FROM co_stay st JOIN co_game cg USING (game_id) JOIN co_player cp USING (player_id)
 
 -- name: sizes
 -- n players, f of them fresh: the game begins the sittings together of n(n-1)/2 - (n-f)(n-f-1)/2
@@ -155,19 +169,12 @@ FROM expected e JOIN co_player pa ON pa.p = e.a JOIN co_player pb ON pb.p = e.b
 
 -- name: evidence
 -- the games where the pair sat down together, one a sitting (a game both were dealt into
--- whose table's game just before did not seat both), that they chose (not tournaments:
--- see the top)
-WITH shared AS (
-    SELECT f.a, f.b, a.game_id, min(a.hand_id) AS hand_id, count(*) AS weight
-    FROM flagged f
-    JOIN seat a ON a.player_id = f.a
-    JOIN seat b ON b.hand_id = a.hand_id AND b.player_id = f.b
-    WHERE a.chip_type IS DISTINCT FROM 'tournament'
-    GROUP BY ALL
-)
-SELECT s.a, s.b, s.game_id, s.hand_id, s.weight
-FROM shared s
-JOIN co_game cg USING (game_id)
-LEFT JOIN co_game before ON before.gm = cg.prev
-ANTI JOIN shared stayed
-  ON stayed.a = s.a AND stayed.b = s.b AND stayed.game_id = before.game_id
+-- where either sat down), that they chose (not tournaments: see the top)
+SELECT f.a, f.b, a.game_id, min(a.hand_id) AS hand_id, count(*) AS weight
+FROM flagged f
+JOIN seat a ON a.player_id = f.a
+JOIN seat b ON b.hand_id = a.hand_id AND b.player_id = f.b
+JOIN co_stay sa ON sa.player_id = f.a AND sa.game_id = a.game_id
+JOIN co_stay sb ON sb.player_id = f.b AND sb.game_id = a.game_id
+WHERE a.chip_type IS DISTINCT FROM 'tournament' AND (sa.fresh OR sb.fresh)
+GROUP BY ALL

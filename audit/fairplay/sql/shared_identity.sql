@@ -59,19 +59,12 @@ WITH ident AS (
 ), dealt AS (  -- the connections to a game the account was dealt into
     SELECT * FROM ident SEMI JOIN (SELECT DISTINCT player_id, game_id FROM seat) s
       ON s.player_id = ident.player_id AND s.game_id = ident.game_id
-), seated AS (  -- the games the members were dealt into, in table order (co_seating.sql)
-    SELECT DISTINCT s.player_id, s.game_id, cg.gm, cg.prev
-    FROM seat s JOIN co_game cg USING (game_id)
-    SEMI JOIN (SELECT DISTINCT player_id FROM members) m USING (player_id)
-), sitting AS (  -- each of a member's sittings numbered: a game they sat down at begins one
-    SELECT x.player_id, x.game_id,
-           sum(CAST(o.gm IS NULL AS INTEGER)) OVER (PARTITION BY x.player_id ORDER BY x.gm)
-           AS sitting
-    FROM seated x LEFT JOIN seated o ON o.player_id = x.player_id AND o.gm = x.prev
+), sitting AS (  -- the members' sittings (co_seating.sql)
+    SELECT * FROM co_stay SEMI JOIN (SELECT DISTINCT player_id FROM members) m USING (player_id)
 ), same_table AS (
     SELECT x.player_id AS a, y.player_id AS b, count(DISTINCT x.game_id) AS games,
            count(DISTINCT x.game_id) FILTER (WHERE x.kind = 'device') AS device_games,
-           count(DISTINCT (sx.sitting, sy.sitting)) AS sittings
+           count(DISTINCT (sx.tk, sx.sitting, sy.sitting)) AS sittings
     FROM dealt x JOIN dealt y
       ON x.game_id = y.game_id AND x.kind = y.kind AND x.value = y.value
      AND x.player_id < y.player_id
