@@ -236,8 +236,8 @@ def shared_identity(con: duckdb.DuckDBPyConnection, settings: Settings) -> Teste
     # One device at one table at the same moment: innocent only by a fingerprint collision,
     # counted in games (shared_identity.sql); the pair's p-value is the smaller of the two,
     # doubled. Until 2026-12-06 a device counted as an address (a blind tester's P025-P026).
-    at_once, lam_games = column(table, "at_once"), np.maximum(column(table, "expected_games"),
-                                                              1e-12)  # fmt: skip
+    at_once = column(table, "at_once")
+    lam_games = np.maximum(column(table, "expected_games"), 1e-12)
     collision = np.minimum(
         1.0, (column(table, "device_accounts") - 1) / max(settings.max_accounts - 1, 1)
     )

@@ -182,7 +182,7 @@ def test_co_seating_counts_a_sitting_not_every_deal_of_it() -> None:
         con = _sticky(night, [six] * 20, "TS", gap).load()
         tested = co_seating(con, SETTINGS)
         [row] = con.sql(
-            "SELECT games, sittings FROM co_seat WHERE a = 'T0000' AND b = 'T0001'"
+            "SELECT games, chosen FROM co_seat WHERE a = 'T0000' AND b = 'T0001'"
         ).fetchall()
         return tested, row
 
@@ -215,7 +215,7 @@ def test_co_seating_tells_tables_of_one_id_at_two_stakes_apart() -> None:
     tested = co_seating(con, SETTINGS)
     assert not [s for s in tested.suspicions if set(s.players) & set(high + low)]
     rows = dict(con.sql(
-        "SELECT a || '-' || b, (games, sittings) FROM co_seat"
+        "SELECT a || '-' || b, (games, chosen) FROM co_seat"
         " WHERE a IN ('T0000', 'T0010') AND b IN ('T0001', 'T0005', 'T0011')"
     ).fetchall())  # fmt: skip
     assert rows == {"T0000-T0001": (20, 1), "T0000-T0005": (19, 1), "T0010-T0011": (20, 1)}

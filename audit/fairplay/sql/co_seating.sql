@@ -79,9 +79,10 @@ JOIN (SELECT s, CAST(row_number() OVER () AS INTEGER) AS si FROM (SELECT DISTINC
   USING (s)
 
 -- name: stays
--- Each player's games: fresh where they sat down (they had no game at the same table that
--- ended less than stay_from's minutes before this one began), and their sittings at each
--- table numbered (sitting). Read by co-seating and by shared identity.
+-- Each player's games: fresh where they sat down (their last game at the same table, if
+-- any, ended before stay_from: this game's start less break_minutes, a column of co_game
+-- since a view takes no parameters), and their sittings at each table numbered (sitting).
+-- Read by co-seating and by shared identity.
 CREATE OR REPLACE TEMP VIEW co_stay AS
 WITH played AS (
     SELECT s.player_id, s.game_id, cg.tk, cg.started_at,
@@ -130,13 +131,12 @@ FROM co_size sz JOIN co_game g USING (gm) GROUP BY ALL
 WITH together AS (
     SELECT a.p AS a, b.p AS b, count(*) AS games,
            count(*) FILTER (WHERE NOT a.platform) AS chosen_games,
-           count(*) FILTER (WHERE a.fresh OR b.fresh) AS sittings,
            count(*) FILTER (WHERE (a.fresh OR b.fresh) AND NOT a.platform) AS chosen
     FROM co_gp a JOIN co_gp b ON a.gm = b.gm AND a.p < b.p
     WHERE a.p % $parts = $part
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
-    SELECT t.a, t.b, t.games, t.chosen_games, t.sittings, t.chosen, wa.si, wa.w, wa.wg
+    SELECT t.a, t.b, t.games, t.chosen_games, t.chosen, wa.si, wa.w, wa.wg
     FROM together t JOIN co_weight wa ON wa.p = t.a
 ), expected AS (
     -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum
@@ -144,12 +144,12 @@ WITH together AS (
     -- Each stratum's share (x) once, summed over all of them and over those outside
     -- tournaments (chosen_expected: see the top); xg, the games model's.
     SELECT a, b, any_value(games) AS games, any_value(chosen_games) AS chosen_games,
-           any_value(sittings) AS sittings, any_value(chosen) AS chosen,
+           any_value(chosen) AS chosen,
            CAST(sum(x) AS DOUBLE) AS expected,
            CAST(coalesce(sum(x) FILTER (WHERE NOT platform), 0) AS DOUBLE) AS chosen_expected,
            CAST(sum(xg) AS DOUBLE) AS expected_games
     FROM (
-        SELECT m.a, m.b, m.games, m.chosen_games, m.sittings, m.chosen, total.platform,
+        SELECT m.a, m.b, m.games, m.chosen_games, m.chosen, total.platform,
                CASE WHEN m.w > 0 AND wb.w > 0
                     THEN CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
                               AS DECIMAL(38, 18))
@@ -163,7 +163,7 @@ WITH together AS (
     GROUP BY a, b
 )
 SELECT least(pa.player_id, pb.player_id) AS a, greatest(pa.player_id, pb.player_id) AS b,
-       e.games, e.chosen_games, e.sittings, e.expected, e.chosen, e.chosen_expected,
+       e.games, e.chosen_games, e.expected, e.chosen, e.chosen_expected,
        e.expected_games
 FROM expected e JOIN co_player pa ON pa.p = e.a JOIN co_player pb ON pb.p = e.b
 

@@ -56,16 +56,13 @@ WITH ident AS (
     FROM members x JOIN members y
       ON x.kind = y.kind AND x.value = y.value AND x.player_id < y.player_id
     GROUP BY ALL
-), dealt AS (  -- the connections to a game the account was dealt into
-    SELECT * FROM ident SEMI JOIN (SELECT DISTINCT player_id, game_id FROM seat) s
-      ON s.player_id = ident.player_id AND s.game_id = ident.game_id
-), sitting AS (  -- the members' sittings (co_seating.sql)
+), sitting AS (  -- the members' sittings (co_seating.sql), in the games they were dealt into
     SELECT * FROM co_stay SEMI JOIN (SELECT DISTINCT player_id FROM members) m USING (player_id)
 ), same_table AS (
     SELECT x.player_id AS a, y.player_id AS b, count(DISTINCT x.game_id) AS games,
            count(DISTINCT x.game_id) FILTER (WHERE x.kind = 'device') AS device_games,
            count(DISTINCT (sx.tk, sx.sitting, sy.sitting)) AS sittings
-    FROM dealt x JOIN dealt y
+    FROM ident x JOIN ident y
       ON x.game_id = y.game_id AND x.kind = y.kind AND x.value = y.value
      AND x.player_id < y.player_id
     JOIN accounts n ON n.kind = x.kind AND n.value = x.value
