@@ -204,8 +204,8 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         needs="pair of accounts dealt into one game outside tournaments",
         statistic="Poisson: times sat down at one table together (a game where either sat "
                   "down, not staying on from the table's game before), against random "
-                  "seating in proportion to each account's play in its lobby and half hour "
-                  "(the configuration model)",
+                  "seating: the other account at the table as often as it fills the seats "
+                  "of its lobby and half hour",
         pattern="two accounts seated together far more often than their play volume predicts",
         benign="friends or family who choose to play together",
         # sitting together is what friends do: at most a lead (a blind tester's honest

@@ -17,19 +17,26 @@
 -- staying. Where every game is a table of its own, each game is a sitting and nothing
 -- changes.
 --
--- Null model: random seating (the configuration model). Within a stratum -- one lobby
--- (format, chip type, stake, cards per hand, table size) in one half hour of game starts
--- -- the players who sit down are seated independently of who else is there, in
--- proportion to how much each account plays in that stratum. An account's weight w in a
--- stratum is the number of sittings together it began there with another account (at a
--- game it sat down at, all n - 1 others; at one it stayed at, the f who sat down); 2W is
--- the stratum's total weight, the sum over its games of f * (2n - f - 1). Each of A's w_A
--- partners is drawn from the other accounts' weight, 2W - w_A (an account never sits
--- with itself), so A meets B w_A * w_B / (2W - w_A) times; the number of sittings A and B
--- share is Poisson with mean the sum over strata of the mean of that and B's own count,
--- w_A * w_B * (1 / (2W - w_A) + 1 / (2W - w_B)) / 2. This is exact in a lobby of two or
--- three accounts: the only two players of a heads-up lobby are expected to share every
--- sitting (the textbook w_A * w_B / 2W expects half of them).
+-- Null model: random seating. Within a stratum -- one lobby (format, chip type, stake,
+-- cards per hand, table size) in one half hour of game starts -- an account that sits down
+-- finds at the table whoever random seating put there: each other account is at any seat
+-- not its own as often as it fills the stratum's seats. B fills q_B of them, its games
+-- there, of Q, the sum over the stratum's games of n (the seats not A's: Q - q_A). A sitting
+-- together belongs to those who began it by sitting down, half to each when both did: at
+-- a game of n players, f of whom sat down, an account that sat down begins n - f sittings
+-- with those who stayed and half of f - 1 with those who sat down too, u = (2n - f - 1) / 2
+-- (the stratum's u add up to its sittings together, the sum of f * (2n - f - 1) / 2). The
+-- number of sittings A and B share is Poisson with mean the sum over strata of
+-- u_A * q_B / (Q - q_A) + u_B * q_A / (Q - q_B); over all pairs these add up to the
+-- stratum's sittings, and the only two players of a heads-up lobby are expected to share
+-- every sitting. (Until 2026-12-07 this was the configuration model, which weighs both
+-- accounts by the sittings they begin. At a lobby of sticky tables those who move begin
+-- most sittings, so it expected two movers to meet far more often than they do, and a
+-- mover to meet those who stay less: on synthetic lobbies of twelve sticky tables, movers
+-- with movers 1,317 sittings against 1,996 expected, movers with stayers 6,750 against
+-- 4,402, stayers with stayers 720 against 2,235; now 1,758, 6,032 and 814 expected. A
+-- pair who moved together, 18 sittings against 6.58 expected, was not named; now against
+-- 2.76, it is: test_co_seating_finds_a_pair_that_moves_together_among_tables_whose_...)
 -- Only pairs that shared a game are listed: a pair that never met cannot be suspicious, and
 -- the test conditions on at least one sitting together.
 -- Tournament games (chip_type 'tournament') are seated by the platform, not chosen: they
@@ -110,19 +117,20 @@ FROM co_gp gp JOIN co_game cg USING (gm)
 GROUP BY gp.gm
 
 -- name: weights
--- w: a player's sittings begun with another player (all n - 1 at a game they sat down at,
--- the f who sat down at one they stayed at); wg: their games' opponents, n - 1 a game (the
--- games model, for shared identity's test of one device at one table at once)
+-- u2: twice the sittings together a player began by sitting down (at each game they sat down
+-- at, n - 1 + n - f: see the null model at the top); q: their games in the stratum, how
+-- much of its seating they fill; wg: their games' opponents, n - 1 a game (the games
+-- model, for shared identity's test of one device at one table at once)
 CREATE OR REPLACE TEMP TABLE co_weight AS
-SELECT sz.si, gp.p, sum(CASE WHEN gp.fresh THEN sz.n - 1 ELSE sz.f END) AS w,
-       sum(sz.n - 1) AS wg
+SELECT sz.si, gp.p, sum(CASE WHEN gp.fresh THEN 2 * sz.n - sz.f - 1 ELSE 0 END) AS u2,
+       count(*) AS q, sum(sz.n - 1) AS wg
 FROM co_gp gp JOIN co_size sz USING (gm)
 GROUP BY ALL
 
 -- name: totals
+-- q: the stratum's seats, game by game; g2: the games model's total weight
 CREATE OR REPLACE TEMP TABLE co_total AS
-SELECT sz.si, sum(sz.f * (2 * sz.n - sz.f - 1)) AS w2, sum(sz.n * (sz.n - 1)) AS g2,
-       bool_or(g.platform) AS platform
+SELECT sz.si, sum(sz.n) AS q, sum(sz.n * (sz.n - 1)) AS g2, bool_or(g.platform) AS platform
 FROM co_size sz JOIN co_game g USING (gm) GROUP BY ALL
 
 -- name: pairs
@@ -136,7 +144,7 @@ WITH together AS (
     WHERE a.p % $parts = $part
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
-    SELECT t.a, t.b, t.games, t.chosen_games, t.chosen, wa.si, wa.w, wa.wg
+    SELECT t.a, t.b, t.games, t.chosen_games, t.chosen, wa.si, wa.u2, wa.q, wa.wg
     FROM together t JOIN co_weight wa ON wa.p = t.a
 ), expected AS (
     -- Fractions are summed as DECIMAL: exact, so the same bits in any order (a parallel sum
@@ -150,10 +158,8 @@ WITH together AS (
            CAST(sum(xg) AS DOUBLE) AS expected_games
     FROM (
         SELECT m.a, m.b, m.games, m.chosen_games, m.chosen, total.platform,
-               CASE WHEN m.w > 0 AND wb.w > 0
-                    THEN CAST(m.w * wb.w * (1 / (total.w2 - m.w) + 1 / (total.w2 - wb.w)) / 2
-                              AS DECIMAL(38, 18))
-                    ELSE 0 END AS x,
+               CAST((m.u2 * wb.q / (total.q - m.q) + wb.u2 * m.q / (total.q - wb.q)) / 2
+                    AS DECIMAL(38, 18)) AS x,
                CAST(m.wg * wb.wg * (1 / (total.g2 - m.wg) + 1 / (total.g2 - wb.wg)) / 2
                     AS DECIMAL(38, 18)) AS xg
         FROM mine m
