@@ -168,7 +168,8 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     run_sql(con, "co_seating", "games", settings)
     run_sql(con, "co_seating", "stays", settings)
     steps = {"players": "co_player", "seated": "co_gp", "sizes": "co_size",
-             "weights": "co_weight", "totals": "co_total"}
+             "weights": "co_weight", "totals": "co_total", "moves": "co_move",
+             "carry": "co_carry"}
     pairs_in_parts(con, settings, "co_seating", steps,
                     "SELECT sum(n * (n - 1) // 2) FROM co_size", "co_seat")  # fmt: skip
 
@@ -192,9 +193,15 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         sure = how_sure(float(found.p[i]), float(found.q[i]), found.tests)
         games = r["chosen_games"]
         stayed = "one game each time" if games == r["chosen"] else f"{games} games in all"
+        moved = r["moved"]
+        after = (f" ({'once' if moved == 1 else f'{moved} times'} straight from one game "
+                 f"they both left)") if moved else ""
+        carried = (" and from how often their lobby seats together again players who "
+                   "leave one game together") if r["carried"] > 0 else ""
         return (
-            f"{a} and {b} sat down at the same table together {_times(r['chosen'])}, for "
-            f"{stayed}, against {lam:.2f} times expected from their play volume ({sure}).",
+            f"{a} and {b} sat down at the same table together {_times(r['chosen'])}{after}, "
+            f"for {stayed}, against {lam:.2f} times expected from their play volume"
+            f"{carried} ({sure}).",
             f"{a} and {b} sat down at one table together {lam:.2f} times",
             f"{a} and {b} sat down at one table together {_times(r['chosen'])}",
         )
@@ -205,9 +212,11 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
         statistic="Poisson: times sat down at one table together (a game where either sat "
                   "down, not staying on from the table's game before), against random "
                   "seating: the other account at the table as often as it fills the seats "
-                  "of its lobby and half hour",
+                  "of its lobby and half hour, and, each time the two left one game "
+                  "together, as often as the lobby seats such players together again",
         pattern="two accounts seated together far more often than their play volume predicts",
-        benign="friends or family who choose to play together",
+        benign="friends or family who choose to play together; where the platform seats "
+               "from a queue, players who keep leaving their tables at the same moment",
         # sitting together is what friends do: at most a lead (a blind tester's honest
         # friends, 18 games together, were `major` and failed the night's run); a pair that
         # colludes shows it in what it does at the table, a detector that can be `major`

@@ -37,6 +37,22 @@
 -- 4,402, stayers with stayers 720 against 2,235; now 1,758, 6,032 and 814 expected. A
 -- pair who moved together, 18 sittings against 6.58 expected, was not named; now against
 -- 2.76, it is: test_co_seating_finds_a_pair_that_moves_together_among_tables_whose_...)
+-- Carry-over: a platform that seats from a queue puts players who leave one game at the
+-- same moment at one table again, whoever they are, and two who left together once may
+-- well leave together again. Each time a pair left one game together (each went straight
+-- to a table they sat down at, less than break_minutes after the game ended: moves), the
+-- mean adds r, the lobby's carry-over measured on the night (carry): for each pair who
+-- ever left one game together, the share of those times they were seated at one game
+-- again; the lowest four fifths of those shares summed, over their number plus 20. Each
+-- pair is one vote, so that colluders who move together all night count once, and the
+-- fifth of the pairs that land together most are left out, where such colluders are; the
+-- 20 pull a lobby with few such pairs to no carry-over. Where the platform lets players
+-- choose, few honest pairs who leave together land together, and r is 0 or small; a
+-- queue's is about half. (Until 2026-12-07 there was none: a blind tester's three honest
+-- nights of a platform that seats the queue six to a new table gave 14, 6 and 11
+-- co-seating suspicions, 7 `minor`, and a `shared_device` on a carrier's address: none
+-- now.) Adding to the mean, it never makes a suspicion where there was none; on such a
+-- platform a pair who move together by choice look as the queue does, and are not seen.
 -- Only pairs that shared a game are listed: a pair that never met cannot be suspicious, and
 -- the test conditions on at least one sitting together.
 -- Tournament games (chip_type 'tournament') are seated by the platform, not chosen: they
@@ -45,7 +61,8 @@
 -- where two accounts on one device sit at one table however they were seated. (Until
 -- 2026-12-07 a blind tester's two tournament tables of six, the same players 40 games
 -- each, gave 15 `minor` co-seatings a table: 40 games together against 18.18 expected.)
--- Benign reading: friends or family who choose to play together.
+-- Benign reading: friends or family who choose to play together; where the platform seats
+-- from a queue, players who keep leaving their tables at the same moment.
 -- Why half hours: players' sessions are often shorter than an hour, and the accounts
 -- online in the same twenty minutes of a thin lobby meet far more often than a clock
 -- hour's mix of everyone expects (a blind tester's honest night: 44 suspicions with hours,
@@ -78,6 +95,7 @@ WITH lobby AS (
     FROM lobby
 )
 SELECT l.game_id, CAST(row_number() OVER () AS INTEGER) AS gm, st.si, l.platform,
+       hash(l.lobby) AS lb,
        CASE WHEN l.table_id IS NOT NULL THEN hash(l.table_id, l.lobby) END AS tk,
        l.started_at, l.ended_at,
        l.started_at - to_minutes(CAST($break_minutes AS BIGINT)) AS stay_from
@@ -133,6 +151,41 @@ CREATE OR REPLACE TEMP TABLE co_total AS
 SELECT sz.si, sum(sz.n) AS q, sum(sz.n * (sz.n - 1)) AS g2, bool_or(g.platform) AS platform
 FROM co_size sz JOIN co_game g USING (gm) GROUP BY ALL
 
+-- name: moves
+-- Each time a player went straight from one game to a table they sat down at (their next
+-- game, fresh, began less than break_minutes after this one ended): the game left (gm), its
+-- lobby (lb), the game joined (next) and whether a tournament seated them there
+CREATE OR REPLACE TEMP TABLE co_move AS
+WITH seq AS (
+    SELECT gp.p, gp.gm, cg.lb, cg.ended_at,
+           lead(gp.gm) OVER w AS next, lead(gp.fresh) OVER w AS next_fresh,
+           lead(cg.stay_from) OVER w AS next_from, lead(cg.platform) OVER w AS next_platform
+    FROM co_gp gp JOIN co_game cg USING (gm)
+    WINDOW w AS (PARTITION BY gp.p ORDER BY cg.started_at, gp.gm)
+)
+SELECT p, gm, lb, next, next_platform AS platform
+FROM seq WHERE next_fresh AND ended_at >= next_from
+
+-- name: carry
+-- Each lobby's carry-over (r): over the pairs who ever left one game together, the share of
+-- those times each pair was seated at one game again, averaged over the lowest four fifths
+-- of the pairs (each pair one vote, and the fifth that land together most left out, where
+-- any pairs who move together by choice are: see the top)
+CREATE OR REPLACE TEMP TABLE co_carry AS
+WITH share AS (
+    SELECT a.lb, CAST((count(*) FILTER (WHERE a.next = b.next)) / count(*) AS DECIMAL(38, 18))
+           AS share
+    FROM co_move a JOIN co_move b ON a.gm = b.gm AND a.p < b.p
+    GROUP BY a.p, b.p, a.lb
+), ranked AS (
+    SELECT lb, share, row_number() OVER (PARTITION BY lb ORDER BY share) AS k,
+           count(*) OVER (PARTITION BY lb) AS pairs
+    FROM share
+)
+SELECT lb, CAST(sum(share) / (count(*) + 20) AS DECIMAL(38, 18)) AS r
+FROM ranked WHERE k <= pairs * 4 // 5
+GROUP BY lb
+
 -- name: pairs
 -- One part of the pairs: those whose first player's number falls in part $part of $parts.
 -- Each pair once, its ids in order (a < b).
@@ -142,6 +195,18 @@ WITH together AS (
            count(*) FILTER (WHERE (a.fresh OR b.fresh) AND NOT a.platform) AS chosen
     FROM co_gp a JOIN co_gp b ON a.gm = b.gm AND a.p < b.p
     WHERE a.p % $parts = $part
+    GROUP BY ALL
+), left_together AS (  -- the games the pair left together, by lobby
+    SELECT a.p AS a, b.p AS b, a.lb, count(*) AS c,
+           count(*) FILTER (WHERE NOT (a.platform OR b.platform)) AS chosen_c,
+           count(*) FILTER (WHERE a.next = b.next AND NOT a.platform) AS moved
+    FROM co_move a JOIN co_move b ON a.gm = b.gm AND a.p < b.p
+    WHERE a.p % $parts = $part
+    GROUP BY ALL
+), moved AS (  -- each time, the lobby's carry-over (see the top)
+    SELECT l.a, l.b, sum(l.moved) AS moved, sum(l.c * k.r) AS carried,
+           sum(l.chosen_c * k.r) AS chosen_carried
+    FROM left_together l JOIN co_carry k USING (lb)
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
     SELECT t.a, t.b, t.games, t.chosen_games, t.chosen, wa.si, wa.u2, wa.q, wa.wg
@@ -169,9 +234,13 @@ WITH together AS (
     GROUP BY a, b
 )
 SELECT least(pa.player_id, pb.player_id) AS a, greatest(pa.player_id, pb.player_id) AS b,
-       e.games, e.chosen_games, e.expected, e.chosen, e.chosen_expected,
-       e.expected_games
+       e.games, e.chosen_games,
+       e.expected + CAST(coalesce(m.carried, 0) AS DOUBLE) AS expected, e.chosen,
+       e.chosen_expected + CAST(coalesce(m.chosen_carried, 0) AS DOUBLE) AS chosen_expected,
+       e.expected_games, coalesce(m.moved, 0) AS moved,
+       CAST(coalesce(m.chosen_carried, 0) AS DOUBLE) AS carried
 FROM expected e JOIN co_player pa ON pa.p = e.a JOIN co_player pb ON pb.p = e.b
+LEFT JOIN moved m ON m.a = e.a AND m.b = e.b
 
 -- name: evidence
 -- the games where the pair sat down together, one a sitting (a game both were dealt into
