@@ -161,7 +161,8 @@ WITH seq AS (
            lead(gp.gm) OVER w AS next, lead(gp.fresh) OVER w AS next_fresh,
            lead(cg.stay_from) OVER w AS next_from, lead(cg.platform) OVER w AS next_platform
     FROM co_gp gp JOIN co_game cg USING (gm)
-    WINDOW w AS (PARTITION BY gp.p ORDER BY cg.started_at, gp.gm)
+    -- by game_id where two start at once: gm is numbered afresh each run
+    WINDOW w AS (PARTITION BY gp.p ORDER BY cg.started_at, cg.game_id)
 )
 SELECT p, gm, lb, next, next_platform AS platform
 FROM seq WHERE next_fresh AND ended_at >= next_from
