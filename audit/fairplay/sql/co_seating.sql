@@ -168,10 +168,11 @@ SELECT p, gm, lb, next, next_platform AS platform
 FROM seq WHERE next_fresh AND ended_at >= next_from
 
 -- name: carry
--- Each lobby's carry-over (r): over the pairs who ever left one game together, the share of
--- those times each pair was seated at one game again, averaged over the lowest four fifths
--- of the pairs (each pair one vote, and the fifth that land together most left out, where
--- any pairs who move together by choice are: see the top)
+-- Each lobby's carry-over (r): for each pair who ever left one game together, the share of
+-- those times they were seated at one game again; the lowest four fifths of those shares
+-- summed, over their number plus 20 (each pair one vote, the fifth that land together most
+-- left out, where any pairs who move together by choice are; the 20 pull a lobby with few
+-- such pairs to none: see the top)
 CREATE OR REPLACE TEMP TABLE co_carry AS
 WITH share AS (
     SELECT a.lb, CAST((count(*) FILTER (WHERE a.next = b.next)) / count(*) AS DECIMAL(38, 18))
