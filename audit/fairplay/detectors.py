@@ -169,7 +169,7 @@ def co_seating(con: duckdb.DuckDBPyConnection, settings: Settings) -> Tested:
     run_sql(con, "co_seating", "stays", settings)
     steps = {"players": "co_player", "seated": "co_gp", "sizes": "co_size",
              "weights": "co_weight", "totals": "co_total", "moves": "co_move",
-             "carry": "co_carry"}
+             "left": "co_left", "carry": "co_carry"}
     pairs_in_parts(con, settings, "co_seating", steps,
                     "SELECT sum(n * (n - 1) // 2) FROM co_size", "co_seat")  # fmt: skip
 

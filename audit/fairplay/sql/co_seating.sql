@@ -167,6 +167,17 @@ WITH seq AS (
 SELECT p, gm, lb, next, next_platform AS platform
 FROM seq WHERE next_fresh AND ended_at >= next_from
 
+-- name: left
+-- Each pair who left one game together, by lobby: how often (c; chosen_c, neither joining a
+-- tournament), how often seated at one game again (landed; moved, outside tournaments)
+CREATE OR REPLACE TEMP TABLE co_left AS
+SELECT a.p AS a, b.p AS b, a.lb, count(*) AS c,
+       count(*) FILTER (WHERE NOT (a.platform OR b.platform)) AS chosen_c,
+       count(*) FILTER (WHERE a.next = b.next) AS landed,
+       count(*) FILTER (WHERE a.next = b.next AND NOT a.platform) AS moved
+FROM co_move a JOIN co_move b ON a.gm = b.gm AND a.p < b.p
+GROUP BY ALL
+
 -- name: carry
 -- Each lobby's carry-over (r): for each pair who ever left one game together, the share of
 -- those times they were seated at one game again; the lowest four fifths of those shares
@@ -174,15 +185,11 @@ FROM seq WHERE next_fresh AND ended_at >= next_from
 -- left out, where any pairs who move together by choice are; the 20 pull a lobby with few
 -- such pairs to none: see the top)
 CREATE OR REPLACE TEMP TABLE co_carry AS
-WITH share AS (
-    SELECT a.lb, CAST((count(*) FILTER (WHERE a.next = b.next)) / count(*) AS DECIMAL(38, 18))
-           AS share
-    FROM co_move a JOIN co_move b ON a.gm = b.gm AND a.p < b.p
-    GROUP BY a.p, b.p, a.lb
-), ranked AS (
-    SELECT lb, share, row_number() OVER (PARTITION BY lb ORDER BY share) AS k,
+WITH ranked AS (
+    SELECT lb, CAST(landed / c AS DECIMAL(38, 18)) AS share,
+           row_number() OVER (PARTITION BY lb ORDER BY landed / c) AS k,
            count(*) OVER (PARTITION BY lb) AS pairs
-    FROM share
+    FROM co_left
 )
 SELECT lb, CAST(sum(share) / (count(*) + 20) AS DECIMAL(38, 18)) AS r
 FROM ranked WHERE k <= pairs * 4 // 5
@@ -198,17 +205,11 @@ WITH together AS (
     FROM co_gp a JOIN co_gp b ON a.gm = b.gm AND a.p < b.p
     WHERE a.p % $parts = $part
     GROUP BY ALL
-), left_together AS (  -- the games the pair left together, by lobby
-    SELECT a.p AS a, b.p AS b, a.lb, count(*) AS c,
-           count(*) FILTER (WHERE NOT (a.platform OR b.platform)) AS chosen_c,
-           count(*) FILTER (WHERE a.next = b.next AND NOT a.platform) AS moved
-    FROM co_move a JOIN co_move b ON a.gm = b.gm AND a.p < b.p
-    WHERE a.p % $parts = $part
-    GROUP BY ALL
-), moved AS (  -- each time, the lobby's carry-over (see the top)
+), moved AS (  -- each time the pair left one game together, the lobby's carry-over
     SELECT l.a, l.b, sum(l.moved) AS moved, sum(l.c * k.r) AS carried,
            sum(l.chosen_c * k.r) AS chosen_carried
-    FROM left_together l JOIN co_carry k USING (lb)
+    FROM co_left l JOIN co_carry k USING (lb)
+    WHERE l.a % $parts = $part
     GROUP BY ALL
 ), mine AS MATERIALIZED (  -- each pair with A's strata: joined first, never stratum x stratum
     SELECT t.a, t.b, t.games, t.chosen_games, t.chosen, wa.si, wa.u2, wa.q, wa.wg
