@@ -537,7 +537,7 @@ def game_checks(
     elif pool is not None:
         found.extend(pool.findings)
     elif game.format == Format.MATCH:
-        found += check_match(game, hands, rules, winner=events)
+        found += check_match(game, hands, rules, winner=events, expected=expected)
     files = damaged.get("game_events")
     if files and events and not game.running and len(found) > judged:
         # Some of its rows here and a file that could not be read, which may hold the rest:

@@ -193,6 +193,10 @@ def scores_note(
         return (f"{refused_words(refused)}. The chips above count the rules' chips of {them} "
                 "where the rules know them, and the record's, said so, where they do "
                 "not.")  # fmt: skip
+    if noun == "totals":  # the end and the winner are the rules' (``games.match``)
+        return (f"{refused_words(refused)}. These totals count {them} as recorded, as the "
+                "check of each recorded total does; the match's end and its winner are "
+                "judged by the points the rules charge, where they know them.")  # fmt: skip
     note = (
         f"{refused_words(refused)}. These {noun}, and the game's checks, count {them} as "
         "recorded"

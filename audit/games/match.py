@@ -5,10 +5,10 @@ the end at the target, the lowest total winning.
 wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-wins rule,
 ``match.running_total`` the running total (each hand's points added on).
 
-- ``results.score_after`` is each player's running total by the rules
-  (``match.running_total``: "the running total of the points they are charged in each
-  hand, from 0 at the start"): the sum of their recorded points (a wrong ``points`` is the
-  hand's own finding, not a cascade here). Every recorded total is compared with it, never
+- ``results.score_after`` is each player's running total (``match.running_total``: "the
+  running total of the points they are charged in each hand, from 0 at the start"),
+  checked as the sum of their recorded points (a wrong ``points`` is the hand's own
+  finding, not a cascade here). Every recorded total is compared with it, never
   with the last recorded total plus the hand's points, as the pool scores are
   (``audit.games.pool``): a platform that recorded one wrong total and then carried it
   forward is wrong on each later hand (``match.total``, each saying where the wrong total
@@ -18,9 +18,15 @@ wins." The preset's ``match.target`` is the total, ``match.winner`` the lowest-w
   without a player's results row (its own ``score.outcome``) leaves their total unknown:
   their next recorded total is taken as it stands, not judged, since it holds the points
   of the hand no row records, and the total goes on from it.
-- The match ends after the hand in which some total by the rules reaches the target: a
+- The match's end and its winner rest on the totals by the rules: each hand's points as
+  the rules charge them (``expected``, from the hands' replay; the recorded points where
+  it is not given or the rules cannot say: ``records.verdict_points``, as a pool's running
+  score). The match ends after the hand in which some such total reaches the target: a
   hand dealt after it is ``match.end`` (once); a finished game (``ended_at`` set) where no
-  total reached the target is ``match.end`` too.
+  total reached the target is ``match.end`` too, naming the hands whose recorded points
+  the rules do not give where they make the difference (a blind tester's loser charged 80
+  for 8 ended a match at 252 that by the rules stood at 207: one ``score.points`` said
+  nothing of the match).
 - A finished match has one ``game_won`` game event naming a player with the lowest total
   by the rules (a tie: any of the lowest), else ``match.winner`` (the right winner's row
   written again: one ``match.winner`` on the repeat). A running match is
@@ -35,16 +41,24 @@ from __future__ import annotations
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.records import Game, Hand, named_winners, won_again
+from audit.records import Game, Hand, RulesSay, named_winners, verdict_points, won_again
 from audit.rules.ruleset import Ruleset
 
 
 class _MatchCheck:
-    def __init__(self, game: Game, hands: list[Hand], rules: Ruleset) -> None:
+    def __init__(
+        self, game: Game, hands: list[Hand], rules: Ruleset, expected: RulesSay | None
+    ) -> None:
         self.game, self.hands, self.rules = game, hands, rules
+        self.expected = expected or {}
         self.target = rules.match_target
         self.totals: dict[str, int] = {}
-        """Each player's running total by the rules."""
+        """Each player's running total by the rules' points (the end and the winner)."""
+        self.tallies: dict[str, int] = {}
+        """Each player's recorded points added up (what a recorded total is checked by)."""
+        self.differs: dict[str, list[str]] = {}
+        """Per player, the hands whose recorded points the rules do not give ("hand 6: 80
+        recorded, 8 by the rules")."""
         self.kept: dict[str, int] = {}
         """Each player's running total as recorded."""
         self.wrong_since: dict[str, str] = {}
@@ -59,14 +73,14 @@ class _MatchCheck:
 
     def run(self, *, winner: bool) -> list[Finding]:
         ended_after: Hand | None = None
-        reported = False
+        reported, why = False, ""
         for hand in self.hands:
             if ended_after is not None and not reported:
                 reported = True
                 self.add(
                     "match.end", "match.target",
                     f"Hand {hand.hand_no} was dealt after the match had ended: a total reached "
-                    f"{self.target} after hand {ended_after.hand_no}.",
+                    f"{self.target} after hand {ended_after.hand_no}{why}.",
                     hand_id=hand.hand_id, expected=f"no hand after hand {ended_after.hand_no}",
                     recorded=f"hand {hand.hand_no}",
                 )  # fmt: skip
@@ -76,7 +90,7 @@ class _MatchCheck:
                 and self.target is not None
                 and any(self.totals.get(p, 0) >= self.target for p in hand.seats)
             ):
-                ended_after = hand
+                ended_after, why = hand, self._by_rules(self.target, reached=True)
         if self.hands and not self.game.running:
             self.end(winner=winner)
         return self.out
@@ -88,15 +102,21 @@ class _MatchCheck:
             if result is None:  # the hand's own finding (score.outcome)
                 self.unknown.add(player)
                 continue
-            before, kept = self.totals.get(player, 0), self.kept.get(player, 0)
+            before, kept = self.tallies.get(player, 0), self.kept.get(player, 0)
             expected = before + result.points
             recorded = result.score_after
+            points = verdict_points(hand, result, self.expected.get(hand.hand_id, {}))
             # After a hand without the player's row their total goes on from this recorded
             # one, unjudged: it holds that hand's points, which no row says.
             if player in self.unknown and recorded is not None:
                 self.unknown.discard(player)
+                self.totals[player] = recorded
                 self.keep(player, recorded, recorded, hand.hand_no)
                 continue
+            self.totals[player] = self.totals.get(player, 0) + points
+            if points != result.points:
+                self.differs.setdefault(player, []).append(
+                    f"hand {hand.hand_no}: {result.points} recorded, {points} by the rules")
             self.unknown.discard(player)
             if hand.quarantine is None and recorded != expected:
                 shown = "missing" if recorded is None else f"recorded as {recorded}"
@@ -115,7 +135,7 @@ class _MatchCheck:
 
     def keep(self, player: str, rules_total: int, recorded: int, hand_no: int) -> None:
         """Note both running totals of ``player``, and where the record left the rules'."""
-        self.totals[player], self.kept[player] = rules_total, recorded
+        self.tallies[player], self.kept[player] = rules_total, recorded
         if recorded == rules_total:
             self.wrong_since.pop(player, None)
         elif player not in self.wrong_since:
@@ -131,7 +151,8 @@ class _MatchCheck:
             self.add(
                 "match.end", "match.target",
                 f"Match {self.game.game_id} ended after hand {last.hand_no} with the highest "
-                f"total at {highest}, below the {self.target} that ends a match.",
+                f"total at {highest}, below the {self.target} that ends a match"
+                f"{self._by_rules(self.target, reached=False)}.",
                 hand_id=last.hand_id, expected=f"a total of {self.target}",
                 recorded=f"highest total {highest}",
             )  # fmt: skip
@@ -163,15 +184,36 @@ class _MatchCheck:
         )  # fmt: skip
 
 
+    def _by_rules(self, target: int, *, reached: bool) -> str:
+        """Words for the totals that reach ``target`` by the rules' points and not by the
+        recorded ones (``reached``), or the other way round: whose, and the hands that make
+        the difference."""
+        over = [p for p in sorted(self.differs)
+                if (self.totals.get(p, 0) >= target) == reached
+                and (self.tallies.get(p, 0) >= target) != reached]  # fmt: skip
+        if not over:
+            return ""
+        return " by the rules' points; by the recorded points " + "; ".join(
+            f"{p} has {self.tallies[p]} ({', '.join(self.differs[p])})" for p in over
+        )
+
+
 def _order(item: tuple[str, int]) -> tuple[int, str]:
     return item[1], item[0]
 
 
 def check_match(
-    game: Game, hands: list[Hand], rules: Ruleset, *, winner: bool = True
+    game: Game,
+    hands: list[Hand],
+    rules: Ruleset,
+    *,
+    winner: bool = True,
+    expected: RulesSay | None = None,
 ) -> list[Finding]:
     """The match findings of one ``match`` game: ``hands`` in hand_no order; the winner is
-    checked only when ``winner`` (the game_events table, where it is named, exists)."""
+    checked only when ``winner`` (the game_events table, where it is named, exists);
+    ``expected`` the rules' points of each hand from its replay (without it, the recorded
+    points; see the module doc)."""
     if game.format != "match":
         return []
-    return _MatchCheck(game, hands, rules).run(winner=winner)
+    return _MatchCheck(game, hands, rules, expected).run(winner=winner)

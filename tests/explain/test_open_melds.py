@@ -252,8 +252,9 @@ def test_a_match_counting_points_the_rules_refuse_is_not_said_to_agree_002() -> 
     assert view.scores is not None
     assert view.scores.notes[-1].text == (
         "Hand 3's recorded points are not the rules' (by the rules P2 is charged 53 points, "
-        "not the 63 recorded: see that hand's findings). These totals, and the game's "
-        "checks, count it as recorded."
+        "not the 63 recorded: see that hand's findings). These totals count it as "
+        "recorded, as the check of each recorded total does; the match's end and its winner "
+        "are judged by the points the rules charge, where they know them."
     )
     text = " ".join(render_game_text(view, width=200).replace("\u2502", " ").split())
     assert "agrees with the rules" not in text

@@ -5,6 +5,7 @@ when somebody reaches 250. A low score is a good score." and "The lowest total w
 from __future__ import annotations
 
 from decimal import Decimal
+from types import SimpleNamespace
 
 from audit.findings import Finding
 from audit.games.match import check_match
@@ -130,6 +131,54 @@ def test_a_match_does_not_end_before_somebody_reaches_250() -> None:
     assert keys(found)[0] == ("match.end", "M1-02", None)
     running = check_match(game(winner=None, running=True), hands, RULES)
     assert running == []  # a match still running is judged on its hands so far
+
+
+def said(points: dict[str, int], won: str) -> dict[str, SimpleNamespace]:
+    """What the rules give each player of a hand (``records.RulesPoints``)."""
+    return {p: SimpleNamespace(outcome="won" if p == won else "lost", points=n, value=None)
+            for p, n in points.items()}  # fmt: skip
+
+
+def test_match_target_an_overcharge_that_ends_the_match_is_judged_by_the_rules_points() -> None:
+    """002_be7776aa8b349efa.txt (`match.target`: "The match ends when somebody reaches
+    250."): A is recorded as charged 90 in hand 3, so 250 recorded, where the rules charge
+    80: by the rules A stands at 240 and nobody has reached 250, so the match should not
+    have ended. The hand's `score.points` is its own; the match's end is the match's
+    finding, naming the hand (a blind tester's loser charged 80 for 8 ended a match at 252
+    that stood at 207: one `score.points` said nothing of the match)."""
+    hands = match()
+    hands[2] = hand(3, "C", {"A": 90, "B": 80}, {"A": 250, "B": 120, "C": 60})
+    expected = {h.hand_id: said({r.player: r.points for r in h.results},
+                                next(r.player for r in h.results if r.outcome == "won"))
+                for h in hands[:2]}  # fmt: skip
+    expected["M1-03"] = said({"A": 80, "B": 80, "C": 0}, "C")
+    ended = game(winner="C")
+    found = check_match(ended, hands, RULES, expected=expected)
+    assert keys(found) == [("match.end", "M1-03", None)]
+    assert found[0].message == (
+        "Match M1 ended after hand 3 with the highest total at 240, below the 250 that ends "
+        "a match by the rules' points; by the recorded points A has 250 (hand 3: 90 "
+        "recorded, 80 by the rules)."
+    )
+    # Without the rules' points (no replay), the recorded points decide, as before.
+    assert check_match(ended, hands, RULES) == []
+
+
+def test_match_target_an_undercharge_that_plays_on_is_judged_by_the_rules_points() -> None:
+    """002_be7776aa8b349efa.txt (`match.target`): A is recorded as charged 80 in hand 3
+    (240) where the rules charge 90 (250): by the rules the match ended after hand 3, so
+    hand 4 is `match.end`, saying the recorded points kept it going."""
+    hands = match(h3={"A": 240})
+    hands[2] = hand(3, "A", {"A": 80, "B": 80, "C": 80}, {"A": 240, "B": 120, "C": 140})
+    hands.append(hand(4, "B", {"A": 5, "C": 5}, {"A": 245, "B": 120, "C": 145}))
+    expected = {"M1-03": said({"A": 90, "B": 80, "C": 80}, "A")}
+    found = check_match(game(), hands, RULES, expected=expected)
+    assert keys(found)[0] == ("match.end", "M1-04", None)
+    assert found[0].message == (
+        "Hand 4 was dealt after the match had ended: a total reached 250 after hand 3 by "
+        "the rules' points; by the recorded points A has 240 (hand 3: 80 recorded, 90 by "
+        "the rules)."
+    )
 
 
 def test_the_lowest_total_wins() -> None:
