@@ -78,7 +78,8 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
         if other is not None:
             return other
     if want.score is None:  # open melds' words mark each joker already
-        return "", want.rule_key
+        held_otherwise = _held_valued_otherwise(want, row, seat, replay)
+        return held_otherwise or ("", want.rule_key)
     # jokers set aside in a group of their own count 0 as well: charged their face value,
     # they are the ones at stake (a blind tester's 13-card 9H shown alone cited the rule
     # that makes 9H a joker, as a 21-card joker completing a group does)
@@ -337,8 +338,28 @@ def _valued_otherwise(want: Expected, row: Result, replay: HandReplay
         return None
     cards = [c for c in score.counted if not jokers.is_joker(c)]
     base = score.raw - sum(rules.card_points[RANK_OF[c]] for c in cards)  # the jokers' part
+    return _otherwise_words(cards, base, score.cap, row, rules)
+
+
+def _held_valued_otherwise(want: Expected, row: Result, seat: Seat, replay: HandReplay
+                           ) -> tuple[str, str] | None:  # fmt: skip
+    """``_valued_otherwise`` for an open-melds loser, charged every card held (jokers 0,
+    at most ``points.cap``): no arrangement, so no ``Score``."""
+    if want.rule_key not in ("points.card_points", "points.cap"):
+        return None  # the flat charge of a player who never laid a meld, a drop's
+    rules, jokers = replay.rules, replay.jokers
+    cards = [c for c in seat.cards if c != JOKER and not jokers.is_joker(c)]
+    table = rules.points_table(jokers.codes)
+    base = sum(table[c] for c in seat.cards if c == JOKER or jokers.is_joker(c))
+    return _otherwise_words(cards, base, rules.cap, row, rules)
+
+
+def _otherwise_words(cards: list[int], base: int, cap: int, row: Result, rules: Ruleset
+                     ) -> tuple[str, str] | None:  # fmt: skip
+    """The words of ``_valued_otherwise``: ``cards`` (the jokers left out, worth ``base``
+    together) valued by another table to the ``row.points`` charged, at most ``cap``."""
     for table in _other_values(rules):
-        if min(base + sum(table[RANK_OF[c]] for c in cards), score.cap) != row.points:
+        if min(base + sum(table[RANK_OF[c]] for c in cards), cap) != row.points:
             continue
         ranks: dict[int, list[int]] = {}
         for c in cards:
@@ -363,9 +384,12 @@ def _worth(cards: list[int], points: int) -> str:
 
 
 def _other_values(rules: Ruleset) -> list[tuple[int, ...]]:
-    """The card values of the shipped presets that differ from ``rules``' (each once):
-    the readings a platform's record may have taken of ``points.card_points``."""
+    """The card values of the shipped presets that differ from ``rules``' (each once), then
+    ``rules``' own with the ace at 1: the readings a platform's record may have taken of
+    ``points.card_points`` (002_'s "An ace sits at either end of a run: 10 points high, 1
+    low": a blind tester's held aces charged 1 each were said only to count 10)."""
     tables = dict.fromkeys(load_preset(p).card_points for p in preset_ids())
+    tables[(*rules.card_points[:1], 1, *rules.card_points[2:])] = None
     return [t for t in tables if t != rules.card_points]
 
 

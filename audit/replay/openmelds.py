@@ -580,7 +580,7 @@ class OpenHandReplay:
                 "them without a joker.",
                 e,
                 expected=f"{rules.min_runs} sequences, {rules.min_pure_runs} pure",
-                recorded=f"{runs} sequences, {pure} pure",
+                recorded=f"{runs} sequence{'s' if runs != 1 else ''}, {pure} pure",
             )
         self._out(seat, e)
 

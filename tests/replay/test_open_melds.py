@@ -508,6 +508,11 @@ def test_a_held_ace_counts_10() -> None:
         ("score.points", "59", "50")
     ]
     assert audit.findings[0].rule.startswith("points.card_points: ")
+    # the 50 is the hand with the ace at 1 (002_'s "1 low"), and the words say so: a
+    # blind tester's support agent could not tell the player where the number came from
+    assert audit.findings[0].message.endswith(
+        "; AH counts 10 (points.card_points), where the 50 charged counts it 1."
+    )
 
 
 def test_the_first_player_out_wins_the_hand() -> None:
