@@ -251,7 +251,8 @@ def _load(con: duckdb.DuckDBPyConnection, shoes: str) -> Night:
 
 
 _WRONG = "a shoe of the wrong length, or a game the rules cannot seat"
-_NOT_ITS_CARDS = "not exactly its game's cards (deck.composition), or no rules for its game"
+_NOT_ITS_CARDS = ("not exactly its game's cards (deck.composition, or a shoe for fewer players "
+                  "than its game began with: replay.deal.shoe_spec), or no rules for its game")
 
 
 class _Building:

@@ -66,6 +66,31 @@ def test_deal_shoes_a_pool_game_keeps_its_shoe_after_a_player_is_eliminated() ->
     ]  # one fault, one finding: the shoe is the games row's
 
 
+def test_deal_shoes_a_table_down_to_two_may_deal_the_two_players_shoe_000() -> None:
+    """000_1729c72ad4c1f885.txt (`deal.shoes`): "A game of 10 Cards Rummy between 2
+    players is played with 1 Deck of Cards (52+1 Cards)". A standard-10 pool game of
+    three, two decks and two jokers, down to two players: a hand dealt from one deck and
+    one joker is the rules' shoe for its players, no finding (a blind tester's tables had
+    a critical deck.composition at every such hand); the game's two decks are no finding
+    either (schemas/README.md, "Which shoe"); a 53-card shoe missing a card still is, and
+    so is one deck at the game's first hand of three."""
+    rules = load_preset("standard-10")
+
+    def ten(no: int, seats: list[str], cards: list[int]) -> Hand:
+        n = len(seats)
+        return Hand(f"G1-{no:02d}", "G1", no, seats, cards, cards[10 * n], cards[10 * n + 1],
+                    [], [])  # fmt: skip
+
+    ten_game = replace(game(2, 2), ruleset="standard-10", cards_per_hand=10)
+    two = ["A", "B"]
+    assert deck_findings(HandReplay(ten(3, two, shoe(1, 1, 8)), ten_game, rules, 3)) == []
+    assert deck_findings(HandReplay(ten(3, two, shoe(2, 2, 8)), ten_game, rules, 3)) == []
+    short = shoe(1, 1, 9)
+    short.remove(5)
+    assert deck_findings(HandReplay(ten(3, two, short), ten_game, rules, 3))
+    assert deck_findings(HandReplay(ten(1, ["A", "B", "C"], shoe(1, 1, 8)), ten_game, rules, 3))
+
+
 def test_deal_shoes_a_game_started_small_may_not_use_the_large_shoe() -> None:
     """Three players from the first hand: the three-deck shoe is a finding on every hand;
     when players left, the finding names the table the game started with."""
