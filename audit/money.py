@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 PAISA = Decimal("0.01")
 
@@ -15,6 +15,30 @@ def money(value: Decimal) -> Decimal:
     (Decimal('3.83'), Decimal('-12.35'))
     """
     return value.quantize(PAISA, rounding=ROUND_HALF_UP)
+
+
+_WAYS = ((ROUND_FLOOR, "down"), (ROUND_HALF_EVEN, "half to even"), (ROUND_HALF_DOWN, "half down"))
+"""Ways to the paisa other than money.md's half up that a platform's code may take."""
+
+
+def rounded_otherwise(exact: Decimal, recorded: Decimal | None) -> str:
+    """Words for an amount ``recorded`` that is ``exact`` (unrounded) rounded to the paisa
+    another way than half up; empty where it is not (a blind tester's 51 points at 0.1250,
+    6.375, paid 6.37: the finding gave the two amounts alone).
+
+    >>> rounded_otherwise(Decimal("-6.375"), Decimal("-6.37"))
+    '; 6.375 rounds half up to 6.38 (money.md), and the record rounds it down'
+    >>> rounded_otherwise(Decimal("-6.375"), Decimal("-6.36"))
+    ''
+    """
+    if recorded is None or money(exact) == recorded:
+        return ""
+    size = abs(exact)
+    for way, words in _WAYS:
+        if size.quantize(PAISA, rounding=way) == abs(recorded) and (recorded < 0) == (exact < 0):
+            return (f"; {size.normalize():f} rounds half up to {money(size)} (money.md), and "
+                    f"the record rounds it {words}")  # fmt: skip
+    return ""
 
 
 def rake(amount: Decimal, pct: Decimal, rounding: str = ROUND_HALF_UP) -> Decimal:

@@ -191,7 +191,8 @@ def candidates(
     money_found = bool(checks & {"score.amount", "ledger.balance", "pool.split"})
     if game.format == Format.POINTS and game.point_value is not None and money_found:
         value = implied_point_value(out)
-        if value is not None and value != game.point_value:
+        if value is not None and value != game.point_value and not _rounded_otherwise(
+                _loser_rows(out), game.point_value):  # fmt: skip
             yield "point_value", value
     if money_found:
         pct = implied_rake(out)
@@ -214,6 +215,29 @@ def implied_point_value(out: Audited) -> Decimal | None:
     points charged less their net value points (21 and 27 cards), from the loser with the
     most, to the column's four decimals: the roundest value near it (``roundest``) that
     gives every loser's recorded amount; ``None`` where none does."""
+    rows = _loser_rows(out)
+    if len(rows) < _EVIDENCE:
+        return None
+    units, paid = max(rows)
+    guess = (paid / units).quantize(_FOUR, rounding=ROUND_HALF_UP)
+    return roundest(guess, _FOUR, lambda value: value > 0 and all(
+        money(units * value) == paid for units, paid in rows))  # fmt: skip
+
+
+def _rounded_otherwise(rows: list[tuple[int, Decimal]], value: Decimal) -> bool:
+    """Whether the games row's point value gives every loser's amount (``_loser_rows``)
+    rounded to the paisa another way than money.md's half up: then each amount's rounding
+    is its own fault (``score.amount`` at each), not the row's value (a blind tester's
+    51 points at 0.1250 settled at 6.37, rounded down for 6.38, read as "settles at 0.1249
+    a point" over the whole game, its hands said to agree)."""
+    return bool(rows) and any(
+        all((units * value).quantize(_TWO, rounding=way) == paid for units, paid in rows)
+        for way in _OTHER_ROUNDING
+    )
+
+
+def _loser_rows(out: Audited) -> list[tuple[int, Decimal]]:
+    """Each loser's (points charged less their net value points, what they paid)."""
     rows: list[tuple[int, Decimal]] = []
     for item in out.hands:
         if item.audit is None:
@@ -225,12 +249,7 @@ def implied_point_value(out: Audited) -> Decimal | None:
             net = said.value.net if said is not None and said.value is not None else 0
             if row.points - net > 0:
                 rows.append((row.points - net, -row.amount))
-    if len(rows) < _EVIDENCE:
-        return None
-    units, paid = max(rows)
-    guess = (paid / units).quantize(_FOUR, rounding=ROUND_HALF_UP)
-    return roundest(guess, _FOUR, lambda value: value > 0 and all(
-        money(units * value) == paid for units, paid in rows))  # fmt: skip
+    return rows
 
 
 def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:

@@ -13,7 +13,7 @@ from typing import Final
 
 from audit.findings import Finding, Severity, finding
 from audit.logs.clock import clock_finding
-from audit.money import money, points_settlement
+from audit.money import money, points_settlement, rounded_otherwise
 from audit.records import (
     FORMAT_NAMES,
     Game,
@@ -710,8 +710,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
         return []  # a verdict the rules refuse: its own finding (money_unsettled)
     # Keyed by the row's place, not the player: a player recorded twice (a score.outcome
     # finding already) has each row checked, and both rows pay into the winner's sum.
-    points: dict[str, int] = {}
-    values: dict[str, int] = {}
+    points, values = dict[str, int](), dict[str, int]()
     winners: list[str] = []
     # A row of a player not dealt in is its own score.outcome and settles no money
     # (records.dealt_in): its loss is no one's to win (a blind tester: the winner's right
@@ -773,7 +772,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             if valued:  # as a dropper: out of the value cards' settlement (a blind tester)
                 why += (", and a player who declares wrongly neither pays nor receives for"
                         " value cards")
-        else:
+        else:  # and an amount rounded another way than half up says so (money.md)
             why = f"lost {points[str(i)]} points{value} at {point_value} a point"
         out.append(
             finding(
@@ -784,7 +783,9 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
                 expected=want,
                 recorded=row.amount,
                 message=f"{row.player} {why}, so the amount should be {want}, but the "
-                f"record shows {row.amount}.",
+                f"record shows {row.amount}" + ("" if share or lost != "lost" else
+                                                rounded_otherwise(-points[str(i)] * point_value,
+                                                                  row.amount)) + ".",
                 # practice chips: no real money moved, as the ledger's (schemas/money.md)
                 severity=Severity.INFO if game.chip_type == "practice" else None,
                 # With value cards the amount is points.value_cards' settlement (its text

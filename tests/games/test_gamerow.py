@@ -292,6 +292,37 @@ def test_games_rake_pct_rounded_up_at_every_pot_is_each_pots_fault_not_another_r
     assert not any("takes a rake of" in f.message for f in unit.findings)
 
 
+def test_games_point_value_amounts_rounded_down_are_each_amounts_fault_not_another_value(
+) -> None:
+    """schemas/money.md, "Numbers and rounding" (amounts half up to the paisa) and
+    docs/replay.md, "The games row read otherwise": a game at 0.1250 a point, no rake,
+    whose amounts are rounded down: 77 points cost 9.625, paid 9.62 (9.63 is due) in hands
+    2 and 3, which 0.1249 half up also gives, as it gives hand 1's 5.00 for 40. The row's
+    value is right and the rounding wrong: each loser's score.amount, saying the rounding,
+    not "every amount settles at 0.1249 a point" with every hand verified (a blind
+    tester)."""
+    over = {"point_value": "0.1250", "rake_pct": "0.00"}
+    game, first = scenario(**base(**over, results={
+        "P1": ("won", 0, "5.00"), "P2": ("lost", 40, "-5.00")}))  # fmt: skip
+    later = [scenario(**longer(**over, hand_id=hand, results={
+        "P1": ("won", 0, "9.62"), "P2": ("lost", 77, "-9.62")}))[1] for hand in ("H2", "H3")]
+    assert money(77 * Decimal("0.1249")) == Decimal("9.62")
+    hands = [first, *(replace(h, hand_no=n) for n, h in enumerate(later, start=2))]
+    game.ledger = [LedgerRow(r.player, "points_settlement", r.amount)
+                   for h in hands for r in h.results if r.amount is not None]
+    unit = audit_unit(GameUnit(game.game_id, game, hands))
+    found = [f for h in unit.hands if h.audit is not None for f in h.audit.findings]
+    assert [(f.check, f.hand_id, f.player_id, f.expected, f.recorded) for f in found
+            if f.player_id == "P2"] == [
+        ("score.amount", "H2", "P2", "-9.63", "-9.62"),
+        ("score.amount", "H3", "P2", "-9.63", "-9.62")]  # fmt: skip
+    assert found[0].message.startswith(
+        "P2 lost 77 points at 0.1250 a point, so the amount should be -9.63, but the record "
+        "shows -9.62; 9.625 rounds half up to 9.63 (money.md), and the record rounds it down"
+    )
+    assert not any("settles at" in f.message for f in unit.findings)
+
+
 def test_games_ruleset_naming_the_other_preset_is_one_deck_composition(
     logs: Path, tmp_path: Path
 ) -> None:
