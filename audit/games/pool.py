@@ -43,12 +43,9 @@ Readings chosen where 000_ allows two:
 - A player still in by the rules after a hand who is not dealt into the next one, with no
   elimination recorded, is one finding (``pool.rebuy`` when they had just rebought: their
   entry was taken for a seat not given), and out from then on.
-- A player who leaves the game (a ``drop`` with reason ``left`` in a hand, dealt into no
-  later hand: audit/games/leaving.py) is out after that hand at any score, with no
-  finding: not among the players still in (the winner, a rebuy's players and highest
-  score, the split criteria and shares). An ``eliminated`` row for them after that hand
-  records it at any score, its score checked as any such row's. The seeds are silent on
-  leaving a pool game: this is the audit's reading of the contract's ``left`` reason.
+- A player who leaves the game (audit/games/leaving.py, the audit's reading) is out after
+  that hand at any score, with no finding; an ``eliminated`` row for them after it records
+  it at any score, its score checked as any such row's.
 """
 
 from __future__ import annotations
@@ -63,6 +60,7 @@ from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
+from audit.games.poolwords import kept_in as _kept_in
 from audit.games.poolwords import out_rule as _out_rule
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import under as _under
@@ -191,6 +189,8 @@ class _PoolCheck:
             if named != active and told is not None and folded(told, named, active[0]):
                 # that verdict alone: its words say it (poolverdict)
                 self.out = fold(self.out, told, last.hand_id, active[0])
+            elif named != active and (k := _kept_in(self.out, named, active[0], self.over, last)):
+                self.out = k  # their missed elimination's words say it (poolwords)
             elif named != active:
                 self.add(
                     "pool.winner", "elimination_score",

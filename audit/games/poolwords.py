@@ -300,3 +300,25 @@ def ended_early(
             f = replace(f, message=f.message + ended_by(also, winner, active, paid, prize))
         out.append(f)
     return out
+
+
+
+def kept_in(found: list[Finding], named: Sequence[str | None], winner: str, over: int | None,
+            last: Hand) -> list[Finding] | None:  # fmt: skip
+    """``found`` with the one finding that the recorded winner (``named``) was out by the
+    rules with no elimination recorded (its ``pool.elimination``) saying that this left
+    ``winner`` the last player in (after hand ``over``, where the record dealt on to the
+    ``last`` hand), and whom the record named: the wrong winner is that fault's, not a
+    second ``pool.winner`` (a blind tester: one elimination missed was three findings, where
+    one refused was one); None where there is no such finding."""
+    missed = [f for f in found if f.check == "pool.elimination" and f.player_id in named
+              and f.expected == "eliminated" and f.recorded is None]  # fmt: skip
+    refused = any(f.check == "pool.elimination" and f.recorded == "eliminated" for f in found)
+    if len(named) != 1 or len(missed) != 1 or refused:  # the winner rests on that one alone
+        return None
+    then = (f" after hand {over}: by the rules {winner} won the game then, but the record "
+            f"dealt on to hand {last.hand_no} and names {named[0]} the winner." if over else
+            f": by the rules {winner} won the game, but the record names {named[0]} the "
+            "winner.")  # fmt: skip
+    words = f" That left {winner} the last player in{then}"
+    return [replace(f, message=f.message + words) if f is missed[0] else f for f in found]

@@ -654,29 +654,31 @@ def test_pool_elimination_a_player_kept_in_past_the_score_ends_the_game_there_00
     """`pool_101.elimination_score` (000_, 101 Pool: a player whose score reaches 101 is out;
     the game ends when one player is left). B reaches 110 after hand 2 with no eliminated row;
     the record deals hand 3, puts A out at 101 and names B the winner. By the rules the game
-    ended after hand 2, A the last player left: the missed elimination and the wrong winner
-    are the two findings, hand 3 is not judged, and the ledger is judged against A (a blind
-    tester: the prize paid to B was said to agree, the one paid to A called wrong, twice
-    critical): A's prize paid to B is one finding on B, naming A."""
+    ended after hand 2, A the last player left: the missed elimination is the one finding
+    of the pool's, its words saying A won and the record named B (a blind tester: one
+    elimination missed was three findings, where one refused was one); hand 3 is not
+    judged, and the ledger is judged against A (a blind tester: the prize paid to B was
+    said to agree, the one paid to A called wrong, twice critical): A's prize paid to B is
+    one finding on B, naming A, the money's own."""
     points = [{"A": 0, "B": 60}, {"A": 0, "B": 50}, {"A": 101, "B": 0}]
     events = [ev(3, "A", "eliminated", 101), ev(3, "B", "game_won")]
     to_b = [*LEDGER[:2], ("B", "prize", "180.00"), (None, "rake", "20.00")]
     game, hands = pool_game(points, events, to_b, ended=True)
     found = game_checks(game, hands, RULES)
     assert sorted((f.check, f.player_id) for f in found) == [
-        ("ledger.balance", "B"), ("pool.elimination", "B"), ("pool.winner", "A"),
+        ("ledger.balance", "B"), ("pool.elimination", "B"),
     ]  # fmt: skip
     (paid,) = [f for f in found if f.check == "ledger.balance"]
     assert (paid.expected, paid.recorded) == ("A", "B")
-    (winner,) = [f for f in found if f.check == "pool.winner"]
-    assert winner.message == (
-        "A is the last player left in game g1 (after hand 2; the record dealt on to hand 3), "
-        "but the game is recorded as won by B."
+    (missed,) = [f for f in found if f.check == "pool.elimination"]
+    assert missed.message.endswith(
+        "but no elimination was recorded. That left A the last player in after hand 2: by "
+        "the rules A won the game then, but the record dealt on to hand 3 and names B the "
+        "winner."
     )
     assert judge_pool(game, hands, RULES).winner == "A"
     game, hands = pool_game(points, events, LEDGER, ended=True)  # the prize paid to A
-    assert sorted(f.check for f in game_checks(game, hands, RULES)) == [
-        "pool.elimination", "pool.winner"]
+    assert sorted(f.check for f in game_checks(game, hands, RULES)) == ["pool.elimination"]
 
 
 def test_game_unchecked_a_pool_games_rows_in_part_and_a_game_events_file_unread_000() -> None:
