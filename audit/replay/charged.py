@@ -74,7 +74,7 @@ def charged_words(want: Expected, row: Result, seat: Seat, replay: HandReplay) -
         return (f": {_why_wild(replay)}{': ' + said if said else ''}; the {row.points} charged "
                 f"counts {_ranks(replay)} as plain cards"), WILD_RANK_KEY  # fmt: skip
     for other in (_joker_as_plain(want, row, seat, replay), _as_preset(want, row, seat, replay),
-                  _valued_otherwise(want, row, replay)):  # fmt: skip
+                  _valued_otherwise(want, row, replay), _first_hand_cap(want, row, replay)):
         if other is not None:
             return other
     if want.score is None:  # open melds' words mark each joker already
@@ -339,6 +339,19 @@ def _valued_otherwise(want: Expected, row: Result, replay: HandReplay
     cards = [c for c in score.counted if not jokers.is_joker(c)]
     base = score.raw - sum(rules.card_points[RANK_OF[c]] for c in cards)  # the jokers' part
     return _otherwise_words(cards, base, score.cap, row, rules)
+
+
+def _first_hand_cap(want: Expected, row: Result, replay: HandReplay) -> tuple[str, str] | None:
+    """Where a loser who had had a turn is charged ``points.cap`` and the record charged
+    the first hand show's cap instead (for a player who had not yet had one), the words
+    say so (a blind tester read "charged the cap of 80" beside the 40 recorded with no word
+    on why 40 was not theirs)."""
+    first = replay.rules.first_hand_show_cap
+    if want.rule_key != "points.cap" or row.points != first or (want.points or 0) <= first:
+        return None
+    return (f"; the {first} charged is the cap of a first hand show "
+            "(points.first_hand_show_cap), for a player who had not yet had a turn when the "
+            "declaration came, and they had had one"), want.rule_key
 
 
 def _held_valued_otherwise(want: Expected, row: Result, seat: Seat, replay: HandReplay

@@ -524,6 +524,31 @@ def test_the_first_hand_show_cap_only_spares_players_without_a_turn_000() -> Non
     assert audit(*scenario(**kw)) == [("score.points", "P3", None)]  # the money in its words
 
 
+def test_the_first_hand_show_cap_charged_to_a_player_who_had_a_turn_says_so_000() -> None:
+    """`points.first_hand_show_cap` (000_: 'Point calculations for players who have not yet
+    played their first turn will be actual calculated points of melds or 40 points whichever
+    is lower') and `points.cap`: P2 played a turn and holds 95 points, so pays the cap of
+    80; the record charges 40, the first hand show's cap. The finding says why 40 is not
+    P2's (a blind tester read "charged the cap of 80" beside the 40 with no word on it)."""
+    p2 = "AH 2C 3D 4C 5H 6D 7C 9D 9H TH JD QS KH"
+    kw = base(
+        seats={"P2": p2, "P1": P1, "P3": P2},
+        stock="2S JK 6H",
+        events=["P2 draw_stock 2S", "P2 discard 2S", "P1 draw_stock JK", DECLARE,
+                f"P2 show: {p2}", f"P3 show: {P2}"],
+        results={"P2": ("lost", 40, "-40.00"), "P1": ("won", 0, "72.00"),
+                 "P3": ("lost", 40, "-40.00")},
+    )  # fmt: skip
+    game, hand = scenario(**kw)
+    found = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+             if f.check == "score.points"]  # fmt: skip
+    assert [(f.player_id, f.expected, f.recorded) for f in found] == [("P2", "80", "40")]
+    assert "; the 40 charged is the cap of a first hand show (points.first_hand_show_cap), " \
+        "for a player who had not yet had a turn when the declaration came, and they had had " \
+        "one" in found[0].message
+    assert found[0].rule.startswith("points.cap: ")
+
+
 def test_a_joker_a_player_discarded_may_not_be_taken_from_the_pile() -> None:
     """`draws.joker_from_discard` = open_card_only: P1 takes the joker P2 discarded."""
     kw = base(
