@@ -637,7 +637,8 @@ def deals_table(
                 totals=tuple(_total(p, by_rules, recorded, unknown, rules) for p in players),
                 events=((EventLine(deal.why),) if deal.why else ())
                 + _left_line(leaving.get(hand.hand_no, ()), "deal")
-                + tuple(_event_line(e, said) for e in events.get(hand.hand_no, [])),
+                + tuple(_event_line(e, said) for e in events.get(hand.hand_no, []))
+                + _tied(number, len(unit.hands), game, by_rules if rules else recorded),
             )
         )
     if rules is None:
@@ -659,6 +660,21 @@ def deals_table(
         rules=_rules(rules, ["deals.chips", "deals.tie"]) + ((LEAVING,) if leaving else ()),
         notes=_orphan_events(unit, said, events),
     )
+
+
+def _tied(number: int, dealt: int, game: Game, totals: Mapping[str, Decimal]
+          ) -> tuple[EventLine, ...]:  # fmt: skip
+    """After a deal from the game's ``deals_count`` on, where the lead is tied and another
+    deal follows: the line that says why it does (``deals.tie``: a blind tester's table
+    showed 0 to 0 after the last of two deals, a third deal, and no word of the tie)."""
+    if game.deals_count is None or number < game.deals_count or number >= dealt or not totals:
+        return ()
+    lead = max(totals.values())
+    tied = sorted(p for p, chips in totals.items() if chips == lead)
+    if len(tied) < 2:
+        return ()
+    return (EventLine(f"{and_words(tied)} tied at the lead after deal {number} of the game's "
+                      f"{game.deals_count}: one more deal (deals.tie)"),)  # fmt: skip
 
 
 def _total(

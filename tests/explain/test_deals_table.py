@@ -177,3 +177,21 @@ def test_deals_chips_table_a_winner_who_took_what_a_wrong_loser_gave_is_that_los
     ]
     assert [e.text for e in view.scores.rows[1].events] == ["P1 wins the game"]
     assert [(f.check, f.player) for f in view.findings] == [("deals.chips", "P2")]
+
+
+def test_deals_tie_a_lead_tied_after_the_last_deal_says_one_more_deal_is_played() -> None:
+    """`deals.tie` (seeds silent; the preset: "When the lead is tied after the last deal,
+    one more deal is played"): a best of 2 whose deals P1 and P2 win by 40 each stands at
+    0 to 0, so a third deal is played, which P1 wins. The table says so after deal 2, where
+    the third deal comes from (a blind tester saw 0 to 0, a deal 3, and no word of the
+    tie), and nowhere else."""
+    game, played = hands([base(results=P1_WINS), P2_WINS, base(results=P1_WINS)],
+                         game_format="deals")  # fmt: skip
+    view = game_view(replace(game, game_events=[won_by("P1", 3)],
+                             ledger=fees_and_prize("P1", "180.00", "20.00")), played)  # fmt: skip
+    assert view.scores is not None
+    lines = [[e.text for e in row.events] for row in view.scores.rows]
+    assert lines[1] == [
+        "P1 and P2 tied at the lead after deal 2 of the game's 2: one more deal (deals.tie)"
+    ]
+    assert not any("tied" in text for text in lines[0] + lines[2])
