@@ -437,7 +437,7 @@ class _PoolCheck:
                     f"by the rules, {_under(self.pool)}{quit_}: {player} is still in."
                     + self.gaps.carried(player, "The record rests on"),
                     hand_id=hand.hand_id, player_id=player, seq=event.seq,
-                    recorded="eliminated",
+                    expected="still in", recorded="eliminated",
                 )  # fmt: skip
             elif event.score != score and not (
                 self.gaps.is_off(player) and event.score == self.kept.get(player)
