@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from decimal import ROUND_FLOOR, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from decimal import (
+    ROUND_CEILING,
+    ROUND_FLOOR,
+    ROUND_HALF_DOWN,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    Decimal,
+)
 
 PAISA = Decimal("0.01")
 
@@ -17,8 +24,11 @@ def money(value: Decimal) -> Decimal:
     return value.quantize(PAISA, rounding=ROUND_HALF_UP)
 
 
-_WAYS = ((ROUND_FLOOR, "down"), (ROUND_HALF_EVEN, "half to even"), (ROUND_HALF_DOWN, "half down"))
-"""Ways to the paisa other than money.md's half up that a platform's code may take."""
+OTHER_ROUNDINGS = ((ROUND_FLOOR, "down"), (ROUND_HALF_EVEN, "half to even"),
+                   (ROUND_HALF_DOWN, "half down"), (ROUND_CEILING, "up"))  # fmt: skip
+"""The ways to the paisa other than money.md's half up that a platform's code may take,
+each with its words: what a record's amounts and rakes are read against (``rounded_otherwise``,
+``games.gamerow``)."""
 
 
 def rounded_otherwise(exact: Decimal, recorded: Decimal | None) -> str:
@@ -34,7 +44,7 @@ def rounded_otherwise(exact: Decimal, recorded: Decimal | None) -> str:
     if recorded is None or money(exact) == recorded:
         return ""
     size = abs(exact)
-    for way, words in _WAYS:
+    for way, words in OTHER_ROUNDINGS:
         if size.quantize(PAISA, rounding=way) == abs(recorded) and (recorded < 0) == (exact < 0):
             return (f"; {size.normalize():f} rounds half up to {money(size)} (money.md), and "
                     f"the record rounds it {words}")  # fmt: skip

@@ -42,19 +42,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from decimal import (
-    ROUND_CEILING,
-    ROUND_FLOOR,
-    ROUND_HALF_DOWN,
-    ROUND_HALF_EVEN,
-    ROUND_HALF_UP,
-    Decimal,
-)
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Protocol, TypeVar
 
 from audit.findings import Finding, Severity, contract, finding
 from audit.games.ledger import PointsOwed, points_owed
-from audit.money import money, rake, roundest
+from audit.money import OTHER_ROUNDINGS, money, rake, roundest
 from audit.records import FORMAT_NAMES, Format, Game, Hand, RulesSay, and_words
 from audit.rules.ruleset import Ruleset
 
@@ -121,8 +114,8 @@ not give) a point value or rake must explain to be read off the record: one wron
 fits some value by itself (a blind tester's overcharged loser of a one-hand game read as
 "settles at 0.1420 a point"; another's one pot raked a paisa high, beside a pot whose rake
 both rates give, read as 14.00% for 13.75%)."""
-_OTHER_ROUNDING: Final = (ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_DOWN)
-"""The roundings of a rake other than money.md's half up that a platform's code may use."""
+_OTHER_ROUNDING: Final = tuple(way for way, _ in OTHER_ROUNDINGS)
+"""The roundings of an amount or a rake other than money.md's half up (``money``)."""
 _QUARTER: Final = Decimal("0.25")
 _FOUR: Final = Decimal("0.0001")
 _TWO: Final = Decimal("0.01")
@@ -190,9 +183,10 @@ def candidates(
     assert out.rules is not None
     money_found = bool(checks & {"score.amount", "ledger.balance", "pool.split"})
     if game.format == Format.POINTS and game.point_value is not None and money_found:
-        value = implied_point_value(out)
+        rows = _loser_rows(out)
+        value = implied_point_value(rows)
         if value is not None and value != game.point_value and not _rounded_otherwise(
-                _loser_rows(out), game.point_value):  # fmt: skip
+                rows, game.point_value):  # fmt: skip
             yield "point_value", value
     if money_found:
         pct = implied_rake(out)
@@ -210,12 +204,12 @@ def candidates(
                 yield "format", str(fmt)
 
 
-def implied_point_value(out: Audited) -> Decimal | None:
-    """The point value every loser's amount is priced at: a loser's ``-amount`` over the
-    points charged less their net value points (21 and 27 cards), from the loser with the
-    most, to the column's four decimals: the roundest value near it (``roundest``) that
-    gives every loser's recorded amount; ``None`` where none does."""
-    rows = _loser_rows(out)
+def implied_point_value(rows: list[tuple[int, Decimal]]) -> Decimal | None:
+    """The point value every loser's amount is priced at (``rows``: ``_loser_rows``): a
+    loser's ``-amount`` over the points charged less their net value points (21 and 27
+    cards), from the loser with the most, to the column's four decimals: the roundest value
+    near it (``roundest``) that gives every loser's recorded amount; ``None`` where none
+    does."""
     if len(rows) < _EVIDENCE:
         return None
     units, paid = max(rows)

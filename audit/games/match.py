@@ -183,7 +183,6 @@ class _MatchCheck:
             expected=" or ".join(leaders), recorded=shown if named else None,
         )  # fmt: skip
 
-
     def _by_rules(self, target: int, *, reached: bool) -> str:
         """Words for the totals that reach ``target`` by the rules' points and not by the
         recorded ones (``reached``), or the other way round: whose, and the hands that make

@@ -302,7 +302,6 @@ def ended_early(
     return out
 
 
-
 def kept_in(found: list[Finding], named: Sequence[str | None], winner: str, over: int | None,
             last: Hand) -> list[Finding] | None:  # fmt: skip
     """``found`` with the one finding that the recorded winner (``named``) was out by the

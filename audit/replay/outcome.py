@@ -772,7 +772,7 @@ def compare_money(replay: HandReplay, game: Game, expected: dict[str, Expected])
             if valued:  # as a dropper: out of the value cards' settlement (a blind tester)
                 why += (", and a player who declares wrongly neither pays nor receives for"
                         " value cards")
-        else:  # and an amount rounded another way than half up says so (money.md)
+        else:  # a loss: an amount rounded other than half up says so below (money.md)
             why = f"lost {points[str(i)]} points{value} at {point_value} a point"
         out.append(
             finding(
