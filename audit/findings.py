@@ -302,6 +302,9 @@ CONTRACT: dict[str, str] = {
     "games.point_value": "points rummy: money per point (log-format.md)",
     "games.rake_pct": "platform fee, percent (log-format.md)",
     "games.format": "points, pool_101, pool_201, deals (log-format.md)",
+    "events.left": "a player who leaves a pool or deals game (a drop with reason left) is "
+    "dealt into no later hand of it, or dropped at once with reason left in each "
+    "(log-format.md, events.reason; schemas/README.md, \"A player who leaves\")",
 }
 """The rules of the log contract a finding can rest on, by key (the ruleset's keys are
 registered by ``audit.rules.ruleset``; a check code is a key of its own detector)."""

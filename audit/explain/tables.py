@@ -21,7 +21,7 @@ from audit.explain.standing import played_out
 from audit.explain.verdicts import RulesWinner
 from audit.findings import Finding, worst_name
 from audit.games.deals import deal_by_rules, rules_winner, took_given
-from audit.games.leaving import gone_for_good
+from audit.games.leaving import gone_for_good, left_at
 from audit.games.poolstate import PoolJudgement
 from audit.games.poolwords import out_rule, read_new_scores, under
 from audit.games.split import NO_MANUAL
@@ -297,11 +297,13 @@ def _out_by_the_rules(hand_no: int, said: _Said, out: set[str | None]) -> tuple[
     )
 
 
-def _leaving(unit: UnitAudit, game: Game) -> dict[int, frozenset[str]]:
-    """Who left the game in each hand (``audit.games.leaving``); not in a running game's
-    last hand so far, after which a leaver may yet be dealt in again."""
+def _leaving(unit: UnitAudit, game: Game) -> dict[int, dict[str, int]]:
+    """Who is out of the game by leaving after each hand (``audit.games.leaving``), each
+    with the hand they left in; not in a running game's last hand so far, after which a
+    leaver may yet be dealt in again."""
     hands = [item.hand for item in unit.hands]
-    gone = dict(gone_for_good(hands))
+    since = left_at(hands)
+    gone = {no: {p: since[p] for p in players} for no, players in gone_for_good(hands).items()}
     if game.running and hands:
         gone.pop(hands[-1].hand_no, None)
     return gone
@@ -311,7 +313,10 @@ LEAVING = RuleView(
     "leaving",
     "A player with a drop of reason 'left' in a hand who is dealt into no later hand of the "
     "game has left it: they are out after that hand whatever their score, with no prize, no "
-    "split share and no rebuy (a forfeit), and the other players play on.",
+    "split share and no rebuy (a forfeit), and the other players play on. A platform may "
+    "instead deal them in and drop them at once (reason 'left') each hand until their score "
+    "puts them out; one dealt into a later hand and not dropped there is a finding, and out "
+    "after the last hand the record deals them into.",
     "the seeds say nothing of a player leaving a pool or deals game; this is the audit's "
     "reading of the contract's 'left' drop reason: schemas/README.md, docs/replay.md",
 )
@@ -319,16 +324,23 @@ LEAVING = RuleView(
 reading of the contract (a blind tester's agent found no rule cited for the forfeit)."""
 
 
-def _left_line(players: Iterable[str], hand: str = "hand") -> tuple[EventLine, ...]:
-    """The players who left the game in a hand (a ``drop`` with reason ``left``, dealt into
-    no later hand: ``audit.games.leaving``), in words: they are out of it by leaving."""
-    gone = sorted(players)
-    if not gone:
-        return ()
-    are = "is" if len(gone) == 1 else "are"
-    return (EventLine(f"{and_words(gone)} left the game in this {hand} (a drop with reason "
-                      f"left) and {are} out of it, whatever the score (see leaving, "
-                      "below)"),)  # fmt: skip
+def _left_line(
+    players: Mapping[str, int], at: int, hand: str = "hand"
+) -> tuple[EventLine, ...]:
+    """The players out of the game by leaving after hand ``at`` (``audit.games.leaving``),
+    each with the hand they left in, in words: they are out of it by leaving."""
+    now = sorted(p for p, since in players.items() if since == at)
+    lines = []
+    if now:
+        are = "is" if len(now) == 1 else "are"
+        lines.append(EventLine(f"{and_words(now)} left the game in this {hand} (a drop with "
+                               f"reason left) and {are} out of it, whatever the score (see "
+                               "leaving, below)"))  # fmt: skip
+    for player in sorted(p for p in players if p not in now):
+        lines.append(EventLine(f"{player} left the game in {hand} {players[player]} (a drop "
+                               f"with reason left) and is out of it after this {hand}, the "
+                               "last the record deals them into (see leaving, below)"))
+    return tuple(lines)
 
 
 def _orphan_events(
@@ -403,7 +415,7 @@ def pool_table(
     for item in unit.hands:
         hand = item.hand
         after = events.get(hand.hand_no, [])
-        left = leaving.get(hand.hand_no, frozenset())
+        left = leaving.get(hand.hand_no, {})
         standing = judged.standings.get(hand.hand_no) if judged is not None else None
         off = standing.off if standing is not None else {}
         if standing is not None and standing.dealt_on:  # dealt after the rules ended it: not
@@ -432,7 +444,7 @@ def pool_table(
             rebuy = back.get(player)
             swap = _swap(unit.findings, game, rebuy) if rebuy is not None else None
             cells.append(_pool_cell(text, wrong, rebuy, off.get(player, ""), swap))
-        gone |= {p for p in out if p is not None and p not in back} | left
+        gone |= {p for p in out if p is not None and p not in back} | set(left)
         gone -= set(back)
         rows.append(
             ScoreRow(
@@ -440,7 +452,8 @@ def pool_table(
                 hand_id=hand.hand_id,
                 cells=tuple(cells),
                 totals=(),
-                events=_left_line(left) + tuple(_event_line(e, said, left) for e in after)
+                events=_left_line(left, hand.hand_no)
+                + tuple(_event_line(e, said, left) for e in after)
                 + _out_by_the_rules(hand.hand_no, said, out),
             )
         )
@@ -636,7 +649,7 @@ def deals_table(
                 cells=cells,
                 totals=tuple(_total(p, by_rules, recorded, unknown, rules) for p in players),
                 events=((EventLine(deal.why),) if deal.why else ())
-                + _left_line(leaving.get(hand.hand_no, ()), "deal")
+                + _left_line(leaving.get(hand.hand_no, {}), hand.hand_no, "deal")
                 + tuple(_event_line(e, said) for e in events.get(hand.hand_no, []))
                 + _tied(number, len(unit.hands), game, by_rules if rules else recorded),
             )

@@ -54,7 +54,7 @@ from audit.findings import Finding, worst_name
 from audit.records import Format, Game, Hand, Result, ordinal
 from audit.replay.charged import charged_words
 from audit.replay.deal import dealt_cards
-from audit.replay.followed import POINTS_CHECKS, WINNER_FOLLOWS
+from audit.replay.followed import WINNER_FOLLOWS, charges_points
 from audit.replay.outcome import (
     SERVER_ARRANGED,
     UNHELD,
@@ -361,7 +361,7 @@ def build_view(
     money = money_findings(hand, game, rules, findings, unit.rules_say())
     if game.format == "points" and any(
         (f.check == "score.amount" and (f.player_id is None or WINNER_FOLLOWS in f.message))
-        or f.check in POINTS_CHECKS for f in audit.findings
+        or charges_points(f) for f in audit.findings
     ):
         # Every amount off by one way of settling the value cards is one finding of the hand
         # (recut.settled_words), and amounts that follow wrong points charged are the points'

@@ -53,7 +53,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from audit.findings import Finding, finding
-from audit.games.leaving import Leaving, gone_for_good
+from audit.games.leaving import Leaving, came_back, gone_for_good
 from audit.records import (
     Game,
     Hand,
@@ -98,7 +98,7 @@ def judge_deals(
     out, followed, ruled, chips, complete, off, opened = _tally(hands, rules, expected or {})
     rests = _rests_on(off)
     leaving = gone_for_good(hands)
-    out.extend(_removed(game, hands, rules, leaving))
+    out.extend([*_removed(game, hands, rules, leaving), *came_back(game, hands, rules)])
     still = _still_in(hands, leaving)
     leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:

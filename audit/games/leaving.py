@@ -7,15 +7,21 @@ The contract records a player leaving the table by a ``drop`` row with ``reason 
 say nothing of a player leaving a pool or deals game. So a player who left in a hand
 (``drop``, reason ``left``) and is dealt into no later hand of the game is out of it
 after that hand: a forfeit, with no further part in it, no prize and no split share. A
-player who left and is dealt in again later is simply still in (a platform may keep
-dealing a leaver in and drop them each hand until their score puts them out).
+platform may instead keep dealing a leaver in and drop them (reason ``left``) each hand
+until their score puts them out: they are still in until then. A leaver dealt into a
+later hand and not dropped with reason left in it plays a hand after leaving: one finding
+(``came_back``), and they are out after the last hand they are dealt into (a blind
+tester's deals leaver, dealt into deal 2 and charged 73 chips, was found only at deal 3,
+"not dealt in, though still in the game", and a pool leaver's was read as a wrong winner).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
-from audit.records import Hand
+from audit.findings import Finding, finding
+from audit.records import Game, Hand
+from audit.rules.ruleset import Ruleset, cite
 
 Leaving = Mapping[int, frozenset[str]]
 """hand_no -> the players who left the game in that hand (``gone_for_good``)."""
@@ -40,17 +46,61 @@ def left_in(hand: Hand) -> list[str]:
 
 
 def gone_for_good(hands: Iterable[Hand]) -> Leaving:
-    """For each hand (by ``hand_no``; ``hands`` in hand_no order), the players who left in
-    it and are dealt into no later hand of the game: out by leaving after it."""
+    """For each hand (by ``hand_no``; ``hands`` in hand_no order), the players out by
+    leaving after it: those who left in it or in an earlier hand they were dealt into, and
+    are dealt into no later hand of the game."""
     ordered = list(hands)
-    later: set[str] = set()  # the players seated in a hand after the one looked at
-    gone: dict[int, frozenset[str]] = {}
-    for hand in reversed(ordered):
-        quit_ = frozenset(p for p in left_in(hand) if p in hand.seats and p not in later)
-        if quit_:
-            gone[hand.hand_no] = quit_
-        later.update(hand.seats)
-    return gone
+    last = last_seated(ordered)
+    gone: dict[int, set[str]] = {}
+    for player in left_at(ordered):
+        gone.setdefault(last[player], set()).add(player)
+    return {no: frozenset(players) for no, players in sorted(gone.items())}
+
+
+def left_at(hands: Iterable[Hand]) -> dict[str, int]:
+    """Each player who left the game (``left_in``, in a hand they were dealt into): the
+    first hand (``hand_no``) they left in."""
+    out: dict[str, int] = {}
+    for hand in hands:
+        for player in left_in(hand):
+            if player in hand.seats:
+                out.setdefault(player, hand.hand_no)
+    return out
+
+
+def came_back(game: Game, hands: Sequence[Hand], rules: Ruleset) -> list[Finding]:
+    """A pool or deals game's players dealt into a hand after the one they left in, and not
+    dropped there with reason left: one finding each, at the first such hand, a
+    ``pool.elimination`` (kept in) or a ``deals.chips`` (dealt in). A quarantined hand's
+    seats are not judged."""
+    deals = game.format == "deals"
+    check = "deals.chips" if deals else "pool.elimination"
+    word = "deal" if deals else "hand"
+    left: dict[str, int] = {}  # player -> the hand (or deal) number they left the game in
+    out: list[Finding] = []
+    for number, hand in enumerate(hands, start=1):
+        at = number if deals else hand.hand_no
+        leaving = left_in(hand)
+        for player in hand.seats if hand.quarantine is None else ():
+            if player in left and player not in leaving and left[player] > 0:
+                out.append(finding(
+                    check, game_id=game.game_id, hand_id=hand.hand_id, player_id=player,
+                    expected=f"out (left in {word} {left[player]})", recorded="dealt in",
+                    message=f"{player} left the game in {word} {left[player]} (a drop with "
+                    f"reason left), but is dealt into {word} {at} and not dropped there with "
+                    f"reason left: a player who leaves a {_kind(game)} game is dealt into no "
+                    "later hand of it, or dropped at once with reason left in each; by the "
+                    f"rules {player} is out of the game.",
+                    rule=cite(rules, "events.left"),
+                ))  # fmt: skip
+                left[player] = 0  # one finding a player: the record's fault from here
+        for player in leaving:
+            left.setdefault(player, at)
+    return out
+
+
+def _kind(game: Game) -> str:
+    return {"pool_101": "101 pool", "pool_201": "201 pool"}.get(game.format, game.format)
 
 
 def last_seated(hands: Iterable[Hand]) -> Mapping[str, int]:

@@ -55,7 +55,7 @@ from typing import Any
 
 from audit.findings import Finding, finding
 from audit.games import rebuyrow
-from audit.games.leaving import gone_for_good, last_seated
+from audit.games.leaving import came_back, gone_for_good, last_seated
 from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
@@ -63,6 +63,7 @@ from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import kept_in as _kept_in
 from audit.games.poolwords import out_rule as _out_rule
 from audit.games.poolwords import over as _over
+from audit.games.poolwords import rebuy_not_out as _rebuy_not_out
 from audit.games.poolwords import under as _under
 from audit.games.split import (
     ACCEPT_RULE,
@@ -614,8 +615,7 @@ class _PoolCheck:
                 self.void.add(event.seq)
                 self.add(
                     "pool.rebuy", "rebuy_below",
-                    f"{player} is recorded as rebuying after hand {no} without being "
-                    "eliminated in it.",
+                    _rebuy_not_out(player, no, self.leaving),
                     expected="no rebuy", recorded="rebuy", **kw,
                 )  # fmt: skip
                 continue
@@ -785,7 +785,7 @@ def judge_pool(
     if game.format not in rules.pools:
         return PoolJudgement((), {}, None, None)
     check = _PoolCheck(game, hands, rules, expected)
-    found = check.run()
+    found = [*check.run(), *came_back(game, hands, rules)]
     told = check.told if check.told is not None and check.told.winner is not None else None
     return PoolJudgement(tuple(found), check.standings, check.winner_left, check.split_kind,
                          frozenset(check.void), check.due_after,

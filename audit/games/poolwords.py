@@ -321,3 +321,19 @@ def kept_in(found: list[Finding], named: Sequence[str | None], winner: str, over
             "winner.")  # fmt: skip
     words = f" That left {winner} the last player in{then}"
     return [replace(f, message=f.message + words) if f is missed[0] else f for f in found]
+
+
+def rebuy_not_out(player: str, no: int, leaving: Mapping[int, Collection[str]]) -> str:
+    """The words of a rebuy recorded for ``player`` after hand ``no``, where they were not
+    eliminated in it; ``leaving``: who is out by leaving after each hand (a blind tester's
+    leaver's rebuy was said without that they had left).
+
+    >>> rebuy_not_out("C", 3, {})
+    'C is recorded as rebuying after hand 3 without being eliminated in it.'
+    >>> "in it: C is out of the game by leaving after hand 1 (a" in rebuy_not_out("C", 3, {1: "C"})
+    True
+    """
+    gone = [n for n, players in sorted(leaving.items()) if player in players and n < no]
+    why = (f": {player} is out of the game by leaving after hand {gone[0]} (a drop with reason "
+           "left), and takes no further part in it" if gone else "")  # fmt: skip
+    return f"{player} is recorded as rebuying after hand {no} without being eliminated in it{why}."

@@ -410,7 +410,8 @@ def share_findings(
             add(
                 "pool.split", key,
                 f"{player} was paid {shown} in the {what} split after hand "
-                f"{hand.hand_no}, but their share is {want}.",
+                f"{hand.hand_no}, but their share is {want}"
+                + (", as they were no longer in the game." if player not in active else "."),
                 hand_id=hand.hand_id, player_id=player, seq=seq, expected=want,
                 recorded=got,
             )  # fmt: skip

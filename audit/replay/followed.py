@@ -1,5 +1,6 @@
 """Points rummy: a hand whose amounts follow the points the record charged, where the
-replay found those points wrong (``score.points``, ``drop.penalty``). The amounts are then
+replay found those points wrong (``score.points``, ``drop.penalty``, or a ``score.outcome``
+recording one kind of loss for another: ``charges_points``). The amounts are then
 right for the points recorded, and wrong only because the points are: one fault, whose
 finding is the points', with the money it moved in its words, not also a ``score.amount``
 per player it reached (a blind tester: one mis-counted card was three major findings, the
@@ -31,9 +32,21 @@ from audit.records import Game, Hand, and_words, dealt_in
 
 POINTS_CHECKS = ("score.points", "drop.penalty")
 """The findings of a loser's points charged other than the rules."""
+LOSSES = frozenset({"lost", "first_drop", "middle_drop", "invalid_declare"})
+"""The outcomes of a player who did not win the hand."""
 WINNER_FOLLOWS = "; the winner's amount follows the losers' amounts as recorded"
 """The words a loser's ``score.amount`` ends with where the winner's is folded into it
 (``follows_losers``): ``explain`` still says the winner's amount by the rules."""
+
+
+def charges_points(f: Finding) -> bool:
+    """Whether ``f`` is a loser charged other points than the rules': a points finding
+    (``POINTS_CHECKS``), or a ``score.outcome`` that records one kind of loss for another
+    (a middle drop recorded as a hand lost at 80: schemas/money.md, "a wrong charge on a
+    loser, judged like wrong points"; a blind tester's had its ``score.amount`` too)."""
+    return f.check in POINTS_CHECKS or (
+        f.check == "score.outcome" and f.expected in LOSSES and f.recorded in LOSSES
+    )
 
 
 def follows_points(
@@ -78,7 +91,9 @@ def _follows_charged(
     """The ``score.amount`` findings that follow the recorded points folded into the
     points finding they follow (``follows_points``)."""
     amounts = [f for f in findings if f.check == "score.amount"]
-    wrong = {f.player_id: f for f in findings if f.check in POINTS_CHECKS}
+    # a player's points finding is the one their money is said in, else their outcome's
+    wrong = {f.player_id: f for f in findings if charges_points(f)}
+    wrong |= {f.player_id: f for f in findings if f.check in POINTS_CHECKS}
     if not amounts or not wrong or game.point_value is None:
         return findings
     rows = [r for r in dealt_in(hand) if r.player is not None]
@@ -102,7 +117,7 @@ def _follows_charged(
     for f in findings:
         if f.check == "score.amount":
             continue
-        if f.check in POINTS_CHECKS and f.player_id in wrong:
+        if wrong.get(f.player_id) is f:
             moved = [a for a in own if a.player_id == f.player_id] + others
             if moved:
                 f = replace(f, message=_with_money(f, charged[str(f.player_id)], moved))

@@ -126,6 +126,25 @@ def test_pool_a_leaver_dealt_in_again_is_still_in_lv0() -> None:
     assert judged.standings[2].active == ("A", "B")  # left in hand 2, the last one dealt
 
 
+def test_pool_elimination_a_leaver_dealt_in_again_and_playing_is_one_finding_b105() -> None:
+    """schemas/README.md ("A player who leaves"): the blind tester's F10. C leaves in hand 1,
+    is dealt into hand 2 and charged 80 (not dropped with reason left), and B is out at
+    160 after it: one ``pool.elimination`` at hand 2 (C kept in after leaving), and A is
+    the last player in, so the recorded winner stands (until 2026-12-07 no finding on the
+    leaver, and a ``pool.winner`` saying A and C were still in)."""
+    points = [{"A": 0, "B": 80, "C": 20}, {"A": 0, "B": 80, "C": 80}]
+    events = [ev(2, "B", "eliminated", 160), ev(2, "A", "game_won")]
+    game, hands = pool_game(points, events, ended=True)
+    left(hands[0], "C")
+    judged = judge_pool(game, hands, RULES)
+    assert [(f.check, f.hand_id, f.player_id, f.expected, f.recorded)
+            for f in judged.findings] == [
+        ("pool.elimination", "h2", "C", "out (left in hand 1)", "dealt in")]  # fmt: skip
+    assert "a player who leaves a 101 pool game is dealt into no later hand of it" in (
+        judged.findings[0].message)
+    assert judged.standings[2].active == ("A",)
+
+
 def test_pool_elimination_a_player_not_dealt_in_again_with_no_leaving_says_what_records_it_lv1(
 ) -> None:
     """`pool_101.elimination_score`, the blind tester's LV1: C, still in at 0 after hand 1,
@@ -170,6 +189,37 @@ def test_pool_auto_split_counts_no_player_who_left() -> None:
     left(hands[1], "C")
     assert game_checks(game, hands, RULES) == []
     assert judge_pool(game, hands, RULES).split_kind == "auto"
+
+
+def test_pool_split_a_leavers_share_says_they_were_no_longer_in_the_game_b105() -> None:
+    """000_ (Auto Split: every player left above 80) and schemas/README.md (a leaver has no
+    split share): the split above, with 90.00 of it paid to C, who left in hand 2. C's
+    ``pool.split`` says why C's share is nothing (a blind tester's said only "their share
+    is 0.00")."""
+    points = [{"A": 40, "B": 40, "C": 20}, {"A": 45, "B": 48, "C": 20}]
+    ledger = [*ENTRIES, ("A", "split", "90.00"), ("B", "split", "90.00"),
+              ("C", "split", "90.00"), (None, "rake", "30.00")]  # fmt: skip
+    game, hands = pool_game(points, [ev(2, None, "auto")], ledger, ended=True)
+    left(hands[1], "C")
+    found = [f for f in game_checks(game, hands, RULES) if f.player_id == "C"]
+    assert [(f.check, f.expected, f.recorded, f.message) for f in found] == [(
+        "pool.split", "0.00", "90.00", "C was paid 90.00 in the automatic split after hand 2, "
+        "but their share is 0.00, as they were no longer in the game.")]  # fmt: skip
+
+
+def test_pool_rebuy_below_a_leavers_rebuy_later_says_they_left_b105() -> None:
+    """`pool_101.rebuy_below` and schemas/README.md (a leaver has no rebuy): C leaves in
+    hand 1 and is dealt in no more; a rebuy recorded for C after hand 2 says that C is out
+    by leaving (a blind tester's said only "without being eliminated in it")."""
+    points = [{"A": 0, "B": 20, "C": 20}, {"A": 20, "B": 0}]
+    game, hands = pool_game(points, [ev(2, "C", "rebuy", 1)])
+    left(hands[0], "C")
+    (found,) = run(game, hands)
+    assert keys([found]) == [("pool.rebuy", "g1", "h2", "C")]
+    assert found.message == (
+        "C is recorded as rebuying after hand 2 without being eliminated in it: C is out of "
+        "the game by leaving after hand 1 (a drop with reason left), and takes no further "
+        "part in it.")
 
 
 def test_pool_rebuy_min_players_counts_no_player_who_left_the_hand() -> None:
@@ -278,12 +328,31 @@ def test_deals_chips_a_player_left_out_of_a_deal_without_leaving_is_one_finding(
         "player every deal, and no drop with reason left records C leaving it.")
 
 
-def test_deals_a_leaver_dealt_in_again_is_still_in() -> None:
-    """A player who left a deal and is dealt into the next is still in (as in pool): B
-    leaves in deal 1 and plays deal 2, so the best of 2 is played out and won on chips."""
+def test_deals_chips_a_leaver_dealt_in_again_and_playing_is_one_finding_b105() -> None:
+    """schemas/README.md ("A player who leaves"): a leaver is dealt into no later hand, or
+    dropped at once with reason left in each. B leaves in deal 1 and plays deal 2: one
+    ``deals.chips`` at deal 2 (a blind tester's, until 2026-12-07 no finding there and a
+    false "not dealt in, though still in" at deal 3), B out after it, A the winner."""
     hands = [left(deal(1, "A", {"B": 80}), "B"), deal(2, "B", {"A": 10})]
     judged = judge_deals(deals_game(deals=2), hands, RULES)
-    assert (judged.findings, judged.winner) == ([], "A")
+    assert [(f.check, f.hand_id, f.player_id, f.expected, f.recorded)
+            for f in judged.findings] == [
+        ("deals.chips", "G1-02", "B", "out (left in deal 1)", "dealt in")]  # fmt: skip
+    assert judged.findings[0].message.startswith(
+        "B left the game in deal 1 (a drop with reason left), but is dealt into deal 2 and "
+        "not dropped there with reason left")
+    assert judged.findings[0].rule.startswith("events.left: ")
+    assert judged.winner == "A"
+
+
+def test_deals_chips_a_leaver_who_played_on_is_not_missed_in_the_next_deal_b105() -> None:
+    """The blind tester's F8: B leaves in deal 1, plays deal 2, and is not dealt into deal
+    3 of a best of 3: the one finding is deal 2's; deal 3 leaving B out is right."""
+    hands = [left(deal(1, "A", {"B": 80, "C": 10}), "B"), deal(2, "A", {"B": 73, "C": 5}),
+             deal(3, "C", {"A": 20})]  # fmt: skip
+    judged = judge_deals(deals_game(deals=3), hands, RULES)
+    assert [(f.check, f.hand_id, f.player_id) for f in judged.findings] == [
+        ("deals.chips", "G1-02", "B")]
 
 
 def test_ledger_prize_goes_to_the_last_deals_player_left_lv4() -> None:

@@ -114,6 +114,24 @@ def test_drop_penalty_a_middle_drop_charged_as_a_first_drop_000() -> None:
     assert all("(0 points), but the hand gives won" not in f.message for f in found)
 
 
+def test_score_outcome_a_middle_drop_recorded_as_lost_at_80_is_one_finding_with_its_money_000(
+) -> None:
+    """schemas/money.md, Points rummy: a middle drop recorded as a hand lost at 80 is a
+    wrong charge on a loser, judged like wrong points: whose money followed it exactly, one
+    finding, the ``score.outcome``, whose words end with the money (000_1729c72ad4c1f885.txt:
+    a middle drop, 40 points). A blind tester's had a ``score.amount`` as well."""
+    (case,) = [c for c in CASES if c.name == "draw.forbidden"]  # P1 drops after a turn
+    lost = {"P1": ("lost", 80, "-80.00"), "P2": ("won", 0, "72.00")}
+    game, hand = scenario(**{**case.kwargs, "results": lost})
+    every = [f for f in audit_hand(hand, game, load_preset(game.ruleset)).findings
+             if f.check != "draw.forbidden"]  # the case's own fault, P2's
+    assert [(f.check, f.player_id, f.expected, f.recorded) for f in every] == [
+        ("score.outcome", "P1", "middle_drop", "lost")]
+    assert every[0].message.endswith(
+        "; the hand's money follows the 80 points charged: the record settles P1 at -80.00 "
+        "where the rules give -40.00 and P2 at 72.00 where they give 36.00.")
+
+
 def test_score_amount_a_winner_who_follows_the_losers_recorded_amounts_is_said_once() -> None:
     """schemas/money.md, "Points rummy" (``money.points_settlement``: amounts rounded
     half-up to the paisa): P2 lost 77 points at 0.0050 a point, 0.385, which the record
