@@ -76,26 +76,28 @@ def came_back(game: Game, hands: Sequence[Hand], rules: Ruleset) -> list[Finding
     deals = game.format == "deals"
     check = "deals.chips" if deals else "pool.elimination"
     word = "deal" if deals else "hand"
-    left: dict[str, int] = {}  # player -> the hand (or deal) number they left the game in
+    since = left_at(hands)
+    told: set[str] = set()  # one finding a player: the record's fault from there on
     out: list[Finding] = []
-    for number, hand in enumerate(hands, start=1):
-        at = number if deals else hand.hand_no
+    for hand in hands:
+        if hand.quarantine is not None:
+            continue
         leaving = left_in(hand)
-        for player in hand.seats if hand.quarantine is None else ():
-            if player in left and player not in leaving and left[player] > 0:
-                out.append(finding(
-                    check, game_id=game.game_id, hand_id=hand.hand_id, player_id=player,
-                    expected=f"out (left in {word} {left[player]})", recorded="dealt in",
-                    message=f"{player} left the game in {word} {left[player]} (a drop with "
-                    f"reason left), but is dealt into {word} {at} and not dropped there with "
-                    f"reason left: a player who leaves a {_kind(game)} game is dealt into no "
-                    "later hand of it, or dropped at once with reason left in each; by the "
-                    f"rules {player} is out of the game.",
-                    rule=cite(rules, "events.left"),
-                ))  # fmt: skip
-                left[player] = 0  # one finding a player: the record's fault from here
-        for player in leaving:
-            left.setdefault(player, at)
+        for player in hand.seats:
+            first = since.get(player, hand.hand_no)
+            if first >= hand.hand_no or player in leaving or player in told:
+                continue
+            told.add(player)
+            out.append(finding(
+                check, game_id=game.game_id, hand_id=hand.hand_id, player_id=player,
+                expected=f"out (left in {word} {first})", recorded="dealt in",
+                message=f"{player} left the game in {word} {first} (a drop with reason "
+                f"left), but is dealt into {word} {hand.hand_no} and not dropped there with "
+                f"reason left: a player who leaves a {_kind(game)} game is dealt into no "
+                "later hand of it, or dropped at once with reason left in each; by the "
+                f"rules {player} is out of the game.",
+                rule=cite(rules, "events.left"),
+            ))  # fmt: skip
     return out
 
 
