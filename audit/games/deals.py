@@ -53,7 +53,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from audit.findings import Finding, finding
-from audit.games.leaving import Leaving, came_back, gone_for_good
+from audit.games.leaving import came_back, gone_for_good, not_dealt_in, still_in
 from audit.records import (
     Game,
     Hand,
@@ -98,8 +98,8 @@ def judge_deals(
     out, followed, ruled, chips, complete, off, opened = _tally(hands, rules, expected or {})
     rests = _rests_on(off)
     leaving = gone_for_good(hands)
-    out.extend([*_removed(game, hands, rules, leaving), *came_back(game, hands, rules)])
-    still = _still_in(hands, leaving)
+    out.extend([*not_dealt_in(game, hands, rules, leaving), *came_back(game, hands, rules)])
+    still = still_in(hands, leaving)
     leaders = _leaders(chips, still[-1] if still else ())
     if not complete or game.deals_count is None:
         return DealsJudgement(out, None)
@@ -478,48 +478,6 @@ def _chip_finding(
         message=f"{message}; {took}." if took else f"{message}.",
         rule=rule,
     )
-
-
-def _still_in(hands: list[Hand], leaving: Leaving) -> list[tuple[str, ...]]:
-    """After each deal, the players of the game still in it: all those dealt into any deal
-    (in the order first dealt in) but those who left in it or before (``leaving``, the
-    module doc)."""
-    players = list(dict.fromkeys(p for hand in hands for p in hand.seats))
-    gone: set[str] = set()
-    still = []
-    for hand in hands:
-        gone.update(leaving.get(hand.hand_no, ()))
-        still.append(tuple(p for p in players if p not in gone))
-    return still
-
-
-def _removed(game: Game, hands: list[Hand], rules: Ruleset, leaving: Leaving) -> list[Finding]:
-    """A player of the game not dealt into a later deal, though no drop with reason left
-    records their leaving it: one ``deals.chips`` each, at the first deal they miss. A
-    deals game deals every player every deal (000_: no drops, no eliminations), so the
-    record does not show why they were left out (a blind tester: a player pushed out of a
-    best of 3 after deal 1, their chips never won back, gave no finding). A quarantined
-    deal's seats are not judged."""
-    seen: list[str] = []
-    gone: set[str] = set()
-    out: list[Finding] = []
-    for number, hand in enumerate(hands, start=1):
-        if hand.quarantine is None:
-            for player in seen:
-                if player in gone or player in hand.seats:
-                    continue
-                gone.add(player)  # one finding: the player is out of the record from here
-                out.append(finding(
-                    "deals.chips", game_id=game.game_id, hand_id=hand.hand_id,
-                    player_id=player, expected="dealt in", recorded="not dealt in",
-                    message=f"{player} is not dealt into deal {number}, though still in the "
-                    "game: a deals game deals every player every deal, and no drop with "
-                    f"reason left records {player} leaving it.",
-                    rule=rules.cite("deals.chips"),
-                ))  # fmt: skip
-            seen += [p for p in hand.seats if p not in seen]
-        gone |= leaving.get(hand.hand_no, frozenset())
-    return out
 
 
 def _leaders(chips: dict[str, int], among: Collection[str]) -> list[str]:

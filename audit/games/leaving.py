@@ -13,6 +13,7 @@ later hand and not dropped with reason left in it plays a hand after leaving: on
 (``came_back``), and they are out after the last hand they are dealt into (a blind
 tester's deals leaver, dealt into deal 2 and charged 73 chips, was found only at deal 3,
 "not dealt in, though still in the game", and a pool leaver's was read as a wrong winner).
+A deals player missing from a later deal with no leaving recorded is ``not_dealt_in``.
 """
 
 from __future__ import annotations
@@ -98,6 +99,50 @@ def came_back(game: Game, hands: Sequence[Hand], rules: Ruleset) -> list[Finding
                 f"rules {player} is out of the game.",
                 rule=cite(rules, "events.left"),
             ))  # fmt: skip
+    return out
+
+
+def still_in(hands: Sequence[Hand], leaving: Leaving) -> list[tuple[str, ...]]:
+    """After each deal, the players of the game still in it: all those dealt into any deal
+    (in the order first dealt in) but those who left in it or before (``leaving``, the
+    module doc)."""
+    players = list(dict.fromkeys(p for hand in hands for p in hand.seats))
+    gone: set[str] = set()
+    still = []
+    for hand in hands:
+        gone.update(leaving.get(hand.hand_no, ()))
+        still.append(tuple(p for p in players if p not in gone))
+    return still
+
+
+def not_dealt_in(
+    game: Game, hands: Sequence[Hand], rules: Ruleset, leaving: Leaving
+) -> list[Finding]:
+    """A player of the game not dealt into a later deal, though no drop with reason left
+    records their leaving it: one ``deals.chips`` each, at the first deal they miss. A
+    deals game deals every player every deal (000_: no drops, no eliminations), so the
+    record does not show why they were left out (a blind tester: a player pushed out of a
+    best of 3 after deal 1, their chips never won back, gave no finding). A quarantined
+    deal's seats are not judged."""
+    seen: list[str] = []
+    gone: set[str] = set()
+    out: list[Finding] = []
+    for number, hand in enumerate(hands, start=1):
+        if hand.quarantine is None:
+            for player in seen:
+                if player in gone or player in hand.seats:
+                    continue
+                gone.add(player)  # one finding: the player is out of the record from here
+                out.append(finding(
+                    "deals.chips", game_id=game.game_id, hand_id=hand.hand_id,
+                    player_id=player, expected="dealt in", recorded="not dealt in",
+                    message=f"{player} is not dealt into deal {number}, though still in the "
+                    "game: a deals game deals every player every deal, and no drop with "
+                    f"reason left records {player} leaving it.",
+                    rule=cite(rules, "deals.chips"),
+                ))  # fmt: skip
+            seen += [p for p in hand.seats if p not in seen]
+        gone |= leaving.get(hand.hand_no, frozenset())
     return out
 
 
