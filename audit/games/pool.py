@@ -54,8 +54,8 @@ from collections import defaultdict
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.games import rebuyrow
-from audit.games.leaving import came_back, gone_for_good, last_seated
+from audit.games import poolwords, rebuyrow
+from audit.games.leaving import came_back, gone_for_good, last_seated, left_at
 from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
@@ -124,6 +124,7 @@ class _PoolCheck:
         self.placed: dict[str, int] = {}  # out after that hand by an eliminated row misplaced
         self.moved: set[int] = set()  # seqs of eliminated rows written a hand late (reported)
         self.leaving = gone_for_good(hands)  # hand_no -> who is out by leaving after it
+        self.since = left_at(hands)  # player -> the hand they left the game in
         self.last_hand = last_seated(hands)  # player -> the last hand they are dealt into
 
     def add(self, check: str, key: str, message: str, at: int | None = None, **kw: Any) -> None:
@@ -621,13 +622,9 @@ class _PoolCheck:
                 continue
             if player in self.leaving.get(no, frozenset()):
                 self.void.add(event.seq)  # a leaver buys nothing: its entry counts nowhere
-                self.add(
-                    "pool.rebuy", "rebuy_below",
-                    f"{player} left the game in hand {no} (a drop with reason left) and is "
-                    "dealt into no later hand, but is recorded as rebuying after it: a player "
-                    "who left takes no further part, so there is no rebuy.",
-                    expected="no rebuy", recorded="rebuy", **kw,
-                )  # fmt: skip
+                words = poolwords.leaver_rebuy(player, self.since, no)
+                self.add("pool.rebuy", "rebuy_below", words,
+                         expected="no rebuy", recorded="rebuy", **kw)  # fmt: skip
                 continue
             back.append(player)
             self.bought[player] = no

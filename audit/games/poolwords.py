@@ -323,6 +323,23 @@ def kept_in(found: list[Finding], named: Sequence[str | None], winner: str, over
     return [replace(f, message=f.message + words) if f is missed[0] else f for f in found]
 
 
+def leaver_rebuy(player: str, since: Mapping[str, int], no: int) -> str:
+    """The words of a rebuy recorded for ``player``, out by leaving after hand ``no`` (the
+    last they are dealt into); ``since``: the hand each player left the game in
+    (``leaving.left_at``), which is an earlier one when the record dealt them in again.
+
+    >>> leaver_rebuy("C", {"C": 2}, 2)[:80]
+    'C left the game in hand 2 (a drop with reason left) and is dealt into no later h'
+    >>> leaver_rebuy("C", {"C": 1}, 2)[52:120]
+    'and is dealt into no hand after hand 2, but is recorded as rebuying '
+    """
+    first = since.get(player, no)
+    after = ("no later hand, but is recorded as rebuying after it" if first == no else
+             f"no hand after hand {no}, but is recorded as rebuying after hand {no}")
+    return (f"{player} left the game in hand {first} (a drop with reason left) and is dealt "
+            f"into {after}: a player who left takes no further part, so there is no rebuy.")
+
+
 def rebuy_not_out(player: str, no: int, leaving: Mapping[int, Collection[str]]) -> str:
     """The words of a rebuy recorded for ``player`` after hand ``no``, where they were not
     eliminated in it; ``leaving``: who is out by leaving after each hand (a blind tester's

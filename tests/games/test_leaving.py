@@ -265,6 +265,24 @@ def test_pool_rebuy_a_player_who_left_has_no_rebuy_and_buys_nothing() -> None:
     assert judged.void_rebuys == frozenset(e.seq for e in game.game_events)
 
 
+
+def test_pool_rebuy_below_a_leaver_who_came_back_is_told_the_hand_they_left_in() -> None:
+    """`pool_101.rebuy_below` and schemas/README.md ("A player who leaves": no rebuy): C
+    leaves in hand 1, is dealt into hand 2 all the same (one ``pool.elimination``, the
+    record's fault), and a rebuy is recorded for C after hand 2, the last hand C is dealt
+    into. The rebuy's words name hand 1, where C left, and hand 2, after which C is out
+    (they said C "left the game in hand 2")."""
+    points = [{"A": 0, "B": 20, "C": 20}, {"A": 0, "B": 20, "C": 80}, {"A": 20, "B": 0}]
+    game, hands = pool_game(points, [ev(2, "C", "rebuy", 100)])
+    left(hands[0], "C")
+    found = {f.check: f for f in run(game, hands)}
+    assert sorted(keys(list(found.values()))) == [("pool.elimination", "g1", "h2", "C"),
+                                                  ("pool.rebuy", "g1", "h2", "C")]  # fmt: skip
+    assert found["pool.rebuy"].message.startswith(
+        "C left the game in hand 1 (a drop with reason left) and is dealt into no hand "
+        "after hand 2, but is recorded as rebuying after hand 2:")
+
+
 # ---------------------------------------------------------------- deals
 
 
