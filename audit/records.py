@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -288,6 +288,23 @@ class Hand:
         return [player for player in self.seats if player not in named]
 
 
+Unnamed = Mapping[str | None, str]
+"""Player (None: the row names none) -> the first events row of the night that names them
+but no hand (its ``hand_id`` null), as "events row R of F" (``Staged.unnamed``)."""
+
+
+def unnamed_row(unnamed: Unnamed, players: Iterable[str]) -> str | None:
+    """The first events row naming no hand that may be one of ``players``' (one that names
+    one of them, or no player), or None.
+
+    >>> unnamed_row({None: "events row 3 of e.parquet"}, ["A"])
+    'events row 3 of e.parquet'
+    >>> unnamed_row({"B": "events row 5 of e.parquet"}, ["A"]) is None
+    True
+    """
+    return next((unnamed[p] for p in players if p in unnamed), unnamed.get(None))
+
+
 @dataclass(slots=True)
 class GameUnit:
     """A game with all its hands, in hand_no order. ``game`` is ``None`` when the hands
@@ -307,6 +324,9 @@ class GameUnit:
     """The events files refused tonight whose hands are found by what they lack
     (``Staged.lacking``): a hand whose events stop before it ends is theirs to say, as
     ``refused``'s hands are."""
+    unnamed: Unnamed = field(default_factory=dict)
+    """The night's events rows whose ``hand_id`` is null, by player (``Staged.unnamed``):
+    a hand whose replay may rest on one is not judged (``audit.replay.unread``)."""
 
 
 @dataclass(frozen=True, slots=True)

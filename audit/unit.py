@@ -47,6 +47,7 @@ from audit.replay.deal import games_row_only
 from audit.replay.facts import DropRow, PileRow, hand_facts
 from audit.replay.openmelds import audit_open_hand
 from audit.replay.outcome import HandAudit, audit_hand
+from audit.replay.unread import unread
 from audit.rules.registry import active, lookup
 from audit.rules.ruleset import Ruleset, preset_ids
 from audit.skipped import skipped_checks
@@ -285,13 +286,10 @@ def _audited(
         else:
             audit = audit_hand(hand, game, rules, started_with)
         audit = _once_a_game(audit, said)
-        if lost_events and not audit.replay.ended:
-            # Its events stop before the hand ends: the rest may be in an unreadable file,
-            # so its replay proves nothing (a turn.order alarm about data not read).
-            last = hand.events[-1].seq if hand.events else None
-            _quarantine_hand(out, hand, f"hand {hand.hand_id}'s events stop at seq {last} "
-                             f"before the hand ends{may_be_in(lost_events)}",
-                             refused=unit.lacking)  # its refused file's input.file says it
+        why = unread(hand, audit, lost_events, unit.unnamed)
+        if why is not None:  # it may rest on rows not read: its refused file's input.file
+            # says it, or a row with a null hand_id, its own input.row (audit.replay.unread)
+            _quarantine_hand(out, hand, why, refused=unit.lacking if lost_events else ())
             continue
         if rules.kind == "open-melds":
             out.pile += replay.pile_facts()

@@ -45,6 +45,7 @@ from audit.records import (
     Result,
     Shuffle,
     gc_paused,
+    unnamed_row,
 )
 
 BATCH_EVENTS = 50_000
@@ -98,6 +99,10 @@ class Staged:
     hand (its ``hand_id`` null), as "results row R of F": a hand lacking that player's
     results row may be the one it belongs to, so it is quarantined, not judged
     (``Bucket._hand_problems``)."""
+    unnamed: dict[str | None, str] = field(default_factory=dict)
+    """Player (None: the row names none) -> the first events row that names them but no
+    hand (its ``hand_id`` null), as "events row R of F": a hand whose replay may rest on it
+    is not judged (``audit.replay.unread``)."""
     gameless: list[str] = field(default_factory=list)
     """The hands rows whose ``game_id`` is null, as "hands row R of F" (their ``input.row``
     says each): a hand a game lacks may be one of them (``Game.gameless``)."""
@@ -296,7 +301,8 @@ class Bucket:
         results = _records(self.results.slice(start[2], size[2]), Result)
         lacking = self.staged.lacking("events")  # a hand's events may stop where it was
         units = {game: GameUnit(game, self._game(game), [], self._game_lost(game),
-                                lacking=lacking) for game in games}  # fmt: skip
+                                lacking=lacking, unnamed=self.staged.unnamed)
+                 for game in games}  # fmt: skip
         e = r = 0
         for row in map(_HandRow._make, self.hands.slice(start[0], size[0]).iter_rows()):
             # A bad hands row keeps only its ids: its other values may be nulls or bad codes.
@@ -412,6 +418,12 @@ class Bucket:
         nameless = self.staged.nameless
         return nameless.get(player) or nameless.get(None)
 
+    def _unnamed(self, seats: list[str]) -> str:
+        """`` (events row R of F has a null hand_id: it may be one of them)`` when such a
+        row may be one the hand lacks (``Staged.unnamed``)."""
+        row = unnamed_row(self.staged.unnamed, seats)
+        return f" ({row} has a null hand_id: it may be one of them)" if row else ""
+
     def _lost(self, table: str) -> str:
         """`` (its rows may be in F, which could not be read)`` when files of ``table``
         could not be read: the likely cause, named."""
@@ -455,7 +467,8 @@ class Bucket:
                 blamed = ("events", keys[repeat])
             else:  # seqs missing at its start or between two: the rows not read may hold them
                 gaps = seq_problem(name, seqs)
-                found += [problem + self._lost("events") for problem in gaps]
+                found += [problem + (self._lost("events") or self._unnamed(hand.seats))
+                          for problem in gaps]  # fmt: skip
                 lacks += ["events"] * len(gaps)
         if "results" in refused:
             found.append(refused["results"])

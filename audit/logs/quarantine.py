@@ -76,6 +76,8 @@ def collect_quarantine(
                 staged.hand_reasons.setdefault(hand, reason)
             elif table == "results" and hand is None:  # its hand_id is null
                 staged.nameless.setdefault(player, f"results row {row} of {one_line(file)}")
+            elif table == "events" and hand is None:  # its hand_id is null
+                staged.unnamed.setdefault(player, f"events row {row} of {one_line(file)}")
             elif game is not None and table == "games":
                 staged.game_reasons.setdefault(game, reason)
     copies = (

@@ -789,8 +789,7 @@ def _create_views(
         if table in ("events", "results"):  # the game's hands, as literals the scan can prune by
             hands = [row[0] for row in con.sql("SELECT DISTINCT hand_id FROM raw_hands").fetchall()]
             keep = f"hand_id IN ({', '.join(literal(h) for h in hands if h) or 'NULL'})"
-            if table == "results":  # a row naming no hand may be one of theirs (Staged.nameless)
-                keep += " OR hand_id IS NULL"
+            keep += " OR hand_id IS NULL"  # may be theirs (Staged.nameless, Staged.unnamed)
         source = f"SELECT * FROM ({source}) WHERE {keep}"
     con.execute(f"CREATE OR REPLACE VIEW raw_{name} AS {source}")
     con.execute(

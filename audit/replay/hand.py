@@ -24,6 +24,7 @@ from audit.replay.seats import (
     platform_accepted,
     resync,
     server_fold,
+    telling,
 )
 from audit.rules.declaration import check_declaration
 from audit.rules.melds import shared_jokers
@@ -562,7 +563,8 @@ class HandReplay:
         finding is raised): a player leaving (``reason`` left, whoever pressed it, or the
         server dropping a player who disconnected) may go at any time, in turn or not (after
         the hand ended, as the shows are made, their leaving changes nothing: a loser who
-        writes no show is arranged by the server, ``None`` with no finding); a
+        writes no show is arranged by the server, ``None`` with no finding, as is the
+        server's fold of a loser whose show timed out); a
         drop must be in turn, and where ``after_draw`` and the ruleset says so
         (``turns.drop_after_draw`` false, 000_'s reading) a player's own drop (not
         ``auto``) must come before their draw; the server may fold a player who timed out
@@ -570,9 +572,11 @@ class HandReplay:
         player = e.player
         seat = self.seats.get(player) if player is not None else None
         leaving = e.reason == "left" or (e.reason == "disconnect" and e.auto)
+        if seat is not None and seat.status is Status.IN and self.ended and (leaving or (
+                server_fold(e.auto, e.reason) and self._declared() and player != self.winner)):
+            return None  # left, or a loser folded as their show timed out, while the shows
+            # were made or after: no turn, a loser without a show (b55, b106)
         if seat is not None and leaving and seat.status is Status.IN:
-            if self.ended:  # left while the shows were made, or after: no turn (b55)
-                return None
             return seat
         seat = self._check_turn(e, draw=True, dropping=True)
         if seat is None:
@@ -639,7 +643,7 @@ class HandReplay:
             judged = held_check(seat.cards, self.jokers, self.rules)
         recorded = self.recorded_outcomes.get(seat.player)
         accepted = judged.valid if self.by_rules else platform_accepted(
-            judged.valid, recorded, [a.action for a in after])  # fmt: skip
+            judged.valid, recorded, telling(after))  # fmt: skip
         # accepted, the cards held are judged (``declared``); rejected, the groups recorded
         on_cards, check = (judged is not check, judged) if accepted else (False, check)
         others = {p: s.turns for p, s in self.seats.items() if p != seat.player}

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from audit.records import Event
 from audit.rules.declaration import DeclarationCheck
 
 
@@ -106,6 +107,22 @@ NO_DROP_WORDS = {
 }
 """How a drop where the format has none came about, by its reason (else "dropped out
 of"): a server's fold is not worded as the player's own drop (a blind tester)."""
+
+
+def telling(after: list[Event]) -> list[str]:
+    """The actions of the events after a declaration that tell the platform's verdict on it
+    (``platform_accepted``): all but a player leaving (``drop``, reason left, or the
+    server's on a disconnection) and the server folding one, which may follow a declaration
+    accepted or not (a blind tester's declarer left at once after a valid declaration, and
+    the hand was read as rejected and its shows as two rows swapped).
+
+    >>> from audit.records import NO_CARD
+    >>> telling([Event(8, "A", "drop", NO_CARD, None, False, "left"),
+    ...          Event(9, "B", "show", NO_CARD, [], False, None)])
+    ['show']
+    """
+    return [e.action for e in after if e.action != "drop"
+            or not (e.reason == "left" or server_fold(e.auto, e.reason))]  # fmt: skip
 
 
 def platform_accepted(valid: bool, recorded: str | None, after: list[str]) -> bool:

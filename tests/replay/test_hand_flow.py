@@ -380,6 +380,31 @@ def test_turns_order_a_player_who_leaves_while_the_shows_are_made_takes_no_turn(
     # a player's own drop then is still a turn after the end
     own = ["P1 draw_stock JK", DECLARE, "P3 drop", SHOW]
     assert audit(*scenario(**dict(kw, events=own))) == [("turn.order", "P3", 2)]
+    # the declarer folded by the server after winning: still a turn after the end
+    late = ["P1 draw_stock JK", DECLARE, "P1 drop auto timeout", SHOW]
+    assert audit(*scenario(**dict(kw, events=late))) == [("turn.order", "P1", 2)]
+
+
+def test_turns_order_a_loser_folded_by_the_server_as_their_show_times_out_takes_no_turn() -> (
+    None
+):
+    """log-format.md: ``auto`` is "true when the server acted for the player (time-out,
+    disconnection)", and "A player with no show row was arranged by the server". P3's show
+    timer runs out after P1's valid declaration and the server folds P3 (``drop``, auto,
+    reason timeout): no turn, P3 a loser arranged by the server. A blind tester (b106) had
+    "P3 took a turn after the hand had ended" (``turn.order``), where reason disconnect
+    passed. A timeout fold before any valid declaration is still judged as a turn."""
+    three = {"P1": P1, "P2": P2, "P3": P3}
+    kw = base(
+        seats=three,
+        events=["P1 draw_stock JK", DECLARE, "P3 drop auto timeout", SHOW],
+        results={
+            "P1": ("won", 0, "72.00"),
+            "P2": ("lost", 40, "-40.00"),
+            "P3": ("lost", 40, "-40.00"),
+        },
+    )
+    assert audit(*scenario(**kw)) == []
 
 
 def test_a_player_who_leaves_by_their_own_hand_may_go_out_of_turn() -> None:

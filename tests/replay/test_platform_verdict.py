@@ -165,3 +165,20 @@ def test_turns_last_player_one_left_after_a_drop_is_the_verdict_s_too_three_play
         "; so P2 is recorded as lost (77 points), but the hand gives won (0 points): P2 was "
         "the last player left in the hand once P1's invalid declaration put P1 out."
     )
+
+
+def test_turns_order_a_declarer_who_leaves_at_once_is_no_verdict_and_no_swapped_rows() -> None:
+    """docs/replay.md ("Declaring", and a player who leaves while the shows are made is no
+    turn): P1 declares validly, leaves at once (``drop``, reason left), and P2 and P3 show;
+    the results call P1 a middle drop and P2 the winner. The leaving says nothing of the
+    verdict: the shows after it say accepted, so the two wrong results rows are the two
+    findings. A blind tester (b106) had a third, "the rows at seq 2 and 3 are in each
+    other's places", where nothing was out of order: the drop had been read as the play
+    that follows a rejected declaration."""
+    kw = _three(DECLARE, "JK", ("middle_drop", 40, "-40.00"))
+    kw["events"] = ["P1 draw_stock JK", DECLARE, "P1 drop auto left", SHOW, f"P3 show: {P3}"]
+    kw["results"]["P2"] = ("won", 0, "72.00")
+    found = sorted(_found(kw), key=str)
+    assert found == [("score.outcome", "P1", 1), ("score.outcome", "P2", None)]
+    kw["results"]["P1"], kw["results"]["P2"] = ("won", 0, "72.00"), ("lost", 40, "-40.00")
+    assert _found(kw) == []
