@@ -356,6 +356,21 @@ def test_a_player_who_leaves_out_of_turn_is_charged_a_drop_and_acts_no_more() ->
     assert ("turn.order", "P3", 3) in audit(*scenario(**late))
 
 
+def _three_shows(between: str) -> dict[str, Any]:
+    """P1 declares validly on the first turn; ``between`` comes next, then P2's show; P3
+    makes none. No player had a turn: the losers' first hand shows, capped at 40
+    (points.first_hand_show_cap)."""
+    return base(
+        seats={"P1": P1, "P2": P2, "P3": P3},
+        events=["P1 draw_stock JK", DECLARE, between, SHOW],
+        results={
+            "P1": ("won", 0, "72.00"),
+            "P2": ("lost", 40, "-40.00"),
+            "P3": ("lost", 40, "-40.00"),
+        },
+    )
+
+
 def test_turns_order_a_player_who_leaves_while_the_shows_are_made_takes_no_turn() -> None:
     """`turns.order` ("a player who leaves the table may go at any time") and
     log-format.md's `show` ("after a valid declaration, each other player still in the hand
@@ -363,17 +378,7 @@ def test_turns_order_a_player_who_leaves_while_the_shows_are_made_takes_no_turn(
     P1's valid declaration, before showing. That is no turn after the hand ended: no
     finding, and P3 is a loser arranged by the server, as recorded (a blind tester's
     platform was told "P3 took a turn after the hand had ended")."""
-    three = {"P1": P1, "P2": P2, "P3": P3}
-    kw = base(
-        seats=three,
-        events=["P1 draw_stock JK", DECLARE, "P3 drop auto left", SHOW],
-        # no turn had: first hand shows, capped at 40 (points.first_hand_show_cap)
-        results={
-            "P1": ("won", 0, "72.00"),
-            "P2": ("lost", 40, "-40.00"),
-            "P3": ("lost", 40, "-40.00"),
-        },
-    )
+    kw = _three_shows("P3 drop auto left")
     for leave in ("P3 drop auto left", "P3 drop left", "P3 drop auto disconnect"):
         events = ["P1 draw_stock JK", DECLARE, leave, SHOW]
         assert audit(*scenario(**dict(kw, events=events))) == [], leave
@@ -394,16 +399,7 @@ def test_turns_order_a_loser_folded_by_the_server_as_their_show_times_out_takes_
     reason timeout): no turn, P3 a loser arranged by the server. A blind tester (b106) had
     "P3 took a turn after the hand had ended" (``turn.order``), where reason disconnect
     passed. A timeout fold before any valid declaration is still judged as a turn."""
-    three = {"P1": P1, "P2": P2, "P3": P3}
-    kw = base(
-        seats=three,
-        events=["P1 draw_stock JK", DECLARE, "P3 drop auto timeout", SHOW],
-        results={
-            "P1": ("won", 0, "72.00"),
-            "P2": ("lost", 40, "-40.00"),
-            "P3": ("lost", 40, "-40.00"),
-        },
-    )
+    kw = _three_shows("P3 drop auto timeout")
     assert audit(*scenario(**kw)) == []
 
 

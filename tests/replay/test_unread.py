@@ -58,6 +58,15 @@ def null_hand_id(path: Path, at: int) -> None:
     pq.write_table(data.set_column(index, field, pa.array(ids, field.type)), path)
 
 
+def nulled(tmp_path: Path, hand: str, action: str) -> tuple[int, dict[str, Any], list[Any]]:
+    """The night with the hand_id of ``hand``'s first ``action`` row nulled, replayed: the
+    row's place in the events file, the hands and the findings."""
+    logs = night(tmp_path)
+    at = row_of(pq.read_table(logs / EVENTS), hand, action)
+    null_hand_id(logs / EVENTS, at)
+    return at, *replayed(logs, tmp_path / "out")
+
+
 def test_the_clean_night_is_verified(tmp_path: Path) -> None:
     """The two hands as written: the charge as shown and the server's arrangement."""
     hands, found = replayed(night(tmp_path), tmp_path / "out")
@@ -73,10 +82,7 @@ def test_a_losers_show_row_with_a_null_hand_id_quarantines_the_hand_it_may_be_fr
     arranged by the server (fewer than 77), so H1 is quarantined naming the row, not a
     ``score.points`` alarm. H2's loser has no show row either, but nothing found rests on
     it: H2 is verified. G1's game-level checks are not run (``game.unchecked``)."""
-    logs = night(tmp_path)
-    at = row_of(pq.read_table(logs / EVENTS), "H1", "show")
-    null_hand_id(logs / EVENTS, at)
-    hands, found = replayed(logs, tmp_path / "out")
+    at, hands, found = nulled(tmp_path, "H1", "show")
     assert hands["H1"]["status"] == "quarantined"
     assert hands["H1"]["reason"] == (
         "hand H1's findings charge P2 by the server's arrangement, with no show row of "
@@ -95,10 +101,7 @@ def test_a_declaration_with_a_null_hand_id_quarantines_the_hand_that_stops_befor
     """H2's declaration, its hand_id nulled: H2's events stop before the hand ends, which
     was a ``turn.order`` alarm ("2 players still in and no valid declaration") beside the
     row in quarantine. H2 is quarantined naming the row; H1 is judged as always."""
-    logs = night(tmp_path)
-    at = row_of(pq.read_table(logs / EVENTS), "H2", "declare")
-    null_hand_id(logs / EVENTS, at)
-    hands, found = replayed(logs, tmp_path / "out")
+    at, hands, found = nulled(tmp_path, "H2", "declare")
     assert hands["H2"]["status"] == "quarantined"
     assert hands["H2"]["reason"] == (
         "hand H2's events stop at seq 0 before the hand ends, and events row "
@@ -138,10 +141,7 @@ def test_a_first_row_with_a_null_hand_id_is_named_where_the_hands_seq_starts_lat
     """H1's first row (seq 0), its hand_id nulled: H1 was quarantined as "events start at
     seq 1, not 0", and nothing named the row that was likely its own (b107). The reason now
     names it; H2 is judged as always."""
-    logs = night(tmp_path)
-    at = row_of(pq.read_table(logs / EVENTS), "H1", "draw_stock")
-    null_hand_id(logs / EVENTS, at)
-    hands, _ = replayed(logs, tmp_path / "out")
+    at, hands, _ = nulled(tmp_path, "H1", "draw_stock")
     assert hands["H1"]["reason"] == (
         f"hand H1 events start at seq 1, not 0 (events row {at} of {EVENTS} has a null "
         "hand_id: it may be one of them)")
