@@ -91,6 +91,7 @@ class Code(StrEnum):
     SCORE_OUTCOME = "score.outcome"
     SCORE_AMOUNT = "score.amount"
     DROP_PENALTY = "drop.penalty"
+    DROP_FORBIDDEN = "drop.forbidden"
     POOL_SCORE = "pool.score"
     POOL_ELIMINATION = "pool.elimination"
     POOL_REBUY = "pool.rebuy"
@@ -155,6 +156,8 @@ CATALOG: dict[str, Check] = _catalog(
     (Code.SCORE_OUTCOME, MJ, "a player's recorded outcome differs from the replay's"),
     (Code.SCORE_AMOUNT, MJ, "points rummy: a hand's money differs from points x point value"),
     (Code.DROP_PENALTY, MJ, "a drop was charged the wrong penalty"),
+    (Code.DROP_FORBIDDEN, MJ, "a player dropped where the ruleset allows no drop (a deals game, "
+     "a match): charged as the rules charge it"),
     (Code.POOL_SCORE, MJ, "a running pool score is wrong"),
     (Code.POOL_ELIMINATION, MJ, "a player was eliminated, or kept, against the threshold"),
     (Code.POOL_REBUY, MJ, "a rebuy was allowed, refused or scored against the rules"),

@@ -336,6 +336,20 @@ def rules_winner(hand: Hand, said: Mapping[str, RulesPoints]) -> str | None:
     return won[0]
 
 
+def moving(amount: Decimal | None) -> str:
+    """A player's chips in a deal as words that say which way they went (a blind tester
+    read "should lose 20 chips, but the record shows 20" as the record agreeing).
+
+    >>> moving(Decimal("20.00")), moving(Decimal("-5")), moving(Decimal(0)), moving(None)
+    ('a gain of 20 chips', 'a loss of 5 chips', 'no chips moved', 'no amount')
+    """
+    if amount is None:
+        return "no amount"
+    if amount == 0:
+        return "no chips moved"
+    return f"a {'gain' if amount > 0 else 'loss'} of {chips(abs(amount))} chips"
+
+
 def chips(amount: Decimal | None) -> str | None:
     """Chips as a player counts them: whole chips without decimal places (``results.amount``
     is a money column, so 100 chips arrive as 100.00), a fraction as it was written.
@@ -407,9 +421,13 @@ def _took_what_was_given(
     rules' (``swapped``: ``_chip_finding`` says those)."""
     alone = swapped is not None or winner not in {row.player for row in wrong} or len(wrong) < 2
     given = None if alone else took_given(hand, winner)
-    return None if given is None else (f"{winner}, who won the deal, took the {chips(given)} "
-                                       "chips the others are recorded as losing "
-                                       f"({want} by the rules)")  # fmt: skip
+    if given is None:
+        return None
+    if given < 0:  # the others are recorded as gaining what the winner is losing
+        return (f"{winner}, who won the deal, is recorded as losing the {chips(-given)} chips "
+                f"the others are recorded as gaining (taking {want} by the rules)")
+    return (f"{winner}, who won the deal, took the {chips(given)} chips the others are "
+            f"recorded as losing ({want} by the rules)")
 
 
 def took_given(hand: Hand, winner: str) -> Decimal | None:
@@ -437,7 +455,7 @@ def _chip_finding(
     ``took`` is what the winner took where it follows this loser's chips
     (``_took_what_was_given``), said after them."""
     want = moved[row.player]
-    shown = "no amount" if row.amount is None else chips(row.amount)
+    shown = moving(row.amount)
     if swapped is not None and row.outcome == "won":
         message = (
             f"{row.player} lost the deal with {-want} points by the rules, so should lose "
@@ -449,9 +467,9 @@ def _chip_finding(
     elif row.player == swapped:
         message = (
             f"{row.player} won the deal by the rules, so should take {want} chips (the sum "
-            f"the others lost), but the record shows {shown} (nor is it the "
-            f"{recorded[row.player]} chips of the {row.points} points the record has "
-            f"{row.player} losing: see the hand's findings)"
+            f"the others lost), but the record shows {shown} (nor is it "
+            f"{moving(Decimal(recorded[row.player]))}, the {row.points} points the record "
+            f"has {row.player} losing: see the hand's findings)"
         )
     elif row.outcome == "won":
         message = (

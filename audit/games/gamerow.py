@@ -102,7 +102,7 @@ CHECK: Final = {
     "rake_pct": ("ledger.balance",),
     "ruleset": ("deck.composition",),
     "format": ("ledger.balance", "deals.chips", "pool.elimination", "pool.score",
-               "drop.penalty", "score.amount"),
+               "drop.penalty", "drop.forbidden", "score.amount"),
 }  # fmt: skip
 """The check a reading's one finding carries: the first of the column's that the row as
 written raised (the first of all where it raised none of them)."""

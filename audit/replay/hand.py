@@ -547,7 +547,7 @@ class HandReplay:
         own = e.reason != "left" and not server_fold(e.auto, e.reason)
         if self.rules.drop_penalty(fmt) is None and own:
             self._find(
-                "drop.penalty",
+                "drop.forbidden",
                 f"drops.{fmt}",
                 f"{seat.player} dropped, but a {fmt.replace('_', ' ')} game allows no drops; "
                 f"the player is charged the full count of {self.rules.cap}.",

@@ -591,7 +591,7 @@ class OpenHandReplay:
 
     def drop(self, e: Event) -> None:
         """A match has no drops (``drops.match``): a player who drops or leaves is charged
-        what they hold; a drop not a player leaving is ``drop.penalty`` (once: where the
+        what they hold; a drop not a player leaving is ``drop.forbidden`` (once: where the
         record also charges it other than the rules, ``audit_open_hand`` keeps the finding
         of the charge, which says both)."""
         seat = self.base.dropper(e, after_draw=False)
@@ -599,7 +599,7 @@ class OpenHandReplay:
             return
         if e.reason != "left":
             self._find(
-                "drop.penalty",
+                "drop.forbidden",
                 "drops.match",
                 f"{seat.player} dropped, but a match has no drops: the player is charged "
                 "what they hold.",

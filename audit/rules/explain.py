@@ -337,9 +337,9 @@ def unmet_why(
     ...     "AS JS 5C 3C QH QC 4S 7H 8C TH JK QC 8S KC TH 7D AH 6S QS AC 8D".split())
     >>> score = score_arrangement([hand], j, r21)
     >>> print(unmet_why(hand, score, j, r21))  # doctest: +NORMALIZE_WHITESPACE
-    their cards hold the pure sequence QC KC AC, but no arrangement of them makes the 3
-    pure sequences that a declaration needs, and the groups they showed do not lay it as a
-    sequence, so it is not spared
+    no arrangement of their cards makes the 3 pure sequences that a declaration needs,
+    though they hold the pure sequence QC KC AC, and the groups they showed do not lay it
+    as a sequence, so it is not spared
     """
     if (
         not score.unmet
@@ -365,7 +365,10 @@ def unmet_why(
         if held:
             why += f", and hold {one} {and_words(held)}"
     elif held:
-        why = f"their cards hold {one} {and_words(held)}, but no arrangement of them makes {need}"
+        # the reason first, then what the player points to: read after "every card counts
+        # because", "their cards hold the pure sequence ..." said it was why (b109)
+        why = (f"no arrangement of their cards makes {need}, though they hold {one} "
+               f"{and_words(held)}")
     else:
         return cannot_meet(rules)
     if held and rules.unmet_requirement in ("pure_run_exempt", "pure_runs_exempt"):

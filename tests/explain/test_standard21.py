@@ -156,15 +156,16 @@ def test_points_unmet_requirement_a_loser_shown_ungrouped_is_told_the_pure_seque
     assert view.findings == ()
     b = view.players[0]
     words = (
-        "every card counts because their cards hold the pure sequence QC KC AC, but no "
-        "arrangement of them makes the 3 pure sequences that a declaration needs, and the "
+        "every card counts because no arrangement of their cards makes the 3 pure sequences "
+        "that a declaration needs, though they hold the pure sequence QC KC AC, and the "
         "groups they showed do not lay it as a sequence, so it is not spared; the cards"
     )
     assert words in b.why
     assert "it has no pure sequence" not in b.why
     assert b.points_detail is not None
     assert b.points_detail.steps[0].startswith(
-        "every card counts, because their cards hold the pure sequence QC KC AC"
+        "every card counts, because no arrangement of their cards makes the 3 pure sequences "
+        "that a declaration needs, though they hold the pure sequence QC KC AC"
     )
     assert b.best is not None
     assert b.best.points == 120

@@ -776,8 +776,8 @@ def test_a_loser_shown_ungrouped_is_told_what_their_cards_hold_not_it_has_no_seq
     p2 = view_of(one).players[1]
     assert p2.points_detail is not None
     assert p2.points_detail.steps[0].startswith(
-        "every card counts, because their cards hold the pure sequence 2S 3S 4S, but no "
-        "arrangement of them makes the 2 sequences, one of them pure, that a declaration needs"
+        "every card counts, because no arrangement of their cards makes the 2 sequences, one "
+        "of them pure, that a declaration needs, though they hold the pure sequence 2S 3S 4S"
     ), p2.points_detail.steps
     assert p2.best is not None
     assert [g.text for g in p2.best.melds] == ["2S 3S 4S"]

@@ -94,7 +94,7 @@ def test_deal_chips_shown_as_whole_chips() -> None:
     assert (found[0].expected, found[0].recorded) == ("50", "45")
     assert found[0].message == (
         "A won the deal, so should take 50 chips (the sum the others lost), but the record "
-        "shows 45."
+        "shows a gain of 45 chips."
     )
 
 
@@ -118,7 +118,8 @@ def test_deal_chips_a_winner_who_took_what_a_wrong_loser_gave_is_that_losers_fin
     found = check_deals(game(), hands, RULES)
     assert keys(found) == [("deals.chips", "G1", "G1-02", "C")]
     assert found[0].message == (
-        "C lost the deal with 10 points, so should lose 10 chips, but the record shows -8; "
+        "C lost the deal with 10 points, so should lose 10 chips, but the record shows a "
+        "loss of 8 chips; "
         "B, who won the deal, took the 38 chips the others are recorded as losing (40 by "
         "the rules)."
     )
@@ -253,7 +254,7 @@ def test_deals_chips_that_follow_a_deals_wrong_points_are_its_points_finding_alo
     assert keys(found) == [("deals.chips", "G1", "G1-02", "A")]
     assert found[0].message == (
         "A lost the deal with 60 points by the rules (2 recorded), so should lose 60 chips, "
-        "but the record shows -5."
+        "but the record shows a loss of 5 chips."
     )
     # Where the rules agree with the record, nothing is said.
     agreed = {"G1-02": {"A": Said("lost", 2), "C": Said("lost", 2)}}
@@ -449,12 +450,14 @@ def test_deals_chips_a_swapped_deals_chips_that_follow_neither_are_found_in_the_
     ]  # fmt: skip
     assert found[0].message == (
         "L lost the deal with 15 points by the rules, so should lose 15 chips, but the record "
-        "shows 60 (nor is it the 57 chips the others are recorded as losing, which the "
+        "shows a gain of 60 chips (nor is it the 57 chips the others are recorded as losing, "
+        "which the "
         "record, naming L the deal's winner, would give: see the hand's findings)."
     )
     assert found[1].message == (
         "W won the deal by the rules, so should take 57 chips (the sum the others lost), but "
-        "the record shows -20 (nor is it the -15 chips of the 15 points the record has W "
+        "the record shows a loss of 20 chips (nor is it a loss of 15 chips, the 15 points "
+        "the record has W "
         "losing: see the hand's findings)."
     )
     # The recorded winner's chips not the sum the others lost, though theirs follow the
@@ -508,3 +511,18 @@ def test_deals_chips_a_game_not_called_off_for_every_player_keeps_its_end_findin
     decided = called_off(game(winner=None))
     assert keys(check_deals(decided, two_deals(), RULES)) == [("deals.chips", "G1", None, "A")]
     assert judge_deals(decided, two_deals(), RULES).winner == "A"
+
+
+def test_deals_chips_a_deals_chips_recorded_the_wrong_way_round_say_which_way_they_went() -> None:
+    """`deals.chips` (000_: each loser gives up chips equal to their points, the winner of
+    the deal takes the sum). A blind tester's (b109) deal 2: A won and B lost 20, but the
+    record moved A -20 and B +20. The finding said "should lose 20 chips, but the record
+    shows 20" and "A, who won the deal, took the -20 chips the others are recorded as
+    losing": read aloud, an agreement and nonsense. It now says which way the chips went."""
+    hands = [deal(1, "A", {"B": 30}), deal(2, "A", {"B": 20}, {"A": "-20.00", "B": "20.00"})]
+    (found,) = [f for f in check_deals(game(), hands, RULES) if f.hand_id == hands[1].hand_id]
+    assert (found.player_id, found.expected, found.recorded) == ("B", "-20", "20")
+    assert found.message == (
+        "B lost the deal with 20 points, so should lose 20 chips, but the record shows a gain "
+        "of 20 chips; A, who won the deal, is recorded as losing the 20 chips the others are "
+        "recorded as gaining (taking 20 by the rules).")

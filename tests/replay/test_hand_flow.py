@@ -587,16 +587,19 @@ def test_a_joker_a_player_discarded_may_not_be_taken_from_the_pile() -> None:
     assert audit(*scenario(**kw)) == [("draw.forbidden", "P1", 2)]
 
 
-def test_a_drop_in_deals_is_not_allowed_000() -> None:
+def test_drop_forbidden_a_drop_in_deals_is_not_allowed_000() -> None:
     """`drops.deals` = none. 000_: 'No Drop is allowed in Best of 2 and Best of 3'. A player
-    who drops anyway is charged the full count (`points.cap`)."""
+    who drops anyway is charged the full count (`points.cap`). Charged so, the record's
+    fault is the drop the platform let them make: one `drop.forbidden`, not a
+    `drop.penalty` ("a drop was charged the wrong penalty"), which a blind tester (b109)
+    read as a wrong charge."""
     kw = base(
         game_format="deals",
         events=["P1 draw_stock JK", "P1 discard JK", "P2 drop"],
         results={"P1": ("won", 0, "80"), "P2": ("first_drop", 80, "-80")},
     )
     game, hand = scenario(**kw)
-    assert audit(game, hand) == [("drop.penalty", "P2", 2)]
+    assert audit(game, hand) == [("drop.forbidden", "P2", 2)]
     kw["events"] = ["P1 draw_stock JK", "P1 discard JK", "P2 drop auto left"]
     assert audit(*scenario(**kw)) == []
 
@@ -622,7 +625,7 @@ def test_a_server_fold_in_deals_charged_the_full_count_is_no_finding_000() -> No
     # an `auto` row whose reason is `player` says the player chose it: it is theirs
     kw["events"] = ["P1 draw_stock JK", "P1 discard JK", "P2 drop auto player"]
     kw["results"] = {"P1": ("won", 0, "80"), "P2": ("first_drop", 80, "-80")}
-    assert audit(*scenario(**kw)) == [("drop.penalty", "P2", 2)]
+    assert audit(*scenario(**kw)) == [("drop.forbidden", "P2", 2)]
 
 
 def test_a_drop_in_deals_charged_a_drop_penalty_is_one_finding_000() -> None:

@@ -461,9 +461,9 @@ def test_points_unmet_requirement_a_loser_shown_ungrouped_is_told_the_pure_seque
 
     text = check_groups_text([SHOWN_UNGROUPED], wild="JD", rules=R21)
     assert (
-        "as a losing hand: 120 points (every card counts because their cards hold the pure "
-        "sequence QC KC AC, but no arrangement of them makes the 3 pure sequences that a "
-        "declaration needs, and the groups given do not lay it as a sequence, so it is not "
+        "as a losing hand: 120 points (every card counts because no arrangement of their "
+        "cards makes the 3 pure sequences that a declaration needs, though they hold the pure "
+        "sequence QC KC AC, and the groups given do not lay it as a sequence, so it is not "
         "spared; the cards, " in text
     ), text
     assert ("best possible: 120 points, the same as arranged because of the cap (points.cap): "
@@ -513,8 +513,8 @@ def test_points_unmet_requirement_27_cards_a_loser_told_each_pure_sequence_held(
     score = score_arrangement([hand], jokers, R27)
     assert score.unmet
     assert unmet_why(hand, score, jokers, R27) == (
-        "their cards hold the pure sequences 3C 4C 5C and 7C 8C 9C, but no arrangement of "
-        "them makes the 3 pure sequences that a declaration needs, and the groups they "
+        "no arrangement of their cards makes the 3 pure sequences that a declaration needs, "
+        "though they hold the pure sequences 3C 4C 5C and 7C 8C 9C, and the groups they "
         "showed lay none of them as a sequence, so none is spared"
     )
 
