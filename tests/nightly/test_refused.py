@@ -327,3 +327,37 @@ def test_the_games_a_refused_file_kept_from_their_checks_are_at_stake(
     at_stake = [staked[g] for g in staked if g in named or g in games]
     assert set(games) <= set(staked)
     assert money(first)[(1, "at_stake")] == (len(at_stake), sum(at_stake, Decimal("0.00")))
+
+
+def test_a_refused_file_replaced_by_a_good_copy_under_a_new_name_is_not_gone(
+    cut: Cut, tmp_path: Path
+) -> None:
+    """docs/nightly.md: a file the replay refuses "gives no rows, as it never did". Night
+    2's results file is cut short (refused); night 3 the platform deletes it and sends the
+    good copy under a new name. The games whose rows come again are audited again whole,
+    and the refused file, gone, held none of their rows the audit ever read: the night goes
+    on, judging them as one replay of the final log root does. A blind tester (b110) had
+    the night stop (exit 2, "... is gone from the log root ... put the file back"), and
+    every later night with it, until the corrupt file was put back."""
+    logs, state = tmp_path / "logs", tmp_path / "state"
+    add_night(logs, cut.first, FIRST)
+    night(logs, state)
+    add_night(logs, cut.second, SECOND)
+    bad = logs / "results" / f"date={SECOND}" / "part-0.parquet"
+    refuse(bad, "truncated")
+    night(logs, state)
+    bad.unlink()
+    pq.write_table(cut.second["results"], bad.with_name("part-1-resend.parquet"))
+    third = night(logs, state)
+    assert third.night == 3
+    whole = tmp_path / "whole"
+    replay_logs(logs=logs, out=whole, workers=1, progress=False)
+    again = [g for (g,) in rows(state / "nights" / "0003" / "hands.parquet",
+                                "SELECT DISTINCT game_id FROM FILE ORDER BY 1")]  # fmt: skip
+    assert again
+    sql = "SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) ORDER BY ALL"
+    findings = ("SELECT * FROM FILE WHERE game_id IN (SELECT unnest($g)) AND "
+                f"{LEAVE_OUT} ORDER BY ALL")  # fmt: skip
+    for name, query in (("hands", sql), ("quarantine", sql), ("findings", findings)):
+        tonight = rows(state / "nights" / "0003" / f"{name}.parquet", query, g=again)
+        assert tonight == rows(whole / f"{name}.parquet", query, g=again), name
