@@ -36,8 +36,10 @@ def rounded_otherwise(exact: Decimal, recorded: Decimal | None) -> str:
     another way than half up; empty where it is not (a blind tester's 51 points at 0.1250,
     6.375, paid 6.37: the finding gave the two amounts alone).
 
-    >>> rounded_otherwise(Decimal("-6.375"), Decimal("-6.37"))
-    '; 6.375 rounds half up to 6.38 (money.md), and the record rounds it down'
+    >>> words = rounded_otherwise(Decimal("-6.375"), Decimal("-6.37"))
+    >>> print(words)  # doctest: +NORMALIZE_WHITESPACE
+    ; 6.375 rounds half up to 6.38 (money.md: the audit's reading, the seeds giving no
+    rounding), and the record rounds it down
     >>> rounded_otherwise(Decimal("-6.375"), Decimal("-6.36"))
     ''
     """
@@ -46,8 +48,9 @@ def rounded_otherwise(exact: Decimal, recorded: Decimal | None) -> str:
     size = abs(exact)
     for way, words in OTHER_ROUNDINGS:
         if size.quantize(PAISA, rounding=way) == abs(recorded) and (recorded < 0) == (exact < 0):
-            return (f"; {size.normalize():f} rounds half up to {money(size)} (money.md), and "
-                    f"the record rounds it {words}")  # fmt: skip
+            return (f"; {size.normalize():f} rounds half up to {money(size)} (money.md: the "
+                    "audit's reading, the seeds giving no rounding), and the record rounds it "
+                    f"{words}")  # fmt: skip
     return ""
 
 

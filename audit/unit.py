@@ -487,7 +487,10 @@ def game_checks(
     if "game_events" in game.lost_rows and game.format != Format.POINTS:
         found.append(_unchecked(game, "game_events"))
         events_lost = True
-    if (game_events and not events_lost and Format(game.format).is_pool and hands
+    # a deals game's one game event is its winner's: missing only where the deals name one
+    pool_or_deals = Format(game.format).is_pool or (game.format == Format.DEALS and judge_deals(
+        game, hands, rules, winner=False, expected=expected).winner is not None)
+    if (game_events and not events_lost and pool_or_deals and hands
             and not game.game_events and not game.running
             and not called_off_for_all(game, hands, expected)):  # fmt: skip
         # A pool game ends on its winner or a split, written in game_events with the
@@ -498,17 +501,16 @@ def game_checks(
         # game called off, every player refunded (``called_off_for_all``): the contract
         # has no event for that end, so a game called off before anyone was out or
         # rebought has no row to write (a blind tester's honest game had this finding at
-        # major); its hands are judged as the rows stand.
-        found.append(
-            game_unchecked(
-                game,
-                f"Game {game.game_id} ended, but game_events holds no row of it, though a "
-                "pool game records its eliminations, rebuys and how it ended (game_won or "
-                f"split) there, so {_rests(game, 'game_events')} not checked.",
-                "game_events.action",
-                Severity.MAJOR,
-            )
-        )
+        # major); its hands are judged as the rows stand. A deals game records its winner
+        # there (its rows late, a blind tester's was "deals.chips: the record names no
+        # winner" where a pool game's was this, b110).
+        kept = ("pool game records its eliminations, rebuys and how it ended (game_won or "
+                "split)" if Format(game.format).is_pool
+                else "deals game records its winner (game_won)")  # fmt: skip
+        found.append(game_unchecked(
+            game, f"Game {game.game_id} ended, but game_events holds no row of it, though a "
+            f"{kept} there, so {_rests(game, 'game_events')} not checked.",
+            "game_events.action", Severity.MAJOR))  # fmt: skip
         events_lost = True
     events = game_events and not events_lost
     found += _unset(game, hands)

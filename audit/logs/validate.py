@@ -543,13 +543,25 @@ def seats_problem(name: str, seats: list[str]) -> str:
 
 
 def results_problem(name: str, players: list[str]) -> str:
-    """
+    """Each player with more than one results row in the hand, named (a blind tester's
+    hand sent twice named one of its four players).
+
     >>> results_problem("hand h1", ["p1", "p2", "p2"])
     'hand h1 has 2 results rows for player p2'
+    >>> results_problem("hand h1", ["p1", "p1", "p2", "p2"])
+    'hand h1 has 2 results rows for each of players p1, p2'
+    >>> results_problem("hand h1", ["p1", "p1", "p2", "p2", "p2"])
+    'hand h1 has more than one results row for players p1 (2), p2 (3)'
     """
-    player = next(p for p in players if players.count(p) > 1)
-    n = players.count(player)
-    return f"{one_line(name)} has {n} results rows for player {one_line(player)}"
+    counts = {p: players.count(p) for p in dict.fromkeys(players) if players.count(p) > 1}
+    who = [one_line(p) for p in counts]
+    if len(counts) == 1:
+        return f"{one_line(name)} has {counts[next(iter(counts))]} results rows for player {who[0]}"
+    if len(set(counts.values())) == 1:
+        n = next(iter(counts.values()))
+        return f"{one_line(name)} has {n} results rows for each of players {', '.join(who)}"
+    each = ", ".join(f"{w} ({n})" for w, n in zip(who, counts.values(), strict=True))
+    return f"{one_line(name)} has more than one results row for players {each}"
 
 
 def repeated_seq(seqs: list[int | None]) -> int | None:

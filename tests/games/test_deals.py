@@ -15,6 +15,7 @@ from audit.logs.reader import iter_units, open_log_root
 from audit.records import Game, GameEvent, Hand, LedgerRow, Result
 from audit.rules.ruleset import load_preset
 from audit.sim import simulate
+from audit.unit import game_checks
 
 RULES = load_preset("standard-13")
 
@@ -526,3 +527,21 @@ def test_deals_chips_a_deals_chips_recorded_the_wrong_way_round_say_which_way_th
         "B lost the deal with 20 points, so should lose 20 chips, but the record shows a gain "
         "of 20 chips; A, who won the deal, is recorded as losing the 20 chips the others are "
         "recorded as gaining (taking 20 by the rules).")
+
+
+def test_game_events_action_a_deals_game_that_ended_with_no_row_is_one_game_unchecked() -> None:
+    """log-format.md, game_events (`game_won`): a deals game that ended records its winner
+    there. One that ended with no row at all (its rows late, to come on a later night) is
+    one `game.unchecked`, major, its winner not judged, as for a pool game; a blind tester
+    (b110) had "deals.chips: the record names no winner", a rule broken, where the same
+    pool game had this. The deals themselves are still judged."""
+    hands = two_deals()
+    assert game_checks(game(), hands, RULES) == []
+    (found,) = game_checks(game(winner=None), hands, RULES)
+    assert (found.check, found.severity.value) == ("game.unchecked", "major")
+    assert found.message == (
+        "Game G1 ended, but game_events holds no row of it, though a deals game records its "
+        "winner (game_won) there, so its winner was not checked.")
+    hands[1] = deal(2, "B", {"A": 30, "C": 10}, {"C": "-12.00"})
+    assert [f.check for f in game_checks(game(winner=None), hands, RULES)] == [
+        "game.unchecked", "deals.chips"]

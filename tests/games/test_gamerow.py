@@ -318,7 +318,8 @@ def test_games_point_value_amounts_rounded_down_are_each_amounts_fault_not_anoth
         ("score.amount", "H3", "P2", "-9.63", "-9.62")]  # fmt: skip
     assert found[0].message.startswith(
         "P2 lost 77 points at 0.1250 a point, so the amount should be -9.63, but the record "
-        "shows -9.62; 9.625 rounds half up to 9.63 (money.md), and the record rounds it down"
+        "shows -9.62; 9.625 rounds half up to 9.63 (money.md: the audit's reading, the seeds "
+        "giving no rounding), and the record rounds it down"
     )
     assert not any("settles at" in f.message for f in unit.findings)
 

@@ -146,7 +146,8 @@ def test_score_amount_a_winner_who_follows_the_losers_recorded_amounts_is_said_o
         ("score.amount", "P2", "-0.39", "-0.38")]
     assert found[0].message == (
         "P2 lost 77 points at 0.0050 a point, so the amount should be -0.39, but the record "
-        "shows -0.38; 0.385 rounds half up to 0.39 (money.md), and the record rounds it down; "
+        "shows -0.38; 0.385 rounds half up to 0.39 (money.md: the audit's reading, the seeds "
+        "giving no rounding), and the record rounds it down; "
         "the winner's amount follows the losers' amounts as recorded, 0.38 paid less the "
         "10.00% rake of 0.04: the record settles P1 at 0.34 where the rules give 0.35."
     )
