@@ -251,7 +251,8 @@ def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:
     points rummy each hand's (what its losers paid against what its one winner received),
     in a pool or deals game the entries (the ``buy_in`` and ``rebuy`` rows) and the
     platform's rake rows, else what the prize and splits leave; none where a refund row
-    moved the money back."""
+    moved the money back, or where two or more rake rows are the same amount (a rake
+    written twice)."""
     game = out.game
     assert game is not None
     found: list[tuple[Decimal, Decimal]] = []
@@ -264,6 +265,11 @@ def pots(out: Audited) -> list[tuple[Decimal, Decimal]]:
             pot = -sum((a for a in paid if a is not None), Decimal("0.00"))
             if pot > 0:
                 found.append((pot, pot - won[0].amount))
+        return found
+    fees = [row.amount for row in game.ledger if row.kind == "rake"]
+    if len(fees) > 1 and len(set(fees)) == 1:
+        # one rake written twice over is a row's fault, not another rate: its prize short
+        # by it is the winner's finding (a blind tester, b108: "every payout takes 25.50%")
         return found
     kinds: dict[str, Decimal] = {}
     for row in game.ledger:

@@ -195,14 +195,12 @@ def shoe_of(replay: HandReplay) -> tuple[int, int] | None:
 def one_drop_finding(findings: list[Finding], compared: list[Finding]) -> list[Finding]:
     """The replay's ``findings`` and then ``compared``, the results' (``compare_results``):
     a drop where the format has none (deals, a match) that is also charged other than the
-    rules is one ``drop.penalty``, the charge's, whose words say both (docs/replay.md), not
-    also its ``drop.forbidden``."""
+    rules is one ``drop.penalty``, the charge's, whose words say both, not also its
+    ``drop.forbidden`` (docs/replay.md)."""
     charged = {(f.player_id, f.seq) for f in compared if f.check == "drop.penalty"}
     if charged:
-        findings = [
-            f for f in findings
-            if f.check != "drop.forbidden" or (f.player_id, f.seq) not in charged
-        ]
+        findings = [f for f in findings
+                    if f.check != "drop.forbidden" or (f.player_id, f.seq) not in charged]
     return findings + compared
 
 

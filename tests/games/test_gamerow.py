@@ -13,6 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -378,3 +379,28 @@ def test_a_games_row_reading_must_explain_every_finding_of_its_column(
     assert len(found) > 1
     assert not any("its games row says" in f["message"] for f in found)
     assert {f["check"] for f in found} <= set(LEAVES["point_value"])
+
+
+def test_games_rake_pct_a_rake_written_twice_is_the_winners_prize_not_another_rate(
+    logs: Path, tmp_path: Path
+) -> None:
+    """log-format.md, games.rake_pct and ledger (`rake`): a pool game's rake row written
+    twice, its prize short by it, took twice the games row's 10%: a quarter percent, so it
+    was read as the games row's rate being wrong ("every payout of the game takes a rake
+    of 20.00%"), naming no player (a blind tester, b108). Two rake rows of one amount are
+    a rake written twice: the winner paid short is named."""
+    game = longest(logs, "pool_101")
+    gid = game["game_id"]
+    path = next(p for p in sorted((logs / "ledger").rglob("*.parquet"))
+                if gid in pq.read_table(p, columns=["game_id"]).column(0).to_pylist())
+    data = pq.read_table(path)
+    ledger = data.to_pylist()
+    fee = next(r for r in ledger if r["game_id"] == gid and r["kind"] == "rake")
+    prize = next(r for r in ledger if r["game_id"] == gid and r["kind"] == "prize")
+    prize["amount"] -= fee["amount"]
+    ledger.append(dict(fee))
+    pq.write_table(pa.Table.from_pylist(ledger, schema=data.schema), path)
+    found = [f for f in replayed(logs, tmp_path / "out")[0] if f["game_id"] == gid]
+    assert not [f for f in found if f["message"].startswith("Every payout")]
+    assert [f["check"] for f in found if f["player_id"] == prize["player_id"]] == [
+        "ledger.balance"]
