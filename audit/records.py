@@ -552,15 +552,6 @@ def called_off(game: Game, hands: Sequence[Hand], said: RulesSay | None = None) 
     return refunds and game_end(game, hands, said) is None
 
 
-def called_off_unpaid(game: Game, hands: Sequence[Hand], said: RulesSay | None = None) -> bool:
-    """The game was called off (``called_off``) and no ``prize`` or ``split`` row pays
-    anyone: its end has no game event to write, though a refund may be missing (the
-    ledger's own finding says so: a blind tester, b108, had a major ``game.unchecked``,
-    "game_events holds no row of it", beside it)."""
-    paid = any(row.kind in (LedgerKind.PRIZE, LedgerKind.SPLIT) for row in game.ledger)
-    return not paid and called_off(game, hands, said)
-
-
 def called_off_for_all(
     game: Game, hands: Sequence[Hand], said: RulesSay | None = None
 ) -> bool:
@@ -585,7 +576,9 @@ def called_off_for_all(
     >>> called_off_for_all(game, [])
     True
     """
-    if not called_off_unpaid(game, hands, said):
+    if not called_off(game, hands, said):
+        return False
+    if any(row.kind in (LedgerKind.PRIZE, LedgerKind.SPLIT) for row in game.ledger):
         return False
     players = {p for hand in hands for p in hand.seats}
     players |= {row.player for row in game.ledger if row.player is not None

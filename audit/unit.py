@@ -39,7 +39,7 @@ from audit.records import (
     HandRow,
     QuarantineRow,
     RulesSay,
-    called_off_unpaid,
+    called_off_for_all,
     gc_paused,
     rules_verdict,
 )
@@ -492,13 +492,13 @@ def game_checks(
         game, hands, rules, winner=False, expected=expected).winner is not None)
     if (game_events and not events_lost and pool_or_deals and hands
             and not game.game_events and not game.running
-            and not called_off_unpaid(game, hands, expected)):  # fmt: skip
+            and not called_off_for_all(game, hands, expected)):  # fmt: skip
         # A pool game ends on its winner or a split, written in game_events with the
         # eliminations and rebuys before them: with none of its rows, its scores would be
         # judged as if no one had been out or rebought (a blind tester: one game's rows
         # left out were 22 findings, 8 of them critical money alarms about rebuys "not
         # owed", with words its own other findings belied). One finding says so. Not of a
-        # game called off, refunds and no prize (``called_off_unpaid``): the contract
+        # game called off, every player refunded (``called_off_for_all``): the contract
         # has no event for that end, so a game called off before anyone was out or
         # rebought has no row to write (a blind tester's honest game had this finding at
         # major); its hands are judged as the rows stand. A deals game records its winner

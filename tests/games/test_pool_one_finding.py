@@ -850,18 +850,3 @@ def test_pool_elimination_wrong_by_the_records_own_score_beside_a_refused_verdic
                                            ("pool.elimination", "g1", "h3", "B"),
                                            ("pool.winner", "g1", "h3", "B")]  # fmt: skip
     assert judged.told == {}
-
-
-def test_game_events_action_a_game_called_off_with_a_refund_missing_is_the_ledgers_alone() -> None:
-    """schemas/money.md ("Called off"): a pool game that ended after one hand, refunds to
-    A and B and none to C, no prize and no game_events row. It was called off, and the
-    contract has no game event for that end: the one fault is the refund missing, the
-    ledger's (``ledger.balance``). A blind tester (b108) had a major `game.unchecked`
-    ("game_events holds no row of it") beside it, where the same game with all three
-    refunded had none."""
-    ledger = [*LEDGER[:2], ("C", "buy_in", "-100.00"), ("A", "refund", "100.00"),
-              ("B", "refund", "100.00")]  # fmt: skip
-    game, hands = pool_game([{"A": 0, "B": 20, "C": 30}], [], ledger, ended=True)
-    assert [f.check for f in game_checks(game, hands, RULES)] == ["ledger.balance"]
-    game.ledger.append(game.ledger[-1]._replace(player="C"))
-    assert game_checks(game, hands, RULES) == []
