@@ -488,11 +488,10 @@ def game_checks(
         found.append(_unchecked(game, "game_events"))
         events_lost = True
     # a deals game's one game event is its winner's: missing only where the deals name one
-    pool_or_deals = Format(game.format).is_pool or (game.format == Format.DEALS and judge_deals(
-        game, hands, rules, winner=False, expected=expected).winner is not None)
-    if (game_events and not events_lost and pool_or_deals and hands
-            and not game.game_events and not game.running
-            and not called_off_for_all(game, hands, expected)):  # fmt: skip
+    if (game_events and not events_lost and hands and not game.game_events
+            and not game.running and not called_off_for_all(game, hands, expected)
+            and (Format(game.format).is_pool or (game.format == Format.DEALS and judge_deals(
+                game, hands, rules, winner=False, expected=expected).winner is not None))):
         # A pool game ends on its winner or a split, written in game_events with the
         # eliminations and rebuys before them: with none of its rows, its scores would be
         # judged as if no one had been out or rebought (a blind tester: one game's rows

@@ -54,13 +54,14 @@ from collections import defaultdict
 from typing import Any
 
 from audit.findings import Finding, finding
-from audit.games import poolwords, rebuyrow
+from audit.games import rebuyrow
 from audit.games.leaving import came_back, gone_for_good, last_seated, left_at
 from audit.games.poolstate import Gaps, PoolJudgement, Standing, dealt_on
 from audit.games.poolverdict import Told, fold, folded, refused_declarer, told_words
 from audit.games.poolwords import dealt_out, ended_early, instead, score_words, swapped_rebuys
 from audit.games.poolwords import in_turn as _in_turn
 from audit.games.poolwords import kept_in as _kept_in
+from audit.games.poolwords import leaver_rebuy as _leaver_rebuy
 from audit.games.poolwords import out_rule as _out_rule
 from audit.games.poolwords import over as _over
 from audit.games.poolwords import rebuy_not_out as _rebuy_not_out
@@ -622,7 +623,7 @@ class _PoolCheck:
                 continue
             if player in self.leaving.get(no, frozenset()):
                 self.void.add(event.seq)  # a leaver buys nothing: its entry counts nowhere
-                words = poolwords.leaver_rebuy(player, self.since, no)
+                words = _leaver_rebuy(player, self.since, no)
                 self.add("pool.rebuy", "rebuy_below", words,
                          expected="no rebuy", recorded="rebuy", **kw)  # fmt: skip
                 continue

@@ -572,12 +572,13 @@ class HandReplay:
         player = e.player
         seat = self.seats.get(player) if player is not None else None
         leaving = e.reason == "left" or (e.reason == "disconnect" and e.auto)
-        if seat is not None and seat.status is Status.IN and self.ended and (leaving or (
-                server_fold(e.auto, e.reason) and self._declared() and player != self.winner)):
-            return None  # left, or a loser folded as their show timed out, while the shows
-            # were made or after: no turn, a loser without a show (b55, b106)
-        if seat is not None and leaving and seat.status is Status.IN:
-            return seat
+        if seat is not None and seat.status is Status.IN:
+            if self.ended and (leaving or (server_fold(e.auto, e.reason) and self._declared()
+                                           and player != self.winner)):  # fmt: skip
+                return None  # left, or a loser folded as their show timed out, while the
+                # shows were made or after: no turn, a loser without a show (b55, b106)
+            if leaving:
+                return seat
         seat = self._check_turn(e, draw=True, dropping=True)
         if seat is None:
             return None
